@@ -1,0 +1,145 @@
+/**
+ * CardView: the dialect-neutral reading of an Agent Card that clients and rules reason about.
+ * Today it reads A2A v1.0 cards (proto `lf.a2a.v1.AgentCard`, ProtoJSON camelCase).
+ * It interprets nothing: it only answers "what does the card say", never "what should I do".
+ */
+
+export interface CardInterface {
+  url: string;
+  protocolBinding: string;
+  protocolVersion: string;
+  tenant?: string;
+}
+
+export interface CardExtension {
+  uri: string;
+  description?: string;
+  required: boolean;
+  params: Record<string, unknown>;
+}
+
+export interface CardSkill {
+  id: string;
+  name: string;
+  inputModes?: string[];
+  outputModes?: string[];
+}
+
+/** The scheme kinds of the v1.0 `SecurityScheme` oneof, by their JSON member names. */
+export type SecuritySchemeKind =
+  | 'apiKeySecurityScheme'
+  | 'httpAuthSecurityScheme'
+  | 'oauth2SecurityScheme'
+  | 'openIdConnectSecurityScheme'
+  | 'mtlsSecurityScheme';
+
+export interface CardView {
+  dialect: 'a2a-v1';
+  name: string;
+  version: string;
+  interfaces: CardInterface[];
+  streaming: boolean | undefined;
+  pushNotifications: boolean | undefined;
+  extendedAgentCard: boolean | undefined;
+  extensions: CardExtension[];
+  defaultInputModes: string[];
+  defaultOutputModes: string[];
+  skills: CardSkill[];
+  /** Scheme name → the kind of scheme it is. */
+  securitySchemes: Record<string, SecuritySchemeKind | 'unknown'>;
+  /** Alternatives (OR) of scheme-name sets (AND), as `securityRequirements` lists them. */
+  securityRequirements: string[][];
+  signed: boolean;
+  raw: Record<string, unknown>;
+}
+
+function strings(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+}
+
+function obj(v: unknown): Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+}
+
+function optBool(v: unknown): boolean | undefined {
+  return typeof v === 'boolean' ? v : undefined;
+}
+
+/** Reads a v1.0 card. Tolerant: missing pieces read as empty; validation is a separate step. */
+export function readCard(card: unknown): CardView {
+  const c = obj(card);
+  const caps = obj(c.capabilities);
+  const schemes: CardView['securitySchemes'] = {};
+  for (const [name, s] of Object.entries(obj(c.securitySchemes))) {
+    const keys = Object.keys(obj(s));
+    const kind = keys.length === 1 ? keys[0] : undefined;
+    schemes[name] =
+      kind === 'apiKeySecurityScheme' ||
+      kind === 'httpAuthSecurityScheme' ||
+      kind === 'oauth2SecurityScheme' ||
+      kind === 'openIdConnectSecurityScheme' ||
+      kind === 'mtlsSecurityScheme'
+        ? kind
+        : 'unknown';
+  }
+  const requirements = (Array.isArray(c.securityRequirements) ? c.securityRequirements : []).map((r) =>
+    Object.keys(obj(obj(r).schemes)),
+  );
+  return {
+    dialect: 'a2a-v1',
+    name: typeof c.name === 'string' ? c.name : '',
+    version: typeof c.version === 'string' ? c.version : '',
+    interfaces: (Array.isArray(c.supportedInterfaces) ? c.supportedInterfaces : []).map((i) => {
+      const o = obj(i);
+      return {
+        url: String(o.url ?? ''),
+        protocolBinding: String(o.protocolBinding ?? ''),
+        protocolVersion: String(o.protocolVersion ?? ''),
+        ...(typeof o.tenant === 'string' ? { tenant: o.tenant } : {}),
+      };
+    }),
+    streaming: optBool(caps.streaming),
+    pushNotifications: optBool(caps.pushNotifications),
+    extendedAgentCard: optBool(caps.extendedAgentCard),
+    extensions: (Array.isArray(caps.extensions) ? caps.extensions : []).map((e) => {
+      const o = obj(e);
+      return {
+        uri: String(o.uri ?? ''),
+        ...(typeof o.description === 'string' ? { description: o.description } : {}),
+        required: o.required === true,
+        params: obj(o.params),
+      };
+    }),
+    defaultInputModes: strings(c.defaultInputModes),
+    defaultOutputModes: strings(c.defaultOutputModes),
+    skills: (Array.isArray(c.skills) ? c.skills : []).map((s) => {
+      const o = obj(s);
+      return {
+        id: String(o.id ?? ''),
+        name: String(o.name ?? ''),
+        ...(Array.isArray(o.inputModes) ? { inputModes: strings(o.inputModes) } : {}),
+        ...(Array.isArray(o.outputModes) ? { outputModes: strings(o.outputModes) } : {}),
+      };
+    }),
+    securitySchemes: schemes,
+    securityRequirements: requirements,
+    signed: Array.isArray(c.signatures) && c.signatures.length > 0,
+    raw: c,
+  };
+}
+
+/** Input modes in force for a skill: the skill's own list when it declares one, else the card's. */
+export function inputModesFor(view: CardView, skillId?: string): string[] {
+  const skill = skillId ? view.skills.find((s) => s.id === skillId) : undefined;
+  return skill?.inputModes ?? view.defaultInputModes;
+}
+
+/** Output modes in force for a skill: the skill's own list when it declares one, else the card's. */
+export function outputModesFor(view: CardView, skillId?: string): string[] {
+  const skill = skillId ? view.skills.find((s) => s.id === skillId) : undefined;
+  return skill?.outputModes ?? view.defaultOutputModes;
+}
+
+export function findExtension(view: CardView, uri: string): CardExtension | undefined {
+  return view.extensions.find((e) => e.uri === uri);
+}

@@ -1,0 +1,189 @@
+/**
+ * The wire evidence of one scenario run (DESIGN.md §4.2): every request, handshake, task state
+ * change and push attempt, each with a sequence number. Pure data plus a small recorder; the
+ * listeners, the peers and the push dispatcher write into it, the oracle reads it.
+ */
+
+/** Header a listener adds to the Request it hands to peer handlers: the transcript seq of the request. */
+export const SEQ_HEADER = 'x-a2a-conformance-seq';
+
+/** A2A v1.0 task states as ProtoJSON enum names. */
+export const TASK_STATES = [
+  'TASK_STATE_SUBMITTED',
+  'TASK_STATE_WORKING',
+  'TASK_STATE_INPUT_REQUIRED',
+  'TASK_STATE_AUTH_REQUIRED',
+  'TASK_STATE_COMPLETED',
+  'TASK_STATE_CANCELED',
+  'TASK_STATE_FAILED',
+  'TASK_STATE_REJECTED',
+] as const;
+export type TaskState = (typeof TASK_STATES)[number];
+
+/** Terminal states (spec §3.1.1): a task in one of these never changes again. */
+export const TERMINAL_STATES: ReadonlySet<string> = new Set([
+  'TASK_STATE_COMPLETED',
+  'TASK_STATE_CANCELED',
+  'TASK_STATE_FAILED',
+  'TASK_STATE_REJECTED',
+]);
+
+export function isTerminal(state: string | undefined): boolean {
+  return state !== undefined && TERMINAL_STATES.has(state);
+}
+
+interface EventBase {
+  seq: number;
+  /** Milliseconds since the run started. */
+  t: number;
+}
+
+export interface TlsEvent extends EventBase {
+  kind: 'tls';
+  listener: string;
+  ok: boolean;
+  /** The error the listener saw for a failed handshake. */
+  error?: string;
+  clientCert: boolean;
+  clientCertSubject?: string;
+}
+
+export interface HttpEvent extends EventBase {
+  kind: 'http';
+  listener: string;
+  origin: string;
+  method: string;
+  path: string;
+  headers: { a2aVersion?: string; contentType?: string; accept?: string; authorization?: boolean };
+  clientCert: { presented: boolean; subject?: string };
+  /** Filled by the dialect for JSON-RPC calls. */
+  rpc?: { method: string; id: unknown; params: unknown };
+  status?: number;
+  rpcError?: { code: number; message: string };
+  /** The task this request concerned, and the task state its response carried. */
+  taskId?: string;
+  taskState?: string;
+  /** Free text from the peer, for the report. */
+  note?: string;
+}
+
+export interface TaskEvent extends EventBase {
+  kind: 'task';
+  taskId: string;
+  state: string;
+  cause: 'minted' | 'runtime' | 'input' | 'canceled';
+  /** The request that caused it, if any. */
+  requestSeq?: number;
+}
+
+export interface PushRegisterEvent extends EventBase {
+  kind: 'push-register';
+  taskId: string;
+  url: string;
+  via: 'inline' | 'create';
+  requestSeq: number;
+}
+
+export interface PushAttemptEvent extends EventBase {
+  kind: 'push-attempt';
+  taskId: string;
+  url: string;
+  state: string;
+  outcome: 'delivered' | 'tls-error' | 'connect-error' | 'http-error' | 'timeout';
+  error?: string;
+  status?: number;
+  /** What the dispatcher presented and trusted. */
+  presentedClientCert: boolean;
+}
+
+export interface StreamEvent extends EventBase {
+  kind: 'sse';
+  requestSeq: number;
+  taskId: string;
+  state?: string;
+  artifactMediaTypes?: string[];
+}
+
+export interface HarnessEvent extends EventBase {
+  kind: 'harness';
+  level: 'error' | 'info';
+  message: string;
+}
+
+export type WireEvent =
+  | TlsEvent
+  | HttpEvent
+  | TaskEvent
+  | PushRegisterEvent
+  | PushAttemptEvent
+  | StreamEvent
+  | HarnessEvent;
+
+type WithoutBase<E> = E extends EventBase ? Omit<E, 'seq' | 't'> : never;
+export type NewWireEvent = WithoutBase<WireEvent>;
+
+/** One task on the peer, as the ledger knows it. */
+export interface TaskRecord {
+  id: string;
+  contextId: string;
+  state: string;
+  mintedSeq: number;
+  /** Every state the task went through, with the sequence number of the change. */
+  history: Array<{ seq: number; state: string }>;
+}
+
+/** Sequence-numbered recorder for one scenario run. */
+export class Transcript {
+  readonly events: WireEvent[] = [];
+  private readonly start: number;
+  constructor(private readonly clock: () => number) {
+    this.start = clock();
+  }
+
+  record<E extends NewWireEvent>(event: E): E & EventBase {
+    const full = { ...event, seq: this.events.length + 1, t: Math.round(this.clock() - this.start) } as E &
+      EventBase;
+    this.events.push(full as unknown as WireEvent);
+    return full;
+  }
+
+  elapsed(): number {
+    return this.clock() - this.start;
+  }
+}
+
+/** The task ledger: every task minted in a run and its state, recorded as it changes. */
+export class TaskLedger {
+  private readonly tasks = new Map<string, TaskRecord>();
+  constructor(private readonly transcript: Transcript) {}
+
+  mint(id: string, contextId: string, state: string, requestSeq?: number): TaskRecord {
+    const ev = this.transcript.record({ kind: 'task', taskId: id, state, cause: 'minted', requestSeq });
+    const rec: TaskRecord = { id, contextId, state, mintedSeq: ev.seq, history: [{ seq: ev.seq, state }] };
+    this.tasks.set(id, rec);
+    return rec;
+  }
+
+  transition(id: string, state: string, cause: TaskEvent['cause'], requestSeq?: number): TaskRecord {
+    const rec = this.tasks.get(id);
+    if (!rec) throw new Error(`[harness] ledger: unknown task ${id}`);
+    if (isTerminal(rec.state)) throw new Error(`[harness] ledger: task ${id} is already ${rec.state}`);
+    const ev = this.transcript.record({ kind: 'task', taskId: id, state, cause, requestSeq });
+    rec.state = state;
+    rec.history.push({ seq: ev.seq, state });
+    return rec;
+  }
+
+  get(id: string): TaskRecord | undefined {
+    return this.tasks.get(id);
+  }
+
+  all(): TaskRecord[] {
+    return [...this.tasks.values()];
+  }
+
+  /** A deep copy, for results and the oracle. */
+  snapshot(): TaskRecord[] {
+    return this.all().map((t) => ({ ...t, history: t.history.map((h) => ({ ...h })) }));
+  }
+}

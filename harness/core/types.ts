@@ -1,0 +1,130 @@
+/**
+ * The pure vocabulary of the harness (DESIGN.md §2). No I/O, no `node:` imports.
+ *
+ * Clients under test may import this file and `card-view.ts`; nothing else of core's
+ * decision code (rules, oracle) is theirs to see.
+ */
+
+/** A2A dialects a client may speak. Only `a2a-v1` peers exist today. */
+export type Dialect = 'a2a-v1' | 'a2a-v0.3';
+
+/** How the client's push receiver can be reached (seed 000, "Condition of Validity"). */
+export type CallbackProfile = 'none' | 'https' | 'mtls';
+
+/** The client's fixed transport profile. */
+export interface ClientProfile {
+  /** Input media types the client can buffer into one complete payload. */
+  bufferableInputModes: string[];
+  /** Input media types the client can only produce live, frame by frame. */
+  liveOnlyInputModes: string[];
+  /** What kind of push receiver the client can host. */
+  callback: CallbackProfile;
+  /** The client's decoder registry: media types it can interpret, parameters significant. */
+  mediaTypes: string[];
+  /** Whether the client consumes artifacts at all (a status-only consumer does not). */
+  consumesArtifacts: boolean;
+  /** Whether the client can acquire capabilities at negotiation time (defers the rules). */
+  canRenegotiate: boolean;
+  /** Extension URIs the client understands. */
+  knownExtensions: string[];
+  requireSignedCards: boolean;
+  trustedJwks: string[];
+  dialects: Dialect[];
+}
+
+/** A scenario's demands on a profile: scalars must be equal, lists must be included. */
+export type ProfileConstraints = Partial<ClientProfile>;
+
+export const TASK_CLASSES = [
+  'text',
+  'live-input',
+  'async-completion',
+  'artifact',
+  'delegation',
+  'fire-and-forget',
+] as const;
+export type TaskClass = (typeof TASK_CLASSES)[number];
+
+export type CompletionPath = 'poll' | 'push' | 'stream';
+
+/** The input the client is asked to send. Live input comes as frames of equal size. */
+export interface TaskInput {
+  mediaType: string;
+  /** For text-like inputs. */
+  text?: string;
+  /** For live or bufferable binary inputs: number of frames and bytes per frame. */
+  frames?: number;
+  frameBytes?: number;
+}
+
+/** What the client is asked to do in one scenario run. */
+export interface TaskIntent {
+  taskClass: TaskClass;
+  input: TaskInput;
+  /** Output media types the application accepts, in preference order. */
+  acceptedOutputModes: string[];
+  /** The output mode the application cannot do without, if any. */
+  requiredOutputMode?: string;
+  /** The completion path the application prefers. */
+  completion: CompletionPath;
+  skillId?: string;
+}
+
+export const DECISIONS = ['proceeded', 'downgraded', 'rejected', 'escalated', 'unsupported'] as const;
+export type Decision = (typeof DECISIONS)[number];
+
+export const ERROR_CLASSES = ['unnegotiable-card', 'media-type', 'untrusted-card', 'handshake'] as const;
+export type ErrorClass = (typeof ERROR_CLASSES)[number];
+
+/**
+ * What a client says it did. Kept apart as `claims`: it never decides a binding rule on its own.
+ */
+export interface ClientReport {
+  decision: Decision;
+  errorClass?: ErrorClass;
+  /** Degradation records such as `push->polling`. */
+  degradations: string[];
+  /** Ids of the tasks the client caused, as the peer returned them. */
+  taskIds: string[];
+  notes?: string;
+}
+
+/** The answer to `hello`: who the client is, its profile (`null`: any per run), its task classes. */
+export interface Hello {
+  name: string;
+  version: string;
+  profile: ClientProfile | null;
+  taskClasses: TaskClass[];
+}
+
+/** TLS material handed to a client for one run (file paths; DESIGN.md §4.1). */
+export interface ClientTls {
+  caFile: string;
+  clientCertFile: string;
+  clientKeyFile: string;
+  receiver?: { certFile: string; keyFile: string; clientCaFile?: string };
+}
+
+/** One scenario run as the client sees it: no rule name, an opaque scenario id. */
+export interface RunRequest {
+  id: string;
+  scenario: string;
+  cardUrl: string;
+  intent: TaskIntent;
+  profile: ClientProfile;
+  deadlineMs: number;
+  tls: ClientTls;
+}
+
+export const DEFAULT_PROFILE: ClientProfile = Object.freeze({
+  bufferableInputModes: ['text/plain', 'application/json'],
+  liveOnlyInputModes: [],
+  callback: 'none',
+  mediaTypes: ['text/plain', 'application/json'],
+  consumesArtifacts: true,
+  canRenegotiate: false,
+  knownExtensions: [],
+  requireSignedCards: false,
+  trustedJwks: [],
+  dialects: ['a2a-v1'],
+}) as ClientProfile;

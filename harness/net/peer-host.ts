@@ -1,0 +1,245 @@
+/**
+ * PeerHost: real Node `https` listeners on 127.0.0.1 that serve msw request handlers through
+ * `getResponse` (DESIGN.md §5). It records what only a listener can know (handshakes, failed ones
+ * included; client certificates; every request) into the transcript of the scenario run the
+ * request belongs to. Runs share listeners; a request is attributed by its path prefix
+ * `/t/<run>/`, a handshake to the run active on this host (one per worker at a time).
+ */
+import { createServer, type Server } from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { TLSSocket } from 'node:tls';
+import type { AddressInfo } from 'node:net';
+import { getResponse, type RequestHandler } from 'msw';
+import type { Pki } from '../pki/index.js';
+import type { ListenerKind } from '../core/scenario.js';
+import { LISTENER_KINDS } from '../core/scenario.js';
+import { SEQ_HEADER, type HttpEvent, type Transcript } from '../core/transcript.js';
+
+const MAX_BODY = 2 * 1024 * 1024;
+
+export interface RunSlot {
+  key: string;
+  transcript: Transcript;
+  handlers: RequestHandler[];
+  /** Open response streams (SSE), closed when the run ends. */
+  streams: Set<ServerResponse>;
+}
+
+interface Listener {
+  kind: ListenerKind;
+  server: Server;
+  origin: string;
+}
+
+function certSubject(socket: TLSSocket): { presented: boolean; subject?: string } {
+  // Not `socket.authorized`: a resumed TLS 1.3 session can report authorized without a certificate.
+  const peer = socket.getPeerCertificate?.();
+  if (!peer || Object.keys(peer).length === 0 || !peer.raw) return { presented: false };
+  const cn = peer.subject?.CN;
+  return { presented: true, subject: (Array.isArray(cn) ? cn.join(',') : cn) ?? peer.subjectaltname };
+}
+
+export class PeerHost {
+  private readonly runs = new Map<string, RunSlot>();
+  private readonly listeners = new Map<ListenerKind, Listener>();
+  private active: RunSlot | undefined;
+
+  private constructor() {}
+
+  /** Starts one listener of every kind on 127.0.0.1:0. */
+  static async start(pki: Pki): Promise<PeerHost> {
+    const host = new PeerHost();
+    const leaf: Record<ListenerKind, { cert: string; key: string }> = {
+      tls: pki.server,
+      mtls: pki.server,
+      'untrusted-ca': pki.untrusted,
+      'wrong-host': pki.wrongHost,
+      expired: pki.expired,
+    };
+    await Promise.all(
+      LISTENER_KINDS.map(async (kind) => {
+        const server = createServer({
+          cert: leaf[kind].cert,
+          key: leaf[kind].key,
+          // The mTLS listener demands a client certificate from the test CA.
+          ...(kind === 'mtls' ? { ca: pki.testCa.cert, requestCert: true, rejectUnauthorized: true } : {}),
+          keepAliveTimeout: 2000,
+        });
+        server.on('request', (req, res) => void host.onRequest(kind, req, res));
+        server.on('secureConnection', (socket: TLSSocket) => {
+          const cert = certSubject(socket);
+          host.active?.transcript.record({
+            kind: 'tls',
+            listener: kind,
+            ok: true,
+            clientCert: cert.presented,
+            ...(cert.subject ? { clientCertSubject: cert.subject } : {}),
+          });
+        });
+        server.on('tlsClientError', (err: NodeJS.ErrnoException) => {
+          host.active?.transcript.record({
+            kind: 'tls',
+            listener: kind,
+            ok: false,
+            error: err.code ?? err.message,
+            clientCert: false,
+          });
+        });
+        await new Promise<void>((resolve, reject) => {
+          server.once('error', reject);
+          server.listen(0, '127.0.0.1', () => resolve());
+        });
+        const { port } = server.address() as AddressInfo;
+        host.listeners.set(kind, { kind, server, origin: `https://127.0.0.1:${port}` });
+      }),
+    );
+    return host;
+  }
+
+  origin(kind: ListenerKind): string {
+    const l = this.listeners.get(kind);
+    if (!l) throw new Error(`[harness] no ${kind} listener`);
+    return l.origin;
+  }
+
+  /** Base URL of a run on a listener: `https://127.0.0.1:<port>/t/<key>`. */
+  base(kind: ListenerKind, key: string): string {
+    return `${this.origin(kind)}/t/${key}`;
+  }
+
+  beginRun(key: string, transcript: Transcript): RunSlot {
+    if (this.runs.has(key)) throw new Error(`[harness] run ${key} already active`);
+    const slot: RunSlot = { key, transcript, handlers: [], streams: new Set() };
+    this.runs.set(key, slot);
+    this.active = slot;
+    return slot;
+  }
+
+  endRun(key: string): void {
+    const slot = this.runs.get(key);
+    if (!slot) return;
+    for (const res of slot.streams) res.destroy();
+    this.runs.delete(key);
+    if (this.active === slot) this.active = undefined;
+  }
+
+  async close(): Promise<void> {
+    for (const key of [...this.runs.keys()]) this.endRun(key);
+    await Promise.all(
+      [...this.listeners.values()].map(
+        (l) =>
+          new Promise<void>((resolve) => {
+            l.server.close(() => resolve());
+            l.server.closeAllConnections();
+          }),
+      ),
+    );
+  }
+
+  private async onRequest(kind: ListenerKind, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const listener = this.listeners.get(kind)!;
+    const path = req.url ?? '/';
+    const m = /^\/t\/([^/]+)\//.exec(path);
+    const slot = m ? this.runs.get(m[1]!) : undefined;
+    if (!slot) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('unknown scenario run');
+      return;
+    }
+    const header = (n: string) => {
+      const v = req.headers[n];
+      return Array.isArray(v) ? v.join(', ') : v;
+    };
+    const ev: HttpEvent = slot.transcript.record<Omit<HttpEvent, 'seq' | 't'>>({
+      kind: 'http',
+      listener: kind,
+      origin: listener.origin,
+      method: req.method ?? 'GET',
+      path,
+      headers: {
+        ...(header('a2a-version') !== undefined ? { a2aVersion: header('a2a-version') } : {}),
+        ...(header('content-type') ? { contentType: header('content-type') } : {}),
+        ...(header('accept') ? { accept: header('accept') } : {}),
+        ...(header('authorization') ? { authorization: true } : {}),
+      },
+      clientCert: certSubject(req.socket as TLSSocket),
+    });
+
+    let body: Buffer | undefined;
+    try {
+      body = await readBody(req);
+    } catch (err) {
+      ev.status = 413;
+      ev.note = (err as Error).message;
+      res.writeHead(413, { 'content-type': 'text/plain' }).end('request body too large');
+      return;
+    }
+    const headers = new Headers();
+    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && !k.startsWith(':')) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
+    headers.set(SEQ_HEADER, String(ev.seq));
+    const method = req.method ?? 'GET';
+    const request = new Request(listener.origin + path, {
+      method,
+      headers,
+      ...(body && body.length > 0 && method !== 'GET' && method !== 'HEAD' ? { body: new Uint8Array(body) } : {}),
+    });
+
+    let response: Response | undefined;
+    try {
+      response = await getResponse(slot.handlers, request, { baseUrl: listener.origin });
+    } catch (err) {
+      slot.transcript.record({ kind: 'harness', level: 'error', message: `peer handler threw on ${method} ${path}: ${(err as Error).stack ?? String(err)}` });
+      ev.status = 500;
+      res.writeHead(500, { 'content-type': 'text/plain' }).end('harness error (not the client’s fault)');
+      return;
+    }
+    if (!response) {
+      ev.status = 404;
+      ev.note = 'no handler for this path';
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    ev.status ??= response.status;
+    const out: Record<string, string> = {};
+    response.headers.forEach((v, k) => (out[k] = v));
+    res.writeHead(response.status, out);
+    if (!response.body) {
+      res.end();
+      return;
+    }
+    slot.streams.add(res);
+    res.on('close', () => slot.streams.delete(res));
+    try {
+      const reader = response.body.getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        if (res.destroyed) {
+          await reader.cancel();
+          break;
+        }
+        res.write(value);
+      }
+      res.end();
+    } catch {
+      res.destroy();
+    }
+  }
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY) {
+        reject(new Error(`body over ${MAX_BODY} bytes`));
+        req.destroy();
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}

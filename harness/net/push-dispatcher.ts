@@ -1,0 +1,86 @@
+/**
+ * The peers' push dispatcher: POSTs a `StreamResponse` to a client's receiver over undici, either
+ * plain HTTPS (trusting the test CA) or partner mTLS (presenting the partner client certificate and
+ * verifying the receiver against the partner CA). Each attempt is recorded with its TLS outcome.
+ * Loopback URLs only: anything else is refused without a connection.
+ */
+import { Agent, request } from 'undici';
+import type { Pki } from '../pki/index.js';
+import type { PushAttemptEvent, Transcript } from '../core/transcript.js';
+
+export type PushMode = 'plain' | 'partner-mtls';
+
+export interface PushRequest {
+  transcript: Transcript;
+  mode: PushMode;
+  url: string;
+  taskId: string;
+  state: string;
+  payload: unknown;
+  token?: string;
+  authentication?: { scheme: string; credentials?: string };
+}
+
+const TLS_ERROR = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET|ALTNAME|HANDSHAKE/;
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+function classify(err: unknown): { outcome: PushAttemptEvent['outcome']; error: string } {
+  const e = err as { code?: string; cause?: { code?: string; message?: string }; message?: string; name?: string };
+  const code = e.code ?? e.cause?.code ?? e.name ?? 'ERROR';
+  const msg = `${code}: ${e.cause?.message ?? e.message ?? ''}`.trim();
+  if (TLS_ERROR.test(code) || code === 'UND_ERR_SOCKET') return { outcome: 'tls-error', error: msg };
+  if (code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'ENOTFOUND') return { outcome: 'connect-error', error: msg };
+  if (/TIMEOUT/.test(code)) return { outcome: 'timeout', error: msg };
+  return { outcome: 'connect-error', error: msg };
+}
+
+export class PushDispatcher {
+  private readonly plain: Agent;
+  private readonly partner: Agent;
+
+  constructor(pki: Pki) {
+    const common = { connectTimeout: 2000, keepAliveTimeout: 10, keepAliveMaxTimeout: 10 };
+    this.plain = new Agent({ ...common, connect: { ca: pki.testCa.cert } });
+    this.partner = new Agent({
+      ...common,
+      connect: { ca: pki.partnerCa.cert, cert: pki.partnerClient.cert, key: pki.partnerClient.key },
+    });
+  }
+
+  async dispatch(p: PushRequest): Promise<PushAttemptEvent> {
+    const base = { kind: 'push-attempt' as const, taskId: p.taskId, url: p.url, state: p.state, presentedClientCert: p.mode === 'partner-mtls' };
+    let host: string;
+    try {
+      const u = new URL(p.url);
+      host = u.hostname;
+      if (u.protocol !== 'https:') throw new Error('not https');
+    } catch {
+      return p.transcript.record({ ...base, outcome: 'connect-error', error: 'refused: not an https URL' });
+    }
+    if (!LOOPBACK.has(host))
+      return p.transcript.record({ ...base, outcome: 'connect-error', error: `refused: ${host} is not loopback (the harness only ever dials 127.0.0.1)` });
+    const headers: Record<string, string> = { 'content-type': 'application/a2a+json' };
+    if (p.authentication) headers.authorization = `${p.authentication.scheme} ${p.authentication.credentials ?? ''}`.trim();
+    if (p.token) headers['x-a2a-notification-token'] = p.token;
+    try {
+      const res = await request(p.url, {
+        method: 'POST',
+        dispatcher: p.mode === 'partner-mtls' ? this.partner : this.plain,
+        headers,
+        body: JSON.stringify(p.payload),
+        headersTimeout: 2000,
+        bodyTimeout: 2000,
+      });
+      await res.body.dump();
+      if (res.statusCode >= 200 && res.statusCode < 300)
+        return p.transcript.record({ ...base, outcome: 'delivered', status: res.statusCode });
+      return p.transcript.record({ ...base, outcome: 'http-error', status: res.statusCode });
+    } catch (err) {
+      return p.transcript.record({ ...base, ...classify(err) });
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.plain.close(), this.partner.close()]);
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * The per-run PKI: a test CA, a partner CA for the mTLS push federation, a rogue CA nobody trusts,
+ * and the leaves the listeners, clients and receivers use. EC P-256 and SHA-256 throughout
+ * (selfsigned defaults to SHA-1, which OpenSSL 3 refuses as "ca md too weak").
+ *
+ * Made once per run, written as PEM files into a temp folder shared with the workers, removed at the end.
+ */
+import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generate } from 'selfsigned';
+
+export interface KeyPair {
+  cert: string;
+  key: string;
+}
+
+/** Every certificate the harness uses, as PEM. */
+export interface Pki {
+  testCa: KeyPair;
+  partnerCa: KeyPair;
+  rogueCa: KeyPair;
+  /** Test-CA server leaf for 127.0.0.1 and localhost: the good listeners. */
+  server: KeyPair;
+  /** Test-CA client leaf the client under test presents to mTLS listeners. */
+  client: KeyPair;
+  /** Test-CA server leaf for a plain HTTPS push receiver. */
+  receiver: KeyPair;
+  /** Partner-CA server leaf for an mTLS push receiver. */
+  partnerReceiver: KeyPair;
+  /** Partner-CA client leaf the peers' push dispatcher presents. */
+  partnerClient: KeyPair;
+  /** Bad server leaves (SPEC-TLS-VERIFY). */
+  untrusted: KeyPair;
+  wrongHost: KeyPair;
+  expired: KeyPair;
+}
+
+export type PkiName = keyof Pki;
+
+const DAY = 864e5;
+
+type Ext = Parameters<typeof generate>[1] extends infer O ? (O extends { extensions?: infer E } ? E : never) : never;
+
+const caExtensions = [
+  { name: 'basicConstraints', cA: true, critical: true },
+  { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true },
+] as unknown as Ext;
+
+function leafExtensions(kind: 'server' | 'client', altNames: Array<Record<string, unknown>>): Ext {
+  return [
+    { name: 'basicConstraints', cA: false, critical: true },
+    { name: 'keyUsage', digitalSignature: true, keyEncipherment: kind === 'server', critical: true },
+    { name: 'extKeyUsage', serverAuth: kind === 'server', clientAuth: kind === 'client' },
+    { name: 'subjectAltName', altNames },
+  ] as unknown as Ext;
+}
+
+const LOOPBACK_NAMES = [
+  { type: 2, value: 'localhost' },
+  { type: 7, ip: '127.0.0.1' },
+];
+
+async function make(
+  cn: string,
+  opts: { ca?: KeyPair; extensions: Ext; notBefore?: Date; notAfter?: Date },
+): Promise<KeyPair> {
+  const now = Date.now();
+  const out = await generate([{ name: 'commonName', value: cn }], {
+    keyType: 'ec',
+    algorithm: 'sha256',
+    notBeforeDate: opts.notBefore ?? new Date(now - DAY),
+    notAfterDate: opts.notAfter ?? new Date(now + 7 * DAY),
+    extensions: opts.extensions,
+    ...(opts.ca ? { ca: { key: opts.ca.key, cert: opts.ca.cert } } : {}),
+  } as Parameters<typeof generate>[1]);
+  return { cert: out.cert, key: out.private };
+}
+
+/** Makes a fresh PKI (about 0.2 s: EC keys). */
+export async function makePki(): Promise<Pki> {
+  const [testCa, partnerCa, rogueCa] = await Promise.all([
+    make('a2a-conformance test CA', { extensions: caExtensions }),
+    make('a2a-conformance partner CA', { extensions: caExtensions }),
+    make('a2a-conformance rogue CA (untrusted)', { extensions: caExtensions }),
+  ]);
+  const now = Date.now();
+  const [server, client, receiver, partnerReceiver, partnerClient, untrusted, wrongHost, expired] = await Promise.all([
+    make('peer.test', { ca: testCa, extensions: leafExtensions('server', LOOPBACK_NAMES) }),
+    make('client-under-test', {
+      ca: testCa,
+      extensions: leafExtensions('client', [{ type: 6, value: 'spiffe://a2a-conformance/client-under-test' }]),
+    }),
+    make('push-receiver', { ca: testCa, extensions: leafExtensions('server', LOOPBACK_NAMES) }),
+    make('partner-push-receiver', { ca: partnerCa, extensions: leafExtensions('server', LOOPBACK_NAMES) }),
+    make('partner-dispatcher', {
+      ca: partnerCa,
+      extensions: leafExtensions('client', [{ type: 6, value: 'spiffe://a2a-conformance/partner-dispatcher' }]),
+    }),
+    make('untrusted.test', { ca: rogueCa, extensions: leafExtensions('server', LOOPBACK_NAMES) }),
+    make('wrong-host.invalid', {
+      ca: testCa,
+      extensions: leafExtensions('server', [{ type: 2, value: 'wrong-host.invalid' }]),
+    }),
+    make('expired.test', {
+      ca: testCa,
+      extensions: leafExtensions('server', LOOPBACK_NAMES),
+      notBefore: new Date(now - 30 * DAY),
+      notAfter: new Date(now - 2 * DAY),
+    }),
+  ]);
+  return { testCa, partnerCa, rogueCa, server, client, receiver, partnerReceiver, partnerClient, untrusted, wrongHost, expired };
+}
+
+/** Where each PEM lives on disk: `<dir>/<name>.crt` and `<dir>/<name>.key`. */
+export interface PkiFiles {
+  dir: string;
+  cert: Record<PkiName, string>;
+  key: Record<PkiName, string>;
+}
+
+export function pkiPaths(dir: string): PkiFiles {
+  const names: PkiName[] = ['testCa', 'partnerCa', 'rogueCa', 'server', 'client', 'receiver', 'partnerReceiver', 'partnerClient', 'untrusted', 'wrongHost', 'expired'];
+  const cert = {} as Record<PkiName, string>;
+  const key = {} as Record<PkiName, string>;
+  for (const n of names) {
+    cert[n] = join(dir, `${n}.crt`);
+    key[n] = join(dir, `${n}.key`);
+  }
+  return { dir, cert, key };
+}
+
+/** Writes the PKI into `dir` (made if missing) or a fresh temp folder; returns the paths. */
+export async function writePki(pki: Pki, dir?: string): Promise<PkiFiles> {
+  const target = dir ?? (await mkdtemp(join(tmpdir(), 'a2a-conformance-pki-')));
+  await mkdir(target, { recursive: true });
+  const files = pkiPaths(target);
+  await Promise.all(
+    (Object.keys(pki) as PkiName[]).flatMap((n) => [
+      writeFile(files.cert[n], pki[n].cert),
+      writeFile(files.key[n], pki[n].key, { mode: 0o600 }),
+    ]),
+  );
+  return files;
+}
+
+export async function readPki(dir: string): Promise<Pki> {
+  const files = pkiPaths(dir);
+  const out = {} as Pki;
+  for (const n of Object.keys(files.cert) as PkiName[])
+    out[n] = { cert: await readFile(files.cert[n], 'utf8'), key: await readFile(files.key[n], 'utf8') };
+  return out;
+}
+
+export async function removePki(files: PkiFiles): Promise<void> {
+  await rm(files.dir, { recursive: true, force: true });
+}

@@ -1,0 +1,179 @@
+/**
+ * The scripted task runtime of an A2A v1.0 peer: it mints tasks, moves them through their states
+ * as the runtime description says, emits artifacts on the channels it says, and pushes state
+ * changes to registered receivers. Every change goes into the run's ledger and transcript.
+ */
+import type { PeerRuntime } from '../../harness/core/scenario.js';
+import { isTerminal, type TaskRecord } from '../../harness/core/transcript.js';
+import type { PeerRunContext } from '../context.js';
+import { RpcError } from './errors.js';
+
+export interface PushConfig {
+  id: string;
+  taskId: string;
+  url: string;
+  token?: string;
+  authentication?: { scheme: string; credentials?: string };
+}
+
+export interface ArtifactJson {
+  artifactId: string;
+  name?: string;
+  parts: Array<Record<string, unknown>>;
+}
+
+type Listener = (event: Record<string, unknown>, state: string | undefined, closes: boolean) => void;
+
+interface TaskState {
+  rec: TaskRecord;
+  receivedBytes: number;
+  artifacts: ArtifactJson[];
+  pushConfigs: PushConfig[];
+  pushLost: boolean;
+  pendingPush: Promise<unknown>;
+  listeners: Set<Listener>;
+}
+
+const INTERRUPTED = new Set(['TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED']);
+
+function artifactFor(mediaType: string, i: number): ArtifactJson {
+  const part: Record<string, unknown> =
+    mediaType.startsWith('text/')
+      ? { text: 'result', mediaType }
+      : mediaType === 'application/json' || mediaType.endsWith('+json') || mediaType.includes('+json;')
+        ? { data: { result: 'ok' }, mediaType }
+        : { raw: Buffer.from('result').toString('base64'), mediaType };
+  return { artifactId: `artifact-${i}`, name: `output ${mediaType}`, parts: [part] };
+}
+
+export class TaskRuntime {
+  private readonly tasks = new Map<string, TaskState>();
+  private nextId = 1;
+
+  constructor(
+    private readonly rt: PeerRuntime,
+    private readonly ctx: PeerRunContext,
+  ) {}
+
+  get(id: string): TaskState {
+    const t = this.tasks.get(id);
+    if (!t) throw new RpcError('taskNotFound', undefined, { taskId: id });
+    return t;
+  }
+
+  has(id: string): boolean {
+    return this.tasks.has(id);
+  }
+
+  all(): TaskState[] {
+    return [...this.tasks.values()];
+  }
+
+  /** Mints a task in SUBMITTED. `bytes`: input payload bytes this first message carried. */
+  mint(requestSeq: number, contextId: string | undefined): TaskState {
+    const id = `task-${this.ctx.key}-${this.nextId++}`;
+    const rec = this.ctx.ledger.mint(id, contextId ?? `ctx-${id}`, 'TASK_STATE_SUBMITTED', requestSeq);
+    const t: TaskState = { rec, receivedBytes: 0, artifacts: [], pushConfigs: [], pushLost: false, pendingPush: Promise.resolve(), listeners: new Set() };
+    this.tasks.set(id, t);
+    return t;
+  }
+
+  /** Input arrived for the task: complete payload → work; a partial frame → wait for more. */
+  acceptInput(t: TaskState, bytes: number, requestSeq: number): void {
+    t.receivedBytes += bytes;
+    const need = this.rt.input?.payloadBytes ?? 0;
+    if (bytes > 0 && this.rt.input && t.receivedBytes < need) {
+      if (t.rec.state !== 'TASK_STATE_INPUT_REQUIRED') this.transition(t, 'TASK_STATE_INPUT_REQUIRED', 'input', requestSeq);
+      return;
+    }
+    this.transition(t, 'TASK_STATE_WORKING', 'input', requestSeq);
+    this.ctx.later(this.rt.workMs, () => void this.complete(t));
+  }
+
+  addPushConfig(t: TaskState, cfg: Omit<PushConfig, 'id' | 'taskId'>, via: 'inline' | 'create', requestSeq: number): PushConfig {
+    const full: PushConfig = { ...cfg, id: `push-${t.pushConfigs.length + 1}`, taskId: t.rec.id };
+    t.pushConfigs.push(full);
+    this.ctx.transcript.record({ kind: 'push-register', taskId: t.rec.id, url: cfg.url, via, requestSeq });
+    return full;
+  }
+
+  cancel(t: TaskState, requestSeq: number): void {
+    if (isTerminal(t.rec.state)) throw new RpcError('taskNotCancelable', `task is ${t.rec.state}`, { taskId: t.rec.id });
+    this.transition(t, 'TASK_STATE_CANCELED', 'canceled', requestSeq);
+  }
+
+  subscribe(t: TaskState, l: Listener): () => void {
+    t.listeners.add(l);
+    return () => t.listeners.delete(l);
+  }
+
+  /** The Task as the wire shows it. `withSubscribeOnly`: include outputs only a subscription emits. */
+  toJson(t: TaskState): Record<string, unknown> {
+    return {
+      id: t.rec.id,
+      contextId: t.rec.contextId,
+      status: { state: t.rec.state, timestamp: new Date().toISOString() },
+      ...(t.artifacts.length ? { artifacts: t.artifacts } : {}),
+    };
+  }
+
+  /** Outputs only emitted on SubscribeToTask. */
+  subscribeOnlyArtifacts(): ArtifactJson[] {
+    return this.rt.outputs
+      .filter((o) => o.channel === 'subscribe-only')
+      .map((o, i) => artifactFor(o.mediaType, 100 + i));
+  }
+
+  /** Waits until the task leaves SUBMITTED/WORKING, or `capMs`. */
+  async settle(t: TaskState, capMs: number): Promise<void> {
+    if (isTerminal(t.rec.state) || INTERRUPTED.has(t.rec.state)) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, capMs);
+      const off = this.subscribe(t, (_e, state) => {
+        if (state && (isTerminal(state) || INTERRUPTED.has(state))) done();
+      });
+      function done() {
+        clearTimeout(timer);
+        off();
+        resolve();
+      }
+    });
+  }
+
+  private async complete(t: TaskState): Promise<void> {
+    await t.pendingPush;
+    if (t.rec.state !== 'TASK_STATE_WORKING') return;
+    // The seed's second incident: a lost callback leaves the task WORKING until the client cancels.
+    if (t.pushLost && this.rt.push.stallOnLostPush) return;
+    const outputs = this.rt.outputs.filter((o) => o.channel === 'task' || this.rt.pollFallback);
+    t.artifacts = outputs.map((o, i) => artifactFor(o.mediaType, i + 1));
+    for (const a of t.artifacts) this.emit(t, { artifactUpdate: { taskId: t.rec.id, contextId: t.rec.contextId, artifact: a, lastChunk: true } }, undefined);
+    this.transition(t, 'TASK_STATE_COMPLETED', 'runtime');
+  }
+
+  private transition(t: TaskState, state: string, cause: 'runtime' | 'input' | 'canceled', requestSeq?: number): void {
+    this.ctx.ledger.transition(t.rec.id, state, cause, requestSeq);
+    const status = { state, timestamp: new Date().toISOString() };
+    this.emit(t, { statusUpdate: { taskId: t.rec.id, contextId: t.rec.contextId, status } }, state);
+    if (t.pushConfigs.length > 0) t.pendingPush = Promise.all([t.pendingPush, ...t.pushConfigs.map((c) => this.push(t, c, state))]);
+  }
+
+  private emit(t: TaskState, event: Record<string, unknown>, state: string | undefined): void {
+    const closes = state !== undefined && (isTerminal(state) || INTERRUPTED.has(state));
+    for (const l of [...t.listeners]) l(event, state, closes);
+  }
+
+  private async push(t: TaskState, c: PushConfig, state: string): Promise<void> {
+    const attempt = await this.ctx.push({
+      mode: this.rt.push.delivery,
+      url: c.url,
+      taskId: t.rec.id,
+      state,
+      payload: { statusUpdate: { taskId: t.rec.id, contextId: t.rec.contextId, status: { state, timestamp: new Date().toISOString() } } },
+      ...(c.token ? { token: c.token } : {}),
+      ...(c.authentication ? { authentication: c.authentication } : {}),
+    });
+    // The peer logs the attempt as dispatched either way; only the transcript knows it was lost.
+    if (attempt.outcome !== 'delivered') t.pushLost = true;
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * What a peer factory gets for one scenario run: where it is reachable, the recorder and ledger
+ * of the run, the push dispatcher and a timer that dies with the run. Injected by the runner, so
+ * peers depend on core only.
+ */
+import type { RequestHandler } from 'msw';
+import type { ListenerKind, PeerDescription } from '../harness/core/scenario.js';
+import type { PushAttemptEvent, TaskLedger, Transcript } from '../harness/core/transcript.js';
+
+export interface PushOrder {
+  mode: 'plain' | 'partner-mtls';
+  url: string;
+  taskId: string;
+  state: string;
+  payload: unknown;
+  token?: string;
+  authentication?: { scheme: string; credentials?: string };
+}
+
+export interface PeerRunContext {
+  /** Short key of this run, unique on its host. */
+  key: string;
+  transcript: Transcript;
+  ledger: TaskLedger;
+  /** Base URL of this run on a listener: `https://127.0.0.1:<port>/t/<key>`. */
+  base(kind: ListenerKind): string;
+  push(order: PushOrder): Promise<PushAttemptEvent>;
+  /** Runs `fn` after `ms` unless the run has ended. */
+  later(ms: number, fn: () => void): void;
+}
+
+export interface PeerInstance {
+  /** The card as served in this run. */
+  card: Record<string, unknown>;
+  cardUrl: string;
+  handlers: RequestHandler[];
+}
+
+export type PeerFactory = (desc: PeerDescription, ctx: PeerRunContext) => PeerInstance;

@@ -1,0 +1,59 @@
+/**
+ * The scripted vendor peers. Each is a factory over a runtime description (plain data, written in
+ * the scenario file); all speak the A2A v1.0 JSON-RPC dialect today. A factory checks that the
+ * description has what its story needs, so a scenario cannot quietly describe another peer.
+ */
+import type { PeerDescription } from '../harness/core/scenario.js';
+import { BAD_CERT_LISTENERS } from '../harness/core/scenario.js';
+import type { PeerFactory, PeerInstance, PeerRunContext } from './context.js';
+import { a2aV1Peer } from './a2a-v1/handlers.js';
+
+export type { PeerFactory, PeerInstance, PeerRunContext } from './context.js';
+
+interface PeerEntry {
+  summary: string;
+  /** Returns a problem with the description, or undefined. */
+  check(desc: PeerDescription): string | undefined;
+}
+
+const PEERS: Record<string, PeerEntry> = {
+  'contoso-control': {
+    summary: 'A well-behaved peer: what its card says is what its runtime does.',
+    check: () => undefined,
+  },
+  'contoso-audio-batch': {
+    summary: 'Takes audio/pcm only as one complete payload under a ceiling the card never shows; a second frame gets HTTP 415 (seed 000, incident 1).',
+    check: (d) => (d.runtime.input ? undefined : 'runtime.input is required'),
+  },
+  'contoso-mtls-push': {
+    summary: 'RPC listener demands a client certificate; push registration always succeeds; delivery only over partner mTLS, a failed one logged as dispatched and lost (seed 000, incident 2).',
+    check: (d) =>
+      d.runtime.push.supported && d.runtime.push.delivery === 'partner-mtls' ? undefined : 'runtime.push must be supported with partner-mtls delivery',
+  },
+  'contoso-resubscribe-only': {
+    summary: 'Emits an output mode only on SubscribeToTask, which it refuses with -32004 (seed 000, invariant 3).',
+    check: (d) => (d.runtime.outputs.some((o) => o.channel === 'subscribe-only') ? undefined : 'runtime.outputs needs a subscribe-only mode'),
+  },
+  'contoso-extension': {
+    summary: 'A contradictory card with a vendor extension that names an out-of-band negotiation endpoint (seed 000, Decision Boundary).',
+    check: (d) => (d.runtime.negotiation ? undefined : 'runtime.negotiation is required'),
+  },
+  'contoso-bad-cert': {
+    summary: 'Serves its card over TLS with a certificate from an untrusted CA, for the wrong host, or expired.',
+    check: (d) => (BAD_CERT_LISTENERS.has(d.runtime.cardListener) ? undefined : 'runtime.cardListener must be a bad-certificate listener'),
+  },
+};
+
+export const PEER_NAMES = Object.keys(PEERS);
+
+export function peerSummary(name: string): string | undefined {
+  return PEERS[name]?.summary;
+}
+
+export const createPeer: PeerFactory = (desc: PeerDescription, ctx: PeerRunContext): PeerInstance => {
+  const entry = PEERS[desc.factory];
+  if (!entry) throw new Error(`[harness] unknown peer factory "${desc.factory}". Known: ${PEER_NAMES.join(', ')}`);
+  const problem = entry.check(desc);
+  if (problem) throw new Error(`[harness] peer "${desc.factory}": ${problem}`);
+  return a2aV1Peer(desc, ctx);
+};

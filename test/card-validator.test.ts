@@ -1,0 +1,100 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { V1_MESSAGES, validateCardV1 } from '../harness/core/card-validator.js';
+import { makeCard } from './fixtures/cards.js';
+
+const PROTO = join(dirname(fileURLToPath(import.meta.url)), '../../shared/spec/a2a-v1.0.1.proto');
+
+/** snake_case proto field → ProtoJSON camelCase name. */
+const camel = (s: string) => s.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+/** Reads `message X { ... }` blocks and their fields from the proto text. */
+function protoMessages(text: string): Map<string, { fields: string[]; required: string[] }> {
+  const out = new Map<string, { fields: string[]; required: string[] }>();
+  const re = /^message (\w+) \{([\s\S]*?)^\}/gm;
+  for (const m of text.matchAll(re)) {
+    const body = m[2]!.split('\n').filter((l) => !l.trim().startsWith('//'));
+    const fields: string[] = [];
+    const required: string[] = [];
+    for (const line of body) {
+      const f = /^\s+(?:optional |repeated )?(?:map<[^>]+>|[\w.]+) (\w+) = \d+(.*);/.exec(line);
+      if (!f) continue;
+      fields.push(camel(f[1]!));
+      if (f[2]!.includes('REQUIRED')) required.push(camel(f[1]!));
+    }
+    out.set(m[1]!, { fields, required });
+  }
+  return out;
+}
+
+describe('A2A v1.0 card validator (proto lf.a2a.v1)', () => {
+  it.skipIf(!existsSync(PROTO))('matches the proto: same fields, same REQUIRED fields, for every message it knows', () => {
+    // Arrange
+    const proto = protoMessages(readFileSync(PROTO, 'utf8'));
+    // Act + Assert
+    for (const [name, spec] of Object.entries(V1_MESSAGES)) {
+      const p = proto.get(name);
+      expect(p, `proto has message ${name}`).toBeDefined();
+      const ours = Object.entries(spec.fields);
+      expect(ours.map(([f]) => f).sort(), `${name} fields`).toEqual([...p!.fields].sort());
+      expect(ours.filter(([, f]) => f.required).map(([f]) => f).sort(), `${name} REQUIRED`).toEqual([...p!.required].sort());
+    }
+  });
+  if (!existsSync(PROTO)) console.log(`skipped the proto cross-check: ${PROTO} is absent (it lives in ../shared/spec)`);
+
+  it('accepts a complete card', () => {
+    expect(validateCardV1(makeCard())).toEqual([]);
+  });
+
+  const required = ['name', 'description', 'supportedInterfaces', 'version', 'capabilities', 'defaultInputModes', 'defaultOutputModes', 'skills'];
+  it.each(required)('refuses a card without REQUIRED %s', (field) => {
+    const card = makeCard();
+    delete card[field];
+    expect(validateCardV1(card).map((i) => i.pointer)).toContain(`/${field}`);
+  });
+
+  it.each([
+    ['supportedInterfaces/0', 'protocolVersion'],
+    ['skills/0', 'tags'],
+    ['skills/0', 'id'],
+  ])('refuses a nested REQUIRED field removed: %s/%s', (at, field) => {
+    const card = makeCard();
+    const [list, idx] = at.split('/') as [string, string];
+    delete (card[list] as Array<Record<string, unknown>>)[Number(idx)]![field];
+    expect(validateCardV1(card).map((i) => i.pointer)).toContain(`/${at}/${field}`);
+  });
+
+  it('refuses a string where the proto has a bool', () => {
+    const card = makeCard({ capabilities: { streaming: 'false' } });
+    expect(validateCardV1(card)).toEqual([{ pointer: '/capabilities/streaming', message: 'AgentCapabilities.streaming must be a boolean' }]);
+  });
+
+  it('refuses a string where the proto has a list', () => {
+    const card = makeCard({ defaultInputModes: 'text/plain' });
+    expect(validateCardV1(card).map((i) => i.pointer)).toEqual(['/defaultInputModes']);
+  });
+
+  it('refuses a v0.3-style `type` security scheme', () => {
+    const card = makeCard({ securitySchemes: { m: { type: 'mutualTLS' } } });
+    const issues = validateCardV1(card);
+    expect(issues.map((i) => i.message)).toContain('unknown field "type" in SecurityScheme');
+    expect(issues.some((i) => i.message.includes('exactly one of'))).toBe(true);
+  });
+
+  it('accepts the v1.0 wrapped mTLS scheme with its requirement', () => {
+    const card = makeCard({ securitySchemes: { m: { mtlsSecurityScheme: {} } }, securityRequirements: [{ schemes: { m: { list: [] } } }] });
+    expect(validateCardV1(card)).toEqual([]);
+  });
+
+  it('refuses an unknown top-level field, as ProtoJSON does', () => {
+    const card = makeCard({ resubscribeOnlyOutputModes: ['audio/pcm'] });
+    expect(validateCardV1(card)).toEqual([{ pointer: '/resubscribeOnlyOutputModes', message: 'unknown field "resubscribeOnlyOutputModes" in AgentCard' }]);
+  });
+
+  it('refuses v0.3 top-level fields (url, protocolVersion)', () => {
+    const issues = validateCardV1(makeCard({ url: 'https://x', protocolVersion: '0.3.0' }));
+    expect(issues.map((i) => i.pointer).sort()).toEqual(['/protocolVersion', '/url']);
+  });
+});

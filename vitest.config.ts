@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+// The project's own tests. Scenario files (scenarios/**) are not tests of this project: the CLI
+// runs them with its own programmatic vitest configuration (harness/runner/vitest-run.ts).
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts', 'harness/**/*.test.ts', 'peers/**/*.test.ts', 'clients/**/*.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+  },
+});
