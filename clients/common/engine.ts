@@ -1,0 +1,182 @@
+/**
+ * The run loop shared by the reference and the naive clients: fetch the card over TLS, negotiate,
+ * then send, drive the task to a terminal state within the deadline, and cancel what it abandons.
+ * The mistakes of the naive client are switches; with none set this is the reference behaviour.
+ */
+import { readCard } from '../../harness/core/card-view.js';
+import type { ClientReport, RunRequest } from '../../harness/core/types.js';
+import { negotiate, type Mistakes } from './negotiate.js';
+import { PushReceiver } from './push-receiver.js';
+import { A2ATransport, newMessageId, type RpcOutcome } from './transport.js';
+
+const TERMINAL = new Set(['TASK_STATE_COMPLETED', 'TASK_STATE_CANCELED', 'TASK_STATE_FAILED', 'TASK_STATE_REJECTED']);
+const POLL_MS = 50;
+/** Time kept back from the deadline to cancel and report. */
+const MARGIN_MS = 600;
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const t = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+  });
+
+function describe(o: Exclude<RpcOutcome, { ok: true }>): string {
+  return o.kind === 'http' ? `HTTP ${o.status}` : o.kind === 'rpc' ? `JSON-RPC ${o.code} ${o.message}` : `${o.code}: ${o.message}`;
+}
+
+interface TaskJson {
+  id: string;
+  status?: { state?: string };
+  artifacts?: Array<{ parts?: Array<{ mediaType?: string }> }>;
+}
+
+const taskOf = (r: Record<string, unknown>): TaskJson | undefined => {
+  const t = (r.task ?? r) as TaskJson;
+  return typeof t?.id === 'string' ? t : undefined;
+};
+
+export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: Mistakes = {}): Promise<ClientReport> {
+  const started = Date.now();
+  const budgetLeft = () => req.deadlineMs - MARGIN_MS - (Date.now() - started);
+  const t = await A2ATransport.open({ tls: req.tls, signal, insecure: mistakes.skipsTlsVerify === true });
+  let receiver: PushReceiver | undefined;
+  const taskIds: string[] = [];
+  try {
+    /** A failing call, repeated once identically by a client that retries blindly. */
+    const call = async (method: string, params: unknown): Promise<RpcOutcome> => {
+      const id = Math.floor(Math.random() * 1e9);
+      const out = await t.rpc(plan.action === 'proceed' ? plan.rpcUrl : '', method, params, id);
+      if (!out.ok && mistakes.retriesBlindly && !signal.aborted) return t.rpc(plan.action === 'proceed' ? plan.rpcUrl : '', method, params, id);
+      return out;
+    };
+    const cancel = async (id: string) => {
+      if (mistakes.neverCancels) return;
+      await t.rpc(plan.action === 'proceed' ? plan.rpcUrl : '', 'CancelTask', { id });
+    };
+
+    const fetched = await t.getJson(req.cardUrl);
+    if (!fetched.ok)
+      return { decision: 'rejected', errorClass: fetched.kind === 'network' ? 'handshake' : 'untrusted-card', degradations: [], taskIds, notes: `card fetch failed: ${describe(fetched)}` };
+    const card = readCard(fetched.json);
+    const plan = negotiate(card, req.profile, req.intent, mistakes);
+    if (plan.action === 'reject') return { decision: 'rejected', errorClass: plan.errorClass, degradations: [], taskIds, notes: plan.notes };
+    if (plan.action === 'escalate') {
+      const out = await t.postJson(plan.url, { extension: plan.extension, intent: { taskClass: req.intent.taskClass, mediaType: req.intent.input.mediaType } });
+      return { decision: 'escalated', degradations: [], taskIds, notes: `${plan.notes}; negotiation ${out.ok ? 'accepted' : `failed (${describe(out)})`}` };
+    }
+
+    // Build the input.
+    const { input, intent } = { input: plan.input, intent: req.intent };
+    const frameBytes = intent.input.frameBytes ?? 0;
+    const frames = intent.input.frames ?? 1;
+    const partOf = (bytes: number) => ({ raw: Buffer.alloc(bytes, 7).toString('base64'), mediaType: intent.input.mediaType });
+    const firstParts = input === 'text' ? [{ text: intent.input.text ?? 'hello', mediaType: intent.input.mediaType }] : [partOf(input === 'frames' ? frameBytes : frames * frameBytes)];
+
+    if ((plan.completion === 'push' || mistakes.registersUnusablePush) && plan.completion === 'push') {
+      if (!req.tls.receiver) return { decision: 'rejected', errorClass: 'unnegotiable-card', degradations: [], taskIds, notes: 'push needed but no receiver certificate was handed over' };
+      receiver = await PushReceiver.start(req.tls.receiver);
+    }
+    const configuration: Record<string, unknown> = { acceptedOutputModes: plan.acceptedOutputModes, returnImmediately: true };
+    if (receiver) configuration.taskPushNotificationConfig = { url: receiver.url, token: receiver.token };
+
+    const message = (parts: unknown[], taskId?: string) => ({ messageId: newMessageId(), role: 'ROLE_USER', parts, ...(taskId ? { taskId } : {}) });
+    const report = (notes: string): ClientReport => ({
+      decision: plan.degradations.length ? 'downgraded' : 'proceeded',
+      degradations: plan.degradations,
+      taskIds,
+      notes,
+    });
+
+    // Streamed completion: one SendStreamingMessage, read to the end.
+    if (plan.completion === 'stream') {
+      const it = t.rpcStream(plan.rpcUrl, 'SendStreamingMessage', { message: message(firstParts), configuration });
+      let last: string | undefined;
+      for (;;) {
+        const n = await it.next();
+        if (n.done) {
+          if (n.value && !n.value.ok) return { decision: 'rejected', errorClass: 'handshake', degradations: [], taskIds, notes: `stream refused: ${describe(n.value)}` };
+          break;
+        }
+        const task = n.value.task as TaskJson | undefined;
+        if (task?.id && !taskIds.includes(task.id)) taskIds.push(task.id);
+        const st = ((n.value.statusUpdate as { status?: { state?: string } } | undefined)?.status?.state) ?? task?.status?.state;
+        if (st) last = st;
+      }
+      return report(`streamed to ${last ?? 'an unknown state'}`);
+    }
+
+    const sent = await call('SendMessage', { message: message(firstParts), configuration });
+    if (!sent.ok) return { decision: 'rejected', errorClass: 'handshake', degradations: [], taskIds, notes: `the peer refused the first message: ${describe(sent)}` };
+    const task = taskOf(sent.result);
+    if (!task) return { decision: 'rejected', errorClass: 'handshake', degradations: [], taskIds, notes: 'the peer answered without a task' };
+    taskIds.push(task.id);
+    let state = task.status?.state;
+
+    // Live frames: one SendMessage per further frame, to the same task.
+    if (input === 'frames') {
+      for (let i = 2; i <= frames && !signal.aborted; i++) {
+        const out = await call('SendMessage', { message: message([partOf(frameBytes)], task.id), configuration: { returnImmediately: true } });
+        if (!out.ok) {
+          await cancel(task.id);
+          return report(`the peer refused frame ${i} (${describe(out)}); task ${mistakes.neverCancels ? 'left as is' : 'canceled'}`);
+        }
+        state = taskOf(out.result)?.status?.state ?? state;
+      }
+    }
+    if (plan.completion === 'none') return report('fire-and-forget: sent, not followed');
+
+    // Drive to a terminal state: push if registered (the naive client trusts it alone), polling otherwise.
+    let final: TaskJson | undefined;
+    while (!signal.aborted) {
+      if (receiver) {
+        const got = receiver.deliveries.find((d) => d.taskId === task.id && d.state && TERMINAL.has(d.state));
+        if (got) {
+          state = got.state;
+          break;
+        }
+      }
+      if (!receiver || !mistakes.registersUnusablePush) {
+        const polled = await t.rpc(plan.rpcUrl, 'GetTask', { id: task.id });
+        if (polled.ok) {
+          final = taskOf(polled.result);
+          state = final?.status?.state;
+          if (state && TERMINAL.has(state)) break;
+          if (state === 'TASK_STATE_INPUT_REQUIRED' && input !== 'frames') {
+            await cancel(task.id);
+            return report('the peer asked for more input than the intent has; task canceled');
+          }
+        }
+      }
+      if (budgetLeft() <= 0 && !mistakes.registersUnusablePush) {
+        await cancel(task.id);
+        return report(`no terminal state within the deadline budget (last ${state}); task ${mistakes.neverCancels ? 'left as is' : 'canceled'}`);
+      }
+      if (receiver) await receiver.next(POLL_MS * 2);
+      else await sleep(POLL_MS, signal);
+    }
+    if (signal.aborted) return report('aborted at the deadline');
+
+    // Outputs: is the required mode among the artifacts?
+    const required = intent.requiredOutputMode;
+    const got = (final?.artifacts ?? []).flatMap((a) => (a.parts ?? []).map((p) => p.mediaType ?? ''));
+    if (required && !got.includes(required)) {
+      if (mistakes.ignoresResubscribeOnly) {
+        // The naive client insists: the card lists the mode, so it must come on a subscription.
+        while (!signal.aborted) {
+          const it = t.rpcStream(plan.rpcUrl, 'SubscribeToTask', { id: task.id });
+          for (let n = await it.next(); !n.done; n = await it.next()) {
+            const mts = ((n.value.artifactUpdate as { artifact?: { parts?: Array<{ mediaType?: string }> } } | undefined)?.artifact?.parts ?? []).map((p) => p.mediaType);
+            if (mts.includes(required)) return report(`${required} received on SubscribeToTask`);
+          }
+          await sleep(POLL_MS, signal);
+        }
+        return report('aborted while waiting for output');
+      }
+      return report(`${state}; the required output ${required} was not among the artifacts (${got.join(', ') || 'none'})`);
+    }
+    return report(`${state}${receiver ? ` (push deliveries: ${receiver.deliveries.length})` : ''}`);
+  } finally {
+    await receiver?.close();
+    await t.close();
+  }
+}

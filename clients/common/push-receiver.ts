@@ -1,0 +1,92 @@
+/**
+ * A client's own push receiver: an HTTPS listener on 127.0.0.1, plain (test-CA certificate) or
+ * partner mTLS (partner-CA certificate, verifying the dispatcher's certificate against the partner
+ * CA), as the certificates the harness hands over say.
+ */
+import { createServer, type Server } from 'node:https';
+import { readFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import type { TLSSocket } from 'node:tls';
+import type { AddressInfo } from 'node:net';
+import type { ClientTls } from '../../harness/core/types.js';
+
+export interface PushDelivery {
+  taskId: string;
+  state?: string;
+  /** Subject of the certificate the sender presented, if any. */
+  senderCert?: string;
+}
+
+export class PushReceiver {
+  readonly deliveries: PushDelivery[] = [];
+  private waiters = new Set<() => void>();
+
+  private constructor(
+    private readonly server: Server,
+    readonly url: string,
+    readonly token: string,
+  ) {}
+
+  static async start(receiver: NonNullable<ClientTls['receiver']>): Promise<PushReceiver> {
+    const [cert, key, ca] = await Promise.all([
+      readFile(receiver.certFile, 'utf8'),
+      readFile(receiver.keyFile, 'utf8'),
+      receiver.clientCaFile ? readFile(receiver.clientCaFile, 'utf8') : Promise.resolve(undefined),
+    ]);
+    const server = createServer({ cert, key, ...(ca ? { ca, requestCert: true, rejectUnauthorized: true } : {}) });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => resolve());
+    });
+    const token = randomBytes(12).toString('hex');
+    const path = `/push/${randomBytes(6).toString('hex')}`;
+    const r = new PushReceiver(server, `https://127.0.0.1:${(server.address() as AddressInfo).port}${path}`, token);
+    server.on('request', (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        if (req.method !== 'POST' || req.url !== path || req.headers['x-a2a-notification-token'] !== token) {
+          res.writeHead(404).end();
+          return;
+        }
+        try {
+          const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, Record<string, unknown>>;
+          const update = body.statusUpdate ?? body.task;
+          const status = (update?.status ?? {}) as { state?: string };
+          const peer = (req.socket as TLSSocket).getPeerCertificate?.();
+          const subj = peer && peer.raw ? peer.subject?.CN : undefined;
+          r.deliveries.push({
+            taskId: String(update?.taskId ?? update?.id ?? ''),
+            ...(status.state ? { state: status.state } : {}),
+            ...(subj ? { senderCert: Array.isArray(subj) ? subj.join(',') : subj } : {}),
+          });
+          res.writeHead(200).end();
+          for (const w of [...r.waiters]) w();
+        } catch {
+          res.writeHead(400).end();
+        }
+      });
+    });
+    return r;
+  }
+
+  /** Resolves at the next delivery, or after `ms`. */
+  next(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.waiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.waiters.add(done);
+    });
+  }
+
+  async close(): Promise<void> {
+    await new Promise<void>((resolve) => {
+      this.server.close(() => resolve());
+      this.server.closeAllConnections();
+    });
+  }
+}

@@ -1,0 +1,147 @@
+/**
+ * The clients' A2A v1.0 JSON-RPC transport: global `fetch` with an undici `Agent` as dispatcher,
+ * so the same code runs over real sockets and under msw's in-process interception.
+ * A client sees only the wire: this file imports nothing from the harness but core's types.
+ */
+import { readFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { Agent } from 'undici';
+import type { ClientTls } from '../../harness/core/types.js';
+
+export type RpcOutcome =
+  | { ok: true; result: Record<string, unknown> }
+  | { ok: false; kind: 'http'; status: number; text: string }
+  | { ok: false; kind: 'rpc'; code: number; message: string }
+  | { ok: false; kind: 'network'; code: string; message: string };
+
+export interface TransportOptions {
+  tls: ClientTls;
+  signal: AbortSignal;
+  /** Skip certificate verification (a mistake, for the naive client only). */
+  insecure?: boolean;
+  /** Send the A2A-Version header (spec §3.6.1). */
+  versionHeader?: boolean;
+}
+
+/** Error code of a failed fetch: undici puts the socket/TLS error in `cause`. */
+export function networkCode(err: unknown): { code: string; message: string } {
+  const e = err as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
+  return { code: e.cause?.code ?? e.code ?? e.name ?? 'ERROR', message: e.cause?.message ?? e.message ?? String(err) };
+}
+
+export class A2ATransport {
+  private nextId = 1;
+  private constructor(
+    private readonly agent: Agent,
+    private readonly opts: TransportOptions,
+  ) {}
+
+  static async open(opts: TransportOptions): Promise<A2ATransport> {
+    const [ca, cert, key] = await Promise.all([
+      readFile(opts.tls.caFile, 'utf8'),
+      readFile(opts.tls.clientCertFile, 'utf8'),
+      readFile(opts.tls.clientKeyFile, 'utf8'),
+    ]);
+    const agent = new Agent({
+      connect: { ca, cert, key, rejectUnauthorized: !opts.insecure },
+      keepAliveTimeout: 1000,
+    });
+    return new A2ATransport(agent, opts);
+  }
+
+  private headers(extra: Record<string, string> = {}): Record<string, string> {
+    return { ...(this.opts.versionHeader === false ? {} : { 'A2A-Version': '1.0' }), ...extra };
+  }
+
+  private fetch(url: string, init: RequestInit): Promise<Response> {
+    return fetch(url, { ...init, signal: this.opts.signal, dispatcher: this.agent } as RequestInit);
+  }
+
+  /** GETs a JSON document (the Agent Card). */
+  async getJson(url: string): Promise<{ ok: true; json: unknown } | Exclude<RpcOutcome, { ok: true }>> {
+    let res: Response;
+    try {
+      res = await this.fetch(url, { headers: this.headers({ Accept: 'application/json' }) });
+    } catch (err) {
+      if (this.opts.signal.aborted) throw err;
+      return { ok: false, kind: 'network', ...networkCode(err) };
+    }
+    const text = await res.text();
+    if (!res.ok) return { ok: false, kind: 'http', status: res.status, text };
+    try {
+      return { ok: true, json: JSON.parse(text) };
+    } catch {
+      return { ok: false, kind: 'http', status: res.status, text: 'response is not JSON' };
+    }
+  }
+
+  /** POSTs anything as JSON and returns the parsed body of a 2xx answer. */
+  async postJson(url: string, body: unknown): Promise<RpcOutcome> {
+    let res: Response;
+    try {
+      res = await this.fetch(url, {
+        method: 'POST',
+        headers: this.headers({ 'Content-Type': 'application/json', Accept: 'application/json' }),
+        body: JSON.stringify(body),
+      });
+    } catch (err) {
+      if (this.opts.signal.aborted) throw err;
+      return { ok: false, kind: 'network', ...networkCode(err) };
+    }
+    const text = await res.text();
+    if (!res.ok) return { ok: false, kind: 'http', status: res.status, text };
+    try {
+      return { ok: true, result: JSON.parse(text) as Record<string, unknown> };
+    } catch {
+      return { ok: false, kind: 'http', status: res.status, text: 'response is not JSON' };
+    }
+  }
+
+  /** One JSON-RPC call. `id` may be pinned to resend a request byte for byte. */
+  async rpc(url: string, method: string, params: unknown, id: number = this.nextId++): Promise<RpcOutcome> {
+    const out = await this.postJson(url, { jsonrpc: '2.0', id, method, params });
+    if (!out.ok) return out;
+    const body = out.result;
+    if (body.error && typeof body.error === 'object') {
+      const e = body.error as { code?: number; message?: string };
+      return { ok: false, kind: 'rpc', code: Number(e.code), message: String(e.message ?? '') };
+    }
+    const result = body.result;
+    return { ok: true, result: (result && typeof result === 'object' ? result : {}) as Record<string, unknown> };
+  }
+
+  /** A JSON-RPC call answered with SSE: yields each event's `result` until the stream closes. */
+  async *rpcStream(url: string, method: string, params: unknown): AsyncGenerator<Record<string, unknown>, RpcOutcome | undefined> {
+    let res: Response;
+    try {
+      res = await this.fetch(url, {
+        method: 'POST',
+        headers: this.headers({ 'Content-Type': 'application/json', Accept: 'text/event-stream' }),
+        body: JSON.stringify({ jsonrpc: '2.0', id: this.nextId++, method, params }),
+      });
+    } catch (err) {
+      if (this.opts.signal.aborted) throw err;
+      return { ok: false, kind: 'network', ...networkCode(err) };
+    }
+    if (!res.ok) return { ok: false, kind: 'http', status: res.status, text: await res.text() };
+    if (!(res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+      const body = JSON.parse(await res.text()) as { error?: { code?: number; message?: string } };
+      if (body.error) return { ok: false, kind: 'rpc', code: Number(body.error.code), message: String(body.error.message ?? '') };
+      return { ok: false, kind: 'http', status: res.status, text: 'expected text/event-stream' };
+    }
+    const { EventSourceParserStream } = await import('eventsource-parser/stream');
+    const events = res.body!.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream());
+    for await (const ev of events as unknown as AsyncIterable<{ data: string }>) {
+      const msg = JSON.parse(ev.data) as { result?: Record<string, unknown>; error?: { code?: number; message?: string } };
+      if (msg.error) return { ok: false, kind: 'rpc', code: Number(msg.error.code), message: String(msg.error.message ?? '') };
+      if (msg.result) yield msg.result;
+    }
+    return undefined;
+  }
+
+  async close(): Promise<void> {
+    await this.agent.destroy();
+  }
+}
+
+export const newMessageId = () => randomUUID();

@@ -1,0 +1,21 @@
+/** The built-in clients, by the name `--client` takes. */
+import type { BuiltinClient, ClientAdapter } from '../harness/clients/contract.js';
+import { createNaiveClient, MISTAKES } from './naive/index.js';
+import { createReferenceClient } from './reference/index.js';
+
+export const BUILTIN_CLIENTS: BuiltinClient[] = [
+  { name: 'reference', description: 'correct on every rule', create: createReferenceClient },
+  { name: 'naive', description: 'the Northwind client of seed 000, every mistake at once', create: () => createNaiveClient() },
+  ...MISTAKES.map((m) => ({
+    name: `naive:${m.name}`,
+    description: m.description,
+    caughtBy: m.caughtBy,
+    create: () => createNaiveClient(m.name),
+  })),
+];
+
+export function createBuiltinClient(name: string): ClientAdapter {
+  const c = BUILTIN_CLIENTS.find((b) => b.name === name);
+  if (!c) throw new Error(`unknown client "${name}". Built-in clients: ${BUILTIN_CLIENTS.map((b) => b.name).join(', ')} (or use --client-cmd)`);
+  return c.create();
+}

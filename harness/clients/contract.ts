@@ -1,0 +1,28 @@
+/**
+ * The client-under-test adapter contract (DESIGN.md §4.1). An in-process TypeScript client
+ * implements `ClientAdapter`; the NDJSON subprocess transport adapts a foreign process to it.
+ *
+ * MUST rules for implementers:
+ * - `hello()` answers who the client is; a non-null `profile` is fixed and limits which scenarios run.
+ * - `run()` is called for one scenario run at a time; it resolves with the client's own report.
+ * - When `signal` aborts (the deadline), stop all work promptly; the harness grades TIMEOUT and
+ *   stops waiting 2 s later.
+ * - `scenario` is an opaque id: never branch on it.
+ */
+import type { ClientReport, Hello, RunRequest } from '../core/types.js';
+
+export interface ClientAdapter {
+  hello(): Hello | Promise<Hello>;
+  run(req: RunRequest, signal: AbortSignal): Promise<ClientReport>;
+  /** Frees what the adapter holds (processes, agents). */
+  close?(): Promise<void>;
+}
+
+/** A built-in client: its name on the command line and how to make one. */
+export interface BuiltinClient {
+  name: string;
+  description: string;
+  create(): ClientAdapter;
+  /** For a mutant: the rule that must catch its mistake. */
+  caughtBy?: string;
+}

@@ -1,0 +1,60 @@
+/**
+ * The results model (`a2a-conformance/results@1`, DESIGN.md §4.2). Reports are rendered from this
+ * alone. JSON Schema: docs/results.schema.json. Change it only by addition.
+ */
+import type { PeerRuntime } from './scenario.js';
+import type { TaskRecord, WireEvent } from './transcript.js';
+import type { ClientProfile, ClientReport, TaskClass, TaskIntent } from './types.js';
+import type { Check, VerdictKind } from './verdict.js';
+
+export const RESULTS_SCHEMA = 'a2a-conformance/results@1';
+
+export interface ScenarioResult {
+  id: string;
+  /** The opaque id the client saw. */
+  opaqueId: string;
+  rule: string;
+  title: string;
+  description: string;
+  expectation: string;
+  spec: string;
+  /** The verdict the reference client must get. */
+  expect: VerdictKind;
+  verdict: VerdictKind;
+  checks: Check[];
+  card: Record<string, unknown>;
+  cardPointers: string[];
+  peer: { factory: string; runtime: PeerRuntime };
+  profile: ClientProfile;
+  intent: TaskIntent;
+  claims: ClientReport | null;
+  /** How the client's run ended: reported, timeout, crashed (with the reason), or not run. */
+  outcome: { kind: 'reported' | 'timeout' | 'crashed' | 'unsupported' | 'error'; reason?: string };
+  transcript: WireEvent[];
+  ledger: TaskRecord[];
+  stderr?: string;
+  deadlineMs: number;
+  durationMs: number;
+  /** Scenario file it came from, relative to the catalogue root. */
+  file?: string;
+}
+
+export interface RunResults {
+  schema: typeof RESULTS_SCHEMA;
+  harness: { name: string; version: string };
+  ruleset: string;
+  client: { name: string; version: string; profile: ClientProfile | null; taskClasses: TaskClass[] };
+  /** Salt of the opaque scenario ids in this run. */
+  seed: string;
+  shard: string | null;
+  strict: boolean;
+  deadlineMultiplier: number;
+  startedAt: string;
+  durationMs: number;
+  results: ScenarioResult[];
+  notRun: Array<{ id: string; reason: string }>;
+  summary: Record<VerdictKind, number>;
+  /** Scenario ids whose verdict was unexpected under the run's policy, with why. */
+  unexpected: Array<{ id: string; verdict: VerdictKind; why: string }>;
+  exitCode: number;
+}

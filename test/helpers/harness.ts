@@ -1,0 +1,32 @@
+/** Runs scenarios in-process (no vitest driver): for the harness's own tests and the benchmark. */
+import { createBuiltinClient } from '../../clients/index.js';
+import type { ClientAdapter } from '../../harness/clients/contract.js';
+import type { ScenarioResult } from '../../harness/core/results.js';
+import type { Scenario } from '../../harness/core/scenario.js';
+import { executeScenario, type RunEnv } from '../../harness/runner/execute.js';
+import { closeEnv, openEnv } from '../../harness/runner/env.js';
+import { makePki, removePki, writePki, type PkiFiles } from '../../harness/pki/index.js';
+
+export interface InProcessHarness {
+  run(s: Scenario): Promise<ScenarioResult>;
+  env: RunEnv;
+  close(): Promise<void>;
+}
+
+export async function startHarness(client: string | ClientAdapter = 'reference', opts: { idSalt?: string } = {}): Promise<InProcessHarness> {
+  const files: PkiFiles = await writePki(await makePki());
+  const env = await openEnv({
+    pkiDir: files.dir,
+    client: typeof client === 'string' ? createBuiltinClient(client) : client,
+    idSalt: opts.idSalt ?? 'test',
+    deadlineMultiplier: 1,
+  });
+  return {
+    env,
+    run: (s) => executeScenario(s, env),
+    close: async () => {
+      await closeEnv(env);
+      await removePki(files);
+    },
+  };
+}
