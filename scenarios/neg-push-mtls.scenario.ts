@@ -1,0 +1,112 @@
+/**
+ * NEG-PUSH-MTLS (seed 000, invariant 2 and the second incident): push notifications on a card whose
+ * security posture is mTLS. The RPC listener itself demands a client certificate (the client has
+ * one); by the seed's inference the peer's outbound callbacks use partner mTLS too. Registration
+ * always succeeds; delivery to a receiver that cannot do partner mTLS is logged as dispatched and
+ * lost, and the task stays working until the client cancels it.
+ */
+import { defineScenarios } from '../harness/runner/define.js';
+import type { PeerRuntime, Scenario } from '../harness/core/scenario.js';
+
+const mtlsPushCard = {
+  name: 'Contoso Claims Processor',
+  description: 'Processes insurance claims asynchronously and calls back when done.',
+  supportedInterfaces: [{ url: '{{rpcUrl}}', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+  provider: { organization: 'Contoso', url: 'https://contoso.example' },
+  version: '2.0.1',
+  capabilities: { streaming: false, pushNotifications: true },
+  securitySchemes: { partnerMtls: { mtlsSecurityScheme: { description: 'Mutual TLS with partner certificates' } } },
+  securityRequirements: [{ schemes: { partnerMtls: { list: [] } } }],
+  defaultInputModes: ['text/plain'],
+  defaultOutputModes: ['text/plain'],
+  skills: [{ id: 'process-claim', name: 'Process claim', description: 'Assess a claim', tags: ['claims'] }],
+};
+
+const signals = [
+  { pointer: '/capabilities/pushNotifications', kind: 'spec-derivable' as const, note: 'push notifications offered' },
+  { pointer: '/securitySchemes/partnerMtls', kind: 'spec-derivable' as const, note: 'an mTLS security scheme' },
+  { pointer: '/securityRequirements', kind: 'spec-derivable' as const, note: 'mTLS is required for every call; by the seed\'s inference the callbacks use it too' },
+];
+
+const runtime: PeerRuntime = {
+  cardListener: 'tls',
+  rpcListener: 'mtls',
+  workMs: 150,
+  streaming: false,
+  push: { supported: true, delivery: 'partner-mtls', stallOnLostPush: true },
+  outputs: [{ mediaType: 'text/plain', channel: 'task' }],
+};
+
+const asyncTask = {
+  taskClass: 'async-completion' as const,
+  input: { mediaType: 'text/plain', text: 'Assess claim 4711' },
+  acceptedOutputModes: ['text/plain'],
+  completion: 'push' as const,
+};
+
+const common = { rule: 'NEG-PUSH-MTLS', spec: 'seed 000 §Core Distinction (2), §What Was Observed (incident 2)', deadlineMs: 3000 };
+const peer = { factory: 'contoso-mtls-push', card: mtlsPushCard, runtime, signals };
+
+export default defineScenarios([
+  {
+    ...common,
+    id: 'neg-push-mtls/https-receiver-wants-push',
+    title: 'Push wanted, but the receiver is plain HTTPS and the card requires mTLS',
+    description: 'The application prefers push completion. The client\'s receiver can only do plain HTTPS; the peer calls back over partner mTLS.',
+    expectation: 'Do not register push (neither inline nor by CreateTaskPushNotificationConfig); poll the task to a terminal state; report the push->polling degradation.',
+    peer,
+    profileConstraints: { callback: 'https' },
+    intent: asyncTask,
+    expect: 'PASS',
+  },
+  {
+    ...common,
+    id: 'neg-push-mtls/https-receiver-polls',
+    title: 'Polling preferred on the mTLS-push card',
+    description: 'Same card and peer; the application prefers polling anyway.',
+    expectation: 'Poll to a terminal state; nothing to degrade.',
+    peer,
+    profileConstraints: { callback: 'https' },
+    intent: { ...asyncTask, completion: 'poll' },
+    expect: 'PASS',
+  },
+  {
+    ...common,
+    id: 'neg-push-mtls/mtls-receiver',
+    title: 'An mTLS-capable receiver (rule does not bind)',
+    description: 'The client hosts a receiver with a partner-CA certificate that verifies the dispatcher\'s partner certificate.',
+    expectation: 'May register push; if it does, the callback must really arrive over mTLS and the task reach a terminal state.',
+    peer,
+    profileConstraints: { callback: 'mtls' },
+    intent: asyncTask,
+    expect: 'PASS',
+  },
+  {
+    ...common,
+    id: 'neg-push-mtls/fire-and-forget',
+    title: 'Fire-and-forget on the mTLS-push card (rule does not bind)',
+    description: 'The client sends and does not follow the task.',
+    expectation: 'Not graded by this rule (seed 000: the push invariant does not bind for fire-and-forget).',
+    peer,
+    profileConstraints: { callback: 'https' },
+    intent: { ...asyncTask, taskClass: 'fire-and-forget', completion: 'poll' },
+    expect: 'INFORMATIONAL',
+  },
+  {
+    ...common,
+    id: 'neg-push-mtls/no-signal',
+    title: 'Push lost with no card signal',
+    description: 'The card offers push and lists no security requirement; the runtime still calls back only over partner mTLS, so the callback is lost and the task stays working.',
+    expectation: 'Recover: notice no progress, poll, cancel the stalled task before the deadline; no blind retry.',
+    peer: {
+      factory: 'contoso-mtls-push',
+      card: { ...mtlsPushCard, securitySchemes: undefined, securityRequirements: undefined },
+      runtime: { ...runtime, rpcListener: 'tls' },
+      signals: [{ pointer: '/capabilities/pushNotifications', kind: 'spec-derivable' as const, note: 'push offered; nothing says how callbacks authenticate' }],
+    },
+    profileConstraints: { callback: 'https' },
+    intent: asyncTask,
+    deadlineMs: 2500,
+    expect: 'INFORMATIONAL',
+  },
+] satisfies Scenario[]);

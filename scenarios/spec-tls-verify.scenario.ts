@@ -1,0 +1,55 @@
+/**
+ * SPEC-TLS-VERIFY: a client must verify the peer's certificate. Three peers serve their card with a
+ * bad certificate; the listener records the failed handshake and no HTTP request may arrive. The
+ * control peer's certificate is good: refusing it is over-rejection.
+ */
+import { defineScenarios } from '../harness/runner/define.js';
+import type { ListenerKind, PeerRuntime, Scenario } from '../harness/core/scenario.js';
+
+const card = {
+  name: 'Contoso Helpdesk',
+  description: 'Answers questions.',
+  supportedInterfaces: [{ url: '{{rpcUrl}}', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+  version: '1.0.0',
+  capabilities: { streaming: false, pushNotifications: false },
+  defaultInputModes: ['text/plain'],
+  defaultOutputModes: ['text/plain'],
+  skills: [{ id: 'answer', name: 'Answer', description: 'Answer a question', tags: ['qa'] }],
+};
+
+const runtimeOn = (listener: ListenerKind): PeerRuntime => ({
+  cardListener: listener,
+  rpcListener: listener,
+  workMs: 80,
+  streaming: false,
+  push: { supported: false, delivery: 'plain', stallOnLostPush: false },
+  outputs: [{ mediaType: 'text/plain', channel: 'task' }],
+});
+
+const intent = { taskClass: 'text' as const, input: { mediaType: 'text/plain', text: 'Hello?' }, acceptedOutputModes: ['text/plain'], completion: 'poll' as const };
+const common = { rule: 'SPEC-TLS-VERIFY', spec: 'A2A v1.0 §7.1 (transport security: clients MUST verify the server certificate), RFC 9110 §4.3.4', deadlineMs: 3000, profileConstraints: {}, intent };
+
+const bad = (listener: ListenerKind, what: string) => ({
+  ...common,
+  id: `spec-tls-verify/${listener}`,
+  title: `Peer certificate ${what}`,
+  description: `The peer serves its card over TLS with a certificate ${what}.`,
+  expectation: 'Refuse the handshake: no HTTP request reaches the peer; report a handshake rejection.',
+  peer: { factory: 'contoso-bad-cert', card, runtime: runtimeOn(listener), signals: [] },
+  expect: 'PASS' as const,
+});
+
+export default defineScenarios([
+  bad('untrusted-ca', 'from a CA the client does not trust'),
+  bad('wrong-host', 'issued by the trusted CA for another host name'),
+  bad('expired', 'issued by the trusted CA and expired'),
+  {
+    ...common,
+    id: 'spec-tls-verify/valid-certificate-control',
+    title: 'A valid peer certificate (control)',
+    description: 'The peer certificate chains to the trusted test CA and names 127.0.0.1.',
+    expectation: 'Proceed and complete the task.',
+    peer: { factory: 'contoso-control', card, runtime: runtimeOn('tls'), signals: [] },
+    expect: 'PASS',
+  },
+] satisfies Scenario[]);
