@@ -21,6 +21,12 @@ import {
   type GradeInput,
 } from './evidence.js';
 
+/** What the client did on the wire before it stopped: its card fetch and its last requests. */
+const wireTrail = (x: GradeInput): EvidenceRef[] =>
+  https(x)
+    .slice(-3)
+    .map((e) => ({ seq: e.seq, fact: `${e.rpc?.method ?? `${e.method} ${e.path}`} → ${e.status ?? 'no answer'}` }));
+
 const taskEvidence = (x: GradeInput): EvidenceRef[] =>
   x.tasks.map((t) => ({ seq: t.mintedSeq, fact: describeTask(t) }));
 
@@ -30,7 +36,8 @@ function mustComplete(x: GradeInput, why: string): Verdict {
   if (done) return verdict('PASS', `proceeded and completed (${why})`, [{ seq: done.mintedSeq, fact: describeTask(done) }]);
   if (x.tasks.length === 0)
     return verdict('FAIL', `over-rejection: no task was minted although ${why}`, [
-      { fact: `claims: ${x.claims?.decision ?? 'none'}` },
+      ...wireTrail(x),
+      { fact: `claims: ${x.claims?.decision ?? 'none'}${x.claims?.notes ? ` — ${x.claims.notes}` : ''}` },
     ]);
   const refused = https(x).filter(failed);
   return verdict('FAIL', `the task did not complete although ${why}`, [
@@ -95,7 +102,7 @@ export function gradePushMtls(x: GradeInput): Verdict {
 
   const driven = (): Verdict | undefined => {
     if (x.tasks.length === 0)
-      return verdict('FAIL', 'over-rejection: no task was minted although polling completes this task', []);
+      return verdict('FAIL', 'over-rejection: no task was minted although polling completes this task', wireTrail(x));
     if (notDriven.length === 0) return undefined;
     const ev = [...notDriven.map((r) => ({ seq: r.t.mintedSeq, fact: describeTask(r.t) })), ...lostEvidence];
     return x.outcome.kind === 'timeout'
@@ -181,6 +188,7 @@ export function gradeEscalate(x: GradeInput): Verdict {
   const calls = https(x).filter((e) => e.method === 'POST' && e.path.endsWith(neg.path));
   if (calls.length === 0)
     return verdict('FAIL', `the client knows ${neg.extension}, which resolves this card, but never called its negotiation endpoint`, [
+      ...wireTrail(x),
       ...taskEvidence(x),
       { fact: `claims: ${x.claims?.decision ?? 'none'}` },
     ]);
