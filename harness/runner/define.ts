@@ -31,15 +31,17 @@ declare module 'vitest' {
   }
 }
 
-/** Declares the scenarios of one file. Returns them unchanged. */
+/**
+ * Declares the scenarios of one file. Returns them unchanged; registers them as tests only in a
+ * vitest run started by `a2a-conformance run` (which provides the run configuration).
+ */
 export function defineScenarios(scenarios: Scenario[]): Scenario[] {
-  if (process.env.VITEST) register(scenarios);
+  const cfg = process.env.VITEST ? inject('a2aConformance') : undefined;
+  if (cfg) register(scenarios, cfg);
   return scenarios;
 }
 
-function register(scenarios: Scenario[]): void {
-  const cfg = inject('a2aConformance');
-  if (!cfg) throw new Error('[harness] scenario files are run by `a2a-conformance run`, which provides the run configuration');
+function register(scenarios: Scenario[], cfg: WorkerConfig): void {
   const selected = new Set(cfg.selected);
   let env: RunEnv | undefined;
   const wanted = scenarios.filter((s) => selected.has(s.id));

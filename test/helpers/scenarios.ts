@@ -1,0 +1,15 @@
+/** Looks up built-in scenarios by id (plain data; nothing runs). */
+import type { Scenario } from '../../harness/core/scenario.js';
+import escalate from '../../scenarios/neg-escalate.scenario.js';
+import live from '../../scenarios/neg-live-input.scenario.js';
+import push from '../../scenarios/neg-push-mtls.scenario.js';
+import resub from '../../scenarios/neg-resubscribe-only.scenario.js';
+import tls from '../../scenarios/spec-tls-verify.scenario.js';
+
+export const ALL_SCENARIOS: Scenario[] = [...live, ...push, ...resub, ...escalate, ...tls];
+
+export function scenario(id: string): Scenario {
+  const s = ALL_SCENARIOS.find((x) => x.id === id);
+  if (!s) throw new Error(`no scenario ${id}`);
+  return s;
+}
