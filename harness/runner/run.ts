@@ -44,20 +44,17 @@ export function helloProblem(h: unknown): string | undefined {
   return undefined;
 }
 
-export async function runConformance(o: RunOptions): Promise<RunResults> {
-  const started = Date.now();
-  const catalogue = await loadCatalogue(o.files);
-  const adapter = createBuiltinClient(o.client);
-  const hello = await adapter.hello();
-  await adapter.close?.();
-  const problem = helloProblem(hello);
-  if (problem) throw new Error(`client ${o.client}: ${problem}`);
-
+/**
+ * Which scenarios run: a `--rule` filter and a fixed profile's unmet constraints leave scenarios out
+ * (listed as not run, with the reason). Task classes the client does not list still run as
+ * UNSUPPORTED results, so they show as coverage.
+ */
+export function selectScenarios(catalogue: CatalogueEntry[], hello: Hello, rules?: string[]): { selected: CatalogueEntry[]; notRun: RunResults['notRun'] } {
   const notRun: RunResults['notRun'] = [];
   const selected: CatalogueEntry[] = [];
   for (const e of catalogue) {
-    if (o.rules?.length && !o.rules.includes(e.scenario.rule)) {
-      notRun.push({ id: e.scenario.id, reason: `filtered out by --rule ${o.rules.join(',')}` });
+    if (rules?.length && !rules.includes(e.scenario.rule)) {
+      notRun.push({ id: e.scenario.id, reason: `filtered out by --rule ${rules.join(',')}` });
       continue;
     }
     const unmet = hello.profile ? unmetConstraint(hello.profile, e.scenario.profileConstraints) : undefined;
@@ -67,6 +64,19 @@ export async function runConformance(o: RunOptions): Promise<RunResults> {
     }
     selected.push(e);
   }
+  return { selected, notRun };
+}
+
+export async function runConformance(o: RunOptions): Promise<RunResults> {
+  const started = Date.now();
+  const catalogue = await loadCatalogue(o.files);
+  const adapter = createBuiltinClient(o.client);
+  const hello = await adapter.hello();
+  await adapter.close?.();
+  const problem = helloProblem(hello);
+  if (problem) throw new Error(`client ${o.client}: ${problem}`);
+
+  const { selected, notRun } = selectScenarios(catalogue, hello, o.rules);
 
   const seed = o.seed ?? randomBytes(4).toString('hex');
   const deadlineMultiplier = o.deadlineMultiplier ?? 1;

@@ -34,6 +34,8 @@ const taskEvidence = (x: GradeInput): EvidenceRef[] =>
 function mustComplete(x: GradeInput, why: string): Verdict {
   const done = x.tasks.find((t) => t.state === 'TASK_STATE_COMPLETED');
   if (done) return verdict('PASS', `proceeded and completed (${why})`, [{ seq: done.mintedSeq, fact: describeTask(done) }]);
+  if (x.outcome.kind === 'timeout')
+    return verdict('TIMEOUT', `no completed task by the deadline although ${why}`, [...taskEvidence(x), ...wireTrail(x)]);
   if (x.tasks.length === 0)
     return verdict('FAIL', `over-rejection: no task was minted although ${why}`, [
       ...wireTrail(x),

@@ -1,0 +1,152 @@
+/**
+ * The runner against hostile clients, harness faults, fixed profiles, unsupported task classes and
+ * malformed scenario files: each costs at most its scenario, with a verdict or error that says why.
+ */
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ClientAdapter } from '../harness/clients/contract.js';
+import type { Scenario } from '../harness/core/scenario.js';
+import { DEFAULT_PROFILE, TASK_CLASSES, type Hello } from '../harness/core/types.js';
+import { loadCatalogue } from '../harness/runner/catalogue.js';
+import { exitCode, unexpectedWhy } from '../harness/runner/policy.js';
+import { selectScenarios } from '../harness/runner/run.js';
+import { startHarness } from './helpers/harness.js';
+import { ALL_SCENARIOS, scenario } from './helpers/scenarios.js';
+
+const hello: Hello = { name: 'hostile', version: '0', profile: null, taskClasses: [...TASK_CLASSES] };
+
+function client(run: ClientAdapter['run'], h: Hello = hello): ClientAdapter {
+  return { hello: () => h, run };
+}
+
+const short = (s: Scenario, deadlineMs = 400): Scenario => ({ ...s, deadlineMs });
+
+describe('hostile clients cost one scenario, never the run', () => {
+  it('a client that throws: FAIL from WIRE-DEADLINE, saying it threw', async () => {
+    const h = await startHarness(client(async () => { throw new Error('boom'); }));
+    const r = await h.run(scenario('spec-tls-verify/valid-certificate-control'));
+    await h.close();
+    expect(r.outcome).toEqual({ kind: 'crashed', reason: 'the client threw: boom' });
+    expect(r.checks.find((c) => c.rule === 'WIRE-DEADLINE')).toMatchObject({ verdict: 'FAIL', reason: expect.stringContaining('boom') });
+  });
+
+  it('a client that hangs and ignores the abort: TIMEOUT, and the harness moves on', async () => {
+    const h = await startHarness(client(() => new Promise(() => {})));
+    const r = await h.run(short(scenario('spec-tls-verify/valid-certificate-control')));
+    const next = await h.run(short(scenario('spec-tls-verify/expired')));
+    await h.close();
+    expect(r.verdict).toBe('TIMEOUT');
+    expect(r.outcome.kind).toBe('timeout');
+    expect(next.outcome.kind).toBe('timeout');
+  });
+
+  it('a client that lies about tasks it never minted: FAIL from WIRE-HONEST-REPORT', async () => {
+    const h = await startHarness(client(async () => ({ decision: 'proceeded', degradations: [], taskIds: ['ghost'] })));
+    const r = await h.run(scenario('spec-tls-verify/valid-certificate-control'));
+    await h.close();
+    expect(r.checks.find((c) => c.rule === 'WIRE-HONEST-REPORT')).toMatchObject({ verdict: 'FAIL' });
+    expect(r.verdict).toBe('FAIL');
+  });
+
+  it('a client that says it rejected while doing nothing passes only what the wire shows', async () => {
+    const h = await startHarness(client(async () => ({ decision: 'rejected', degradations: [], taskIds: [] })));
+    const r = await h.run(scenario('neg-live-input/text-task-on-audio-card'));
+    await h.close();
+    // It never minted the text task it should have: over-rejection, graded from the ledger.
+    expect(r.checks.find((c) => c.rule === 'NEG-LIVE-INPUT')?.verdict).toBe('FAIL');
+  });
+});
+
+describe('harness faults are ERROR, never the client\'s fault', () => {
+  it('an unknown peer factory gives ERROR with the reason', async () => {
+    const h = await startHarness('reference');
+    const s = scenario('spec-tls-verify/valid-certificate-control');
+    const r = await h.run({ ...s, peer: { ...s.peer, factory: 'no-such-peer' } });
+    await h.close();
+    expect(r.verdict).toBe('ERROR');
+    expect(r.checks[0]).toMatchObject({ rule: 'HARNESS', verdict: 'ERROR' });
+    expect(r.transcript.find((e) => e.kind === 'harness')).toMatchObject({ message: expect.stringContaining('unknown peer factory "no-such-peer"') });
+  });
+
+  it('a scenario whose card is not structurally valid gives ERROR', async () => {
+    const h = await startHarness('reference');
+    const s = scenario('spec-tls-verify/valid-certificate-control');
+    const r = await h.run({ ...s, peer: { ...s.peer, card: { ...s.peer.card, capabilities: { streaming: 'no' } } } });
+    await h.close();
+    expect(r.verdict).toBe('ERROR');
+    expect(exitCode([r], [])).toBe(2);
+  });
+});
+
+describe('hello: fixed profiles and unsupported task classes', () => {
+  const catalogue = ALL_SCENARIOS.map((s) => ({ scenario: s, file: 'x' }));
+
+  it('a fixed profile runs only the scenarios whose constraints it meets; the rest are not run, with the reason', () => {
+    const fixed: Hello = { ...hello, profile: { ...DEFAULT_PROFILE, callback: 'https' } };
+    const { selected, notRun } = selectScenarios(catalogue, fixed);
+    const ids = selected.map((e) => e.scenario.id);
+    expect(ids).toContain('neg-push-mtls/https-receiver-wants-push');
+    expect(ids).not.toContain('neg-push-mtls/mtls-receiver');
+    expect(notRun.find((n) => n.id === 'neg-push-mtls/mtls-receiver')?.reason).toContain('profile.callback is "https", the scenario needs "mtls"');
+    expect(notRun.find((n) => n.id === 'neg-live-input/live-audio-to-batch-peer')?.reason).toContain('liveOnlyInputModes lacks audio/pcm');
+  });
+
+  it('a profile that can buffer audio does not meet a live-only constraint', () => {
+    const fixed: Hello = { ...hello, profile: { ...DEFAULT_PROFILE, bufferableInputModes: ['audio/pcm'], liveOnlyInputModes: ['audio/pcm'] } };
+    const { notRun } = selectScenarios(catalogue, fixed);
+    expect(notRun.find((n) => n.id === 'neg-live-input/live-audio-to-batch-peer')?.reason).toContain('can buffer audio/pcm');
+  });
+
+  it('a task class the client does not list is UNSUPPORTED and never run', async () => {
+    let calls = 0;
+    const h = await startHarness(client(async () => (calls++, { decision: 'rejected', degradations: [], taskIds: [] }), { ...hello, taskClasses: ['text'] }));
+    const live = await h.run(scenario('neg-live-input/live-audio-to-batch-peer'));
+    const text = await h.run(scenario('neg-live-input/text-task-on-audio-card'));
+    await h.close();
+    expect(live.verdict).toBe('UNSUPPORTED');
+    expect(live.transcript).toEqual([]);
+    expect(text.verdict).not.toBe('UNSUPPORTED');
+    expect(calls).toBe(1);
+    expect(exitCode([live], [])).toBe(1); // nothing graded
+  });
+});
+
+describe('exit-code policy (DESIGN.md §4.3)', () => {
+  it('FAIL and TIMEOUT are unexpected; NON_STRICT only with --strict; ERROR is exit 2', () => {
+    expect(unexpectedWhy('FAIL', { strict: false })).toBeDefined();
+    expect(unexpectedWhy('TIMEOUT', { strict: false })).toBeDefined();
+    expect(unexpectedWhy('NON_STRICT', { strict: false })).toBeUndefined();
+    expect(unexpectedWhy('NON_STRICT', { strict: true })).toBeDefined();
+    expect(unexpectedWhy('INFORMATIONAL', { strict: true })).toBeUndefined();
+    expect(unexpectedWhy('UNSUPPORTED', { strict: true })).toBeUndefined();
+  });
+});
+
+describe('scenario files', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'a2a-scenarios-'));
+  });
+  const body = (id: string, extra = '') => `export default [${JSON.stringify({ ...scenario('spec-tls-verify/expired'), id })}${extra}];\n`;
+
+  it('a duplicate id is a load error that names both files', async () => {
+    await writeFile(join(dir, 'a.scenario.ts'), body('dup/one'));
+    await writeFile(join(dir, 'b.scenario.ts'), body('dup/one'));
+    await expect(loadCatalogue([join(dir, 'a.scenario.ts'), join(dir, 'b.scenario.ts')])).rejects.toThrow(/duplicate scenario id "dup\/one" in .*a\.scenario\.ts and .*b\.scenario\.ts/);
+  });
+
+  it('a malformed scenario names the file and the field', async () => {
+    const s = { ...scenario('spec-tls-verify/expired'), id: 'bad/one', title: '' };
+    await writeFile(join(dir, 'c.scenario.ts'), `export default [${JSON.stringify(s)}];\n`);
+    await expect(loadCatalogue([join(dir, 'c.scenario.ts')])).rejects.toThrow(/c\.scenario\.ts: scenario "bad\/one": title: must be a non-empty string/);
+  });
+
+  it('a file without the scenario array says what to export', async () => {
+    await writeFile(join(dir, 'd.scenario.ts'), 'export const x = 1;\n');
+    await expect(loadCatalogue([join(dir, 'd.scenario.ts')])).rejects.toThrow(/default export must be the array returned by defineScenarios/);
+  });
+
+  afterAll(() => {});
+});
