@@ -4,7 +4,18 @@
  */
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_CLIENTS } from '../clients/index.js';
-import { cli, cliRun } from './helpers/cli.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { cli, cliRun, ROOT } from './helpers/cli.js';
+
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
+function resultsValidator() {
+  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  addFormats(ajv);
+  return ajv.compile(JSON.parse(readFileSync(join(ROOT, 'docs/results.schema.json'), 'utf8')));
+}
 
 describe('a2a-conformance CLI', () => {
   it('prints help and lists the built-in clients, each naive mistake included', async () => {
@@ -42,6 +53,9 @@ describe('a2a-conformance CLI', () => {
     const opaque = (x: typeof a) => x.results.results.map((r) => r.opaqueId);
     expect(opaque(b)).not.toEqual(opaque(a));
     expect(b.code).toBe(0);
+    // results.json follows its published JSON Schema.
+    const validate = resultsValidator();
+    expect(validate(a.results), JSON.stringify(validate.errors)).toBe(true);
   });
 
   it('--rule runs one family and lists the rest as not run', async () => {
@@ -59,12 +73,14 @@ describe('a2a-conformance CLI', () => {
 
   it('every naive mutant exits 1 with a FAIL or TIMEOUT from the rule it declares, citing transcript sequence numbers', { timeout: 400_000 }, async () => {
     const pending = [...mutants];
+    const validate = resultsValidator();
     const failures: string[] = [];
     // Two child runs at a time: the machine has two cores.
     await Promise.all(
       [0, 1].map(async () => {
         for (let m = pending.shift(); m; m = pending.shift()) {
           const r = await cliRun(['--client', m.name]);
+          if (!validate(r.results)) failures.push(`${m.name}: results.json does not follow the schema: ${JSON.stringify(validate.errors)}`);
           const caught = r.results.results.flatMap((x) => x.checks.filter((c) => c.rule === m.caughtBy && (c.verdict === 'FAIL' || c.verdict === 'TIMEOUT')));
           if (r.code !== 1) failures.push(`${m.name}: exit ${r.code}`);
           if (caught.length === 0) failures.push(`${m.name}: no FAIL/TIMEOUT from ${m.caughtBy}`);

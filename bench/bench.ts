@@ -1,0 +1,103 @@
+/**
+ * `npm run bench`: the reference client through every built-in scenario, repeatedly, over real TLS
+ * on 127.0.0.1, in one process (no vitest driver). Prints scenarios per second, per-scenario latency
+ * (median, p95), peak RSS, and the ratio against a bare undici loop that replays the same requests
+ * to the same kind of peer on the same listeners.
+ *
+ * Usage: npm run bench [-- --rounds 5]
+ * A benchmark, not a test: the numbers go in the README, never into an assertion.
+ */
+import { Agent, request } from 'undici';
+import { createBuiltinClient } from '../clients/index.js';
+import type { ScenarioResult } from '../harness/core/results.js';
+import type { Scenario } from '../harness/core/scenario.js';
+import { TaskLedger, Transcript, type HttpEvent } from '../harness/core/transcript.js';
+import { findScenarioFiles, loadCatalogue, PACKAGE_ROOT, DEFAULT_SCENARIO_GLOB } from '../harness/runner/catalogue.js';
+import { closeEnv, openEnv } from '../harness/runner/env.js';
+import { executeScenario, type RunEnv } from '../harness/runner/execute.js';
+import { makePki, readPki, removePki, writePki } from '../harness/pki/index.js';
+import { createPeer } from '../peers/index.js';
+
+const rounds = Number(process.argv[process.argv.indexOf('--rounds') + 1] ?? 3) || 3;
+
+function pct(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+/** Replays the requests a recorded run made, with bare undici, against a fresh run of the same peer. */
+async function bareReplay(env: RunEnv, s: Scenario, recorded: ScenarioResult, agent: Agent, insecure: Agent): Promise<number> {
+  const key = `bare${Math.random().toString(16).slice(2, 8)}`;
+  const transcript = new Transcript(() => performance.now());
+  const slot = env.host.beginRun(key, transcript);
+  const timers: NodeJS.Timeout[] = [];
+  const peer = createPeer(s.peer, {
+    key,
+    transcript,
+    ledger: new TaskLedger(transcript),
+    base: (kind) => env.host.base(kind, key),
+    push: (o) => env.dispatcher.dispatch({ ...o, transcript }),
+    later: (ms, fn) => void timers.push(setTimeout(fn, ms)),
+  });
+  slot.handlers = peer.handlers;
+  const recordedKey = /^\/t\/([^/]+)\//.exec((recorded.transcript.find((e) => e.kind === 'http') as HttpEvent | undefined)?.path ?? '')?.[1];
+  const started = performance.now();
+  for (const e of recorded.transcript) {
+    if (e.kind !== 'http') continue;
+    const url = e.origin + (recordedKey ? e.path.replace(`/t/${recordedKey}/`, `/t/${key}/`) : e.path);
+    try {
+      const res = await request(url, {
+        method: e.method as 'GET' | 'POST',
+        dispatcher: e.listener === 'tls' || e.listener === 'mtls' ? agent : insecure,
+        headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+        ...(e.rpc ? { body: JSON.stringify({ jsonrpc: '2.0', id: e.rpc.id, method: e.rpc.method, params: e.rpc.params }) } : {}),
+      });
+      await res.body.dump();
+    } catch {
+      /* a refused handshake costs what it costs */
+    }
+  }
+  const elapsed = performance.now() - started;
+  timers.forEach(clearTimeout);
+  env.host.endRun(key);
+  return elapsed;
+}
+
+async function main() {
+  const catalogue = await loadCatalogue(await findScenarioFiles([DEFAULT_SCENARIO_GLOB], PACKAGE_ROOT));
+  const files = await writePki(await makePki());
+  const env = await openEnv({ pkiDir: files.dir, client: createBuiltinClient('reference'), idSalt: 'bench', deadlineMultiplier: 1 });
+  const pki = await readPki(files.dir);
+  const agent = new Agent({ connect: { ca: pki.testCa.cert, cert: pki.client.cert, key: pki.client.key } });
+  const insecure = new Agent({ connect: { rejectUnauthorized: false } });
+  const latencies: number[] = [];
+  const stalls: number[] = [];
+  let harnessMs = 0;
+  let bareMs = 0;
+  const started = performance.now();
+  for (let round = 0; round < rounds; round++) {
+    for (const { scenario } of catalogue) {
+      const r = await executeScenario(scenario, env);
+      if (r.verdict !== r.expect) console.warn(`warning: ${r.id} ${r.verdict}, expected ${r.expect}`);
+      // Scenarios whose correct behaviour is to wait out a stalled peer are reported apart.
+      (r.durationMs > scenario.deadlineMs / 2 ? stalls : latencies).push(r.durationMs);
+      harnessMs += r.durationMs;
+      bareMs += await bareReplay(env, scenario, r, agent, insecure);
+    }
+  }
+  const wall = (performance.now() - started) / 1000;
+  const n = rounds * catalogue.length;
+  latencies.sort((a, b) => a - b);
+  const rss = process.resourceUsage().maxRSS / 1024;
+  console.log(`a2a-conformance bench · reference client · ${catalogue.length} scenarios × ${rounds} rounds over real TLS (127.0.0.1)`);
+  console.log(`scenarios/s            ${(n / wall).toFixed(2)}  (${n} runs in ${wall.toFixed(1)} s, bare replays included in the wall time)`);
+  console.log(`latency (non-stalling) median ${pct(latencies, 50)} ms · p95 ${pct(latencies, 95)} ms · n=${latencies.length}`);
+  console.log(`stalling scenarios     ${stalls.length} runs, median ${pct(stalls.sort((a, b) => a - b), 50) ?? 0} ms (the client waits out a stalled peer by design)`);
+  console.log(`peak RSS               ${rss.toFixed(0)} MiB`);
+  console.log(`harness vs bare undici ${(harnessMs / bareMs).toFixed(1)}× (${harnessMs.toFixed(0)} ms through the reference client vs ${bareMs.toFixed(0)} ms replaying the same requests)`);
+  await agent.close();
+  await insecure.close();
+  await closeEnv(env);
+  await removePki(files);
+}
+
+await main();
