@@ -136,6 +136,15 @@ describe('the oracle reads the wire, not the report', () => {
     expect(check(regrade(good, [minted, ...good.transcript]), 'NEG-ESCALATE')).toBe('FAIL');
   });
 
+  it('SPEC-A2A-VERSION: a request without the header is NON_STRICT, never FAIL', async () => {
+    const good = await record('reference', 'neg-live-input/text-task-on-audio-card');
+    expect(check(regrade(good, good.transcript), 'SPEC-A2A-VERSION')).toBe('PASS');
+    const stripped = good.transcript.map((e) => (e.kind === 'http' && e.rpc?.method === 'GetTask' ? { ...e, headers: { ...e.headers, a2aVersion: undefined } } : e));
+    const g = regrade(good, stripped);
+    expect(check(g, 'SPEC-A2A-VERSION')).toBe('NON_STRICT');
+    expect(g.verdict).toBe('NON_STRICT');
+  });
+
   it('the client\'s own words never pass a binding rule: a lying report is caught by WIRE-HONEST-REPORT', async () => {
     const bad = await record('naive:streams-live-audio', 'neg-live-input/live-audio-to-batch-peer');
     const liar = { ...bad, claims: { decision: 'rejected' as const, errorClass: 'unnegotiable-card' as const, degradations: [], taskIds: [] } };

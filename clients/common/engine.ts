@@ -12,7 +12,7 @@ import { A2ATransport, newMessageId, type RpcOutcome } from './transport.js';
 const TERMINAL = new Set(['TASK_STATE_COMPLETED', 'TASK_STATE_CANCELED', 'TASK_STATE_FAILED', 'TASK_STATE_REJECTED']);
 const POLL_MS = 50;
 /** Time kept back from the deadline to cancel and report. */
-const MARGIN_MS = 600;
+const MARGIN_MS = 800;
 
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
