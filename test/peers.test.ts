@@ -64,6 +64,50 @@ describe('contoso-audio-batch (seed 000, incident 1)', () => {
   });
 });
 
+describe('the A2A v1.0 JSON-RPC dialect, method by method', () => {
+  const text = (t: string) => ({ message: { messageId: `m-${t}`, role: 'ROLE_USER', parts: [{ text: t }] }, configuration: { returnImmediately: true } });
+
+  it('SendStreamingMessage answers with SSE: the task first, then events until a terminal state', async () => {
+    const run = fx.start(scenario('neg-live-input/streaming-peer-control').peer);
+    const res = await bareRpc(agent, rpcUrlOf(run.peer.card), 'SendStreamingMessage', text('stream'), { accept: 'text/event-stream' });
+    expect(res.status).toBe(200);
+    expect(res.contentType).toContain('text/event-stream');
+    const events = res.text.split('\n\n').filter((b) => b.startsWith('data: ')).map((b) => JSON.parse(b.slice(6)));
+    expect(events[0].result.task.status.state).toBe('TASK_STATE_WORKING');
+    expect(events.at(-1).result.statusUpdate.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(events.some((e) => e.result.artifactUpdate?.artifact.parts[0].mediaType === 'text/plain')).toBe(true);
+    run.end();
+  });
+
+  it('GetTask, ListTasks, CancelTask, push config CRUD, GetExtendedAgentCard and an unknown method', async () => {
+    const run = fx.start(scenario('neg-push-mtls/mtls-receiver').peer);
+    const url = rpcUrlOf(run.peer.card);
+    const id = (await bareRpc(agent, url, 'SendMessage', text('crud'))).json!.result.task.id;
+    expect((await bareRpc(agent, url, 'GetTask', { id })).json!.result.id).toBe(id);
+    expect((await bareRpc(agent, url, 'ListTasks', {})).json!.result).toMatchObject({ tasks: [{ id }], nextPageToken: '', totalSize: 1 });
+    const cfg = (await bareRpc(agent, url, 'CreateTaskPushNotificationConfig', { taskId: id, url: 'https://127.0.0.1:9/hook' })).json!.result;
+    expect(cfg).toMatchObject({ taskId: id, url: 'https://127.0.0.1:9/hook' });
+    expect((await bareRpc(agent, url, 'GetTaskPushNotificationConfig', { taskId: id, id: cfg.id })).json!.result.id).toBe(cfg.id);
+    expect((await bareRpc(agent, url, 'ListTaskPushNotificationConfigs', { taskId: id })).json!.result.configs).toHaveLength(1);
+    expect((await bareRpc(agent, url, 'DeleteTaskPushNotificationConfig', { taskId: id, id: cfg.id })).json!.result).toEqual({});
+    expect((await bareRpc(agent, url, 'CancelTask', { id })).json!.result.status.state).toBe('TASK_STATE_CANCELED');
+    expect((await bareRpc(agent, url, 'CancelTask', { id })).json!.error.code).toBe(-32002);
+    expect((await bareRpc(agent, url, 'GetExtendedAgentCard', {})).json!.error.code).toBe(-32007);
+    expect((await bareRpc(agent, url, 'tasks/get', { id })).json!.error.code).toBe(-32601);
+    run.end();
+  });
+
+  it('refuses push methods with -32003 where push is not supported, and a media type the card does not list with -32005', async () => {
+    const run = fx.start(scenario('neg-live-input/text-task-on-audio-card').peer);
+    const url = rpcUrlOf(run.peer.card);
+    expect((await bareRpc(agent, url, 'CreateTaskPushNotificationConfig', { taskId: 'x', url: 'https://127.0.0.1:9/h' })).json!.error.code).toBe(-32003);
+    const opus = { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ raw: 'AAAA', mediaType: 'audio/opus' }] } };
+    expect((await bareRpc(agent, url, 'SendMessage', opus)).json!.error.code).toBe(-32005);
+    expect(run.ledger.all()).toEqual([]);
+    run.end();
+  });
+});
+
 describe('contoso-resubscribe-only (seed 000, invariant 3)', () => {
   it('refuses SubscribeToTask with -32004 UnsupportedOperation on a non-streaming peer', async () => {
     const run = fx.start(scenario('neg-resub-only/only-output-unreachable').peer);
