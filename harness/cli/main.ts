@@ -3,8 +3,8 @@
  * Exit codes (DESIGN.md §4.3): 0 all verdicts expected; 1 an unexpected verdict or nothing graded;
  * 2 a harness ERROR or bad arguments.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
-import { resolve, join } from 'node:path';
+import { readFile, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import { BUILTIN_CLIENTS } from '../../clients/index.js';
 import { RULE_IDS } from '../core/rules.js';
@@ -12,6 +12,10 @@ import type { RunResults } from '../core/results.js';
 import { VERDICT_KINDS } from '../core/verdict.js';
 import { DEFAULT_SCENARIO_GLOB, findScenarioFiles, loadCatalogue, PACKAGE_ROOT, ScenarioLoadError } from '../runner/catalogue.js';
 import { harnessVersion, runConformance } from '../runner/run.js';
+import { baselineFrom, ExpectationsError, judge, parseExpectations, type Expectations } from '../runner/expectations.js';
+import { mergeResults, MergeError } from '../runner/merge.js';
+import { exitCode } from '../runner/policy.js';
+import { writeReports, type WrittenReport } from '../../reports/index.js';
 
 class UsageError extends Error {
   override readonly name = 'UsageError';
@@ -25,7 +29,17 @@ async function scenarioFiles(globs: string[] | undefined): Promise<string[]> {
   return files;
 }
 
-function printSummary(r: RunResults, out: string): void {
+async function readExpectations(file: string): Promise<Expectations> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`cannot read the expectations file ${file}: ${(err as Error).message}`);
+  }
+  return parseExpectations(text, file);
+}
+
+function printSummary(r: RunResults, out: WrittenReport): void {
   const counts = VERDICT_KINDS.map((k) => `${k} ${r.summary[k]}`).join('  ');
   const lines = [
     '',
@@ -37,7 +51,7 @@ function printSummary(r: RunResults, out: string): void {
     const worst = res?.checks.find((c) => c.verdict === u.verdict);
     lines.push(`  ✗ ${u.verdict.padEnd(10)} ${u.id}${worst ? ` — ${worst.rule}: ${worst.reason}` : ''}`);
   }
-  lines.push(`results: ${join(out, 'results.json')}`, `exit code ${r.exitCode}`);
+  lines.push(`report: ${out.html}`, `results: ${out.results} · junit: ${out.junit} · summary: ${out.markdown}`, `exit code ${r.exitCode}`);
   process.stdout.write(lines.join('\n') + '\n');
 }
 
@@ -60,7 +74,10 @@ export function buildProgram(): Command {
     .addOption(new Option('--client-cmd <command>', 'a client run as a subprocess speaking NDJSON (not available yet)').hideHelp())
     .option('--scenarios <glob...>', 'scenario files or globs (default: the built-in scenarios)')
     .option('--rule <id>', 'only scenarios of this rule (repeatable, or comma-separated)', ruleList)
-    .option('--out <dir>', 'where results.json goes', 'conformance-report')
+    .option('--out <dir>', 'where the report goes: index.html, results.json, junit.xml, summary.md', 'conformance-report')
+    .option('--expectations <file>', 'known verdicts (docs/expectations.schema.json): they decide what is unexpected')
+    .option('--update-expectations <file>', 'write a baseline that makes this run\'s verdicts expected')
+    .option('--shard <index/count>', 'run one shard of the scenario files (vitest --shard); merge with `report`')
     .option('--strict', 'treat NON_STRICT as unexpected', false)
     .option('--deadline-multiplier <x>', 'scale every scenario deadline (slow machines)', (v) => {
       const x = Number(v);
@@ -68,7 +85,13 @@ export function buildProgram(): Command {
       return x;
     }, 1)
     .option('--seed <salt>', 'salt of the opaque scenario ids (random by default)')
-    .action(async (opts: { client?: string; clientCmd?: string; scenarios?: string[]; rule?: string[]; out: string; strict: boolean; deadlineMultiplier: number; seed?: string }) => {
+    .action(async (opts: { client?: string; clientCmd?: string; scenarios?: string[]; rule?: string[]; out: string; strict: boolean; deadlineMultiplier: number; seed?: string; expectations?: string; updateExpectations?: string; shard?: string }) => {
+      if (opts.shard && !/^[1-9]\d*\/[1-9]\d*$/.test(opts.shard)) throw new UsageError(`--shard must look like 1/3, got "${opts.shard}"`);
+      if (opts.shard) {
+        const [i, n] = opts.shard.split('/').map(Number) as [number, number];
+        if (i > n) throw new UsageError(`--shard ${opts.shard}: the index must be at most the count`);
+      }
+      const expectations = opts.expectations ? await readExpectations(opts.expectations) : undefined;
       if (opts.clientCmd) throw new UsageError('--client-cmd (subprocess clients) is not available in this version; use --client');
       if (!opts.client) throw new UsageError('say which client to run: --client <name> (see `a2a-conformance list --clients`)');
       if (!BUILTIN_CLIENTS.some((c) => c.name === opts.client))
@@ -82,12 +105,48 @@ export function buildProgram(): Command {
         strict: opts.strict,
         deadlineMultiplier: opts.deadlineMultiplier,
         seed: opts.seed,
+        expectations,
+        shard: opts.shard,
         onProgress: (n, total, r) => process.stderr.write(`[${String(n).padStart(String(total).length)}/${total}] ${r.verdict.padEnd(13)} ${r.id} (${r.durationMs} ms)\n`),
       });
-      await mkdir(out, { recursive: true });
-      await writeFile(join(out, 'results.json'), JSON.stringify(results, null, 2) + '\n');
-      printSummary(results, out);
+      if (opts.updateExpectations) {
+        const baseline = baselineFrom(results.results, { strict: opts.strict }, results.client.name);
+        await writeFile(opts.updateExpectations, JSON.stringify(baseline, null, 2) + '\n');
+        process.stderr.write(`wrote ${baseline.entries.length} expectation(s) to ${opts.updateExpectations}\n`);
+      }
+      const written = await writeReports(results, out);
+      printSummary(results, written);
       process.exitCode = results.exitCode;
+    });
+
+  program
+    .command('report')
+    .description('re-render reports from results.json files; several (shards of one run) are merged')
+    .argument('<results...>', 'results.json files')
+    .option('--out <dir>', 'where the merged report goes', 'conformance-report')
+    .option('--expectations <file>', 're-judge the merged results against this expectations file')
+    .option('--strict', 'with --expectations: treat NON_STRICT as unexpected', false)
+    .action(async (files: string[], opts: { out: string; expectations?: string; strict: boolean }) => {
+      const runs: RunResults[] = [];
+      for (const f of files) {
+        let r: RunResults;
+        try {
+          r = JSON.parse(await readFile(f, 'utf8')) as RunResults;
+        } catch (err) {
+          throw new UsageError(`cannot read ${f}: ${(err as Error).message}`);
+        }
+        if (r?.schema !== 'a2a-conformance/results@1') throw new UsageError(`${f} is not an a2a-conformance results file (schema a2a-conformance/results@1)`);
+        runs.push(r);
+      }
+      let merged = mergeResults(runs);
+      if (opts.expectations) {
+        const catalogue = [...merged.results.map((x) => x.id), ...merged.notRun.map((n) => n.id)];
+        const { unexpected } = judge(merged.results, { strict: opts.strict }, await readExpectations(opts.expectations), catalogue);
+        merged = { ...merged, unexpected, exitCode: exitCode(merged.results, unexpected) };
+      }
+      const written = await writeReports(merged, resolve(opts.out));
+      printSummary(merged, written);
+      process.exitCode = merged.exitCode;
     });
 
   program
@@ -124,7 +183,7 @@ export async function main(argv: string[]): Promise<number> {
       // --help and --version exit 0 through here too.
       return err.exitCode === 0 ? 0 : 2;
     }
-    if (err instanceof UsageError || err instanceof ScenarioLoadError) {
+    if (err instanceof UsageError || err instanceof ScenarioLoadError || err instanceof ExpectationsError || err instanceof MergeError) {
       process.stderr.write(`a2a-conformance: ${err.message}\n`);
       return 2;
     }

@@ -12,7 +12,8 @@ import { unmetConstraint } from '../core/scenario.js';
 import { TASK_CLASSES, type Hello } from '../core/types.js';
 import { makePki, removePki, writePki } from '../pki/index.js';
 import { loadCatalogue, PACKAGE_ROOT, relativeToRoot, type CatalogueEntry } from './catalogue.js';
-import { exitCode, summarize, unexpectedWhy } from './policy.js';
+import { exitCode, summarize } from './policy.js';
+import { judge, type Expectations } from './expectations.js';
 import { runScenarioFiles } from './vitest-run.js';
 
 export const RULESET_VERSION = 'seed-000@1';
@@ -26,6 +27,9 @@ export interface RunOptions {
   /** Salt of the opaque scenario ids (random when absent). */
   seed?: string;
   onProgress?: (done: number, total: number, r: ScenarioResult) => void;
+  expectations?: Expectations;
+  /** `<index>/<count>`: run only this shard of the scenario files (vitest --shard). */
+  shard?: string;
   maxWorkers?: number;
 }
 
@@ -83,16 +87,22 @@ export async function runConformance(o: RunOptions): Promise<RunResults> {
   const results = new Map<string, ScenarioResult>();
   const fileOf = new Map(catalogue.map((e) => [e.scenario.id, e.file]));
   const pki = await writePki(await makePki());
+  let inShard: Set<string> | undefined;
+  const total = () => (inShard ? selected.filter((e) => inShard!.has(e.file)).length : selected.length);
   try {
     if (selected.length > 0) {
       await runScenarioFiles({
+        shard: o.shard,
+        onFiles: (files) => {
+          if (o.shard) inShard = new Set(files);
+        },
         files: [...new Set(selected.map((e) => e.file))],
         config: { client: o.client, hello, pkiDir: pki.dir, idSalt: seed, deadlineMultiplier, selected: selected.map((e) => e.scenario.id) },
         maxWorkers: o.maxWorkers,
         onResult: (r) => {
           r.file = relativeToRoot(fileOf.get(r.id) ?? '');
           results.set(r.id, r);
-          o.onProgress?.(results.size, selected.length, r);
+          o.onProgress?.(results.size, total(), r);
         },
         onError: (id, message) => {
           const targets = id === '*' ? selected.filter((e) => !results.has(e.scenario.id)) : selected.filter((e) => e.scenario.id === id);
@@ -100,7 +110,7 @@ export async function runConformance(o: RunOptions): Promise<RunResults> {
             if (results.has(e.scenario.id)) continue;
             const r = errorResult(e, `the harness could not run this scenario: ${message}`);
             results.set(r.id, r);
-            o.onProgress?.(results.size, selected.length, r);
+            o.onProgress?.(results.size, total(), r);
           }
         },
       });
@@ -108,21 +118,21 @@ export async function runConformance(o: RunOptions): Promise<RunResults> {
   } finally {
     await removePki(pki);
   }
-  for (const e of selected) if (!results.has(e.scenario.id)) results.set(e.scenario.id, errorResult(e, 'no result came back from the scenario run'));
+  // With a shard, scenarios in files of other shards are not run here (`report` merges the shards).
+  const ran = inShard ? selected.filter((e) => inShard!.has(e.file)) : selected;
+  if (inShard) for (const e of selected) if (!inShard.has(e.file)) notRun.push({ id: e.scenario.id, reason: `in another shard than ${o.shard}` });
+  for (const e of ran) if (!results.has(e.scenario.id)) results.set(e.scenario.id, errorResult(e, 'no result came back from the scenario run'));
 
-  const ordered = selected.map((e) => results.get(e.scenario.id)!);
+  const ordered = ran.map((e) => results.get(e.scenario.id)!);
   const policy = { strict: o.strict === true };
-  const unexpected = ordered.flatMap((r) => {
-    const why = unexpectedWhy(r.verdict, policy);
-    return why ? [{ id: r.id, verdict: r.verdict, why }] : [];
-  });
+  const { unexpected } = judge(ordered, policy, o.expectations, catalogue.map((e) => e.scenario.id));
   return {
     schema: RESULTS_SCHEMA,
     harness: { name: 'a2a-conformance', version: harnessVersion() },
     ruleset: RULESET_VERSION,
     client: { name: hello.name, version: hello.version, profile: hello.profile, taskClasses: hello.taskClasses },
     seed,
-    shard: null,
+    shard: o.shard ?? null,
     strict: policy.strict,
     deadlineMultiplier,
     startedAt: new Date(started).toISOString(),

@@ -17,10 +17,17 @@ export interface VitestRunOptions {
   /** Called for a test that produced no result (a harness fault). */
   onError?: (scenarioId: string, message: string) => void;
   maxWorkers?: number;
+  /** vitest's `--shard <index>/<count>`: this run takes its share of the scenario files. */
+  shard?: string;
+  /** The files vitest will run (after sharding). */
+  onFiles?: (files: string[]) => void;
 }
 
 export async function runScenarioFiles(o: VitestRunOptions): Promise<void> {
   const collector: Reporter = {
+    onTestRunStart(specs) {
+      o.onFiles?.(specs.map((s) => s.moduleId));
+    },
     onTestCaseResult(test: TestCase) {
       const r = test.meta().a2aResult;
       const state = test.result().state;
@@ -47,6 +54,7 @@ export async function runScenarioFiles(o: VitestRunOptions): Promise<void> {
       provide: { a2aConformance: o.config },
       pool: 'forks',
       ...(o.maxWorkers ? { maxWorkers: o.maxWorkers } : {}),
+      ...(o.shard ? { shard: o.shard } : {}),
       passWithNoTests: true,
       silent: true,
     },

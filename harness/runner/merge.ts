@@ -1,0 +1,49 @@
+/**
+ * Merges the results of several runs of one client (shards) into one. Scenarios run in any shard
+ * leave the not-run lists; verdict counts, unexpected verdicts and the exit code are recomputed.
+ */
+import type { RunResults } from '../core/results.js';
+import { exitCode, summarize } from './policy.js';
+
+export class MergeError extends Error {
+  override readonly name = 'MergeError';
+}
+
+export function mergeResults(runs: RunResults[]): RunResults {
+  if (runs.length === 0) throw new MergeError('nothing to merge');
+  if (runs.length === 1) return runs[0]!;
+  const first = runs[0]!;
+  for (const r of runs) {
+    if (r.schema !== first.schema) throw new MergeError(`cannot merge ${r.schema} with ${first.schema}`);
+    if (r.client.name !== first.client.name || r.client.version !== first.client.version)
+      throw new MergeError(`cannot merge runs of different clients: ${first.client.name} ${first.client.version} and ${r.client.name} ${r.client.version}`);
+  }
+  const byId = new Map<string, RunResults['results'][number]>();
+  for (const r of runs) for (const s of r.results) {
+    if (byId.has(s.id)) throw new MergeError(`scenario ${s.id} appears in more than one of the runs to merge`);
+    byId.set(s.id, s);
+  }
+  const results = [...byId.values()];
+  const notRun = new Map<string, string>();
+  for (const r of runs) for (const n of r.notRun) if (!byId.has(n.id) && !notRun.has(n.id)) notRun.set(n.id, n.reason);
+  const seen = new Set<string>();
+  const unexpected = runs.flatMap((r) => r.unexpected).filter((u) => {
+    const key = `${u.id}\0${u.why}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  const starts = runs.map((r) => Date.parse(r.startedAt));
+  const ends = runs.map((r) => Date.parse(r.startedAt) + r.durationMs);
+  return {
+    ...first,
+    shard: `merged ${runs.map((r) => r.shard ?? 'full').join(' + ')}`,
+    startedAt: new Date(Math.min(...starts)).toISOString(),
+    durationMs: Math.max(...ends) - Math.min(...starts),
+    results,
+    notRun: [...notRun].map(([id, reason]) => ({ id, reason })),
+    summary: summarize(results),
+    unexpected,
+    exitCode: exitCode(results, unexpected),
+  };
+}

@@ -1,0 +1,92 @@
+/**
+ * The report's own CSS and script: constants written here, never built from run data (the data is
+ * rendered, escaped, into the document; the script only reads data attributes).
+ */
+
+export const REPORT_CSS = `
+:root { --pass:#2e7d32; --nonstrict:#b26a00; --fail:#c62828; --timeout:#6a1b9a; --info:#546e7a; --unsup:#9e9e9e; --error:#212121; }
+* { box-sizing: border-box; }
+body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0 auto; max-width: 1400px; padding: 16px 24px 48px; color: #1b1b1b; }
+h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 17px; margin: 24px 0 8px; } h4 { margin: 14px 0 6px; font-size: 13px; text-transform: uppercase; letter-spacing: .04em; color: #444; }
+code, pre { font-family: ui-monospace, "SFMono-Regular", Menlo, monospace; font-size: 12px; }
+pre { background: #f6f7f9; padding: 8px 10px; border-radius: 6px; overflow: auto; max-height: 420px; white-space: pre; }
+.muted { color: #666; } .right { margin-left: auto; }
+.badge { display: inline-block; min-width: 92px; text-align: center; padding: 1px 6px; border-radius: 4px; color: #fff; font-weight: 600; font-size: 11px; }
+.v-PASS .badge, .badge.v-PASS { background: var(--pass); } .badge.v-NON_STRICT { background: var(--nonstrict); } .badge.v-FAIL { background: var(--fail); }
+.badge.v-TIMEOUT { background: var(--timeout); } .badge.v-INFORMATIONAL { background: var(--info); } .badge.v-UNSUPPORTED { background: var(--unsup); } .badge.v-ERROR { background: var(--error); }
+.counts { display: flex; gap: 8px; flex-wrap: wrap; margin: 12px 0 4px; }
+.count { border: 1px solid #ddd; border-left-width: 6px; border-radius: 6px; padding: 6px 12px; min-width: 110px; }
+.count .n { display: block; font-size: 22px; font-weight: 700; } .count .k { font-size: 11px; color: #555; }
+.count.v-PASS { border-left-color: var(--pass); } .count.v-NON_STRICT { border-left-color: var(--nonstrict); } .count.v-FAIL { border-left-color: var(--fail); }
+.count.v-TIMEOUT { border-left-color: var(--timeout); } .count.v-INFORMATIONAL { border-left-color: var(--info); } .count.v-UNSUPPORTED { border-left-color: var(--unsup); } .count.v-ERROR { border-left-color: var(--error); }
+table { border-collapse: collapse; } th, td { text-align: left; padding: 4px 8px; vertical-align: top; }
+.matrix td, .matrix th { border: 1px solid #e3e3e3; } .matrix .cell { padding: 0; }
+.cell-btn { all: unset; cursor: pointer; display: block; padding: 4px 8px; color: #fff; font-weight: 600; font-size: 12px; }
+.cell.v-PASS { background: var(--pass); } .cell.v-NON_STRICT { background: var(--nonstrict); } .cell.v-FAIL { background: var(--fail); } .cell.v-TIMEOUT { background: var(--timeout); }
+.cell.v-INFORMATIONAL { background: var(--info); } .cell.v-UNSUPPORTED { background: var(--unsup); } .cell.v-ERROR { background: var(--error); } .cell .muted { color: #eee; }
+.filters { display: flex; gap: 10px; align-items: center; flex-wrap: wrap; margin: 8px 0 12px; position: sticky; top: 0; background: #fff; padding: 6px 0; z-index: 2; }
+.vf { border: 1px solid #bbb; background: #fafafa; border-radius: 14px; padding: 2px 10px; cursor: pointer; font-size: 12px; }
+.vf[aria-pressed="false"] { opacity: .35; text-decoration: line-through; }
+#text-filter { min-width: 280px; padding: 4px 8px; }
+details.scenario { border: 1px solid #ddd; border-left: 6px solid var(--info); border-radius: 6px; margin: 6px 0; }
+details.scenario.v-PASS { border-left-color: var(--pass); } details.scenario.v-FAIL { border-left-color: var(--fail); } details.scenario.v-NON_STRICT { border-left-color: var(--nonstrict); }
+details.scenario.v-TIMEOUT { border-left-color: var(--timeout); } details.scenario.v-ERROR { border-left-color: var(--error); } details.scenario.v-UNSUPPORTED { border-left-color: var(--unsup); }
+details.scenario > summary { display: flex; gap: 10px; align-items: center; padding: 6px 10px; cursor: pointer; list-style: none; }
+details.scenario > summary::-webkit-details-marker { display: none; }
+details.scenario.unexpected > summary { background: #fff3f3; }
+.flag { background: #fff; color: var(--fail); border: 1px solid var(--fail); border-radius: 4px; font-size: 11px; padding: 0 4px; }
+.sid { font-weight: 600; } .title { color: #333; }
+.body { padding: 4px 14px 14px; border-top: 1px solid #eee; }
+.grid2 { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 18px; }
+.checks td { border-bottom: 1px solid #f0f0f0; } .evidence { margin: 4px 0 0; padding-left: 18px; color: #444; }
+.kv th { color: #555; font-weight: 600; } .kv td, .kv th { border-bottom: 1px solid #f0f0f0; }
+.json mark { background: #fff59d; border-radius: 3px; } .json .k { color: #1a237e; } .json .s { color: #2e5d34; }
+.diagram { overflow-x: auto; border: 1px solid #eee; border-radius: 6px; }
+.diagram .lane { font-weight: 600; font-size: 12px; fill: #333; } .diagram .label { font-size: 11px; fill: #222; } .diagram .seq { font-size: 10px; fill: #888; }
+.diagram .fail .label { fill: #c62828; } .diagram .note .label { fill: #455a64; font-style: italic; }
+.unexpected-list li, .not-run li { margin: 3px 0; }
+footer { margin-top: 32px; font-size: 12px; }
+@media (max-width: 900px) { .grid2 { grid-template-columns: 1fr; } }
+`;
+
+export const REPORT_SCRIPT = `
+(function () {
+  var panels = Array.prototype.slice.call(document.querySelectorAll('details.scenario'));
+  var verdictButtons = Array.prototype.slice.call(document.querySelectorAll('[data-filter-verdict]'));
+  var rule = document.getElementById('rule-filter');
+  var text = document.getElementById('text-filter');
+  var onlyUnexpected = document.getElementById('only-unexpected');
+  var shown = document.getElementById('shown');
+  function apply() {
+    var active = {};
+    verdictButtons.forEach(function (b) { active[b.getAttribute('data-filter-verdict')] = b.getAttribute('aria-pressed') === 'true'; });
+    var q = (text.value || '').toLowerCase().trim();
+    var n = 0;
+    panels.forEach(function (p) {
+      var ok = active[p.getAttribute('data-verdict')] !== false
+        && (!rule.value || p.getAttribute('data-rule') === rule.value)
+        && (!onlyUnexpected.checked || p.getAttribute('data-unexpected') === 'true')
+        && (!q || p.getAttribute('data-text').indexOf(q) !== -1);
+      p.hidden = !ok;
+      if (ok) n++;
+    });
+    shown.textContent = n + ' of ' + panels.length + ' shown';
+  }
+  verdictButtons.forEach(function (b) {
+    b.addEventListener('click', function () { b.setAttribute('aria-pressed', b.getAttribute('aria-pressed') === 'true' ? 'false' : 'true'); apply(); });
+  });
+  Array.prototype.slice.call(document.querySelectorAll('.cell-btn')).forEach(function (c) {
+    c.addEventListener('click', function () { rule.value = c.getAttribute('data-rule'); apply(); document.getElementById('scenarios').scrollIntoView(); });
+  });
+  rule.addEventListener('change', apply);
+  text.addEventListener('input', apply);
+  onlyUnexpected.addEventListener('change', apply);
+  function openHash() {
+    var el = location.hash && document.getElementById(location.hash.slice(1));
+    if (el && el.tagName === 'DETAILS') { el.open = true; el.scrollIntoView(); }
+  }
+  window.addEventListener('hashchange', openHash);
+  openHash();
+  apply();
+})();
+`;

@@ -1,0 +1,331 @@
+/** @jsxImportSource preact */
+/**
+ * The HTML conformance report, rendered from results.json alone (never from live run state): one
+ * self-contained file, no network. Rendering goes through preact-render-to-string, which escapes
+ * every string; the only raw HTML is this module's own CSS and script constants.
+ */
+import { render } from 'preact-render-to-string';
+import type { ComponentChildren } from 'preact';
+import type { RunResults, ScenarioResult } from '../../harness/core/results.js';
+import { TASK_CLASSES } from '../../harness/core/types.js';
+import { severity, VERDICT_KINDS, type VerdictKind } from '../../harness/core/verdict.js';
+import { SequenceDiagram } from './diagram.js';
+import { REPORT_CSS, REPORT_SCRIPT } from './assets.js';
+
+const anchor = (id: string) => `scenario-${id.replace(/[^a-zA-Z0-9_-]/g, '-')}`;
+const unexpectedIds = (r: RunResults) => new Set(r.unexpected.map((u) => u.id));
+
+function Badge({ v }: { v: VerdictKind }) {
+  return <span class={`badge v-${v}`}>{v}</span>;
+}
+
+/** JSON, pretty-printed, with the values at `marks` (JSON pointers) highlighted. */
+function JsonView({ value, marks = [] }: { value: unknown; marks?: string[] }) {
+  const marked = new Set(marks);
+  const esc = (k: string) => k.replace(/~/g, '~0').replace(/\//g, '~1');
+  const node = (v: unknown, ptr: string, indent: string): ComponentChildren => {
+    let inner: ComponentChildren;
+    if (Array.isArray(v)) {
+      inner = v.length === 0 ? '[]' : (
+        <>
+          {'[\n'}
+          {v.map((x, i) => (
+            <>
+              {indent + '  '}
+              {node(x, `${ptr}/${i}`, indent + '  ')}
+              {i < v.length - 1 ? ',\n' : '\n'}
+            </>
+          ))}
+          {indent + ']'}
+        </>
+      );
+    } else if (v && typeof v === 'object') {
+      const entries = Object.entries(v as Record<string, unknown>);
+      inner = entries.length === 0 ? '{}' : (
+        <>
+          {'{\n'}
+          {entries.map(([k, x], i) => (
+            <>
+              {indent + '  '}
+              <span class="k">{JSON.stringify(k)}</span>
+              {': '}
+              {node(x, `${ptr}/${esc(k)}`, indent + '  ')}
+              {i < entries.length - 1 ? ',\n' : '\n'}
+            </>
+          ))}
+          {indent + '}'}
+        </>
+      );
+    } else {
+      inner = <span class="s">{JSON.stringify(v)}</span>;
+    }
+    return marked.has(ptr) ? <mark title={ptr}>{inner}</mark> : inner;
+  };
+  return <pre class="json">{node(value, '', '')}</pre>;
+}
+
+function Summary({ r }: { r: RunResults }) {
+  const unsupported = r.summary.UNSUPPORTED;
+  const graded = r.results.length - unsupported;
+  return (
+    <section class="summary" aria-label="summary">
+      <div class="counts">
+        {VERDICT_KINDS.map((k) => (
+          <div class={`count v-${k}`} data-verdict={k}>
+            <span class="n" data-count-verdict={k}>{r.summary[k]}</span>
+            <span class="k">{k}</span>
+          </div>
+        ))}
+      </div>
+      <p class="coverage">
+        <strong data-testid="graded">{graded}</strong> graded · <strong>{unsupported}</strong> unsupported ·{' '}
+        <strong data-testid="not-run">{r.notRun.length}</strong> not run · <strong data-testid="unexpected">{r.unexpected.length}</strong> unexpected · exit code{' '}
+        <strong data-testid="exit-code">{r.exitCode}</strong>
+      </p>
+    </section>
+  );
+}
+
+/** Rules × task classes, each cell the worst verdict there. */
+function Matrix({ r }: { r: RunResults }) {
+  const rules = [...new Set(r.results.map((x) => x.rule))].sort();
+  const classes = TASK_CLASSES.filter((c) => r.results.some((x) => x.intent.taskClass === c));
+  return (
+    <table class="matrix" aria-label="rules by task class">
+      <thead>
+        <tr>
+          <th>rule</th>
+          {classes.map((c) => <th>{c}</th>)}
+        </tr>
+      </thead>
+      <tbody>
+        {rules.map((rule) => (
+          <tr>
+            <th class="rule-name">{rule}</th>
+            {classes.map((c) => {
+              const here = r.results.filter((x) => x.rule === rule && x.intent.taskClass === c);
+              if (here.length === 0) return <td class="empty">·</td>;
+              const worst = here.reduce((a, b) => (severity(b.verdict) > severity(a.verdict) ? b : a)).verdict;
+              return (
+                <td class={`cell v-${worst}`}>
+                  <button type="button" class="cell-btn" data-rule={rule} title={here.map((x) => `${x.id}: ${x.verdict}`).join('\n')}>
+                    {worst} <span class="muted">×{here.length}</span>
+                  </button>
+                </td>
+              );
+            })}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function Filters({ r }: { r: RunResults }) {
+  const rules = [...new Set(r.results.map((x) => x.rule))].sort();
+  return (
+    <section class="filters" aria-label="filters">
+      <div class="verdict-filters" role="group" aria-label="verdicts">
+        {VERDICT_KINDS.filter((k) => r.summary[k] > 0).map((k) => (
+          <button type="button" class={`vf v-${k}`} data-filter-verdict={k} aria-pressed="true">
+            {k} ({r.summary[k]})
+          </button>
+        ))}
+        <label class="only-unexpected">
+          <input type="checkbox" id="only-unexpected" /> only unexpected
+        </label>
+      </div>
+      <select id="rule-filter" aria-label="rule">
+        <option value="">all rules</option>
+        {rules.map((x) => <option value={x}>{x}</option>)}
+      </select>
+      <input id="text-filter" type="search" placeholder="filter by text (id, title, reason)" aria-label="text filter" />
+      <span id="shown" class="muted" />
+    </section>
+  );
+}
+
+function ClaimsVsWire({ s }: { s: ScenarioResult }) {
+  const minted = s.ledger.map((t) => `${t.id} (${t.state.replace('TASK_STATE_', '')})`);
+  return (
+    <table class="kv">
+      <thead>
+        <tr>
+          <th />
+          <th>the client said</th>
+          <th>the wire showed</th>
+        </tr>
+      </thead>
+      <tbody>
+        <tr>
+          <th>decision</th>
+          <td>{s.claims ? `${s.claims.decision}${s.claims.errorClass ? ` (${s.claims.errorClass})` : ''}` : `no report (${s.outcome.kind})`}</td>
+          <td>{minted.length ? `${minted.length} task(s) minted` : 'no task minted'}</td>
+        </tr>
+        <tr>
+          <th>tasks</th>
+          <td>{s.claims?.taskIds.join(', ') || '—'}</td>
+          <td>{minted.join(', ') || '—'}</td>
+        </tr>
+        <tr>
+          <th>degradations</th>
+          <td>{s.claims?.degradations.join(', ') || '—'}</td>
+          <td>{s.transcript.filter((e) => e.kind === 'push-register').length} push registration(s)</td>
+        </tr>
+        <tr>
+          <th>notes</th>
+          <td colSpan={2}>{s.claims?.notes ?? s.outcome.reason ?? '—'}</td>
+        </tr>
+      </tbody>
+    </table>
+  );
+}
+
+function ScenarioPanel({ s, unexpected }: { s: ScenarioResult; unexpected: boolean }) {
+  const text = [s.id, s.title, s.rule, ...s.checks.map((c) => c.reason)].join(' ').toLowerCase();
+  const rec = s as ScenarioResult & { counterexample?: unknown; replay?: string; seed?: unknown; path?: string };
+  return (
+    <details class={`scenario v-${s.verdict}${unexpected ? ' unexpected' : ''}`} id={anchor(s.id)} data-verdict={s.verdict} data-rule={s.rule} data-unexpected={unexpected ? 'true' : 'false'} data-text={text}>
+      <summary>
+        <Badge v={s.verdict} />
+        {unexpected ? <span class="flag">unexpected</span> : null}
+        <code class="sid">{s.id}</code>
+        <span class="title">{s.title}</span>
+        <span class="muted right">{s.rule} · expect {s.expect} · {s.durationMs} ms</span>
+      </summary>
+      <div class="body">
+        <div class="grid2">
+          <div>
+            <h4>What happens</h4>
+            <p>{s.description}</p>
+            <h4>What a correct client does</h4>
+            <p>{s.expectation}</p>
+            <p class="muted">Source: {s.spec} · peer <code>{s.peer.factory}</code> · opaque id <code>{s.opaqueId}</code> · deadline {s.deadlineMs} ms</p>
+          </div>
+          <div>
+            <h4>Checks</h4>
+            <table class="checks">
+              <tbody>
+                {s.checks.map((c) => (
+                  <tr class={`v-${c.verdict}`}>
+                    <td><Badge v={c.verdict} /></td>
+                    <td><code>{c.rule}</code></td>
+                    <td>
+                      {c.reason}
+                      {c.evidence.length ? (
+                        <ul class="evidence">
+                          {c.evidence.map((e) => <li>{e.seq !== undefined ? <code>#{e.seq}</code> : null} {e.fact}</li>)}
+                        </ul>
+                      ) : null}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </div>
+        <h4>Wire: sequence diagram</h4>
+        <SequenceDiagram events={s.transcript} />
+        <h4>Claims beside the wire</h4>
+        <ClaimsVsWire s={s} />
+        <div class="grid2">
+          <div>
+            <h4>Card served (highlighted: the fields that matter)</h4>
+            <JsonView value={s.card} marks={s.cardPointers} />
+          </div>
+          <div>
+            <h4>Profile</h4>
+            <JsonView value={s.profile} />
+            <h4>Intent</h4>
+            <JsonView value={s.intent} />
+          </div>
+        </div>
+        {s.stderr ? (
+          <>
+            <h4>Client stderr</h4>
+            <pre class="stderr">{s.stderr}</pre>
+          </>
+        ) : null}
+        {rec.counterexample !== undefined ? (
+          <>
+            <h4>Counterexample</h4>
+            <JsonView value={rec.counterexample} />
+            {rec.replay ? <pre class="replay">{rec.replay}</pre> : null}
+          </>
+        ) : null}
+      </div>
+    </details>
+  );
+}
+
+function Page({ r }: { r: RunResults }) {
+  const unexpected = unexpectedIds(r);
+  const title = `A2A client conformance — ${r.client.name} ${r.client.version}`;
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:" />
+        <title>{title}</title>
+        <style dangerouslySetInnerHTML={{ __html: REPORT_CSS }} />
+      </head>
+      <body>
+        <header>
+          <h1>{title}</h1>
+          <p class="muted">
+            a2a-conformance {r.harness.version} · ruleset {r.ruleset} · started {r.startedAt} · {(r.durationMs / 1000).toFixed(1)} s · id salt <code>{r.seed}</code>
+            {r.shard ? ` · shard ${r.shard}` : ''}
+            {r.strict ? ' · --strict' : ''}
+          </p>
+          <p class="muted">
+            Profile: {r.client.profile ? <code>{JSON.stringify(r.client.profile)}</code> : 'per run (each scenario hands the client its profile)'} · task classes: {r.client.taskClasses.join(', ')}
+          </p>
+        </header>
+        <Summary r={r} />
+        <section>
+          <h2>Rules × task classes</h2>
+          <Matrix r={r} />
+        </section>
+        {r.unexpected.length ? (
+          <section class="unexpected-list">
+            <h2>Unexpected ({r.unexpected.length})</h2>
+            <ul>
+              {r.unexpected.map((u) => {
+                const worst = r.results.find((x) => x.id === u.id)?.checks.find((c) => c.verdict === u.verdict);
+                return (
+                  <li>
+                    <Badge v={u.verdict} /> <a href={`#${anchor(u.id)}`}><code>{u.id}</code></a>
+                    {worst ? <> — <code>{worst.rule}</code>: {worst.reason}</> : null} <span class="muted">({u.why})</span>
+                  </li>
+                );
+              })}
+            </ul>
+          </section>
+        ) : null}
+        <section>
+          <h2>Scenarios</h2>
+          <Filters r={r} />
+          <div id="scenarios">{r.results.map((s) => <ScenarioPanel s={s} unexpected={unexpected.has(s.id)} />)}</div>
+        </section>
+        {r.notRun.length ? (
+          <section>
+            <h2>Not run ({r.notRun.length})</h2>
+            <ul class="not-run">
+              {r.notRun.map((n) => <li><code>{n.id}</code> — {n.reason}</li>)}
+            </ul>
+          </section>
+        ) : null}
+        <footer class="muted">
+          How to read this: each scenario is graded on its own rule and the cross-cutting checks; its verdict is the worst of them. Evidence cites transcript sequence numbers (#n). What the client said is shown beside what the wire showed, and never decides a binding rule alone.
+        </footer>
+        <script dangerouslySetInnerHTML={{ __html: REPORT_SCRIPT }} />
+      </body>
+    </html>
+  );
+}
+
+/** Renders the whole report document. */
+export function renderHtmlReport(results: RunResults): string {
+  return `<!doctype html>\n${render(<Page r={results} />)}\n`;
+}

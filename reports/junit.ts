@@ -1,0 +1,63 @@
+/**
+ * JUnit XML for CI systems: one testcase per scenario, outcome after expectations are applied (an
+ * expected FAIL passes), the raw verdict and rule as properties, INFORMATIONAL and UNSUPPORTED as
+ * skipped, reason and evidence in the failure. Built with fast-xml-parser, which escapes.
+ */
+import { XMLBuilder } from 'fast-xml-parser';
+import type { RunResults, ScenarioResult } from '../harness/core/results.js';
+
+const SKIPPED = new Set(['INFORMATIONAL', 'UNSUPPORTED']);
+
+function detail(s: ScenarioResult): string {
+  return s.checks
+    .filter((c) => c.verdict !== 'PASS' && c.verdict !== 'INFORMATIONAL')
+    .map((c) => `${c.rule} ${c.verdict}: ${c.reason}\n${c.evidence.map((e) => `  ${e.seq !== undefined ? `#${e.seq} ` : ''}${e.fact}`).join('\n')}`)
+    .join('\n');
+}
+
+export function renderJunit(r: RunResults): string {
+  const unexpected = new Map(r.unexpected.map((u) => [u.id, u.why]));
+  const cases = r.results.map((s) => {
+    const why = unexpected.get(s.id);
+    const props = {
+      property: [
+        { '@_name': 'verdict', '@_value': s.verdict },
+        { '@_name': 'rule', '@_value': s.rule },
+        { '@_name': 'expect', '@_value': s.expect },
+        { '@_name': 'opaqueId', '@_value': s.opaqueId },
+      ],
+    };
+    const base = { '@_name': s.id, '@_classname': `a2a-conformance.${s.rule}`, '@_time': (s.durationMs / 1000).toFixed(3), properties: props };
+    if (s.verdict === 'ERROR') return { ...base, error: { '@_message': s.checks[0]?.reason ?? 'harness error', '@_type': 'ERROR', '#text': detail(s) } };
+    if (why) return { ...base, failure: { '@_message': `${s.verdict}: ${why}`, '@_type': s.verdict, '#text': detail(s) } };
+    if (SKIPPED.has(s.verdict)) return { ...base, skipped: { '@_message': `${s.verdict}: ${s.checks.find((c) => c.rule === s.rule)?.reason ?? ''}` } };
+    return base;
+  });
+  const failures = cases.filter((c) => 'failure' in c).length;
+  const errors = cases.filter((c) => 'error' in c).length;
+  const skipped = cases.filter((c) => 'skipped' in c).length;
+  const suite = {
+    '@_name': `a2a-conformance · ${r.client.name} ${r.client.version}`,
+    '@_tests': cases.length,
+    '@_failures': failures,
+    '@_errors': errors,
+    '@_skipped': skipped,
+    '@_time': (r.durationMs / 1000).toFixed(3),
+    '@_timestamp': r.startedAt,
+    properties: {
+      property: [
+        { '@_name': 'harness', '@_value': `${r.harness.name} ${r.harness.version}` },
+        { '@_name': 'ruleset', '@_value': r.ruleset },
+        { '@_name': 'seed', '@_value': r.seed },
+        ...(r.shard ? [{ '@_name': 'shard', '@_value': r.shard }] : []),
+      ],
+    },
+    testcase: cases,
+  };
+  const doc = {
+    '?xml': { '@_version': '1.0', '@_encoding': 'UTF-8' },
+    testsuites: { '@_name': 'a2a-conformance', '@_tests': cases.length, '@_failures': failures, '@_errors': errors, '@_skipped': skipped, '@_time': (r.durationMs / 1000).toFixed(3), testsuite: suite },
+  };
+  const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: '@_', format: true, suppressEmptyNode: true, processEntities: true });
+  return builder.build(doc) as string;
+}
