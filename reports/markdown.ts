@@ -3,7 +3,13 @@ import type { RunResults } from '../harness/core/results.js';
 import { VERDICT_KINDS } from '../harness/core/verdict.js';
 
 /** Markdown-safe inline text: no table breaks, no markup, no HTML. */
-const md = (s: string) => s.replace(/[\\`*_{}[\]<>|#!]/g, (c) => `\\${c}`).replace(/[\r\n\u2028\u2029]+/g, ' ');
+const md = (s: string) =>
+  s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/[\\`*_{}[\]|#!]/g, (c) => `\\${c}`)
+    .replace(/[\r\n\u2028\u2029]+/g, ' ');
 
 export function renderMarkdown(r: RunResults, reportPath?: string): string {
   const lines: string[] = [];
@@ -17,7 +23,7 @@ export function renderMarkdown(r: RunResults, reportPath?: string): string {
   lines.push(`| ${VERDICT_KINDS.map((k) => r.summary[k]).join(' | ')} |`);
   if (r.unexpected.length) {
     lines.push('', '### Unexpected', '', '| verdict | scenario | why |', '|---|---|---|');
-    for (const u of r.unexpected) lines.push(`| ${u.verdict} | \`${u.id.replace(/`/g, "'")}\` | ${md(u.why)} |`);
+    for (const u of r.unexpected) lines.push(`| ${u.verdict} | ${md(u.id)} | ${md(u.why)} |`);
   }
   if (reportPath) lines.push('', `Full report: \`${reportPath}\``);
   return lines.join('\n') + '\n';

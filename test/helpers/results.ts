@@ -1,0 +1,39 @@
+/** Builds a real RunResults in-process: scenarios run over TLS, judged as the CLI judges them. */
+import type { RunResults, ScenarioResult } from '../../harness/core/results.js';
+import { RESULTS_SCHEMA } from '../../harness/core/results.js';
+import { judge, type Expectations } from '../../harness/runner/expectations.js';
+import { exitCode, summarize } from '../../harness/runner/policy.js';
+import { startHarness } from './harness.js';
+import { ALL_SCENARIOS, scenario } from './scenarios.js';
+
+export async function runInProcess(client: string, ids: string[], expectations?: Expectations): Promise<RunResults> {
+  const h = await startHarness(client);
+  const results: ScenarioResult[] = [];
+  try {
+    for (const id of ids) results.push(await h.run(scenario(id)));
+  } finally {
+    await h.close();
+  }
+  return assemble(client, results, expectations);
+}
+
+export function assemble(client: string, results: ScenarioResult[], expectations?: Expectations): RunResults {
+  const { unexpected } = judge(results, { strict: false }, expectations, ALL_SCENARIOS.map((s) => s.id));
+  return {
+    schema: RESULTS_SCHEMA,
+    harness: { name: 'a2a-conformance', version: 'test' },
+    ruleset: 'test',
+    client: { name: client, version: '0', profile: null, taskClasses: ['text'] },
+    seed: 'test',
+    shard: null,
+    strict: false,
+    deadlineMultiplier: 1,
+    startedAt: new Date(0).toISOString(),
+    durationMs: 1,
+    results,
+    notRun: [],
+    summary: summarize(results),
+    unexpected,
+    exitCode: exitCode(results, unexpected),
+  };
+}

@@ -1,0 +1,120 @@
+/**
+ * Renderers from results.json: hostile strings stay inert in HTML, JUnit and Markdown; JUnit has the
+ * structure CI importers read (one testcase per scenario, outcome after expectations).
+ */
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { RunResults } from '../harness/core/results.js';
+import { mergeResults } from '../harness/runner/merge.js';
+import { renderHtmlReport, renderJunit, renderMarkdown } from '../reports/index.js';
+import { assemble, runInProcess } from './helpers/results.js';
+
+const HOSTILE = `</script><script>alert(1)</script><img src=x onerror=alert(2)> "quotes" 'single' \u2028line\u2029sep & <b>bold</b> ]]> --> <!--`;
+
+let real: RunResults;
+beforeAll(async () => {
+  real = await runInProcess('naive', ['neg-live-input/live-audio-to-batch-peer', 'neg-live-input/text-task-on-audio-card', 'neg-push-mtls/fire-and-forget', 'spec-tls-verify/expired']);
+});
+
+function hostile(r: RunResults): RunResults {
+  const x = structuredClone(r);
+  x.client.name = HOSTILE;
+  x.client.version = HOSTILE;
+  x.seed = HOSTILE;
+  x.results[0]!.stderr = HOSTILE;
+  x.results[0]!.title = HOSTILE;
+  x.results[0]!.claims = { decision: 'proceeded', degradations: [HOSTILE], taskIds: [HOSTILE], notes: HOSTILE };
+  x.results[0]!.checks[0]!.reason = HOSTILE;
+  x.results[0]!.checks[0]!.evidence.push({ seq: 1, fact: HOSTILE });
+  x.results[0]!.card = { name: HOSTILE, [HOSTILE]: HOSTILE };
+  x.notRun.push({ id: HOSTILE, reason: HOSTILE });
+  x.unexpected.push({ id: HOSTILE, verdict: 'FAIL', why: HOSTILE });
+  return x;
+}
+
+describe('HTML report', () => {
+  it('renders a real run: counts, every scenario panel, sequence diagrams', () => {
+    const html = renderHtmlReport(real);
+    expect(html.startsWith('<!doctype html>')).toBe(true);
+    for (const s of real.results) expect(html).toContain(`data-verdict="${s.verdict}"`);
+    expect(html.match(/<details class="scenario/g)?.length).toBe(real.results.length);
+    expect(html).toContain('<svg');
+    expect(html).toContain(`data-count-verdict="FAIL">${real.summary.FAIL}<`);
+  });
+
+  it('keeps hostile strings inert: one script element, no injected tags, text escaped', () => {
+    const html = renderHtmlReport(hostile(real));
+    expect(html.match(/<script/g)?.length).toBe(1);
+    expect(html.match(/<\/script>/g)?.length).toBe(1);
+    expect(html).not.toMatch(/<img/i);
+    expect(html).not.toContain('<b>bold</b>');
+    expect(html).toContain('&lt;/script>&lt;script>alert(1)&lt;/script>');
+    // No network: nothing is loaded from anywhere.
+    expect(html).not.toMatch(/\s(src|href)="(https?:)?\/\//);
+  });
+});
+
+describe('JUnit XML', () => {
+  const parse = (xml: string) => new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (n) => ['testcase', 'property'].includes(n) }).parse(xml);
+
+  it('one testcase per scenario with name and classname; unexpected verdicts fail; INFORMATIONAL is skipped; counts agree', () => {
+    const xml = renderJunit(real);
+    expect(XMLValidator.validate(xml)).toBe(true);
+    const doc = parse(xml);
+    const suite = doc.testsuites.testsuite;
+    expect(suite.testcase).toHaveLength(real.results.length);
+    for (const tc of suite.testcase) {
+      expect(tc.name).toBeTruthy();
+      expect(tc.classname).toMatch(/^a2a-conformance\./);
+      const verdict = tc.properties.property.find((p: { name: string }) => p.name === 'verdict').value;
+      const r = real.results.find((x) => x.id === tc.name)!;
+      expect(verdict).toBe(r.verdict);
+      expect(Boolean(tc.failure)).toBe(real.unexpected.some((u) => u.id === r.id));
+      if (r.verdict === 'INFORMATIONAL') expect(tc.skipped).toBeDefined();
+    }
+    expect(Number(suite.failures)).toBe(real.unexpected.length);
+    expect(Number(suite.tests)).toBe(real.results.length);
+  });
+
+  it('an expected FAIL passes once the expectations file lists it', () => {
+    const failing = real.results.filter((r) => r.verdict === 'FAIL');
+    expect(failing.length).toBeGreaterThan(0);
+    const withExp = assemble('naive', real.results, { schema: 'a2a-conformance/expectations@1', entries: failing.map((f) => ({ scenario: f.id, verdict: 'FAIL', reason: 'known' })) });
+    const suite = parse(renderJunit(withExp)).testsuites.testsuite;
+    expect(Number(suite.failures)).toBe(0);
+    expect(suite.testcase.filter((t: { failure?: unknown }) => t.failure)).toEqual([]);
+  });
+
+  it('round-trips hostile strings through a real XML parser', () => {
+    const h = hostile(real);
+    const xml = renderJunit(h);
+    expect(XMLValidator.validate(xml)).toBe(true);
+    const doc = parse(xml);
+    expect(doc.testsuites.testsuite.name).toContain('</script>');
+  });
+});
+
+describe('Markdown summary', () => {
+  it('names the client, the counts and each unexpected verdict; markup is neutralised', () => {
+    const md = renderMarkdown(hostile(real), 'out/index.html');
+    expect(md).not.toMatch(/<(script|img|b)\b/);
+    expect(md).toContain('| PASS | NON_STRICT | FAIL |');
+    expect(md).toContain('Full report: `out/index.html`');
+    expect(md.split('\n').filter((l) => l.startsWith('| FAIL |')).length).toBeGreaterThan(0);
+  });
+});
+
+describe('merging shards', () => {
+  it('merges two runs of one client; scenarios run anywhere leave notRun; duplicates are refused', () => {
+    const [a, b] = [assemble('naive', real.results.slice(0, 2)), assemble('naive', real.results.slice(2))];
+    a.notRun = real.results.slice(2).map((r) => ({ id: r.id, reason: 'in another shard' }));
+    b.notRun = real.results.slice(0, 2).map((r) => ({ id: r.id, reason: 'in another shard' }));
+    const m = mergeResults([a, b]);
+    expect(m.results.map((r) => r.id).sort()).toEqual(real.results.map((r) => r.id).sort());
+    expect(m.notRun).toEqual([]);
+    expect(m.summary).toEqual(real.summary);
+    expect(m.exitCode).toBe(real.exitCode);
+    expect(() => mergeResults([a, a])).toThrow(/appears in more than one/);
+    expect(() => mergeResults([a, { ...b, client: { ...b.client, name: 'other' } }])).toThrow(/different clients/);
+  });
+});
