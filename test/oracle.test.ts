@@ -106,15 +106,18 @@ describe('the oracle reads the wire, not the report', () => {
     expect(check(regrade(good, withoutCancel), 'WIRE-NO-ORPHANS')).toBe('FAIL');
   });
 
-  it('SPEC-TLS-VERIFY: requests over the bad certificate removed pass; one added to the reference run fails', async () => {
+  it('SPEC-TLS-VERIFY: a request over the bad certificate added to the reference run fails; removed again it passes; no attempt at all is no pass', async () => {
     const bad = await record('naive:skips-tls-verify', 'spec-tls-verify/expired');
     expect(check(regrade(bad, bad.transcript), 'SPEC-TLS-VERIFY')).toBe('FAIL');
-    expect(check(regrade(bad, bad.transcript.filter((e) => e.kind !== 'http')), 'SPEC-TLS-VERIFY')).toBe('PASS');
 
     const good = await record('reference', 'spec-tls-verify/expired');
     expect(check(regrade(good, good.transcript), 'SPEC-TLS-VERIFY')).toBe('PASS');
-    const req = bad.transcript.find((e) => e.kind === 'http')!;
-    expect(check(regrade(good, [...good.transcript, { ...req, seq: 95 }]), 'SPEC-TLS-VERIFY')).toBe('FAIL');
+    const req: WireEvent = { ...bad.transcript.find((e) => e.kind === 'http')!, seq: 95 };
+    const withRequest = [...good.transcript, req];
+    expect(check(regrade(good, withRequest), 'SPEC-TLS-VERIFY')).toBe('FAIL');
+    expect(check(regrade(good, withRequest.filter((e) => e !== req)), 'SPEC-TLS-VERIFY')).toBe('PASS');
+    // A client that never even tried is not shown to verify anything.
+    expect(check(regrade(good, []), 'SPEC-TLS-VERIFY')).toBe('FAIL');
   });
 
   it('NEG-RESUB-ONLY-OUTPUT: a SubscribeToTask repeated after -32004 fails the reference-like run', async () => {
@@ -143,6 +146,26 @@ describe('the oracle reads the wire, not the report', () => {
     const g = regrade(good, stripped);
     expect(check(g, 'SPEC-A2A-VERSION')).toBe('NON_STRICT');
     expect(g.verdict).toBe('NON_STRICT');
+    const wrong = good.transcript.map((e) => (e.kind === 'http' && e.rpc ? { ...e, headers: { ...e.headers, a2aVersion: '0.3' } } : e));
+    expect(check(regrade(good, wrong), 'SPEC-A2A-VERSION')).toBe('NON_STRICT');
+  });
+
+  it('NEG-PUSH-MTLS: a client that cancels at once is not "driven to terminal"', async () => {
+    const good = await record('reference', 'neg-push-mtls/https-receiver-wants-push');
+    const taskId = good.ledger[0]!.id;
+    const early = good.transcript.filter((e) => !(e.kind === 'task' && e.state === 'TASK_STATE_COMPLETED') && !(e.kind === 'http' && e.taskState === 'TASK_STATE_COMPLETED'));
+    const cancel: WireEvent = { seq: 94, t: 1, kind: 'task', taskId, state: 'TASK_STATE_CANCELED', cause: 'canceled' };
+    expect(check(regrade(good, [...early, cancel]), 'NEG-PUSH-MTLS')).toBe('FAIL');
+  });
+
+  it('NEG-LIVE-INPUT: a card that says no streaming over a runtime that takes frames does not make the card-following rejection a FAIL', async () => {
+    const s = scenario('neg-live-input/live-audio-to-batch-peer');
+    const r = await record('reference', s.id);
+    const input: GradeInput = {
+      scenario: { ...s, peer: { ...s.peer, runtime: { ...s.peer.runtime, input: { ...s.peer.runtime.input!, acceptsFrames: true } } } },
+      card: r.card, profile: r.profile, intent: r.intent, events: r.transcript, tasks: r.ledger, claims: r.claims, outcome: { kind: 'reported' },
+    };
+    expect(check(grade(input), 'NEG-LIVE-INPUT')).toBe('INFORMATIONAL');
   });
 
   it('the client\'s own words never pass a binding rule: a lying report is caught by WIRE-HONEST-REPORT', async () => {

@@ -12,6 +12,7 @@ import { DEFAULT_PROFILE, TASK_CLASSES, type Hello } from '../harness/core/types
 import { loadCatalogue } from '../harness/runner/catalogue.js';
 import { exitCode, unexpectedWhy } from '../harness/runner/policy.js';
 import { selectScenarios } from '../harness/runner/run.js';
+import { createBuiltinClient } from '../clients/index.js';
 import { startHarness } from './helpers/harness.js';
 import { ALL_SCENARIOS, scenario } from './helpers/scenarios.js';
 
@@ -40,6 +41,64 @@ describe('hostile clients cost one scenario, never the run', () => {
     expect(r.verdict).toBe('TIMEOUT');
     expect(r.outcome.kind).toBe('timeout');
     expect(next.outcome.kind).toBe('timeout');
+  });
+
+  it('a client that returns nothing, or a malformed report, is a FAIL that says why — even where doing nothing looks right', async () => {
+    for (const [result, why] of [[undefined, 'not a report object'], [{ decision: 'rejected' }, 'degradations must be a list'], [{ decision: 'maybe', degradations: [], taskIds: [] }, 'decision must be one of']] as const) {
+      const h = await startHarness(client(async () => result as never));
+      const r = await h.run(scenario('neg-live-input/live-audio-to-batch-peer'));
+      await h.close();
+      expect(r.outcome.kind).toBe('crashed');
+      expect(r.outcome.reason).toContain(why);
+      expect(r.verdict).toBe('FAIL');
+    }
+  });
+
+  it('a client that throws synchronously is caught like one that rejects', async () => {
+    const h = await startHarness(client(() => { throw new Error('sync boom'); }));
+    const r = await h.run(scenario('spec-tls-verify/valid-certificate-control'));
+    await h.close();
+    expect(r.outcome).toEqual({ kind: 'crashed', reason: 'the client threw: sync boom' });
+  });
+
+  it('a client that ignores the abort cannot leak into the next run: the listeners are replaced', async () => {
+    let leak: (() => Promise<void>) | undefined;
+    const h = await startHarness(client(async (req) => {
+      // Keep hammering the card URL long after the deadline, ignoring the abort.
+      leak = async () => { for (let i = 0; i < 100; i++) { await fetch(req.cardUrl).catch(() => {}); await new Promise((r) => setTimeout(r, 50)); } };
+      void leak();
+      return new Promise(() => {});
+    }));
+    const oldOrigin = h.env.host.origin('expired');
+    await h.run(short(scenario('spec-tls-verify/expired')));
+    expect(h.env.host.origin('expired')).not.toBe(oldOrigin);
+    h.env.client = createBuiltinClient('reference');
+    const next = await h.run(scenario('spec-tls-verify/expired'));
+    await h.close();
+    expect(next.verdict).toBe('PASS');
+    expect(next.transcript.filter((e) => e.kind === 'tls' && !e.ok)).toHaveLength(1);
+  });
+
+  it('a TRACE request or a flood of garbage gets an answer, not a hang or a harness error', async () => {
+    const h = await startHarness(client(async (req) => {
+      const { request } = await import('undici');
+      const { Agent } = await import('undici');
+      const { readFileSync } = await import('node:fs');
+      const agent = new Agent({ connect: { ca: readFileSync(req.tls.caFile, 'utf8') } });
+      const rpc = req.cardUrl.replace('/.well-known/agent-card.json', '/rpc');
+      const trace = await request(rpc, { method: 'TRACE' as never, dispatcher: agent });
+      await trace.body.dump();
+      const deep = '['.repeat(20_000) + ']'.repeat(20_000);
+      const junk = await request(rpc, { method: 'POST', dispatcher: agent, body: `{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":${deep}}}` });
+      await junk.body.dump();
+      await agent.close();
+      return { decision: 'rejected', degradations: [], taskIds: [], notes: `${trace.statusCode} ${junk.statusCode}` };
+    }));
+    const r = await h.run(scenario('spec-tls-verify/valid-certificate-control'));
+    await h.close();
+    expect(r.claims?.notes).toBe('405 200');
+    expect(r.verdict).not.toBe('ERROR');
+    expect(JSON.stringify(r.transcript).length).toBeLessThan(200_000);
   });
 
   it('a client that lies about tasks it never minted: FAIL from WIRE-HONEST-REPORT', async () => {

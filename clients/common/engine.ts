@@ -16,8 +16,13 @@ const MARGIN_MS = 800;
 
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+    const done = () => {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const t = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
   });
 
 function describe(o: Exclude<RpcOutcome, { ok: true }>): string {
@@ -92,6 +97,12 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
       const it = t.rpcStream(plan.rpcUrl, 'SendStreamingMessage', { message: message(firstParts), configuration });
       let last: string | undefined;
       for (;;) {
+        if (budgetLeft() <= 0) {
+          await it.return(undefined);
+          const id = taskIds[0];
+          if (id) await cancel(id);
+          return report(`the stream did not reach a terminal state within the deadline budget${id ? '; task canceled' : ''}`);
+        }
         const n = await it.next();
         if (n.done) {
           if (n.value && !n.value.ok) return { decision: 'rejected', errorClass: 'handshake', degradations: [], taskIds, notes: `stream refused: ${describe(n.value)}` };

@@ -125,14 +125,24 @@ export class A2ATransport {
     }
     if (!res.ok) return { ok: false, kind: 'http', status: res.status, text: await res.text() };
     if (!(res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
-      const body = JSON.parse(await res.text()) as { error?: { code?: number; message?: string } };
+      let body: { error?: { code?: number; message?: string } };
+      try {
+        body = JSON.parse(await res.text()) as typeof body;
+      } catch {
+        return { ok: false, kind: 'http', status: res.status, text: 'neither an event stream nor JSON' };
+      }
       if (body.error) return { ok: false, kind: 'rpc', code: Number(body.error.code), message: String(body.error.message ?? '') };
       return { ok: false, kind: 'http', status: res.status, text: 'expected text/event-stream' };
     }
     const { EventSourceParserStream } = await import('eventsource-parser/stream');
     const events = res.body!.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream());
     for await (const ev of events as unknown as AsyncIterable<{ data: string }>) {
-      const msg = JSON.parse(ev.data) as { result?: Record<string, unknown>; error?: { code?: number; message?: string } };
+      let msg: { result?: Record<string, unknown>; error?: { code?: number; message?: string } };
+      try {
+        msg = JSON.parse(ev.data) as typeof msg;
+      } catch {
+        return { ok: false, kind: 'http', status: res.status, text: 'an event that is not JSON' };
+      }
       if (msg.error) return { ok: false, kind: 'rpc', code: Number(msg.error.code), message: String(msg.error.message ?? '') };
       if (msg.result) yield msg.result;
     }

@@ -132,19 +132,36 @@ export interface TaskRecord {
   history: Array<{ seq: number; state: string }>;
 }
 
+/** Most events one run records; a flooding client cannot exhaust memory. */
+export const MAX_EVENTS = 20_000;
+
 /** Sequence-numbered recorder for one scenario run. */
 export class Transcript {
   readonly events: WireEvent[] = [];
   private readonly start: number;
+  private sealed = false;
+  /** Events not recorded: after the run was sealed, or over MAX_EVENTS. */
+  dropped = 0;
   constructor(private readonly clock: () => number) {
     this.start = clock();
   }
 
+  /** Records an event and returns it with its sequence number (0 when it was not recorded). */
   record<E extends NewWireEvent>(event: E): E & EventBase {
-    const full = { ...event, seq: this.events.length + 1, t: Math.round(this.clock() - this.start) } as E &
-      EventBase;
-    this.events.push(full as unknown as WireEvent);
+    const recordable = !this.sealed && this.events.length < MAX_EVENTS;
+    const full = { ...event, seq: recordable ? this.events.length + 1 : 0, t: Math.round(this.clock() - this.start) } as E & EventBase;
+    if (recordable) this.events.push(full as unknown as WireEvent);
+    else this.dropped++;
     return full;
+  }
+
+  /** Ends recording: the run is over and about to be graded. */
+  seal(): void {
+    this.sealed = true;
+  }
+
+  get isSealed(): boolean {
+    return this.sealed;
   }
 
   elapsed(): number {

@@ -65,7 +65,14 @@ export class PeerHost {
           ...(kind === 'mtls' ? { ca: pki.testCa.cert, requestCert: true, rejectUnauthorized: true } : {}),
           keepAliveTimeout: 2000,
         });
-        server.on('request', (req, res) => void host.onRequest(kind, req, res));
+        server.on('request', (req, res) => {
+          host.onRequest(kind, req, res).catch((err: unknown) => {
+            // Never leave a client hanging on a harness fault: answer, and record it as ours.
+            host.active?.transcript.record({ kind: 'harness', level: 'error', message: `listener ${kind}: ${(err as Error).stack ?? String(err)}` });
+            if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' }).end('harness error (not the client’s fault)');
+            else res.destroy();
+          });
+        });
         server.on('secureConnection', (socket: TLSSocket) => {
           const cert = certSubject(socket);
           host.active?.transcript.record({
@@ -173,10 +180,17 @@ export class PeerHost {
       res.writeHead(413, { 'content-type': 'text/plain' }).end('request body too large');
       return;
     }
+    const method = req.method ?? 'GET';
+    // Methods a Fetch Request cannot carry are the client's odd choice, not a harness fault.
+    if (!['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'].includes(method)) {
+      ev.status = 405;
+      ev.note = `method ${method} is not served`;
+      res.writeHead(405, { 'content-type': 'text/plain', allow: 'GET, POST' }).end('method not allowed');
+      return;
+    }
     const headers = new Headers();
     for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && !k.startsWith(':')) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
     headers.set(SEQ_HEADER, String(ev.seq));
-    const method = req.method ?? 'GET';
     const request = new Request(listener.origin + path, {
       method,
       headers,

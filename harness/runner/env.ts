@@ -24,6 +24,7 @@ export async function openEnv(o: EnvOptions): Promise<RunEnv> {
     host,
     dispatcher: new PushDispatcher(pki),
     pki: pkiPaths(o.pkiDir),
+    pems: pki,
     client: o.client,
     hello,
     idSalt: o.idSalt,

@@ -9,10 +9,10 @@ import { grade, type RunOutcome } from '../core/oracle/index.js';
 import type { ScenarioResult } from '../core/results.js';
 import { profileFor, type Scenario } from '../core/scenario.js';
 import { TaskLedger, Transcript } from '../core/transcript.js';
-import { DEFAULT_PROFILE, type ClientReport, type ClientTls, type Hello, type RunRequest } from '../core/types.js';
-import type { PeerHost } from '../net/peer-host.js';
+import { DECISIONS, DEFAULT_PROFILE, ERROR_CLASSES, type ClientReport, type ClientTls, type Hello, type RunRequest } from '../core/types.js';
+import { PeerHost } from '../net/peer-host.js';
 import type { PushDispatcher } from '../net/push-dispatcher.js';
-import type { PkiFiles } from '../pki/index.js';
+import type { Pki, PkiFiles } from '../pki/index.js';
 import { createPeer } from '../../peers/index.js';
 
 /** What a worker holds for all its scenario runs. */
@@ -20,6 +20,8 @@ export interface RunEnv {
   host: PeerHost;
   dispatcher: PushDispatcher;
   pki: PkiFiles;
+  /** The PEMs, to restart the listeners after a client that would not stop. */
+  pems: Pki;
   client: ClientAdapter;
   hello: Hello;
   idSalt: string;
@@ -32,6 +34,18 @@ const ABORT_GRACE_MS = 2000;
 /** The opaque id a client sees: it cannot branch on the rule's name. */
 export function opaqueId(id: string, salt: string): string {
   return `s-${createHash('sha256').update(`${salt}\0${id}`).digest('hex').slice(0, 8)}`;
+}
+
+/** Why a client's result is not a valid ClientReport, or undefined when it is one. */
+export function reportProblem(r: unknown): string | undefined {
+  const o = r as Partial<ClientReport> | null | undefined;
+  if (!o || typeof o !== 'object') return `the result is ${o === null ? 'null' : typeof o}, not a report object`;
+  if (!DECISIONS.includes(o.decision as never)) return `decision must be one of ${DECISIONS.join(', ')}`;
+  if (o.errorClass !== undefined && !ERROR_CLASSES.includes(o.errorClass)) return `errorClass must be one of ${ERROR_CLASSES.join(', ')}`;
+  if (!Array.isArray(o.degradations) || o.degradations.some((d) => typeof d !== 'string')) return 'degradations must be a list of strings';
+  if (!Array.isArray(o.taskIds) || o.taskIds.some((d) => typeof d !== 'string')) return 'taskIds must be a list of strings';
+  if (o.notes !== undefined && typeof o.notes !== 'string') return 'notes must be a string';
+  return undefined;
 }
 
 function tlsFor(pki: PkiFiles, callback: string): ClientTls {
@@ -78,6 +92,7 @@ export async function executeScenario(s: Scenario, env: RunEnv): Promise<Scenari
   let card: Record<string, unknown> = s.peer.card;
   let claims: ClientReport | null = null;
   let outcome: RunOutcome = { kind: 'reported' };
+  let hungClient = false;
   try {
     const peer = createPeer(s.peer, {
       key,
@@ -112,18 +127,26 @@ export async function executeScenario(s: Scenario, env: RunEnv): Promise<Scenari
     const timedOut = new Promise<'timeout'>((resolve) => {
       deadline = setTimeout(() => resolve('timeout'), deadlineMs);
     });
-    const running = env.client.run(req, abort.signal).then(
-      (r) => ({ ok: true as const, r }),
-      (e: unknown) => ({ ok: false as const, e }),
-    );
+    // Through a promise chain, so a client that throws synchronously is caught like one that rejects.
+    const running = Promise.resolve()
+      .then(() => env.client.run(req, abort.signal))
+      .then(
+        (r) => ({ ok: true as const, r: r as unknown }),
+        (e: unknown) => ({ ok: false as const, e }),
+      );
     const first = await Promise.race([running, timedOut]);
     clearTimeout(deadline);
     if (first === 'timeout') {
       abort.abort(new Error('deadline'));
       outcome = { kind: 'timeout', deadlineMs };
-      await Promise.race([running, new Promise((r) => setTimeout(r, ABORT_GRACE_MS))]);
+      const settled = await Promise.race([running.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ABORT_GRACE_MS))]);
+      // A client that ignores the abort may keep connecting: give the next run fresh listeners, so
+      // nothing it does lands in another scenario's transcript.
+      if (!settled) hungClient = true;
     } else if (first.ok) {
-      claims = first.r;
+      const problem = reportProblem(first.r);
+      if (problem) outcome = { kind: 'crashed', reason: `the client's result is invalid: ${problem}` };
+      else claims = first.r as ClientReport;
     } else {
       outcome = { kind: 'crashed', reason: `the client threw: ${(first.e as Error)?.message ?? String(first.e)}` };
     }
@@ -133,11 +156,21 @@ export async function executeScenario(s: Scenario, env: RunEnv): Promise<Scenari
     transcript.record({ kind: 'harness', level: 'error', message: (err as Error).stack ?? String(err) });
   } finally {
     ended = true;
+    transcript.seal();
     for (const t of timers) clearTimeout(t);
     env.host.endRun(key);
   }
+  if (hungClient) {
+    await env.host.close();
+    env.host = await PeerHost.start(env.pems);
+  }
   const ledgerSnapshot = ledger.snapshot();
-  const g = grade({ scenario: s, card, profile, intent: s.intent, events: transcript.events, tasks: ledgerSnapshot, claims, outcome });
+  let g: ReturnType<typeof grade>;
+  try {
+    g = grade({ scenario: s, card, profile, intent: s.intent, events: transcript.events, tasks: ledgerSnapshot, claims, outcome });
+  } catch (err) {
+    g = { verdict: 'ERROR', checks: [{ rule: 'HARNESS', verdict: 'ERROR', reason: `the oracle failed: ${(err as Error).message}`, evidence: [] }] };
+  }
   return {
     ...base,
     card,

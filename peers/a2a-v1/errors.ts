@@ -13,6 +13,7 @@ export const A2A_ERRORS = {
   pushNotSupported: { code: -32003, message: 'Push Notification is not supported', reason: 'PUSH_NOTIFICATION_NOT_SUPPORTED' },
   unsupportedOperation: { code: -32004, message: 'This operation is not supported', reason: 'UNSUPPORTED_OPERATION' },
   contentTypeNotSupported: { code: -32005, message: 'Incompatible content types', reason: 'CONTENT_TYPE_NOT_SUPPORTED' },
+  versionNotSupported: { code: -32009, message: 'Version not supported', reason: 'VERSION_NOT_SUPPORTED' },
   extendedCardNotConfigured: { code: -32007, message: 'Extended agent card not configured', reason: 'EXTENDED_AGENT_CARD_NOT_CONFIGURED' },
 } as const;
 

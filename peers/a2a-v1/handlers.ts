@@ -14,6 +14,20 @@ import { RpcError } from './errors.js';
 import { TaskRuntime } from './tasks.js';
 
 type Params = Record<string, unknown>;
+
+/** Params as the transcript keeps them: whole when small and shallow, else a digest (a flood must not cost memory or stack). */
+function recordable(params: Params, raw: string): unknown {
+  const MAX_BYTES = 64 * 1024;
+  const MAX_DEPTH = 48;
+  if (raw.length > MAX_BYTES) return { '@truncated': true, bytes: raw.length };
+  const stack: Array<[unknown, number]> = [[params, 0]];
+  while (stack.length) {
+    const [v, d] = stack.pop()!;
+    if (d > MAX_DEPTH) return { '@truncated': true, bytes: raw.length, reason: `nested deeper than ${MAX_DEPTH}` };
+    if (v && typeof v === 'object') for (const x of Object.values(v)) stack.push([x, d + 1]);
+  }
+  return params;
+}
 const isObj = (v: unknown): v is Params => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** Answers a frame the batch-only input path cannot take: HTTP 415, outside JSON-RPC (seed 000). */
@@ -81,6 +95,8 @@ export function a2aV1Peer(desc: PeerDescription, ctx: PeerRunContext): PeerInsta
     if (typeof message.taskId === 'string' && message.taskId !== '') {
       const t = tasks.get(message.taskId);
       ev.taskId = t.rec.id;
+      if (typeof message.contextId === 'string' && message.contextId !== '' && message.contextId !== t.rec.contextId)
+        throw new RpcError('invalidParams', `contextId ${message.contextId} does not match task ${t.rec.id}`);
       if (isTerminal(t.rec.state)) throw new RpcError('unsupportedOperation', `task is ${t.rec.state}`, { taskId: t.rec.id });
       if (bytes > 0 && rt.input && !rt.input.acceptsFrames)
         throw new HttpRefusal(415, `Unsupported Media Type: this endpoint takes one complete ${rt.input.mediaType} payload per task`);
@@ -88,7 +104,7 @@ export function a2aV1Peer(desc: PeerDescription, ctx: PeerRunContext): PeerInsta
       return t;
     }
     if (rt.input && bytes > rt.input.ceilingBytes)
-      throw new RpcError('contentTypeNotSupported', `payload of ${bytes} bytes is over this endpoint's ceiling`);
+      throw new RpcError('invalidParams', `payload of ${bytes} bytes is over this endpoint's ceiling`);
     let inlinePush;
     if (config.taskPushNotificationConfig !== undefined) {
       if (!rt.push.supported) throw new RpcError('pushNotSupported');
@@ -128,7 +144,11 @@ export function a2aV1Peer(desc: PeerDescription, ctx: PeerRunContext): PeerInsta
         return tasks.toJson(t);
       }
       case 'ListTasks': {
-        const list = tasks.all().map((t) => tasks.toJson(t));
+        // Artifacts only when asked for (spec: includeArtifacts defaults to false).
+        const list = tasks.all().map((t) => {
+          const { artifacts, ...rest } = tasks.toJson(t);
+          return params.includeArtifacts === true && artifacts ? { ...rest, artifacts } : rest;
+        });
         return { tasks: list, nextPageToken: '', pageSize: list.length, totalSize: list.length };
       }
       case 'CancelTask': {
@@ -211,10 +231,12 @@ export function a2aV1Peer(desc: PeerDescription, ctx: PeerRunContext): PeerInsta
     http.get(cardUrl, () => HttpResponse.json(card, { headers: { 'cache-control': 'max-age=60' } })),
     http.post(rpcUrl, async ({ request }) => {
       const ev = eventOf(request);
-      if (!ev) throw new Error('[harness] request reached the dialect without a transcript event');
+      // Over the run's event budget (a flood): answer without recording.
+      if (!ev) return new HttpResponse('too many requests in this scenario run', { status: 429 });
       let body: unknown;
+      const raw = await request.text();
       try {
-        body = JSON.parse(await request.text());
+        body = JSON.parse(raw);
       } catch {
         ev.rpcError = { code: -32700, message: 'Invalid JSON payload' };
         return HttpResponse.json({ jsonrpc: '2.0', id: null, error: new RpcError('parse').toJson() });
@@ -226,8 +248,12 @@ export function a2aV1Peer(desc: PeerDescription, ctx: PeerRunContext): PeerInsta
       }
       const method = body.method;
       const params = isObj(body.params) ? body.params : {};
-      ev.rpc = { method, id, params };
+      ev.rpc = { method, id, params: recordable(params, raw) };
       try {
+        // Spec §3.6.2: a version the agent does not support is refused. A missing header is accepted (and recorded).
+        const version = request.headers.get('a2a-version');
+        if (version !== null && version !== '' && !/^1\.\d+$/.test(version.trim()))
+          throw new RpcError('versionNotSupported', `A2A-Version ${version}; this agent speaks 1.0`);
         if (method === 'SendStreamingMessage' || method === 'SubscribeToTask') {
           if (!rt.streaming) throw new RpcError('unsupportedOperation', 'streaming is not supported by this agent');
           if (method === 'SendStreamingMessage') return stream(id, send(params, ev), ev, []);

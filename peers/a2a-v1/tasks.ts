@@ -142,7 +142,8 @@ export class TaskRuntime {
 
   private async complete(t: TaskState): Promise<void> {
     await t.pendingPush;
-    if (t.rec.state !== 'TASK_STATE_WORKING') return;
+    // The run may have ended while a push was in flight: its ledger is closed.
+    if (this.ctx.transcript.isSealed || t.rec.state !== 'TASK_STATE_WORKING') return;
     // The seed's second incident: a lost callback leaves the task WORKING until the client cancels.
     if (t.pushLost && this.rt.push.stallOnLostPush) return;
     const outputs = this.rt.outputs.filter((o) => o.channel === 'task' || this.rt.pollFallback);

@@ -48,6 +48,15 @@ export function terminalSeenAt(x: GradeInput, taskId: string): number | undefine
   return undefined;
 }
 
+/** Successful calls to the peer's out-of-band negotiation endpoint (NEG-ESCALATE). */
+export function escalationCalls(x: GradeInput): HttpEvent[] {
+  const neg = x.scenario.peer.runtime.negotiation;
+  if (!neg) return [];
+  return https(x).filter(
+    (e) => e.method === 'POST' && e.listener === x.scenario.peer.runtime.rpcListener && e.path.endsWith(neg.path) && !failed(e),
+  );
+}
+
 export const needsCompletion = (intent: TaskIntent) => intent.taskClass !== 'fire-and-forget';
 
 export function describeTask(t: TaskRecord): string {

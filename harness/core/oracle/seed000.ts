@@ -10,6 +10,7 @@ import { BAD_CERT_LISTENERS } from '../scenario.js';
 import { verdict, type EvidenceRef, type Verdict } from '../verdict.js';
 import {
   describeTask,
+  escalationCalls,
   failed,
   https,
   needsCompletion,
@@ -59,8 +60,9 @@ export function gradeLiveInput(x: GradeInput): Verdict {
 
   if (live && liveOnly && p.canRenegotiate)
     return verdict('INFORMATIONAL', 'the client can renegotiate its own capabilities: seed 000 defers the decision');
+  const cardSaysNo = card.streaming !== true;
   if (live && liveOnly && !peerTakesFrames) {
-    if (card.streaming === true)
+    if (!cardSaysNo)
       return verdict(
         'INFORMATIONAL',
         'no card signal: the card claims streaming but the runtime is batch-only; recovery is graded by the WIRE checks',
@@ -72,9 +74,12 @@ export function gradeLiveInput(x: GradeInput): Verdict {
         taskEvidence(x),
       );
     return verdict('PASS', `no task minted for live-only ${mt} on a non-streaming peer`, [
+      ...wireTrail(x),
       { fact: `claims: ${x.claims?.decision ?? 'none'}${x.claims?.errorClass ? ` (${x.claims.errorClass})` : ''}` },
     ]);
   }
+  if (live && liveOnly && cardSaysNo)
+    return verdict('INFORMATIONAL', 'the card says no streaming although the runtime takes frames: rejecting follows the card (seed 000: reject the card, not the server)');
   const why = !live
     ? `a ${intent.taskClass} task is negotiable on this card`
     : liveOnly
@@ -99,7 +104,9 @@ export function gradePushMtls(x: GradeInput): Verdict {
   const regEvidence = regs.map((r) => ({ seq: r.requestSeq, fact: `push registered (${r.via}) for task ${r.taskId} → ${r.url}` }));
   const lost = pushAttempts(x).filter((a) => a.outcome !== 'delivered');
   const lostEvidence = lost.map((a) => ({ seq: a.seq, fact: `push dispatched and lost: ${a.outcome} ${a.error ?? ''}`.trim() }));
-  const terminal = x.tasks.map((t) => ({ t, seen: terminalSeenAt(x, t.id) }));
+  // Driven to a terminal state the runtime reached: the client's own cancel of a task the peer
+  // would have completed does not count.
+  const terminal = x.tasks.map((t) => ({ t, seen: t.state === 'TASK_STATE_CANCELED' ? undefined : terminalSeenAt(x, t.id) }));
   const notDriven = terminal.filter((r) => r.seen === undefined);
 
   const driven = (): Verdict | undefined => {
@@ -114,7 +121,7 @@ export function gradePushMtls(x: GradeInput): Verdict {
 
   if (x.profile.callback === 'mtls' || rt.push.delivery === 'plain') {
     const why = x.profile.callback === 'mtls' ? 'the receiver can do partner mTLS' : 'the peer pushes over plain HTTPS';
-    if (regs.length > 0 && !pushAttempts(x).some((a) => a.outcome === 'delivered'))
+    if (regs.length > 0 && pushAttempts(x).length > 0 && !pushAttempts(x).some((a) => a.outcome === 'delivered'))
       return verdict('FAIL', `push was registered (${why}) but no delivery reached the receiver`, [...regEvidence, ...lostEvidence]);
     return driven() ?? verdict('PASS', `the task reached a terminal state the client saw (${why})`, regEvidence);
   }
@@ -162,8 +169,13 @@ export function gradeResubscribeOnly(x: GradeInput): Verdict {
       ...repeats.map((e) => ({ seq: e.seq, fact: 'SubscribeToTask again' })),
     ]);
   if (x.outcome.kind === 'timeout')
-    return verdict('TIMEOUT', `still waiting at the deadline for an output only emitted on a disabled channel`, taskEvidence(x));
+    return x.tasks.length > 0 && onlyUnreachable
+      ? verdict('FAIL', `still waiting at the deadline for ${accepted.join(', ')}, only emitted on a disabled channel`, taskEvidence(x))
+      : verdict('TIMEOUT', 'no decision by the deadline', taskEvidence(x));
 
+  const offered = card.defaultOutputModes;
+  if (!accepted.some((m) => includesMediaType(offered, m)))
+    return verdict('INFORMATIONAL', 'the card offers none of the accepted output modes: another rule grades this intent');
   if (onlyUnreachable) {
     if (!signal)
       return verdict('INFORMATIONAL', 'no card signal marks the mode unreachable: recovery is graded by the WIRE checks', taskEvidence(x));
@@ -173,7 +185,7 @@ export function gradeResubscribeOnly(x: GradeInput): Verdict {
         `a task was minted although the only acceptable output (${accepted.join(', ')}) is marked resubscribe-only (harness convention ${RESUBSCRIBE_ONLY_OUTPUTS_EXT})`,
         taskEvidence(x),
       );
-    return verdict('PASS', 'no task minted for an intent whose only acceptable output is unreachable');
+    return verdict('PASS', 'no task minted for an intent whose only acceptable output is unreachable', wireTrail(x));
   }
   const v = mustComplete(x, 'another accepted output mode is reachable by polling');
   if (v.kind !== 'PASS') return v;
@@ -187,7 +199,7 @@ export function gradeEscalate(x: GradeInput): Verdict {
   if (!neg) return verdict('ERROR', 'scenario error: NEG-ESCALATE needs runtime.negotiation');
   if (!x.profile.knownExtensions.includes(neg.extension))
     return verdict('INFORMATIONAL', `the client does not know ${neg.extension}: graded by the rule it would otherwise hit`);
-  const calls = https(x).filter((e) => e.method === 'POST' && e.path.endsWith(neg.path));
+  const calls = escalationCalls(x);
   if (calls.length === 0)
     return verdict('FAIL', `the client knows ${neg.extension}, which resolves this card, but never called its negotiation endpoint`, [
       ...wireTrail(x),
@@ -214,7 +226,11 @@ export function gradeTlsVerify(x: GradeInput): Verdict {
       ...reqs.slice(0, 5).map((e) => ({ seq: e.seq, fact: `${e.method} ${e.path}` })),
     ]);
   const fails = tlsEvents(x).filter((e) => e.listener === bad && !e.ok);
-  return verdict('PASS', `no HTTP request reached the ${bad} listener`, [
+  if (fails.length === 0)
+    return x.outcome.kind === 'timeout'
+      ? verdict('TIMEOUT', `the client never tried the ${bad} peer before the deadline`)
+      : verdict('FAIL', `the client never attempted a handshake with the ${bad} peer, so nothing shows it refused the certificate`, wireTrail(x));
+  return verdict('PASS', `the handshake with the ${bad} listener failed and no HTTP request reached it`, [
     ...fails.map((e) => ({ seq: e.seq, fact: `handshake failed at the listener: ${e.error ?? 'closed'}` })),
   ]);
 }

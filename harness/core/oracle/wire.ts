@@ -3,18 +3,15 @@
  */
 import { isTerminal, type HttpEvent } from '../transcript.js';
 import { verdict, type Verdict } from '../verdict.js';
-import { describeTask, failed, https, needsCompletion, rpcCalls, terminalSeenAt, tlsEvents, type GradeInput } from './evidence.js';
+import { describeTask, escalationCalls, failed, https, needsCompletion, rpcCalls, terminalSeenAt, tlsEvents, type GradeInput } from './evidence.js';
 
 export function gradeNoTaskAfterReject(x: GradeInput): Verdict {
   const d = x.claims?.decision;
   if (d !== 'rejected' && d !== 'escalated')
     return verdict('INFORMATIONAL', `does not apply: the client reported ${d ?? 'nothing'}`);
   let tasks = x.tasks;
-  const neg = x.scenario.peer.runtime.negotiation;
-  if (d === 'escalated' && neg) {
-    const first = https(x).find((e) => e.method === 'POST' && e.path.endsWith(neg.path));
-    if (first) tasks = tasks.filter((t) => t.mintedSeq < first.seq);
-  }
+  const first = escalationCalls(x)[0];
+  if (d === 'escalated' && first) tasks = tasks.filter((t) => t.mintedSeq < first.seq);
   if (tasks.length > 0)
     return verdict('FAIL', `the client reported ${d} but minted ${tasks.length} task(s)`, tasks.map((t) => ({ seq: t.mintedSeq, fact: describeTask(t) })));
   return verdict('PASS', `reported ${d} and no task was minted`);
@@ -90,19 +87,16 @@ export function gradeHonestReport(x: GradeInput): Verdict {
   const d = x.claims.decision;
   if ((d === 'proceeded' || d === 'downgraded') && minted.size === 0 && needsCompletion(x.intent))
     return verdict('FAIL', `the client reports ${d} but no task was minted`);
-  if (d === 'escalated') {
-    const neg = x.scenario.peer.runtime.negotiation;
-    if (!neg || !https(x).some((e) => e.method === 'POST' && e.path.endsWith(neg.path)))
-      return verdict('FAIL', 'the client reports escalated but no escalation call crossed the wire');
-  }
+  if (d === 'escalated' && escalationCalls(x).length === 0)
+    return verdict('FAIL', 'the client reports escalated but no successful escalation call crossed the wire');
   return verdict('PASS', 'claims agree with the ledger');
 }
 
 export function gradeA2aVersion(x: GradeInput): Verdict {
   const calls = rpcCalls(x);
   if (calls.length === 0) return verdict('INFORMATIONAL', 'no A2A request reached a peer');
-  const missing = calls.filter((e) => !e.headers.a2aVersion);
+  const missing = calls.filter((e) => !e.headers.a2aVersion || !/^1\.\d+$/.test(e.headers.a2aVersion.trim()));
   if (missing.length > 0)
-    return verdict('NON_STRICT', `${missing.length} of ${calls.length} A2A request(s) without an A2A-Version header (spec §3.6.1)`, missing.slice(0, 5).map((e) => ({ seq: e.seq, fact: `${e.rpc?.method} without A2A-Version` })));
-  return verdict('PASS', `all ${calls.length} A2A request(s) carried A2A-Version`);
+    return verdict('NON_STRICT', `${missing.length} of ${calls.length} A2A request(s) without an A2A-Version header naming 1.x (spec §3.6.1)`, missing.slice(0, 5).map((e) => ({ seq: e.seq, fact: `${e.rpc?.method} with A2A-Version ${JSON.stringify(e.headers.a2aVersion ?? null)}` })));
+  return verdict('PASS', `all ${calls.length} A2A request(s) carried A2A-Version 1.x`, [{ seq: calls[0]!.seq, fact: `${calls[0]!.rpc?.method} A2A-Version ${calls[0]!.headers.a2aVersion}` }]);
 }
