@@ -99,3 +99,80 @@ describe('a2a-conformance CLI', () => {
     expect(r.code).toBe(1);
   });
 });
+
+describe('expectations files (DESIGN.md §4.3)', () => {
+  const write = async (entries: Array<{ scenario: string; verdict: string; reason: string }>) => {
+    const { mkdtemp, writeFile } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const dir = await mkdtemp(join(tmpdir(), 'a2a-exp-'));
+    const file = join(dir, 'expectations.json');
+    await writeFile(file, JSON.stringify({ schema: 'a2a-conformance/expectations@1', entries }));
+    return file;
+  };
+
+  it('exactly the failures: exit 0; one removed: 1; one matching nothing: 1; one outside the shard: 0', { timeout: 200_000 }, async () => {
+    const client = 'naive:never-cancels';
+    const baseline = await cliRun(['--client', client, '--rule', 'NEG-LIVE-INPUT,NEG-PUSH-MTLS']);
+    const failures = baseline.results.results.filter((r) => r.verdict === 'FAIL');
+    expect(failures.length).toBe(2);
+    const entries = failures.map((f) => ({ scenario: f.id, verdict: 'FAIL', reason: 'known: never cancels' }));
+    const rules = ['--rule', 'NEG-LIVE-INPUT,NEG-PUSH-MTLS'];
+    const [exact, missingOne, stale, shard] = await Promise.all([
+      write(entries).then((f) => cliRun(['--client', client, ...rules, '--expectations', f])),
+      write(entries.slice(1)).then((f) => cliRun(['--client', client, ...rules, '--expectations', f])),
+      write([...entries, { scenario: 'no-such/scenario', verdict: 'FAIL', reason: 'stale' }]).then((f) => cliRun(['--client', client, ...rules, '--expectations', f])),
+      // Shard 1 of 2 runs one of the two files; the entry for the other file's scenario is not stale.
+      write(entries).then((f) => cliRun(['--client', client, ...rules, '--expectations', f, '--shard', '1/2'])),
+    ]);
+    expect(exact.code, exact.stdout).toBe(0);
+    expect(missingOne.code).toBe(1);
+    expect(stale.code).toBe(1);
+    expect(stale.results.unexpected.find((u) => u.id === 'no-such/scenario')?.why).toContain('stale');
+    expect(shard.code, shard.stdout).toBe(0);
+    expect(shard.results.notRun.some((n) => n.reason.includes('another shard'))).toBe(true);
+  });
+
+  it('--update-expectations writes a baseline that makes the same run pass; a malformed file is exit 2 with the field named', { timeout: 120_000 }, async () => {
+    const { mkdtemp, readFile, writeFile } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const dir = await mkdtemp(join(tmpdir(), 'a2a-upd-'));
+    const file = join(dir, 'baseline.json');
+    const first = await cliRun(['--client', 'naive:skips-tls-verify', '--rule', 'SPEC-TLS-VERIFY', '--update-expectations', file]);
+    expect(first.code).toBe(1);
+    const baseline = JSON.parse(await readFile(file, 'utf8'));
+    expect(baseline.entries.map((e: { scenario: string }) => e.scenario).sort()).toEqual(first.results.unexpected.map((u) => u.id).sort());
+    const second = await cliRun(['--client', 'naive:skips-tls-verify', '--rule', 'SPEC-TLS-VERIFY', '--expectations', file]);
+    expect(second.code).toBe(0);
+    await writeFile(file, JSON.stringify({ schema: 'a2a-conformance/expectations@1', entries: [{ scenario: 'x', verdict: 'NOPE', reason: '' }] }));
+    const bad = await cli(['run', '--client', 'reference', '--expectations', file]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('entries[0].verdict must be one of');
+  });
+});
+
+describe('reports and shards', () => {
+  it('a run writes index.html, results.json, junit.xml and summary.md, and names the report', async () => {
+    const r = await cliRun(['--client', 'reference', '--rule', 'NEG-ESCALATE']);
+    const { existsSync } = await import('node:fs');
+    for (const f of ['index.html', 'results.json', 'junit.xml', 'summary.md']) expect(existsSync(join(r.out, f)), f).toBe(true);
+    expect(r.stdout).toContain(`report: ${join(r.out, 'index.html')}`);
+  });
+
+  it('two shards merged by `report` give one report of the whole catalogue', { timeout: 120_000 }, async () => {
+    const [one, two] = await Promise.all([cliRun(['--client', 'reference', '--shard', '1/2']), cliRun(['--client', 'reference', '--shard', '2/2'])]);
+    expect(one.code).toBe(0);
+    expect(two.code).toBe(0);
+    expect(one.results.results.length).toBeGreaterThan(0);
+    expect(two.results.results.length).toBeGreaterThan(0);
+    const { mkdtemp } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const out = await mkdtemp(join(tmpdir(), 'a2a-merged-'));
+    const merged = await cli(['report', join(one.out, 'results.json'), join(two.out, 'results.json'), '--out', out]);
+    expect(merged.code, merged.stderr).toBe(0);
+    const m = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
+    expect(m.results.length).toBe(one.results.results.length + two.results.results.length);
+    expect(m.results.length).toBe(one.results.results.length + one.results.notRun.length);
+    expect(m.notRun).toEqual([]);
+    expect(readFileSync(join(out, 'index.html'), 'utf8')).toContain('merged');
+  });
+});

@@ -19,14 +19,17 @@ export interface VitestRunOptions {
   maxWorkers?: number;
   /** vitest's `--shard <index>/<count>`: this run takes its share of the scenario files. */
   shard?: string;
-  /** The files vitest will run (after sharding). */
+  /** The files vitest takes (after --shard), reported as each is queued. */
   onFiles?: (files: string[]) => void;
 }
 
 export async function runScenarioFiles(o: VitestRunOptions): Promise<void> {
+  // The files vitest actually takes (after --shard), as it queues them.
+  const ranFiles = new Set<string>();
   const collector: Reporter = {
-    onTestRunStart(specs) {
-      o.onFiles?.(specs.map((s) => s.moduleId));
+    onTestModuleQueued(module) {
+      ranFiles.add(module.moduleId);
+      o.onFiles?.([...ranFiles]);
     },
     onTestCaseResult(test: TestCase) {
       const r = test.meta().a2aResult;
