@@ -9,7 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClientAdapter } from '../harness/clients/contract.js';
 import type { Scenario } from '../harness/core/scenario.js';
 import { DEFAULT_PROFILE, TASK_CLASSES, type Hello } from '../harness/core/types.js';
-import { loadCatalogue } from '../harness/runner/catalogue.js';
+import { readFileSync } from 'node:fs';
+import { loadCatalogue, scenarioProblem } from '../harness/runner/catalogue.js';
+import { RULE_IDS } from '../harness/core/rules.js';
+import { ROOT } from './helpers/cli.js';
 import { exitCode, unexpectedWhy } from '../harness/runner/policy.js';
 import { selectScenarios } from '../harness/runner/run.js';
 import { createBuiltinClient } from '../clients/index.js';
@@ -199,7 +202,26 @@ describe('scenario files', () => {
   it('a malformed scenario names the file and the field', async () => {
     const s = { ...scenario('spec-tls-verify/expired'), id: 'bad/one', title: '' };
     await writeFile(join(dir, 'c.scenario.ts'), `export default [${JSON.stringify(s)}];\n`);
-    await expect(loadCatalogue([join(dir, 'c.scenario.ts')])).rejects.toThrow(/c\.scenario\.ts: scenario "bad\/one": title: must be a non-empty string/);
+    await expect(loadCatalogue([join(dir, 'c.scenario.ts')])).rejects.toThrow(/c\.scenario\.ts: scenario "bad\/one": title: must NOT have fewer than 1 characters/);
+  });
+
+  it('a .scenario.json is checked against docs/scenario.schema.json, naming the file and the field', async () => {
+    const s = JSON.parse(JSON.stringify({ ...scenario('spec-tls-verify/expired'), id: 'json/one' }));
+    s.peer.runtime.cardListener = 'plain-http';
+    await writeFile(join(dir, 'e.scenario.json'), JSON.stringify({ scenarios: [s] }));
+    await expect(loadCatalogue([join(dir, 'e.scenario.json')])).rejects.toThrow(/e\.scenario\.json: scenario "json\/one": peer\.runtime\.cardListener: must be equal to one of the allowed values \(tls, mtls/);
+    await writeFile(join(dir, 'f.scenario.json'), '{"scenarios": [');
+    await expect(loadCatalogue([join(dir, 'f.scenario.json')])).rejects.toThrow(/f\.scenario\.json: not JSON/);
+    s.peer.runtime.cardListener = 'tls';
+    await writeFile(join(dir, 'g.scenario.json'), JSON.stringify([s]));
+    const loaded = await loadCatalogue([join(dir, 'g.scenario.json')]);
+    expect(loaded.map((e) => e.scenario.id)).toEqual(['json/one']);
+  });
+
+  it('every built-in scenario follows the published schema, whose rule list is the registry\'s', async () => {
+    for (const s of ALL_SCENARIOS) expect(scenarioProblem(s), s.id).toBeUndefined();
+    const schema = JSON.parse(readFileSync(join(ROOT, 'docs/scenario.schema.json'), 'utf8'));
+    expect([...schema.$defs.scenario.properties.rule.enum].sort()).toEqual([...RULE_IDS].sort());
   });
 
   it('a file without the scenario array says what to export', async () => {

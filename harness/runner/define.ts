@@ -41,6 +41,11 @@ export function defineScenarios(scenarios: Scenario[]): Scenario[] {
   return scenarios;
 }
 
+/** A file with a single scenario: `export default defineScenario({...})`. */
+export function defineScenario(scenario: Scenario): Scenario[] {
+  return defineScenarios([scenario]);
+}
+
 function register(scenarios: Scenario[], cfg: WorkerConfig): void {
   const selected = new Set(cfg.selected);
   let env: RunEnv | undefined;

@@ -59,6 +59,8 @@ export async function runScenarioFiles(o: VitestRunOptions): Promise<void> {
       ...(o.maxWorkers ? { maxWorkers: o.maxWorkers } : {}),
       ...(o.shard ? { shard: o.shard } : {}),
       passWithNoTests: true,
+      // Installed from npm, the harness is TypeScript inside node_modules: let vite transform it.
+      server: { deps: { inline: [/a2a-conformance/] } },
       silent: true,
     },
     { logLevel: 'silent' },

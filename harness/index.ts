@@ -1,0 +1,30 @@
+/**
+ * The public entry of `a2a-conformance` for scenario authors and client adapters:
+ *
+ * ```ts
+ * import { defineScenarios, type Scenario } from 'a2a-conformance';
+ * export default defineScenarios([{ id: 'acme/…', rule: 'NEG-LIVE-INPUT', … }]);
+ * ```
+ * Scenario files are found by `--scenarios <glob>`; JSON files (`*.scenario.json`) follow
+ * docs/scenario.schema.json.
+ */
+export { defineScenario, defineScenarios } from './runner/define.js';
+export type { Scenario, PeerDescription, PeerRuntime, CardSignal, ListenerKind, OutputChannel } from './core/scenario.js';
+export type {
+  ClientProfile,
+  ProfileConstraints,
+  TaskIntent,
+  TaskInput,
+  TaskClass,
+  ClientReport,
+  Decision,
+  ErrorClass,
+  Hello,
+  RunRequest,
+  ClientTls,
+} from './core/types.js';
+export type { ClientAdapter } from './clients/contract.js';
+export type { VerdictKind, Check, EvidenceRef } from './core/verdict.js';
+export type { RunResults, ScenarioResult } from './core/results.js';
+export { RULES, type RuleId } from './core/rules.js';
+export { RESUBSCRIBE_ONLY_OUTPUTS_EXT } from './core/extensions.js';
