@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic */
 /** @jsxImportSource preact */
 /**
  * The sequence diagram of one scenario run's transcript, as inline SVG: lanes for the client, each

@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic */
 /** @jsxImportSource preact */
 /**
  * The HTML conformance report, rendered from results.json alone (never from live run state): one
