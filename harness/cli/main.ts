@@ -16,6 +16,7 @@ import { baselineFrom, ExpectationsError, judge, parseExpectations, type Expecta
 import { mergeResults, MergeError } from '../runner/merge.js';
 import { exitCode } from '../runner/policy.js';
 import { writeReports, type WrittenReport } from '../../reports/index.js';
+import { serve, type Serving } from './serve.js';
 
 class UsageError extends Error {
   override readonly name = 'UsageError';
@@ -147,6 +148,30 @@ export function buildProgram(): Command {
       const written = await writeReports(merged, resolve(opts.out));
       printSummary(merged, written);
       process.exitCode = merged.exitCode;
+    });
+
+  program
+    .command('serve')
+    .description('start the scripted peers on 127.0.0.1 for debugging a client by hand; Ctrl-C stops')
+    .option('--peer <name>', 'a scenario id or a peer factory name (default: every scenario)')
+    .option('--pki-dir <dir>', 'keep the certificates here and reuse them across runs')
+    .option('--scenarios <glob...>', 'scenario files or globs (default: the built-in scenarios)')
+    .action(async (opts: { peer?: string; pkiDir?: string; scenarios?: string[] }) => {
+      const catalogue = await loadCatalogue(await scenarioFiles(opts.scenarios));
+      let serving: Serving;
+      try {
+        serving = await serve({ catalogue, peer: opts.peer, pkiDir: opts.pkiDir ? resolve(opts.pkiDir) : undefined, out: (l) => process.stdout.write(l + '\n') });
+      } catch (err) {
+        throw new UsageError((err as Error).message);
+      }
+      await new Promise<void>((done) => {
+        const stop = () => {
+          process.stdout.write('stopping…\n');
+          void serving.stop().then(done);
+        };
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      });
     });
 
   program

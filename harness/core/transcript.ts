@@ -142,6 +142,10 @@ export class Transcript {
   private sealed = false;
   /** Events not recorded: after the run was sealed, or over MAX_EVENTS. */
   dropped = 0;
+  /** Called with each recorded event (the `serve` command logs them live). */
+  onRecord?: (event: WireEvent) => void;
+  /** Called when a recorded request has been answered (its status is known). */
+  onAnswer?: (event: HttpEvent) => void;
   constructor(private readonly clock: () => number) {
     this.start = clock();
   }
@@ -150,8 +154,10 @@ export class Transcript {
   record<E extends NewWireEvent>(event: E): E & EventBase {
     const recordable = !this.sealed && this.events.length < MAX_EVENTS;
     const full = { ...event, seq: recordable ? this.events.length + 1 : 0, t: Math.round(this.clock() - this.start) } as E & EventBase;
-    if (recordable) this.events.push(full as unknown as WireEvent);
-    else this.dropped++;
+    if (recordable) {
+      this.events.push(full as unknown as WireEvent);
+      this.onRecord?.(full as unknown as WireEvent);
+    } else this.dropped++;
     return full;
   }
 

@@ -177,6 +177,7 @@ export class PeerHost {
     } catch (err) {
       ev.status = 413;
       ev.note = (err as Error).message;
+      slot.transcript.onAnswer?.(ev);
       res.writeHead(413, { 'content-type': 'text/plain' }).end('request body too large');
       return;
     }
@@ -185,6 +186,7 @@ export class PeerHost {
     if (!['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'].includes(method)) {
       ev.status = 405;
       ev.note = `method ${method} is not served`;
+      slot.transcript.onAnswer?.(ev);
       res.writeHead(405, { 'content-type': 'text/plain', allow: 'GET, POST' }).end('method not allowed');
       return;
     }
@@ -203,12 +205,14 @@ export class PeerHost {
     } catch (err) {
       slot.transcript.record({ kind: 'harness', level: 'error', message: `peer handler threw on ${method} ${path}: ${(err as Error).stack ?? String(err)}` });
       ev.status = 500;
+      slot.transcript.onAnswer?.(ev);
       res.writeHead(500, { 'content-type': 'text/plain' }).end('harness error (not the client’s fault)');
       return;
     }
     if (!response) {
       ev.status = 404;
       ev.note = 'no handler for this path';
+      slot.transcript.onAnswer?.(ev);
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;
     }
@@ -216,6 +220,7 @@ export class PeerHost {
     const out: Record<string, string> = {};
     response.headers.forEach((v, k) => (out[k] = v));
     res.writeHead(response.status, out);
+    slot.transcript.onAnswer?.(ev);
     if (!response.body) {
       res.end();
       return;

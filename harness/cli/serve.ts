@@ -1,0 +1,99 @@
+/**
+ * `a2a-conformance serve`: the scripted peers on loopback, for debugging a client by hand. Prints
+ * each card URL and every certificate file a client needs, logs requests as they arrive, keeps its
+ * CA across runs with --pki-dir, and stops cleanly on Ctrl-C.
+ */
+import { existsSync } from 'node:fs';
+import { makePki, pkiPaths, readPki, removePki, writePki, type PkiFiles } from '../pki/index.js';
+import { PeerHost } from '../net/peer-host.js';
+import { PushDispatcher } from '../net/push-dispatcher.js';
+import { TaskLedger, Transcript, type WireEvent } from '../core/transcript.js';
+import type { CatalogueEntry } from '../runner/catalogue.js';
+import { createPeer } from '../../peers/index.js';
+
+export interface ServeOptions {
+  catalogue: CatalogueEntry[];
+  /** A scenario id or a peer factory name; all scenarios when absent. */
+  peer?: string;
+  pkiDir?: string;
+  out: (line: string) => void;
+}
+
+export interface Serving {
+  stop(): Promise<void>;
+}
+
+function describe(e: WireEvent): string | undefined {
+  switch (e.kind) {
+    case 'http':
+      return `${e.method} ${e.path}${e.rpc ? ` ${e.rpc.method}` : ''} → ${e.status ?? '…'}${e.rpcError ? ` (${e.rpcError.code})` : ''}${e.headers.a2aVersion ? '' : ' [no A2A-Version]'}${e.clientCert.presented ? ' [client cert]' : ''}`;
+    case 'tls':
+      return e.ok ? undefined : `TLS handshake failed at ${e.listener}: ${e.error}`;
+    case 'task':
+      return `task ${e.taskId} ${e.state} (${e.cause})`;
+    case 'push-attempt':
+      return `push ${e.state} → ${e.url}: ${e.outcome}${e.error ? ` ${e.error}` : ''}`;
+    case 'push-register':
+      return `push registered (${e.via}) → ${e.url}`;
+    case 'harness':
+      return `harness ${e.level}: ${e.message}`;
+    default:
+      return undefined;
+  }
+}
+
+export async function serve(o: ServeOptions): Promise<Serving> {
+  const chosen = o.peer ? o.catalogue.filter((e) => e.scenario.id === o.peer || e.scenario.peer.factory === o.peer) : o.catalogue;
+  if (chosen.length === 0) throw new Error(`no scenario id or peer factory named "${o.peer}" (see \`a2a-conformance list\`)`);
+  let files: PkiFiles;
+  let temporary = false;
+  if (o.pkiDir && existsSync(pkiPaths(o.pkiDir).cert.testCa)) files = pkiPaths(o.pkiDir);
+  else {
+    files = await writePki(await makePki(), o.pkiDir);
+    temporary = !o.pkiDir;
+  }
+  const pki = await readPki(files.dir);
+  const host = await PeerHost.start(pki);
+  const dispatcher = new PushDispatcher(pki);
+  const timers = new Set<NodeJS.Timeout>();
+  o.out('Certificates (PEM):');
+  o.out(`  trust this CA for every peer:          ${files.cert.testCa}`);
+  o.out(`  client certificate / key (mTLS peers): ${files.cert.client} ${files.key.client}`);
+  o.out(`  plain HTTPS push receiver:             ${files.cert.receiver} ${files.key.receiver}`);
+  o.out(`  partner-mTLS push receiver:            ${files.cert.partnerReceiver} ${files.key.partnerReceiver}, verify senders with ${files.cert.partnerCa}`);
+  o.out('Peers:');
+  chosen.forEach((e, i) => {
+    const key = `serve${i + 1}`;
+    const transcript = new Transcript(() => performance.now());
+    const log = (ev: WireEvent) => {
+      const line = describe(ev);
+      if (line) o.out(`[${new Date().toISOString().slice(11, 23)}] ${e.scenario.id} #${ev.seq} ${line}`);
+    };
+    // Requests are logged once answered, everything else as it happens.
+    transcript.onRecord = (ev) => ev.kind !== 'http' && log(ev);
+    transcript.onAnswer = log;
+    const slot = host.beginRun(key, transcript);
+    const peer = createPeer(e.scenario.peer, {
+      key,
+      transcript,
+      ledger: new TaskLedger(transcript),
+      base: (kind) => host.base(kind, key),
+      push: (order) => dispatcher.dispatch({ ...order, transcript }),
+      later: (ms, fn) => {
+        const t = setTimeout(() => (timers.delete(t), fn()), ms);
+        timers.add(t);
+      },
+    });
+    slot.handlers = peer.handlers;
+    o.out(`  ${e.scenario.id.padEnd(50)} ${peer.cardUrl}`);
+  });
+  o.out(`ready: ${chosen.length} peer(s) on 127.0.0.1 — Ctrl-C to stop`);
+  return {
+    async stop() {
+      for (const t of timers) clearTimeout(t);
+      await host.close();
+      await dispatcher.close();
+      if (temporary) await removePki(files);
+    },
+  };
+}
