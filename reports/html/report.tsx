@@ -110,7 +110,7 @@ function Matrix({ r }: { r: RunResults }) {
               return (
                 <td class={`cell v-${worst}`}>
                   <button type="button" class="cell-btn" data-rule={rule} title={here.map((x) => `${x.id}: ${x.verdict}`).join('\n')}>
-                    {worst} <span class="muted">×{here.length}</span>
+                    {worst} <span class="muted">{here.filter((x) => x.verdict === worst).length}/{here.length}</span>
                   </button>
                 </td>
               );
