@@ -8,5 +8,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Most tests wait on sockets and deadlines, not the CPU: two workers on two cores.
+    maxWorkers: 2,
   },
 });
