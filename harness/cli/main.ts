@@ -5,7 +5,7 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { BUILTIN_CLIENTS } from '../../clients/index.js';
 import { RULE_IDS } from '../core/rules.js';
 import type { RunResults } from '../core/results.js';
@@ -17,6 +17,7 @@ import { mergeResults, MergeError } from '../runner/merge.js';
 import { exitCode } from '../runner/policy.js';
 import { writeReports, type WrittenReport } from '../../reports/index.js';
 import { serve, type Serving } from './serve.js';
+import { ClientFault } from '../clients/subprocess.js';
 
 class UsageError extends Error {
   override readonly name = 'UsageError';
@@ -72,7 +73,7 @@ export function buildProgram(): Command {
     .command('run')
     .description('run the scenarios against a client and write <out>/results.json')
     .option('--client <name>', `a built-in client (${BUILTIN_CLIENTS.map((c) => c.name).slice(0, 3).join(', ')}, …; see \`list --clients\`)`)
-    .addOption(new Option('--client-cmd <command>', 'a client run as a subprocess speaking NDJSON (not available yet)').hideHelp())
+    .option('--client-cmd <command>', 'any other client: a command that speaks the NDJSON protocol (docs/protocol.md)')
     .option('--scenarios <glob...>', 'scenario files or globs (default: the built-in scenarios)')
     .option('--rule <id>', 'only scenarios of this rule (repeatable, or comma-separated)', ruleList)
     .option('--out <dir>', 'where the report goes: index.html, results.json, junit.xml, summary.md', 'conformance-report')
@@ -93,14 +94,15 @@ export function buildProgram(): Command {
         if (i > n) throw new UsageError(`--shard ${opts.shard}: the index must be at most the count`);
       }
       const expectations = opts.expectations ? await readExpectations(opts.expectations) : undefined;
-      if (opts.clientCmd) throw new UsageError('--client-cmd (subprocess clients) is not available in this version; use --client');
-      if (!opts.client) throw new UsageError('say which client to run: --client <name> (see `a2a-conformance list --clients`)');
-      if (!BUILTIN_CLIENTS.some((c) => c.name === opts.client))
+      if (opts.client && opts.clientCmd) throw new UsageError('give --client or --client-cmd, not both');
+      if (!opts.client && !opts.clientCmd) throw new UsageError('say which client to run: --client <name> (see `a2a-conformance list --clients`) or --client-cmd "<command>"');
+      if (opts.client && !BUILTIN_CLIENTS.some((c) => c.name === opts.client))
         throw new UsageError(`unknown client "${opts.client}". Built-in clients: ${BUILTIN_CLIENTS.map((c) => c.name).join(', ')}`);
       const files = await scenarioFiles(opts.scenarios);
       const out = resolve(opts.out);
       const results = await runConformance({
         client: opts.client,
+        clientCmd: opts.clientCmd,
         files,
         rules: opts.rule,
         strict: opts.strict,
@@ -207,6 +209,10 @@ export async function main(argv: string[]): Promise<number> {
     if (err instanceof CommanderError) {
       // --help and --version exit 0 through here too.
       return err.exitCode === 0 ? 0 : 2;
+    }
+    if (err instanceof ClientFault) {
+      process.stderr.write(`a2a-conformance: ${err.message}\nCheck the client with: a2a-conformance doctor --client-cmd "<command>"\n`);
+      return 2;
     }
     if (err instanceof UsageError || err instanceof ScenarioLoadError || err instanceof ExpectationsError || err instanceof MergeError) {
       process.stderr.write(`a2a-conformance: ${err.message}\n`);

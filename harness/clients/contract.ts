@@ -14,8 +14,16 @@ import type { ClientReport, Hello, RunRequest } from '../core/types.js';
 export interface ClientAdapter {
   hello(): Hello | Promise<Hello>;
   run(req: RunRequest, signal: AbortSignal): Promise<ClientReport>;
+  /** What the client logged during one run (stderr, protocol warnings); asked once, after the run. */
+  diagnostics?(runId: string): ClientDiagnostics | undefined;
   /** Frees what the adapter holds (processes, agents). */
   close?(): Promise<void>;
+}
+
+export interface ClientDiagnostics {
+  stderr: string;
+  /** Things the client did on its channel that cost nothing by themselves (non-JSON lines, unknown types). */
+  warnings: string[];
 }
 
 /** A built-in client: its name on the command line and how to make one. */

@@ -7,13 +7,17 @@ import { afterAll, beforeAll, inject, test } from 'vitest';
 import type { ScenarioResult } from '../core/results.js';
 import type { Scenario } from '../core/scenario.js';
 import type { Hello } from '../core/types.js';
-import { createBuiltinClient } from '../../clients/index.js';
+import { createClient } from './client-factory.js';
 import { executeScenario, type RunEnv } from './execute.js';
 import { closeEnv, openEnv } from './env.js';
 
 /** What the CLI provides to every worker. */
 export interface WorkerConfig {
-  client: string;
+  /** A built-in client's name, or… */
+  client?: string;
+  /** …a command run as an NDJSON subprocess, in `cwd`. */
+  clientCmd?: string;
+  cwd?: string;
   hello: Hello;
   pkiDir: string;
   idSalt: string;
@@ -52,7 +56,7 @@ function register(scenarios: Scenario[], cfg: WorkerConfig): void {
   const wanted = scenarios.filter((s) => selected.has(s.id));
   beforeAll(async () => {
     if (wanted.length === 0) return;
-    env = await openEnv({ pkiDir: cfg.pkiDir, client: createBuiltinClient(cfg.client), hello: cfg.hello, idSalt: cfg.idSalt, deadlineMultiplier: cfg.deadlineMultiplier });
+    env = await openEnv({ pkiDir: cfg.pkiDir, client: createClient(cfg), hello: cfg.hello, idSalt: cfg.idSalt, deadlineMultiplier: cfg.deadlineMultiplier });
   });
   afterAll(async () => {
     if (env) await closeEnv(env);

@@ -148,7 +148,8 @@ export async function executeScenario(s: Scenario, env: RunEnv): Promise<Scenari
       if (problem) outcome = { kind: 'crashed', reason: `the client's result is invalid: ${problem}` };
       else claims = first.r as ClientReport;
     } else {
-      outcome = { kind: 'crashed', reason: `the client threw: ${(first.e as Error)?.message ?? String(first.e)}` };
+      const e = first.e as Error | undefined;
+      outcome = { kind: 'crashed', reason: e?.name === 'ClientFault' ? e.message : `the client threw: ${e?.message ?? String(first.e)}` };
     }
     // Let in-flight pushes and state changes land before the ledger is read.
     await new Promise((r) => setTimeout(r, 30));
@@ -164,6 +165,7 @@ export async function executeScenario(s: Scenario, env: RunEnv): Promise<Scenari
     await env.host.close();
     env.host = await PeerHost.start(env.pems);
   }
+  const diagnostics = env.client.diagnostics?.(`r-${key}`);
   const ledgerSnapshot = ledger.snapshot();
   let g: ReturnType<typeof grade>;
   try {
@@ -171,8 +173,11 @@ export async function executeScenario(s: Scenario, env: RunEnv): Promise<Scenari
   } catch (err) {
     g = { verdict: 'ERROR', checks: [{ rule: 'HARNESS', verdict: 'ERROR', reason: `the oracle failed: ${(err as Error).message}`, evidence: [] }] };
   }
+  if (diagnostics?.warnings.length)
+    g.checks.push({ rule: 'CLIENT-PROTOCOL', verdict: 'INFORMATIONAL', reason: `${diagnostics.warnings.length} protocol warning(s); they cost nothing by themselves`, evidence: diagnostics.warnings.slice(0, 20).map((w) => ({ fact: w })) });
   return {
     ...base,
+    ...(diagnostics?.stderr ? { stderr: diagnostics.stderr } : {}),
     card,
     verdict: g.verdict,
     checks: g.checks,

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createBuiltinClient } from '../../clients/index.js';
+import { createClient, type ClientChoice } from './client-factory.js';
 import type { RunResults, ScenarioResult } from '../core/results.js';
 import { RESULTS_SCHEMA } from '../core/results.js';
 import { unmetConstraint } from '../core/scenario.js';
@@ -20,8 +20,7 @@ import { runScenarioFiles } from './vitest-run.js';
 
 export const RULESET_VERSION = 'seed-000@1';
 
-export interface RunOptions {
-  client: string;
+export interface RunOptions extends ClientChoice {
   files: string[];
   rules?: string[];
   strict?: boolean;
@@ -97,9 +96,13 @@ async function testModuleFor(file: string): Promise<string> {
 export async function runConformance(o: RunOptions): Promise<RunResults> {
   const started = Date.now();
   const catalogue = await loadCatalogue(o.files);
-  const adapter = createBuiltinClient(o.client);
-  const hello = await adapter.hello();
-  await adapter.close?.();
+  const adapter = createClient(o);
+  let hello: Hello;
+  try {
+    hello = await adapter.hello();
+  } finally {
+    await adapter.close?.();
+  }
   const problem = helloProblem(hello);
   if (problem) throw new Error(`client ${o.client}: ${problem}`);
 
@@ -126,7 +129,7 @@ export async function runConformance(o: RunOptions): Promise<RunResults> {
           if (o.shard) inShard = new Set(files);
         },
         files: [...moduleOf.values()],
-        config: { client: o.client, hello, pkiDir: pki.dir, idSalt: seed, deadlineMultiplier, selected: selected.map((e) => e.scenario.id) },
+        config: { client: o.client, clientCmd: o.clientCmd, cwd: o.cwd ?? process.cwd(), hello, pkiDir: pki.dir, idSalt: seed, deadlineMultiplier, selected: selected.map((e) => e.scenario.id) },
         maxWorkers: o.maxWorkers,
         onResult: (r) => {
           r.file = relativeToRoot(fileOf.get(r.id) ?? '');

@@ -1,0 +1,243 @@
+/**
+ * The NDJSON subprocess transport (DESIGN.md §4.1): any client, any language, as a process that
+ * reads one JSON object per line on stdin and writes one per line on stdout. stderr is its log,
+ * kept per scenario. JSON Schemas of every message: docs/ndjson/.
+ *
+ * A misbehaving process costs the scenario it was running, never the run: a crash, an exit, a
+ * missing or invalid result, an answer to the wrong id, or a line over 1 MiB fails that scenario
+ * with a reason that says which (a hang is a TIMEOUT), and the process is restarted for the next.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { ClientReport, Hello, RunRequest } from '../core/types.js';
+import type { ClientAdapter, ClientDiagnostics } from './contract.js';
+
+export const PROTOCOL = 'a2a-conformance/1';
+export const MAX_LINE_BYTES = 1024 * 1024;
+const HELLO_TIMEOUT_MS = 10_000;
+const KILL_AFTER_ABORT_MS = 2_000;
+const MAX_STDERR = 64 * 1024;
+
+/** A fault of the client process: it costs the scenario (FAIL), never the run. */
+export class ClientFault extends Error {
+  override readonly name = 'ClientFault';
+  readonly code = 'A2A_CLIENT_FAULT';
+}
+
+export interface SubprocessOptions {
+  command: string;
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+type LineEvent = { kind: 'line'; text: string } | { kind: 'too-long'; bytes: number } | { kind: 'exit'; code: number | null; signal: string | null };
+
+/** One live child process and its line stream. */
+class Child {
+  readonly proc: ChildProcess;
+  private buf = Buffer.alloc(0);
+  private queue: LineEvent[] = [];
+  private waiter: ((e: LineEvent) => void) | undefined;
+  stderr = '';
+  exited = false;
+
+  constructor(o: SubprocessOptions) {
+    this.proc = spawn(o.command, { shell: true, cwd: o.cwd, env: o.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.proc.stdout!.on('data', (c: Buffer) => this.onData(c));
+    this.proc.stderr!.on('data', (c: Buffer) => {
+      if (this.stderr.length < MAX_STDERR) this.stderr += c.toString('utf8').slice(0, MAX_STDERR - this.stderr.length);
+    });
+    this.proc.stdin!.on('error', () => {}); // a dead child's stdin: the exit event says what happened
+    this.proc.on('error', (err) => this.push({ kind: 'exit', code: null, signal: `spawn error: ${err.message}` }));
+    this.proc.on('exit', (code, signal) => {
+      this.exited = true;
+      this.push({ kind: 'exit', code, signal });
+    });
+  }
+
+  private onData(c: Buffer): void {
+    this.buf = Buffer.concat([this.buf, c]);
+    for (;;) {
+      const nl = this.buf.indexOf(0x0a);
+      if (nl < 0) break;
+      if (nl > MAX_LINE_BYTES) {
+        this.push({ kind: 'too-long', bytes: nl });
+        this.buf = Buffer.alloc(0);
+        return;
+      }
+      this.push({ kind: 'line', text: this.buf.subarray(0, nl).toString('utf8').replace(/\r$/, '') });
+      this.buf = this.buf.subarray(nl + 1);
+    }
+    if (this.buf.length > MAX_LINE_BYTES) {
+      this.push({ kind: 'too-long', bytes: this.buf.length });
+      this.buf = Buffer.alloc(0);
+    }
+  }
+
+  private push(e: LineEvent): void {
+    if (this.waiter) {
+      const w = this.waiter;
+      this.waiter = undefined;
+      w(e);
+    } else this.queue.push(e);
+  }
+
+  /** The next line or event, or `undefined` after `ms`. */
+  next(ms: number): Promise<LineEvent | undefined> {
+    const q = this.queue.shift();
+    if (q) return Promise.resolve(q);
+    return new Promise((resolve) => {
+      const t = setTimeout(() => {
+        this.waiter = undefined;
+        resolve(undefined);
+      }, ms);
+      this.waiter = (e) => {
+        clearTimeout(t);
+        resolve(e);
+      };
+    });
+  }
+
+  send(msg: unknown): void {
+    if (!this.exited && this.proc.stdin!.writable) this.proc.stdin!.write(JSON.stringify(msg) + '\n');
+  }
+
+  kill(): void {
+    if (!this.exited) this.proc.kill('SIGKILL');
+  }
+
+  takeStderr(): string {
+    const s = this.stderr;
+    this.stderr = '';
+    return s;
+  }
+}
+
+const describeExit = (e: { code: number | null; signal: string | null }) =>
+  e.signal ? `was ended by ${e.signal}` : `exited with code ${e.code}`;
+
+/** Checks a `hello` answer. */
+export function helloLineProblem(msg: Record<string, unknown>): string | undefined {
+  if (msg.type !== 'hello') return `expected {"type":"hello",…}, got type ${JSON.stringify(msg.type)}`;
+  if (typeof msg.name !== 'string' || !msg.name) return 'hello.name must be a non-empty string';
+  if (typeof msg.version !== 'string') return 'hello.version must be a string';
+  if (msg.profile !== null && (typeof msg.profile !== 'object' || Array.isArray(msg.profile))) return 'hello.profile must be null or a profile object';
+  if (!Array.isArray(msg.taskClasses)) return 'hello.taskClasses must be a list';
+  return undefined;
+}
+
+export class SubprocessClient implements ClientAdapter {
+  private child: Child | undefined;
+  private helloAnswer: Hello | undefined;
+  private readonly diag = new Map<string, ClientDiagnostics>();
+  /** Every protocol problem seen, with its line: `doctor` prints them. */
+  readonly protocolLog: Array<{ problem: string; line?: string }> = [];
+
+  constructor(private readonly o: SubprocessOptions) {}
+
+  /** Starts the process if needed and greets it. Throws ClientFault with the offending line. */
+  async hello(): Promise<Hello> {
+    if (this.child && !this.child.exited && this.helloAnswer) return this.helloAnswer;
+    this.child?.kill();
+    const child = new Child(this.o);
+    this.child = child;
+    child.send({ type: 'hello', protocol: PROTOCOL });
+    const deadline = Date.now() + HELLO_TIMEOUT_MS;
+    for (;;) {
+      const e = await child.next(Math.max(0, deadline - Date.now()));
+      if (!e) throw this.fault(`did not answer hello within ${HELLO_TIMEOUT_MS / 1000} s`, undefined, child);
+      if (e.kind === 'exit') throw this.fault(`${describeExit(e)} before answering hello`, undefined, child);
+      if (e.kind === 'too-long') throw this.fault(`sent a line of ${e.bytes} bytes (over 1 MiB) instead of hello`, undefined, child);
+      let msg: unknown;
+      try {
+        msg = JSON.parse(e.text);
+      } catch {
+        this.protocolLog.push({ problem: 'non-JSON line on stdout (ignored)', line: e.text });
+        continue;
+      }
+      if (!msg || typeof msg !== 'object' || Array.isArray(msg)) throw this.fault('answered hello with JSON that is not an object', e.text, child);
+      const m = msg as Record<string, unknown>;
+      if (m.type !== 'hello' && typeof m.type === 'string' && m.type !== 'result') {
+        this.protocolLog.push({ problem: `unknown message type ${JSON.stringify(m.type)} (ignored)`, line: e.text });
+        continue;
+      }
+      const problem = helloLineProblem(m);
+      if (problem) throw this.fault(`bad hello: ${problem}`, e.text, child);
+      this.helloAnswer = { name: m.name as string, version: m.version as string, profile: m.profile as Hello['profile'], taskClasses: m.taskClasses as Hello['taskClasses'] };
+      return this.helloAnswer;
+    }
+  }
+
+  private fault(problem: string, line: string | undefined, child?: Child): ClientFault {
+    this.protocolLog.push({ problem, ...(line !== undefined ? { line } : {}) });
+    child?.kill();
+    if (child === this.child) this.child = undefined;
+    return new ClientFault(`the client process ${problem}${line !== undefined ? `: ${line.slice(0, 300)}` : ''}`);
+  }
+
+  diagnostics(runId: string): ClientDiagnostics | undefined {
+    const d = this.diag.get(runId);
+    this.diag.delete(runId);
+    return d;
+  }
+
+  async run(req: RunRequest, signal: AbortSignal): Promise<ClientReport> {
+    const d: ClientDiagnostics = { stderr: '', warnings: [] };
+    this.diag.set(req.id, d);
+    try {
+      await this.hello(); // restarts a process that died after the last scenario
+    } catch (err) {
+      if (this.child) d.stderr = this.child.takeStderr();
+      throw err;
+    }
+    const child = this.child!;
+    child.takeStderr(); // what it logged between runs is not this scenario's
+    child.send({ type: 'run', id: req.id, scenario: req.scenario, cardUrl: req.cardUrl, intent: req.intent, profile: req.profile, deadlineMs: req.deadlineMs, tls: req.tls });
+    let killTimer: NodeJS.Timeout | undefined;
+    const onAbort = () => {
+      child.send({ type: 'abort', id: req.id });
+      killTimer = setTimeout(() => child.kill(), KILL_AFTER_ABORT_MS);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      for (;;) {
+        const e = await child.next(60_000);
+        if (!e) continue; // a long scenario; the deadline (abort, then kill) bounds the wait
+        if (e.kind === 'exit') throw this.fault(`${describeExit(e)} before sending a result for ${req.id}`, undefined, child);
+        if (e.kind === 'too-long') throw this.fault(`sent a line of ${e.bytes} bytes (over the 1 MiB limit)`, undefined, child);
+        let msg: unknown;
+        try {
+          msg = JSON.parse(e.text);
+        } catch {
+          d.warnings.push(`non-JSON line on stdout: ${e.text.slice(0, 200)}`);
+          continue;
+        }
+        const m = (msg && typeof msg === 'object' && !Array.isArray(msg) ? msg : {}) as Record<string, unknown>;
+        if (m.type !== 'result') {
+          d.warnings.push(`message of unknown type ${JSON.stringify(m.type ?? null)} ignored: ${e.text.slice(0, 200)}`);
+          continue;
+        }
+        if (m.id !== req.id) throw this.fault(`answered the wrong id (${JSON.stringify(m.id)}, expected ${JSON.stringify(req.id)})`, e.text, child);
+        const { type: _t, id: _i, ...report } = m;
+        return report as unknown as ClientReport; // shape checked by the runner
+      }
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+      clearTimeout(killTimer);
+      d.stderr = child.takeStderr();
+      if (signal.aborted && !child.exited) {
+        // It ignored the abort, or answered late: start clean next time.
+        child.kill();
+        if (this.child === child) this.child = undefined;
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    const c = this.child;
+    this.child = undefined;
+    if (!c || c.exited) return;
+    c.send({ type: 'shutdown' });
+    const gone = await c.next(1000);
+    if (!gone || gone.kind !== 'exit') c.kill();
+  }
+}

@@ -1,0 +1,19 @@
+/** Makes the client under test from the run's configuration: a built-in by name, or a subprocess. */
+import { createBuiltinClient } from '../../clients/index.js';
+import type { ClientAdapter } from '../clients/contract.js';
+import { SubprocessClient } from '../clients/subprocess.js';
+
+export interface ClientChoice {
+  client?: string;
+  clientCmd?: string;
+  /** Working directory for a subprocess client (the user's, not the harness's). */
+  cwd?: string;
+}
+
+export function createClient(c: ClientChoice): ClientAdapter {
+  if (c.clientCmd) return new SubprocessClient({ command: c.clientCmd, cwd: c.cwd });
+  if (!c.client) throw new Error('[harness] no client chosen');
+  return createBuiltinClient(c.client);
+}
+
+export const clientLabel = (c: ClientChoice) => c.clientCmd ?? c.client ?? '?';
