@@ -18,6 +18,7 @@ import { exitCode } from '../runner/policy.js';
 import { writeReports, type WrittenReport } from '../../reports/index.js';
 import { serve, type Serving } from './serve.js';
 import { ClientFault } from '../clients/subprocess.js';
+import { doctor } from './doctor.js';
 
 class UsageError extends Error {
   override readonly name = 'UsageError';
@@ -150,6 +151,16 @@ export function buildProgram(): Command {
       const written = await writeReports(merged, resolve(opts.out));
       printSummary(merged, written);
       process.exitCode = merged.exitCode;
+    });
+
+  program
+    .command('doctor')
+    .description('check a subprocess client\'s protocol (handshake and one harmless scenario) before grading')
+    .requiredOption('--client-cmd <command>', 'the command that runs the client')
+    .action(async (opts: { clientCmd: string }) => {
+      const catalogue = await loadCatalogue(await scenarioFiles(undefined));
+      const harmless = catalogue.find((e) => e.scenario.id === 'spec-tls-verify/valid-certificate-control')!.scenario;
+      process.exitCode = await doctor(opts.clientCmd, harmless, (l) => process.stdout.write(l + '\n'));
     });
 
   program

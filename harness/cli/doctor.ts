@@ -1,0 +1,65 @@
+/**
+ * `a2a-conformance doctor --client-cmd "<command>"`: checks a subprocess client's protocol before
+ * any grading. Runs the handshake and one harmless scenario, and prints each protocol error with
+ * the offending line. Exit 0 when the client speaks the protocol (whatever its verdict), 1 otherwise.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { ClientFault, SubprocessClient } from '../clients/subprocess.js';
+import type { Scenario } from '../core/scenario.js';
+import { makePki, removePki, writePki } from '../pki/index.js';
+import { PACKAGE_ROOT } from '../runner/catalogue.js';
+import { closeEnv, openEnv } from '../runner/env.js';
+import { executeScenario } from '../runner/execute.js';
+import { helloProblem } from '../runner/run.js';
+
+export async function doctor(command: string, harmless: Scenario, out: (l: string) => void, cwd = process.cwd()): Promise<number> {
+  const client = new SubprocessClient({ command, cwd });
+  let problems = 0;
+  const report = (ok: boolean, what: string, line?: string) => {
+    if (!ok) problems++;
+    out(`${ok ? '✓' : '✗'} ${what}`);
+    if (line !== undefined) out(`    line: ${line.length > 300 ? `${line.slice(0, 300)}…` : line}`);
+  };
+  out(`doctor: ${command}`);
+  let hello;
+  try {
+    hello = await client.hello();
+  } catch (err) {
+    const last = client.protocolLog.at(-1);
+    for (const p of client.protocolLog.slice(0, -1)) report(false, p.problem, p.line);
+    report(false, last ? `the client ${last.problem}` : (err as Error).message, last?.line);
+    await client.close();
+    out('the handshake failed: fix it before grading (docs/protocol.md)');
+    return 1;
+  }
+  for (const p of client.protocolLog) report(false, p.problem, p.line);
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  const validHello = ajv.compile(JSON.parse(readFileSync(join(PACKAGE_ROOT, 'docs/ndjson/hello.schema.json'), 'utf8')));
+  const helloMsg = { type: 'hello', ...hello };
+  const schemaOk = validHello(helloMsg);
+  const semantic = helloProblem(hello);
+  report(schemaOk && !semantic, `hello: ${hello.name} ${hello.version}, profile ${hello.profile ? 'fixed' : 'per run'}, task classes ${hello.taskClasses.join(', ') || '(none)'}${schemaOk ? '' : ` — ${ajv.errorsText(validHello.errors)}`}${semantic ? ` — ${semantic}` : ''}`, schemaOk && !semantic ? undefined : JSON.stringify(helloMsg));
+
+  const files = await writePki(await makePki());
+  const env = await openEnv({ pkiDir: files.dir, client, hello, idSalt: 'doctor', deadlineMultiplier: 1 });
+  try {
+    if (!hello.taskClasses.includes(harmless.intent.taskClass)) {
+      report(true, `one scenario: skipped (the client lists no "${harmless.intent.taskClass}" task class)`);
+    } else {
+      const r = await executeScenario(harmless, env);
+      const fault = r.outcome.kind === 'crashed' || r.outcome.kind === 'timeout';
+      report(!fault, `one scenario (${harmless.title}): ${r.outcome.kind}${r.outcome.reason ? ` — ${r.outcome.reason}` : ''}; verdict ${r.verdict}`);
+      for (const w of r.checks.find((c) => c.rule === 'CLIENT-PROTOCOL')?.evidence ?? []) report(false, 'protocol warning', w.fact);
+      if (r.stderr) out(`    stderr: ${r.stderr.trim().split('\n').slice(-5).join('\n            ')}`);
+    }
+  } finally {
+    await closeEnv(env);
+    await removePki(files);
+  }
+  out(problems === 0 ? 'the client speaks a2a-conformance/1' : `${problems} problem(s)`);
+  return problems === 0 ? 0 : 1;
+}
+
+export { ClientFault };

@@ -1,0 +1,103 @@
+/**
+ * The NDJSON subprocess transport against hostile clients (DESIGN.md §4.1): each case costs that
+ * scenario (FAIL or TIMEOUT with a reason that says which), the process is restarted for the next,
+ * and the run always finishes. Plus `doctor` on a broken hello.
+ */
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SubprocessClient } from '../harness/clients/subprocess.js';
+import { cli, ROOT } from './helpers/cli.js';
+import { startHarness } from './helpers/harness.js';
+import { scenario } from './helpers/scenarios.js';
+
+const HOSTILE = join(ROOT, 'test/fixtures/clients/hostile.mjs');
+const cmd = (...args: string[]) => `"${process.execPath}" "${HOSTILE}" ${args.join(' ')}`;
+const REJECT_IS_RIGHT = 'neg-live-input/live-audio-to-batch-peer';
+
+async function runWith(mode: string[], ids: string[], deadlineMs?: number) {
+  const h = await startHarness(new SubprocessClient({ command: cmd(...mode) }));
+  const out = [];
+  try {
+    for (const id of ids) out.push(await h.run(deadlineMs ? { ...scenario(id), deadlineMs } : scenario(id)));
+  } finally {
+    await h.close();
+  }
+  return out;
+}
+
+describe('subprocess clients (NDJSON)', () => {
+  it('a well-behaved process: its result is graded, its stderr kept per scenario', async () => {
+    const [r] = await runWith(['good'], [REJECT_IS_RIGHT]);
+    expect(r!.verdict).toBe('PASS');
+    expect(r!.claims?.notes).toBe('good');
+    expect(r!.stderr).toMatch(/^running r-\w+ in mode good/);
+  });
+
+  it('non-JSON lines and unknown message types cost nothing; they are kept as warnings in the evidence', async () => {
+    const [r] = await runWith(['nonjson'], [REJECT_IS_RIGHT]);
+    expect(r!.verdict).toBe('PASS');
+    const warnings = r!.checks.find((c) => c.rule === 'CLIENT-PROTOCOL');
+    expect(warnings?.verdict).toBe('INFORMATIONAL');
+    expect(warnings?.evidence.map((e) => e.fact).join('\n')).toMatch(/non-JSON line on stdout: this is not JSON[\s\S]*unknown type "progress"/);
+  });
+
+  it.each([
+    [['crash'], 'exited with code 3 before sending a result'],
+    [['wrongid'], 'answered the wrong id ("r-somebody-else"'],
+    [['invalid'], 'degradations must be a list of strings'],
+    [['bigline'], 'over the 1 MiB limit'],
+  ])('%s: FAIL with a reason that says which, and the next scenario runs on a fresh process', async (mode, reason) => {
+    const [bad, next] = await runWith(mode, [REJECT_IS_RIGHT, REJECT_IS_RIGHT]);
+    expect(bad!.verdict).toBe('FAIL');
+    expect(bad!.outcome.kind).toBe('crashed');
+    expect(bad!.outcome.reason).toContain(reason);
+    expect(next!.outcome.kind).toBe('crashed'); // the same mode again: restarted and judged again, not skipped
+  });
+
+  it('a process that crashes once is restarted, and the next scenario passes', async () => {
+    const marker = join(await mkdtemp(join(tmpdir(), 'a2a-crash-')), 'crashed');
+    const [first, second] = await runWith(['crash-once', `"${marker}"`], [REJECT_IS_RIGHT, REJECT_IS_RIGHT]);
+    expect(first!.outcome.reason).toContain('exited with code 4');
+    expect(second!.verdict).toBe('PASS');
+  });
+
+  it('a process that hangs: TIMEOUT at the deadline, killed, restarted for the next', async () => {
+    const [hung, next] = await runWith(['hang'], [REJECT_IS_RIGHT, REJECT_IS_RIGHT], 500);
+    expect(hung!.verdict).toBe('TIMEOUT');
+    expect(hung!.outcome.kind).toBe('timeout');
+    expect(next!.outcome.kind).toBe('timeout');
+  });
+
+  it('a process that exited after hello is restarted for its run, then judged', async () => {
+    const [r] = await runWith(['exit-after-hello'], [REJECT_IS_RIGHT]);
+    // The first process is gone by the time the run starts; a fresh one answers it.
+    expect(r!.claims?.notes).toBe('exit-after-hello');
+    expect(r!.verdict).toBe('PASS');
+  });
+});
+
+describe('a2a-conformance doctor', () => {
+  it('reports a broken hello with its line, exit 1', async () => {
+    const o = await cli(['doctor', '--client-cmd', `echo 'not json'; echo '{"type":"hello","name":"","version":"1"}'; sleep 3`]);
+    expect(o.code).toBe(1);
+    expect(o.stdout).toContain('✗ the client bad hello: hello.name must be a non-empty string');
+    expect(o.stdout).toContain('line: {"type":"hello","name":"","version":"1"}');
+    expect(o.stdout).toContain('line: not json');
+  });
+
+  it('passes a client that speaks the protocol, exit 0', async () => {
+    const o = await cli(['doctor', '--client-cmd', cmd('good')]);
+    expect(o.stdout).toContain('✓ hello: hostile-good 1');
+    expect(o.stdout).toContain('the client speaks a2a-conformance/1');
+    expect(o.code).toBe(0);
+  });
+
+  it('a run whose client fails the handshake exits 2 and points at doctor', async () => {
+    const o = await cli(['run', '--client-cmd', 'exit 5', '--out', join(await mkdtemp(join(tmpdir(), 'a2a-hs-')), 'o')]);
+    expect(o.code).toBe(2);
+    expect(o.stderr).toContain('exited with code 5 before answering hello');
+    expect(o.stderr).toContain('doctor --client-cmd');
+  });
+});
