@@ -128,7 +128,7 @@ export function helloLineProblem(msg: Record<string, unknown>): string | undefin
 export class SubprocessClient implements ClientAdapter {
   private child: Child | undefined;
   private helloAnswer: Hello | undefined;
-  private readonly diag = new Map<string, ClientDiagnostics>();
+  private readonly diag = new Map<string, { d: ClientDiagnostics; child?: Child }>();
   /** Every protocol problem seen, with its line: `doctor` prints them. */
   readonly protocolLog: Array<{ problem: string; line?: string }> = [];
 
@@ -174,23 +174,23 @@ export class SubprocessClient implements ClientAdapter {
     return new ClientFault(`the client process ${problem}${line !== undefined ? `: ${line.slice(0, 300)}` : ''}`);
   }
 
+  /** Asked after the run settled: stderr arrives on its own pipe, often after the result line. */
   diagnostics(runId: string): ClientDiagnostics | undefined {
-    const d = this.diag.get(runId);
+    const entry = this.diag.get(runId);
     this.diag.delete(runId);
-    return d;
+    if (!entry) return undefined;
+    if (entry.child) entry.d.stderr += entry.child.takeStderr();
+    return entry.d;
   }
 
   async run(req: RunRequest, signal: AbortSignal): Promise<ClientReport> {
     const d: ClientDiagnostics = { stderr: '', warnings: [] };
-    this.diag.set(req.id, d);
-    try {
-      await this.hello(); // restarts a process that died after the last scenario
-    } catch (err) {
-      if (this.child) d.stderr = this.child.takeStderr();
-      throw err;
-    }
+    const entry: { d: ClientDiagnostics; child?: Child } = { d };
+    this.diag.set(req.id, entry);
+    await this.hello(); // restarts a process that died after the last scenario
     const child = this.child!;
     child.takeStderr(); // what it logged between runs is not this scenario's
+    entry.child = child;
     child.send({ type: 'run', id: req.id, scenario: req.scenario, cardUrl: req.cardUrl, intent: req.intent, profile: req.profile, deadlineMs: req.deadlineMs, tls: req.tls });
     let killTimer: NodeJS.Timeout | undefined;
     const onAbort = () => {
@@ -223,7 +223,6 @@ export class SubprocessClient implements ClientAdapter {
     } finally {
       signal.removeEventListener('abort', onAbort);
       clearTimeout(killTimer);
-      d.stderr = child.takeStderr();
       if (signal.aborted && !child.exited) {
         // It ignored the abort, or answered late: start clean next time.
         child.kill();
