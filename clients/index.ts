@@ -1,11 +1,13 @@
 /** The built-in clients, by the name `--client` takes. */
 import type { BuiltinClient, ClientAdapter } from '../harness/clients/contract.js';
+import { createA2aJsSdkClient } from './a2a-js-sdk/index.js';
 import { createNaiveClient, MISTAKES } from './naive/index.js';
 import { createReferenceClient } from './reference/index.js';
 
 export const BUILTIN_CLIENTS: BuiltinClient[] = [
   { name: 'reference', description: 'correct on every rule', create: createReferenceClient },
   { name: 'naive', description: 'the Northwind client of seed 000, every mistake at once', create: () => createNaiveClient() },
+  { name: 'a2a-js-sdk', description: 'the real @a2a-js/sdk 1.3.0 client, used as an application uses it', create: createA2aJsSdkClient },
   ...MISTAKES.map((m) => ({
     name: `naive:${m.name}`,
     description: m.description,

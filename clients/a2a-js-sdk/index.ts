@@ -1,0 +1,164 @@
+/**
+ * `--client a2a-js-sdk`: the real @a2a-js/sdk 1.3.0 client, used the way an application uses it
+ * (ClientFactory → createFromUrl → sendMessage / getTask / cancelTask), so the harness measures the
+ * library, not us.
+ *
+ * The glue policy is fixed and published (README, "@a2a-js/sdk under test"):
+ * - follow the intent literally: send what it says (live frames one message each, a bufferable
+ *   input as one payload), ask for push when it prefers push and the profile has a receiver,
+ *   stream when it prefers streaming, poll otherwise;
+ * - add no gate of ours: no card check before sending beyond what the SDK does itself;
+ * - an SDK error thrown before any task exists is reported as `rejected` (errorClass `handshake`);
+ *   after a task exists, as `proceeded` with the error in the notes;
+ * - like any application with a deadline, cancel a task that has not finished in time.
+ * TLS: the application hands the SDK a fetch that trusts the harness CA and presents the client
+ * certificate (an undici Agent as dispatcher), the only way to do either with this SDK.
+ */
+import { readFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { Agent } from 'undici';
+import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
+import { Role, TaskState } from '@a2a-js/sdk';
+import type { ClientAdapter } from '../../harness/clients/contract.js';
+import type { ClientReport, RunRequest } from '../../harness/core/types.js';
+import { PushReceiver } from '../common/push-receiver.js';
+
+export const SDK_VERSION = '1.3.0';
+const TERMINAL = new Set<number>([TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_FAILED, TaskState.TASK_STATE_CANCELED, TaskState.TASK_STATE_REJECTED]);
+const MARGIN_MS = 800;
+
+const describe = (err: unknown) => {
+  const e = err as { name?: string; message?: string; cause?: { code?: string } };
+  return `${e.name ?? 'Error'}: ${e.message ?? String(err)}${e.cause?.code ? ` (${e.cause.code})` : ''}`;
+};
+
+async function runWithSdk(req: RunRequest, signal: AbortSignal): Promise<ClientReport> {
+  const started = Date.now();
+  const left = () => req.deadlineMs - MARGIN_MS - (Date.now() - started);
+  const [ca, cert, key] = await Promise.all([readFile(req.tls.caFile, 'utf8'), readFile(req.tls.clientCertFile, 'utf8'), readFile(req.tls.clientKeyFile, 'utf8')]);
+  const agent = new Agent({ connect: { ca, cert, key } });
+  const fetchImpl = ((url: string, init?: RequestInit) => fetch(url, { ...init, signal, dispatcher: agent } as RequestInit)) as typeof fetch;
+  const taskIds: string[] = [];
+  let receiver: PushReceiver | undefined;
+  const done = (decision: ClientReport['decision'], notes: string, errorClass?: ClientReport['errorClass']): ClientReport => ({
+    decision,
+    ...(errorClass ? { errorClass } : {}),
+    degradations: [],
+    taskIds,
+    notes: `@a2a-js/sdk ${SDK_VERSION}: ${notes}`,
+  });
+  try {
+    const factory = new ClientFactory(
+      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+        transports: [new JsonRpcTransportFactory({ fetchImpl })],
+        cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
+      }),
+    );
+    let client;
+    try {
+      client = await factory.createFromUrl(req.cardUrl, '');
+    } catch (err) {
+      return done('rejected', `createFromUrl failed: ${describe(err)}`, 'handshake');
+    }
+
+    const { intent, profile } = req;
+    const mt = intent.input.mediaType;
+    const live = intent.taskClass === 'live-input' && profile.liveOnlyInputModes.includes(mt) && !profile.bufferableInputModes.includes(mt);
+    const frames = intent.input.frames ?? 1;
+    const frameBytes = intent.input.frameBytes ?? 0;
+    const part = (bytes?: number) =>
+      bytes === undefined
+        ? { content: { $case: 'text' as const, value: intent.input.text ?? 'hello' }, mediaType: mt, filename: '', metadata: undefined }
+        : { content: { $case: 'raw' as const, value: Buffer.alloc(bytes, 7) }, mediaType: mt, filename: '', metadata: undefined };
+    const message = (parts: unknown[], taskId = '') => ({ messageId: randomUUID(), role: Role.ROLE_USER, taskId, contextId: '', extensions: [], metadata: {}, referenceTaskIds: [], parts });
+    const firstPart = intent.input.frames ? part(live ? frameBytes : frames * frameBytes) : part();
+
+    const wantsPush = intent.completion === 'push' && profile.callback !== 'none' && req.tls.receiver;
+    if (wantsPush) receiver = await PushReceiver.start(req.tls.receiver!);
+    const configuration = {
+      acceptedOutputModes: intent.acceptedOutputModes,
+      returnImmediately: true,
+      taskPushNotificationConfig: receiver ? { tenant: '', id: '', taskId: '', url: receiver.url, token: receiver.token, authentication: undefined } : undefined,
+    };
+    const request = (msg: unknown) => ({ tenant: '', metadata: {}, configuration, message: msg });
+
+    let taskId: string | undefined;
+    let state: number | undefined;
+    const note = (t: { id?: string; status?: { state?: number } } | undefined) => {
+      if (!t?.id) return;
+      if (!taskIds.includes(t.id)) taskIds.push(t.id);
+      taskId = t.id;
+      if (t.status?.state !== undefined) state = t.status.state;
+    };
+
+    try {
+      if (intent.completion === 'stream') {
+        for await (const ev of client.sendMessageStream(request(message([firstPart])) as never)) {
+          const p = (ev as { payload?: { $case?: string; value?: { id?: string; taskId?: string; status?: { state?: number } } } }).payload;
+          if (p?.$case === 'task') note(p.value);
+          else if (p?.$case === 'statusUpdate' && p.value?.status?.state !== undefined) state = p.value.status.state;
+          if (left() <= 0) break;
+        }
+      } else {
+        note((await client.sendMessage(request(message([firstPart])) as never)) as never);
+      }
+    } catch (err) {
+      if (!taskId) return done('rejected', `the first message failed: ${describe(err)}`, 'handshake');
+      return done('proceeded', `streaming failed after task ${taskId}: ${describe(err)}`);
+    }
+    if (!taskId) return done('proceeded', 'the agent answered with a message, no task');
+
+    if (live) {
+      for (let i = 2; i <= frames; i++) {
+        try {
+          note((await client.sendMessage(request(message([part(frameBytes)], taskId)) as never)) as never);
+        } catch (err) {
+          return done('proceeded', `frame ${i} failed: ${describe(err)}`);
+        }
+      }
+    }
+    if (intent.taskClass === 'fire-and-forget') return done('proceeded', 'sent, not followed');
+
+    while (!signal.aborted && !(state !== undefined && TERMINAL.has(state))) {
+      if (left() <= 0) {
+        try {
+          note((await client.cancelTask({ tenant: '', id: taskId, metadata: undefined } as never)) as never);
+        } catch (err) {
+          return done('proceeded', `no terminal state in time; cancel failed: ${describe(err)}`);
+        }
+        return done('proceeded', `no terminal state in time (last ${TaskState[state ?? 0]}); canceled`);
+      }
+      await new Promise((r) => setTimeout(r, 50));
+      try {
+        note((await client.getTask({ tenant: '', id: taskId } as never)) as never);
+      } catch (err) {
+        return done('proceeded', `GetTask failed: ${describe(err)}`);
+      }
+    }
+    let final = `task ${TaskState[state ?? 0]}`;
+    if (intent.requiredOutputMode && state === TaskState.TASK_STATE_COMPLETED) {
+      const task = (await client.getTask({ tenant: '', id: taskId } as never)) as unknown as { artifacts?: Array<{ parts?: Array<{ mediaType?: string }> }> };
+      const got = (task.artifacts ?? []).flatMap((a) => (a.parts ?? []).map((p) => p.mediaType));
+      if (!got.includes(intent.requiredOutputMode)) {
+        // What an application does when the output it needs is not on the task: subscribe for it, once.
+        try {
+          for await (const _ of client.resubscribeTask({ tenant: '', id: taskId } as never)) break;
+          final += `; ${intent.requiredOutputMode} not on the task, subscribed once`;
+        } catch (err) {
+          final += `; ${intent.requiredOutputMode} not on the task; resubscribe failed: ${describe(err)}`;
+        }
+      }
+    }
+    return done('proceeded', final);
+  } finally {
+    await receiver?.close();
+    await agent.close();
+  }
+}
+
+export function createA2aJsSdkClient(): ClientAdapter {
+  return {
+    hello: () => ({ name: '@a2a-js/sdk', version: SDK_VERSION, profile: null, taskClasses: ['text', 'live-input', 'async-completion', 'artifact', 'fire-and-forget'] }),
+    run: runWithSdk,
+  };
+}
