@@ -175,6 +175,23 @@ describe('hello: fixed profiles and unsupported task classes', () => {
   });
 });
 
+describe('a task class declined at run time', () => {
+  it('is UNSUPPORTED when nothing was minted, and a FAIL when a task was', async () => {
+    const declined = await startHarness(client(async () => ({ decision: 'unsupported', degradations: [], taskIds: [] })));
+    const r = await declined.run(scenario('neg-live-input/text-task-on-audio-card'));
+    await declined.close();
+    expect(r.verdict).toBe('UNSUPPORTED');
+
+    const liar = await startHarness('reference');
+    const ref = await liar.run(scenario('neg-live-input/text-task-on-audio-card'));
+    await liar.close();
+    const { grade } = await import('../harness/core/oracle/index.js');
+    const g = grade({ scenario: scenario(ref.id), card: ref.card, profile: ref.profile, intent: ref.intent, events: ref.transcript, tasks: ref.ledger, claims: { decision: 'unsupported', degradations: [], taskIds: ref.ledger.map((t) => t.id) }, outcome: { kind: 'reported' } });
+    expect(g.checks.find((c) => c.rule === 'WIRE-NO-TASK-AFTER-REJECT')?.verdict).toBe('FAIL');
+    expect(g.verdict).toBe('FAIL');
+  });
+});
+
 describe('exit-code policy (DESIGN.md §4.3)', () => {
   it('FAIL and TIMEOUT are unexpected; NON_STRICT only with --strict; ERROR is exit 2', () => {
     expect(unexpectedWhy('FAIL', { strict: false })).toBeDefined();

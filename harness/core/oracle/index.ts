@@ -32,6 +32,9 @@ export interface Grade {
 /** Grades one scenario run: its own rule, then every cross-cutting check. */
 export function grade(x: GradeInput): Grade {
   const rule = x.scenario.rule as RuleId;
+  // A client may decline a task class at run time: coverage, not a grade, as long as it minted nothing.
+  if (x.claims?.decision === 'unsupported' && x.tasks.length === 0 && !x.events.some((e) => e.kind === 'harness' && e.level === 'error'))
+    return { verdict: 'UNSUPPORTED', checks: [toCheck(rule, verdict('UNSUPPORTED', `the client declined task class ${x.intent.taskClass} as unsupported, and minted no task`))] };
   const own = GRADERS[rule];
   const checks: Check[] = [];
   const harnessErrors = x.events.filter((e) => e.kind === 'harness' && e.level === 'error');

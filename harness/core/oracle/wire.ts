@@ -7,7 +7,7 @@ import { describeTask, escalationCalls, failed, https, needsCompletion, rpcCalls
 
 export function gradeNoTaskAfterReject(x: GradeInput): Verdict {
   const d = x.claims?.decision;
-  if (d !== 'rejected' && d !== 'escalated')
+  if (d !== 'rejected' && d !== 'escalated' && d !== 'unsupported')
     return verdict('INFORMATIONAL', `does not apply: the client reported ${d ?? 'nothing'}`);
   let tasks = x.tasks;
   const first = escalationCalls(x)[0];
