@@ -5,17 +5,10 @@
  */
 import type { RequestHandler } from 'msw';
 import type { ListenerKind, PeerDescription } from '../harness/core/scenario.js';
+import type { PushOrder } from '../harness/core/push.js';
 import type { PushAttemptEvent, TaskLedger, Transcript } from '../harness/core/transcript.js';
 
-export interface PushOrder {
-  mode: 'plain' | 'partner-mtls';
-  url: string;
-  taskId: string;
-  state: string;
-  payload: unknown;
-  token?: string;
-  authentication?: { scheme: string; credentials?: string };
-}
+export type { PushOrder };
 
 export interface PeerRunContext {
   /** Short key of this run, unique on its host. */

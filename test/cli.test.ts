@@ -6,16 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { BUILTIN_CLIENTS } from '../clients/index.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
-import { cli, cliRun, ROOT } from './helpers/cli.js';
+import { cli, cliRun, resultsValidator } from './helpers/cli.js';
 
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
-function resultsValidator() {
-  const ajv = new Ajv2020({ allErrors: true, strict: false });
-  addFormats(ajv);
-  return ajv.compile(JSON.parse(readFileSync(join(ROOT, 'docs/results.schema.json'), 'utf8')));
-}
 
 describe('a2a-conformance CLI', () => {
   it('prints help and lists the built-in clients, each naive mistake included', async () => {

@@ -1,20 +1,9 @@
 /**
  * Every naive mutant is caught by the rule it declares, end to end over real TLS in child processes.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_CLIENTS } from '../clients/index.js';
-import { cliRun, ROOT } from './helpers/cli.js';
-
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
-function resultsValidator() {
-  const ajv = new Ajv2020({ allErrors: true, strict: false });
-  addFormats(ajv);
-  return ajv.compile(JSON.parse(readFileSync(join(ROOT, 'docs/results.schema.json'), 'utf8')));
-}
+import { cliRun, resultsValidator } from './helpers/cli.js';
 
 describe('naive mutants', () => {
   const mutants = BUILTIN_CLIENTS.filter((c) => c.caughtBy);

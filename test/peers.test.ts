@@ -80,7 +80,9 @@ describe('the A2A v1.0 JSON-RPC dialect, method by method', () => {
   });
 
   it('GetTask, ListTasks, CancelTask, push config CRUD, GetExtendedAgentCard and an unknown method', async () => {
-    const run = fx.start(scenario('neg-push-mtls/mtls-receiver').peer);
+    // A long work time: the task must still be cancelable when CancelTask arrives, however loaded the machine.
+    const p = scenario('neg-push-mtls/mtls-receiver').peer;
+    const run = fx.start({ ...p, runtime: { ...p.runtime, workMs: 10_000 } });
     const url = rpcUrlOf(run.peer.card);
     const id = (await bareRpc(agent, url, 'SendMessage', text('crud'))).json!.result.task.id;
     expect((await bareRpc(agent, url, 'GetTask', { id })).json!.result.id).toBe(id);

@@ -57,11 +57,11 @@ export class A2ATransport {
     return fetch(url, { ...init, signal: this.opts.signal, dispatcher: this.agent } as RequestInit);
   }
 
-  /** GETs a JSON document (the Agent Card). */
-  async getJson(url: string): Promise<{ ok: true; json: unknown } | Exclude<RpcOutcome, { ok: true }>> {
+  /** Sends a request and reads a 2xx JSON answer; network, HTTP and JSON failures as outcomes. */
+  private async json(url: string, init: RequestInit): Promise<{ ok: true; json: unknown } | Exclude<RpcOutcome, { ok: true }>> {
     let res: Response;
     try {
-      res = await this.fetch(url, { headers: this.headers({ Accept: 'application/json' }) });
+      res = await this.fetch(url, init);
     } catch (err) {
       if (this.opts.signal.aborted) throw err;
       return { ok: false, kind: 'network', ...networkCode(err) };
@@ -75,26 +75,19 @@ export class A2ATransport {
     }
   }
 
+  /** GETs a JSON document (the Agent Card). */
+  getJson(url: string): Promise<{ ok: true; json: unknown } | Exclude<RpcOutcome, { ok: true }>> {
+    return this.json(url, { headers: this.headers({ Accept: 'application/json' }) });
+  }
+
   /** POSTs anything as JSON and returns the parsed body of a 2xx answer. */
   async postJson(url: string, body: unknown): Promise<RpcOutcome> {
-    let res: Response;
-    try {
-      res = await this.fetch(url, {
-        method: 'POST',
-        headers: this.headers({ 'Content-Type': 'application/json', Accept: 'application/json' }),
-        body: JSON.stringify(body),
-      });
-    } catch (err) {
-      if (this.opts.signal.aborted) throw err;
-      return { ok: false, kind: 'network', ...networkCode(err) };
-    }
-    const text = await res.text();
-    if (!res.ok) return { ok: false, kind: 'http', status: res.status, text };
-    try {
-      return { ok: true, result: JSON.parse(text) as Record<string, unknown> };
-    } catch {
-      return { ok: false, kind: 'http', status: res.status, text: 'response is not JSON' };
-    }
+    const out = await this.json(url, {
+      method: 'POST',
+      headers: this.headers({ 'Content-Type': 'application/json', Accept: 'application/json' }),
+      body: JSON.stringify(body),
+    });
+    return out.ok ? { ok: true, result: out.json as Record<string, unknown> } : out;
   }
 
   /** One JSON-RPC call. `id` may be pinned to resend a request byte for byte. */

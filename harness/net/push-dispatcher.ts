@@ -6,19 +6,12 @@
  */
 import { Agent, request } from 'undici';
 import type { Pki } from '../pki/index.js';
+import type { PushOrder } from '../core/push.js';
 import type { PushAttemptEvent, Transcript } from '../core/transcript.js';
 
-export type PushMode = 'plain' | 'partner-mtls';
-
-export interface PushRequest {
+/** A peer's push order, and the transcript of the run it belongs to. */
+export interface PushRequest extends PushOrder {
   transcript: Transcript;
-  mode: PushMode;
-  url: string;
-  taskId: string;
-  state: string;
-  payload: unknown;
-  token?: string;
-  authentication?: { scheme: string; credentials?: string };
 }
 
 const TLS_ERROR = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET|ALTNAME|HANDSHAKE/;

@@ -3,6 +3,9 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
 import type { RunResults } from '../../harness/core/results.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
@@ -34,4 +37,13 @@ export async function cliRun(args: string[]): Promise<CliOutcome & { results: Ru
     throw new Error(`no results.json (exit ${o.code})\nstdout:\n${o.stdout}\nstderr:\n${o.stderr}`);
   }
   return { ...o, results, out };
+}
+
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
+
+/** A validator for results.json, from its published schema (docs/results.schema.json). */
+export function resultsValidator() {
+  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  addFormats(ajv);
+  return ajv.compile(JSON.parse(readFileSync(join(ROOT, 'docs/results.schema.json'), 'utf8')));
 }
