@@ -164,7 +164,10 @@ describe('contoso-mtls-push (seed 000, incident 2)', () => {
       configuration: { returnImmediately: true, taskPushNotificationConfig: { url } },
     });
     expect(res.json!.result.task.status.state).toBe('TASK_STATE_WORKING');
-    await new Promise((r) => setTimeout(r, 400));
+    // Wait for the dispatcher's attempts (however slow the machine), then a little for the rest.
+    const until = Date.now() + 10_000;
+    while (Date.now() < until && !run.transcript.events.some((e) => e.kind === 'push-attempt')) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 300));
     run.end();
     return run;
   }
