@@ -8,6 +8,17 @@ import type { RunResults, ScenarioResult } from '../harness/core/results.js';
 
 const SKIPPED = new Set(['INFORMATIONAL', 'UNSUPPORTED']);
 
+/** Only characters XML 1.0 allows: control characters and lone surrogates (from a client's notes) would break the file. */
+const xml = (s: string) => s.replace(/[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '\uFFFD');
+
+/** Applies `xml` to every string of a plain object tree. */
+function clean<T>(v: T): T {
+  if (typeof v === 'string') return xml(v) as T;
+  if (Array.isArray(v)) return v.map(clean) as T;
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, clean(x)])) as T;
+  return v;
+}
+
 function detail(s: ScenarioResult): string {
   return s.checks
     .filter((c) => c.verdict !== 'PASS' && c.verdict !== 'INFORMATIONAL')
@@ -59,5 +70,5 @@ export function renderJunit(r: RunResults): string {
     testsuites: { '@_name': 'a2a-conformance', '@_tests': cases.length, '@_failures': failures, '@_errors': errors, '@_skipped': skipped, '@_time': (r.durationMs / 1000).toFixed(3), testsuite: suite },
   };
   const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: '@_', format: true, suppressEmptyNode: true, processEntities: true });
-  return builder.build(doc) as string;
+  return builder.build(clean(doc)) as string;
 }

@@ -23,7 +23,7 @@ export function renderMarkdown(r: RunResults, reportPath?: string): string {
   lines.push(`| ${VERDICT_KINDS.map((k) => r.summary[k]).join(' | ')} |`);
   if (r.unexpected.length) {
     lines.push('', '### Unexpected', '', '| verdict | scenario | why |', '|---|---|---|');
-    for (const u of r.unexpected) lines.push(`| ${u.verdict} | ${md(u.id)} | ${md(u.why)} |`);
+    for (const u of r.unexpected) lines.push(`| ${md(u.verdict)} | ${md(u.id)} | ${md(u.why)} |`);
   }
   if (reportPath) lines.push('', `Full report: \`${reportPath}\``);
   return lines.join('\n') + '\n';

@@ -118,6 +118,14 @@ describe('reports and shards', () => {
     expect(r.stdout).toContain(`report: ${join(r.out, 'index.html')}`);
   });
 
+  it('a shard that gets no scenario file runs nothing: no ERROR, exit 1 (nothing graded)', async () => {
+    const r = await cliRun(['--client', 'reference', '--rule', 'SPEC-TLS-VERIFY', '--shard', '2/2']);
+    expect(r.results.summary.ERROR).toBe(0);
+    expect(r.results.results).toEqual([]);
+    expect(r.results.notRun.filter((n) => n.reason.includes('another shard')).length).toBe(4);
+    expect(r.code).toBe(1);
+  });
+
   it('two shards merged by `report` give one report of the whole catalogue', { timeout: 120_000 }, async () => {
     const [one, two] = await Promise.all([cliRun(['--client', 'reference', '--shard', '1/2']), cliRun(['--client', 'reference', '--shard', '2/2'])]);
     expect(one.code).toBe(0);
@@ -134,5 +142,18 @@ describe('reports and shards', () => {
     expect(m.results.length).toBe(one.results.results.length + one.results.notRun.length);
     expect(m.notRun).toEqual([]);
     expect(readFileSync(join(out, 'index.html'), 'utf8')).toContain('merged');
+
+    // One shard alone is an incomplete report: exit 1. A tampered or malformed file: exit 2, said why.
+    const alone = await cli(['report', join(one.out, 'results.json'), '--out', join(out, 'alone')]);
+    expect(alone.code).toBe(1);
+    const { writeFile } = await import('node:fs/promises');
+    const tampered = { ...one.results, results: [...one.results.results, { ...one.results.results[0]!, id: 'x/forged', verdict: 'FAIL' }], exitCode: 0 };
+    await writeFile(join(out, 'tampered.json'), JSON.stringify(tampered));
+    const t = await cli(['report', join(out, 'tampered.json'), join(two.out, 'results.json'), '--out', join(out, 't')]);
+    expect(t.code).toBe(1);
+    await writeFile(join(out, 'broken.json'), JSON.stringify({ schema: 'a2a-conformance/results@1' }));
+    const b = await cli(['report', join(out, 'broken.json'), '--out', join(out, 'b')]);
+    expect(b.code).toBe(2);
+    expect(b.stderr).toContain('is not an a2a-conformance results file');
   });
 });

@@ -9,7 +9,7 @@ import { mergeResults } from '../harness/runner/merge.js';
 import { renderHtmlReport, renderJunit, renderMarkdown } from '../reports/index.js';
 import { assemble, runInProcess } from './helpers/results.js';
 
-const HOSTILE = `</script><script>alert(1)</script><img src=x onerror=alert(2)> "quotes" 'single' \u2028line\u2029sep & <b>bold</b> ]]> --> <!--`;
+const HOSTILE = `</script><script>alert(1)</script><img src=x onerror=alert(2)> "quotes" 'single' \u2028line\u2029sep & <b>bold</b> ]]> --> <!-- \u001b[31mred\u0000 \ud800lone`;
 
 let real: RunResults;
 beforeAll(async () => {
@@ -89,6 +89,8 @@ describe('JUnit XML', () => {
     const h = hostile(real);
     const xml = renderJunit(h);
     expect(XMLValidator.validate(xml)).toBe(true);
+    // Nothing outside the XML 1.0 character range (control characters, lone surrogates).
+    expect(xml).not.toMatch(/[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u);
     const doc = parse(xml);
     expect(doc.testsuites.testsuite.name).toContain('</script>');
   });
@@ -115,6 +117,10 @@ describe('merging shards', () => {
     expect(m.summary).toEqual(real.summary);
     expect(m.exitCode).toBe(real.exitCode);
     expect(() => mergeResults([a, a])).toThrow(/appears in more than one/);
+    // One shard alone, or a tampered exit code: recomputed from the verdicts.
+    expect(mergeResults([a]).exitCode).toBe(1);
+    expect(mergeResults([{ ...assemble('naive', real.results), exitCode: 0 }]).exitCode).toBe(real.exitCode);
+    expect(() => mergeResults([a, { ...b, strict: true }])).toThrow(/different rulesets or --strict/);
     expect(() => mergeResults([a, { ...b, client: { ...b.client, name: 'other' } }])).toThrow(/different clients/);
   });
 });

@@ -3,6 +3,7 @@
  * scenario (FAIL or TIMEOUT with a reason that says which), the process is restarted for the next,
  * and the run always finishes. Plus `doctor` on a broken hello.
  */
+import { readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +16,16 @@ import { scenario } from './helpers/scenarios.js';
 const HOSTILE = join(ROOT, 'test/fixtures/clients/hostile.mjs');
 const cmd = (...args: string[]) => `"${process.execPath}" "${HOSTILE}" ${args.join(' ')}`;
 const REJECT_IS_RIGHT = 'neg-live-input/live-audio-to-batch-peer';
+
+/** Whether a process runs: a killed one may linger as a zombie until it is reaped, which is not running. */
+function running(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return !/^\d+ \(.*\) [ZX]/.test(stat);
+  } catch {
+    return false;
+  }
+}
 
 async function runWith(mode: string[], ids: string[], deadlineMs?: number) {
   const h = await startHarness(new SubprocessClient({ command: cmd(...mode) }));
@@ -63,11 +74,22 @@ describe('subprocess clients (NDJSON)', () => {
     expect(second!.verdict).toBe('PASS');
   });
 
-  it('a process that hangs: TIMEOUT at the deadline, killed, restarted for the next', async () => {
-    const [hung, next] = await runWith(['hang'], [REJECT_IS_RIGHT, REJECT_IS_RIGHT], 500);
+  it('a process that hangs: TIMEOUT at the deadline, killed (the client itself, not just its shell), restarted for the next', async () => {
+    const pidFile = join(await mkdtemp(join(tmpdir(), 'a2a-hang-')), 'pid');
+    const [hung, next] = await runWith(['hang', `"${pidFile}"`], [REJECT_IS_RIGHT, REJECT_IS_RIGHT], 500);
     expect(hung!.verdict).toBe('TIMEOUT');
     expect(hung!.outcome.kind).toBe('timeout');
     expect(next!.outcome.kind).toBe('timeout');
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(running(pid)).toBe(false);
+  });
+
+  it('stderr keeps multi-byte characters whole and each run keeps only its own', async () => {
+    const [a, b] = await runWith(['unicode'], [REJECT_IS_RIGHT, REJECT_IS_RIGHT]);
+    expect(a!.stderr).toContain('ünïcødé ✓ 日本語');
+    expect(a!.stderr).not.toContain('\uFFFD');
+    expect(b!.stderr!.match(/running/g)).toHaveLength(1);
   });
 
   it('a process that exited after hello is restarted for its run, then judged', async () => {
@@ -94,9 +116,9 @@ describe('a2a-conformance doctor', () => {
     expect(o.code).toBe(0);
   });
 
-  it('a run whose client fails the handshake exits 2 and points at doctor', async () => {
+  it('a run whose client fails the handshake exits 1 (nothing graded) and points at doctor', async () => {
     const o = await cli(['run', '--client-cmd', 'exit 5', '--out', join(await mkdtemp(join(tmpdir(), 'a2a-hs-')), 'o')]);
-    expect(o.code).toBe(2);
+    expect(o.code).toBe(1);
     expect(o.stderr).toContain('exited with code 5 before answering hello');
     expect(o.stderr).toContain('doctor --client-cmd');
   });

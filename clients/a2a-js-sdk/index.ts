@@ -137,7 +137,12 @@ async function runWithSdk(req: RunRequest, signal: AbortSignal): Promise<ClientR
     }
     let final = `task ${TaskState[state ?? 0]}`;
     if (intent.requiredOutputMode && state === TaskState.TASK_STATE_COMPLETED) {
-      const task = (await client.getTask({ tenant: '', id: taskId } as never)) as unknown as { artifacts?: Array<{ parts?: Array<{ mediaType?: string }> }> };
+      let task: { artifacts?: Array<{ parts?: Array<{ mediaType?: string }> }> };
+      try {
+        task = (await client.getTask({ tenant: '', id: taskId } as never)) as unknown as typeof task;
+      } catch (err) {
+        return done('proceeded', `${final}; GetTask for its artifacts failed: ${describe(err)}`);
+      }
       const got = (task.artifacts ?? []).flatMap((a) => (a.parts ?? []).map((p) => p.mediaType));
       if (!got.includes(intent.requiredOutputMode)) {
         // What an application does when the output it needs is not on the task: subscribe for it, once.

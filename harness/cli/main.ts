@@ -14,6 +14,7 @@ import { DEFAULT_SCENARIO_GLOB, findScenarioFiles, loadCatalogue, PACKAGE_ROOT, 
 import { harnessVersion, runConformance } from '../runner/run.js';
 import { baselineFrom, ExpectationsError, judge, parseExpectations, type Expectations } from '../runner/expectations.js';
 import { mergeResults, MergeError } from '../runner/merge.js';
+import { resultsProblem } from '../runner/results-schema.js';
 import { exitCode } from '../runner/policy.js';
 import { writeReports, type WrittenReport } from '../../reports/index.js';
 import { serve, type Serving } from './serve.js';
@@ -139,13 +140,14 @@ export function buildProgram(): Command {
         } catch (err) {
           throw new UsageError(`cannot read ${f}: ${(err as Error).message}`);
         }
-        if (r?.schema !== 'a2a-conformance/results@1') throw new UsageError(`${f} is not an a2a-conformance results file (schema a2a-conformance/results@1)`);
+        const problem = resultsProblem(r);
+        if (problem) throw new UsageError(`${f} is not an a2a-conformance results file (docs/results.schema.json): ${problem}`);
         runs.push(r);
       }
       let merged = mergeResults(runs);
       if (opts.expectations) {
         const catalogue = [...merged.results.map((x) => x.id), ...merged.notRun.map((n) => n.id)];
-        const { unexpected } = judge(merged.results, { strict: opts.strict }, await readExpectations(opts.expectations), catalogue);
+        const { unexpected } = judge(merged.results, { strict: opts.strict || merged.strict }, await readExpectations(opts.expectations), catalogue);
         merged = { ...merged, unexpected, exitCode: exitCode(merged.results, unexpected) };
       }
       const written = await writeReports(merged, resolve(opts.out));
@@ -222,8 +224,9 @@ export async function main(argv: string[]): Promise<number> {
       return err.exitCode === 0 ? 0 : 2;
     }
     if (err instanceof ClientFault) {
-      process.stderr.write(`a2a-conformance: ${err.message}\nCheck the client with: a2a-conformance doctor --client-cmd "<command>"\n`);
-      return 2;
+      // The client's fault, not the harness's: nothing could be graded (DESIGN.md §4.3: exit 1).
+      process.stderr.write(`a2a-conformance: ${err.message}\nNothing was graded. Check the client with: a2a-conformance doctor --client-cmd "<command>"\n`);
+      return 1;
     }
     if (err instanceof UsageError || err instanceof ScenarioLoadError || err instanceof ExpectationsError || err instanceof MergeError) {
       process.stderr.write(`a2a-conformance: ${err.message}\n`);

@@ -16,6 +16,14 @@ export const MAX_LINE_BYTES = 1024 * 1024;
 const HELLO_TIMEOUT_MS = 10_000;
 const KILL_AFTER_ABORT_MS = 2_000;
 const MAX_STDERR = 64 * 1024;
+const MAX_QUEUED = 1000;
+const MAX_WARNINGS = 100;
+
+/** Every live child, so none outlives the harness. */
+const LIVE = new Set<{ kill(): void }>();
+process.once('exit', () => {
+  for (const c of LIVE) c.kill();
+});
 
 /** A fault of the client process: it costs the scenario (FAIL), never the run. */
 export class ClientFault extends Error {
@@ -39,18 +47,26 @@ class Child {
   private waiter: ((e: LineEvent) => void) | undefined;
   stderr = '';
   exited = false;
+  /** Lines dropped because nobody was reading them (a flooding client). */
+  dropped = 0;
+  private exit: LineEvent | undefined;
 
   constructor(o: SubprocessOptions) {
-    this.proc = spawn(o.command, { shell: true, cwd: o.cwd, env: o.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    // Its own process group: the shell that runs the command and everything it starts die together.
+    this.proc = spawn(o.command, { shell: true, detached: true, cwd: o.cwd, env: o.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    LIVE.add(this);
     this.proc.stdout!.on('data', (c: Buffer) => this.onData(c));
-    this.proc.stderr!.on('data', (c: Buffer) => {
-      if (this.stderr.length < MAX_STDERR) this.stderr += c.toString('utf8').slice(0, MAX_STDERR - this.stderr.length);
+    this.proc.stderr!.setEncoding('utf8'); // multi-byte characters split across chunks stay whole
+    this.proc.stderr!.on('data', (c: string) => {
+      if (this.stderr.length < MAX_STDERR) this.stderr += c.slice(0, MAX_STDERR - this.stderr.length);
     });
     this.proc.stdin!.on('error', () => {}); // a dead child's stdin: the exit event says what happened
     this.proc.on('error', (err) => this.push({ kind: 'exit', code: null, signal: `spawn error: ${err.message}` }));
     this.proc.on('exit', (code, signal) => {
       this.exited = true;
-      this.push({ kind: 'exit', code, signal });
+      LIVE.delete(this);
+      this.exit = { kind: 'exit', code, signal };
+      this.push(this.exit);
     });
   }
 
@@ -78,22 +94,25 @@ class Child {
       const w = this.waiter;
       this.waiter = undefined;
       w(e);
-    } else this.queue.push(e);
+    } else if (this.queue.length < MAX_QUEUED || e.kind === 'exit') this.queue.push(e);
+    else this.dropped++;
   }
 
-  /** The next line or event, or `undefined` after `ms`. */
+  /** The next line or event, or `undefined` after `ms`. After the exit, always the exit. */
   next(ms: number): Promise<LineEvent | undefined> {
     const q = this.queue.shift();
     if (q) return Promise.resolve(q);
+    if (this.exit) return Promise.resolve(this.exit);
     return new Promise((resolve) => {
-      const t = setTimeout(() => {
-        this.waiter = undefined;
-        resolve(undefined);
-      }, ms);
-      this.waiter = (e) => {
+      const waiter = (e: LineEvent) => {
         clearTimeout(t);
         resolve(e);
       };
+      const t = setTimeout(() => {
+        if (this.waiter === waiter) this.waiter = undefined;
+        resolve(undefined);
+      }, ms);
+      this.waiter = waiter;
     });
   }
 
@@ -102,7 +121,13 @@ class Child {
   }
 
   kill(): void {
-    if (!this.exited) this.proc.kill('SIGKILL');
+    if (this.exited) return;
+    try {
+      process.kill(-this.proc.pid!, 'SIGKILL');
+    } catch {
+      this.proc.kill('SIGKILL');
+    }
+    this.proc.stdin?.destroy();
   }
 
   takeStderr(): string {
@@ -127,6 +152,7 @@ export function helloLineProblem(msg: Record<string, unknown>): string | undefin
 
 export class SubprocessClient implements ClientAdapter {
   private child: Child | undefined;
+  private lastFailed: Child | undefined;
   private helloAnswer: Hello | undefined;
   private readonly diag = new Map<string, { d: ClientDiagnostics; child?: Child }>();
   /** Every protocol problem seen, with its line: `doctor` prints them. */
@@ -151,7 +177,7 @@ export class SubprocessClient implements ClientAdapter {
       try {
         msg = JSON.parse(e.text);
       } catch {
-        this.protocolLog.push({ problem: 'non-JSON line on stdout (ignored)', line: e.text });
+        if (this.protocolLog.length < MAX_WARNINGS) this.protocolLog.push({ problem: 'non-JSON line on stdout (ignored)', line: e.text.slice(0, 300) });
         continue;
       }
       if (!msg || typeof msg !== 'object' || Array.isArray(msg)) throw this.fault('answered hello with JSON that is not an object', e.text, child);
@@ -170,6 +196,7 @@ export class SubprocessClient implements ClientAdapter {
   private fault(problem: string, line: string | undefined, child?: Child): ClientFault {
     this.protocolLog.push({ problem, ...(line !== undefined ? { line } : {}) });
     child?.kill();
+    if (child) this.lastFailed = child;
     if (child === this.child) this.child = undefined;
     return new ClientFault(`the client process ${problem}${line !== undefined ? `: ${line.slice(0, 300)}` : ''}`);
   }
@@ -183,11 +210,31 @@ export class SubprocessClient implements ClientAdapter {
     return entry.d;
   }
 
+  private busy = false;
+
   async run(req: RunRequest, signal: AbortSignal): Promise<ClientReport> {
+    if (this.busy) throw new Error('[harness] one run in flight per client process');
+    this.busy = true;
+    try {
+      return await this.runOne(req, signal);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private async runOne(req: RunRequest, signal: AbortSignal): Promise<ClientReport> {
     const d: ClientDiagnostics = { stderr: '', warnings: [] };
     const entry: { d: ClientDiagnostics; child?: Child } = { d };
     this.diag.set(req.id, entry);
-    await this.hello(); // restarts a process that died after the last scenario
+    if (signal.aborted) throw new ClientFault('the deadline passed before the run could start');
+    // Restarts a process that died after the last scenario; the deadline bounds the restart too.
+    const restarted = this.hello().catch((err: unknown) => {
+      if (this.lastFailed) d.stderr = this.lastFailed.takeStderr();
+      throw err;
+    });
+    const aborted = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new ClientFault('the deadline passed while the client process was starting')), { once: true }));
+    aborted.catch(() => {});
+    await Promise.race([restarted, aborted]);
     const child = this.child!;
     child.takeStderr(); // what it logged between runs is not this scenario's
     entry.child = child;
@@ -208,12 +255,12 @@ export class SubprocessClient implements ClientAdapter {
         try {
           msg = JSON.parse(e.text);
         } catch {
-          d.warnings.push(`non-JSON line on stdout: ${e.text.slice(0, 200)}`);
+          if (d.warnings.length < MAX_WARNINGS) d.warnings.push(`non-JSON line on stdout: ${e.text.slice(0, 200)}`);
           continue;
         }
         const m = (msg && typeof msg === 'object' && !Array.isArray(msg) ? msg : {}) as Record<string, unknown>;
         if (m.type !== 'result') {
-          d.warnings.push(`message of unknown type ${JSON.stringify(m.type ?? null)} ignored: ${e.text.slice(0, 200)}`);
+          if (d.warnings.length < MAX_WARNINGS) d.warnings.push(`message of unknown type ${JSON.stringify(m.type ?? null)} ignored: ${e.text.slice(0, 200)}`);
           continue;
         }
         if (m.id !== req.id) throw this.fault(`answered the wrong id (${JSON.stringify(m.id)}, expected ${JSON.stringify(req.id)})`, e.text, child);

@@ -9,14 +9,20 @@ export class MergeError extends Error {
   override readonly name = 'MergeError';
 }
 
+/**
+ * Merges runs (one run is re-judged alone): counts and the exit code are always recomputed from the
+ * verdicts, never taken from the files. A scenario left "in another shard" whose shard is missing
+ * from the merge makes the merged run incomplete: unexpected, exit 1.
+ */
 export function mergeResults(runs: RunResults[]): RunResults {
   if (runs.length === 0) throw new MergeError('nothing to merge');
-  if (runs.length === 1) return runs[0]!;
   const first = runs[0]!;
   for (const r of runs) {
     if (r.schema !== first.schema) throw new MergeError(`cannot merge ${r.schema} with ${first.schema}`);
     if (r.client.name !== first.client.name || r.client.version !== first.client.version)
       throw new MergeError(`cannot merge runs of different clients: ${first.client.name} ${first.client.version} and ${r.client.name} ${r.client.version}`);
+    if (r.ruleset !== first.ruleset || Boolean(r.strict) !== Boolean(first.strict))
+      throw new MergeError(`cannot merge runs with different rulesets or --strict (${first.ruleset}${first.strict ? ' strict' : ''} vs ${r.ruleset}${r.strict ? ' strict' : ''})`);
   }
   const byId = new Map<string, RunResults['results'][number]>();
   for (const r of runs) for (const s of r.results) {
@@ -33,17 +39,19 @@ export function mergeResults(runs: RunResults[]): RunResults {
     seen.add(key);
     return true;
   });
+  for (const [id, reason] of notRun)
+    if (reason.startsWith('in another shard')) unexpected.push({ id, verdict: 'ERROR', why: 'its shard is missing from the merge: the report is incomplete' });
   const starts = runs.map((r) => Date.parse(r.startedAt));
   const ends = runs.map((r) => Date.parse(r.startedAt) + r.durationMs);
   return {
     ...first,
-    shard: `merged ${runs.map((r) => r.shard ?? 'full').join(' + ')}`,
+    shard: runs.length > 1 ? `merged ${runs.map((r) => r.shard ?? 'full').join(' + ')}` : first.shard,
     startedAt: new Date(Math.min(...starts)).toISOString(),
     durationMs: Math.max(...ends) - Math.min(...starts),
     results,
     notRun: [...notRun].map(([id, reason]) => ({ id, reason })),
     summary: summarize(results),
     unexpected,
-    exitCode: exitCode(results, unexpected),
+    exitCode: Math.max(exitCode(results, unexpected), unexpected.length ? 1 : 0),
   };
 }

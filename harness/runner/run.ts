@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createClient, type ClientChoice } from './client-factory.js';
+import { clientLabel, createClient, type ClientChoice } from './client-factory.js';
+import { ClientFault } from '../clients/subprocess.js';
 import type { RunResults, ScenarioResult } from '../core/results.js';
 import { RESULTS_SCHEMA } from '../core/results.js';
 import { unmetConstraint } from '../core/scenario.js';
@@ -104,7 +105,7 @@ export async function runConformance(o: RunOptions): Promise<RunResults> {
     await adapter.close?.();
   }
   const problem = helloProblem(hello);
-  if (problem) throw new Error(`client ${o.client}: ${problem}`);
+  if (problem) throw new ClientFault(`the client ${clientLabel(o)} answered hello badly: ${problem}`);
 
   const { selected, notRun } = selectScenarios(catalogue, hello, o.rules);
 
@@ -113,7 +114,8 @@ export async function runConformance(o: RunOptions): Promise<RunResults> {
   const results = new Map<string, ScenarioResult>();
   const fileOf = new Map(catalogue.map((e) => [e.scenario.id, e.file]));
   const pki = await writePki(await makePki());
-  let inShard: Set<string> | undefined;
+  // With a shard, only what vitest queues runs here; a shard that gets no file runs nothing.
+  let inShard: Set<string> | undefined = o.shard ? new Set() : undefined;
   let total = () => selected.length;
   let ranHere = (_e: CatalogueEntry) => true;
   try {
