@@ -54,6 +54,8 @@ export interface RunResults {
   results: ScenarioResult[];
   notRun: Array<{ id: string; reason: string }>;
   summary: Record<VerdictKind, number>;
+  /** The expectations file the run was judged with (DESIGN.md §4.3), so `report` can re-judge. */
+  expectations?: { schema: string; client?: string; entries: Array<{ scenario: string; verdict: VerdictKind; reason: string }> } | null;
   /** Scenario ids whose verdict was unexpected under the run's policy, with why. */
   unexpected: Array<{ id: string; verdict: VerdictKind; why: string }>;
   exitCode: number;

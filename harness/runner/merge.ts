@@ -3,6 +3,7 @@
  * leave the not-run lists; verdict counts, unexpected verdicts and the exit code are recomputed.
  */
 import type { RunResults } from '../core/results.js';
+import { judge, type Expectations } from './expectations.js';
 import { exitCode, summarize } from './policy.js';
 
 export class MergeError extends Error {
@@ -21,6 +22,8 @@ export function mergeResults(runs: RunResults[]): RunResults {
     if (r.schema !== first.schema) throw new MergeError(`cannot merge ${r.schema} with ${first.schema}`);
     if (r.client.name !== first.client.name || r.client.version !== first.client.version)
       throw new MergeError(`cannot merge runs of different clients: ${first.client.name} ${first.client.version} and ${r.client.name} ${r.client.version}`);
+    if (JSON.stringify(r.expectations ?? null) !== JSON.stringify(first.expectations ?? null))
+      throw new MergeError('cannot merge runs judged with different expectations files');
     if (r.ruleset !== first.ruleset || Boolean(r.strict) !== Boolean(first.strict))
       throw new MergeError(`cannot merge runs with different rulesets or --strict (${first.ruleset}${first.strict ? ' strict' : ''} vs ${r.ruleset}${r.strict ? ' strict' : ''})`);
   }
@@ -32,13 +35,9 @@ export function mergeResults(runs: RunResults[]): RunResults {
   const results = [...byId.values()];
   const notRun = new Map<string, string>();
   for (const r of runs) for (const n of r.notRun) if (!byId.has(n.id) && !notRun.has(n.id)) notRun.set(n.id, n.reason);
-  const seen = new Set<string>();
-  const unexpected = runs.flatMap((r) => r.unexpected).filter((u) => {
-    const key = `${u.id}\0${u.why}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+  // Re-judged from the verdicts, with the policy and expectations the runs were judged with.
+  const catalogue = [...results.map((r) => r.id), ...notRun.keys()];
+  const { unexpected } = judge(results, { strict: Boolean(first.strict) }, (first.expectations ?? undefined) as Expectations | undefined, catalogue);
   for (const [id, reason] of notRun)
     if (reason.startsWith('in another shard')) unexpected.push({ id, verdict: 'ERROR', why: 'its shard is missing from the merge: the report is incomplete' });
   const starts = runs.map((r) => Date.parse(r.startedAt));

@@ -174,6 +174,7 @@ export async function runConformance(o: RunOptions): Promise<RunResults> {
     results: ordered,
     notRun,
     summary: summarize(ordered),
+    expectations: o.expectations ?? null,
     unexpected,
     exitCode: exitCode(ordered, unexpected),
   };
