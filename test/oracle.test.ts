@@ -4,7 +4,7 @@
  * flips the rule's check to PASS; adding it to a passing one flips it to FAIL. Nothing here asks
  * the client what it did: only the events change.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { grade, type GradeInput } from '../harness/core/oracle/index.js';
 import type { ScenarioResult } from '../harness/core/results.js';
 import type { TaskRecord, WireEvent } from '../harness/core/transcript.js';

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { ClientFault, SubprocessClient } from '../clients/subprocess.js';
+import { SubprocessClient } from '../clients/subprocess.js';
 import type { Scenario } from '../core/scenario.js';
 import { makePki, removePki, writePki } from '../pki/index.js';
 import { PACKAGE_ROOT } from '../runner/catalogue.js';
@@ -62,4 +62,3 @@ export async function doctor(command: string, harmless: Scenario, out: (l: strin
   return problems === 0 ? 0 : 1;
 }
 
-export { ClientFault };
