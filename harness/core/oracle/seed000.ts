@@ -123,7 +123,13 @@ export function gradePushMtls(x: GradeInput): Verdict {
     const why = x.profile.callback === 'mtls' ? 'the receiver can do partner mTLS' : 'the peer pushes over plain HTTPS';
     if (regs.length > 0 && pushAttempts(x).length > 0 && !pushAttempts(x).some((a) => a.outcome === 'delivered'))
       return verdict('FAIL', `push was registered (${why}) but no delivery reached the receiver`, [...regEvidence, ...lostEvidence]);
-    return driven() ?? verdict('PASS', `the task reached a terminal state the client saw (${why})`, regEvidence);
+    return (
+      driven() ??
+      verdict('PASS', `the task reached a terminal state the client saw (${why})`, [
+        ...regEvidence,
+        ...terminal.map((r) => ({ seq: r.seen, fact: `terminal state of ${r.t.id} seen by the client` })),
+      ])
+    );
   }
   const signal = card.pushNotifications === true && requiresMtls(x);
   if (!signal)
