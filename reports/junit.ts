@@ -38,10 +38,13 @@ export function renderJunit(r: RunResults): string {
         { '@_name': 'opaqueId', '@_value': s.opaqueId },
       ],
     };
-    const base = { '@_name': s.id, '@_classname': `a2a-conformance.${s.rule}`, '@_time': (s.durationMs / 1000).toFixed(3), properties: props };
+    // `status` carries the raw verdict where importers only read the XSD's attributes (Jenkins' junit-10.xsd
+    // has no testcase-level properties); `properties` carries it for those that read them.
+    const base = { '@_name': s.id, '@_classname': `a2a-conformance.${s.rule}`, '@_time': (s.durationMs / 1000).toFixed(3), '@_status': s.verdict, properties: props };
     if (s.verdict === 'ERROR') return { ...base, error: { '@_message': s.checks[0]?.reason ?? 'harness error', '@_type': 'ERROR', '#text': detail(s) } };
     if (why) return { ...base, failure: { '@_message': `${s.verdict}: ${why}`, '@_type': s.verdict, '#text': detail(s) } };
-    if (SKIPPED.has(s.verdict)) return { ...base, skipped: { '@_message': `${s.verdict}: ${s.checks.find((c) => c.rule === s.rule)?.reason ?? ''}` } };
+    // The reason as text: Jenkins' XSD gives <skipped> no attributes.
+    if (SKIPPED.has(s.verdict)) return { ...base, skipped: `${s.verdict}: ${s.checks.find((c) => c.rule === s.rule)?.reason ?? ''}` };
     return base;
   });
   const failures = cases.filter((c) => 'failure' in c).length;
@@ -67,7 +70,7 @@ export function renderJunit(r: RunResults): string {
   };
   const doc = {
     '?xml': { '@_version': '1.0', '@_encoding': 'UTF-8' },
-    testsuites: { '@_name': 'a2a-conformance', '@_tests': cases.length, '@_failures': failures, '@_errors': errors, '@_skipped': skipped, '@_time': (r.durationMs / 1000).toFixed(3), testsuite: suite },
+    testsuites: { '@_name': 'a2a-conformance', '@_tests': cases.length, '@_failures': failures, '@_errors': errors, '@_time': (r.durationMs / 1000).toFixed(3), testsuite: suite },
   };
   const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: '@_', format: true, suppressEmptyNode: true, processEntities: true });
   return builder.build(clean(doc)) as string;
