@@ -3,16 +3,13 @@
  * any grading. Runs the handshake and one harmless scenario, and prints each protocol error with
  * the offending line. Exit 0 when the client speaks the protocol (whatever its verdict), 1 otherwise.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import { SubprocessClient } from '../clients/subprocess.js';
 import type { Scenario } from '../core/scenario.js';
 import { makePki, removePki, writePki } from '../pki/index.js';
-import { PACKAGE_ROOT } from '../runner/catalogue.js';
 import { closeEnv, openEnv } from '../runner/env.js';
 import { executeScenario } from '../runner/execute.js';
-import { helloProblem } from '../runner/run.js';
+import { helloProblem } from '../clients/contract.js';
+import { schemaValidator } from '../runner/json-schema.js';
 
 export async function doctor(command: string, harmless: Scenario, out: (l: string) => void, cwd = process.cwd()): Promise<number> {
   const client = new SubprocessClient({ command, cwd });
@@ -35,12 +32,11 @@ export async function doctor(command: string, harmless: Scenario, out: (l: strin
     return 1;
   }
   for (const p of client.protocolLog) report(false, p.problem, p.line);
-  const ajv = new Ajv2020({ strict: false, allErrors: true });
-  const validHello = ajv.compile(JSON.parse(readFileSync(join(PACKAGE_ROOT, 'docs/ndjson/hello.schema.json'), 'utf8')));
+  const validHello = schemaValidator('ndjson/hello.schema.json', undefined, true);
   const helloMsg = { type: 'hello', ...hello };
   const schemaOk = validHello(helloMsg);
   const semantic = helloProblem(hello);
-  report(schemaOk && !semantic, `hello: ${hello.name} ${hello.version}, profile ${hello.profile ? 'fixed' : 'per run'}, task classes ${hello.taskClasses.join(', ') || '(none)'}${schemaOk ? '' : ` — ${ajv.errorsText(validHello.errors)}`}${semantic ? ` — ${semantic}` : ''}`, schemaOk && !semantic ? undefined : JSON.stringify(helloMsg));
+  report(schemaOk && !semantic, `hello: ${hello.name} ${hello.version}, profile ${hello.profile ? 'fixed' : 'per run'}, task classes ${hello.taskClasses.join(', ') || '(none)'}${schemaOk ? '' : ` — ${(validHello.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ')}`}${semantic ? ` — ${semantic}` : ''}`, schemaOk && !semantic ? undefined : JSON.stringify(helloMsg));
 
   const files = await writePki(await makePki());
   const env = await openEnv({ pkiDir: files.dir, client, hello, idSalt: 'doctor', deadlineMultiplier: 1 });

@@ -9,7 +9,7 @@
  *   stops waiting 2 s later.
  * - `scenario` is an opaque id: never branch on it.
  */
-import type { ClientReport, Hello, RunRequest } from '../core/types.js';
+import { TASK_CLASSES, type ClientReport, type Hello, type RunRequest } from '../core/types.js';
 
 export interface ClientAdapter {
   hello(): Hello | Promise<Hello>;
@@ -33,4 +33,15 @@ export interface BuiltinClient {
   create(): ClientAdapter;
   /** For a mutant: the rule that must catch its mistake. */
   caughtBy?: string;
+}
+
+/** Checks a hello answer: name, version, profile (null or an object), known task classes. */
+export function helloProblem(h: unknown): string | undefined {
+  const o = h as Partial<Hello> | null;
+  if (!o || typeof o !== 'object') return 'hello must be an object';
+  if (typeof o.name !== 'string' || !o.name) return 'hello.name must be a non-empty string';
+  if (typeof o.version !== 'string') return 'hello.version must be a string';
+  if (o.profile !== null && (typeof o.profile !== 'object' || o.profile === undefined)) return 'hello.profile must be null or a profile object';
+  if (!Array.isArray(o.taskClasses) || o.taskClasses.some((c) => !TASK_CLASSES.includes(c))) return `hello.taskClasses must list some of ${TASK_CLASSES.join(', ')}`;
+  return undefined;
 }

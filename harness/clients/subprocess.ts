@@ -9,7 +9,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { ClientReport, Hello, RunRequest } from '../core/types.js';
-import type { ClientAdapter, ClientDiagnostics } from './contract.js';
+import { helloProblem, type ClientAdapter, type ClientDiagnostics } from './contract.js';
 
 export const PROTOCOL = 'a2a-conformance/1';
 export const MAX_LINE_BYTES = 1024 * 1024;
@@ -140,16 +140,6 @@ class Child {
 const describeExit = (e: { code: number | null; signal: string | null }) =>
   e.signal ? `was ended by ${e.signal}` : `exited with code ${e.code}`;
 
-/** Checks a `hello` answer. */
-export function helloLineProblem(msg: Record<string, unknown>): string | undefined {
-  if (msg.type !== 'hello') return `expected {"type":"hello",…}, got type ${JSON.stringify(msg.type)}`;
-  if (typeof msg.name !== 'string' || !msg.name) return 'hello.name must be a non-empty string';
-  if (typeof msg.version !== 'string') return 'hello.version must be a string';
-  if (msg.profile !== null && (typeof msg.profile !== 'object' || Array.isArray(msg.profile))) return 'hello.profile must be null or a profile object';
-  if (!Array.isArray(msg.taskClasses)) return 'hello.taskClasses must be a list';
-  return undefined;
-}
-
 export class SubprocessClient implements ClientAdapter {
   private child: Child | undefined;
   private lastFailed: Child | undefined;
@@ -186,7 +176,7 @@ export class SubprocessClient implements ClientAdapter {
         this.protocolLog.push({ problem: `unknown message type ${JSON.stringify(m.type)} (ignored)`, line: e.text });
         continue;
       }
-      const problem = helloLineProblem(m);
+      const problem = m.type === 'hello' ? helloProblem(m) : `expected {"type":"hello",…}, got type ${JSON.stringify(m.type)}`;
       if (problem) throw this.fault(`bad hello: ${problem}`, e.text, child);
       this.helloAnswer = { name: m.name as string, version: m.version as string, profile: m.profile as Hello['profile'], taskClasses: m.taskClasses as Hello['taskClasses'] };
       return this.helloAnswer;

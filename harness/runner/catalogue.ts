@@ -2,16 +2,15 @@
  * The scenario catalogue: every scenario file found by glob, loaded as data, checked, ids unique.
  * A malformed file is a load error that names the file and the field.
  */
-import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { dirname, join, relative, resolve } from 'node:path';
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { glob } from 'tinyglobby';
 import type { Scenario } from '../core/scenario.js';
+import { schemaValidator } from './json-schema.js';
+import { PACKAGE_ROOT } from './package-root.js';
 
-export const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export { PACKAGE_ROOT };
 export const DEFAULT_SCENARIO_GLOB = 'scenarios/**/*.scenario.ts';
 
 export class ScenarioLoadError extends Error {
@@ -25,24 +24,9 @@ export interface CatalogueEntry {
   file: string;
 }
 
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
-let validator: ValidateFunction | undefined;
-
-/** The published scenario schema (docs/scenario.schema.json), compiled once. */
-function scenarioValidator(): ValidateFunction {
-  if (!validator) {
-    const ajv = new Ajv2020({ allErrors: false, strict: false });
-    addFormats(ajv);
-    const schema = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'docs/scenario.schema.json'), 'utf8')) as { $defs: Record<string, unknown> };
-    ajv.addSchema(schema, 'scenario-file');
-    validator = ajv.getSchema('scenario-file#/$defs/scenario')!;
-  }
-  return validator;
-}
-
 /** Checks one scenario against the published schema; returns the first problem as `field: what`. */
 export function scenarioProblem(s: unknown): string | undefined {
-  const validate = scenarioValidator();
+  const validate = schemaValidator('scenario.schema.json', 'scenario');
   // Through JSON, as a .scenario.json would be: `undefined` members of a TypeScript literal vanish.
   if (validate(JSON.parse(JSON.stringify(s ?? null)))) return undefined;
   const e = validate.errors![0]!;

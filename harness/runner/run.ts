@@ -12,7 +12,8 @@ import { ClientFault } from '../clients/subprocess.js';
 import type { RunResults, ScenarioResult } from '../core/results.js';
 import { RESULTS_SCHEMA } from '../core/results.js';
 import { unmetConstraint } from '../core/scenario.js';
-import { TASK_CLASSES, type Hello } from '../core/types.js';
+import type { Hello } from '../core/types.js';
+import { helloProblem } from '../clients/contract.js';
 import { makePki, removePki, writePki } from '../pki/index.js';
 import { loadCatalogue, PACKAGE_ROOT, relativeToRoot, type CatalogueEntry } from './catalogue.js';
 import { exitCode, summarize } from './policy.js';
@@ -37,17 +38,6 @@ export interface RunOptions extends ClientChoice {
 
 export function harnessVersion(): string {
   return (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-}
-
-/** Checks a hello answer: name, version, profile (null or an object), known task classes. */
-export function helloProblem(h: unknown): string | undefined {
-  const o = h as Partial<Hello> | null;
-  if (!o || typeof o !== 'object') return 'hello must be an object';
-  if (typeof o.name !== 'string' || !o.name) return 'hello.name must be a non-empty string';
-  if (typeof o.version !== 'string') return 'hello.version must be a string';
-  if (o.profile !== null && (typeof o.profile !== 'object' || o.profile === undefined)) return 'hello.profile must be null or a profile object';
-  if (!Array.isArray(o.taskClasses) || o.taskClasses.some((c) => !TASK_CLASSES.includes(c))) return `hello.taskClasses must list some of ${TASK_CLASSES.join(', ')}`;
-  return undefined;
 }
 
 /**

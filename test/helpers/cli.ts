@@ -3,10 +3,8 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { readFileSync } from 'node:fs';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import type { RunResults } from '../../harness/core/results.js';
+import { schemaValidator } from '../../harness/runner/json-schema.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 const BIN = join(ROOT, 'bin/a2a-conformance.mjs');
@@ -39,11 +37,5 @@ export async function cliRun(args: string[]): Promise<CliOutcome & { results: Ru
   return { ...o, results, out };
 }
 
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
-
-/** A validator for results.json, from its published schema (docs/results.schema.json). */
-export function resultsValidator() {
-  const ajv = new Ajv2020({ allErrors: true, strict: false });
-  addFormats(ajv);
-  return ajv.compile(JSON.parse(readFileSync(join(ROOT, 'docs/results.schema.json'), 'utf8')));
-}
+/** A validator for results.json, from its published schema (docs/results.schema.json), every error reported. */
+export const resultsValidator = () => schemaValidator('results.schema.json', undefined, true);
