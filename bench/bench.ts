@@ -11,12 +11,12 @@ import { Agent, request } from 'undici';
 import { createBuiltinClient } from '../clients/index.js';
 import type { ScenarioResult } from '../harness/core/results.js';
 import type { Scenario } from '../harness/core/scenario.js';
-import { TaskLedger, Transcript, type HttpEvent } from '../harness/core/transcript.js';
+import type { HttpEvent } from '../harness/core/transcript.js';
 import { findScenarioFiles, loadCatalogue, PACKAGE_ROOT, DEFAULT_SCENARIO_GLOB } from '../harness/runner/catalogue.js';
 import { closeEnv, openEnv } from '../harness/runner/env.js';
 import { executeScenario, type RunEnv } from '../harness/runner/execute.js';
 import { makePki, readPki, removePki, writePki } from '../harness/pki/index.js';
-import { createPeer } from '../peers/index.js';
+import { mountPeer } from '../harness/runner/mount.js';
 
 const rounds = Number(process.argv[process.argv.indexOf('--rounds') + 1] ?? 3) || 3;
 
@@ -26,19 +26,8 @@ function pct(sorted: number[], p: number): number {
 
 /** Replays the requests a recorded run made, with bare undici, against a fresh run of the same peer. */
 async function bareReplay(env: RunEnv, s: Scenario, recorded: ScenarioResult, agent: Agent, insecure: Agent): Promise<number> {
-  const key = `bare${Math.random().toString(16).slice(2, 8)}`;
-  const transcript = new Transcript(() => performance.now());
-  const slot = env.host.beginRun(key, transcript);
-  const timers: NodeJS.Timeout[] = [];
-  const peer = createPeer(s.peer, {
-    key,
-    transcript,
-    ledger: new TaskLedger(transcript),
-    base: (kind) => env.host.base(kind, key),
-    push: (o) => env.dispatcher.dispatch({ ...o, transcript }),
-    later: (ms, fn) => void timers.push(setTimeout(fn, ms)),
-  });
-  slot.handlers = peer.handlers;
+  const m = mountPeer(env.host, env.dispatcher, s.peer, { key: `bare${Math.random().toString(16).slice(2, 8)}`, deadlineMs: s.deadlineMs });
+  const key = m.key;
   const recordedKey = /^\/t\/([^/]+)\//.exec((recorded.transcript.find((e) => e.kind === 'http') as HttpEvent | undefined)?.path ?? '')?.[1];
   const started = performance.now();
   for (const e of recorded.transcript) {
@@ -57,8 +46,7 @@ async function bareReplay(env: RunEnv, s: Scenario, recorded: ScenarioResult, ag
     }
   }
   const elapsed = performance.now() - started;
-  timers.forEach(clearTimeout);
-  env.host.endRun(key);
+  m.end();
   return elapsed;
 }
 

@@ -22,9 +22,9 @@ export type {
   Hello,
   RunRequest,
   ClientTls,
-} from './core/types.js';
-export type { ClientAdapter } from './clients/contract.js';
+} from './core/vocabulary/types.js';
+export type { ClientAdapter } from './adapters/contract.js';
 export type { VerdictKind, Check, EvidenceRef } from './core/verdict.js';
 export type { RunResults, ScenarioResult } from './core/results.js';
 export { RULES, type RuleId } from './core/rules.js';
-export { RESUBSCRIBE_ONLY_OUTPUTS_EXT } from './core/extensions.js';
+export { RESUBSCRIBE_ONLY_OUTPUTS_EXT } from './core/vocabulary/extensions.js';

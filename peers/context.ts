@@ -20,6 +20,8 @@ export interface PeerRunContext {
   push(order: PushOrder): Promise<PushAttemptEvent>;
   /** Runs `fn` after `ms` unless the run has ended. */
   later(ms: number, fn: () => void): void;
+  /** The scenario's deadline: the longest a blocking call (SendMessage without returnImmediately) waits. */
+  deadlineMs: number;
 }
 
 export interface PeerInstance {

@@ -8,7 +8,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SubprocessClient } from '../harness/clients/subprocess.js';
+import { SubprocessClient } from '../harness/adapters/subprocess.js';
 import { cli, ROOT } from './helpers/cli.js';
 import { startHarness } from './helpers/harness.js';
 import { scenario } from './helpers/scenarios.js';

@@ -19,8 +19,8 @@ import { randomUUID } from 'node:crypto';
 import { Agent } from 'undici';
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import { Role, TaskState } from '@a2a-js/sdk';
-import type { ClientAdapter } from '../../harness/clients/contract.js';
-import type { ClientReport, RunRequest } from '../../harness/core/types.js';
+import type { ClientAdapter } from '../../harness/core/vocabulary/adapter.js';
+import type { ClientReport, RunRequest } from '../../harness/core/vocabulary/types.js';
 import { PushReceiver } from '../common/push-receiver.js';
 
 export const SDK_VERSION = '1.3.0';

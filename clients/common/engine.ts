@@ -3,8 +3,8 @@
  * then send, drive the task to a terminal state within the deadline, and cancel what it abandons.
  * The mistakes of the naive client are switches; with none set this is the reference behaviour.
  */
-import { readCard } from '../../harness/core/card-view.js';
-import type { ClientReport, RunRequest } from '../../harness/core/types.js';
+import { readCard } from '../../harness/core/vocabulary/card-view.js';
+import type { ClientReport, RunRequest } from '../../harness/core/vocabulary/types.js';
 import { negotiate, type Mistakes } from './negotiate.js';
 import { PushReceiver } from './push-receiver.js';
 import { A2ATransport, newMessageId, type RpcOutcome } from './transport.js';

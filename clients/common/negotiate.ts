@@ -6,8 +6,8 @@
  * `Mistakes` switch on the errors the naive "Northwind" client makes; the reference has none.
  */
 import contentType from 'content-type';
-import { inputModesFor, outputModesFor, type CardView } from '../../harness/core/card-view.js';
-import type { ClientProfile, ErrorClass, TaskIntent } from '../../harness/core/types.js';
+import { inputModesFor, outputModesFor, type CardView } from '../../harness/core/vocabulary/card-view.js';
+import type { ClientProfile, ErrorClass, TaskIntent } from '../../harness/core/vocabulary/types.js';
 
 /** The harness's documented convention: output modes only emitted on SubscribeToTask. */
 export const RESUBSCRIBE_ONLY_EXTENSION = 'urn:a2a-conformance:ext:resubscribe-only-outputs:v1';

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import type { TLSSocket } from 'node:tls';
 import type { AddressInfo } from 'node:net';
-import type { ClientTls } from '../../harness/core/types.js';
+import type { ClientTls } from '../../harness/core/vocabulary/types.js';
 
 export interface PushDelivery {
   taskId: string;

@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import { Agent } from 'undici';
-import type { ClientTls } from '../../harness/core/types.js';
+import type { ClientTls } from '../../harness/core/vocabulary/types.js';
 
 export type RpcOutcome =
   | { ok: true; result: Record<string, unknown> }

@@ -3,8 +3,8 @@
  * `naive` makes every mistake at once; `naive:<mistake>` makes one. Each mistake names the rule
  * that must catch it.
  */
-import type { ClientAdapter } from '../../harness/clients/contract.js';
-import { TASK_CLASSES } from '../../harness/core/types.js';
+import type { ClientAdapter } from '../../harness/core/vocabulary/adapter.js';
+import { TASK_CLASSES } from '../../harness/core/vocabulary/types.js';
 import { runClient } from '../common/engine.js';
 import type { Mistakes } from '../common/negotiate.js';
 

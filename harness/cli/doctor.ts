@@ -3,12 +3,12 @@
  * any grading. Runs the handshake and one harmless scenario, and prints each protocol error with
  * the offending line. Exit 0 when the client speaks the protocol (whatever its verdict), 1 otherwise.
  */
-import { SubprocessClient } from '../clients/subprocess.js';
+import { SubprocessClient } from '../adapters/subprocess.js';
 import type { Scenario } from '../core/scenario.js';
 import { makePki, removePki, writePki } from '../pki/index.js';
 import { closeEnv, openEnv } from '../runner/env.js';
 import { executeScenario } from '../runner/execute.js';
-import { helloProblem } from '../clients/contract.js';
+import { helloProblem } from '../adapters/contract.js';
 import { schemaValidator } from '../runner/json-schema.js';
 
 export async function doctor(command: string, harmless: Scenario, out: (l: string) => void, cwd = process.cwd()): Promise<number> {

@@ -18,7 +18,7 @@ import { resultsProblem } from '../runner/results-schema.js';
 import { exitCode } from '../runner/policy.js';
 import { writeReports, type WrittenReport } from '../../reports/index.js';
 import { serve, type Serving } from './serve.js';
-import { ClientFault } from '../clients/subprocess.js';
+import { ClientFault } from '../adapters/subprocess.js';
 import { doctor } from './doctor.js';
 
 class UsageError extends Error {

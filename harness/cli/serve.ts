@@ -7,9 +7,9 @@ import { existsSync } from 'node:fs';
 import { makePki, pkiPaths, readPki, removePki, writePki, type PkiFiles } from '../pki/index.js';
 import { PeerHost } from '../net/peer-host.js';
 import { PushDispatcher } from '../net/push-dispatcher.js';
-import { TaskLedger, Transcript, type WireEvent } from '../core/transcript.js';
+import { Transcript, type WireEvent } from '../core/transcript.js';
 import type { CatalogueEntry } from '../runner/catalogue.js';
-import { createPeer } from '../../peers/index.js';
+import { mountPeer, type MountedPeer } from '../runner/mount.js';
 
 export interface ServeOptions {
   catalogue: CatalogueEntry[];
@@ -55,15 +55,14 @@ export async function serve(o: ServeOptions): Promise<Serving> {
   const pki = await readPki(files.dir);
   const host = await PeerHost.start(pki);
   const dispatcher = new PushDispatcher(pki);
-  const timers = new Set<NodeJS.Timeout>();
   o.out('Certificates (PEM):');
   o.out(`  trust this CA for every peer:          ${files.cert.testCa}`);
   o.out(`  client certificate / key (mTLS peers): ${files.cert.client} ${files.key.client}`);
   o.out(`  plain HTTPS push receiver:             ${files.cert.receiver} ${files.key.receiver}`);
   o.out(`  partner-mTLS push receiver:            ${files.cert.partnerReceiver} ${files.key.partnerReceiver}, verify senders with ${files.cert.partnerCa}`);
   o.out('Peers:');
+  const mounted: MountedPeer[] = [];
   chosen.forEach((e, i) => {
-    const key = `serve${i + 1}`;
     const transcript = new Transcript(() => performance.now());
     const log = (ev: WireEvent) => {
       const line = describe(ev);
@@ -72,25 +71,14 @@ export async function serve(o: ServeOptions): Promise<Serving> {
     // Requests are logged once answered, everything else as it happens.
     transcript.onRecord = (ev) => ev.kind !== 'http' && log(ev);
     transcript.onAnswer = log;
-    const slot = host.beginRun(key, transcript);
-    const peer = createPeer(e.scenario.peer, {
-      key,
-      transcript,
-      ledger: new TaskLedger(transcript),
-      base: (kind) => host.base(kind, key),
-      push: (order) => dispatcher.dispatch({ ...order, transcript }),
-      later: (ms, fn) => {
-        const t = setTimeout(() => (timers.delete(t), fn()), ms);
-        timers.add(t);
-      },
-    });
-    slot.handlers = peer.handlers;
-    o.out(`  ${e.scenario.id.padEnd(50)} ${peer.cardUrl}`);
+    const m = mountPeer(host, dispatcher, e.scenario.peer, { key: `serve${i + 1}`, transcript, deadlineMs: e.scenario.deadlineMs });
+    mounted.push(m);
+    o.out(`  ${e.scenario.id.padEnd(50)} ${m.peer.cardUrl}`);
   });
   o.out(`ready: ${chosen.length} peer(s) on 127.0.0.1 — Ctrl-C to stop`);
   return {
     async stop() {
-      for (const t of timers) clearTimeout(t);
+      for (const m of mounted) m.end();
       await host.close();
       await dispatcher.close();
       if (temporary) await removePki(files);

@@ -4,7 +4,7 @@
  */
 import type { PeerRuntime } from './scenario.js';
 import type { TaskRecord, WireEvent } from './transcript.js';
-import type { ClientProfile, ClientReport, TaskClass, TaskIntent } from './types.js';
+import type { ClientProfile, ClientReport, TaskClass, TaskIntent } from './vocabulary/types.js';
 import type { Check, VerdictKind } from './verdict.js';
 
 export const RESULTS_SCHEMA = 'a2a-conformance/results@1';

@@ -3,7 +3,7 @@
  * scripts (a factory name, the exact card and how the runtime really behaves), the profile it
  * needs, the task intent and the verdict the reference client must get.
  */
-import type { ClientProfile, ProfileConstraints, TaskIntent } from './types.js';
+import type { ClientProfile, ProfileConstraints, TaskIntent } from './vocabulary/types.js';
 import type { VerdictKind } from './verdict.js';
 
 /** The listeners a peer can be reached on (harness/net). */

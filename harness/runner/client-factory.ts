@@ -1,7 +1,7 @@
 /** Makes the client under test from the run's configuration: a built-in by name, or a subprocess. */
 import { createBuiltinClient } from '../../clients/index.js';
-import type { ClientAdapter } from '../clients/contract.js';
-import { SubprocessClient } from '../clients/subprocess.js';
+import type { ClientAdapter } from '../adapters/contract.js';
+import { SubprocessClient } from '../adapters/subprocess.js';
 
 export interface ClientChoice {
   client?: string;

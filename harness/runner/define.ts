@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, inject, test } from 'vitest';
 import type { ScenarioResult } from '../core/results.js';
 import type { Scenario } from '../core/scenario.js';
-import type { Hello } from '../core/types.js';
+import type { Hello } from '../core/vocabulary/types.js';
 import { createClient } from './client-factory.js';
 import { executeScenario, type RunEnv } from './execute.js';
 import { closeEnv, openEnv } from './env.js';

@@ -2,8 +2,8 @@
  * Sets up and tears down what one worker (or one in-process run) needs: the PKI read from disk,
  * the shared listeners, the push dispatcher and the client adapter.
  */
-import type { ClientAdapter } from '../clients/contract.js';
-import type { Hello } from '../core/types.js';
+import type { ClientAdapter } from '../adapters/contract.js';
+import type { Hello } from '../core/vocabulary/types.js';
 import { PeerHost } from '../net/peer-host.js';
 import { PushDispatcher } from '../net/push-dispatcher.js';
 import { pkiPaths, readPki } from '../pki/index.js';

@@ -2,18 +2,18 @@
  * Executes one scenario run against a client: starts the scripted peer on the shared listeners,
  * hands the client its run request, enforces the deadline, then grades the wire.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import type { ClientAdapter } from '../clients/contract.js';
+import { createHash } from 'node:crypto';
+import type { ClientAdapter } from '../adapters/contract.js';
 import { validateCardV1 } from '../core/card-validator.js';
 import { grade, type RunOutcome } from '../core/oracle/index.js';
 import type { ScenarioResult } from '../core/results.js';
 import { profileFor, type Scenario } from '../core/scenario.js';
-import { TaskLedger, Transcript } from '../core/transcript.js';
-import { DECISIONS, DEFAULT_PROFILE, ERROR_CLASSES, type ClientReport, type ClientTls, type Hello, type RunRequest } from '../core/types.js';
+import { Transcript } from '../core/transcript.js';
+import { DECISIONS, DEFAULT_PROFILE, ERROR_CLASSES, type ClientReport, type ClientTls, type Hello, type RunRequest } from '../core/vocabulary/types.js';
 import { PeerHost } from '../net/peer-host.js';
 import type { PushDispatcher } from '../net/push-dispatcher.js';
 import type { Pki, PkiFiles } from '../pki/index.js';
-import { createPeer } from '../../peers/index.js';
+import { mountPeer, type MountedPeer } from './mount.js';
 
 /** What a worker holds for all its scenario runs. */
 export interface RunEnv {
@@ -83,38 +83,24 @@ export async function executeScenario(s: Scenario, env: RunEnv): Promise<Scenari
     };
   }
 
-  const key = randomBytes(4).toString('hex');
-  const transcript = new Transcript(() => performance.now());
-  const ledger = new TaskLedger(transcript);
-  const timers = new Set<NodeJS.Timeout>();
-  const slot = env.host.beginRun(key, transcript);
-  let ended = false;
+  let mounted: MountedPeer | undefined;
+  let transcript = new Transcript(() => performance.now());
   let card: Record<string, unknown> = s.peer.card;
   let claims: ClientReport | null = null;
   let outcome: RunOutcome = { kind: 'reported' };
   let hungClient = false;
+  let runId = 'r-unmounted';
   try {
-    const peer = createPeer(s.peer, {
-      key,
-      transcript,
-      ledger,
-      base: (kind) => env.host.base(kind, key),
-      push: (order) => env.dispatcher.dispatch({ ...order, transcript }),
-      later: (ms, fn) => {
-        const t = setTimeout(() => {
-          timers.delete(t);
-          if (!ended) fn();
-        }, ms);
-        timers.add(t);
-      },
-    });
+    mounted = mountPeer(env.host, env.dispatcher, s.peer, { deadlineMs });
+    transcript = mounted.transcript;
+    runId = `r-${mounted.key}`;
+    const peer = mounted.peer;
     card = peer.card;
-    slot.handlers = peer.handlers;
     const issues = validateCardV1(card);
     if (issues.length > 0) throw new Error(`scenario ${s.id} serves a structurally invalid card: ${issues.map((i) => `${i.pointer} ${i.message}`).join('; ')}`);
 
     const req: RunRequest = {
-      id: `r-${key}`,
+      id: runId,
       scenario: base.opaqueId,
       cardUrl: peer.cardUrl,
       intent: s.intent,
@@ -156,17 +142,15 @@ export async function executeScenario(s: Scenario, env: RunEnv): Promise<Scenari
   } catch (err) {
     transcript.record({ kind: 'harness', level: 'error', message: (err as Error).stack ?? String(err) });
   } finally {
-    ended = true;
     transcript.seal();
-    for (const t of timers) clearTimeout(t);
-    env.host.endRun(key);
+    mounted?.end();
   }
   if (hungClient) {
     await env.host.close();
     env.host = await PeerHost.start(env.pems);
   }
-  const diagnostics = env.client.diagnostics?.(`r-${key}`);
-  const ledgerSnapshot = ledger.snapshot();
+  const diagnostics = env.client.diagnostics?.(runId);
+  const ledgerSnapshot = mounted?.ledger.snapshot() ?? [];
   let g: ReturnType<typeof grade>;
   try {
     g = grade({ scenario: s, card, profile, intent: s.intent, events: transcript.events, tasks: ledgerSnapshot, claims, outcome });

@@ -8,7 +8,7 @@ import { http, HttpResponse, type RequestHandler } from 'msw';
 import { fillCard, type PeerDescription } from '../../harness/core/scenario.js';
 import type { HttpEvent } from '../../harness/core/transcript.js';
 import { isTerminal, SEQ_HEADER } from '../../harness/core/transcript.js';
-import { includesMediaType } from '../../harness/core/media-type.js';
+import { includesMediaType } from '../../harness/core/vocabulary/media-type.js';
 import type { PeerInstance, PeerRunContext } from '../context.js';
 import { RpcError } from './errors.js';
 import { TaskRuntime } from './tasks.js';

@@ -8,7 +8,7 @@
 import { render } from 'preact-render-to-string';
 import type { ComponentChildren } from 'preact';
 import type { RunResults, ScenarioResult } from '../../harness/core/results.js';
-import { TASK_CLASSES } from '../../harness/core/types.js';
+import { TASK_CLASSES } from '../../harness/core/vocabulary/types.js';
 import { severity, VERDICT_KINDS, type VerdictKind } from '../../harness/core/verdict.js';
 import { SequenceDiagram } from './diagram.js';
 import { REPORT_CSS, REPORT_SCRIPT } from './assets.js';

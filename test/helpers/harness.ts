@@ -1,6 +1,6 @@
 /** Runs scenarios in-process (no vitest driver): for the harness's own tests and the benchmark. */
 import { createBuiltinClient } from '../../clients/index.js';
-import type { ClientAdapter } from '../../harness/clients/contract.js';
+import type { ClientAdapter } from '../../harness/adapters/contract.js';
 import type { ScenarioResult } from '../../harness/core/results.js';
 import type { Scenario } from '../../harness/core/scenario.js';
 import { executeScenario, type RunEnv } from '../../harness/runner/execute.js';

@@ -1,17 +1,18 @@
 /** Starts one scripted peer on real listeners, outside the runner, for contract tests. */
 import { Agent, request } from 'undici';
 import type { PeerDescription } from '../../harness/core/scenario.js';
-import { TaskLedger, Transcript } from '../../harness/core/transcript.js';
+import type { TaskLedger, Transcript } from '../../harness/core/transcript.js';
 import { PeerHost } from '../../harness/net/peer-host.js';
 import { PushDispatcher } from '../../harness/net/push-dispatcher.js';
 import { makePki, type Pki } from '../../harness/pki/index.js';
-import { createPeer, type PeerInstance } from '../../peers/index.js';
+import type { PeerInstance } from '../../peers/index.js';
+import { mountPeer } from '../../harness/runner/mount.js';
 
 export interface PeerFixture {
   pki: Pki;
   host: PeerHost;
   dispatcher: PushDispatcher;
-  start(desc: PeerDescription): { peer: PeerInstance; transcript: Transcript; ledger: TaskLedger; end(): void };
+  start(desc: PeerDescription, opts?: { deadlineMs?: number }): { peer: PeerInstance; transcript: Transcript; ledger: TaskLedger; end(): void };
   close(): Promise<void>;
 }
 
@@ -25,22 +26,9 @@ export async function peerFixture(): Promise<PeerFixture> {
     pki,
     host,
     dispatcher,
-    start(desc) {
-      const key = `k${++counter}`;
-      const transcript = new Transcript(() => performance.now());
-      const ledger = new TaskLedger(transcript);
-      const timers: NodeJS.Timeout[] = [];
-      const slot = host.beginRun(key, transcript);
-      const peer = createPeer(desc, {
-        key,
-        transcript,
-        ledger,
-        base: (kind) => host.base(kind, key),
-        push: (o) => dispatcher.dispatch({ ...o, transcript }),
-        later: (ms, fn) => void timers.push(setTimeout(fn, ms)),
-      });
-      slot.handlers = peer.handlers;
-      return { peer, transcript, ledger, end: () => (timers.forEach(clearTimeout), host.endRun(key)) };
+    start(desc, opts = {}) {
+      const m = mountPeer(host, dispatcher, desc, { key: `k${++counter}`, deadlineMs: opts.deadlineMs ?? 3000 });
+      return { peer: m.peer, transcript: m.transcript, ledger: m.ledger, end: m.end };
     },
     async close() {
       await host.close();

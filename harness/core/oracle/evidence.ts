@@ -5,7 +5,7 @@
 import type { Scenario } from '../scenario.js';
 import type { HttpEvent, PushAttemptEvent, PushRegisterEvent, TaskRecord, TlsEvent, WireEvent } from '../transcript.js';
 import { isTerminal } from '../transcript.js';
-import type { ClientProfile, ClientReport, TaskIntent } from '../types.js';
+import type { ClientProfile, ClientReport, TaskIntent } from '../vocabulary/types.js';
 
 /** How the client's run ended, as the runner saw it. */
 export type RunOutcome =

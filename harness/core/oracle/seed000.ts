@@ -3,9 +3,9 @@
  * signals, decides whether the rule binds for this profile and intent, and grades the wire.
  * Where the rule does not bind, the intent was completable, so rejecting it is over-rejection.
  */
-import { readCard } from '../card-view.js';
-import { RESUBSCRIBE_ONLY_OUTPUTS_EXT } from '../extensions.js';
-import { includesMediaType } from '../media-type.js';
+import { readCard } from '../vocabulary/card-view.js';
+import { RESUBSCRIBE_ONLY_OUTPUTS_EXT } from '../vocabulary/extensions.js';
+import { includesMediaType } from '../vocabulary/media-type.js';
 import { BAD_CERT_LISTENERS } from '../scenario.js';
 import { verdict, type EvidenceRef, type Verdict } from '../verdict.js';
 import {

@@ -8,7 +8,7 @@
  * with a reason that says which (a hang is a TIMEOUT), and the process is restarted for the next.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import type { ClientReport, Hello, RunRequest } from '../core/types.js';
+import type { ClientReport, Hello, RunRequest } from '../core/vocabulary/types.js';
 import { helloProblem, type ClientAdapter, type ClientDiagnostics } from './contract.js';
 
 export const PROTOCOL = 'a2a-conformance/1';

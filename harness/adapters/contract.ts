@@ -1,0 +1,18 @@
+/**
+ * The adapter contract's harness side: the types a client implements live in core's vocabulary
+ * (harness/core/vocabulary/adapter.ts); here is how the harness checks what a client says of itself.
+ */
+import { TASK_CLASSES, type Hello } from '../core/vocabulary/types.js';
+
+export type { BuiltinClient, ClientAdapter, ClientDiagnostics } from '../core/vocabulary/adapter.js';
+
+/** Checks a hello answer: name, version, profile (null or an object), known task classes. */
+export function helloProblem(h: unknown): string | undefined {
+  const o = h as Partial<Hello> | null;
+  if (!o || typeof o !== 'object') return 'hello must be an object';
+  if (typeof o.name !== 'string' || !o.name) return 'hello.name must be a non-empty string';
+  if (typeof o.version !== 'string') return 'hello.version must be a string';
+  if (o.profile !== null && (typeof o.profile !== 'object' || o.profile === undefined)) return 'hello.profile must be null or a profile object';
+  if (!Array.isArray(o.taskClasses) || o.taskClasses.some((c) => !TASK_CLASSES.includes(c))) return `hello.taskClasses must list some of ${TASK_CLASSES.join(', ')}`;
+  return undefined;
+}
