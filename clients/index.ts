@@ -12,6 +12,7 @@ export const BUILTIN_CLIENTS: BuiltinClient[] = [
     name: `naive:${m.name}`,
     description: m.description,
     caughtBy: m.caughtBy,
+    atLeast: m.atLeast,
     create: () => createNaiveClient(m.name),
   })),
 ];

@@ -6,7 +6,7 @@
 import type { PeerDescription } from '../harness/core/scenario.js';
 import { BAD_CERT_LISTENERS } from '../harness/core/scenario.js';
 import type { PeerFactory, PeerInstance, PeerRunContext } from './context.js';
-import { a2aV1Peer } from './a2a-v1/handlers.js';
+import { a2aV1Peer } from './a2a-v1/peer.js';
 
 export type { PeerFactory, PeerInstance, PeerRunContext } from './context.js';
 
@@ -26,17 +26,16 @@ const PEERS: Record<string, PeerEntry> = {
     check: (d) => (d.runtime.input ? undefined : 'runtime.input is required'),
   },
   'contoso-mtls-push': {
-    summary: 'RPC listener demands a client certificate; push registration always succeeds; delivery only over partner mTLS, a failed one logged as dispatched and lost (seed 000, incident 2).',
-    check: (d) =>
-      d.runtime.push.supported && d.runtime.push.delivery === 'partner-mtls' ? undefined : 'runtime.push must be supported with partner-mtls delivery',
+    summary: 'RPC listener demands a client certificate; push registration succeeds for any https URL; delivery over partner mTLS (or plain HTTPS with the client\'s authentication), a failed one logged as dispatched and lost while the task completes all the same (seed 000, incident 2).',
+    check: (d) => (d.runtime.push.supported ? undefined : 'runtime.push must be supported'),
   },
   'contoso-resubscribe-only': {
     summary: 'Emits an output mode only on SubscribeToTask, which it refuses with -32004 (seed 000, invariant 3).',
     check: (d) => (d.runtime.outputs.some((o) => o.channel === 'subscribe-only') ? undefined : 'runtime.outputs needs a subscribe-only mode'),
   },
   'contoso-extension': {
-    summary: 'A contradictory card with a vendor extension that names an out-of-band negotiation endpoint (seed 000, Decision Boundary).',
-    check: (d) => (d.runtime.negotiation ? undefined : 'runtime.negotiation is required'),
+    summary: 'A contradictory card for live audio with a vendor extension, declared in capabilities.extensions, that opens a live session when a message opts into it (seed 000, Decision Boundary).',
+    check: (d) => (d.runtime.input?.sessionExtension ? undefined : 'runtime.input.sessionExtension is required'),
   },
   'contoso-bad-cert': {
     summary: 'Serves its card over TLS with a certificate from an untrusted CA, for the wrong host, or expired.',

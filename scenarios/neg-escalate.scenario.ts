@@ -1,13 +1,16 @@
 /**
  * NEG-ESCALATE (seed 000, Decision Boundary): a card that is internally contradictory for a live
- * audio task (streaming:false, audio/pcm input) but carries a vendor extension whose params name an
- * out-of-band negotiation endpoint. A client that knows the extension escalates; one that does not
- * is graded by the rule it would otherwise hit (NEG-LIVE-INPUT).
+ * audio task (streaming:false, audio/pcm input) but declares, in `capabilities.extensions` (spec
+ * §4.6.1), a vendor extension that opens a live session: a message that opts into it (the
+ * `A2A-Extensions` header or `Message.extensions`) starts a task that takes frame after frame. A
+ * client that declared the extension in its hello opts in; one that did not is graded by the rule it
+ * would otherwise hit (NEG-LIVE-INPUT). The harness never assigns an extension to a client.
  */
 import { defineScenarios } from '../harness/runner/define.js';
 import type { PeerRuntime, Scenario } from '../harness/core/scenario.js';
+import { CONTOSO_AUDIO_SESSION_EXT } from '../harness/core/vocabulary/extensions.js';
 
-const SESSION_EXT = 'urn:contoso:a2a:ext:audio-session:v1';
+const SESSION_EXT = CONTOSO_AUDIO_SESSION_EXT;
 
 const card = {
   name: 'Contoso Live Interpreter',
@@ -18,7 +21,7 @@ const card = {
   capabilities: {
     streaming: false,
     pushNotifications: false,
-    extensions: [{ uri: SESSION_EXT, description: 'Live audio sessions negotiated out of band', required: false, params: { negotiationUrl: '{{negotiationUrl}}' } }],
+    extensions: [{ uri: SESSION_EXT, description: 'Live audio sessions: opt in on the first message and the task takes audio frame by frame', required: false, params: { inputModes: ['audio/pcm'] } }],
   },
   defaultInputModes: ['text/plain', 'audio/pcm'],
   defaultOutputModes: ['text/plain'],
@@ -26,20 +29,19 @@ const card = {
 };
 
 const signals = [
-  { pointer: '/capabilities/streaming', kind: 'spec-derivable' as const, note: 'streaming:false' },
-  { pointer: '/defaultInputModes', kind: 'spec-derivable' as const, note: 'audio/pcm input' },
-  { pointer: '/capabilities/extensions/0', kind: 'harness-convention' as const, note: `${SESSION_EXT} (a vendor extension) names the negotiation endpoint` },
+  { pointer: '/capabilities/streaming', kind: 'seed' as const, note: 'streaming:false — by seed 000, no frames' },
+  { pointer: '/defaultInputModes', kind: 'MUST' as const, note: 'audio/pcm input' },
+  { pointer: '/capabilities/extensions/0', kind: 'convention' as const, note: `${SESSION_EXT}: a vendor extension (docs/extensions.md) that opens a live session` },
 ];
 
 const runtime: PeerRuntime = {
   cardListener: 'tls',
   rpcListener: 'tls',
   workMs: 120,
-  input: { mediaType: 'audio/pcm', payloadBytes: 4 * 320, ceilingBytes: 16_384, acceptsFrames: false },
+  input: { mediaType: 'audio/pcm', payloadBytes: 4 * 320, ceilingBytes: 16_384, acceptsFrames: false, sessionExtension: SESSION_EXT },
   streaming: false,
-  push: { supported: false, delivery: 'plain', stallOnLostPush: false },
+  push: { supported: false, delivery: 'plain' },
   outputs: [{ mediaType: 'text/plain', channel: 'task' }],
-  negotiation: { path: '/negotiate', extension: SESSION_EXT },
 };
 
 const liveAudio = {
@@ -49,16 +51,16 @@ const liveAudio = {
   completion: 'poll' as const,
 };
 
-const common = { rule: 'NEG-ESCALATE', spec: 'seed 000 §Decision Boundary, §Condition of Validity', deadlineMs: 3000 };
+const common = { rule: 'NEG-ESCALATE', spec: 'seed 000 §Decision Boundary (escalate); A2A v1.0.1 §4.6.1, §3.2.6 (opting into an extension)', deadlineMs: 3000 };
 const peer = { factory: 'contoso-extension', card, runtime, signals };
 
 export default defineScenarios([
   {
     ...common,
     id: 'neg-escalate/known-extension',
-    title: 'A known extension resolves the contradiction',
-    description: 'Live-only audio on a non-streaming card that carries an extension the client knows, naming an out-of-band negotiation endpoint.',
-    expectation: 'Escalate: call the negotiation endpoint and mint no task before it.',
+    title: 'An extension the client implements resolves the contradiction',
+    description: 'Live-only audio on a non-streaming card that declares a vendor extension opening a live session. The scenario is graded this way only for a client that declared the extension in its hello.',
+    expectation: 'Opt into the extension on the first message (A2A-Extensions header or Message.extensions), send the frames to that task, see it completed.',
     peer,
     profileConstraints: { liveOnlyInputModes: ['audio/pcm'], knownExtensions: [SESSION_EXT] },
     intent: liveAudio,
@@ -68,7 +70,7 @@ export default defineScenarios([
     ...common,
     id: 'neg-escalate/unknown-extension',
     title: 'An unknown extension is no way out',
-    description: 'The same card to a client that does not know the extension.',
+    description: 'The same card to a client that does not implement the extension.',
     expectation: 'Graded by NEG-LIVE-INPUT: reject the live-input task before any task is minted.',
     peer,
     profileConstraints: { liveOnlyInputModes: ['audio/pcm'] },

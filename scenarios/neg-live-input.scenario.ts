@@ -1,8 +1,10 @@
 /**
  * NEG-LIVE-INPUT (seed 000, invariant 1 and the first incident): `streaming:false` with `audio/pcm`
  * among the input modes, on a peer whose input path takes only one complete payload under a ceiling
- * the card never shows. A2A v1.0 has no client-to-server input streaming; reading `streaming` as
- * "can take input frame by frame" is the seed's convention, and this family follows it.
+ * the card never shows. A2A v1.0 has no client-to-server input streaming (`streaming` covers the
+ * agent's updates, §3.1.2); reading it as "can take input frame by frame" is seed 000's inference,
+ * so the signal is at level `seed`: a task minted to stream frames is NON_STRICT, and FAIL is kept for
+ * the harm (a refused frame sent again, a task left in input-required).
  */
 import { defineScenarios } from '../harness/runner/define.js';
 import type { PeerRuntime, Scenario } from '../harness/core/scenario.js';
@@ -20,8 +22,8 @@ const batchAudioCard = {
 };
 
 const signals = [
-  { pointer: '/capabilities/streaming', kind: 'spec-derivable' as const, note: 'streaming:false — under the seed convention, input cannot be taken frame by frame' },
-  { pointer: '/defaultInputModes', kind: 'spec-derivable' as const, note: 'audio/pcm is an input mode' },
+  { pointer: '/capabilities/streaming', kind: 'seed' as const, note: 'streaming:false — by seed 000, input cannot be taken frame by frame (A2A v1.0 says nothing of input streaming)' },
+  { pointer: '/defaultInputModes', kind: 'MUST' as const, note: 'audio/pcm is an input mode' },
 ];
 
 const batchRuntime: PeerRuntime = {
@@ -30,7 +32,7 @@ const batchRuntime: PeerRuntime = {
   workMs: 120,
   input: { mediaType: 'audio/pcm', payloadBytes: 4 * 320, ceilingBytes: 16_384, acceptsFrames: false },
   streaming: false,
-  push: { supported: false, delivery: 'plain', stallOnLostPush: false },
+  push: { supported: false, delivery: 'plain' },
   outputs: [{ mediaType: 'text/plain', channel: 'task' }],
 };
 
@@ -49,7 +51,7 @@ export default defineScenarios([
     id: 'neg-live-input/live-audio-to-batch-peer',
     title: 'Live-only audio to a non-streaming peer',
     description: 'The card says streaming:false and lists audio/pcm. The client can only produce the audio live, frame by frame. The peer takes one complete payload; a second frame gets HTTP 415 and the task sticks in input-required.',
-    expectation: 'Reject the live-input task before any task is minted (errorClass unnegotiable-card).',
+    expectation: 'Reject the live-input task before any task is minted (errorClass unnegotiable-card), after reading the card; or send the whole audio as one complete payload. Streaming frames into a task is NON_STRICT; a refused frame sent again, or the task left in input-required, is FAIL.',
     peer: { factory: 'contoso-audio-batch', card: batchAudioCard, runtime: batchRuntime, signals },
     profileConstraints: { liveOnlyInputModes: ['audio/pcm'] },
     intent: liveAudio,
@@ -87,7 +89,7 @@ export default defineScenarios([
       factory: 'contoso-audio-batch',
       card: { ...batchAudioCard, capabilities: { streaming: true, pushNotifications: false } },
       runtime: { ...batchRuntime, streaming: true, input: { ...batchRuntime.input!, acceptsFrames: true } },
-      signals: [{ pointer: '/capabilities/streaming', kind: 'spec-derivable', note: 'streaming:true' }],
+      signals: [{ pointer: '/capabilities/streaming', kind: 'seed', note: 'streaming:true' }],
     },
     profileConstraints: { liveOnlyInputModes: ['audio/pcm'] },
     intent: liveAudio,
@@ -114,7 +116,7 @@ export default defineScenarios([
       factory: 'contoso-audio-batch',
       card: { ...batchAudioCard, capabilities: { streaming: true, pushNotifications: false } },
       runtime: batchRuntime,
-      signals: [{ pointer: '/capabilities/streaming', kind: 'spec-derivable', note: 'streaming:true — a stale or wrong claim; the rule has no signal here' }],
+      signals: [{ pointer: '/capabilities/streaming', kind: 'seed', note: 'streaming:true — a stale or wrong claim; the rule has no signal here' }],
     },
     profileConstraints: { liveOnlyInputModes: ['audio/pcm'] },
     intent: liveAudio,

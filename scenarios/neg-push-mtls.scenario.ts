@@ -1,9 +1,11 @@
 /**
  * NEG-PUSH-MTLS (seed 000, invariant 2 and the second incident): push notifications on a card whose
  * security posture is mTLS. The RPC listener itself demands a client certificate (the client has
- * one); by the seed's inference the peer's outbound callbacks use partner mTLS too. Registration
- * always succeeds; delivery to a receiver that cannot do partner mTLS is logged as dispatched and
- * lost, and the task stays working until the client cancels it.
+ * one); by the seed's inference the peer's outbound callbacks use partner mTLS too. In A2A v1.0 an
+ * agent authenticates to a webhook with the client-chosen `PushNotificationConfig.authentication`
+ * (§4.3.3), so the signal is at level `seed`. Registration succeeds; delivery to a receiver that
+ * cannot do partner mTLS is logged as dispatched and lost; the task itself still completes, so a
+ * client that polls recovers.
  */
 import { defineScenarios } from '../harness/runner/define.js';
 import type { PeerRuntime, Scenario } from '../harness/core/scenario.js';
@@ -23,9 +25,9 @@ const mtlsPushCard = {
 };
 
 const signals = [
-  { pointer: '/capabilities/pushNotifications', kind: 'spec-derivable' as const, note: 'push notifications offered' },
-  { pointer: '/securitySchemes/partnerMtls', kind: 'spec-derivable' as const, note: 'an mTLS security scheme' },
-  { pointer: '/securityRequirements', kind: 'spec-derivable' as const, note: 'mTLS is required for every call; by the seed\'s inference the callbacks use it too' },
+  { pointer: '/capabilities/pushNotifications', kind: 'MUST' as const, note: 'push notifications offered' },
+  { pointer: '/securitySchemes/partnerMtls', kind: 'MUST' as const, note: 'an mTLS security scheme (for calls to the agent)' },
+  { pointer: '/securityRequirements', kind: 'seed' as const, note: 'mTLS is required for every call; by the seed\'s inference the callbacks use it too' },
 ];
 
 const runtime: PeerRuntime = {
@@ -33,7 +35,7 @@ const runtime: PeerRuntime = {
   rpcListener: 'mtls',
   workMs: 150,
   streaming: false,
-  push: { supported: true, delivery: 'partner-mtls', stallOnLostPush: true },
+  push: { supported: true, delivery: 'partner-mtls' },
   outputs: [{ mediaType: 'text/plain', channel: 'task' }],
 };
 
@@ -53,7 +55,7 @@ export default defineScenarios([
     id: 'neg-push-mtls/https-receiver-wants-push',
     title: 'Push wanted, but the receiver is plain HTTPS and the card requires mTLS',
     description: 'The application prefers push completion. The client\'s receiver can only do plain HTTPS; the peer calls back over partner mTLS.',
-    expectation: 'Do not register push (neither inline nor by CreateTaskPushNotificationConfig); poll the task to a terminal state; report the push->polling degradation.',
+    expectation: 'Do not register push (neither inline nor by CreateTaskPushNotificationConfig); poll the task to a terminal state; report the push->polling degradation. Registering anyway and polling to completion is NON_STRICT; waiting on the lost push is FAIL or TIMEOUT.',
     peer,
     profileConstraints: { callback: 'https' },
     intent: asyncTask,
@@ -96,17 +98,33 @@ export default defineScenarios([
     ...common,
     id: 'neg-push-mtls/no-signal',
     title: 'Push lost with no card signal',
-    description: 'The card offers push and lists no security requirement; the runtime still calls back only over partner mTLS, so the callback is lost and the task stays working.',
-    expectation: 'Recover: notice no progress, poll, cancel the stalled task before the deadline; no blind retry.',
+    description: 'The card offers push and lists no security requirement; the runtime still calls back only over partner mTLS, so the callback is lost. The task completes all the same.',
+    expectation: 'Recover: do not wait on the push alone; poll the task to a terminal state before the deadline.',
     peer: {
       factory: 'contoso-mtls-push',
       card: { ...mtlsPushCard, securitySchemes: undefined, securityRequirements: undefined },
       runtime: { ...runtime, rpcListener: 'tls' },
-      signals: [{ pointer: '/capabilities/pushNotifications', kind: 'spec-derivable' as const, note: 'push offered; nothing says how callbacks authenticate' }],
+      signals: [{ pointer: '/capabilities/pushNotifications', kind: 'MUST' as const, note: 'push offered; nothing says how callbacks authenticate' }],
     },
     profileConstraints: { callback: 'https' },
     intent: asyncTask,
     deadlineMs: 2500,
     expect: 'INFORMATIONAL',
+  },
+  {
+    ...common,
+    id: 'neg-push-mtls/bearer-push-no-mtls-signal',
+    title: 'Push with client-chosen credentials to an https receiver (rule does not bind)',
+    description: 'The card offers push and requires no mTLS; the peer calls back over HTTPS and authenticates with the credentials the client chose in PushNotificationConfig.authentication (A2A v1.0 §4.3.3).',
+    expectation: 'Register push with authentication credentials for the https receiver, check them on each callback, and see the task reach a terminal state.',
+    peer: {
+      factory: 'contoso-mtls-push',
+      card: { ...mtlsPushCard, name: 'Contoso Claims Processor (HTTPS callbacks)', securitySchemes: undefined, securityRequirements: undefined },
+      runtime: { ...runtime, rpcListener: 'tls', push: { supported: true, delivery: 'plain' } },
+      signals: [{ pointer: '/capabilities/pushNotifications', kind: 'MUST' as const, note: 'push offered; the webhook is authenticated with the client-chosen credentials (§4.3.3)' }],
+    },
+    profileConstraints: { callback: 'https' },
+    intent: asyncTask,
+    expect: 'PASS',
   },
 ] satisfies Scenario[]);

@@ -6,8 +6,9 @@
  */
 import { defineScenarios } from '../harness/runner/define.js';
 import type { PeerRuntime, Scenario } from '../harness/core/scenario.js';
+import { RESUBSCRIBE_ONLY_OUTPUTS_EXT } from '../harness/core/vocabulary/extensions.js';
 
-const RESUB_EXT = 'urn:a2a-conformance:ext:resubscribe-only-outputs:v1';
+const RESUB_EXT = RESUBSCRIBE_ONLY_OUTPUTS_EXT;
 
 const card = {
   name: 'Contoso Voice Reports',
@@ -26,9 +27,9 @@ const card = {
 };
 
 const signals = [
-  { pointer: '/capabilities/streaming', kind: 'spec-derivable' as const, note: 'streaming:false — SubscribeToTask is unsupported (spec §3.3.4)' },
-  { pointer: '/defaultOutputModes', kind: 'spec-derivable' as const, note: 'audio/pcm is declared as an output' },
-  { pointer: '/capabilities/extensions/0', kind: 'harness-convention' as const, note: `${RESUB_EXT}: audio/pcm is only emitted on SubscribeToTask` },
+  { pointer: '/capabilities/streaming', kind: 'MUST' as const, note: 'streaming:false — SubscribeToTask is refused (spec §3.3.4)' },
+  { pointer: '/defaultOutputModes', kind: 'MUST' as const, note: 'audio/pcm is declared as an output' },
+  { pointer: '/capabilities/extensions/0', kind: 'convention' as const, note: `${RESUB_EXT}: audio/pcm is only emitted on SubscribeToTask` },
 ];
 
 const runtime: PeerRuntime = {
@@ -36,7 +37,7 @@ const runtime: PeerRuntime = {
   rpcListener: 'tls',
   workMs: 120,
   streaming: false,
-  push: { supported: false, delivery: 'plain', stallOnLostPush: false },
+  push: { supported: false, delivery: 'plain' },
   outputs: [
     { mediaType: 'text/plain', channel: 'task' },
     { mediaType: 'audio/pcm', channel: 'subscribe-only' },
@@ -60,7 +61,7 @@ export default defineScenarios([
     id: 'neg-resub-only/only-output-unreachable',
     title: 'The only acceptable output is resubscribe-only',
     description: 'The application needs audio/pcm; the peer emits it only on SubscribeToTask, which it refuses because streaming is off.',
-    expectation: 'Reject before sending (the intended task class requires a path marked unreachable).',
+    expectation: 'Reject before sending, after reading the card (the intended task class requires a path marked unreachable). Minting a task anyway is NON_STRICT; repeating SubscribeToTask after -32004, or still waiting for the mode at the deadline after the task was seen terminal, is FAIL.',
     peer: { factory: 'contoso-resubscribe-only', card, runtime, signals },
     profileConstraints,
     intent: audioOnly,

@@ -1,7 +1,9 @@
 /**
- * SPEC-TLS-VERIFY: a client must verify the peer's certificate. Three peers serve their card with a
- * bad certificate; the listener records the failed handshake and no HTTP request may arrive. The
- * control peer's certificate is good: refusing it is over-rejection.
+ * SPEC-TLS-VERIFY (A2A v1.0.1 §7.2 SHOULD, held as `security` with RFC 9110 §4.3.4): a client
+ * verifies the peer's certificate. Three peers serve their card with a bad certificate; the listener
+ * records the failed handshake (or a completed one followed by nothing, from a client that pins
+ * after the handshake) and no HTTP request may arrive. The control peer's certificate is good:
+ * refusing it is over-rejection.
  */
 import { defineScenarios } from '../harness/runner/define.js';
 import type { ListenerKind, PeerRuntime, Scenario } from '../harness/core/scenario.js';
@@ -22,12 +24,12 @@ const runtimeOn = (listener: ListenerKind): PeerRuntime => ({
   rpcListener: listener,
   workMs: 80,
   streaming: false,
-  push: { supported: false, delivery: 'plain', stallOnLostPush: false },
+  push: { supported: false, delivery: 'plain' },
   outputs: [{ mediaType: 'text/plain', channel: 'task' }],
 });
 
 const intent = { taskClass: 'text' as const, input: { mediaType: 'text/plain', text: 'Hello?' }, acceptedOutputModes: ['text/plain'], completion: 'poll' as const };
-const common = { rule: 'SPEC-TLS-VERIFY', spec: 'A2A v1.0 §7.1 (transport security: clients MUST verify the server certificate), RFC 9110 §4.3.4', deadlineMs: 3000, profileConstraints: {}, intent };
+const common = { rule: 'SPEC-TLS-VERIFY', spec: 'A2A v1.0.1 §7.2 (clients SHOULD verify the server certificate; held as security), RFC 9110 §4.3.4', deadlineMs: 3000, profileConstraints: {}, intent };
 
 const bad = (listener: ListenerKind, what: string) => ({
   ...common,

@@ -11,7 +11,7 @@ import type { Scenario } from '../harness/core/scenario.js';
 import { DEFAULT_PROFILE, TASK_CLASSES, type Hello } from '../harness/core/vocabulary/types.js';
 import { readFileSync } from 'node:fs';
 import { loadCatalogue, scenarioProblem } from '../harness/runner/catalogue.js';
-import { RULE_IDS } from '../harness/core/rules.js';
+import { RULE_IDS } from '../harness/core/oracle/rules.js';
 import { ROOT } from './helpers/cli.js';
 import { exitCode, unexpectedWhy } from '../harness/runner/policy.js';
 import { selectScenarios } from '../harness/runner/run.js';

@@ -93,9 +93,19 @@ describe('subprocess clients (NDJSON)', () => {
   });
 
   it('a process that exited after hello is restarted for its run, then judged', async () => {
-    const [r] = await runWith(['exit-after-hello'], [REJECT_IS_RIGHT]);
-    // The first process is gone by the time the run starts; a fresh one answers it.
-    expect(r!.claims?.notes).toBe('exit-after-hello');
+    const marker = join(await mkdtemp(join(tmpdir(), 'a2a-exit-')), 'gone');
+    const client = new SubprocessClient({ command: cmd('exit-after-hello', marker) });
+    const h = await startHarness(client);
+    let r;
+    try {
+      // The first process leaves after hello; once it is gone, the run starts a fresh one.
+      for (let i = 0; i < 200 && client.running; i++) await new Promise((done) => setTimeout(done, 25));
+      expect(client.running).toBe(false);
+      r = await h.run(scenario(REJECT_IS_RIGHT));
+    } finally {
+      await h.close();
+    }
+    expect(r.claims?.notes).toBe('exit-after-hello');
     expect(r!.verdict).toBe('PASS');
   });
 });

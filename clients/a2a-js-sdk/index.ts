@@ -5,8 +5,9 @@
  *
  * The glue policy is fixed and published (README, "@a2a-js/sdk under test"):
  * - follow the intent literally: send what it says (live frames one message each, a bufferable
- *   input as one payload), ask for push when it prefers push and the profile has a receiver,
- *   stream when it prefers streaming, poll otherwise;
+ *   input as one payload), ask for push when it prefers push and the profile has a receiver (with
+ *   Bearer credentials the receiver checks, spec §4.3.3), stream when it prefers streaming, poll
+ *   otherwise;
  * - add no gate of ours: no card check before sending beyond what the SDK does itself;
  * - an SDK error thrown before any task exists is reported as `rejected` (errorClass `handshake`);
  *   after a task exists, as `proceeded` with the error in the notes;
@@ -78,7 +79,8 @@ async function runWithSdk(req: RunRequest, signal: AbortSignal): Promise<ClientR
     const configuration = {
       acceptedOutputModes: intent.acceptedOutputModes,
       returnImmediately: true,
-      taskPushNotificationConfig: receiver ? { tenant: '', id: '', taskId: '', url: receiver.url, token: receiver.token, authentication: undefined } : undefined,
+      // As the spec asks of an application (§4.3.3, §13.2): credentials the agent presents to the webhook, checked there.
+      taskPushNotificationConfig: receiver ? { tenant: '', id: '', taskId: '', url: receiver.url, token: receiver.token, authentication: { scheme: 'Bearer', credentials: receiver.credentials } } : undefined,
     };
     const request = (msg: unknown) => ({ tenant: '', metadata: {}, configuration, message: msg });
 

@@ -3,8 +3,8 @@
  * then send, drive the task to a terminal state within the deadline, and cancel what it abandons.
  * The mistakes of the naive client are switches; with none set this is the reference behaviour.
  */
-import { readCard } from '../../harness/core/vocabulary/card-view.js';
 import type { ClientReport, RunRequest } from '../../harness/core/vocabulary/types.js';
+import { readClientCard } from './card.js';
 import { negotiate, type Mistakes } from './negotiate.js';
 import { PushReceiver } from './push-receiver.js';
 import { A2ATransport, newMessageId, type RpcOutcome } from './transport.js';
@@ -43,58 +43,68 @@ const taskOf = (r: Record<string, unknown>): TaskJson | undefined => {
 export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: Mistakes = {}): Promise<ClientReport> {
   const started = Date.now();
   const budgetLeft = () => req.deadlineMs - MARGIN_MS - (Date.now() - started);
-  const t = await A2ATransport.open({ tls: req.tls, signal, insecure: mistakes.skipsTlsVerify === true });
+  const t = await A2ATransport.open({ tls: req.tls, signal, insecure: mistakes.skipsTlsVerify === true, versionHeader: mistakes.omitsA2aVersion !== true });
   let receiver: PushReceiver | undefined;
   const taskIds: string[] = [];
   try {
-    /** A failing call, repeated once identically by a client that retries blindly. */
-    const call = async (method: string, params: unknown): Promise<RpcOutcome> => {
-      const id = Math.floor(Math.random() * 1e9);
-      const out = await t.rpc(plan.action === 'proceed' ? plan.rpcUrl : '', method, params, id);
-      if (!out.ok && mistakes.retriesBlindly && !signal.aborted) return t.rpc(plan.action === 'proceed' ? plan.rpcUrl : '', method, params, id);
-      return out;
-    };
-    const cancel = async (id: string) => {
-      if (mistakes.neverCancels) return;
-      await t.rpc(plan.action === 'proceed' ? plan.rpcUrl : '', 'CancelTask', { id });
-    };
+    // The naive client's blind decision: a live-input task it cannot stream is declined without a look at the card.
+    if (mistakes.decidesBlind && req.intent.taskClass === 'live-input')
+      return { decision: 'rejected', errorClass: 'unnegotiable-card', degradations: [], taskIds, notes: 'live input declined without reading the card' };
 
     const fetched = await t.getJson(req.cardUrl);
     if (!fetched.ok)
       return { decision: 'rejected', errorClass: fetched.kind === 'network' ? 'handshake' : 'untrusted-card', degradations: [], taskIds, notes: `card fetch failed: ${describe(fetched)}` };
-    const card = readCard(fetched.json);
-    const plan = negotiate(card, req.profile, req.intent, mistakes);
+    const plan = negotiate(readClientCard(fetched.json), req.profile, req.intent, mistakes);
     if (plan.action === 'reject') return { decision: 'rejected', errorClass: plan.errorClass, degradations: [], taskIds, notes: plan.notes };
-    if (plan.action === 'escalate') {
-      const out = await t.postJson(plan.url, { extension: plan.extension, intent: { taskClass: req.intent.taskClass, mediaType: req.intent.input.mediaType } });
-      return { decision: 'escalated', degradations: [], taskIds, notes: `${plan.notes}; negotiation ${out.ok ? 'accepted' : `failed (${describe(out)})`}` };
-    }
+    const rpcUrl = plan.rpcUrl;
+    // The extension the plan opts into, on every request of this task (A2A-Extensions, spec §3.2.6).
+    const extHeaders: Record<string, string> = plan.optIn ? { 'A2A-Extensions': plan.optIn } : {};
+
+    /** A failing call, repeated once identically by a client that retries blindly. */
+    const call = async (method: string, params: unknown): Promise<RpcOutcome> => {
+      const id = Math.floor(Math.random() * 1e9);
+      const out = await t.rpc(rpcUrl, method, params, { id, headers: extHeaders });
+      if (!out.ok && mistakes.retriesBlindly && !signal.aborted) return t.rpc(rpcUrl, method, params, { id, headers: extHeaders });
+      return out;
+    };
+    const cancel = async (id: string) => {
+      if (mistakes.neverCancels) return;
+      await t.rpc(rpcUrl, 'CancelTask', { id }, { headers: extHeaders });
+    };
 
     // Build the input.
-    const { input, intent } = { input: plan.input, intent: req.intent };
+    const intent = req.intent;
+    const input = plan.input;
     const frameBytes = intent.input.frameBytes ?? 0;
     const frames = intent.input.frames ?? 1;
     const partOf = (bytes: number) => ({ raw: Buffer.alloc(bytes, 7).toString('base64'), mediaType: intent.input.mediaType });
     const firstParts = input === 'text' ? [{ text: intent.input.text ?? 'hello', mediaType: intent.input.mediaType }] : [partOf(input === 'frames' ? frameBytes : frames * frameBytes)];
 
-    if ((plan.completion === 'push' || mistakes.registersUnusablePush) && plan.completion === 'push') {
+    if (plan.completion === 'push') {
       if (!req.tls.receiver) return { decision: 'rejected', errorClass: 'unnegotiable-card', degradations: [], taskIds, notes: 'push needed but no receiver certificate was handed over' };
       receiver = await PushReceiver.start(req.tls.receiver);
     }
     const configuration: Record<string, unknown> = { acceptedOutputModes: plan.acceptedOutputModes, returnImmediately: true };
-    if (receiver) configuration.taskPushNotificationConfig = { url: receiver.url, token: receiver.token };
+    // The agent authenticates to the receiver with credentials the client chose (spec §4.3.3); the receiver checks them.
+    if (receiver) configuration.taskPushNotificationConfig = { url: receiver.url, token: receiver.token, authentication: { scheme: 'Bearer', credentials: receiver.credentials } };
 
-    const message = (parts: unknown[], taskId?: string) => ({ messageId: newMessageId(), role: 'ROLE_USER', parts, ...(taskId ? { taskId } : {}) });
+    const message = (parts: unknown[], taskId?: string) => ({
+      messageId: newMessageId(),
+      role: 'ROLE_USER',
+      parts,
+      ...(taskId ? { taskId } : {}),
+      ...(plan.optIn ? { extensions: [plan.optIn] } : {}),
+    });
     const report = (notes: string): ClientReport => ({
-      decision: plan.degradations.length ? 'downgraded' : 'proceeded',
+      decision: plan.optIn ? 'escalated' : plan.degradations.length ? 'downgraded' : 'proceeded',
       degradations: plan.degradations,
       taskIds,
-      notes,
+      notes: plan.notes ? `${plan.notes}; ${notes}` : notes,
     });
 
     // Streamed completion: one SendStreamingMessage, read to the end.
     if (plan.completion === 'stream') {
-      const it = t.rpcStream(plan.rpcUrl, 'SendStreamingMessage', { message: message(firstParts), configuration });
+      const it = t.rpcStream(rpcUrl, 'SendStreamingMessage', { message: message(firstParts), configuration }, extHeaders);
       let last: string | undefined;
       for (;;) {
         if (budgetLeft() <= 0) {
@@ -112,14 +122,17 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
         if (task?.id && !taskIds.includes(task.id)) taskIds.push(task.id);
         const st = ((n.value.statusUpdate as { status?: { state?: string } } | undefined)?.status?.state) ?? task?.status?.state;
         if (st) last = st;
+        if (n.value.message && !task) last = 'a direct Message';
       }
       return report(`streamed to ${last ?? 'an unknown state'}`);
     }
 
     const sent = await call('SendMessage', { message: message(firstParts), configuration });
     if (!sent.ok) return { decision: 'rejected', errorClass: 'handshake', degradations: [], taskIds, notes: `the peer refused the first message: ${describe(sent)}` };
+    // An agent may answer with a direct Message and no task (spec §3.1.1): that is the answer.
+    if (sent.result.message && !sent.result.task) return report('the agent answered with a direct Message; no task to follow');
     const task = taskOf(sent.result);
-    if (!task) return { decision: 'rejected', errorClass: 'handshake', degradations: [], taskIds, notes: 'the peer answered without a task' };
+    if (!task) return { decision: 'rejected', errorClass: 'handshake', degradations: [], taskIds, notes: 'the peer answered with neither a task nor a message' };
     taskIds.push(task.id);
     let state = task.status?.state;
 
@@ -147,7 +160,7 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
         }
       }
       if (!receiver || !mistakes.registersUnusablePush) {
-        const polled = await t.rpc(plan.rpcUrl, 'GetTask', { id: task.id });
+        const polled = await t.rpc(rpcUrl, 'GetTask', { id: task.id }, { headers: extHeaders });
         if (polled.ok) {
           final = taskOf(polled.result);
           state = final?.status?.state;
@@ -169,12 +182,16 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
 
     // Outputs: is the required mode among the artifacts?
     const required = intent.requiredOutputMode;
+    if (required && !final) {
+      const polled = await t.rpc(rpcUrl, 'GetTask', { id: task.id }, { headers: extHeaders });
+      if (polled.ok) final = taskOf(polled.result);
+    }
     const got = (final?.artifacts ?? []).flatMap((a) => (a.parts ?? []).map((p) => p.mediaType ?? ''));
     if (required && !got.includes(required)) {
       if (mistakes.ignoresResubscribeOnly) {
         // The naive client insists: the card lists the mode, so it must come on a subscription.
         while (!signal.aborted) {
-          const it = t.rpcStream(plan.rpcUrl, 'SubscribeToTask', { id: task.id });
+          const it = t.rpcStream(rpcUrl, 'SubscribeToTask', { id: task.id });
           for (let n = await it.next(); !n.done; n = await it.next()) {
             const mts = ((n.value.artifactUpdate as { artifact?: { parts?: Array<{ mediaType?: string }> } } | undefined)?.artifact?.parts ?? []).map((p) => p.mediaType);
             if (mts.includes(required)) return report(`${required} received on SubscribeToTask`);

@@ -1,16 +1,18 @@
 /**
  * The clients' negotiation step: card × profile × intent → a plan, computed before the first task
  * id is minted (seed 000, "Operational Effect"). This is the client's own reasoning from what the
- * card says; it never sees the peer's runtime and shares no code with the harness's oracle.
+ * card says (read by ./card.ts); it never sees the peer's runtime and shares no code with the
+ * harness's oracle.
  *
  * `Mistakes` switch on the errors the naive "Northwind" client makes; the reference has none.
  */
 import contentType from 'content-type';
-import { inputModesFor, outputModesFor, type CardView } from '../../harness/core/vocabulary/card-view.js';
+import { CONTOSO_AUDIO_SESSION_EXT, RESUBSCRIBE_ONLY_OUTPUTS_EXT } from '../../harness/core/vocabulary/extensions.js';
 import type { ClientProfile, ErrorClass, TaskIntent } from '../../harness/core/vocabulary/types.js';
+import { modesFor, type ClientCard } from './card.js';
 
-/** The harness's documented convention: output modes only emitted on SubscribeToTask. */
-export const RESUBSCRIBE_ONLY_EXTENSION = 'urn:a2a-conformance:ext:resubscribe-only-outputs:v1';
+/** The extensions this client implements (declared in its hello): Contoso's live audio session. */
+export const IMPLEMENTED_EXTENSIONS = [CONTOSO_AUDIO_SESSION_EXT];
 
 export interface Mistakes {
   /** Streams live audio frame by frame whatever the card says. */
@@ -27,13 +29,16 @@ export interface Mistakes {
   neverCancels?: boolean;
   /** Repeats a failed request identically. */
   retriesBlindly?: boolean;
-  /** Ignores an extension it knows that resolves the card. */
+  /** Ignores an extension it implements that resolves the card. */
   neverEscalates?: boolean;
+  /** Sends no A2A-Version header. */
+  omitsA2aVersion?: boolean;
+  /** Decides on live input without reading the card. */
+  decidesBlind?: boolean;
 }
 
 export type Plan =
   | { action: 'reject'; errorClass: ErrorClass; notes: string }
-  | { action: 'escalate'; url: string; extension: string; notes: string }
   | {
       action: 'proceed';
       rpcUrl: string;
@@ -44,8 +49,12 @@ export type Plan =
       degradations: string[];
       /** Output modes the card marks unreachable that the intent accepts. */
       unreachableOutputs: string[];
+      /** An extension to opt into on the first message (A2A-Extensions and Message.extensions). */
+      optIn?: string;
+      notes: string;
     };
 
+/** A media type with its type lower-cased and its parameters sorted; parameters stay significant. */
 function canon(mt: string): string {
   try {
     const p = contentType.parse(mt);
@@ -59,52 +68,56 @@ const has = (list: readonly string[], mt: string) => list.some((x) => canon(x) =
 const LIVE_MEDIA = /^(audio|video)\//i;
 
 /** True when every alternative of the card's security requirements needs an mTLS scheme. */
-function mtlsOnly(card: CardView): boolean {
-  return (
-    card.securityRequirements.length > 0 &&
-    card.securityRequirements.every((alt) => alt.some((n) => card.securitySchemes[n] === 'mtlsSecurityScheme'))
-  );
+function everyAlternativeNeedsMtls(card: ClientCard): boolean {
+  return card.requirements.length > 0 && card.requirements.every((alt) => alt.some((n) => card.schemes.get(n) === 'mtlsSecurityScheme'));
 }
 
-function resubscribeOnlyModes(card: CardView): string[] {
-  const ext = card.extensions.find((e) => e.uri === RESUBSCRIBE_ONLY_EXTENSION);
+function resubscribeOnlyModes(card: ClientCard): string[] {
+  const ext = card.extensions.find((e) => e.uri === RESUBSCRIBE_ONLY_OUTPUTS_EXT);
   return Array.isArray(ext?.params.modes) ? (ext.params.modes as unknown[]).map(String) : [];
 }
 
-export function negotiate(card: CardView, profile: ClientProfile, intent: TaskIntent, mistakes: Mistakes = {}): Plan {
-  const iface = card.interfaces.find((i) => i.protocolBinding === 'JSONRPC' && /^1\./.test(i.protocolVersion));
+export function negotiate(card: ClientCard, profile: ClientProfile, intent: TaskIntent, mistakes: Mistakes = {}): Plan {
+  const iface = card.interfaces.find((i) => i.binding === 'JSONRPC' && /^1\.\d+$/.test(i.version));
   if (!iface) return { action: 'reject', errorClass: 'unnegotiable-card', notes: 'no JSONRPC interface for protocol version 1.x' };
 
   if (mistakes.rejectsWholeCard) {
-    const liveInputs = card.defaultInputModes.filter((m) => LIVE_MEDIA.test(m));
-    if ((card.streaming !== true && liveInputs.length > 0) || (card.pushNotifications === true && mtlsOnly(card)) || resubscribeOnlyModes(card).length > 0)
+    const liveInputs = card.inputModes.filter((m) => LIVE_MEDIA.test(m));
+    if ((!card.streaming && liveInputs.length > 0) || (card.push && everyAlternativeNeedsMtls(card)) || resubscribeOnlyModes(card).length > 0)
       return { action: 'reject', errorClass: 'unnegotiable-card', notes: 'card rejected: one of its capability combinations is unnegotiable' };
   }
 
   const mt = intent.input.mediaType;
-  if (!has(inputModesFor(card, intent.skillId), mt))
+  if (!has(modesFor(card, intent.skillId, 'input'), mt))
     return { action: 'reject', errorClass: 'media-type', notes: `${mt} is not an input mode of ${intent.skillId ? `skill ${intent.skillId}` : 'the card'}` };
 
   const degradations: string[] = [];
   let input: 'text' | 'one-payload' | 'frames' = intent.input.frames ? 'one-payload' : 'text';
+  let optIn: string | undefined;
+  let notes = '';
   if (intent.taskClass === 'live-input') {
     const liveOnly = has(profile.liveOnlyInputModes, mt) && !has(profile.bufferableInputModes, mt);
     if (mistakes.streamsLiveAudio) input = 'frames';
-    else if (liveOnly && card.streaming === true) input = 'frames';
+    else if (liveOnly && card.streaming) input = 'frames';
     else if (liveOnly && profile.canRenegotiate) input = 'one-payload';
     else if (liveOnly) {
-      const ext = mistakes.neverEscalates
+      // An extension of the card that this client implements, that the profile allows, and that takes this mode.
+      const session = mistakes.neverEscalates
         ? undefined
-        : card.extensions.find((e) => profile.knownExtensions.includes(e.uri) && typeof e.params.negotiationUrl === 'string');
-      if (ext) return { action: 'escalate', url: String(ext.params.negotiationUrl), extension: ext.uri, notes: `live ${mt} on a non-streaming card; ${ext.uri} negotiates it out of band` };
-      return { action: 'reject', errorClass: 'unnegotiable-card', notes: `live-only ${mt} but the card does not offer streaming; cannot buffer it` };
+        : card.extensions.find(
+            (e) => IMPLEMENTED_EXTENSIONS.includes(e.uri) && profile.knownExtensions.includes(e.uri) && (!Array.isArray(e.params.inputModes) || has((e.params.inputModes as unknown[]).map(String), mt)),
+          );
+      if (!session) return { action: 'reject', errorClass: 'unnegotiable-card', notes: `live-only ${mt} but the card does not offer streaming; cannot buffer it` };
+      input = 'frames';
+      optIn = session.uri;
+      notes = `live ${mt} on a card without streaming: opting into ${session.uri}`;
     }
   }
 
   // Output modes: what the application accepts, that the card offers, minus what it marks unreachable.
-  const offered = outputModesFor(card, intent.skillId);
+  const offered = modesFor(card, intent.skillId, 'output');
   const accepted = intent.acceptedOutputModes.filter((m) => has(offered, m));
-  const unreachableAll = card.streaming === true || mistakes.ignoresResubscribeOnly ? [] : resubscribeOnlyModes(card);
+  const unreachableAll = card.streaming || mistakes.ignoresResubscribeOnly ? [] : resubscribeOnlyModes(card);
   const unreachable = accepted.filter((m) => has(unreachableAll, m));
   const reachable = accepted.filter((m) => !has(unreachableAll, m));
   if (intent.acceptedOutputModes.length > 0 && accepted.length === 0)
@@ -117,11 +130,11 @@ export function negotiate(card: CardView, profile: ClientProfile, intent: TaskIn
   if (intent.taskClass === 'fire-and-forget') completion = 'none';
   else if (intent.completion === 'push') {
     if (mistakes.registersUnusablePush) completion = 'push';
-    else if (profile.callback === 'none' || card.pushNotifications !== true || (mtlsOnly(card) && profile.callback !== 'mtls')) degradations.push('push->polling');
+    else if (profile.callback === 'none' || !card.push || (everyAlternativeNeedsMtls(card) && profile.callback !== 'mtls')) degradations.push('push->polling');
     else completion = 'push';
   } else if (intent.completion === 'stream') {
-    if (card.streaming === true) completion = 'stream';
+    if (card.streaming) completion = 'stream';
     else degradations.push('stream->polling');
   }
-  return { action: 'proceed', rpcUrl: iface.url, input, completion, acceptedOutputModes: accepted, degradations, unreachableOutputs: unreachable };
+  return { action: 'proceed', rpcUrl: iface.url, input, completion, acceptedOutputModes: accepted, degradations, unreachableOutputs: unreachable, ...(optIn ? { optIn } : {}), notes };
 }

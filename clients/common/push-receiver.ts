@@ -25,6 +25,8 @@ export class PushReceiver {
     private readonly server: Server,
     readonly url: string,
     readonly token: string,
+    /** The Bearer credentials the agent must present (PushNotificationConfig.authentication, spec §4.3.3). */
+    readonly credentials: string,
   ) {}
 
   static async start(receiver: NonNullable<ClientTls['receiver']>): Promise<PushReceiver> {
@@ -39,14 +41,24 @@ export class PushReceiver {
       server.listen(0, '127.0.0.1', () => resolve());
     });
     const token = randomBytes(12).toString('hex');
+    const credentials = randomBytes(18).toString('base64url');
     const path = `/push/${randomBytes(6).toString('hex')}`;
-    const r = new PushReceiver(server, `https://127.0.0.1:${(server.address() as AddressInfo).port}${path}`, token);
+    const r = new PushReceiver(server, `https://127.0.0.1:${(server.address() as AddressInfo).port}${path}`, token, credentials);
+    // Spec §13.2: clients MUST validate webhook authenticity using the credentials they provided.
+    const authentic = (auth: string | undefined) => {
+      const m = /^(\S+)\s+(.+)$/.exec((auth ?? '').trim());
+      return !!m && m[1]!.toLowerCase() === 'bearer' && m[2] === credentials;
+    };
     server.on('request', (req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         if (req.method !== 'POST' || req.url !== path || req.headers['x-a2a-notification-token'] !== token) {
           res.writeHead(404).end();
+          return;
+        }
+        if (!authentic(req.headers.authorization)) {
+          res.writeHead(401, { 'www-authenticate': 'Bearer' }).end();
           return;
         }
         try {

@@ -90,11 +90,20 @@ export class A2ATransport {
     return out.ok ? { ok: true, result: out.json as Record<string, unknown> } : out;
   }
 
-  /** One JSON-RPC call. `id` may be pinned to resend a request byte for byte. */
-  async rpc(url: string, method: string, params: unknown, id: number = this.nextId++): Promise<RpcOutcome> {
-    const out = await this.postJson(url, { jsonrpc: '2.0', id, method, params });
+  /** One JSON-RPC call. `id` may be pinned to resend a request byte for byte; `headers` add service parameters. */
+  async rpc(url: string, method: string, params: unknown, o: { id?: number; headers?: Record<string, string> } = {}): Promise<RpcOutcome> {
+    const id = o.id ?? this.nextId++;
+    const out = await this.json(url, {
+      method: 'POST',
+      headers: this.headers({ 'Content-Type': 'application/json', Accept: 'application/json', ...(o.headers ?? {}) }),
+      body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
+    });
     if (!out.ok) return out;
-    const body = out.result;
+    return this.rpcResult(out.json);
+  }
+
+  private rpcResult(json: unknown): RpcOutcome {
+    const body = (json && typeof json === 'object' ? json : {}) as Record<string, unknown>;
     if (body.error && typeof body.error === 'object') {
       const e = body.error as { code?: number; message?: string };
       return { ok: false, kind: 'rpc', code: Number(e.code), message: String(e.message ?? '') };
@@ -104,12 +113,12 @@ export class A2ATransport {
   }
 
   /** A JSON-RPC call answered with SSE: yields each event's `result` until the stream closes. */
-  async *rpcStream(url: string, method: string, params: unknown): AsyncGenerator<Record<string, unknown>, RpcOutcome | undefined> {
+  async *rpcStream(url: string, method: string, params: unknown, extraHeaders: Record<string, string> = {}): AsyncGenerator<Record<string, unknown>, RpcOutcome | undefined> {
     let res: Response;
     try {
       res = await this.fetch(url, {
         method: 'POST',
-        headers: this.headers({ 'Content-Type': 'application/json', Accept: 'text/event-stream' }),
+        headers: this.headers({ 'Content-Type': 'application/json', Accept: 'text/event-stream', ...extraHeaders }),
         body: JSON.stringify({ jsonrpc: '2.0', id: this.nextId++, method, params }),
       });
     } catch (err) {

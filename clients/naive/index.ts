@@ -6,25 +6,33 @@
 import type { ClientAdapter } from '../../harness/core/vocabulary/adapter.js';
 import { TASK_CLASSES } from '../../harness/core/vocabulary/types.js';
 import { runClient } from '../common/engine.js';
-import type { Mistakes } from '../common/negotiate.js';
+import { IMPLEMENTED_EXTENSIONS, type Mistakes } from '../common/negotiate.js';
 
 export interface MistakeInfo {
   name: string;
   flag: keyof Mistakes;
   description: string;
-  /** The rule that must catch it (FAIL or TIMEOUT). */
+  /** The rule that must catch it. */
   caughtBy: string;
+  /**
+   * What the rule must give at least: FAIL (or TIMEOUT) where the mistake does harm on the wire, is
+   * over-rejection, or is a rejection the wire cannot credit; NON_STRICT where it only misses an
+   * up-front duty below MUST (so `--strict` exits 1).
+   */
+  atLeast: 'FAIL' | 'NON_STRICT';
 }
 
 export const MISTAKES: MistakeInfo[] = [
-  { name: 'streams-live-audio', flag: 'streamsLiveAudio', description: 'streams live audio frame by frame to a non-streaming agent', caughtBy: 'NEG-LIVE-INPUT' },
-  { name: 'registers-unusable-push', flag: 'registersUnusablePush', description: 'registers push its receiver cannot honour and waits on it', caughtBy: 'NEG-PUSH-MTLS' },
-  { name: 'rejects-whole-card', flag: 'rejectsWholeCard', description: 'rejects the whole card for every task class when any part of it is unnegotiable', caughtBy: 'NEG-LIVE-INPUT' },
-  { name: 'ignores-resubscribe-only', flag: 'ignoresResubscribeOnly', description: 'ignores resubscribe-only outputs and insists on SubscribeToTask', caughtBy: 'NEG-RESUB-ONLY-OUTPUT' },
-  { name: 'skips-tls-verify', flag: 'skipsTlsVerify', description: 'skips certificate verification', caughtBy: 'SPEC-TLS-VERIFY' },
-  { name: 'never-cancels', flag: 'neverCancels', description: 'never cancels the tasks it abandons', caughtBy: 'WIRE-NO-ORPHANS' },
-  { name: 'retries-blindly', flag: 'retriesBlindly', description: 'repeats a failed request identically', caughtBy: 'WIRE-NO-BLIND-RETRY' },
-  { name: 'never-escalates', flag: 'neverEscalates', description: 'ignores a known extension that resolves the card', caughtBy: 'NEG-ESCALATE' },
+  { name: 'streams-live-audio', flag: 'streamsLiveAudio', description: 'streams live audio frame by frame to a non-streaming agent', caughtBy: 'NEG-LIVE-INPUT', atLeast: 'NON_STRICT' },
+  { name: 'registers-unusable-push', flag: 'registersUnusablePush', description: 'registers push its receiver cannot honour and waits on it alone', caughtBy: 'NEG-PUSH-MTLS', atLeast: 'FAIL' },
+  { name: 'rejects-whole-card', flag: 'rejectsWholeCard', description: 'rejects the whole card for every task class when any part of it is unnegotiable', caughtBy: 'NEG-LIVE-INPUT', atLeast: 'FAIL' },
+  { name: 'ignores-resubscribe-only', flag: 'ignoresResubscribeOnly', description: 'ignores resubscribe-only outputs and insists on SubscribeToTask', caughtBy: 'NEG-RESUB-ONLY-OUTPUT', atLeast: 'FAIL' },
+  { name: 'skips-tls-verify', flag: 'skipsTlsVerify', description: 'skips certificate verification', caughtBy: 'SPEC-TLS-VERIFY', atLeast: 'FAIL' },
+  { name: 'never-cancels', flag: 'neverCancels', description: 'never cancels the tasks it abandons', caughtBy: 'WIRE-NO-ORPHANS', atLeast: 'FAIL' },
+  { name: 'retries-blindly', flag: 'retriesBlindly', description: 'repeats a failed request identically', caughtBy: 'WIRE-NO-BLIND-RETRY', atLeast: 'FAIL' },
+  { name: 'never-escalates', flag: 'neverEscalates', description: 'ignores an extension it implements that resolves the card', caughtBy: 'NEG-ESCALATE', atLeast: 'NON_STRICT' },
+  { name: 'omits-a2a-version', flag: 'omitsA2aVersion', description: 'sends no A2A-Version header', caughtBy: 'SPEC-A2A-VERSION', atLeast: 'FAIL' },
+  { name: 'decides-blind', flag: 'decidesBlind', description: 'declines live input without reading the card', caughtBy: 'NEG-LIVE-INPUT', atLeast: 'FAIL' },
 ];
 
 export function createNaiveClient(only?: string): ClientAdapter {
@@ -33,7 +41,7 @@ export function createNaiveClient(only?: string): ClientAdapter {
   const mistakes: Mistakes = Object.fromEntries(chosen.map((m) => [m.flag, true]));
   const name = only === undefined ? 'naive' : `naive:${only}`;
   return {
-    hello: () => ({ name, version: '0.1.0', profile: null, taskClasses: [...TASK_CLASSES] }),
+    hello: () => ({ name, version: '0.1.0', profile: null, taskClasses: [...TASK_CLASSES], extensions: [...IMPLEMENTED_EXTENSIONS], dialects: ['a2a-v1'] }),
     run: (req, signal) => runClient(req, signal, mistakes),
   };
 }

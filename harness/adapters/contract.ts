@@ -2,7 +2,7 @@
  * The adapter contract's harness side: the types a client implements live in core's vocabulary
  * (harness/core/vocabulary/adapter.ts); here is how the harness checks what a client says of itself.
  */
-import { TASK_CLASSES, type Hello } from '../core/vocabulary/types.js';
+import { DIALECTS, TASK_CLASSES, type Hello } from '../core/vocabulary/types.js';
 
 export type { BuiltinClient, ClientAdapter, ClientDiagnostics } from '../core/vocabulary/adapter.js';
 
@@ -14,5 +14,7 @@ export function helloProblem(h: unknown): string | undefined {
   if (typeof o.version !== 'string') return 'hello.version must be a string';
   if (o.profile !== null && (typeof o.profile !== 'object' || o.profile === undefined)) return 'hello.profile must be null or a profile object';
   if (!Array.isArray(o.taskClasses) || o.taskClasses.some((c) => !TASK_CLASSES.includes(c))) return `hello.taskClasses must list some of ${TASK_CLASSES.join(', ')}`;
+  if (o.extensions !== undefined && (!Array.isArray(o.extensions) || o.extensions.some((e) => typeof e !== 'string' || e === ''))) return 'hello.extensions must be a list of extension URIs';
+  if (o.dialects !== undefined && (!Array.isArray(o.dialects) || o.dialects.some((d) => !DIALECTS.includes(d)))) return `hello.dialects must list some of ${DIALECTS.join(', ')}`;
   return undefined;
 }

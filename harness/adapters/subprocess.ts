@@ -31,6 +31,12 @@ export class ClientFault extends Error {
   readonly code = 'A2A_CLIENT_FAULT';
 }
 
+/** A fault of the adapter itself (the harness's side of the pipe): graded ERROR, never blamed on the client. */
+export class HarnessFault extends Error {
+  override readonly name = 'HarnessFault';
+  readonly code = 'A2A_HARNESS_FAULT';
+}
+
 export interface SubprocessOptions {
   command: string;
   cwd?: string;
@@ -50,8 +56,12 @@ class Child {
   /** Lines dropped because nobody was reading them (a flooding client). */
   dropped = 0;
   private exit: LineEvent | undefined;
+  /** Resolves once the process has exited. */
+  readonly gone: Promise<void>;
+  private markGone!: () => void;
 
   constructor(o: SubprocessOptions) {
+    this.gone = new Promise((resolve) => (this.markGone = resolve));
     // Its own process group: the shell that runs the command and everything it starts die together.
     this.proc = spawn(o.command, { shell: true, detached: true, cwd: o.cwd, env: o.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
     LIVE.add(this);
@@ -61,12 +71,20 @@ class Child {
       if (this.stderr.length < MAX_STDERR) this.stderr += c.slice(0, MAX_STDERR - this.stderr.length);
     });
     this.proc.stdin!.on('error', () => {}); // a dead child's stdin: the exit event says what happened
-    this.proc.on('error', (err) => this.push({ kind: 'exit', code: null, signal: `spawn error: ${err.message}` }));
+    this.proc.on('error', (err) => {
+      this.push({ kind: 'exit', code: null, signal: `spawn error: ${err.message}` });
+      if (this.proc.pid === undefined) {
+        this.exited = true;
+        LIVE.delete(this);
+        this.markGone();
+      }
+    });
     this.proc.on('exit', (code, signal) => {
       this.exited = true;
       LIVE.delete(this);
       this.exit = { kind: 'exit', code, signal };
       this.push(this.exit);
+      this.markGone();
     });
   }
 
@@ -130,6 +148,12 @@ class Child {
     this.proc.stdin?.destroy();
   }
 
+  /** Kills the process and waits until it has exited (bounded: SIGKILL cannot be ignored). */
+  async killAndWait(ms = 5000): Promise<void> {
+    this.kill();
+    await Promise.race([this.gone, new Promise((r) => setTimeout(r, ms).unref())]);
+  }
+
   takeStderr(): string {
     const s = this.stderr;
     this.stderr = '';
@@ -191,6 +215,11 @@ export class SubprocessClient implements ClientAdapter {
     return new ClientFault(`the client process ${problem}${line !== undefined ? `: ${line.slice(0, 300)}` : ''}`);
   }
 
+  /** Whether a greeted process is alive now (it may still die before the next run: that costs the run). */
+  get running(): boolean {
+    return !!this.child && !this.child.exited && !!this.helloAnswer;
+  }
+
   /** Asked after the run settled: stderr arrives on its own pipe, often after the result line. */
   diagnostics(runId: string): ClientDiagnostics | undefined {
     const entry = this.diag.get(runId);
@@ -202,8 +231,24 @@ export class SubprocessClient implements ClientAdapter {
 
   private busy = false;
 
+  /**
+   * Starts the process if it is not running and greets it: done before the deadline starts, so a
+   * restart never eats into a scenario's time. A process that fails here costs the scenario (FAIL).
+   */
+  async prepare(): Promise<void> {
+    if (this.busy) throw new HarnessFault('[harness] prepare() while a run is in flight on this process');
+    await this.hello().catch((err: unknown) => {
+      this.pendingStderr = this.lastFailed?.takeStderr() ?? '';
+      throw err;
+    });
+  }
+
+  private pendingStderr = '';
+
   async run(req: RunRequest, signal: AbortSignal): Promise<ClientReport> {
-    if (this.busy) throw new Error('[harness] one run in flight per client process');
+    // The harness awaits each run's end (and the process's exit after a kill) before the next: a
+    // second run here is the harness's fault, never the client's.
+    if (this.busy) throw new HarnessFault('[harness] one run in flight per client process');
     this.busy = true;
     try {
       return await this.runOne(req, signal);
@@ -213,18 +258,21 @@ export class SubprocessClient implements ClientAdapter {
   }
 
   private async runOne(req: RunRequest, signal: AbortSignal): Promise<ClientReport> {
-    const d: ClientDiagnostics = { stderr: '', warnings: [] };
+    const d: ClientDiagnostics = { stderr: this.pendingStderr, warnings: [] };
+    this.pendingStderr = '';
     const entry: { d: ClientDiagnostics; child?: Child } = { d };
     this.diag.set(req.id, entry);
     if (signal.aborted) throw new ClientFault('the deadline passed before the run could start');
-    // Restarts a process that died after the last scenario; the deadline bounds the restart too.
-    const restarted = this.hello().catch((err: unknown) => {
-      if (this.lastFailed) d.stderr = this.lastFailed.takeStderr();
-      throw err;
-    });
-    const aborted = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new ClientFault('the deadline passed while the client process was starting')), { once: true }));
-    aborted.catch(() => {});
-    await Promise.race([restarted, aborted]);
+    // Normally prepare() has greeted the process; a process that died since is restarted here.
+    if (!this.child || this.child.exited || !this.helloAnswer) {
+      const restarted = this.hello().catch((err: unknown) => {
+        if (this.lastFailed) d.stderr += this.lastFailed.takeStderr();
+        throw err;
+      });
+      const aborted = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new ClientFault('the deadline passed while the client process was starting')), { once: true }));
+      aborted.catch(() => {});
+      await Promise.race([restarted, aborted]);
+    }
     const child = this.child!;
     child.takeStderr(); // what it logged between runs is not this scenario's
     entry.child = child;
@@ -261,9 +309,11 @@ export class SubprocessClient implements ClientAdapter {
       signal.removeEventListener('abort', onAbort);
       clearTimeout(killTimer);
       if (signal.aborted && !child.exited) {
-        // It ignored the abort, or answered late: start clean next time.
-        child.kill();
+        // It ignored the abort, or answered late: start clean next time, once it is really gone.
         if (this.child === child) this.child = undefined;
+        await child.killAndWait();
+      } else if (child.exited || this.child !== child) {
+        await child.killAndWait();
       }
     }
   }

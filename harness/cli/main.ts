@@ -7,7 +7,9 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { BUILTIN_CLIENTS } from '../../clients/index.js';
-import { RULE_IDS } from '../core/rules.js';
+import { RULE_IDS, RULES } from '../core/oracle/rules.js';
+import { dutyLevel } from '../core/oracle/rule.js';
+import { rulesText } from '../core/oracle/describe.js';
 import type { RunResults } from '../core/results.js';
 import { VERDICT_KINDS } from '../core/verdict.js';
 import { DEFAULT_SCENARIO_GLOB, findScenarioFiles, loadCatalogue, PACKAGE_ROOT, ScenarioLoadError } from '../runner/catalogue.js';
@@ -191,13 +193,20 @@ export function buildProgram(): Command {
 
   program
     .command('list')
-    .description('list the scenarios (or, with --clients, the built-in clients)')
+    .description('list the scenarios (or, with --clients, the built-in clients; with --rules, the rules and their sources)')
     .option('--clients', 'print the built-in clients, one per line')
+    .option('--rules', 'print every rule with its sources (quoted, with section and level) and how it grades')
     .option('--scenarios <glob...>', 'scenario files or globs (default: the built-in scenarios)')
     .option('--json', 'print JSON')
-    .action(async (opts: { clients?: boolean; scenarios?: string[]; json?: boolean }) => {
+    .action(async (opts: { clients?: boolean; rules?: boolean; scenarios?: string[]; json?: boolean }) => {
+      if (opts.rules) {
+        if (opts.json)
+          process.stdout.write(JSON.stringify(RULES.map((r) => ({ id: r.id, title: r.title, family: r.family, scope: r.scope, level: dutyLevel(r) ?? null, sources: r.sources, limits: r.limits ?? [], grades: r.grades, notBinding: r.notBinding, ...(r.otherwise ? { otherwise: r.otherwise } : {}) })), null, 2) + '\n');
+        else process.stdout.write(rulesText());
+        return;
+      }
       if (opts.clients) {
-        if (opts.json) process.stdout.write(JSON.stringify(BUILTIN_CLIENTS.map(({ name, description, caughtBy }) => ({ name, description, caughtBy })), null, 2) + '\n');
+        if (opts.json) process.stdout.write(JSON.stringify(BUILTIN_CLIENTS.map(({ name, description, caughtBy, atLeast }) => ({ name, description, ...(caughtBy ? { caughtBy, atLeast } : {}) })), null, 2) + '\n');
         else process.stdout.write(BUILTIN_CLIENTS.map((c) => c.name).join('\n') + '\n');
         return;
       }

@@ -3,6 +3,7 @@
  * scripts (a factory name, the exact card and how the runtime really behaves), the profile it
  * needs, the task intent and the verdict the reference client must get.
  */
+import type { Level } from './sources.js';
 import type { ClientProfile, ProfileConstraints, TaskIntent } from './vocabulary/types.js';
 import type { VerdictKind } from './verdict.js';
 
@@ -34,6 +35,12 @@ export interface PeerRuntime {
     ceilingBytes: number;
     /** Whether further frames to the same task are accepted (false: HTTP 415 on frame 2). */
     acceptsFrames: boolean;
+    /**
+     * An extension URI (declared in the card's `capabilities.extensions`) that opens a live session:
+     * a task whose first message opts into it (`A2A-Extensions` header or `Message.extensions`)
+     * takes frame after frame even where `acceptsFrames` is false (NEG-ESCALATE; docs/extensions.md).
+     */
+    sessionExtension?: string;
   };
   /** Whether SendStreamingMessage / SubscribeToTask really work (false: -32004). */
   streaming: boolean;
@@ -41,31 +48,53 @@ export interface PeerRuntime {
     supported: boolean;
     /** How the peer's dispatcher calls receivers: plain HTTPS, or partner mTLS. */
     delivery: 'plain' | 'partner-mtls';
-    /** A task whose push delivery was lost stays WORKING until the client cancels it. */
-    stallOnLostPush: boolean;
+    /**
+     * A task whose push delivery was lost stays WORKING until the client cancels it. Off in every
+     * built-in scenario: the seed's task still completes, only its callback is lost.
+     */
+    stallOnLostPush?: boolean;
   };
   /** What the runtime emits, and on which channel. */
   outputs: Array<{ mediaType: string; channel: OutputChannel }>;
   /** Subscribe-only outputs are also served on GetTask: a fallback the card omits. */
   pollFallback?: boolean;
-  /** An out-of-band negotiation endpoint the named extension resolves the card with. */
+  /** How SendMessage answers: with a Task (default), or with a direct Message and no task (spec §3.1.1). */
+  reply?: 'task' | 'message';
+  /**
+   * Deprecated and ignored since ruleset 2: escalation goes through the spec's extension mechanism
+   * (`input.sessionExtension`), not an endpoint only our docs name. Still accepted in scenario files.
+   */
   negotiation?: { path: string; extension: string };
 }
+
+/**
+ * How a client could know what a signal means: at a level (DESIGN.md §3), or by the names of ruleset
+ * 1, kept for old scenario files: `spec-derivable` caps nothing (the rule's sources decide) and
+ * `harness-convention` is `convention`.
+ */
+export type SignalKind = Level | 'spec-derivable' | 'harness-convention';
 
 /** One signal a scenario's card relies on, and how a client could know it. */
 export interface CardSignal {
   /** JSON pointer into the card. */
   pointer: string;
-  kind: 'spec-derivable' | 'harness-convention';
+  kind: SignalKind;
   note: string;
+}
+
+/** The level a scenario's signal kind caps a rule at; `undefined`: no cap. */
+export function signalLevel(kind: SignalKind): Level | undefined {
+  if (kind === 'spec-derivable') return undefined;
+  if (kind === 'harness-convention') return 'convention';
+  return kind;
 }
 
 export interface PeerDescription {
   /** The peer factory in peers/ (e.g. `contoso-audio-batch`). */
   factory: string;
   /**
-   * The exact card JSON the peer serves. Strings may hold `{{rpcUrl}}` and `{{negotiationUrl}}`,
-   * filled in per run with loopback URLs.
+   * The exact card JSON the peer serves. Strings may hold `{{rpcUrl}}` (and, for old scenario files,
+   * `{{negotiationUrl}}`), filled in per run with loopback URLs.
    */
   card: Record<string, unknown>;
   runtime: PeerRuntime;
@@ -91,9 +120,13 @@ export interface Scenario {
   expect: VerdictKind;
 }
 
-/** The profile a per-run (`profile: null`) client is handed: defaults, then the constraints. */
-export function profileFor(base: ClientProfile, constraints: ProfileConstraints): ClientProfile {
+/**
+ * The profile a per-run (`profile: null`) client is handed: defaults, then the constraints. Known
+ * extensions are only those the client declared in its hello: the harness never assigns others.
+ */
+export function profileFor(base: ClientProfile, constraints: ProfileConstraints, declaredExtensions: readonly string[] = []): ClientProfile {
   const p: ClientProfile = { ...base, ...structuredCloneSafe(constraints) };
+  p.knownExtensions = p.knownExtensions.filter((u) => declaredExtensions.includes(u));
   // A mode named live-only cannot also be bufferable.
   p.bufferableInputModes = p.bufferableInputModes.filter((m) => !p.liveOnlyInputModes.includes(m));
   return p;

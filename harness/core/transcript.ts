@@ -54,7 +54,23 @@ export interface HttpEvent extends EventBase {
   origin: string;
   method: string;
   path: string;
-  headers: { a2aVersion?: string; contentType?: string; accept?: string; authorization?: boolean };
+  headers: {
+    a2aVersion?: string;
+    contentType?: string;
+    accept?: string;
+    /** Whether an Authorization header came (its scheme and a digest below; never the credential). */
+    authorization?: boolean;
+    authScheme?: string;
+    /** First 12 hex digits of SHA-256 over the whole Authorization value: same digest, same credentials. */
+    authDigest?: string;
+    /** The `A2A-Extensions` header as sent (spec §3.2.6). */
+    a2aExtensions?: string;
+    ifNoneMatch?: string;
+  };
+  /** `A2A-Version` given as a query parameter instead of a header (spec §3.6.1). */
+  versionQuery?: string;
+  /** Response headers that matter to the rules. */
+  response?: { wwwAuthenticate?: string; retryAfter?: string; etag?: string; a2aExtensions?: string };
   clientCert: { presented: boolean; subject?: string };
   /** Filled by the dialect for JSON-RPC calls. */
   rpc?: { method: string; id: unknown; params: unknown };
@@ -63,6 +79,12 @@ export interface HttpEvent extends EventBase {
   /** The task this request concerned, and the task state its response carried. */
   taskId?: string;
   taskState?: string;
+  /** SendMessage: whether the agent answered with a Task or a direct Message (spec §3.1.1). */
+  reply?: 'task' | 'message';
+  /** `Message.extensions` of the message this request carried. */
+  messageExtensions?: string[];
+  /** SHA-256 (hex) of the body served, for the card. */
+  bodyDigest?: string;
   /** Free text from the peer, for the report. */
   note?: string;
 }
@@ -104,6 +126,13 @@ export interface StreamEvent extends EventBase {
   artifactMediaTypes?: string[];
 }
 
+/** The moment the runner had the client's answer (or gave up on it): everything before it came first. */
+export interface DecisionEvent extends EventBase {
+  kind: 'decision';
+  outcome: 'reported' | 'timeout' | 'crashed';
+  decision?: string;
+}
+
 export interface HarnessEvent extends EventBase {
   kind: 'harness';
   level: 'error' | 'info';
@@ -117,6 +146,7 @@ export type WireEvent =
   | PushRegisterEvent
   | PushAttemptEvent
   | StreamEvent
+  | DecisionEvent
   | HarnessEvent;
 
 type WithoutBase<E> = E extends EventBase ? Omit<E, 'seq' | 't'> : never;

@@ -1,6 +1,7 @@
 /**
  * Verdicts (DESIGN.md §2): a `kind`-tagged union, each with a reason and the evidence that decided it.
  */
+import type { Level, Source } from './sources.js';
 
 export const VERDICT_KINDS = [
   'PASS',
@@ -13,15 +14,50 @@ export const VERDICT_KINDS = [
 ] as const;
 export type VerdictKind = (typeof VERDICT_KINDS)[number];
 
+/**
+ * Where a piece of evidence comes from: what the harness observed on a channel (`wire`: the
+ * listeners, the push dispatcher, the client's NDJSON pipe), the task ledger the peers kept
+ * (`ledger`), or what the client said of itself (`claims`, never enough for a FAIL on its own).
+ */
+export const EVIDENCE_SOURCES = ['wire', 'ledger', 'claims'] as const;
+export type EvidenceSource = (typeof EVIDENCE_SOURCES)[number];
+
 /** A pointer into the evidence: a transcript sequence number, a ledger fact, or both. */
 export interface EvidenceRef {
   seq?: number;
   fact: string;
+  /** Absent only in results written before ruleset 2. */
+  source?: EvidenceSource;
 }
+
+export const wireEvidence = (seq: number | undefined, fact: string): EvidenceRef => ({ ...(seq ? { seq } : {}), fact, source: 'wire' });
+export const ledgerEvidence = (seq: number | undefined, fact: string): EvidenceRef => ({ ...(seq ? { seq } : {}), fact, source: 'ledger' });
+export const claimEvidence = (fact: string): EvidenceRef => ({ fact, source: 'claims' });
+
+/**
+ * Why a check got its verdict:
+ * - `harm`: what the wire shows went wrong (FAIL at every level);
+ * - `up-front`: the client did not act on a binding signal before minting a task (FAIL or
+ *   NON_STRICT by the level, which the check carries);
+ * - `duty`: a duty on every request missed (e.g. A2A-Version), FAIL or NON_STRICT by its level;
+ * - `over-rejection`: the intent was completable and the client did not complete it;
+ * - `no-credit`: a rejection the wire cannot credit (the card was never read);
+ * - `record`: a degradation the client did not record (NON_STRICT at the rule's level);
+ * - `deadline`: no decision by the deadline; `crash`: the client gave no valid answer;
+ * - `claims`: the client's report contradicts the ledger;
+ * - `met`: the rule's duty was met; `not-binding`: the rule does not bind here;
+ * - `unsupported`: the client declined the task class; `harness`: the harness failed;
+ * - `protocol`: the client's channel (warnings that cost nothing).
+ */
+export const BASES = ['harm', 'up-front', 'duty', 'over-rejection', 'no-credit', 'record', 'deadline', 'crash', 'claims', 'met', 'not-binding', 'unsupported', 'harness', 'protocol'] as const;
+export type Basis = (typeof BASES)[number];
 
 interface VerdictBase {
   reason: string;
   evidence: EvidenceRef[];
+  basis?: Basis;
+  /** For `up-front` and `record` verdicts: the level that decided between FAIL and NON_STRICT. */
+  level?: Level;
 }
 export type Verdict =
   | ({ kind: 'PASS' } & VerdictBase)
@@ -32,20 +68,31 @@ export type Verdict =
   | ({ kind: 'TIMEOUT' } & VerdictBase)
   | ({ kind: 'ERROR' } & VerdictBase);
 
-/** One graded check of a scenario run: its rule and its verdict. */
+/** One graded check of a scenario run: its rule, its verdict, and the sources the rule rests on. */
 export interface Check {
   rule: string;
   verdict: VerdictKind;
   reason: string;
   evidence: EvidenceRef[];
+  basis?: Basis;
+  level?: Level;
+  sources?: Source[];
 }
 
-export function verdict(kind: VerdictKind, reason: string, evidence: EvidenceRef[] = []): Verdict {
-  return { kind, reason, evidence } as Verdict;
+export function verdict(kind: VerdictKind, reason: string, evidence: EvidenceRef[] = [], extra: { basis?: Basis; level?: Level } = {}): Verdict {
+  return { kind, reason, evidence, ...(extra.basis ? { basis: extra.basis } : {}), ...(extra.level ? { level: extra.level } : {}) } as Verdict;
 }
 
-export function toCheck(rule: string, v: Verdict): Check {
-  return { rule, verdict: v.kind, reason: v.reason, evidence: v.evidence };
+export function toCheck(rule: string, v: Verdict, sources?: Source[]): Check {
+  return {
+    rule,
+    verdict: v.kind,
+    reason: v.reason,
+    evidence: v.evidence,
+    ...(v.basis ? { basis: v.basis } : {}),
+    ...(v.level ? { level: v.level } : {}),
+    ...(sources?.length ? { sources } : {}),
+  };
 }
 
 /** Severity for "worst of": INFORMATIONAL is below PASS so it never masks a real grade. */

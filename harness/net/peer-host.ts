@@ -5,6 +5,7 @@
  * request belongs to. Runs share listeners; a request is attributed by its path prefix
  * `/t/<run>/`, a handshake to the run active on this host (one per worker at a time).
  */
+import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
@@ -156,6 +157,13 @@ export class PeerHost {
       const v = req.headers[n];
       return Array.isArray(v) ? v.join(', ') : v;
     };
+    const auth = header('authorization');
+    let versionQuery: string | undefined;
+    try {
+      versionQuery = new URL(path, listener.origin).searchParams.get('A2A-Version') ?? undefined;
+    } catch {
+      versionQuery = undefined;
+    }
     const ev: HttpEvent = slot.transcript.record<Omit<HttpEvent, 'seq' | 't'>>({
       kind: 'http',
       listener: kind,
@@ -166,8 +174,12 @@ export class PeerHost {
         ...(header('a2a-version') !== undefined ? { a2aVersion: header('a2a-version') } : {}),
         ...(header('content-type') ? { contentType: header('content-type') } : {}),
         ...(header('accept') ? { accept: header('accept') } : {}),
-        ...(header('authorization') ? { authorization: true } : {}),
+        // The scheme and a digest, never the credential itself.
+        ...(auth ? { authorization: true, authScheme: auth.trim().split(/\s+/)[0]!.slice(0, 40), authDigest: createHash('sha256').update(auth).digest('hex').slice(0, 12) } : {}),
+        ...(header('a2a-extensions') ? { a2aExtensions: header('a2a-extensions')!.slice(0, 2000) } : {}),
+        ...(header('if-none-match') ? { ifNoneMatch: header('if-none-match')!.slice(0, 200) } : {}),
       },
+      ...(versionQuery !== undefined ? { versionQuery: versionQuery.slice(0, 40) } : {}),
       clientCert: certSubject(req.socket as TLSSocket),
     });
 
@@ -219,6 +231,13 @@ export class PeerHost {
     ev.status ??= response.status;
     const out: Record<string, string> = {};
     response.headers.forEach((v, k) => (out[k] = v));
+    const kept = {
+      ...(out['www-authenticate'] ? { wwwAuthenticate: out['www-authenticate'].slice(0, 500) } : {}),
+      ...(out['retry-after'] ? { retryAfter: out['retry-after'].slice(0, 100) } : {}),
+      ...(out.etag ? { etag: out.etag.slice(0, 100) } : {}),
+      ...(out['a2a-extensions'] ? { a2aExtensions: out['a2a-extensions'].slice(0, 2000) } : {}),
+    };
+    if (Object.keys(kept).length) ev.response = kept;
     res.writeHead(response.status, out);
     slot.transcript.onAnswer?.(ev);
     if (!response.body) {

@@ -28,8 +28,11 @@ export interface RunEnv {
   deadlineMultiplier: number;
 }
 
-/** Grace after an abort before the harness stops waiting for the client (DESIGN.md §4.1). */
-const ABORT_GRACE_MS = 2000;
+/**
+ * Grace after an abort before the harness stops waiting for the client. The subprocess adapter
+ * kills a process 2 s after the abort and waits for it to exit, so it settles well inside this.
+ */
+export const ABORT_GRACE_MS = 5000;
 
 /** The opaque id a client sees: it cannot branch on the rule's name. */
 export function opaqueId(id: string, salt: string): string {
@@ -58,7 +61,7 @@ function tlsFor(pki: PkiFiles, callback: string): ClientTls {
 
 export async function executeScenario(s: Scenario, env: RunEnv): Promise<ScenarioResult> {
   const started = performance.now();
-  const profile = env.hello.profile ?? profileFor(DEFAULT_PROFILE, s.profileConstraints);
+  const profile = env.hello.profile ?? profileFor(DEFAULT_PROFILE, s.profileConstraints, env.hello.extensions ?? []);
   const deadlineMs = Math.round(s.deadlineMs * env.deadlineMultiplier);
   const base = {
     id: s.id,
@@ -108,35 +111,50 @@ export async function executeScenario(s: Scenario, env: RunEnv): Promise<Scenari
       deadlineMs,
       tls: tlsFor(env.pki, profile.callback),
     };
-    const abort = new AbortController();
-    let deadline: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<'timeout'>((resolve) => {
-      deadline = setTimeout(() => resolve('timeout'), deadlineMs);
-    });
-    // Through a promise chain, so a client that throws synchronously is caught like one that rejects.
-    const running = Promise.resolve()
-      .then(() => env.client.run(req, abort.signal))
-      .then(
-        (r) => ({ ok: true as const, r: r as unknown }),
-        (e: unknown) => ({ ok: false as const, e }),
-      );
-    const first = await Promise.race([running, timedOut]);
-    clearTimeout(deadline);
-    if (first === 'timeout') {
-      abort.abort(new Error('deadline'));
-      outcome = { kind: 'timeout', deadlineMs };
-      const settled = await Promise.race([running.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ABORT_GRACE_MS))]);
-      // A client that ignores the abort may keep connecting: give the next run fresh listeners, so
-      // nothing it does lands in another scenario's transcript.
-      if (!settled) hungClient = true;
-    } else if (first.ok) {
-      const problem = reportProblem(first.r);
-      if (problem) outcome = { kind: 'crashed', reason: `the client's result is invalid: ${problem}` };
-      else claims = first.r as ClientReport;
-    } else {
-      const e = first.e as Error | undefined;
-      outcome = { kind: 'crashed', reason: e?.name === 'ClientFault' ? e.message : `the client threw: ${e?.message ?? String(first.e)}` };
+    // Spawning and greeting a subprocess is not the client's time: the deadline starts after it.
+    try {
+      await env.client.prepare?.();
+    } catch (err) {
+      if ((err as Error)?.name !== 'ClientFault') throw err;
+      outcome = { kind: 'crashed', reason: (err as Error).message };
     }
+    if (outcome.kind === 'reported') {
+      const abort = new AbortController();
+      let deadline: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<'timeout'>((resolve) => {
+        deadline = setTimeout(() => resolve('timeout'), deadlineMs);
+      });
+      // Through a promise chain, so a client that throws synchronously is caught like one that rejects.
+      const running = Promise.resolve()
+        .then(() => env.client.run(req, abort.signal))
+        .then(
+          (r) => ({ ok: true as const, r: r as unknown }),
+          (e: unknown) => ({ ok: false as const, e }),
+        );
+      const first = await Promise.race([running, timedOut]);
+      clearTimeout(deadline);
+      if (first === 'timeout') {
+        transcript.record({ kind: 'decision', outcome: 'timeout' });
+        abort.abort(new Error('deadline'));
+        outcome = { kind: 'timeout', deadlineMs };
+        const settled = await Promise.race([running, new Promise<false>((r) => setTimeout(() => r(false), ABORT_GRACE_MS))]);
+        // A client that ignores the abort may keep connecting: give the next run fresh listeners, so
+        // nothing it does lands in another scenario's transcript.
+        if (settled === false) hungClient = true;
+        else if (!settled.ok && (settled.e as Error)?.name === 'HarnessFault') throw settled.e;
+      } else if (first.ok) {
+        const problem = reportProblem(first.r);
+        if (problem) outcome = { kind: 'crashed', reason: `the client's result is invalid: ${problem}` };
+        else claims = first.r as ClientReport;
+        transcript.record({ kind: 'decision', outcome: outcome.kind === 'crashed' ? 'crashed' : 'reported', ...(claims ? { decision: claims.decision } : {}) });
+      } else {
+        const e = first.e as Error | undefined;
+        // A fault of the adapter, not of the client: the harness's, never blamed on the client.
+        if (e?.name === 'HarnessFault') throw e;
+        outcome = { kind: 'crashed', reason: e?.name === 'ClientFault' ? e.message : `the client threw: ${e?.message ?? String(first.e)}` };
+        transcript.record({ kind: 'decision', outcome: 'crashed' });
+      }
+    } else transcript.record({ kind: 'decision', outcome: 'crashed' });
     // Let in-flight pushes and state changes land before the ledger is read.
     await new Promise((r) => setTimeout(r, 30));
   } catch (err) {

@@ -26,6 +26,12 @@ type Listener = (event: Record<string, unknown>, state: string | undefined, clos
 
 interface TaskState {
   rec: TaskRecord;
+  /** The messages of the task, oldest first (the client's, as sent; GetTask honours historyLength). */
+  history: Array<Record<string, unknown>>;
+  /** The first message opted into the runtime's session extension: frames are taken (NEG-ESCALATE). */
+  session: boolean;
+  /** When the status last changed (ISO 8601). */
+  updated: string;
   receivedBytes: number;
   artifacts: ArtifactJson[];
   pushConfigs: PushConfig[];
@@ -69,13 +75,34 @@ export class TaskRuntime {
     return [...this.tasks.values()];
   }
 
-  /** Mints a task in SUBMITTED. `bytes`: input payload bytes this first message carried. */
-  mint(requestSeq: number, contextId: string | undefined): TaskState {
+  /** Mints a task in SUBMITTED. */
+  mint(requestSeq: number, contextId: string | undefined, session = false): TaskState {
     const id = `task-${this.ctx.key}-${this.nextId++}`;
     const rec = this.ctx.ledger.mint(id, contextId ?? `ctx-${id}`, 'TASK_STATE_SUBMITTED', requestSeq);
-    const t: TaskState = { rec, receivedBytes: 0, artifacts: [], pushConfigs: [], pushLost: false, pendingPush: Promise.resolve(), listeners: new Set() };
+    const t: TaskState = {
+      rec,
+      history: [],
+      session,
+      updated: new Date().toISOString(),
+      receivedBytes: 0,
+      artifacts: [],
+      pushConfigs: [],
+      pushLost: false,
+      pendingPush: Promise.resolve(),
+      listeners: new Set(),
+    };
     this.tasks.set(id, t);
     return t;
+  }
+
+  /** Keeps a message the client sent in the task's history (bulky parts summarised). */
+  remember(t: TaskState, message: Record<string, unknown>): void {
+    const parts = Array.isArray(message.parts) ? message.parts : [];
+    const slim = parts.map((p) => {
+      const o = (p && typeof p === 'object' ? p : {}) as Record<string, unknown>;
+      return typeof o.raw === 'string' && o.raw.length > 256 ? { ...o, raw: o.raw.slice(0, 16) + '…' } : o;
+    });
+    t.history.push({ ...message, taskId: t.rec.id, contextId: t.rec.contextId, parts: slim });
   }
 
   /** Input arrived for the task: complete payload → work; a partial frame → wait for more. */
@@ -86,6 +113,7 @@ export class TaskRuntime {
       if (t.rec.state !== 'TASK_STATE_INPUT_REQUIRED') this.transition(t, 'TASK_STATE_INPUT_REQUIRED', 'input', requestSeq);
       return;
     }
+    if (t.rec.state === 'TASK_STATE_WORKING') return;
     this.transition(t, 'TASK_STATE_WORKING', 'input', requestSeq);
     this.ctx.later(this.rt.workMs, () => void this.complete(t));
   }
@@ -107,13 +135,18 @@ export class TaskRuntime {
     return () => t.listeners.delete(l);
   }
 
-  /** The Task as the wire shows it. `withSubscribeOnly`: include outputs only a subscription emits. */
-  toJson(t: TaskState): Record<string, unknown> {
+  /**
+   * The Task as the wire shows it. `historyLength` (spec §3.2.4): unset, all; 0, none; n, the last n.
+   * `artifacts`: false leaves them out (ListTasks without includeArtifacts).
+   */
+  toJson(t: TaskState, o: { historyLength?: number; artifacts?: boolean } = {}): Record<string, unknown> {
+    const history = o.historyLength === undefined ? t.history : o.historyLength <= 0 ? [] : t.history.slice(-o.historyLength);
     return {
       id: t.rec.id,
       contextId: t.rec.contextId,
-      status: { state: t.rec.state, timestamp: new Date().toISOString() },
-      ...(t.artifacts.length ? { artifacts: t.artifacts } : {}),
+      status: { state: t.rec.state, timestamp: t.updated },
+      ...(o.artifacts !== false && t.artifacts.length ? { artifacts: t.artifacts } : {}),
+      ...(history.length ? { history } : {}),
     };
   }
 
@@ -124,11 +157,11 @@ export class TaskRuntime {
       .map((o, i) => artifactFor(o.mediaType, 100 + i));
   }
 
-  /** Waits until the task leaves SUBMITTED/WORKING, or `capMs`. */
+  /** Waits until the task is terminal or interrupted (spec §3.2.2, blocking SendMessage), or `capMs`. */
   async settle(t: TaskState, capMs: number): Promise<void> {
     if (isTerminal(t.rec.state) || INTERRUPTED.has(t.rec.state)) return;
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(done, capMs);
+      const timer = setTimeout(done, Math.max(0, capMs));
       const off = this.subscribe(t, (_e, state) => {
         if (state && (isTerminal(state) || INTERRUPTED.has(state))) done();
       });
@@ -144,8 +177,9 @@ export class TaskRuntime {
     await t.pendingPush;
     // The run may have ended while a push was in flight: its ledger is closed.
     if (this.ctx.transcript.isSealed || t.rec.state !== 'TASK_STATE_WORKING') return;
-    // The seed's second incident: a lost callback leaves the task WORKING until the client cancels.
-    if (t.pushLost && this.rt.push.stallOnLostPush) return;
+    // Only where a scenario asks for it does a lost callback leave the task WORKING; the seed's task
+    // itself completes, and only the callback is lost.
+    if (t.pushLost && this.rt.push.stallOnLostPush === true) return;
     const outputs = this.rt.outputs.filter((o) => o.channel === 'task' || this.rt.pollFallback);
     t.artifacts = outputs.map((o, i) => artifactFor(o.mediaType, i + 1));
     for (const a of t.artifacts) this.emit(t, { artifactUpdate: { taskId: t.rec.id, contextId: t.rec.contextId, artifact: a, lastChunk: true } }, undefined);
@@ -154,7 +188,8 @@ export class TaskRuntime {
 
   private transition(t: TaskState, state: string, cause: 'runtime' | 'input' | 'canceled', requestSeq?: number): void {
     this.ctx.ledger.transition(t.rec.id, state, cause, requestSeq);
-    const status = { state, timestamp: new Date().toISOString() };
+    t.updated = new Date().toISOString();
+    const status = { state, timestamp: t.updated };
     this.emit(t, { statusUpdate: { taskId: t.rec.id, contextId: t.rec.contextId, status } }, state);
     if (t.pushConfigs.length > 0) t.pendingPush = Promise.all([t.pendingPush, ...t.pushConfigs.map((c) => this.push(t, c, state))]);
   }

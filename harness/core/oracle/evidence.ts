@@ -3,9 +3,12 @@
  * and (kept apart) the client's claims. Helpers here only query the wire; they decide nothing.
  */
 import type { Scenario } from '../scenario.js';
-import type { HttpEvent, PushAttemptEvent, PushRegisterEvent, TaskRecord, TlsEvent, WireEvent } from '../transcript.js';
+import type { DecisionEvent, HttpEvent, PushAttemptEvent, PushRegisterEvent, TaskRecord, TlsEvent, WireEvent } from '../transcript.js';
 import { isTerminal } from '../transcript.js';
+import { ledgerEvidence, wireEvidence, type EvidenceRef } from '../verdict.js';
+import { readCard } from '../vocabulary/card-view.js';
 import type { ClientProfile, ClientReport, TaskIntent } from '../vocabulary/types.js';
+import type { Situation } from './rule.js';
 
 /** How the client's run ended, as the runner saw it. */
 export type RunOutcome =
@@ -25,6 +28,15 @@ export interface GradeInput {
   outcome: RunOutcome;
 }
 
+export function situationOf(x: GradeInput): Situation {
+  return {
+    truth: { factory: x.scenario.peer.factory, runtime: x.scenario.peer.runtime, signals: x.scenario.peer.signals },
+    card: readCard(x.card),
+    profile: x.profile,
+    intent: x.intent,
+  };
+}
+
 export const https = (x: GradeInput) => x.events.filter((e): e is HttpEvent => e.kind === 'http');
 export const rpcCalls = (x: GradeInput, method?: string) =>
   https(x).filter((e) => e.rpc && (method === undefined || e.rpc.method === method));
@@ -37,6 +49,27 @@ export const tlsEvents = (x: GradeInput) => x.events.filter((e): e is TlsEvent =
 /** A request failed if the HTTP status is not 2xx or the JSON-RPC answer was an error. */
 export const failed = (e: HttpEvent) => (e.status !== undefined && (e.status < 200 || e.status > 299)) || !!e.rpcError;
 
+/** The sequence number at which the runner had the client's answer; everything before it came first. */
+export function decisionSeq(x: GradeInput): number {
+  const d = x.events.find((e): e is DecisionEvent => e.kind === 'decision');
+  return d ? d.seq : Number.POSITIVE_INFINITY;
+}
+
+const CARD_PATH = /\/\.well-known\/(agent-card|agent)\.json$/;
+
+/** Successful GETs of an Agent Card before the decision: the client could have read the card. */
+export function cardReads(x: GradeInput): HttpEvent[] {
+  const before = decisionSeq(x);
+  return https(x).filter((e) => e.method === 'GET' && CARD_PATH.test(e.path.split('?')[0]!) && !failed(e) && e.status !== undefined && e.seq < before);
+}
+
+/** Evidence that the card was read (the first read), or that it never was. */
+export function cardReadEvidence(x: GradeInput): EvidenceRef[] {
+  const r = cardReads(x)[0];
+  if (r) return [wireEvidence(r.seq, `card read: GET ${r.path} → ${r.status}`)];
+  return [wireEvidence(undefined, `no successful GET of the card before the decision, in ${x.events.length} recorded event(s)`)];
+}
+
 /** The sequence number at which the client first saw a terminal state of this task, if it did. */
 export function terminalSeenAt(x: GradeInput, taskId: string): number | undefined {
   for (const e of x.events) {
@@ -48,17 +81,34 @@ export function terminalSeenAt(x: GradeInput, taskId: string): number | undefine
   return undefined;
 }
 
-/** Successful calls to the peer's out-of-band negotiation endpoint (NEG-ESCALATE). */
-export function escalationCalls(x: GradeInput): HttpEvent[] {
-  const neg = x.scenario.peer.runtime.negotiation;
-  if (!neg) return [];
-  return https(x).filter(
-    (e) => e.method === 'POST' && e.listener === x.scenario.peer.runtime.rpcListener && e.path.endsWith(neg.path) && !failed(e),
-  );
+/** Tasks the client itself canceled (a CancelTask it sent, answered with the canceled task). */
+export function canceledByClient(t: TaskRecord, x: GradeInput): boolean {
+  return x.events.some((e) => e.kind === 'task' && e.taskId === t.id && e.cause === 'canceled');
 }
+
+/** A request opted into an extension: by the `A2A-Extensions` header or `Message.extensions` (spec §4.6.1). */
+export function optsInto(e: HttpEvent, uri: string): boolean {
+  const header = (e.headers.a2aExtensions ?? '').split(',').map((s) => s.trim());
+  return header.includes(uri) || (e.messageExtensions ?? []).includes(uri);
+}
+
+/** SendMessage calls answered with a direct Message and no task (spec §3.1.1). */
+export const messageReplies = (x: GradeInput) => https(x).filter((e) => e.reply === 'message' && !failed(e));
 
 export const needsCompletion = (intent: TaskIntent) => intent.taskClass !== 'fire-and-forget';
 
 export function describeTask(t: TaskRecord): string {
   return `task ${t.id} minted at #${t.mintedSeq}, ${t.state} at the end`;
 }
+
+export const taskEvidence = (x: GradeInput, tasks: TaskRecord[] = x.tasks): EvidenceRef[] =>
+  tasks.map((t) => ledgerEvidence(t.mintedSeq, describeTask(t)));
+
+/** What the client did on the wire before it stopped: its last requests. */
+export const wireTrail = (x: GradeInput): EvidenceRef[] =>
+  https(x)
+    .slice(-3)
+    .map((e) => wireEvidence(e.seq, `${e.rpc?.method ?? `${e.method} ${e.path}`} → ${e.status ?? 'no answer'}${e.rpcError ? ` (${e.rpcError.code})` : ''}`));
+
+export const describeCall = (e: HttpEvent) =>
+  `${e.rpc?.method ?? `${e.method} ${e.path}`} → ${e.status ?? 'no answer'}${e.rpcError ? ` (${e.rpcError.code} ${e.rpcError.message})` : ''}`;

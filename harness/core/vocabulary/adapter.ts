@@ -38,10 +38,10 @@ export interface BuiltinClient {
   description: string;
   create(): ClientAdapter;
   /**
-   * For a mutant: the rule that must catch its mistake, and whether the mistake does harm on the
-   * wire (then the rule's verdict is FAIL or TIMEOUT) or only misses an up-front duty (then at
-   * least NON_STRICT, so `--strict` exits 1).
+   * For a mutant: the rule that must catch its mistake, and the least verdict it must give: FAIL
+   * (or TIMEOUT) where the mistake does harm, over-rejects or rejects blind; NON_STRICT where it only
+   * misses an up-front duty below MUST (so `--strict` exits 1).
    */
   caughtBy?: string;
-  harm?: boolean;
+  atLeast?: 'FAIL' | 'NON_STRICT';
 }

@@ -6,7 +6,8 @@
  */
 
 /** A2A dialects a client may speak. Only `a2a-v1` peers exist today. */
-export type Dialect = 'a2a-v1' | 'a2a-v0.3';
+export const DIALECTS = ['a2a-v1', 'a2a-v0.3'] as const;
+export type Dialect = (typeof DIALECTS)[number];
 
 /** How the client's push receiver can be reached (seed 000, "Condition of Validity"). */
 export type CallbackProfile = 'none' | 'https' | 'mtls';
@@ -95,6 +96,10 @@ export interface Hello {
   version: string;
   profile: ClientProfile | null;
   taskClasses: TaskClass[];
+  /** Extension URIs the client implements; the harness never hands a client any other (protocol addition). */
+  extensions?: string[];
+  /** The A2A dialects the client speaks; absent: not declared (the wire decides). */
+  dialects?: Dialect[];
 }
 
 /** TLS material handed to a client for one run (file paths; DESIGN.md §4.1). */

@@ -1,0 +1,71 @@
+/**
+ * The rule catalogue in words, generated from the rule objects: the text `list --rules` prints and
+ * the generated part of docs/rules.md (a test checks the file agrees). Pure: no I/O.
+ */
+import { sourceLabel, type Source } from '../sources.js';
+import { dutyLevel, type Rule } from './rule.js';
+import { RULES } from './rules.js';
+
+const FAMILY: Record<Rule['family'], string> = {
+  negotiation: 'Negotiation (seed 000): a valid card is a claim, not a contract',
+  transport: 'Transport: server identity and protocol version',
+  wire: 'Cross-cutting wire checks (graded on every scenario)',
+};
+
+const section = (s: Pick<Source, 'doc' | 'section'>) => (/^\d/.test(s.section) ? `§${s.section}` : s.section);
+const mdEscape = (t: string) => t.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+/** Plain text, one rule after another: what `list --rules` prints. */
+export function rulesText(rules: readonly Rule[] = RULES): string {
+  const out: string[] = [];
+  for (const r of rules) {
+    const duty = dutyLevel(r);
+    out.push(`${r.id}  ${r.title}`);
+    out.push(`  scope: ${r.scope === 'always' ? 'every scenario' : 'its own scenarios'} · up-front level: ${duty ?? '—'} (harm is FAIL at every level)`);
+    for (const s of r.sources) out.push(`  source  ${sourceLabel(s)}${s.role === 'harm' ? ' (harm)' : ''}: "${s.quote}"`);
+    for (const l of r.limits ?? []) out.push(`  bound   ${l.doc} ${section(l)}: "${l.quote}"`);
+    for (const g of r.grades) out.push(`  grade   ${g.when} → ${g.verdict}`);
+    for (const n of r.notBinding) out.push(`  not binding: ${n}`);
+    out.push('');
+  }
+  return out.join('\n');
+}
+
+/** The generated part of docs/rules.md. */
+export function rulesMarkdown(rules: readonly Rule[] = RULES): string {
+  const out: string[] = [];
+  out.push('| Rule | Scope | Up-front level | Title |', '|---|---|---|---|');
+  for (const r of rules) out.push(`| [${r.id}](#${r.id.toLowerCase()}) | ${r.scope === 'always' ? 'every scenario' : 'own scenarios'} | ${dutyLevel(r) ?? '—'} | ${mdEscape(r.title)} |`);
+  for (const family of ['negotiation', 'transport', 'wire'] as const) {
+    const here = rules.filter((r) => r.family === family);
+    if (here.length === 0) continue;
+    out.push('', `## ${FAMILY[family]}`);
+    for (const r of here) {
+      out.push('', `### ${r.id}`, '', `**${r.title}.** Scope: ${r.scope === 'always' ? 'every scenario' : 'the scenarios that name it'}. Up-front level: **${dutyLevel(r) ?? '—'}**${r.otherwise ? `; where it does not bind, or the client does not take its way, ${r.otherwise} grades too` : ''}.`);
+      out.push('', 'Sources:', '');
+      for (const s of r.sources) out.push(`- ${s.doc} ${section(s)} — **${s.level}**${s.role === 'harm' ? ' (harm)' : ''}: “${s.quote}”`);
+      if (r.limits?.length) {
+        out.push('', 'What bounds the reading (not a source of the duty):', '');
+        for (const l of r.limits) out.push(`- ${l.doc} ${section(l)}: “${l.quote}”`);
+      }
+      out.push('', '| On the wire | Verdict |', '|---|---|');
+      for (const g of r.grades) out.push(`| ${mdEscape(g.when)} | ${mdEscape(g.verdict)} |`);
+      if (r.notBinding.length) {
+        out.push('', 'Where it does not bind:', '');
+        for (const n of r.notBinding) out.push(`- ${n}`);
+      }
+    }
+  }
+  return out.join('\n') + '\n';
+}
+
+export const RULES_DOC_START = '<!-- rules:generated:start (npm run docs:rules; a test checks it) -->';
+export const RULES_DOC_END = '<!-- rules:generated:end -->';
+
+/** docs/rules.md with its generated part replaced by the rules as they are now. */
+export function withGeneratedRules(doc: string, rules: readonly Rule[] = RULES): string {
+  const a = doc.indexOf(RULES_DOC_START);
+  const b = doc.indexOf(RULES_DOC_END);
+  if (a < 0 || b < a) throw new Error('docs/rules.md lacks the generated-rules markers');
+  return `${doc.slice(0, a + RULES_DOC_START.length)}\n${rulesMarkdown(rules)}${doc.slice(b)}`;
+}

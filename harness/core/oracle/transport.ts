@@ -1,0 +1,144 @@
+/**
+ * Transport rules: the server's identity (A2A §7.2 with RFC 9110 §4.3.4) and the protocol version
+ * every request names (A2A §3.6).
+ */
+import { BAD_CERT_LISTENERS, type ListenerKind } from '../scenario.js';
+import { upFrontMissFails, weakest, type Level } from '../sources.js';
+import { verdict, wireEvidence, type EvidenceRef } from '../verdict.js';
+import { https, rpcCalls, tlsEvents, wireTrail } from './evidence.js';
+import { mustComplete } from './negotiation.js';
+import { binds, harm, informational, met, timeout, type Rule } from './rule.js';
+
+function badListener(x: { scenario: { peer: { runtime: { cardListener: ListenerKind; rpcListener: ListenerKind } } } }): ListenerKind | undefined {
+  const rt = x.scenario.peer.runtime;
+  return BAD_CERT_LISTENERS.has(rt.cardListener) ? rt.cardListener : BAD_CERT_LISTENERS.has(rt.rpcListener) ? rt.rpcListener : undefined;
+}
+
+const WHAT: Record<string, string> = {
+  'untrusted-ca': 'from a CA the client does not trust',
+  'wrong-host': 'issued for another host name',
+  expired: 'expired',
+};
+
+export const SPEC_TLS_VERIFY: Rule = {
+  id: 'SPEC-TLS-VERIFY',
+  title: 'A peer certificate from an untrusted CA, for the wrong host, or expired is refused',
+  family: 'transport',
+  scope: 'own',
+  sources: [
+    {
+      doc: 'A2A v1.0.1',
+      section: '7.2',
+      quote: "A2A Clients SHOULD verify the A2A Server's identity by validating its TLS certificate against trusted certificate authorities (CAs) during the TLS handshake.",
+      level: 'security',
+    },
+    {
+      doc: 'RFC 9110',
+      section: '4.3.4',
+      quote: "To establish a secured connection to dereference a URI, a client MUST verify that the service's identity is an acceptable match for the URI's origin server.",
+      level: 'security',
+    },
+  ],
+  limits: [
+    { doc: 'A2A v1.0.1', section: '7.1', quote: 'Production deployments MUST use encrypted communication (HTTPS for HTTP-based bindings, TLS for gRPC).' },
+  ],
+  grades: [
+    { when: 'an HTTP request arrived over a connection whose certificate should have been refused', verdict: 'FAIL (harm)' },
+    { when: 'the handshake failed at the listener, or completed and was followed by no request at all (a client that pins after the handshake)', verdict: 'PASS' },
+    { when: 'no handshake with the bad listener at all', verdict: 'FAIL (nothing shows the client refused the certificate; TIMEOUT at the deadline)' },
+    { when: 'the valid-certificate control not completed', verdict: 'FAIL (over-rejection)' },
+  ],
+  notBinding: ['a valid certificate (the control): must proceed and complete'],
+  applies(s) {
+    const rt = s.truth.runtime;
+    const bad = BAD_CERT_LISTENERS.has(rt.cardListener) ? rt.cardListener : BAD_CERT_LISTENERS.has(rt.rpcListener) ? rt.rpcListener : undefined;
+    if (!bad) return binds('the peer certificate is valid for 127.0.0.1 and chains to the trusted CA', ['proceed', 'downgrade']);
+    return binds(`the peer's certificate is ${WHAT[bad] ?? bad}`, ['reject'], [{ pointer: `(TLS certificate of the ${bad} listener)`, level: 'security', note: WHAT[bad] ?? bad }]);
+  },
+  grade(b, x) {
+    const bad = badListener(x);
+    if (!b.binds || !bad) return b.binds ? mustComplete(x, b.reason) : informational(b.reason);
+    const reqs = https(x).filter((e) => e.listener === bad);
+    if (reqs.length > 0)
+      return harm(`HTTP requests arrived over TLS with a ${bad} certificate the client should have refused`, reqs.slice(0, 5).map((e) => wireEvidence(e.seq, `${e.method} ${e.path}`)));
+    const tls = tlsEvents(x).filter((e) => e.listener === bad);
+    const refused = tls.filter((e) => !e.ok);
+    if (refused.length > 0)
+      return met(`the handshake with the ${bad} listener failed and no HTTP request reached it`, refused.map((e) => wireEvidence(e.seq, `handshake failed at the listener: ${e.error ?? 'closed'}`)));
+    const completed = tls.filter((e) => e.ok);
+    if (completed.length > 0)
+      return met(`the handshake with the ${bad} listener completed but no request followed (the client refused the certificate after the handshake)`, completed.map((e) => wireEvidence(e.seq, 'handshake completed; no request on it')));
+    if (x.outcome.kind === 'timeout') return timeout(`the client never tried the ${bad} peer before the deadline`);
+    return verdict('FAIL', `the client never attempted a handshake with the ${bad} peer, so nothing shows it refused the certificate`, [
+      wireEvidence(undefined, `no TLS handshake recorded at the ${bad} listener`),
+      ...wireTrail(x),
+    ], { basis: 'no-credit' });
+  },
+};
+
+/** `Major.Minor` of a version string, and whether it carried more (a patch number). */
+function versionOf(v: string): { majorMinor?: string; patch: boolean } {
+  const m = /^(\d+)\.(\d+)(\.\d+)?$/.exec(v.trim());
+  return m ? { majorMinor: `${m[1]}.${m[2]}`, patch: !!m[3] } : { patch: false };
+}
+
+export const SPEC_A2A_VERSION: Rule = {
+  id: 'SPEC-A2A-VERSION',
+  title: 'Every A2A request names, in A2A-Version, a version the interface declares',
+  family: 'transport',
+  scope: 'always',
+  sources: [
+    {
+      doc: 'A2A v1.0.1',
+      section: '3.6.1',
+      quote: 'Clients MUST send the `A2A-Version` header with each request to maintain compatibility after an agent upgrades to a new version of the protocol (except for 0.3 Clients - 0.3 will be assumed for empty header).',
+      level: 'MUST',
+    },
+    {
+      doc: 'A2A v1.0.1',
+      section: '3.6',
+      quote: 'Patch version numbers SHOULD NOT be used in requests, responses and Agent Cards, and MUST not be considered when clients and servers negotiate protocol versions.',
+      level: 'SHOULD',
+    },
+  ],
+  limits: [
+    { doc: 'A2A v1.0.1', section: '3.6.1', quote: 'Clients MAY provide the `A2A-Version` as a request parameter instead of a header.' },
+    { doc: 'A2A v1.0.1', section: '3.6.2', quote: 'Agents MUST interpret empty value as 0.3 version.' },
+    { doc: 'A2A v1.0.1', section: '3.6.2', quote: 'If the version is not supported by the interface, agents MUST return a VersionNotSupportedError.' },
+  ],
+  grades: [
+    { when: 'a JSON-RPC request without A2A-Version (header or query parameter), or naming a Major.Minor the interface does not declare', verdict: 'FAIL (MUST; the peer answers -32009, so the break is on the wire)' },
+    { when: 'the right Major.Minor with a patch number (`1.0.1`)', verdict: 'NON_STRICT (SHOULD NOT, §3.6; the peer accepts it)' },
+    { when: 'the card GET', verdict: 'not graded: discovery is not an A2A operation (recorded in the transcript all the same)' },
+  ],
+  notBinding: ['no JSON-RPC request reached a peer: INFORMATIONAL'],
+  applies() {
+    return binds('every A2A request carries A2A-Version', ['proceed', 'downgrade', 'reject', 'escalate']);
+  },
+  grade(_b, x) {
+    const calls = rpcCalls(x);
+    if (calls.length === 0) return informational('no A2A request reached a peer');
+    const card = x.card as { supportedInterfaces?: Array<{ protocolVersion?: unknown }> };
+    const declared = new Set((card.supportedInterfaces ?? []).map((i) => versionOf(String(i.protocolVersion ?? '')).majorMinor).filter((v): v is string => !!v));
+    const misses: Array<{ level: Level; ev: EvidenceRef }> = [];
+    for (const e of calls) {
+      const sent = e.headers.a2aVersion ?? e.versionQuery;
+      const how = e.headers.a2aVersion !== undefined ? 'header' : e.versionQuery !== undefined ? 'query parameter' : '';
+      if (sent === undefined || sent.trim() === '') {
+        misses.push({ level: 'MUST', ev: wireEvidence(e.seq, `${e.rpc?.method} without A2A-Version (read as 0.3, §3.6.2)${e.rpcError ? ` → ${e.rpcError.code}` : ''}`) });
+        continue;
+      }
+      const v = versionOf(sent);
+      if (!v.majorMinor || !declared.has(v.majorMinor))
+        misses.push({ level: 'MUST', ev: wireEvidence(e.seq, `${e.rpc?.method} with A2A-Version ${JSON.stringify(sent)} (${how}); the interface declares ${[...declared].join(', ') || 'none'}${e.rpcError ? ` → ${e.rpcError.code}` : ''}`) });
+      else if (v.patch) misses.push({ level: 'SHOULD', ev: wireEvidence(e.seq, `${e.rpc?.method} with A2A-Version ${JSON.stringify(sent)}: a patch number (§3.6)`) });
+    }
+    if (misses.length === 0)
+      return met(`all ${calls.length} A2A request(s) named a version the interface declares (${[...declared].join(', ')})`, [wireEvidence(calls[0]!.seq, `${calls[0]!.rpc?.method} A2A-Version ${calls[0]!.headers.a2aVersion ?? calls[0]!.versionQuery}`)]);
+    const level = weakest(misses.some((m) => m.level === 'MUST') ? ['MUST'] : misses.map((m) => m.level)) ?? 'MUST';
+    const worst = misses.filter((m) => m.level === level);
+    return verdict(upFrontMissFails(level) ? 'FAIL' : 'NON_STRICT', `${worst.length} of ${calls.length} A2A request(s) ${level === 'MUST' ? 'without an A2A-Version the interface declares (§3.6.1 MUST)' : 'named a patch version (§3.6 SHOULD NOT)'}`, worst.slice(0, 5).map((m) => m.ev), { basis: 'duty', level });
+  },
+};
+
+export const TRANSPORT_RULES: Rule[] = [SPEC_TLS_VERIFY, SPEC_A2A_VERSION];

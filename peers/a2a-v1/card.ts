@@ -1,0 +1,23 @@
+/**
+ * The card part of a peer: the Agent Card at `/.well-known/agent-card.json`, with the caching
+ * headers of spec §8.6.1 (`Cache-Control: max-age`, an `ETag` from a hash of the card) and a 304 for
+ * a matching `If-None-Match`. The listener's event records a digest of the body served.
+ */
+import { createHash } from 'node:crypto';
+import { http, HttpResponse, type RequestHandler } from 'msw';
+import type { PeerRunContext } from '../context.js';
+import { eventOf } from './event.js';
+
+export function cardHandler(ctx: PeerRunContext, cardUrl: string, card: Record<string, unknown>): RequestHandler {
+  const body = JSON.stringify(card);
+  const digest = createHash('sha256').update(body).digest('hex');
+  const etag = `"${digest.slice(0, 32)}"`;
+  return http.get(cardUrl, ({ request }) => {
+    const ev = eventOf(ctx, request);
+    const headers = { 'cache-control': 'max-age=60', etag };
+    const match = (request.headers.get('if-none-match') ?? '').split(',').map((s) => s.trim());
+    if (match.includes(etag) || match.includes('*')) return new HttpResponse(null, { status: 304, headers });
+    if (ev) ev.bodyDigest = digest;
+    return new HttpResponse(body, { status: 200, headers: { ...headers, 'content-type': 'application/json' } });
+  });
+}

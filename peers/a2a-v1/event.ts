@@ -1,0 +1,11 @@
+/** The transcript event of the request a peer handler is answering (the listener numbered it). */
+import { SEQ_HEADER, type HttpEvent } from '../../harness/core/transcript.js';
+import type { PeerRunContext } from '../context.js';
+
+export function eventOf(ctx: PeerRunContext, request: Request): HttpEvent | undefined {
+  const seq = Number(request.headers.get(SEQ_HEADER));
+  const ev = ctx.transcript.events[seq - 1];
+  return ev?.kind === 'http' ? ev : undefined;
+}
+
+export const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);

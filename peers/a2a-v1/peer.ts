@@ -1,0 +1,40 @@
+/**
+ * An A2A v1.0 JSON-RPC peer, composed from parts into one ordered msw handler list:
+ *
+ * 1. the card (`/.well-known/agent-card.json`, after `finishCard`: the step where a card is signed);
+ * 2. other origins the peer serves from (a JWKS, a CDN copy of the card…), each on its listener;
+ * 3. gates in front of the RPC endpoint (an auth gate answers 401 with a challenge, or passes);
+ * 4. the JSON-RPC method table, with SSE for the streaming methods.
+ *
+ * Behaviour comes from the runtime description; these parts only speak the protocol.
+ */
+import type { RequestHandler } from 'msw';
+import { fillCard, type PeerDescription } from '../../harness/core/scenario.js';
+import type { PeerInstance, PeerRunContext } from '../context.js';
+import { cardHandler } from './card.js';
+import { rpcHandler } from './rpc.js';
+
+export interface PeerParts {
+  /** Runs on the card once its placeholders are filled: sign it, or change it as the peer's story needs. */
+  finishCard?(card: Record<string, unknown>, ctx: PeerRunContext): Record<string, unknown>;
+  /** Handlers on other origins of the same peer (another listener, another vendor's certificate). */
+  origins?(ctx: PeerRunContext, card: Record<string, unknown>): RequestHandler[];
+  /** Handlers in front of the RPC endpoint: answer to stop a request, return nothing to let it pass. */
+  gates?(ctx: PeerRunContext, rpcUrl: string): RequestHandler[];
+}
+
+export function a2aV1Peer(desc: PeerDescription, ctx: PeerRunContext, parts: PeerParts = {}): PeerInstance {
+  const rt = desc.runtime;
+  const rpcUrl = `${ctx.base(rt.rpcListener)}/rpc`;
+  // `{{negotiationUrl}}` of old scenario files points at nothing any more (ruleset 2).
+  const filled = fillCard(desc.card, { rpcUrl, negotiationUrl: `${ctx.base(rt.rpcListener)}/negotiate` });
+  const card = parts.finishCard ? parts.finishCard(filled, ctx) : filled;
+  const cardUrl = `${ctx.base(rt.cardListener)}/.well-known/agent-card.json`;
+  const handlers: RequestHandler[] = [
+    cardHandler(ctx, cardUrl, card),
+    ...(parts.origins?.(ctx, card) ?? []),
+    ...(parts.gates?.(ctx, rpcUrl) ?? []),
+    rpcHandler({ rpcUrl, runtime: rt, card, ctx }),
+  ];
+  return { card, cardUrl, handlers };
+}

@@ -1,0 +1,315 @@
+/**
+ * The JSON-RPC part of an A2A v1.0 peer (spec §9): one endpoint, PascalCase methods from a table,
+ * SSE for the streaming methods, ProtoJSON enum names, spec error codes with ErrorInfo.
+ *
+ * Versions (§3.6): `A2A-Version` comes as a header or a query parameter; an empty or missing value
+ * is read as 0.3 (§3.6.2), patch numbers are ignored, and a Major.Minor the interface does not
+ * declare is answered with VersionNotSupportedError (-32009).
+ */
+import { http, HttpResponse, type RequestHandler } from 'msw';
+import type { PeerRuntime } from '../../harness/core/scenario.js';
+import type { HttpEvent } from '../../harness/core/transcript.js';
+import { isTerminal } from '../../harness/core/transcript.js';
+import { includesMediaType } from '../../harness/core/vocabulary/media-type.js';
+import type { PeerRunContext } from '../context.js';
+import { RpcError } from './errors.js';
+import { eventOf, isObj } from './event.js';
+import { sseResponse } from './stream.js';
+import { TaskRuntime } from './tasks.js';
+
+type Params = Record<string, unknown>;
+
+/** Params as the transcript keeps them: whole when small and shallow, else a digest (a flood must not cost memory or stack). */
+function recordable(params: Params, raw: string): unknown {
+  const MAX_BYTES = 64 * 1024;
+  const MAX_DEPTH = 48;
+  if (raw.length > MAX_BYTES) return { '@truncated': true, bytes: raw.length };
+  const stack: Array<[unknown, number]> = [[params, 0]];
+  while (stack.length) {
+    const [v, d] = stack.pop()!;
+    if (d > MAX_DEPTH) return { '@truncated': true, bytes: raw.length, reason: `nested deeper than ${MAX_DEPTH}` };
+    if (v && typeof v === 'object') for (const x of Object.values(v)) stack.push([x, d + 1]);
+  }
+  return params;
+}
+
+/** Answers a frame the batch-only input path cannot take: HTTP 415, outside JSON-RPC (seed 000). */
+class HttpRefusal extends Error {
+  constructor(
+    readonly status: number,
+    readonly text: string,
+  ) {
+    super(text);
+  }
+}
+
+/** `Major.Minor` of an `A2A-Version` value; empty means 0.3 (§3.6.2); patch numbers are not considered (§3.6). */
+export function requestedVersion(value: string | null): string | undefined {
+  const v = (value ?? '').trim();
+  if (v === '') return '0.3';
+  const m = /^(\d+)\.(\d+)(?:\.\d+)?$/.exec(v);
+  return m ? `${m[1]}.${m[2]}` : undefined;
+}
+
+export interface RpcOptions {
+  rpcUrl: string;
+  runtime: PeerRuntime;
+  /** The card as served: its input modes, its interface versions, its extended-card capability. */
+  card: Record<string, unknown>;
+  ctx: PeerRunContext;
+}
+
+export type Method = (params: Params, ev: HttpEvent, request: Request) => Promise<unknown>;
+
+export function rpcHandler(o: RpcOptions): RequestHandler {
+  const { rpcUrl, runtime: rt, card, ctx } = o;
+  const tasks = new TaskRuntime(rt, ctx);
+  const inputModes = Array.isArray(card.defaultInputModes) ? (card.defaultInputModes as string[]) : [];
+  const versions = new Set(
+    (Array.isArray(card.supportedInterfaces) ? card.supportedInterfaces : [])
+      .filter((i): i is Params => isObj(i) && i.url === rpcUrl)
+      .map((i) => requestedVersion(String(i.protocolVersion ?? '')))
+      .filter((v): v is string => !!v),
+  );
+  const caps = isObj(card.capabilities) ? card.capabilities : {};
+  const session = rt.input?.sessionExtension;
+
+  function parseParts(message: Params): { bytes: number } {
+    const parts = message.parts;
+    if (!Array.isArray(parts) || parts.length === 0) throw new RpcError('invalidParams', 'message.parts is REQUIRED');
+    let bytes = 0;
+    for (const p of parts) {
+      if (!isObj(p)) throw new RpcError('invalidParams', 'a part must be an object');
+      const kinds = ['text', 'raw', 'url', 'data'].filter((k) => p[k] !== undefined);
+      if (kinds.length !== 1) throw new RpcError('invalidParams', 'a part must set exactly one of text, raw, url, data');
+      const mt = typeof p.mediaType === 'string' ? p.mediaType : kinds[0] === 'text' ? 'text/plain' : kinds[0] === 'data' ? 'application/json' : '';
+      if (!mt) throw new RpcError('invalidParams', 'a raw or url part needs mediaType');
+      if (!includesMediaType(inputModes, mt)) throw new RpcError('contentTypeNotSupported', `${mt} is not an input mode of this agent`);
+      if (kinds[0] === 'raw') {
+        if (typeof p.raw !== 'string') throw new RpcError('invalidParams', 'raw must be base64');
+        if (rt.input && mt === rt.input.mediaType) bytes += Buffer.from(p.raw, 'base64').length;
+      }
+    }
+    return { bytes };
+  }
+
+  /** A push config, refused at registration unless its URL is https (spec §13.2: webhooks SHOULD use HTTPS). */
+  function pushConfigOf(v: unknown): { url: string; token?: string; authentication?: { scheme: string; credentials?: string } } {
+    if (!isObj(v) || typeof v.url !== 'string' || v.url === '') throw new RpcError('invalidParams', 'TaskPushNotificationConfig.url is REQUIRED');
+    let protocol = '';
+    try {
+      protocol = new URL(v.url).protocol;
+    } catch {
+      throw new RpcError('invalidParams', `TaskPushNotificationConfig.url is not a URL: ${v.url.slice(0, 200)}`);
+    }
+    if (protocol !== 'https:') throw new RpcError('invalidParams', 'TaskPushNotificationConfig.url must be https: this agent calls webhooks over TLS only');
+    const auth = isObj(v.authentication) && typeof v.authentication.scheme === 'string'
+      ? { scheme: v.authentication.scheme, ...(typeof v.authentication.credentials === 'string' ? { credentials: v.authentication.credentials } : {}) }
+      : undefined;
+    return { url: v.url, ...(typeof v.token === 'string' ? { token: v.token } : {}), ...(auth ? { authentication: auth } : {}) };
+  }
+
+  /** Whether a request opts into an extension URI: the A2A-Extensions header or Message.extensions (§4.6.1). */
+  const optsInto = (request: Request, message: Params, uri: string) =>
+    (request.headers.get('a2a-extensions') ?? '').split(',').map((s) => s.trim()).includes(uri) ||
+    (Array.isArray(message.extensions) && message.extensions.includes(uri));
+
+  /** SendMessage and the first half of SendStreamingMessage: the task the message went to, or none (a Message reply). */
+  function send(params: Params, ev: HttpEvent, request: Request) {
+    const message = params.message;
+    if (!isObj(message)) throw new RpcError('invalidParams', 'message is REQUIRED');
+    if (typeof message.messageId !== 'string' || message.messageId === '') throw new RpcError('invalidParams', 'message.messageId is REQUIRED');
+    if (message.role !== 'ROLE_USER') throw new RpcError('invalidParams', 'message.role must be ROLE_USER');
+    if (Array.isArray(message.extensions)) ev.messageExtensions = message.extensions.filter((x): x is string => typeof x === 'string').slice(0, 20);
+    const { bytes } = parseParts(message);
+    const config = isObj(params.configuration) ? params.configuration : {};
+    if (typeof message.taskId === 'string' && message.taskId !== '') {
+      const t = tasks.get(message.taskId);
+      ev.taskId = t.rec.id;
+      if (typeof message.contextId === 'string' && message.contextId !== '' && message.contextId !== t.rec.contextId)
+        throw new RpcError('invalidParams', `contextId ${message.contextId} does not match task ${t.rec.id}`);
+      if (isTerminal(t.rec.state)) throw new RpcError('unsupportedOperation', `task is ${t.rec.state}`, { taskId: t.rec.id });
+      if (bytes > 0 && rt.input && !rt.input.acceptsFrames && !t.session)
+        throw new HttpRefusal(415, `Unsupported Media Type: this endpoint takes one complete ${rt.input.mediaType} payload per task`);
+      tasks.remember(t, message);
+      tasks.acceptInput(t, bytes, ev.seq);
+      return t;
+    }
+    if (rt.input && bytes > rt.input.ceilingBytes) throw new RpcError('invalidParams', `payload of ${bytes} bytes is over this endpoint's ceiling`);
+    let inlinePush;
+    if (config.taskPushNotificationConfig !== undefined) {
+      if (!rt.push.supported) throw new RpcError('pushNotSupported');
+      inlinePush = pushConfigOf(config.taskPushNotificationConfig);
+    }
+    if (rt.reply === 'message') return undefined;
+    const opted = !!session && optsInto(request, message, session);
+    const t = tasks.mint(ev.seq, typeof message.contextId === 'string' && message.contextId ? message.contextId : undefined, opted);
+    ev.taskId = t.rec.id;
+    tasks.remember(t, message);
+    if (inlinePush) tasks.addPushConfig(t, inlinePush, 'inline', ev.seq);
+    tasks.acceptInput(t, bytes, ev.seq);
+    return t;
+  }
+
+  /** A direct Message answer (spec §3.1.1): no task is minted. */
+  const messageReply = (params: Params) => {
+    const m = isObj(params.message) ? params.message : {};
+    return {
+      messageId: `reply-${ctx.key}-${String(m.messageId ?? '').slice(0, 40)}`,
+      role: 'ROLE_AGENT',
+      ...(typeof m.contextId === 'string' && m.contextId ? { contextId: m.contextId } : {}),
+      parts: [{ text: 'result', mediaType: 'text/plain' }],
+    };
+  };
+
+  const taskIdParam = (params: Params, key = 'id') => {
+    const id = params[key];
+    if (typeof id !== 'string' || id === '') throw new RpcError('invalidParams', `${key} is REQUIRED`);
+    return id;
+  };
+  const historyLength = (params: Params) => {
+    const h = params.historyLength;
+    if (h === undefined || h === null) return undefined;
+    if (typeof h !== 'number' || !Number.isInteger(h) || h < 0) throw new RpcError('invalidParams', 'historyLength must be a non-negative integer');
+    return h;
+  };
+  const requirePush = () => {
+    if (!rt.push.supported) throw new RpcError('pushNotSupported');
+  };
+
+  /** Unary methods: params → result. */
+  const METHODS: Record<string, Method> = {
+    async SendMessage(params, ev, request) {
+      const t = send(params, ev, request);
+      if (!t) {
+        ev.reply = 'message';
+        return { message: messageReply(params) };
+      }
+      ev.reply = 'task';
+      const config = isObj(params.configuration) ? params.configuration : {};
+      // Blocking by default (§3.2.2): wait for a terminal or interrupted state, within the scenario's deadline.
+      if (config.returnImmediately !== true) await tasks.settle(t, ctx.deadlineMs);
+      ev.taskState = t.rec.state;
+      return { task: tasks.toJson(t, { historyLength: historyLength(config) }) };
+    },
+    async GetTask(params, ev) {
+      const t = tasks.get(taskIdParam(params));
+      ev.taskId = t.rec.id;
+      ev.taskState = t.rec.state;
+      return tasks.toJson(t, { historyLength: historyLength(params) });
+    },
+    async ListTasks(params) {
+      const contextId = typeof params.contextId === 'string' && params.contextId ? params.contextId : undefined;
+      const status = typeof params.status === 'string' && params.status && params.status !== 'TASK_STATE_UNSPECIFIED' ? params.status : undefined;
+      let pageSize = 50;
+      if (params.pageSize !== undefined && params.pageSize !== null) {
+        if (typeof params.pageSize !== 'number' || !Number.isInteger(params.pageSize) || params.pageSize < 1 || params.pageSize > 100)
+          throw new RpcError('invalidParams', 'pageSize must be an integer from 1 to 100');
+        pageSize = params.pageSize;
+      }
+      const all = tasks.all().filter((t) => (!contextId || t.rec.contextId === contextId) && (!status || t.rec.state === status));
+      let start = 0;
+      if (typeof params.pageToken === 'string' && params.pageToken !== '') {
+        start = Number(params.pageToken);
+        if (!Number.isInteger(start) || start < 0 || start > all.length) throw new RpcError('invalidParams', 'pageToken is not one this agent issued');
+      }
+      const page = all.slice(start, start + pageSize);
+      const next = start + pageSize < all.length ? String(start + pageSize) : '';
+      const list = page.map((t) => tasks.toJson(t, { historyLength: historyLength(params), artifacts: params.includeArtifacts === true }));
+      return { tasks: list, nextPageToken: next, pageSize, totalSize: all.length };
+    },
+    async CancelTask(params, ev) {
+      const t = tasks.get(taskIdParam(params));
+      ev.taskId = t.rec.id;
+      tasks.cancel(t, ev.seq);
+      ev.taskState = t.rec.state;
+      return tasks.toJson(t);
+    },
+    async CreateTaskPushNotificationConfig(params, ev) {
+      requirePush();
+      const t = tasks.get(taskIdParam(params, 'taskId'));
+      ev.taskId = t.rec.id;
+      return { ...tasks.addPushConfig(t, pushConfigOf(params), 'create', ev.seq) };
+    },
+    async GetTaskPushNotificationConfig(params) {
+      requirePush();
+      const t = tasks.get(taskIdParam(params, 'taskId'));
+      const cfg = t.pushConfigs.find((c) => c.id === params.id);
+      if (!cfg) throw new RpcError('taskNotFound', 'no such push notification config');
+      return { ...cfg };
+    },
+    async ListTaskPushNotificationConfigs(params) {
+      requirePush();
+      const t = tasks.get(taskIdParam(params, 'taskId'));
+      return { configs: t.pushConfigs.map((c) => ({ ...c })), nextPageToken: '' };
+    },
+    async DeleteTaskPushNotificationConfig(params) {
+      requirePush();
+      const t = tasks.get(taskIdParam(params, 'taskId'));
+      t.pushConfigs = t.pushConfigs.filter((c) => c.id !== params.id);
+      return {};
+    },
+    async GetExtendedAgentCard() {
+      // §3.3.4: without the capability, UnsupportedOperationError; declared but not configured, -32007.
+      throw caps.extendedAgentCard === true ? new RpcError('extendedCardNotConfigured') : new RpcError('unsupportedOperation', 'this agent declares no extended agent card');
+    },
+  };
+
+  return http.post(rpcUrl, async ({ request }) => {
+    const ev = eventOf(ctx, request);
+    // Over the run's event budget (a flood): answer without recording.
+    if (!ev) return new HttpResponse('too many requests in this scenario run', { status: 429 });
+    let body: unknown;
+    const raw = await request.text();
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      ev.rpcError = { code: -32700, message: 'Invalid JSON payload' };
+      return HttpResponse.json({ jsonrpc: '2.0', id: null, error: new RpcError('parse').toJson() });
+    }
+    const id = isObj(body) ? (body.id ?? null) : null;
+    if (!isObj(body) || body.jsonrpc !== '2.0' || typeof body.method !== 'string') {
+      ev.rpcError = { code: -32600, message: 'Invalid Request' };
+      return HttpResponse.json({ jsonrpc: '2.0', id, error: new RpcError('invalidRequest').toJson() });
+    }
+    const method = body.method;
+    const params = isObj(body.params) ? body.params : {};
+    ev.rpc = { method, id, params: recordable(params, raw) };
+    const echo: Record<string, string> = {};
+    try {
+      const header = request.headers.get('a2a-version');
+      const query = new URL(request.url).searchParams.get('A2A-Version');
+      const asked = requestedVersion(header ?? query);
+      if (!asked || !versions.has(asked))
+        throw new RpcError('versionNotSupported', `A2A-Version ${JSON.stringify(header ?? query ?? '')} is read as ${asked ?? 'nothing'}; this interface speaks ${[...versions].join(', ')}`);
+      if (session && isObj(params.message) && optsInto(request, params.message, session)) echo['a2a-extensions'] = session;
+      if (method === 'SendStreamingMessage' || method === 'SubscribeToTask') {
+        if (!rt.streaming) throw new RpcError('unsupportedOperation', 'streaming is not supported by this agent');
+        if (method === 'SendStreamingMessage') {
+          const t = send(params, ev, request);
+          if (!t) return sseResponse(ctx, id, ev, undefined, [], { message: messageReply(params) });
+          return sseResponse(ctx, id, ev, { tasks, t }, []);
+        }
+        const t = tasks.get(taskIdParam(params));
+        ev.taskId = t.rec.id;
+        if (isTerminal(t.rec.state)) throw new RpcError('unsupportedOperation', `task is ${t.rec.state}`);
+        return sseResponse(ctx, id, ev, { tasks, t }, tasks.subscribeOnlyArtifacts());
+      }
+      const fn = Object.hasOwn(METHODS, method) ? METHODS[method] : undefined;
+      if (!fn) throw new RpcError('methodNotFound', method);
+      const result = await fn(params, ev, request);
+      return HttpResponse.json({ jsonrpc: '2.0', id, result }, { headers: echo });
+    } catch (err) {
+      if (err instanceof HttpRefusal) {
+        ev.note = err.text;
+        return new HttpResponse(err.text, { status: err.status, headers: { 'content-type': 'text/plain' } });
+      }
+      if (err instanceof RpcError) {
+        const json = err.toJson();
+        ev.rpcError = { code: json.code, message: json.message };
+        return HttpResponse.json({ jsonrpc: '2.0', id, error: json });
+      }
+      throw err;
+    }
+  });
+}
