@@ -5,6 +5,7 @@
  */
 import { XMLBuilder } from 'fast-xml-parser';
 import type { RunResults, ScenarioResult } from '../harness/core/results.js';
+import { sourceLabel } from '../harness/core/sources.js';
 
 const SKIPPED = new Set(['INFORMATIONAL', 'UNSUPPORTED']);
 
@@ -22,7 +23,11 @@ function clean<T>(v: T): T {
 function detail(s: ScenarioResult): string {
   return s.checks
     .filter((c) => c.verdict !== 'PASS' && c.verdict !== 'INFORMATIONAL')
-    .map((c) => `${c.rule} ${c.verdict}: ${c.reason}\n${c.evidence.map((e) => `  ${e.seq !== undefined ? `#${e.seq} ` : ''}${e.fact}`).join('\n')}`)
+    .map((c) => {
+      const why = c.basis ? ` [${c.basis}${c.level ? ` · ${c.level}` : ''}]` : '';
+      const src = (c.sources ?? []).filter((x) => (c.basis === 'harm' ? x.role === 'harm' : x.role !== 'harm')).map((x) => `  source: ${sourceLabel(x)}`);
+      return [`${c.rule} ${c.verdict}${why}: ${c.reason}`, ...c.evidence.map((e) => `  ${e.source ? `${e.source} ` : ''}${e.seq !== undefined ? `#${e.seq} ` : ''}${e.fact}`), ...src].join('\n');
+    })
     .join('\n');
 }
 

@@ -1,13 +1,14 @@
 /**
  * The oracle on recorded transcripts: each test records a real run over TLS (reference or a naive
- * mutant), then edits the wire evidence. Removing the offending event from a failing transcript
- * flips the rule's check to PASS; adding it to a passing one flips it to FAIL. Nothing here asks
- * the client what it did: only the events change.
+ * mutant), then edits the wire evidence, or builds the few events a case needs. Nothing here asks the
+ * client what it did: only the events change. Each case of the fidelity audit (ruleset 2) is here,
+ * with the verdict DESIGN.md §3 states for it.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { grade, type GradeInput } from '../harness/core/oracle/index.js';
 import type { ScenarioResult } from '../harness/core/results.js';
-import type { TaskRecord, WireEvent } from '../harness/core/transcript.js';
+import type { HttpEvent, TaskRecord, WireEvent } from '../harness/core/transcript.js';
+import type { ClientReport } from '../harness/core/vocabulary/types.js';
 import { scenarioVerdict } from '../harness/core/verdict.js';
 import { startHarness, type InProcessHarness } from './helpers/harness.js';
 import { scenario } from './helpers/scenarios.js';
@@ -35,20 +36,39 @@ function ledgerOf(events: WireEvent[]): TaskRecord[] {
   return [...tasks.values()];
 }
 
-function regrade(r: ScenarioResult, events: WireEvent[]) {
+function regrade(r: ScenarioResult, events: WireEvent[], o: { claims?: ClientReport | null; profile?: ScenarioResult['profile']; timeout?: boolean } = {}) {
   const input: GradeInput = {
     scenario: scenario(r.id),
     card: r.card,
-    profile: r.profile,
+    profile: o.profile ?? r.profile,
     intent: r.intent,
     events,
     tasks: ledgerOf(events),
-    claims: r.claims,
-    outcome: r.outcome.kind === 'timeout' ? { kind: 'timeout', deadlineMs: r.deadlineMs } : { kind: 'reported' },
+    claims: o.claims === undefined ? r.claims : o.claims,
+    outcome: o.timeout || r.outcome.kind === 'timeout' ? { kind: 'timeout', deadlineMs: r.deadlineMs } : { kind: 'reported' },
   };
   return grade(input);
 }
-const check = (g: ReturnType<typeof grade>, rule: string) => g.checks.find((c) => c.rule === rule)!.verdict;
+const checkOf = (g: ReturnType<typeof grade>, rule: string) => g.checks.find((c) => c.rule === rule)!;
+const check = (g: ReturnType<typeof grade>, rule: string) => checkOf(g, rule).verdict;
+
+/** A recorded request, built by hand: what a listener would have written. */
+let nextSeq = 1000;
+function http(o: Partial<HttpEvent> & { t: number }): HttpEvent {
+  return {
+    seq: nextSeq++,
+    kind: 'http',
+    listener: 'tls',
+    origin: 'https://127.0.0.1:1',
+    method: 'POST',
+    path: '/t/x/rpc',
+    headers: { a2aVersion: '1.0' },
+    clientCert: { presented: false },
+    status: 200,
+    ...o,
+  } as HttpEvent;
+}
+const sendMessage = (params: unknown = { message: { messageId: String(Math.random()), role: 'ROLE_USER', parts: [{ text: 'hi' }] } }) => ({ method: 'SendMessage', id: 1, params });
 
 describe('the oracle reads the wire, not the report', () => {
   it('grades a recorded transcript the same way twice (deterministic)', async () => {
@@ -57,124 +77,281 @@ describe('the oracle reads the wire, not the report', () => {
     expect(regrade(r, r.transcript).verdict).toBe(r.verdict);
   });
 
-  it('NEG-LIVE-INPUT: without the minted task the check passes; with one added to the reference run it fails', async () => {
-    const bad = await record('naive:streams-live-audio', 'neg-live-input/live-audio-to-batch-peer');
-    expect(check(regrade(bad, bad.transcript), 'NEG-LIVE-INPUT')).toBe('FAIL');
-    expect(check(regrade(bad, bad.transcript.filter((e) => e.kind !== 'task')), 'NEG-LIVE-INPUT')).toBe('PASS');
+  it('every check carries its rule\'s sources; every piece of evidence says where it comes from', async () => {
+    const r = await record('reference', 'neg-push-mtls/https-receiver-wants-push');
+    for (const c of r.checks) {
+      expect(c.sources?.length, c.rule).toBeGreaterThan(0);
+      for (const e of c.evidence) expect(['wire', 'ledger', 'claims'], `${c.rule}: ${e.fact}`).toContain(e.source);
+    }
+  });
+});
 
-    const good = await record('reference', 'neg-live-input/live-audio-to-batch-peer');
-    expect(check(regrade(good, good.transcript), 'NEG-LIVE-INPUT')).toBe('PASS');
-    const minted: WireEvent = { seq: 99, t: 1, kind: 'task', taskId: 't-x', state: 'TASK_STATE_INPUT_REQUIRED', cause: 'minted' };
-    expect(check(regrade(good, [...good.transcript, minted]), 'NEG-LIVE-INPUT')).toBe('FAIL');
+describe('NEG-LIVE-INPUT: streaming covers the agent\'s updates in v1.0, so the signal is the seed\'s (level seed)', () => {
+  it('a task minted to stream frames is NON_STRICT at level seed, not FAIL', async () => {
+    const r = await record('naive:streams-live-audio', 'neg-live-input/live-audio-to-batch-peer');
+    const c = checkOf(regrade(r, r.transcript), 'NEG-LIVE-INPUT');
+    expect(c).toMatchObject({ verdict: 'NON_STRICT', basis: 'up-front', level: 'seed' });
+    expect(c.sources!.every((s) => s.doc === 'seed 000')).toBe(true);
   });
 
-  it('NEG-PUSH-MTLS: a push registration added to the reference run fails it; without it the stall of the mutant is still graded', async () => {
+  it('the whole live audio buffered into one message that completes is PASS (a downgrade the wire shows)', async () => {
+    // The bufferable run sends one complete payload to the same card and peer; graded here for a live-only profile.
+    const r = await record('reference', 'neg-live-input/bufferable-audio');
+    const liveOnly = { ...r.profile, liveOnlyInputModes: ['audio/pcm'], bufferableInputModes: ['text/plain'] };
+    const g = regrade({ ...r, id: 'neg-live-input/live-audio-to-batch-peer' }, r.transcript, { profile: liveOnly });
+    expect(checkOf(g, 'NEG-LIVE-INPUT')).toMatchObject({ verdict: 'PASS', basis: 'met' });
+  });
+
+  it('harm stays FAIL: the task left in input-required, or the refused frame sent again', async () => {
+    const r = await record('naive:streams-live-audio', 'neg-live-input/live-audio-to-batch-peer');
+    const noCancel = r.transcript.filter((e) => !(e.kind === 'task' && e.cause === 'canceled'));
+    expect(checkOf(regrade(r, noCancel), 'NEG-LIVE-INPUT')).toMatchObject({ verdict: 'FAIL', basis: 'harm' });
+    const refused = r.transcript.find((e): e is HttpEvent => e.kind === 'http' && e.status === 415)!;
+    const again = [...r.transcript, { ...refused, seq: 990 }];
+    expect(checkOf(regrade(r, again), 'NEG-LIVE-INPUT')).toMatchObject({ verdict: 'FAIL', basis: 'harm' });
+  });
+
+  it('a rejection is credited only when the card GET is on the wire before the decision', async () => {
+    const r = await record('reference', 'neg-live-input/live-audio-to-batch-peer');
+    expect(check(regrade(r, r.transcript), 'NEG-LIVE-INPUT')).toBe('PASS');
+    const blind = r.transcript.filter((e) => !(e.kind === 'http' && e.method === 'GET'));
+    expect(checkOf(regrade(r, blind), 'NEG-LIVE-INPUT')).toMatchObject({ verdict: 'FAIL', basis: 'no-credit' });
+    // The card read after the decision does not count either.
+    const decision = r.transcript.find((e) => e.kind === 'decision')!;
+    const cardGet = r.transcript.find((e) => e.kind === 'http' && e.method === 'GET')!;
+    const late = [...blind, { ...cardGet, seq: decision.seq + 500 }];
+    expect(check(regrade(r, late), 'NEG-LIVE-INPUT')).toBe('FAIL');
+    // A client that answers without a single request gets no PASS.
+    expect(check(regrade(r, []), 'NEG-LIVE-INPUT')).toBe('FAIL');
+  });
+
+  it('naive:decides-blind is caught: FAIL, citing the wire', async () => {
+    const r = await record('naive:decides-blind', 'neg-live-input/live-audio-to-batch-peer');
+    const c = checkOf(regrade(r, r.transcript), 'NEG-LIVE-INPUT');
+    expect(c.verdict).toBe('FAIL');
+    expect(c.evidence.some((e) => e.source === 'wire')).toBe(true);
+  });
+});
+
+describe('NEG-PUSH-MTLS: webhooks are authenticated with the client-chosen credentials in v1.0 (level seed)', () => {
+  it('push registered on the mTLS card, polled to completion: NON_STRICT, never FAIL', async () => {
     const good = await record('reference', 'neg-push-mtls/https-receiver-wants-push');
     expect(check(regrade(good, good.transcript), 'NEG-PUSH-MTLS')).toBe('PASS');
     const taskId = good.ledger[0]!.id;
     const reg: WireEvent = { seq: 98, t: 1, kind: 'push-register', taskId, url: 'https://127.0.0.1:9/push', via: 'inline', requestSeq: 3 };
-    expect(check(regrade(good, [...good.transcript, reg]), 'NEG-PUSH-MTLS')).toBe('FAIL');
-
-    const bad = await record('naive:registers-unusable-push', 'neg-push-mtls/https-receiver-wants-push');
-    expect(check(regrade(bad, bad.transcript), 'NEG-PUSH-MTLS')).toBe('FAIL');
-    // Without the registration the stall remains, so the check still does not pass: the harm is graded too.
-    expect(check(regrade(bad, bad.transcript.filter((e) => e.kind !== 'push-register')), 'NEG-PUSH-MTLS')).toBe('TIMEOUT');
+    const lost: WireEvent = { seq: 99, t: 2, kind: 'push-attempt', taskId, url: 'https://127.0.0.1:9/push', state: 'TASK_STATE_WORKING', outcome: 'tls-error', error: 'SELF_SIGNED_CERT_IN_CHAIN', presentedClientCert: true };
+    const c = checkOf(regrade(good, [...good.transcript, reg, lost]), 'NEG-PUSH-MTLS');
+    expect(c).toMatchObject({ verdict: 'NON_STRICT', basis: 'up-front', level: 'seed' });
   });
 
-  it('WIRE-NO-BLIND-RETRY: the repeated frame removed passes; a refused frame repeated in the reference run fails', async () => {
+  it('the real SDK registers push there and polls: NON_STRICT, and the task completes at the peer', async () => {
+    const r = await record('a2a-js-sdk', 'neg-push-mtls/https-receiver-wants-push');
+    expect(r.ledger[0]!.state).toBe('TASK_STATE_COMPLETED');
+    expect(check(regrade(r, r.transcript), 'NEG-PUSH-MTLS')).toBe('NON_STRICT');
+  });
+
+  it('waiting on the lost push alone is harm: TIMEOUT at the deadline (naive:registers-unusable-push)', async () => {
+    const bad = await record('naive:registers-unusable-push', 'neg-push-mtls/https-receiver-wants-push');
+    expect(bad.outcome.kind).toBe('timeout');
+    expect(['TIMEOUT', 'FAIL']).toContain(check(regrade(bad, bad.transcript), 'NEG-PUSH-MTLS'));
+  });
+
+  it('push with Bearer authentication to an https receiver, no mTLS signal: PASS, the deliveries authenticated', async () => {
+    const r = await record('reference', 'neg-push-mtls/bearer-push-no-mtls-signal');
+    expect(check(regrade(r, r.transcript), 'NEG-PUSH-MTLS')).toBe('PASS');
+    expect(r.transcript.some((e) => e.kind === 'push-attempt' && e.outcome === 'delivered')).toBe(true);
+  });
+
+  it('a client that cancels at once is not "driven to terminal"', async () => {
+    const good = await record('reference', 'neg-push-mtls/https-receiver-wants-push');
+    const taskId = good.ledger[0]!.id;
+    const early = good.transcript.filter((e) => !(e.kind === 'task' && e.state === 'TASK_STATE_COMPLETED') && !(e.kind === 'http' && e.taskState === 'TASK_STATE_COMPLETED'));
+    const cancel: WireEvent = { seq: 94, t: 1, kind: 'task', taskId, state: 'TASK_STATE_CANCELED', cause: 'canceled' };
+    expect(checkOf(regrade(good, [...early, cancel]), 'NEG-PUSH-MTLS')).toMatchObject({ verdict: 'FAIL', basis: 'harm' });
+  });
+});
+
+describe('NEG-ESCALATE: through capabilities.extensions, only for clients that declared the extension', () => {
+  it('opted in and completed: PASS; the opt-in removed: NON_STRICT (convention), and NEG-LIVE-INPUT grades too', async () => {
+    const good = await record('reference', 'neg-escalate/known-extension');
+    expect(check(regrade(good, good.transcript), 'NEG-ESCALATE')).toBe('PASS');
+    const stripped = good.transcript.map((e) => (e.kind === 'http' ? { ...e, headers: { ...e.headers, a2aExtensions: undefined }, messageExtensions: undefined } : e));
+    const g = regrade(good, stripped);
+    expect(checkOf(g, 'NEG-ESCALATE')).toMatchObject({ verdict: 'NON_STRICT', basis: 'up-front', level: 'convention' });
+    expect(g.checks.some((c) => c.rule === 'NEG-LIVE-INPUT')).toBe(true);
+  });
+
+  it('a client that did not declare the extension is never assigned it: INFORMATIONAL, graded by NEG-LIVE-INPUT', async () => {
+    const r = await record('a2a-js-sdk', 'neg-escalate/known-extension');
+    expect(r.profile.knownExtensions).toEqual([]);
+    expect(check(regrade(r, r.transcript), 'NEG-ESCALATE')).toBe('INFORMATIONAL');
+    expect(r.checks.some((c) => c.rule === 'NEG-LIVE-INPUT')).toBe(true);
+  });
+
+  it('naive:never-escalates is caught at NON_STRICT (it declared the extension and rejected instead)', async () => {
+    const r = await record('naive:never-escalates', 'neg-escalate/known-extension');
+    expect(r.verdict).toBe('NON_STRICT');
+    expect(checkOf(regrade(r, r.transcript), 'NEG-ESCALATE').verdict).toBe('NON_STRICT');
+  });
+});
+
+describe('WIRE-NO-BLIND-RETRY: structural vs temporary failures, keyed on what was sent', () => {
+  const card = scenario('neg-live-input/text-task-on-audio-card');
+  const input = (events: WireEvent[]): GradeInput => ({
+    scenario: card,
+    card: card.peer.card,
+    profile: { ...scenario('neg-live-input/text-task-on-audio-card').profileConstraints } as never,
+    intent: card.intent,
+    events,
+    tasks: [],
+    claims: { decision: 'rejected', degradations: [], taskIds: [] },
+    outcome: { kind: 'reported' },
+  });
+  const blind = (events: WireEvent[]) => checkOf(grade(input(events)), 'WIRE-NO-BLIND-RETRY');
+  const params = sendMessage().params as { message: Record<string, unknown> };
+
+  it('a structural failure repeated unchanged (apart from messageId and the JSON-RPC id) is FAIL', () => {
+    const a = http({ t: 0, rpc: { method: 'SendMessage', id: 1, params }, rpcError: { code: -32005, message: 'Incompatible content types' } });
+    const b = http({ t: 500, rpc: { method: 'SendMessage', id: 2, params: { ...params, message: { ...params.message, messageId: 'other' } } }, rpcError: { code: -32005, message: 'x' } });
+    expect(blind([a, b])).toMatchObject({ verdict: 'FAIL', basis: 'harm' });
+    expect(blind([a, b]).evidence.map((e) => e.seq)).toEqual([a.seq, b.seq]);
+  });
+
+  it('a 503 retried after backoff is fine; before its Retry-After, or in a hot loop, it is FAIL', () => {
+    const fail = (t: number, retryAfter?: string) => http({ t, rpc: { method: 'SendMessage', id: t, params }, status: 503, ...(retryAfter ? { response: { retryAfter } } : {}) });
+    const ok = (t: number) => http({ t, rpc: { method: 'SendMessage', id: t, params }, status: 200 });
+    expect(blind([fail(0, '1'), ok(1200)]).verdict).toBe('PASS');
+    expect(blind([fail(0), fail(300), ok(900)]).verdict).toBe('PASS');
+    expect(blind([fail(0, '2'), ok(500)])).toMatchObject({ verdict: 'FAIL', basis: 'harm' });
+    expect(blind([fail(0), fail(10), fail(20), fail(30)]).verdict).toBe('FAIL');
+  });
+
+  it('401, then a token, then the same call with the new credentials: not a repeat', () => {
+    const a = http({ t: 0, rpc: { method: 'SendMessage', id: 1, params }, status: 401, response: { wwwAuthenticate: 'Bearer' } });
+    const b = http({ t: 200, rpc: { method: 'SendMessage', id: 2, params }, status: 200, headers: { a2aVersion: '1.0', authorization: true, authScheme: 'Bearer', authDigest: 'aaaaaaaaaaaa' } });
+    expect(blind([a, b]).verdict).toBe('PASS');
+  });
+
+  it('-32009, then the same call with another A2A-Version: not a repeat; the same version again: FAIL', () => {
+    const a = http({ t: 0, headers: { a2aVersion: '0.3' }, rpc: { method: 'GetTask', id: 1, params: { id: 't' } }, rpcError: { code: -32009, message: 'Version not supported' } });
+    const b = http({ t: 100, headers: { a2aVersion: '1.0' }, rpc: { method: 'GetTask', id: 2, params: { id: 't' } }, rpcError: { code: -32001, message: 'Task not found' } });
+    expect(blind([a, b]).verdict).toBe('PASS');
+    expect(blind([a, { ...a, seq: 2000, t: 100 }]).verdict).toBe('FAIL');
+  });
+
+  it('the legacy card path after a refused handshake is not a retry; a third refused handshake is', () => {
+    const tls = (seq: number): WireEvent => ({ seq, t: seq, kind: 'tls', listener: 'expired', ok: false, error: 'ERR_SSL_SSLV3_ALERT_CERTIFICATE_EXPIRED', clientCert: false });
+    expect(blind([tls(1), tls(2)]).verdict).toBe('PASS');
+    expect(blind([tls(1), tls(2), tls(3)]).verdict).toBe('FAIL');
+    const card = (path: string, t: number) => http({ t, method: 'GET', path, status: 404 });
+    expect(blind([card('/t/x/.well-known/agent-card.json', 0), card('/t/x/.well-known/agent.json', 50)]).verdict).toBe('PASS');
+  });
+
+  it('a recorded refused frame repeated (naive:retries-blindly) is FAIL; without the repeat, PASS', async () => {
     const bad = await record('naive:retries-blindly', 'neg-live-input/no-signal-card-claims-streaming');
     expect(check(regrade(bad, bad.transcript), 'WIRE-NO-BLIND-RETRY')).toBe('FAIL');
     const failing = bad.transcript.filter((e) => e.kind === 'http' && e.status === 415);
     expect(failing.length).toBe(2);
     expect(check(regrade(bad, bad.transcript.filter((e) => e !== failing[1])), 'WIRE-NO-BLIND-RETRY')).toBe('PASS');
-
-    const good = await record('reference', 'neg-live-input/no-signal-card-claims-streaming');
-    expect(check(regrade(good, good.transcript), 'WIRE-NO-BLIND-RETRY')).toBe('PASS');
-    const refused = good.transcript.find((e) => e.kind === 'http' && e.status === 415)!;
-    expect(check(regrade(good, [...good.transcript, { ...refused, seq: 97 }]), 'WIRE-NO-BLIND-RETRY')).toBe('FAIL');
   });
+});
 
-  it('WIRE-NO-ORPHANS: a cancel added to the abandoned task passes; the cancel removed from the reference run fails', async () => {
-    const bad = await record('naive:never-cancels', 'neg-live-input/no-signal-card-claims-streaming');
-    expect(check(regrade(bad, bad.transcript), 'WIRE-NO-ORPHANS')).toBe('FAIL');
-    const cancel: WireEvent = { seq: 96, t: 1, kind: 'task', taskId: bad.ledger[0]!.id, state: 'TASK_STATE_CANCELED', cause: 'canceled' };
-    expect(check(regrade(bad, [...bad.transcript, cancel]), 'WIRE-NO-ORPHANS')).toBe('PASS');
-
-    const good = await record('reference', 'neg-live-input/no-signal-card-claims-streaming');
-    expect(check(regrade(good, good.transcript), 'WIRE-NO-ORPHANS')).toBe('PASS');
-    const withoutCancel = good.transcript.filter((e) => !(e.kind === 'task' && e.cause === 'canceled'));
-    expect(check(regrade(good, withoutCancel), 'WIRE-NO-ORPHANS')).toBe('FAIL');
-  });
-
-  it('SPEC-TLS-VERIFY: a request over the bad certificate added to the reference run fails; removed again it passes; no attempt at all is no pass', async () => {
-    const bad = await record('naive:skips-tls-verify', 'spec-tls-verify/expired');
-    expect(check(regrade(bad, bad.transcript), 'SPEC-TLS-VERIFY')).toBe('FAIL');
-
-    const good = await record('reference', 'spec-tls-verify/expired');
-    expect(check(regrade(good, good.transcript), 'SPEC-TLS-VERIFY')).toBe('PASS');
-    const req: WireEvent = { ...bad.transcript.find((e) => e.kind === 'http')!, seq: 95 };
-    const withRequest = [...good.transcript, req];
-    expect(check(regrade(good, withRequest), 'SPEC-TLS-VERIFY')).toBe('FAIL');
-    expect(check(regrade(good, withRequest.filter((e) => e !== req)), 'SPEC-TLS-VERIFY')).toBe('PASS');
-    // A client that never even tried is not shown to verify anything.
-    expect(check(regrade(good, []), 'SPEC-TLS-VERIFY')).toBe('FAIL');
-  });
-
-  it('NEG-RESUB-ONLY-OUTPUT: a SubscribeToTask repeated after -32004 fails the reference-like run', async () => {
-    const good = await record('reference', 'neg-resub-only/other-output-acceptable');
-    expect(check(regrade(good, good.transcript), 'NEG-RESUB-ONLY-OUTPUT')).toBe('PASS');
-    const sub = (seq: number): WireEvent => ({
-      seq, t: 1, kind: 'http', listener: 'tls', origin: 'https://127.0.0.1:1', method: 'POST', path: '/t/x/rpc', headers: { a2aVersion: '1.0' },
-      clientCert: { presented: false }, rpc: { method: 'SubscribeToTask', id: seq, params: { id: 't' } }, status: 200, rpcError: { code: -32004, message: 'unsupported' },
-    });
-    expect(check(regrade(good, [...good.transcript, sub(90)]), 'NEG-RESUB-ONLY-OUTPUT')).toBe('PASS');
-    expect(check(regrade(good, [...good.transcript, sub(90), sub(91)]), 'NEG-RESUB-ONLY-OUTPUT')).toBe('FAIL');
-  });
-
-  it('NEG-ESCALATE: the escalation call removed fails; a task minted before it fails', async () => {
-    const good = await record('reference', 'neg-escalate/known-extension');
-    expect(check(regrade(good, good.transcript), 'NEG-ESCALATE')).toBe('PASS');
-    expect(check(regrade(good, good.transcript.filter((e) => !(e.kind === 'http' && e.path.endsWith('/negotiate')))), 'NEG-ESCALATE')).toBe('FAIL');
-    const minted: WireEvent = { seq: 0, t: 0, kind: 'task', taskId: 't-early', state: 'TASK_STATE_SUBMITTED', cause: 'minted' };
-    expect(check(regrade(good, [minted, ...good.transcript]), 'NEG-ESCALATE')).toBe('FAIL');
-  });
-
-  it('SPEC-A2A-VERSION: a request without the header is NON_STRICT, never FAIL', async () => {
+describe('SPEC-A2A-VERSION: a MUST (§3.6.1), patch numbers a SHOULD NOT (§3.6)', () => {
+  it('missing or wrong → FAIL at MUST; a patch number → NON_STRICT at SHOULD; the query parameter counts', async () => {
     const good = await record('reference', 'neg-live-input/text-task-on-audio-card');
     expect(check(regrade(good, good.transcript), 'SPEC-A2A-VERSION')).toBe('PASS');
-    const stripped = good.transcript.map((e) => (e.kind === 'http' && e.rpc?.method === 'GetTask' ? { ...e, headers: { ...e.headers, a2aVersion: undefined } } : e));
-    const g = regrade(good, stripped);
-    expect(check(g, 'SPEC-A2A-VERSION')).toBe('NON_STRICT');
-    expect(g.verdict).toBe('NON_STRICT');
-    const wrong = good.transcript.map((e) => (e.kind === 'http' && e.rpc ? { ...e, headers: { ...e.headers, a2aVersion: '0.3' } } : e));
-    expect(check(regrade(good, wrong), 'SPEC-A2A-VERSION')).toBe('NON_STRICT');
+    const edit = (f: (e: HttpEvent) => HttpEvent) => good.transcript.map((e) => (e.kind === 'http' && e.rpc?.method === 'GetTask' ? f(e) : e));
+    expect(checkOf(regrade(good, edit((e) => ({ ...e, headers: { ...e.headers, a2aVersion: undefined } }))), 'SPEC-A2A-VERSION')).toMatchObject({ verdict: 'FAIL', basis: 'duty', level: 'MUST' });
+    expect(check(regrade(good, edit((e) => ({ ...e, headers: { ...e.headers, a2aVersion: '0.3' } }))), 'SPEC-A2A-VERSION')).toBe('FAIL');
+    expect(checkOf(regrade(good, edit((e) => ({ ...e, headers: { ...e.headers, a2aVersion: '1.0.1' } }))), 'SPEC-A2A-VERSION')).toMatchObject({ verdict: 'NON_STRICT', level: 'SHOULD' });
+    expect(check(regrade(good, edit((e) => ({ ...e, headers: { ...e.headers, a2aVersion: undefined }, versionQuery: '1.0' }))), 'SPEC-A2A-VERSION')).toBe('PASS');
   });
 
-  it('NEG-PUSH-MTLS: a client that cancels at once is not "driven to terminal"', async () => {
-    const good = await record('reference', 'neg-push-mtls/https-receiver-wants-push');
-    const taskId = good.ledger[0]!.id;
-    const early = good.transcript.filter((e) => !(e.kind === 'task' && e.state === 'TASK_STATE_COMPLETED') && !(e.kind === 'http' && e.taskState === 'TASK_STATE_COMPLETED'));
-    const cancel: WireEvent = { seq: 94, t: 1, kind: 'task', taskId, state: 'TASK_STATE_CANCELED', cause: 'canceled' };
-    expect(check(regrade(good, [...early, cancel]), 'NEG-PUSH-MTLS')).toBe('FAIL');
+  it('naive:omits-a2a-version is caught: FAIL, and the peers answered -32009 on the wire', async () => {
+    const r = await record('naive:omits-a2a-version', 'neg-live-input/text-task-on-audio-card');
+    expect(check(regrade(r, r.transcript), 'SPEC-A2A-VERSION')).toBe('FAIL');
+    expect(r.transcript.some((e) => e.kind === 'http' && e.rpcError?.code === -32009)).toBe(true);
+  });
+});
+
+describe('SPEC-TLS-VERIFY: A2A §7.2 SHOULD, held as security with RFC 9110 §4.3.4', () => {
+  it('cites §7.2 at level security, not §7.1 MUST', async () => {
+    const r = await record('reference', 'spec-tls-verify/expired');
+    const c = checkOf(regrade(r, r.transcript), 'SPEC-TLS-VERIFY');
+    expect(c.verdict).toBe('PASS');
+    expect(c.sources!.map((s) => `${s.doc} ${s.section} ${s.level}`)).toContain('A2A v1.0.1 7.2 security');
+    expect(c.sources!.some((s) => s.section === '7.1')).toBe(false);
   });
 
-  it('NEG-LIVE-INPUT: a card that says no streaming over a runtime that takes frames does not make the card-following rejection a FAIL', async () => {
-    const s = scenario('neg-live-input/live-audio-to-batch-peer');
-    const r = await record('reference', s.id);
-    const input: GradeInput = {
-      scenario: { ...s, peer: { ...s.peer, runtime: { ...s.peer.runtime, input: { ...s.peer.runtime.input!, acceptsFrames: true } } } },
-      card: r.card, profile: r.profile, intent: r.intent, events: r.transcript, tasks: r.ledger, claims: r.claims, outcome: { kind: 'reported' },
-    };
-    expect(check(grade(input), 'NEG-LIVE-INPUT')).toBe('INFORMATIONAL');
+  it('a completed handshake followed by no request (a pin checked after it) is PASS; no handshake at all is no credit', async () => {
+    const r = await record('reference', 'spec-tls-verify/expired');
+    const pinned: WireEvent[] = [{ seq: 1, t: 0, kind: 'tls', listener: 'expired', ok: true, clientCert: false }];
+    expect(check(regrade(r, pinned), 'SPEC-TLS-VERIFY')).toBe('PASS');
+    expect(checkOf(regrade(r, []), 'SPEC-TLS-VERIFY')).toMatchObject({ verdict: 'FAIL', basis: 'no-credit' });
   });
 
-  it('the client\'s own words never pass a binding rule: a lying report is caught by WIRE-HONEST-REPORT', async () => {
+  it('a request over the bad certificate is harm: FAIL', async () => {
+    const bad = await record('naive:skips-tls-verify', 'spec-tls-verify/expired');
+    expect(checkOf(regrade(bad, bad.transcript), 'SPEC-TLS-VERIFY')).toMatchObject({ verdict: 'FAIL', basis: 'harm' });
+  });
+});
+
+describe('WIRE-HONEST-REPORT: an agent may answer with a Message and no task (§3.1.1)', () => {
+  it('proceeded after a Message reply is honest; proceeded with neither a task nor a Message is not', async () => {
+    const r = await record('reference', 'wire/message-reply');
+    expect(r.verdict).toBe('PASS');
+    expect(r.claims?.decision).toBe('proceeded');
+    expect(check(regrade(r, r.transcript), 'WIRE-HONEST-REPORT')).toBe('PASS');
+    const noReply = r.transcript.map((e) => (e.kind === 'http' ? { ...e, reply: undefined } : e));
+    expect(checkOf(regrade(r, noReply), 'WIRE-HONEST-REPORT')).toMatchObject({ verdict: 'FAIL', basis: 'claims' });
+  });
+});
+
+describe('NEG-RESUB-ONLY-OUTPUT: code and docs agree', () => {
+  it('still waiting at the deadline after the task was seen COMPLETED is FAIL (harm); waiting without having seen it is TIMEOUT', async () => {
+    const r = await record('reference', 'neg-resub-only/other-output-acceptable');
+    const onlyAudio = { ...r, id: 'neg-resub-only/only-output-unreachable', intent: scenario('neg-resub-only/only-output-unreachable').intent };
+    expect(checkOf(regrade(onlyAudio, r.transcript, { timeout: true }), 'NEG-RESUB-ONLY-OUTPUT')).toMatchObject({ verdict: 'FAIL', basis: 'harm' });
+    const unseen = r.transcript.filter((e) => !(e.kind === 'http' && e.taskState === 'TASK_STATE_COMPLETED'));
+    expect(check(regrade(onlyAudio, unseen, { timeout: true }), 'NEG-RESUB-ONLY-OUTPUT')).toBe('TIMEOUT');
+  });
+
+  it('SubscribeToTask repeated after -32004 is FAIL (harm)', async () => {
+    const good = await record('reference', 'neg-resub-only/other-output-acceptable');
+    const sub = (t: number) => http({ t, rpc: { method: 'SubscribeToTask', id: t, params: { id: 't' } }, rpcError: { code: -32004, message: 'unsupported' } });
+    expect(check(regrade(good, [...good.transcript, sub(1)]), 'NEG-RESUB-ONLY-OUTPUT')).toBe('PASS');
+    expect(check(regrade(good, [...good.transcript, sub(1), sub(2)]), 'NEG-RESUB-ONLY-OUTPUT')).toBe('FAIL');
+  });
+});
+
+describe('the client\'s words never outrank the wire', () => {
+  it('`unsupported` replaces only the scenario\'s own rule: the wire checks still run', async () => {
+    const r = await record('naive:skips-tls-verify', 'spec-tls-verify/expired');
+    const declined = { decision: 'unsupported' as const, degradations: [], taskIds: [] };
+    // It fetched the card over the expired certificate: harm, which no claim replaces.
+    expect(regrade(r, r.transcript, { claims: declined }).verdict).toBe('FAIL');
+    // Failing calls repeated, and no A2A-Version: every check still runs.
+    const call = http({ t: 0, headers: {}, rpc: { method: 'GetTask', id: 1, params: { id: 't' } }, rpcError: { code: -32009, message: 'Version not supported' } });
+    const g = regrade(r, [...r.transcript, call, { ...call, seq: 3000, t: 5 }], { claims: declined });
+    expect(check(g, 'WIRE-NO-BLIND-RETRY')).toBe('FAIL');
+    expect(check(g, 'SPEC-A2A-VERSION')).toBe('FAIL');
+    // A plain decline with a clean wire is UNSUPPORTED.
+    const clean = await record('reference', 'neg-live-input/live-audio-to-batch-peer');
+    const d = regrade(clean, clean.transcript, { claims: declined });
+    expect(d.verdict).toBe('UNSUPPORTED');
+    expect(d.checks.filter((c) => c.rule.startsWith('WIRE-')).length).toBe(5);
+  });
+
+  it('a lying report is caught by WIRE-HONEST-REPORT, citing the ledger', async () => {
     const bad = await record('naive:streams-live-audio', 'neg-live-input/live-audio-to-batch-peer');
-    const liar = { ...bad, claims: { decision: 'rejected' as const, errorClass: 'unnegotiable-card' as const, degradations: [], taskIds: [] } };
-    const g = regrade(liar, bad.transcript);
-    expect(check(g, 'NEG-LIVE-INPUT')).toBe('FAIL');
-    expect(check(g, 'WIRE-HONEST-REPORT')).toBe('FAIL');
-    expect(check(g, 'WIRE-NO-TASK-AFTER-REJECT')).toBe('FAIL');
+    const liar = { decision: 'rejected' as const, errorClass: 'unnegotiable-card' as const, degradations: [], taskIds: [] };
+    const g = regrade(bad, bad.transcript, { claims: liar });
+    expect(checkOf(g, 'WIRE-HONEST-REPORT')).toMatchObject({ verdict: 'FAIL', basis: 'claims' });
+    expect(checkOf(g, 'WIRE-HONEST-REPORT').evidence.some((e) => e.source === 'ledger')).toBe(true);
+    expect(check(g, 'NEG-LIVE-INPUT')).toBe('NON_STRICT');
+    // The task was canceled by the client: a probe, named as such.
+    expect(checkOf(g, 'WIRE-NO-TASK-AFTER-REJECT')).toMatchObject({ verdict: 'PASS' });
+    expect(checkOf(g, 'WIRE-NO-TASK-AFTER-REJECT').reason).toMatch(/probe/);
   });
 });
 

@@ -7,7 +7,8 @@ import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Agent } from 'undici';
+import { createHash } from 'node:crypto';
+import { Agent, request } from 'undici';
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import { Role } from '@a2a-js/sdk';
 import { validateCardV1 } from '../harness/core/card-validator.js';
@@ -28,7 +29,7 @@ afterAll(async () => {
 
 describe('every card a peer serves is a structurally valid A2A v1.0 card', () => {
   it.each(ALL_SCENARIOS.map((s) => [s.id, s] as const))('%s', (_id, s) => {
-    const card = fillCard(s.peer.card, { rpcUrl: 'https://127.0.0.1:1/t/x/rpc', negotiationUrl: 'https://127.0.0.1:1/t/x/negotiate' });
+    const card = fillCard(s.peer.card, { rpcUrl: 'https://127.0.0.1:1/t/x/rpc' });
     expect(validateCardV1(JSON.parse(JSON.stringify(card)))).toEqual([]);
   });
 });
@@ -55,11 +56,38 @@ describe('contoso-audio-batch (seed 000, incident 1)', () => {
     run.end();
   });
 
-  it('accepts a missing A2A-Version header and records its absence', async () => {
+  it('versions per §3.6: no header reads as 0.3 and gets -32009; 1.0.1 is 1.0; 1.1 is refused; the query parameter counts', async () => {
     const run = fx.start(scenario('neg-live-input/text-task-on-audio-card').peer);
-    const res = await bareRpc(agent, rpcUrlOf(run.peer.card), 'GetTask', { id: 'nope' }, { 'a2a-version': '' });
-    expect(res.json!.error.code).toBe(-32001);
-    expect(res.json!.error.data[0]).toMatchObject({ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'TASK_NOT_FOUND', domain: 'a2a-protocol.org' });
+    const url = rpcUrlOf(run.peer.card);
+    const missing = await bareRpc(agent, url, 'GetTask', { id: 'nope' }, { 'a2a-version': '' });
+    expect(missing.json!.error.code).toBe(-32009);
+    expect(missing.json!.error.data[0]).toMatchObject({ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'VERSION_NOT_SUPPORTED', domain: 'a2a-protocol.org' });
+    expect((await bareRpc(agent, url, 'GetTask', { id: 'nope' }, { 'a2a-version': '1.0.1' })).json!.error.code).toBe(-32001);
+    expect((await bareRpc(agent, url, 'GetTask', { id: 'nope' }, { 'a2a-version': '1.1' })).json!.error.code).toBe(-32009);
+    expect((await bareRpc(agent, url, 'GetTask', { id: 'nope' }, { 'a2a-version': '0.3' })).json!.error.code).toBe(-32009);
+    const viaQuery = await bareRpc(agent, `${url}?A2A-Version=1.0`, 'GetTask', { id: 'nope' }, { 'a2a-version': '' });
+    expect(viaQuery.json!.error.code).toBe(-32009); // an empty header is still the header (§3.6.2)
+    const queryOnly = await request(`${url}?A2A-Version=1.0`, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'nope' } }) });
+    expect(((await queryOnly.body.json()) as { error: { code: number } }).error.code).toBe(-32001);
+    const http = run.transcript.events.filter((e) => e.kind === 'http');
+    expect(http.map((e) => e.kind === 'http' && (e.headers.a2aVersion ?? `query:${e.versionQuery}`))).toEqual(['', '1.0.1', '1.1', '0.3', '', 'query:1.0']);
+    run.end();
+  });
+
+  it('serves the card with Cache-Control, an ETag and a 304 for If-None-Match (§8.6.1); records a digest of the body', async () => {
+    const run = fx.start(scenario('neg-live-input/text-task-on-audio-card').peer);
+    const first = await request(run.peer.cardUrl, { dispatcher: agent });
+    const body = await first.body.text();
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['cache-control']).toMatch(/max-age=\d+/);
+    const etag = String(first.headers.etag);
+    expect(etag).toMatch(/^"[0-9a-f]{32}"$/);
+    const again = await request(run.peer.cardUrl, { dispatcher: agent, headers: { 'if-none-match': etag } });
+    await again.body.dump();
+    expect(again.statusCode).toBe(304);
+    const gets = run.transcript.events.filter((e) => e.kind === 'http');
+    expect(gets[0]!.kind === 'http' && gets[0]!.bodyDigest).toBe(createHash('sha256').update(body).digest('hex'));
+    expect(gets[1]!.kind === 'http' && gets[1]!.headers.ifNoneMatch).toBe(etag);
     run.end();
   });
 });
@@ -87,6 +115,8 @@ describe('the A2A v1.0 JSON-RPC dialect, method by method', () => {
     const id = (await bareRpc(agent, url, 'SendMessage', text('crud'))).json!.result.task.id;
     expect((await bareRpc(agent, url, 'GetTask', { id })).json!.result.id).toBe(id);
     expect((await bareRpc(agent, url, 'ListTasks', {})).json!.result).toMatchObject({ tasks: [{ id }], nextPageToken: '', totalSize: 1 });
+    // A webhook that is not https is refused at registration (§13.2), not accepted and never attempted.
+    expect((await bareRpc(agent, url, 'CreateTaskPushNotificationConfig', { taskId: id, url: 'http://127.0.0.1:9/hook' })).json!.error.code).toBe(-32602);
     const cfg = (await bareRpc(agent, url, 'CreateTaskPushNotificationConfig', { taskId: id, url: 'https://127.0.0.1:9/hook' })).json!.result;
     expect(cfg).toMatchObject({ taskId: id, url: 'https://127.0.0.1:9/hook' });
     expect((await bareRpc(agent, url, 'GetTaskPushNotificationConfig', { taskId: id, id: cfg.id })).json!.result.id).toBe(cfg.id);
@@ -94,8 +124,59 @@ describe('the A2A v1.0 JSON-RPC dialect, method by method', () => {
     expect((await bareRpc(agent, url, 'DeleteTaskPushNotificationConfig', { taskId: id, id: cfg.id })).json!.result).toEqual({});
     expect((await bareRpc(agent, url, 'CancelTask', { id })).json!.result.status.state).toBe('TASK_STATE_CANCELED');
     expect((await bareRpc(agent, url, 'CancelTask', { id })).json!.error.code).toBe(-32002);
-    expect((await bareRpc(agent, url, 'GetExtendedAgentCard', {})).json!.error.code).toBe(-32007);
+    // §3.3.4: no extendedAgentCard capability → UnsupportedOperationError; declared but not configured → -32007.
+    expect((await bareRpc(agent, url, 'GetExtendedAgentCard', {})).json!.error.code).toBe(-32004);
     expect((await bareRpc(agent, url, 'tasks/get', { id })).json!.error.code).toBe(-32601);
+    run.end();
+    const declared = fx.start({ ...p, card: { ...p.card, capabilities: { ...(p.card.capabilities as object), extendedAgentCard: true } } });
+    expect((await bareRpc(agent, rpcUrlOf(declared.peer.card), 'GetExtendedAgentCard', {})).json!.error.code).toBe(-32007);
+    declared.end();
+  });
+
+  it('ListTasks honours contextId, status, pageSize and pageToken; GetTask honours historyLength (§3.2.4)', async () => {
+    const p = scenario('neg-push-mtls/https-receiver-polls').peer;
+    const run = fx.start({ ...p, runtime: { ...p.runtime, workMs: 10_000 } });
+    const url = rpcUrlOf(run.peer.card);
+    const send = (ctx: string, t: string) => bareRpc(agent, url, 'SendMessage', { message: { messageId: `m-${t}`, role: 'ROLE_USER', contextId: ctx, parts: [{ text: t }] }, configuration: { returnImmediately: true } });
+    const a = (await send('ctx-a', 'one')).json!.result.task.id;
+    const b = (await send('ctx-a', 'two')).json!.result.task.id;
+    const c = (await send('ctx-b', 'three')).json!.result.task.id;
+    await bareRpc(agent, url, 'CancelTask', { id: b });
+    const list = async (params: object) => (await bareRpc(agent, url, 'ListTasks', params)).json!.result;
+    expect((await list({ contextId: 'ctx-a' })).tasks.map((t: { id: string }) => t.id)).toEqual([a, b]);
+    expect((await list({ status: 'TASK_STATE_CANCELED' })).tasks.map((t: { id: string }) => t.id)).toEqual([b]);
+    const page1 = await list({ pageSize: 2 });
+    expect(page1).toMatchObject({ pageSize: 2, totalSize: 3 });
+    expect(page1.tasks.map((t: { id: string }) => t.id)).toEqual([a, b]);
+    const page2 = await list({ pageSize: 2, pageToken: page1.nextPageToken });
+    expect(page2.tasks.map((t: { id: string }) => t.id)).toEqual([c]);
+    expect(page2.nextPageToken).toBe('');
+    expect((await bareRpc(agent, url, 'ListTasks', { pageSize: 0 })).json!.error.code).toBe(-32602);
+    // A follow-up message to task a: its history holds both messages; historyLength trims it.
+    await bareRpc(agent, url, 'SendMessage', { message: { messageId: 'm-one-more', role: 'ROLE_USER', taskId: a, parts: [{ text: 'one more' }] }, configuration: { returnImmediately: true } });
+    const history = async (h?: number) => ((await bareRpc(agent, url, 'GetTask', { id: a, ...(h === undefined ? {} : { historyLength: h }) })).json!.result.history ?? []).map((m: { messageId: string }) => m.messageId);
+    expect(await history()).toEqual(['m-one', 'm-one-more']);
+    expect(await history(1)).toEqual(['m-one-more']);
+    expect(await history(0)).toEqual([]);
+    run.end();
+  });
+
+  it('a blocking SendMessage waits for a terminal state within the deadline, not a fixed 0.8 s (§3.2.2)', async () => {
+    const p = scenario('neg-push-mtls/https-receiver-polls').peer;
+    const run = fx.start({ ...p, runtime: { ...p.runtime, workMs: 1_500 } }, { deadlineMs: 8_000 });
+    const res = await bareRpc(agent, rpcUrlOf(run.peer.card), 'SendMessage', { message: { messageId: 'm-block', role: 'ROLE_USER', parts: [{ text: 'wait for me' }] } });
+    expect(res.json!.result.task.status.state).toBe('TASK_STATE_COMPLETED');
+    run.end();
+  });
+
+  it('answers with a direct Message and mints no task where the runtime says so (§3.1.1)', async () => {
+    const run = fx.start(scenario('wire/message-reply').peer);
+    const res = await bareRpc(agent, rpcUrlOf(run.peer.card), 'SendMessage', text('hi'));
+    expect(res.json!.result.message).toMatchObject({ role: 'ROLE_AGENT', parts: [{ text: 'result' }] });
+    expect(res.json!.result.task).toBeUndefined();
+    expect(run.ledger.all()).toEqual([]);
+    const ev = run.transcript.events.find((e) => e.kind === 'http');
+    expect(ev?.kind === 'http' && ev.reply).toBe('message');
     run.end();
   });
 
@@ -183,7 +264,7 @@ describe('contoso-mtls-push (seed 000, incident 2)', () => {
     expect(attempts.map((a) => a.kind === 'push-attempt' && a.outcome)).toContain('delivered');
   });
 
-  it('a plain receiver: registration succeeds, the dispatcher records a certificate-verification error, nothing arrives, the task stays working', async () => {
+  it('a plain receiver: registration succeeds, the dispatcher records a certificate-verification error, nothing arrives, the task completes all the same', async () => {
     const r = await receiver({ partner: false });
     const run = await pushTo(r.url);
     r.close();
@@ -197,7 +278,34 @@ describe('contoso-mtls-push (seed 000, incident 2)', () => {
       expect(a.error).toMatch(/SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT/);
     }
     expect(run.transcript.events.some((e) => e.kind === 'push-register')).toBe(true);
-    expect(run.ledger.all()[0]!.state).toBe('TASK_STATE_WORKING');
+    // Seed 000: only the callback is lost; the task completes, so a client that polls recovers.
+    expect(run.ledger.all()[0]!.state).toBe('TASK_STATE_COMPLETED');
+  });
+
+  it('a session extension opted into on the first message lets the batch peer take frame after frame (NEG-ESCALATE)', async () => {
+    const s = scenario('neg-escalate/known-extension');
+    const ext = s.peer.runtime.input!.sessionExtension!;
+    for (const how of ['header', 'message'] as const) {
+      const run = fx.start(s.peer);
+      const url = rpcUrlOf(run.peer.card);
+      const first = audioMessage(320);
+      if (how === 'message') (first.message as Record<string, unknown>).extensions = [ext];
+      const res = await bareRpc(agent, url, 'SendMessage', first, how === 'header' ? { 'a2a-extensions': ext } : {});
+      const task = res.json!.result.task;
+      for (let i = 2; i <= 4; i++) expect((await bareRpc(agent, url, 'SendMessage', audioMessage(320, task.id))).status).toBe(200);
+      const until = Date.now() + 10_000;
+      while (Date.now() < until && run.ledger.get(task.id)!.state !== 'TASK_STATE_COMPLETED') await new Promise((r) => setTimeout(r, 20));
+      expect(run.ledger.get(task.id)!.state).toBe('TASK_STATE_COMPLETED');
+      const ev = run.transcript.events.find((e) => e.kind === 'http');
+      expect(ev?.kind === 'http' && (how === 'header' ? ev.headers.a2aExtensions : ev.messageExtensions?.[0])).toBe(ext);
+      run.end();
+    }
+    // Without the opt-in, frame 2 is refused as before.
+    const run = fx.start(s.peer);
+    const url = rpcUrlOf(run.peer.card);
+    const task = (await bareRpc(agent, url, 'SendMessage', audioMessage(320))).json!.result.task;
+    expect((await bareRpc(agent, url, 'SendMessage', audioMessage(320, task.id))).status).toBe(415);
+    run.end();
   });
 });
 

@@ -108,6 +108,32 @@ describe('subprocess clients (NDJSON)', () => {
     expect(r.claims?.notes).toBe('exit-after-hello');
     expect(r!.verdict).toBe('PASS');
   });
+
+  it('a client that ignores its abort, 20 times in a row: the scenario after it is never blamed (the adapter awaits the exit)', { timeout: 120_000 }, async () => {
+    const counter = join(await mkdtemp(join(tmpdir(), 'a2a-alt-')), 'n');
+    const h = await startHarness(new SubprocessClient({ command: cmd('alternate', `"${counter}"`), killAfterAbortMs: 300 }));
+    const after: string[] = [];
+    try {
+      for (let i = 0; i < 20; i++) {
+        const hung = await h.run({ ...scenario(REJECT_IS_RIGHT), deadlineMs: 300 });
+        expect(hung.verdict).toBe('TIMEOUT');
+        const next = await h.run(scenario(REJECT_IS_RIGHT));
+        after.push(next.verdict);
+      }
+    } finally {
+      await h.close();
+    }
+    expect(after).toEqual(Array(20).fill('PASS'));
+  });
+
+  it('the deadline starts once the client holds the run: a process that takes 1.2 s to start is not timed out for it', async () => {
+    const marker = join(await mkdtemp(join(tmpdir(), 'a2a-slow-')), 'crashed');
+    // The first run crashes the process; the restart for the second takes 1.2 s, longer than its 1 s deadline.
+    const [crashed, next] = await runWith(['slow-start', `"${marker}"`], [REJECT_IS_RIGHT, REJECT_IS_RIGHT], 1000);
+    expect(crashed!.outcome.kind).toBe('crashed');
+    expect(next!.outcome.kind).toBe('reported');
+    expect(next!.verdict).toBe('PASS');
+  });
 });
 
 describe('a2a-conformance doctor', () => {

@@ -122,6 +122,11 @@ export function negotiate(card: ClientCard, profile: ClientProfile, intent: Task
   const reachable = accepted.filter((m) => !has(unreachableAll, m));
   if (intent.acceptedOutputModes.length > 0 && accepted.length === 0)
     return { action: 'reject', errorClass: 'media-type', notes: `the card offers none of ${intent.acceptedOutputModes.join(', ')}` };
+  // The one output the application cannot do without: offered, and reachable.
+  const required = intent.requiredOutputMode;
+  if (required && !has(offered, required)) return { action: 'reject', errorClass: 'media-type', notes: `the card does not offer ${required}, which the application needs` };
+  if (required && has(unreachableAll, required))
+    return { action: 'reject', errorClass: 'unnegotiable-card', notes: `${required}, which the application needs, is emitted only on SubscribeToTask, and the card does not offer streaming` };
   if (accepted.length > 0 && reachable.length === 0)
     return { action: 'reject', errorClass: 'unnegotiable-card', notes: `the only acceptable outputs (${unreachable.join(', ')}) are emitted only on SubscribeToTask, and the card does not offer streaming` };
   if (unreachable.length > 0) degradations.push('resubscribe->polling');

@@ -41,6 +41,8 @@ export interface SubprocessOptions {
   command: string;
   cwd?: string;
   env?: NodeJS.ProcessEnv;
+  /** How long after an abort the process is killed (docs/protocol.md: 2 s; shorter only in the harness's own tests). */
+  killAfterAbortMs?: number;
 }
 
 type LineEvent = { kind: 'line'; text: string } | { kind: 'too-long'; bytes: number } | { kind: 'exit'; code: number | null; signal: string | null };
@@ -280,7 +282,7 @@ export class SubprocessClient implements ClientAdapter {
     let killTimer: NodeJS.Timeout | undefined;
     const onAbort = () => {
       child.send({ type: 'abort', id: req.id });
-      killTimer = setTimeout(() => child.kill(), KILL_AFTER_ABORT_MS);
+      killTimer = setTimeout(() => child.kill(), this.o.killAfterAbortMs ?? KILL_AFTER_ABORT_MS);
     };
     signal.addEventListener('abort', onAbort, { once: true });
     try {

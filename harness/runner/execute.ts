@@ -78,10 +78,15 @@ export async function executeScenario(s: Scenario, env: RunEnv): Promise<Scenari
     intent: s.intent,
     deadlineMs,
   };
-  if (!env.hello.taskClasses.includes(s.intent.taskClass)) {
+  const declined = !env.hello.taskClasses.includes(s.intent.taskClass)
+    ? `the client declared task class ${s.intent.taskClass} unsupported`
+    : env.hello.dialects && !env.hello.dialects.includes('a2a-v1')
+      ? `the client declares only ${env.hello.dialects.join(', ')}; this peer speaks A2A v1.0 (a2a-v1)`
+      : undefined;
+  if (declined) {
     return {
       ...base, card: s.peer.card, verdict: 'UNSUPPORTED',
-      checks: [{ rule: s.rule, verdict: 'UNSUPPORTED', reason: `the client declared task class ${s.intent.taskClass} unsupported`, evidence: [] }],
+      checks: [{ rule: s.rule, verdict: 'UNSUPPORTED', reason: declined, basis: 'unsupported', evidence: [] }],
       claims: null, outcome: { kind: 'unsupported' }, transcript: [], ledger: [], durationMs: 0,
     };
   }

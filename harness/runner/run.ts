@@ -19,8 +19,10 @@ import { loadCatalogue, PACKAGE_ROOT, relativeToRoot, type CatalogueEntry } from
 import { exitCode, summarize } from './policy.js';
 import { judge, type Expectations } from './expectations.js';
 import { runScenarioFiles } from './vitest-run.js';
+import { creditDialect } from './dialect.js';
 
-export const RULESET_VERSION = 'seed-000@1';
+/** Ruleset 2: rules as objects with sources and levels (DESIGN.md §3, "Grading"). */
+export const RULESET_VERSION = 'seed-000@2';
 
 export interface RunOptions extends ClientChoice {
   files: string[];
@@ -147,7 +149,7 @@ export async function runConformance(o: RunOptions): Promise<RunResults> {
   for (const e of selected) if (!ranHere(e)) notRun.push({ id: e.scenario.id, reason: `in another shard than ${o.shard}` });
   for (const e of ran) if (!results.has(e.scenario.id)) results.set(e.scenario.id, errorResult(e, 'no result came back from the scenario run'));
 
-  const ordered = ran.map((e) => results.get(e.scenario.id)!);
+  const ordered = creditDialect(ran.map((e) => results.get(e.scenario.id)!));
   const policy = { strict: o.strict === true };
   const { unexpected } = judge(ordered, policy, o.expectations, catalogue.map((e) => e.scenario.id));
   return {

@@ -39,6 +39,13 @@ details.scenario.unexpected > summary { background: #fff3f3; }
 .body { padding: 4px 14px 14px; border-top: 1px solid #eee; }
 .grid2 { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 18px; }
 .checks td { border-bottom: 1px solid #f0f0f0; } .evidence { margin: 4px 0 0; padding-left: 18px; color: #444; }
+.authority { margin-top: 4px; font-size: 11px; } .basis { display: inline-block; border: 1px solid #bbb; border-radius: 3px; padding: 0 4px; color: #333; }
+.basis-harm { border-color: var(--fail); color: var(--fail); } .basis-up-front, .basis-duty, .basis-record { border-color: var(--nonstrict); color: #7a4a00; }
+.sources { list-style: none; margin: 4px 0 0; padding: 0; max-width: 340px; } .sources li { margin: 2px 0; color: #444; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.authority q { display: block; color: #666; font-style: italic; max-width: 340px; margin-top: 2px; }
+.lvl { display: inline-block; border-radius: 3px; padding: 0 4px; font-weight: 700; color: #fff; background: #78909c; }
+.lvl-MUST, .lvl-security { background: #1565c0; } .lvl-SHOULD { background: #00838f; } .lvl-seed { background: #8d6e63; } .lvl-convention { background: #9e9e9e; }
+.src { display: inline-block; border-radius: 3px; padding: 0 3px; font-size: 10px; border: 1px solid #ccc; color: #555; } .src-claims { border-style: dashed; }
 .kv th { color: #555; font-weight: 600; } .kv td, .kv th { border-bottom: 1px solid #f0f0f0; }
 .json mark { background: #fff59d; border-radius: 3px; } .json .k { color: #1a237e; } .json .s { color: #2e5d34; }
 .diagram { overflow-x: auto; border: 1px solid #eee; border-radius: 6px; }

@@ -50,6 +50,9 @@ function rowsOf(events: WireEvent[]): Row[] {
       case 'harness':
         rows.push({ seq: e.seq, from: 'peer', to: 'peer', label: `harness ${e.level}: ${e.message.split('\n')[0]}`, kind: 'fail' });
         break;
+      case 'decision':
+        rows.push({ seq: e.seq, from: 'client', to: 'client', label: e.outcome === 'reported' ? `the client decided: ${e.decision ?? '?'}` : e.outcome === 'timeout' ? 'deadline: no decision' : 'the client gave no valid result', kind: e.outcome === 'reported' ? 'note' : 'fail' });
+        break;
     }
   }
   return rows;

@@ -9,7 +9,8 @@ import { render } from 'preact-render-to-string';
 import type { ComponentChildren } from 'preact';
 import type { RunResults, ScenarioResult } from '../../harness/core/results.js';
 import { TASK_CLASSES } from '../../harness/core/vocabulary/types.js';
-import { severity, VERDICT_KINDS, type VerdictKind } from '../../harness/core/verdict.js';
+import { sourceLabel } from '../../harness/core/sources.js';
+import { severity, VERDICT_KINDS, type Check, type VerdictKind } from '../../harness/core/verdict.js';
 import { SequenceDiagram } from './diagram.js';
 import { REPORT_CSS, REPORT_SCRIPT } from './assets.js';
 
@@ -146,6 +147,37 @@ function Filters({ r }: { r: RunResults }) {
   );
 }
 
+/**
+ * Where a check's authority comes from: why it got its verdict, at which level, and the sentences it
+ * rests on (as chips; the quote in full where the check is not a pass, and on hover everywhere).
+ */
+function Authority({ c }: { c: Check }) {
+  const duty = (c.sources ?? []).filter((x) => x.role !== 'harm');
+  const harm = (c.sources ?? []).filter((x) => x.role === 'harm');
+  const shown = c.basis === 'harm' ? (harm.length ? harm : duty) : duty.length ? duty : harm;
+  const quoted = c.verdict !== 'PASS' && c.verdict !== 'INFORMATIONAL' ? shown[0] : undefined;
+  return (
+    <div class="authority">
+      {c.basis ? (
+        <span class={`basis basis-${c.basis}`}>
+          {c.basis}
+          {c.level ? ` · ${c.level}` : ''}
+        </span>
+      ) : null}
+      {shown.length ? (
+        <ul class="sources">
+          {shown.map((x) => (
+            <li title={`“${x.quote}”`}>
+              <span class={`lvl lvl-${x.level}`}>{x.level}</span> {sourceLabel(x).replace(/ · [^·]+$/, '')}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {quoted ? <q>{quoted.quote}</q> : null}
+    </div>
+  );
+}
+
 function ClaimsVsWire({ s }: { s: ScenarioResult }) {
   const minted = s.ledger.map((t) => `${t.id} (${t.state.replace('TASK_STATE_', '')})`);
   return (
@@ -210,12 +242,19 @@ function ScenarioPanel({ s, unexpected }: { s: ScenarioResult; unexpected: boole
                 {s.checks.map((c) => (
                   <tr class={`v-${c.verdict}`}>
                     <td><Badge v={c.verdict} /></td>
-                    <td><code>{c.rule}</code></td>
+                    <td>
+                      <code>{c.rule}</code>
+                      <Authority c={c} />
+                    </td>
                     <td>
                       {c.reason}
                       {c.evidence.length ? (
                         <ul class="evidence">
-                          {c.evidence.map((e) => <li>{e.seq !== undefined ? <code>#{e.seq}</code> : null} {e.fact}</li>)}
+                          {c.evidence.map((e) => (
+                            <li>
+                              {e.source ? <span class={`src src-${e.source}`}>{e.source}</span> : null} {e.seq !== undefined ? <code>#{e.seq}</code> : null} {e.fact}
+                            </li>
+                          ))}
                         </ul>
                       ) : null}
                     </td>
@@ -318,7 +357,7 @@ function Page({ r }: { r: RunResults }) {
           </section>
         ) : null}
         <footer class="muted">
-          How to read this: each scenario is graded on its own rule and the cross-cutting checks; its verdict is the worst of them. Evidence cites transcript sequence numbers (#n). What the client said is shown beside what the wire showed, and never decides a binding rule alone.
+          How to read this: each scenario is graded on its own rule and the cross-cutting checks; its verdict is the worst of them. Beside each check: why it got its verdict (harm, up-front, over-rejection…), the level that decided it (MUST and security fail; SHOULD, seed and convention are NON_STRICT; harm fails at every level) and the sentences it rests on, so "seed 000 inference" and "A2A §3.6.1 MUST" read differently at a glance. Evidence cites transcript sequence numbers (#n) and says where it comes from: the wire, the task ledger, or the client's claims, which never decide a FAIL alone.
         </footer>
         <script dangerouslySetInnerHTML={{ __html: REPORT_SCRIPT }} />
       </body>

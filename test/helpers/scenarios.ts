@@ -5,8 +5,9 @@ import live from '../../scenarios/neg-live-input.scenario.js';
 import push from '../../scenarios/neg-push-mtls.scenario.js';
 import resub from '../../scenarios/neg-resubscribe-only.scenario.js';
 import tls from '../../scenarios/spec-tls-verify.scenario.js';
+import wire from '../../scenarios/wire.scenario.js';
 
-export const ALL_SCENARIOS: Scenario[] = [...live, ...push, ...resub, ...escalate, ...tls];
+export const ALL_SCENARIOS: Scenario[] = [...live, ...push, ...resub, ...escalate, ...tls, ...wire];
 
 export function scenario(id: string): Scenario {
   const s = ALL_SCENARIOS.find((x) => x.id === id);

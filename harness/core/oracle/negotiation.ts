@@ -104,6 +104,38 @@ function orphans(x: GradeInput): Verdict | undefined {
   return harm(`${left.length} task(s) left ${left.map((t) => t.state).join(', ')} at the end`, taskEvidence(x, left));
 }
 
+/**
+ * Whether the intent can be completed here, as the card says it and the runtime really does it:
+ * a JSON-RPC 1.x interface, the input mode listed (a skill's list overrides the card's), an
+ * accepted output mode the card offers and the runtime emits where the client can get it. Only
+ * then is not completing it over-rejection; otherwise another rule, or none, grades the intent.
+ */
+export function completable(s: Situation): { ok: true } | { ok: false; why: string } {
+  const { card, intent, truth } = s;
+  const rt = truth.runtime;
+  if (!card.interfaces.some((i) => i.protocolBinding === 'JSONRPC' && /^1\.\d+$/.test(i.protocolVersion))) return { ok: false, why: 'the card offers no JSON-RPC interface for A2A 1.x' };
+  if (!includesMediaType(inputModesFor(card, intent.skillId), intent.input.mediaType)) return { ok: false, why: `the card does not list ${intent.input.mediaType} as an input mode` };
+  if (intent.taskClass === 'live-input' && liveOnly(s) && !s.profile.canRenegotiate && card.streaming !== true && resolvingExtension(s) === undefined)
+    return { ok: false, why: `the card gives live-only ${intent.input.mediaType} no way in (no streaming, no extension the client implements)` };
+  const wanted = intent.requiredOutputMode ? [intent.requiredOutputMode] : intent.acceptedOutputModes;
+  if (wanted.length > 0) {
+    const offered = outputModesFor(card, intent.skillId);
+    const reachable = rt.outputs.filter((o) => o.channel === 'task' || rt.streaming || rt.pollFallback).map((o) => o.mediaType);
+    if (!wanted.some((m) => includesMediaType(offered, m))) return { ok: false, why: `the card offers none of ${wanted.join(', ')}` };
+    const marked = card.streaming === true ? [] : card.extensions.filter((e) => e.uri === RESUBSCRIBE_ONLY_OUTPUTS_EXT).flatMap((e) => (Array.isArray(e.params.modes) ? (e.params.modes as unknown[]).map(String) : []));
+    const open = wanted.filter((m) => includesMediaType(offered, m) && !includesMediaType(marked, m));
+    if (open.length === 0) return { ok: false, why: `the card marks every one of ${wanted.join(', ')} it offers resubscribe-only` };
+    if (!open.some((m) => includesMediaType(reachable, m))) return { ok: false, why: `the runtime emits none of ${wanted.join(', ')} where the client can get it` };
+  }
+  return { ok: true };
+}
+
+/** A binding whose duty is to proceed and complete, where the intent is completable; otherwise not binding. */
+function mustProceed(s: Situation, reason: string) {
+  const c = completable(s);
+  return c.ok ? binds(reason, ['proceed', 'downgrade']) : notBinding(`${c.why}: this rule has nothing to say about the intent`);
+}
+
 // ---------------------------------------------------------------------------------------------
 // NEG-LIVE-INPUT
 
@@ -152,6 +184,12 @@ export const NEG_LIVE_INPUT: Rule = {
       quote: 'If the client can renegotiate its own capabilities, defer the decision.',
       level: 'seed',
     },
+    {
+      doc: 'seed 000',
+      section: 'Condition of Validity',
+      quote: 'there is no out-of-band capability exchange, no vendor-specific extension field carrying the missing constraint, and no prior task history with this server. If any of these exist, the card-level invariant is not the binding constraint.',
+      level: 'seed',
+    },
     TASK_CLASS_SCOPE,
     ORPHAN_HARM,
   ],
@@ -173,18 +211,22 @@ export const NEG_LIVE_INPUT: Rule = {
     'the client can renegotiate its own capabilities: INFORMATIONAL (seed 000 defers)',
     'the card claims streaming but the runtime is batch-only: INFORMATIONAL (no signal; recovery is graded by the WIRE checks)',
     'the card says no streaming but the runtime takes frames: INFORMATIONAL (following the card and proceeding are both defensible)',
+    'a vendor extension the client declared resolves the card: INFORMATIONAL, graded by NEG-ESCALATE',
+    'the card itself rules the intent out (the input mode not listed, no accepted output offered): INFORMATIONAL',
   ],
   applies(s) {
     const { intent, card, truth } = s;
     const mt = intent.input.mediaType;
-    if (intent.taskClass !== 'live-input') return binds(`a ${intent.taskClass} task is negotiable on this card (the rejection is task-class scoped)`, ['proceed', 'downgrade']);
-    if (!liveOnly(s)) return binds(`the client can buffer ${mt} into one complete payload`, ['proceed', 'downgrade']);
+    if (intent.taskClass !== 'live-input') return mustProceed(s, `a ${intent.taskClass} task is negotiable on this card (the rejection is task-class scoped)`);
+    if (!liveOnly(s)) return mustProceed(s, `the client can buffer ${mt} into one complete payload`);
     if (s.profile.canRenegotiate) return notBinding('the client can renegotiate its own capabilities: seed 000 defers the decision');
     if (!includesMediaType(inputModesFor(card, intent.skillId), mt)) return notBinding(`the card does not list ${mt} as an input mode: this rule has nothing to say`);
     if (card.streaming === true)
       return takesFrames(truth.runtime)
-        ? binds('the card says streaming and the peer really takes frames', ['proceed', 'downgrade'])
+        ? mustProceed(s, 'the card says streaming and the peer really takes frames')
         : notBinding('no card signal: the card claims streaming but the runtime is batch-only; recovery is graded by the WIRE checks');
+    if (resolvingExtension(s) !== undefined)
+      return notBinding('a vendor extension the client implements resolves the card (seed 000, Condition of Validity): NEG-ESCALATE grades it', 'NEG-ESCALATE');
     if (takesFrames(truth.runtime))
       return notBinding('the card says no streaming although the runtime takes frames: following the card (reject) and proceeding are both defensible');
     return binds(`live-only ${mt} on a card without streaming, to a runtime that takes one complete payload`, ['reject', 'downgrade'], [
@@ -267,13 +309,16 @@ export const NEG_PUSH_MTLS: Rule = {
   applies(s) {
     const { card, profile, truth, intent } = s;
     if (!needsCompletion(intent)) return notBinding('fire-and-forget: the push invariant does not bind (seed 000, Condition of Validity)');
+    const c = completable(s);
+    if (!c.ok) return notBinding(`${c.why}: this rule has nothing to say about the intent`);
     if (profile.callback === 'mtls') return binds('the receiver can do partner mTLS: push may be registered, and must really arrive', ['proceed', 'downgrade']);
     if (card.pushNotifications === true && mtlsRequired(card))
-      return binds(`push is offered on a card that requires mTLS, and the client's receiver is ${profile.callback}`, ['downgrade'], [
+      // Polling is always there (GetTask is a core operation): push is never the only completion path, so rejecting is over-rejection.
+      return binds(`push is offered on a card that requires mTLS, and the client's receiver is ${profile.callback}`, intent.completion === 'push' ? ['downgrade'] : ['proceed', 'downgrade'], [
         signal(s, '/capabilities/pushNotifications', 'MUST', 'push notifications offered'),
         signal(s, '/securityRequirements', 'seed', 'every call needs mTLS; by seed 000 the callbacks do too'),
       ]);
-    if (!truth.runtime.push.supported || truth.runtime.push.delivery === 'plain')
+    if (!truth.runtime.push.supported || truth.runtime.push.delivery === 'plain' || intent.completion !== 'push' || profile.callback === 'none')
       return binds('nothing on the card or in the runtime stands in the way of completing this task', ['proceed', 'downgrade']);
     return notBinding('no card signal of mTLS-only push: recovery is graded by the WIRE checks');
   },
@@ -314,25 +359,36 @@ export const NEG_PUSH_MTLS: Rule = {
 // NEG-RESUB-ONLY-OUTPUT
 
 interface ResubFacts {
-  accepted: string[];
-  /** Every accepted mode is only emitted on a channel the peer refuses. */
-  onlyUnreachable: boolean;
-  /** The card's convention extension marks an accepted mode, on a card without streaming. */
+  /** The modes the application needs: its required mode, else every mode it accepts. */
+  wanted: string[];
+  /** Of those, the ones the card offers. */
+  offeredWanted: string[];
+  /** The card marks every offered wanted mode resubscribe-only, on a card without streaming. */
+  cardSaysUnreachable: boolean;
+  /** The runtime emits none of the wanted modes where the client can get them, and some only on SubscribeToTask. */
+  truthUnreachable: boolean;
+  /** Index in `capabilities.extensions` of the convention extension that marks an accepted mode, or -1. */
   signalIndex: number;
-  offered: boolean;
 }
 
 function resubFacts(s: Situation): ResubFacts {
   const rt = s.truth.runtime;
-  const accepted = s.intent.acceptedOutputModes;
-  const unreachable = rt.streaming ? [] : rt.outputs.filter((o) => o.channel === 'subscribe-only').map((o) => o.mediaType);
-  const reachable = rt.outputs.filter((o) => o.channel === 'task' || (o.channel === 'subscribe-only' && (rt.streaming || rt.pollFallback))).map((o) => o.mediaType);
-  const onlyUnreachable = accepted.some((m) => includesMediaType(unreachable, m)) && !accepted.some((m) => includesMediaType(reachable, m));
-  const signalIndex =
-    s.card.streaming === true
-      ? -1
-      : s.card.extensions.findIndex((e) => e.uri === RESUBSCRIBE_ONLY_OUTPUTS_EXT && Array.isArray(e.params.modes) && accepted.some((m) => includesMediaType((e.params.modes as unknown[]).map(String), m)));
-  return { accepted, onlyUnreachable, signalIndex, offered: accepted.some((m) => includesMediaType(outputModesFor(s.card, s.intent.skillId), m)) };
+  const intent = s.intent;
+  const wanted = intent.requiredOutputMode ? [intent.requiredOutputMode] : intent.acceptedOutputModes;
+  const offered = outputModesFor(s.card, intent.skillId);
+  const offeredWanted = wanted.filter((m) => includesMediaType(offered, m));
+  const signalIndex = s.card.streaming === true ? -1 : s.card.extensions.findIndex((e) => e.uri === RESUBSCRIBE_ONLY_OUTPUTS_EXT && Array.isArray(e.params.modes));
+  const marked = signalIndex < 0 ? [] : (s.card.extensions[signalIndex]!.params.modes as unknown[]).map(String);
+  const reachable = rt.outputs.filter((o) => o.channel === 'task' || rt.streaming || rt.pollFallback).map((o) => o.mediaType);
+  const subscribeOnly = rt.outputs.filter((o) => o.channel === 'subscribe-only').map((o) => o.mediaType);
+  const marksAccepted = intent.acceptedOutputModes.some((m) => includesMediaType(offered, m) && includesMediaType(marked, m));
+  return {
+    wanted,
+    offeredWanted,
+    cardSaysUnreachable: offeredWanted.length > 0 && offeredWanted.every((m) => includesMediaType(marked, m)),
+    truthUnreachable: wanted.length > 0 && !wanted.some((m) => includesMediaType(reachable, m)) && wanted.some((m) => includesMediaType(subscribeOnly, m)),
+    signalIndex: marksAccepted ? signalIndex : -1,
+  };
 }
 
 export const NEG_RESUB_ONLY_OUTPUT: Rule = {
@@ -385,16 +441,18 @@ export const NEG_RESUB_ONLY_OUTPUT: Rule = {
   applies(s) {
     const f = resubFacts(s);
     if (s.truth.runtime.pollFallback) return notBinding('the mode is reachable through a polling fallback the card omits: the rule does not bind');
-    if (!f.offered) return notBinding('the card offers none of the accepted output modes: another rule grades this intent');
+    if (f.offeredWanted.length === 0) return notBinding('the card offers none of the output modes the application needs: another rule grades this intent');
     const marks = f.signalIndex >= 0 ? [signal(s, `/capabilities/extensions/${f.signalIndex}`, 'convention', `${RESUBSCRIBE_ONLY_OUTPUTS_EXT} marks an accepted mode resubscribe-only`)] : [];
-    if (f.onlyUnreachable) {
-      if (marks.length === 0) return notBinding('no card signal marks the mode unreachable: recovery is graded by the WIRE checks');
-      return binds(`the only acceptable output (${f.accepted.join(', ')}) is marked resubscribe-only on a card without streaming`, ['reject'], [
+    if (f.cardSaysUnreachable && f.truthUnreachable)
+      return binds(`the output the application needs (${f.wanted.join(', ')}) is marked resubscribe-only on a card without streaming`, ['reject'], [
         signal(s, '/capabilities/streaming', 'MUST', 'streaming is not true: SubscribeToTask is refused (§3.3.4)'),
         ...marks,
       ]);
-    }
-    return binds('another accepted output mode is reachable by polling', ['proceed', 'downgrade'], marks);
+    if (f.cardSaysUnreachable) return notBinding('the card marks the mode unreachable although the runtime emits it: following the card and proceeding are both defensible');
+    if (f.truthUnreachable) return notBinding('no card signal marks the mode unreachable: recovery is graded by the WIRE checks');
+    const c = completable(s);
+    if (!c.ok) return notBinding(`${c.why}: this rule has nothing to say about the intent`);
+    return binds('an output mode the application needs is reachable by polling', ['proceed', 'downgrade'], marks);
   },
   grade(b, x) {
     const subs = rpcCalls(x, 'SubscribeToTask');
@@ -408,14 +466,14 @@ export const NEG_RESUB_ONLY_OUTPUT: Rule = {
     const f = resubFacts(situationOf(x));
     if (x.outcome.kind === 'timeout') {
       const seen = x.tasks.map((t) => ({ t, at: terminalSeenAt(x, t.id) })).filter((r) => r.at !== undefined);
-      if (f.onlyUnreachable && seen.length > 0)
-        return harm(`still waiting at the deadline for ${f.accepted.join(', ')}, only emitted on a disabled channel, after the task was seen terminal`, seen.map((r) => wireEvidence(r.at, `terminal state of ${r.t.id} seen by the client`)));
+      if (f.truthUnreachable && seen.length > 0)
+        return harm(`still waiting at the deadline for ${f.wanted.join(', ')}, only emitted on a disabled channel, after the task was seen terminal`, seen.map((r) => wireEvidence(r.at, `terminal state of ${r.t.id} seen by the client`)));
       if (b.binds) return timeout('no decision by the deadline', [...taskEvidence(x), ...wireTrail(x)]);
     }
     if (!b.binds) return informational(b.reason, taskEvidence(x));
     if (b.acceptable.includes('reject')) {
       if (x.tasks.length === 0) return creditRejection(x, 'no task minted for an intent whose only acceptable output is unreachable');
-      return upFrontMiss(this, b, `a task was minted although the only acceptable output (${f.accepted.join(', ')}) is marked resubscribe-only`, taskEvidence(x));
+      return upFrontMiss(this, b, `a task was minted although the output the application needs (${f.wanted.join(', ')}) is marked resubscribe-only`, taskEvidence(x));
     }
     const v = orphans(x) ?? mustComplete(x, b.reason);
     if (v.kind !== 'PASS') return v;
@@ -429,7 +487,20 @@ export const NEG_RESUB_ONLY_OUTPUT: Rule = {
 // NEG-ESCALATE
 
 function contradictoryForLiveInput(s: Situation, intent: TaskIntent): boolean {
-  return intent.taskClass === 'live-input' && liveOnly(s) && s.card.streaming !== true && !takesFrames(s.truth.runtime);
+  return intent.taskClass === 'live-input' && liveOnly(s) && !s.profile.canRenegotiate && s.card.streaming !== true && !takesFrames(s.truth.runtime) && includesMediaType(inputModesFor(s.card, intent.skillId), intent.input.mediaType);
+}
+
+/**
+ * The extension that resolves a contradictory live-input card for this client, as the card says it:
+ * one the card declares, the client declared in its hello, and whose documented `params.inputModes`
+ * (docs/extensions.md) list the input. Whether the runtime honours it is the truth NEG-ESCALATE reads.
+ */
+function resolvingExtension(s: Situation): string | undefined {
+  if (!contradictoryForLiveInput(s, s.intent)) return undefined;
+  const mt = s.intent.input.mediaType;
+  return s.card.extensions.find(
+    (e) => s.profile.knownExtensions.includes(e.uri) && Array.isArray(e.params.inputModes) && includesMediaType((e.params.inputModes as unknown[]).map(String), mt),
+  )?.uri;
 }
 
 export const NEG_ESCALATE: Rule = {
@@ -464,14 +535,19 @@ export const NEG_ESCALATE: Rule = {
   notBinding: [
     'the client did not declare the extension in its hello (the harness never assigns one): graded by NEG-LIVE-INPUT',
     'the card is not contradictory for this intent: graded by NEG-LIVE-INPUT',
+    'the card declares the extension but the runtime does not honour it: INFORMATIONAL (recovery is graded by the WIRE checks)',
   ],
   applies(s) {
-    const ext = s.truth.runtime.input?.sessionExtension;
-    if (!ext) return notBinding('the peer honours no extension that resolves this card', 'NEG-LIVE-INPUT');
-    const i = s.card.extensions.findIndex((e) => e.uri === ext);
-    if (i < 0) return notBinding(`the card does not declare ${ext}`, 'NEG-LIVE-INPUT');
-    if (!s.profile.knownExtensions.includes(ext)) return notBinding(`the client did not declare ${ext} in its hello: graded by the rule it would otherwise hit`, 'NEG-LIVE-INPUT');
     if (!contradictoryForLiveInput(s, s.intent)) return notBinding('the card is not contradictory for this intent', 'NEG-LIVE-INPUT');
+    const ext = resolvingExtension(s);
+    if (!ext) {
+      const offered = s.card.extensions.map((e) => e.uri).filter((u) => !s.profile.knownExtensions.includes(u));
+      return notBinding(`${offered.length ? `the client did not declare ${offered.join(', ')} in its hello` : 'the card declares no extension that resolves it'}: graded by the rule it would otherwise hit`, 'NEG-LIVE-INPUT');
+    }
+    if (s.truth.runtime.input?.sessionExtension !== ext) return notBinding(`the card declares ${ext}, but the runtime does not honour it: recovery is graded by the WIRE checks`);
+    const c = completable(s);
+    if (!c.ok) return notBinding(`${c.why}: the live session would not complete the intent`);
+    const i = s.card.extensions.findIndex((e) => e.uri === ext);
     return binds(`live-only ${s.intent.input.mediaType} on a card without streaming; ${ext}, which the client implements, resolves it`, ['escalate'], [
       signal(s, `/capabilities/extensions/${i}`, 'convention', `${ext} opens a live session`),
     ]);
