@@ -5,10 +5,11 @@
  */
 import type { PeerDescription } from '../harness/core/scenario.js';
 import { BAD_CERT_LISTENERS } from '../harness/core/scenario.js';
-import type { PeerFactory, PeerInstance, PeerRunContext } from './context.js';
-import { a2aV1Peer } from './a2a-v1/peer.js';
+import type { PeerInstance, PeerRunContext } from './context.js';
+import { a2aV1Peer, type PeerParts } from './a2a-v1/peer.js';
 
 export type { PeerFactory, PeerInstance, PeerRunContext } from './context.js';
+export type { PeerParts } from './a2a-v1/peer.js';
 
 interface PeerEntry {
   summary: string;
@@ -49,10 +50,12 @@ export function peerSummary(name: string): string | undefined {
   return PEERS[name]?.summary;
 }
 
-export const createPeer: PeerFactory = (desc: PeerDescription, ctx: PeerRunContext): PeerInstance => {
+/** Makes a peer for one run. `parts` add to the factory's own (a signing step, another origin, a gate). */
+export const createPeer = (desc: PeerDescription, ctx: PeerRunContext, parts: PeerParts = {}): PeerInstance => {
   const entry = PEERS[desc.factory];
-  if (!entry) throw new Error(`[harness] unknown peer factory "${desc.factory}". Known: ${PEER_NAMES.join(', ')}`);
+  if (!entry || !Object.hasOwn(PEERS, desc.factory)) throw new Error(`[harness] unknown peer factory "${desc.factory}". Known: ${PEER_NAMES.join(', ')}`);
   const problem = entry.check(desc);
   if (problem) throw new Error(`[harness] peer "${desc.factory}": ${problem}`);
-  return a2aV1Peer(desc, ctx);
+  return a2aV1Peer(desc, ctx, parts);
 };
+

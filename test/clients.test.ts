@@ -7,7 +7,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunResults } from '../harness/core/results.js';
-import { cliRun, ROOT } from './helpers/cli.js';
+import { SubprocessClient } from '../harness/adapters/subprocess.js';
+import { ROOT } from './helpers/cli.js';
+import { runInProcess } from './helpers/results.js';
 
 /** The verdict table a README publishes between its result markers: scenario id → verdict. */
 function publishedVerdicts(readme: string, marker: string): Record<string, string> {
@@ -17,10 +19,11 @@ function publishedVerdicts(readme: string, marker: string): Record<string, strin
 }
 const verdicts = (r: RunResults) => Object.fromEntries(r.results.map((x) => [x.id, x.verdict]));
 
-describe('clients under test', () => {
+describe('clients under test (their README tables are written by bench/scenario-table.mjs from CLI runs)', () => {
   it('the python3 shim runs over the real wire and gets the mix of verdicts its README publishes', { timeout: 120_000 }, async () => {
-    const r = await cliRun(['--client-cmd', 'python3 clients/examples/python/client.py']);
-    expect(r.code).toBe(1);
+    // In-process (the CLI's path is test/cli.test.ts's): the same NDJSON transport, without a cold vitest.
+    const r = { results: await runInProcess(new SubprocessClient({ command: 'python3 clients/examples/python/client.py', cwd: ROOT })) };
+    expect(r.results.exitCode).toBe(1);
     expect(r.results.client.name).toBe('python-simple');
     const control = r.results.results.find((x) => x.id === 'spec-tls-verify/valid-certificate-control')!;
     // Its wire trace: the card fetched over TLS, SendMessage, then GetTask polls.
@@ -38,8 +41,7 @@ describe('clients under test', () => {
   });
 
   it('@a2a-js/sdk 1.3.0 runs through every scenario; its results are the README\'s', { timeout: 120_000 }, async () => {
-    const r = await cliRun(['--client', 'a2a-js-sdk']);
-    expect(r.results.client).toMatchObject({ name: '@a2a-js/sdk', version: '1.3.0' });
+    const r = { results: await runInProcess('a2a-js-sdk') };
     expect(r.results.summary.ERROR).toBe(0);
     expect(verdicts(r.results)).toEqual(publishedVerdicts('README.md', 'sdk'));
   });

@@ -9,6 +9,7 @@ import type { TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { Agent, request } from 'undici';
+import { http, HttpResponse } from 'msw';
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import { Role } from '@a2a-js/sdk';
 import { validateCardV1 } from '../harness/core/card-validator.js';
@@ -305,6 +306,41 @@ describe('contoso-mtls-push (seed 000, incident 2)', () => {
     const url = rpcUrlOf(run.peer.card);
     const task = (await bareRpc(agent, url, 'SendMessage', audioMessage(320))).json!.result.task;
     expect((await bareRpc(agent, url, 'SendMessage', audioMessage(320, task.id))).status).toBe(415);
+    run.end();
+  });
+});
+
+describe('peers composed from parts: a step after the card is filled, another origin, a gate before the RPC', () => {
+  it('signs (here: stamps) the filled card, serves another origin, and records what a gate answered: scheme and digest, never the credential', async () => {
+    const s = scenario('spec-tls-verify/valid-certificate-control');
+    const run = fx.start(s.peer, {
+      parts: {
+        finishCard: (card) => ({ ...card, documentationUrl: `${String((card.supportedInterfaces as Array<{ url: string }>)[0]!.url)}#filled` }),
+        origins: (ctx) => [http.get(`${ctx.base('mtls')}/.well-known/jwks.json`, () => HttpResponse.json({ keys: [] }))],
+        gates: (_ctx, rpcUrl) => [
+          http.post(rpcUrl, ({ request }) => {
+            const auth = request.headers.get('authorization');
+            if (auth === 'Bearer good') return undefined; // let it pass to the method table
+            if (auth === 'Bearer busy') return new HttpResponse('busy', { status: 503, headers: { 'retry-after': '2' } });
+            return new HttpResponse(null, { status: 401, headers: { 'www-authenticate': 'DPoP algs="ES256"' } });
+          }),
+        ],
+      },
+    });
+    const url = rpcUrlOf(run.peer.card);
+    expect(run.peer.card.documentationUrl).toBe(`${url}#filled`);
+    expect(validateCardV1(JSON.parse(JSON.stringify(run.peer.card)))).toEqual([]);
+    const jwks = await request(run.peer.cardUrl.replace(/^https:\/\/127\.0\.0\.1:\d+/, fx.host.origin('mtls')).replace('agent-card.json', 'jwks.json'), { dispatcher: agent });
+    expect(await jwks.body.json()).toEqual({ keys: [] });
+    expect((await bareRpc(agent, url, 'GetTask', { id: 'x' }, { authorization: 'Bearer secret-token' })).status).toBe(401);
+    expect((await bareRpc(agent, url, 'GetTask', { id: 'x' }, { authorization: 'Bearer busy' })).status).toBe(503);
+    expect((await bareRpc(agent, url, 'GetTask', { id: 'x' }, { authorization: 'Bearer good' })).json!.error.code).toBe(-32001);
+    const rpc = run.transcript.events.filter((e) => e.kind === 'http' && e.path.endsWith('/rpc'));
+    expect(rpc.map((e) => e.kind === 'http' && e.response?.wwwAuthenticate)).toEqual(['DPoP algs="ES256"', undefined, undefined]);
+    expect(rpc.map((e) => e.kind === 'http' && e.response?.retryAfter)).toEqual([undefined, '2', undefined]);
+    expect(rpc.map((e) => e.kind === 'http' && e.headers.authScheme)).toEqual(['Bearer', 'Bearer', 'Bearer']);
+    expect(new Set(rpc.map((e) => e.kind === 'http' && e.headers.authDigest)).size).toBe(3);
+    expect(JSON.stringify(run.transcript.events)).not.toContain('secret-token');
     run.end();
   });
 });

@@ -73,6 +73,13 @@ describe('the rule catalogue', () => {
     expect(checked).toBeGreaterThan(20);
   });
 
+  it('quotes its own documents as they stand: the test protocol (docs/protocol.md) and the conventions (docs/extensions.md)', () => {
+    const own: Record<string, string> = { 'a2a-conformance/1': plain(readFileSync(join(ROOT, 'docs/protocol.md'), 'utf8')), 'docs/extensions.md': plain(readFileSync(join(ROOT, 'docs/extensions.md'), 'utf8')) };
+    const quotes = RULES.flatMap((r) => r.sources.filter((q) => own[q.doc]).map((q) => ({ r: r.id, q })));
+    expect(quotes.length).toBeGreaterThan(3);
+    for (const { r, q } of quotes) expect(own[q.doc], `${r}: ${q.doc} ${q.section}`).toContain(plain(q.quote));
+  });
+
   it('docs/rules.md is generated from the rule objects (npm run docs:rules) and quotes every source with its level', () => {
     const doc = readFileSync(join(ROOT, 'docs/rules.md'), 'utf8');
     expect(withGeneratedRules(doc), 'docs/rules.md is out of date: run npm run docs:rules').toBe(doc);

@@ -8,7 +8,7 @@ import type { PeerDescription } from '../core/scenario.js';
 import { TaskLedger, Transcript } from '../core/transcript.js';
 import type { PeerHost } from '../net/peer-host.js';
 import type { PushDispatcher } from '../net/push-dispatcher.js';
-import { createPeer, type PeerInstance } from '../../peers/index.js';
+import { createPeer, type PeerInstance, type PeerParts } from '../../peers/index.js';
 
 export interface MountOptions {
   /** Short key of the run, unique on its host (random when absent). */
@@ -17,6 +17,8 @@ export interface MountOptions {
   deadlineMs?: number;
   /** A transcript of the caller's (e.g. with live logging); a fresh one when absent. */
   transcript?: Transcript;
+  /** Parts added to the peer: a step that signs its card, another origin, a gate before the RPC. */
+  parts?: PeerParts;
 }
 
 export interface MountedPeer {
@@ -60,7 +62,7 @@ export function mountPeer(host: PeerHost, dispatcher: PushDispatcher, desc: Peer
         }, ms);
         timers.add(t);
       },
-    });
+    }, o.parts);
   } catch (err) {
     end();
     throw err;

@@ -5,14 +5,14 @@ import type { TaskLedger, Transcript } from '../../harness/core/transcript.js';
 import { PeerHost } from '../../harness/net/peer-host.js';
 import { PushDispatcher } from '../../harness/net/push-dispatcher.js';
 import { makePki, type Pki } from '../../harness/pki/index.js';
-import type { PeerInstance } from '../../peers/index.js';
+import type { PeerInstance, PeerParts } from '../../peers/index.js';
 import { mountPeer } from '../../harness/runner/mount.js';
 
 export interface PeerFixture {
   pki: Pki;
   host: PeerHost;
   dispatcher: PushDispatcher;
-  start(desc: PeerDescription, opts?: { deadlineMs?: number }): { peer: PeerInstance; transcript: Transcript; ledger: TaskLedger; end(): void };
+  start(desc: PeerDescription, opts?: { deadlineMs?: number; parts?: PeerParts }): { peer: PeerInstance; transcript: Transcript; ledger: TaskLedger; end(): void };
   close(): Promise<void>;
 }
 
@@ -27,7 +27,7 @@ export async function peerFixture(): Promise<PeerFixture> {
     host,
     dispatcher,
     start(desc, opts = {}) {
-      const m = mountPeer(host, dispatcher, desc, { key: `k${++counter}`, deadlineMs: opts.deadlineMs ?? 3000 });
+      const m = mountPeer(host, dispatcher, desc, { key: `k${++counter}`, deadlineMs: opts.deadlineMs ?? 3000, ...(opts.parts ? { parts: opts.parts } : {}) });
       return { peer: m.peer, transcript: m.transcript, ledger: m.ledger, end: m.end };
     },
     async close() {

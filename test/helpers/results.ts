@@ -1,20 +1,24 @@
 /** Builds a real RunResults in-process: scenarios run over TLS, judged as the CLI judges them. */
+import type { ClientAdapter } from '../../harness/core/vocabulary/adapter.js';
 import type { RunResults, ScenarioResult } from '../../harness/core/results.js';
+import { creditDialect } from '../../harness/runner/dialect.js';
 import { RESULTS_SCHEMA } from '../../harness/core/results.js';
 import { judge, type Expectations } from '../../harness/runner/expectations.js';
 import { exitCode, summarize } from '../../harness/runner/policy.js';
 import { startHarness } from './harness.js';
 import { ALL_SCENARIOS, scenario } from './scenarios.js';
 
-export async function runInProcess(client: string, ids: string[], expectations?: Expectations): Promise<RunResults> {
+export async function runInProcess(client: string | ClientAdapter, ids: string[] = ALL_SCENARIOS.map((s) => s.id), expectations?: Expectations): Promise<RunResults> {
   const h = await startHarness(client);
   const results: ScenarioResult[] = [];
+  let name = typeof client === 'string' ? client : '';
   try {
+    if (!name) name = (await h.env.client.hello()).name;
     for (const id of ids) results.push(await h.run(scenario(id)));
   } finally {
     await h.close();
   }
-  return assemble(client, results, expectations);
+  return assemble(name, creditDialect(results), expectations);
 }
 
 export function assemble(client: string, results: ScenarioResult[], expectations?: Expectations): RunResults {

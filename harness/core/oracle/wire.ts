@@ -42,7 +42,7 @@ export const WIRE_NO_TASK_AFTER_REJECT: Rule = {
   title: 'A client that says it rejected (or declined the task class) left no task behind',
   family: 'wire',
   scope: 'always',
-  sources: [SEED000_ORPHAN, { doc: 'a2a-conformance/1', section: 'DESIGN.md §2, Decision', quote: '`rejected` (before any task, with an error class', level: 'MUST', role: 'harm' }],
+  sources: [SEED000_ORPHAN, { doc: 'a2a-conformance/1', section: 'docs/protocol.md, result', quote: '`rejected` means declined before minting any task', level: 'MUST', role: 'harm' }],
   grades: [
     { when: 'decision `rejected` or `unsupported`, and a task was minted that the client did not cancel itself', verdict: 'FAIL (harm)' },
     { when: 'a task the client minted and canceled itself before its decision', verdict: 'a probe: PASS, named in the reason' },
@@ -265,6 +265,7 @@ export const WIRE_HONEST_REPORT: Rule = {
   grades: [
     { when: 'claimed task ids the peer never minted, or minted tasks not claimed', verdict: 'FAIL' },
     { when: '`proceeded` with no task and no direct Message answer', verdict: 'FAIL' },
+    { when: '`rejected` after the agent answered the message with a direct Message', verdict: 'FAIL' },
     { when: '`escalated` with no request that opted into an extension', verdict: 'FAIL' },
   ],
   notBinding: ['no report came back: INFORMATIONAL (WIRE-DEADLINE grades that)'],
@@ -280,7 +281,10 @@ export const WIRE_HONEST_REPORT: Rule = {
     if (unclaimed.length)
       return verdict('FAIL', `the client does not report tasks it caused: ${unclaimed.map((t) => t.id).join(', ')}`, [...unclaimed.map((t) => ledgerEvidence(t.mintedSeq, describeTask(t))), claimEvidence(`taskIds: ${JSON.stringify(x.claims.taskIds)}`)], { basis: 'claims' });
     const d = x.claims.decision;
-    if ((d === 'proceeded' || d === 'downgraded') && minted.size === 0 && needsCompletion(x.intent) && messageReplies(x).length === 0)
+    const answered = messageReplies(x);
+    if (d === 'rejected' && minted.size === 0 && answered.length > 0)
+      return verdict('FAIL', `the client reports rejected, but the agent had answered its message with a direct Message at #${answered[0]!.seq} (spec §3.1.1)`, [wireEvidence(answered[0]!.seq, 'SendMessage answered with a Message, no task'), claimEvidence('decision: rejected')], { basis: 'claims' });
+    if ((d === 'proceeded' || d === 'downgraded') && minted.size === 0 && needsCompletion(x.intent) && answered.length === 0)
       return verdict('FAIL', `the client reports ${d} but no task was minted and no direct Message came back`, [ledger, claimEvidence(`decision: ${d}`)], { basis: 'claims' });
     if (d === 'escalated') {
       const uris = (x.card as { capabilities?: { extensions?: Array<{ uri?: unknown }> } }).capabilities?.extensions?.map((e) => String(e.uri ?? '')) ?? [];
