@@ -25,7 +25,8 @@ function detail(s: ScenarioResult): string {
     .filter((c) => c.verdict !== 'PASS' && c.verdict !== 'INFORMATIONAL')
     .map((c) => {
       const why = c.basis ? ` [${c.basis}${c.level ? ` · ${c.level}` : ''}]` : '';
-      const src = (c.sources ?? []).filter((x) => (c.basis === 'harm' ? x.role === 'harm' : x.role !== 'harm')).map((x) => `  source: ${sourceLabel(x)}`);
+      const graded = ['up-front', 'duty', 'record', 'harm'].includes(c.basis ?? '');
+      const src = graded ? (c.sources ?? []).filter((x) => (c.basis === 'harm' ? x.role === 'harm' : x.role !== 'harm')).map((x) => `  source: ${sourceLabel(x)}`) : [];
       return [`${c.rule} ${c.verdict}${why}: ${c.reason}`, ...c.evidence.map((e) => `  ${e.source ? `${e.source} ` : ''}${e.seq !== undefined ? `#${e.seq} ` : ''}${e.fact}`), ...src].join('\n');
     })
     .join('\n');

@@ -10,6 +10,7 @@ import type { ScenarioResult } from '../harness/core/results.js';
 import type { HttpEvent, TaskRecord, WireEvent } from '../harness/core/transcript.js';
 import type { ClientReport } from '../harness/core/vocabulary/types.js';
 import { scenarioVerdict } from '../harness/core/verdict.js';
+import { upFrontMiss } from '../harness/core/oracle/rule.js';
 import { startHarness, type InProcessHarness } from './helpers/harness.js';
 import { scenario } from './helpers/scenarios.js';
 
@@ -168,6 +169,30 @@ describe('NEG-PUSH-MTLS: webhooks are authenticated with the client-chosen crede
     const early = good.transcript.filter((e) => !(e.kind === 'task' && e.state === 'TASK_STATE_COMPLETED') && !(e.kind === 'http' && e.taskState === 'TASK_STATE_COMPLETED'));
     const cancel: WireEvent = { seq: 94, t: 1, kind: 'task', taskId, state: 'TASK_STATE_CANCELED', cause: 'canceled' };
     expect(checkOf(regrade(good, [...early, cancel]), 'NEG-PUSH-MTLS')).toMatchObject({ verdict: 'FAIL', basis: 'harm' });
+  });
+});
+
+describe('levels: the grade of an up-front miss is computed from the sources and the signals, never chosen in a branch', () => {
+  it('a scenario\'s signal kind can lower a level, never raise it', async () => {
+    const good = await record('reference', 'neg-push-mtls/https-receiver-wants-push');
+    const taskId = good.ledger[0]!.id;
+    const reg: WireEvent = { seq: 98, t: 1, kind: 'push-register', taskId, url: 'https://127.0.0.1:9/push', via: 'inline', requestSeq: 3 };
+    const s = scenario(good.id);
+    const withKind = (kind: 'MUST' | 'convention') => ({
+      ...s,
+      peer: { ...s.peer, signals: s.peer.signals.map((x) => (x.pointer === '/securityRequirements' ? { ...x, kind } : x)) },
+    });
+    const gradeWith = (sc: typeof s) => grade({ scenario: sc, card: good.card, profile: good.profile, intent: good.intent, events: [...good.transcript, reg], tasks: good.ledger, claims: good.claims, outcome: { kind: 'reported' } });
+    expect(checkOf(gradeWith(withKind('MUST')), 'NEG-PUSH-MTLS')).toMatchObject({ verdict: 'NON_STRICT', level: 'seed' });
+    expect(checkOf(gradeWith(withKind('convention')), 'NEG-PUSH-MTLS')).toMatchObject({ verdict: 'NON_STRICT', level: 'convention' });
+  });
+
+  it('a rule whose duty and signals are all MUST (or security) fails a miss; one weak link makes it NON_STRICT', () => {
+    const must = { sources: [{ doc: 'A2A v1.0.1', section: '0', quote: 'x', level: 'MUST' as const }] };
+    const b = (levels: Array<'MUST' | 'security' | 'seed'>) => ({ binds: true as const, reason: 'r', acceptable: ['reject' as const], signals: levels.map((level, i) => ({ pointer: `/p${i}`, level, note: '' })) });
+    expect(upFrontMiss(must, b(['MUST', 'security']), 'r', []).kind).toBe('FAIL');
+    expect(upFrontMiss(must, b(['MUST', 'seed']), 'r', [])).toMatchObject({ kind: 'NON_STRICT', level: 'seed' });
+    expect(upFrontMiss({ sources: [{ ...must.sources[0]!, level: 'SHOULD' }] }, b(['MUST']), 'r', [])).toMatchObject({ kind: 'NON_STRICT', level: 'SHOULD' });
   });
 });
 

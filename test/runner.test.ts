@@ -17,6 +17,7 @@ import { exitCode, unexpectedWhy } from '../harness/runner/policy.js';
 import { selectScenarios } from '../harness/runner/run.js';
 import { createBuiltinClient } from '../clients/index.js';
 import { startHarness } from './helpers/harness.js';
+import { runInProcess } from './helpers/results.js';
 import { ALL_SCENARIOS, scenario } from './helpers/scenarios.js';
 
 const hello: Hello = { name: 'hostile', version: '0', profile: null, taskClasses: [...TASK_CLASSES] };
@@ -118,6 +119,47 @@ describe('hostile clients cost one scenario, never the run', () => {
     await h.close();
     // It never minted the text task it should have: over-rejection, graded from the ledger.
     expect(r.checks.find((c) => c.rule === 'NEG-LIVE-INPUT')?.verdict).toBe('FAIL');
+  });
+});
+
+describe('a rejection is credited only when the client could have read the card and spoke the dialect', () => {
+  /** A v0.3-only client: it reads the card, finds no `url`, and declines everything (as a2a-ai-provider does). */
+  const v03Only = client(async (req) => {
+    const { Agent } = await import('undici');
+    const agent = new Agent({ connect: { ca: readFileSync(req.tls.caFile, 'utf8') } });
+    try {
+      const card = (await (await fetch(req.cardUrl, { dispatcher: agent } as RequestInit)).json()) as { url?: string };
+      if (!card.url) return { decision: 'rejected', errorClass: 'unnegotiable-card', degradations: [], taskIds: [], notes: "no valid 'url' in the card" };
+      return { decision: 'proceeded', degradations: [], taskIds: [] };
+    } catch (err) {
+      return { decision: 'rejected', errorClass: 'handshake', degradations: [], taskIds: [], notes: String(err) };
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it('a v0.3-only client collects no PASS: its declines become UNSUPPORTED ("never spoke A2A v1.0"); what it could not start stays FAIL', async () => {
+    const ids = ['neg-live-input/live-audio-to-batch-peer', 'neg-resub-only/only-output-unreachable', 'neg-live-input/text-task-on-audio-card'];
+    const r = await runInProcess(v03Only, ids);
+    const v = Object.fromEntries(r.results.map((x) => [x.id, x.verdict]));
+    expect(v['neg-live-input/live-audio-to-batch-peer']).toBe('UNSUPPORTED');
+    expect(v['neg-resub-only/only-output-unreachable']).toBe('UNSUPPORTED');
+    expect(v['neg-live-input/text-task-on-audio-card']).toBe('FAIL');
+    const d = r.results[0]!.checks[0]!;
+    expect(d).toMatchObject({ rule: 'DIALECT', verdict: 'UNSUPPORTED' });
+    expect(d.reason).toContain('never spoke A2A v1.0');
+    expect(r.summary.PASS).toBe(0);
+    // The same declines from a client that does speak v1.0 elsewhere in the run are credited.
+    const ref = await runInProcess('reference', ids);
+    expect(ref.results.map((x) => x.verdict)).toEqual(['PASS', 'PASS', 'PASS']);
+  });
+
+  it('a client that declares only a2a-v0.3 in its hello gets UNSUPPORTED for every v1.0 peer, said why', async () => {
+    const h = await startHarness(client(async () => ({ decision: 'rejected', degradations: [], taskIds: [] }), { ...hello, dialects: ['a2a-v0.3'] }));
+    const r = await h.run(scenario('neg-live-input/live-audio-to-batch-peer'));
+    await h.close();
+    expect(r.verdict).toBe('UNSUPPORTED');
+    expect(r.checks[0]!.reason).toContain('declares only a2a-v0.3');
   });
 });
 

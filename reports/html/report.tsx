@@ -155,7 +155,8 @@ function Authority({ c }: { c: Check }) {
   const duty = (c.sources ?? []).filter((x) => x.role !== 'harm');
   const harm = (c.sources ?? []).filter((x) => x.role === 'harm');
   const shown = c.basis === 'harm' ? (harm.length ? harm : duty) : duty.length ? duty : harm;
-  const quoted = c.verdict !== 'PASS' && c.verdict !== 'INFORMATIONAL' ? shown[0] : undefined;
+  // The sentence a graded miss rests on: for up-front, duty, record and harm verdicts (the others say why in their basis).
+  const quoted = c.verdict !== 'PASS' && c.verdict !== 'INFORMATIONAL' && ['up-front', 'duty', 'record', 'harm'].includes(c.basis ?? '') ? shown[0] : undefined;
   return (
     <div class="authority">
       {c.basis ? (
