@@ -2,13 +2,28 @@
  * What the oracle reads: the scenario's ground truth, the profile and intent, the wire, the ledger,
  * and (kept apart) the client's claims. Helpers here only query the wire; they decide nothing.
  */
-import type { Scenario } from '../scenario.js';
+import type { CardSignal, PeerRuntime, Scenario } from '../scenario.js';
 import type { DecisionEvent, HttpEvent, PushAttemptEvent, PushRegisterEvent, TaskRecord, TlsEvent, WireEvent } from '../transcript.js';
 import { isTerminal } from '../transcript.js';
 import { ledgerEvidence, wireEvidence, type EvidenceRef } from '../verdict.js';
-import { readCard } from '../vocabulary/card-view.js';
+import { readCard, type CardView } from '../vocabulary/card-view.js';
 import type { ClientProfile, ClientReport, TaskIntent } from '../vocabulary/types.js';
-import type { Situation } from './rule.js';
+
+/** What the harness knows and the client does not: the peer's real runtime and the scenario's signals. */
+export interface Truth {
+  factory: string;
+  runtime: PeerRuntime;
+  signals: CardSignal[];
+}
+
+/** Everything a rule's `applies()` may read: no wire, no claims. */
+export interface Situation {
+  truth: Truth;
+  /** The card as served, read through CardView. */
+  card: CardView;
+  profile: ClientProfile;
+  intent: TaskIntent;
+}
 
 /** How the client's run ended, as the runner saw it. */
 export type RunOutcome =

@@ -8,13 +8,12 @@
  * by the scenario's own signal kind). MUST and security give FAIL, the rest NON_STRICT; harm on
  * the wire is FAIL at every level.
  */
-import type { CardSignal, PeerRuntime } from '../scenario.js';
 import { signalLevel } from '../scenario.js';
 import { strongest, upFrontMissFails, weakest, type Level, type Limit, type Source } from '../sources.js';
 import { verdict, type EvidenceRef, type Verdict } from '../verdict.js';
-import type { CardView } from '../vocabulary/card-view.js';
-import type { ClientProfile, TaskIntent } from '../vocabulary/types.js';
-import type { GradeInput } from './evidence.js';
+import type { GradeInput, Situation } from './evidence.js';
+
+export type { Situation, Truth } from './evidence.js';
 
 export const RULE_IDS = [
   'NEG-LIVE-INPUT',
@@ -33,22 +32,6 @@ export type RuleId = (typeof RULE_IDS)[number];
 
 export function isRuleId(id: string): id is RuleId {
   return (RULE_IDS as readonly string[]).includes(id);
-}
-
-/** What the harness knows and the client does not: the peer's real runtime and the scenario's signals. */
-export interface Truth {
-  factory: string;
-  runtime: PeerRuntime;
-  signals: CardSignal[];
-}
-
-/** Everything `applies()` may read: no wire, no claims. */
-export interface Situation {
-  truth: Truth;
-  /** The card as served, read through CardView. */
-  card: CardView;
-  profile: ClientProfile;
-  intent: TaskIntent;
 }
 
 /**
