@@ -22,6 +22,8 @@ export interface PeerRunContext {
   later(ms: number, fn: () => void): void;
   /** The scenario's deadline: the longest a blocking call (SendMessage without returnImmediately) waits. */
   deadlineMs: number;
+  /** Runs `fn` when the run ends (at once if it has): a blocking call stops waiting then. */
+  onEnd(fn: () => void): void;
 }
 
 export interface PeerInstance {

@@ -71,10 +71,10 @@ export default defineScenarios([
     id: 'neg-escalate/unknown-extension',
     title: 'An unknown extension is no way out',
     description: 'The same card to a client that does not implement the extension.',
-    expectation: 'Graded by NEG-LIVE-INPUT: reject the live-input task before any task is minted.',
+    expectation: 'Graded by NEG-LIVE-INPUT, the rule it would otherwise hit: reject the live-input task before any task is minted, after reading the card.',
     peer,
     profileConstraints: { liveOnlyInputModes: ['audio/pcm'] },
     intent: liveAudio,
-    expect: 'INFORMATIONAL',
+    expect: 'PASS',
   },
 ] satisfies Scenario[]);

@@ -126,7 +126,8 @@ function behaviourOf(rule: string, plan: Plan, intent: TaskIntent): Behaviour {
   if (plan.action === 'reject') return 'reject';
   switch (rule) {
     case 'NEG-PUSH-MTLS':
-      return plan.degradations.includes('push->polling') ? 'downgrade' : 'proceed';
+      // Whether the plan registers push at all: `downgrade` is no push, whatever the intent preferred.
+      return plan.completion === 'push' ? 'proceed' : 'downgrade';
     case 'NEG-RESUB-ONLY-OUTPUT':
       return plan.degradations.includes('resubscribe->polling') ? 'downgrade' : 'proceed';
     default:

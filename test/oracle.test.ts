@@ -154,7 +154,16 @@ describe('NEG-PUSH-MTLS: webhooks are authenticated with the client-chosen crede
   it('waiting on the lost push alone is harm: TIMEOUT at the deadline (naive:registers-unusable-push)', async () => {
     const bad = await record('naive:registers-unusable-push', 'neg-push-mtls/https-receiver-wants-push');
     expect(bad.outcome.kind).toBe('timeout');
-    expect(['TIMEOUT', 'FAIL']).toContain(check(regrade(bad, bad.transcript), 'NEG-PUSH-MTLS'));
+    expect(checkOf(regrade(bad, bad.transcript), 'NEG-PUSH-MTLS')).toMatchObject({ verdict: 'TIMEOUT', basis: 'deadline' });
+  });
+
+  it('no mTLS signal, a poll intent: a push registered anyway and lost is not the client\'s harm once it polled to completion', async () => {
+    const good = await record('reference', 'neg-push-mtls/no-signal');
+    const taskId = good.ledger[0]!.id;
+    const reg: WireEvent = { seq: 98, t: 1, kind: 'push-register', taskId, url: 'https://127.0.0.1:9/push', via: 'inline', requestSeq: 3 };
+    const lost: WireEvent = { seq: 99, t: 2, kind: 'push-attempt', taskId, url: 'https://127.0.0.1:9/push', state: 'TASK_STATE_WORKING', outcome: 'tls-error', error: 'SELF_SIGNED_CERT_IN_CHAIN', presentedClientCert: true };
+    const poll = { ...good, intent: { ...good.intent, completion: 'poll' as const } };
+    expect(checkOf(regrade(poll, [...good.transcript, reg, lost]), 'NEG-PUSH-MTLS')).toMatchObject({ verdict: 'PASS' });
   });
 
   it('push with Bearer authentication to an https receiver, no mTLS signal: PASS, the deliveries authenticated', async () => {
@@ -163,12 +172,12 @@ describe('NEG-PUSH-MTLS: webhooks are authenticated with the client-chosen crede
     expect(r.transcript.some((e) => e.kind === 'push-attempt' && e.outcome === 'delivered')).toBe(true);
   });
 
-  it('a client that cancels at once is not "driven to terminal"', async () => {
+  it('a client that cancels at once is not "driven to terminal": it lost a task polling would have completed', async () => {
     const good = await record('reference', 'neg-push-mtls/https-receiver-wants-push');
     const taskId = good.ledger[0]!.id;
     const early = good.transcript.filter((e) => !(e.kind === 'task' && e.state === 'TASK_STATE_COMPLETED') && !(e.kind === 'http' && e.taskState === 'TASK_STATE_COMPLETED'));
     const cancel: WireEvent = { seq: 94, t: 1, kind: 'task', taskId, state: 'TASK_STATE_CANCELED', cause: 'canceled' };
-    expect(checkOf(regrade(good, [...early, cancel]), 'NEG-PUSH-MTLS')).toMatchObject({ verdict: 'FAIL', basis: 'harm' });
+    expect(checkOf(regrade(good, [...early, cancel]), 'NEG-PUSH-MTLS')).toMatchObject({ verdict: 'FAIL', basis: 'over-rejection' });
   });
 });
 
@@ -197,20 +206,40 @@ describe('levels: the grade of an up-front miss is computed from the sources and
 });
 
 describe('NEG-ESCALATE: through capabilities.extensions, only for clients that declared the extension', () => {
-  it('opted in and completed: PASS; the opt-in removed: NON_STRICT (convention), and NEG-LIVE-INPUT grades too', async () => {
+  it('opted in and completed: PASS; declared but not used: NON_STRICT (convention), and NEG-LIVE-INPUT grades what the client did instead', async () => {
     const good = await record('reference', 'neg-escalate/known-extension');
     expect(check(regrade(good, good.transcript), 'NEG-ESCALATE')).toBe('PASS');
-    const stripped = good.transcript.map((e) => (e.kind === 'http' ? { ...e, headers: { ...e.headers, a2aExtensions: undefined }, messageExtensions: undefined } : e));
-    const g = regrade(good, stripped);
+    // It rejected after reading the card, with the extension at hand.
+    const rejected = await record('naive:never-escalates', 'neg-escalate/known-extension');
+    const g = regrade(rejected, rejected.transcript);
     expect(checkOf(g, 'NEG-ESCALATE')).toMatchObject({ verdict: 'NON_STRICT', basis: 'up-front', level: 'convention' });
-    expect(g.checks.some((c) => c.rule === 'NEG-LIVE-INPUT')).toBe(true);
+    expect(checkOf(g, 'NEG-LIVE-INPUT')).toMatchObject({ verdict: 'PASS' });
+    expect(g.verdict).toBe('NON_STRICT');
+    // The same rejection without a card read earns no credit; the refused frame sent again is harm.
+    const blind = regrade(rejected, rejected.transcript.filter((e) => !(e.kind === 'http' && e.method === 'GET')));
+    expect(checkOf(blind, 'NEG-ESCALATE')).toMatchObject({ verdict: 'FAIL', basis: 'no-credit' });
+    expect(checkOf(blind, 'NEG-LIVE-INPUT')).toMatchObject({ verdict: 'FAIL', basis: 'no-credit' });
+    // Streaming the frames without opting in: NON_STRICT twice over; the refused frame sent again: harm.
+    const streamed = await record('naive:streams-live-audio', 'neg-escalate/known-extension');
+    const sg = regrade(streamed, streamed.transcript);
+    expect(checkOf(sg, 'NEG-ESCALATE').verdict).toBe('NON_STRICT');
+    expect(checkOf(sg, 'NEG-LIVE-INPUT')).toMatchObject({ verdict: 'NON_STRICT', level: 'seed' });
+    const refused = streamed.transcript.find((e): e is HttpEvent => e.kind === 'http' && e.status === 415)!;
+    const again = regrade(streamed, [...streamed.transcript, { ...refused, seq: 990 }]);
+    expect(checkOf(again, 'NEG-ESCALATE')).toMatchObject({ verdict: 'FAIL', basis: 'harm' });
+    expect(again.verdict).toBe('FAIL');
   });
 
-  it('a client that did not declare the extension is never assigned it: INFORMATIONAL, graded by NEG-LIVE-INPUT', async () => {
+  it('a client that did not declare the extension is never assigned it: INFORMATIONAL, and NEG-LIVE-INPUT\'s verdict is the scenario\'s', async () => {
     const r = await record('a2a-js-sdk', 'neg-escalate/known-extension');
     expect(r.profile.knownExtensions).toEqual([]);
-    expect(check(regrade(r, r.transcript), 'NEG-ESCALATE')).toBe('INFORMATIONAL');
-    expect(r.checks.some((c) => c.rule === 'NEG-LIVE-INPUT')).toBe(true);
+    const g = regrade(r, r.transcript);
+    expect(check(g, 'NEG-ESCALATE')).toBe('INFORMATIONAL');
+    // The SDK streams the frames and leaves the refused task in input-required: harm.
+    expect(checkOf(g, 'NEG-LIVE-INPUT')).toMatchObject({ verdict: 'FAIL', basis: 'harm' });
+    const ref = await record('reference', 'neg-escalate/unknown-extension');
+    expect(ref.checks.find((c) => c.rule === 'NEG-LIVE-INPUT')?.verdict).toBe('PASS');
+    expect(ref.verdict).toBe('PASS');
   });
 
   it('naive:never-escalates is caught at NON_STRICT (it declared the extension and rejected instead)', async () => {

@@ -134,7 +134,7 @@ describe('the A2A v1.0 JSON-RPC dialect, method by method', () => {
     declared.end();
   });
 
-  it('ListTasks honours contextId, status, pageSize and pageToken; GetTask honours historyLength (§3.2.4)', async () => {
+  it('ListTasks honours contextId, status, pageSize and a cursor page token, most recently updated first (§3.1.4); GetTask honours historyLength (§3.2.4)', async () => {
     const p = scenario('neg-push-mtls/https-receiver-polls').peer;
     const run = fx.start({ ...p, runtime: { ...p.runtime, workMs: 10_000 } });
     const url = rpcUrlOf(run.peer.card);
@@ -143,16 +143,20 @@ describe('the A2A v1.0 JSON-RPC dialect, method by method', () => {
     const b = (await send('ctx-a', 'two')).json!.result.task.id;
     const c = (await send('ctx-b', 'three')).json!.result.task.id;
     await bareRpc(agent, url, 'CancelTask', { id: b });
+    const ids = (r: { tasks: Array<{ id: string }> }) => r.tasks.map((t) => t.id);
     const list = async (params: object) => (await bareRpc(agent, url, 'ListTasks', params)).json!.result;
-    expect((await list({ contextId: 'ctx-a' })).tasks.map((t: { id: string }) => t.id)).toEqual([a, b]);
-    expect((await list({ status: 'TASK_STATE_CANCELED' })).tasks.map((t: { id: string }) => t.id)).toEqual([b]);
+    // b was updated last (canceled), then c, then a.
+    expect(ids(await list({}))).toEqual([b, c, a]);
+    expect(ids(await list({ contextId: 'ctx-a' }))).toEqual([b, a]);
+    expect(ids(await list({ status: 'TASK_STATE_CANCELED' }))).toEqual([b]);
     const page1 = await list({ pageSize: 2 });
     expect(page1).toMatchObject({ pageSize: 2, totalSize: 3 });
-    expect(page1.tasks.map((t: { id: string }) => t.id)).toEqual([a, b]);
+    expect(ids(page1)).toEqual([b, c]);
     const page2 = await list({ pageSize: 2, pageToken: page1.nextPageToken });
-    expect(page2.tasks.map((t: { id: string }) => t.id)).toEqual([c]);
+    expect(ids(page2)).toEqual([a]);
     expect(page2.nextPageToken).toBe('');
     expect((await bareRpc(agent, url, 'ListTasks', { pageSize: 0 })).json!.error.code).toBe(-32602);
+    expect((await bareRpc(agent, url, 'ListTasks', { pageToken: 'bogus' })).json!.error.code).toBe(-32602);
     // A follow-up message to task a: its history holds both messages; historyLength trims it.
     await bareRpc(agent, url, 'SendMessage', { message: { messageId: 'm-one-more', role: 'ROLE_USER', taskId: a, parts: [{ text: 'one more' }] }, configuration: { returnImmediately: true } });
     const history = async (h?: number) => ((await bareRpc(agent, url, 'GetTask', { id: a, ...(h === undefined ? {} : { historyLength: h }) })).json!.result.history ?? []).map((m: { messageId: string }) => m.messageId);

@@ -109,9 +109,28 @@ describe('subprocess clients (NDJSON)', () => {
     expect(r!.verdict).toBe('PASS');
   });
 
+  it('the extensions and dialects a process declares in its hello reach its profile (and nothing else does)', async () => {
+    const h = await startHarness(new SubprocessClient({ command: cmd('declares') }));
+    try {
+      expect(h.env.hello).toMatchObject({ extensions: ['urn:contoso:a2a:ext:audio-session:v1'], dialects: ['a2a-v1'] });
+      const r = await h.run(scenario('neg-escalate/known-extension'));
+      expect(r.profile.knownExtensions).toEqual(['urn:contoso:a2a:ext:audio-session:v1']);
+    } finally {
+      await h.close();
+    }
+    const plain = await startHarness(new SubprocessClient({ command: cmd('good') }));
+    try {
+      expect((await plain.run(scenario('neg-escalate/known-extension'))).profile.knownExtensions).toEqual([]);
+    } finally {
+      await plain.close();
+    }
+  });
+
   it('a client that ignores its abort, 20 times in a row: the scenario after it is never blamed (the adapter awaits the exit)', { timeout: 120_000 }, async () => {
     const counter = join(await mkdtemp(join(tmpdir(), 'a2a-alt-')), 'n');
-    const h = await startHarness(new SubprocessClient({ command: cmd('alternate', `"${counter}"`), killAfterAbortMs: 300 }));
+    // The kill and the runner's grace equal, as the 2 s and 2 s that raced in ruleset 1 (shortened to keep the test quick):
+    // the runner may stop waiting before the process is gone, and the next run must still wait for it.
+    const h = await startHarness(new SubprocessClient({ command: cmd('alternate', `"${counter}"`), killAfterAbortMs: 300 }), { abortGraceMs: 300 });
     const after: string[] = [];
     try {
       for (let i = 0; i < 20; i++) {
@@ -124,12 +143,13 @@ describe('subprocess clients (NDJSON)', () => {
       await h.close();
     }
     expect(after).toEqual(Array(20).fill('PASS'));
+    expect(Number(readFileSync(counter, 'utf8'))).toBe(40);
   });
 
-  it('the deadline starts once the client holds the run: a process that takes 1.2 s to start is not timed out for it', async () => {
+  it('the deadline starts once the client holds the run: a process that takes 2.5 s to start is not timed out for it', async () => {
     const marker = join(await mkdtemp(join(tmpdir(), 'a2a-slow-')), 'crashed');
-    // The first run crashes the process; the restart for the second takes 1.2 s, longer than its 1 s deadline.
-    const [crashed, next] = await runWith(['slow-start', `"${marker}"`], [REJECT_IS_RIGHT, REJECT_IS_RIGHT], 1000);
+    // The first run crashes the process; the restart for the second takes 2.5 s, longer than its 2 s deadline.
+    const [crashed, next] = await runWith(['slow-start', `"${marker}"`], [REJECT_IS_RIGHT, REJECT_IS_RIGHT], 2000);
     expect(crashed!.outcome.kind).toBe('crashed');
     expect(next!.outcome.kind).toBe('reported');
     expect(next!.verdict).toBe('PASS');

@@ -15,6 +15,8 @@ export const PROTOCOL = 'a2a-conformance/1';
 export const MAX_LINE_BYTES = 1024 * 1024;
 const HELLO_TIMEOUT_MS = 10_000;
 const KILL_AFTER_ABORT_MS = 2_000;
+/** How long the next run waits for the previous one to end (a killed process to exit). */
+const PREVIOUS_RUN_MS = 10_000;
 const MAX_STDERR = 64 * 1024;
 const MAX_QUEUED = 1000;
 const MAX_WARNINGS = 100;
@@ -176,9 +178,18 @@ export class SubprocessClient implements ClientAdapter {
 
   constructor(private readonly o: SubprocessOptions) {}
 
+  /** A greeting in flight: a second caller waits for it instead of reading the same pipe. */
+  private greeting: Promise<Hello> | undefined;
+
   /** Starts the process if needed and greets it. Throws ClientFault with the offending line. */
   async hello(): Promise<Hello> {
     if (this.child && !this.child.exited && this.helloAnswer) return this.helloAnswer;
+    if (!this.greeting) this.greeting = this.greet().finally(() => (this.greeting = undefined));
+    return this.greeting;
+  }
+
+  private async greet(): Promise<Hello> {
+    this.helloAnswer = undefined;
     this.child?.kill();
     const child = new Child(this.o);
     this.child = child;
@@ -204,7 +215,14 @@ export class SubprocessClient implements ClientAdapter {
       }
       const problem = m.type === 'hello' ? helloProblem(m) : `expected {"type":"hello",…}, got type ${JSON.stringify(m.type)}`;
       if (problem) throw this.fault(`bad hello: ${problem}`, e.text, child);
-      this.helloAnswer = { name: m.name as string, version: m.version as string, profile: m.profile as Hello['profile'], taskClasses: m.taskClasses as Hello['taskClasses'] };
+      this.helloAnswer = {
+        name: m.name as string,
+        version: m.version as string,
+        profile: m.profile as Hello['profile'],
+        taskClasses: m.taskClasses as Hello['taskClasses'],
+        ...(Array.isArray(m.extensions) ? { extensions: m.extensions as string[] } : {}),
+        ...(Array.isArray(m.dialects) ? { dialects: m.dialects as Hello['dialects'] } : {}),
+      };
       return this.helloAnswer;
     }
   }
@@ -233,12 +251,17 @@ export class SubprocessClient implements ClientAdapter {
 
   private busy = false;
 
+  /** The run in flight, settled once its process answered or was killed and has exited. */
+  private inflight: Promise<unknown> = Promise.resolve();
+
   /**
-   * Starts the process if it is not running and greets it: done before the deadline starts, so a
-   * restart never eats into a scenario's time. A process that fails here costs the scenario (FAIL).
+   * Waits for the previous run to end (its process gone, when it had to be killed), then starts the
+   * process if it is not running and greets it: all before the deadline starts, so neither a slow
+   * kill nor a restart eats into a scenario's time. A process that fails here costs the scenario.
    */
   async prepare(): Promise<void> {
-    if (this.busy) throw new HarnessFault('[harness] prepare() while a run is in flight on this process');
+    const waited = await Promise.race([this.inflight.then(() => true, () => true), new Promise<false>((r) => setTimeout(() => r(false), PREVIOUS_RUN_MS).unref())]);
+    if (!waited || this.busy) throw new HarnessFault(`[harness] the previous run on this client process did not end within ${PREVIOUS_RUN_MS / 1000} s`);
     await this.hello().catch((err: unknown) => {
       this.pendingStderr = this.lastFailed?.takeStderr() ?? '';
       throw err;
@@ -252,11 +275,9 @@ export class SubprocessClient implements ClientAdapter {
     // second run here is the harness's fault, never the client's.
     if (this.busy) throw new HarnessFault('[harness] one run in flight per client process');
     this.busy = true;
-    try {
-      return await this.runOne(req, signal);
-    } finally {
-      this.busy = false;
-    }
+    const running = this.runOne(req, signal).finally(() => (this.busy = false));
+    this.inflight = running.catch(() => {});
+    return running;
   }
 
   private async runOne(req: RunRequest, signal: AbortSignal): Promise<ClientReport> {

@@ -4,7 +4,7 @@
  */
 import type { PeerRuntime } from './scenario.js';
 import type { TaskRecord, WireEvent } from './transcript.js';
-import type { ClientProfile, ClientReport, TaskClass, TaskIntent } from './vocabulary/types.js';
+import type { ClientProfile, ClientReport, Dialect, TaskClass, TaskIntent } from './vocabulary/types.js';
 import type { Check, VerdictKind } from './verdict.js';
 
 export const RESULTS_SCHEMA = 'a2a-conformance/results@1';
@@ -43,7 +43,7 @@ export interface RunResults {
   schema: typeof RESULTS_SCHEMA;
   harness: { name: string; version: string };
   ruleset: string;
-  client: { name: string; version: string; profile: ClientProfile | null; taskClasses: TaskClass[] };
+  client: { name: string; version: string; profile: ClientProfile | null; taskClasses: TaskClass[]; extensions?: string[]; dialects?: Dialect[] };
   /** Salt of the opaque scenario ids in this run. */
   seed: string;
   shard: string | null;

@@ -85,6 +85,10 @@ export interface HttpEvent extends EventBase {
   messageExtensions?: string[];
   /** SHA-256 (hex) of the body served, for the card. */
   bodyDigest?: string;
+  /** SHA-256 (hex, first 16) of the request body as it came (any request with a body). */
+  requestDigest?: string;
+  /** SHA-256 (hex, first 16) of the JSON-RPC params with every `messageId` left out: "the same params". */
+  paramsDigest?: string;
   /** Free text from the peer, for the report. */
   note?: string;
 }

@@ -28,11 +28,15 @@ export interface EvidenceRef {
   fact: string;
   /** Absent only in results written before ruleset 2. */
   source?: EvidenceSource;
+  /** The fact is an absence over the whole recorded transcript or ledger (nothing to point a sequence number at). */
+  absence?: true;
 }
 
 export const wireEvidence = (seq: number | undefined, fact: string): EvidenceRef => ({ ...(seq ? { seq } : {}), fact, source: 'wire' });
 export const ledgerEvidence = (seq: number | undefined, fact: string): EvidenceRef => ({ ...(seq ? { seq } : {}), fact, source: 'ledger' });
 export const claimEvidence = (fact: string): EvidenceRef => ({ fact, source: 'claims' });
+/** Something the whole transcript (or ledger) does not hold: e.g. no card GET before the decision. */
+export const absentEvidence = (source: 'wire' | 'ledger', fact: string): EvidenceRef => ({ fact, source, absence: true });
 
 /**
  * Why a check got its verdict:

@@ -193,6 +193,7 @@ export class PeerHost {
       res.writeHead(413, { 'content-type': 'text/plain' }).end('request body too large');
       return;
     }
+    if (body && body.length > 0) ev.requestDigest = createHash('sha256').update(body).digest('hex').slice(0, 16);
     const method = req.method ?? 'GET';
     // Methods a Fetch Request cannot carry are the client's odd choice, not a harness fault.
     if (!['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'].includes(method)) {

@@ -26,6 +26,8 @@ export interface RunEnv {
   hello: Hello;
   idSalt: string;
   deadlineMultiplier: number;
+  /** How long after an abort the runner waits for the client to settle (ABORT_GRACE_MS by default). */
+  abortGraceMs?: number;
 }
 
 /**
@@ -142,7 +144,9 @@ export async function executeScenario(s: Scenario, env: RunEnv): Promise<Scenari
         transcript.record({ kind: 'decision', outcome: 'timeout' });
         abort.abort(new Error('deadline'));
         outcome = { kind: 'timeout', deadlineMs };
-        const settled = await Promise.race([running, new Promise<false>((r) => setTimeout(() => r(false), ABORT_GRACE_MS))]);
+        let grace: NodeJS.Timeout | undefined;
+        const settled = await Promise.race([running, new Promise<false>((r) => (grace = setTimeout(() => r(false), env.abortGraceMs ?? ABORT_GRACE_MS)))]);
+        clearTimeout(grace);
         // A client that ignores the abort may keep connecting: give the next run fresh listeners, so
         // nothing it does lands in another scenario's transcript.
         if (settled === false) hungClient = true;

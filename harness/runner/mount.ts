@@ -37,6 +37,7 @@ export function mountPeer(host: PeerHost, dispatcher: PushDispatcher, desc: Peer
   const transcript = o.transcript ?? new Transcript(() => performance.now());
   const ledger = new TaskLedger(transcript);
   const timers = new Set<NodeJS.Timeout>();
+  const endings = new Set<() => void>();
   let ended = false;
   const slot = host.beginRun(key, transcript);
   const end = () => {
@@ -44,6 +45,8 @@ export function mountPeer(host: PeerHost, dispatcher: PushDispatcher, desc: Peer
     ended = true;
     for (const t of timers) clearTimeout(t);
     timers.clear();
+    for (const fn of endings) fn();
+    endings.clear();
     host.endRun(key);
   };
   let peer: PeerInstance;
@@ -53,6 +56,7 @@ export function mountPeer(host: PeerHost, dispatcher: PushDispatcher, desc: Peer
       transcript,
       ledger,
       deadlineMs: o.deadlineMs ?? 30_000,
+      onEnd: (fn) => (ended ? fn() : void endings.add(fn)),
       base: (kind) => host.base(kind, key),
       push: (order) => dispatcher.dispatch({ ...order, transcript }),
       later: (ms, fn) => {

@@ -15,7 +15,8 @@ export function cardHandler(ctx: PeerRunContext, cardUrl: string, card: Record<s
   return http.get(cardUrl, ({ request }) => {
     const ev = eventOf(ctx, request);
     const headers = { 'cache-control': 'max-age=60', etag };
-    const match = (request.headers.get('if-none-match') ?? '').split(',').map((s) => s.trim());
+    // If-None-Match compares weakly (RFC 9110 §13.1.2): a W/ prefix does not matter.
+    const match = (request.headers.get('if-none-match') ?? '').split(',').map((s) => s.trim().replace(/^W\//, ''));
     if (match.includes(etag) || match.includes('*')) return new HttpResponse(null, { status: 304, headers });
     if (ev) ev.bodyDigest = digest;
     return new HttpResponse(body, { status: 200, headers: { ...headers, 'content-type': 'application/json' } });

@@ -6,6 +6,7 @@
  * is read as 0.3 (§3.6.2), patch numbers are ignored, and a Major.Minor the interface does not
  * declare is answered with VersionNotSupportedError (-32009).
  */
+import { createHash } from 'node:crypto';
 import { http, HttpResponse, type RequestHandler } from 'msw';
 import type { PeerRuntime } from '../../harness/core/scenario.js';
 import type { HttpEvent } from '../../harness/core/transcript.js';
@@ -31,6 +32,18 @@ function recordable(params: Params, raw: string): unknown {
     if (v && typeof v === 'object') for (const x of Object.values(v)) stack.push([x, d + 1]);
   }
   return params;
+}
+
+/** A digest of the params without any `messageId`: two requests with it equal sent the same params. */
+function paramsDigest(params: Params): string | undefined {
+  try {
+    return createHash('sha256')
+      .update(JSON.stringify(params, (k, v: unknown) => (k === 'messageId' ? undefined : v)))
+      .digest('hex')
+      .slice(0, 16);
+  } catch {
+    return undefined; // nested past what JSON.stringify can walk: the recorded params stand in
+  }
 }
 
 /** Answers a frame the batch-only input path cannot take: HTTP 415, outside JSON-RPC (seed 000). */
@@ -189,7 +202,8 @@ export function rpcHandler(o: RpcOptions): RequestHandler {
       const config = isObj(params.configuration) ? params.configuration : {};
       // Blocking by default (§3.2.2): wait for a terminal or interrupted state, within the scenario's deadline.
       if (config.returnImmediately !== true) await tasks.settle(t, ctx.deadlineMs);
-      ev.taskState = t.rec.state;
+      // The run may have ended while it waited: its transcript is sealed and graded, so leave it as it is.
+      if (!ctx.transcript.isSealed) ev.taskState = t.rec.state;
       return { task: tasks.toJson(t, { historyLength: historyLength(config) }) };
     },
     async GetTask(params, ev) {
@@ -199,22 +213,29 @@ export function rpcHandler(o: RpcOptions): RequestHandler {
       return tasks.toJson(t, { historyLength: historyLength(params) });
     },
     async ListTasks(params) {
+      // §3.1.4: filters, then the most recently updated first, with a cursor (not an offset) as the page token.
       const contextId = typeof params.contextId === 'string' && params.contextId ? params.contextId : undefined;
       const status = typeof params.status === 'string' && params.status && params.status !== 'TASK_STATE_UNSPECIFIED' ? params.status : undefined;
+      const after = typeof params.statusTimestampAfter === 'string' && params.statusTimestampAfter ? Date.parse(params.statusTimestampAfter) : undefined;
+      if (after !== undefined && Number.isNaN(after)) throw new RpcError('invalidParams', 'statusTimestampAfter must be an ISO 8601 timestamp');
       let pageSize = 50;
       if (params.pageSize !== undefined && params.pageSize !== null) {
         if (typeof params.pageSize !== 'number' || !Number.isInteger(params.pageSize) || params.pageSize < 1 || params.pageSize > 100)
           throw new RpcError('invalidParams', 'pageSize must be an integer from 1 to 100');
         pageSize = params.pageSize;
       }
-      const all = tasks.all().filter((t) => (!contextId || t.rec.contextId === contextId) && (!status || t.rec.state === status));
-      let start = 0;
+      const all = tasks
+        .byRecentUpdate()
+        .filter((t) => (!contextId || t.rec.contextId === contextId) && (!status || t.rec.state === status) && (after === undefined || Date.parse(t.updated) >= after));
+      let rest = all;
       if (typeof params.pageToken === 'string' && params.pageToken !== '') {
-        start = Number(params.pageToken);
-        if (!Number.isInteger(start) || start < 0 || start > all.length) throw new RpcError('invalidParams', 'pageToken is not one this agent issued');
+        const m = /^c(\d+)$/.exec(Buffer.from(params.pageToken, 'base64url').toString('utf8'));
+        if (!m) throw new RpcError('invalidParams', 'pageToken is not one this agent issued');
+        const cursor = Number(m[1]);
+        rest = all.filter((t) => t.order < cursor);
       }
-      const page = all.slice(start, start + pageSize);
-      const next = start + pageSize < all.length ? String(start + pageSize) : '';
+      const page = rest.slice(0, pageSize);
+      const next = rest.length > pageSize ? Buffer.from(`c${page.at(-1)!.order}`).toString('base64url') : '';
       const list = page.map((t) => tasks.toJson(t, { historyLength: historyLength(params), artifacts: params.includeArtifacts === true }));
       return { tasks: list, nextPageToken: next, pageSize, totalSize: all.length };
     },
@@ -275,6 +296,7 @@ export function rpcHandler(o: RpcOptions): RequestHandler {
     const method = body.method;
     const params = isObj(body.params) ? body.params : {};
     ev.rpc = { method, id, params: recordable(params, raw) };
+    ev.paramsDigest = paramsDigest(params);
     const echo: Record<string, string> = {};
     try {
       const header = request.headers.get('a2a-version');

@@ -32,6 +32,8 @@ interface TaskState {
   session: boolean;
   /** When the status last changed (ISO 8601). */
   updated: string;
+  /** A counter of status changes across the runtime: the order of `updated`, ties included. */
+  order: number;
   receivedBytes: number;
   artifacts: ArtifactJson[];
   pushConfigs: PushConfig[];
@@ -55,6 +57,7 @@ function artifactFor(mediaType: string, i: number): ArtifactJson {
 export class TaskRuntime {
   private readonly tasks = new Map<string, TaskState>();
   private nextId = 1;
+  private changes = 0;
 
   constructor(
     private readonly rt: PeerRuntime,
@@ -75,6 +78,11 @@ export class TaskRuntime {
     return [...this.tasks.values()];
   }
 
+  /** Every task, most recently updated first (spec §3.1.4). */
+  byRecentUpdate(): TaskState[] {
+    return this.all().sort((a, b) => b.order - a.order);
+  }
+
   /** Mints a task in SUBMITTED. */
   mint(requestSeq: number, contextId: string | undefined, session = false): TaskState {
     const id = `task-${this.ctx.key}-${this.nextId++}`;
@@ -84,6 +92,7 @@ export class TaskRuntime {
       history: [],
       session,
       updated: new Date().toISOString(),
+      order: ++this.changes,
       receivedBytes: 0,
       artifacts: [],
       pushConfigs: [],
@@ -157,15 +166,19 @@ export class TaskRuntime {
       .map((o, i) => artifactFor(o.mediaType, 100 + i));
   }
 
-  /** Waits until the task is terminal or interrupted (spec §3.2.2, blocking SendMessage), or `capMs`. */
+  /** Waits until the task is terminal or interrupted (spec §3.2.2, blocking SendMessage), `capMs`, or the run's end. */
   async settle(t: TaskState, capMs: number): Promise<void> {
     if (isTerminal(t.rec.state) || INTERRUPTED.has(t.rec.state)) return;
     await new Promise<void>((resolve) => {
+      let settled = false;
       const timer = setTimeout(done, Math.max(0, capMs));
       const off = this.subscribe(t, (_e, state) => {
         if (state && (isTerminal(state) || INTERRUPTED.has(state))) done();
       });
+      this.ctx.onEnd(done);
       function done() {
+        if (settled) return;
+        settled = true;
         clearTimeout(timer);
         off();
         resolve();
@@ -189,6 +202,7 @@ export class TaskRuntime {
   private transition(t: TaskState, state: string, cause: 'runtime' | 'input' | 'canceled', requestSeq?: number): void {
     this.ctx.ledger.transition(t.rec.id, state, cause, requestSeq);
     t.updated = new Date().toISOString();
+    t.order = ++this.changes;
     const status = { state, timestamp: t.updated };
     this.emit(t, { statusUpdate: { taskId: t.rec.id, contextId: t.rec.contextId, status } }, state);
     if (t.pushConfigs.length > 0) t.pendingPush = Promise.all([t.pendingPush, ...t.pushConfigs.map((c) => this.push(t, c, state))]);

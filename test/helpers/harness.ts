@@ -13,7 +13,7 @@ export interface InProcessHarness {
   close(): Promise<void>;
 }
 
-export async function startHarness(client: string | ClientAdapter = 'reference', opts: { idSalt?: string } = {}): Promise<InProcessHarness> {
+export async function startHarness(client: string | ClientAdapter = 'reference', opts: { idSalt?: string; abortGraceMs?: number } = {}): Promise<InProcessHarness> {
   const files: PkiFiles = await writePki(await makePki());
   const env = await openEnv({
     pkiDir: files.dir,
@@ -21,6 +21,7 @@ export async function startHarness(client: string | ClientAdapter = 'reference',
     idSalt: opts.idSalt ?? 'test',
     deadlineMultiplier: 1,
   });
+  if (opts.abortGraceMs !== undefined) env.abortGraceMs = opts.abortGraceMs;
   return {
     env,
     run: (s) => executeScenario(s, env),

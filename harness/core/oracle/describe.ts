@@ -3,7 +3,7 @@
  * the generated part of docs/rules.md (a test checks the file agrees). Pure: no I/O.
  */
 import { sourceLabel, type Source } from '../sources.js';
-import { dutyLevel, type Rule } from './rule.js';
+import { dutyLabel, type Rule } from './rule.js';
 import { RULES } from './rules.js';
 
 const FAMILY: Record<Rule['family'], string> = {
@@ -19,9 +19,8 @@ const mdEscape = (t: string) => t.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 export function rulesText(rules: readonly Rule[] = RULES): string {
   const out: string[] = [];
   for (const r of rules) {
-    const duty = dutyLevel(r);
     out.push(`${r.id}  ${r.title}`);
-    out.push(`  scope: ${r.scope === 'always' ? 'every scenario' : 'its own scenarios'} · up-front level: ${duty ?? '—'} (harm is FAIL at every level)`);
+    out.push(`  scope: ${r.scope === 'always' ? 'every scenario' : 'its own scenarios'} · up-front level: ${dutyLabel(r)} (harm is FAIL at every level)`);
     for (const s of r.sources) out.push(`  source  ${sourceLabel(s)}${s.role === 'harm' ? ' (harm)' : ''}: "${s.quote}"`);
     for (const l of r.limits ?? []) out.push(`  bound   ${l.doc} ${section(l)}: "${l.quote}"`);
     for (const g of r.grades) out.push(`  grade   ${g.when} → ${g.verdict}`);
@@ -35,13 +34,13 @@ export function rulesText(rules: readonly Rule[] = RULES): string {
 export function rulesMarkdown(rules: readonly Rule[] = RULES): string {
   const out: string[] = [];
   out.push('| Rule | Scope | Up-front level | Title |', '|---|---|---|---|');
-  for (const r of rules) out.push(`| [${r.id}](#${r.id.toLowerCase()}) | ${r.scope === 'always' ? 'every scenario' : 'own scenarios'} | ${dutyLevel(r) ?? '—'} | ${mdEscape(r.title)} |`);
+  for (const r of rules) out.push(`| [${r.id}](#${r.id.toLowerCase()}) | ${r.scope === 'always' ? 'every scenario' : 'own scenarios'} | ${dutyLabel(r)} | ${mdEscape(r.title)} |`);
   for (const family of ['negotiation', 'transport', 'wire'] as const) {
     const here = rules.filter((r) => r.family === family);
     if (here.length === 0) continue;
     out.push('', `## ${FAMILY[family]}`);
     for (const r of here) {
-      out.push('', `### ${r.id}`, '', `**${r.title}.** Scope: ${r.scope === 'always' ? 'every scenario' : 'the scenarios that name it'}. Up-front level: **${dutyLevel(r) ?? '—'}**${r.otherwise ? `; where it does not bind, or the client does not take its way, ${r.otherwise} grades too` : ''}.`);
+      out.push('', `### ${r.id}`, '', `**${r.title}.** Scope: ${r.scope === 'always' ? 'every scenario' : 'the scenarios that name it'}. Up-front level: **${dutyLabel(r)}**${r.otherwise ? `; where it does not bind, or the client does not take its way, ${r.otherwise} grades too` : ''}.`);
       out.push('', 'Sources:', '');
       for (const s of r.sources) out.push(`- ${s.doc} ${section(s)} — **${s.level}**${s.role === 'harm' ? ' (harm)' : ''}: “${s.quote}”`);
       if (r.limits?.length) {

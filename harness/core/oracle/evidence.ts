@@ -5,7 +5,7 @@
 import type { CardSignal, PeerRuntime, Scenario } from '../scenario.js';
 import type { DecisionEvent, HttpEvent, PushAttemptEvent, PushRegisterEvent, TaskRecord, TlsEvent, WireEvent } from '../transcript.js';
 import { isTerminal } from '../transcript.js';
-import { ledgerEvidence, wireEvidence, type EvidenceRef } from '../verdict.js';
+import { absentEvidence, ledgerEvidence, wireEvidence, type EvidenceRef } from '../verdict.js';
 import { readCard, type CardView } from '../vocabulary/card-view.js';
 import type { ClientProfile, ClientReport, TaskIntent } from '../vocabulary/types.js';
 
@@ -72,17 +72,17 @@ export function decisionSeq(x: GradeInput): number {
 
 const CARD_PATH = /\/\.well-known\/(agent-card|agent)\.json$/;
 
-/** Successful GETs of an Agent Card before the decision: the client could have read the card. */
+/** GETs of an Agent Card answered 2xx (or 304, a cached copy still good) before the decision: the client could have read the card. */
 export function cardReads(x: GradeInput): HttpEvent[] {
   const before = decisionSeq(x);
-  return https(x).filter((e) => e.method === 'GET' && CARD_PATH.test(e.path.split('?')[0]!) && !failed(e) && e.status !== undefined && e.seq < before);
+  return https(x).filter((e) => e.method === 'GET' && CARD_PATH.test(e.path.split('?')[0]!) && (e.status === 304 || (!failed(e) && e.status !== undefined)) && e.seq < before);
 }
 
 /** Evidence that the card was read (the first read), or that it never was. */
 export function cardReadEvidence(x: GradeInput): EvidenceRef[] {
   const r = cardReads(x)[0];
   if (r) return [wireEvidence(r.seq, `card read: GET ${r.path} → ${r.status}`)];
-  return [wireEvidence(undefined, `no successful GET of the card before the decision, in ${x.events.length} recorded event(s)`)];
+  return [absentEvidence('wire', `no successful GET of the card before the decision, in ${x.events.length} recorded event(s)`)];
 }
 
 /** The sequence number at which the client first saw a terminal state of this task, if it did. */

@@ -2,13 +2,14 @@
  * The oracle: a pure function from (ground truth, profile, intent, wire evidence, claims) to checks
  * and a verdict (DESIGN.md §2). It never imports a client, and no client imports it.
  *
- * A scenario is graded by its own rule (and the rule that stands in where it does not bind), then
- * by every cross-cutting rule. The client's words never outrank the wire: `unsupported` replaces
- * only the verdict of the scenario's own rule, never harm, and every other check still runs.
+ * A scenario is graded by its own rule, by the rule that stands in for it where it does not bind (or
+ * where the client did not take its way), then by every cross-cutting rule. The client's words never
+ * outrank the wire: `unsupported` replaces only the verdict of the scenario's own rule (and its
+ * stand-in), never harm, and every other check still runs.
  */
 import { claimEvidence, scenarioVerdict, toCheck, verdict, wireEvidence, type Check, type Verdict, type VerdictKind } from '../verdict.js';
-import { situationOf, type GradeInput } from './evidence.js';
-import type { Rule } from './rule.js';
+import { situationOf, type GradeInput, type Situation } from './evidence.js';
+import type { Applicability, Rule } from './rule.js';
 import { RULES, ruleById } from './rules.js';
 
 export type { GradeInput, RunOutcome } from './evidence.js';
@@ -19,34 +20,52 @@ export interface Grade {
   checks: Check[];
 }
 
-/** Grades one scenario run: its own rule, then every cross-cutting check. */
+/** Grades one scenario run: its own rule (and its stand-in), then every cross-cutting check. */
 export function grade(x: GradeInput): Grade {
   const s = situationOf(x);
   const checks: Check[] = [];
-  const harnessErrors = x.events.filter((e) => e.kind === 'harness' && e.level === 'error');
-  if (harnessErrors.length > 0)
-    checks.push(toCheck('HARNESS', verdict('ERROR', 'the harness itself failed during this run; the client is not blamed', harnessErrors.map((e) => wireEvidence(e.seq, e.kind === 'harness' ? e.message : '')), { basis: 'harness' })));
-
   const declined = x.claims?.decision === 'unsupported' && x.tasks.length === 0;
   const graded = new Set<string>();
-  const run = (rule: Rule, standsForPrimary: boolean): { b: ReturnType<Rule['applies']>; v: Verdict } => {
+  const run = (rule: Rule, standsForPrimary: boolean, sit: Situation = s, input: GradeInput = x): { b: Applicability; v: Verdict } => {
     graded.add(rule.id);
-    const b = rule.applies(s);
-    let v = rule.grade(b, x);
+    const b = rule.applies(sit);
+    let v = rule.grade(b, input);
     if (standsForPrimary && declined && v.basis !== 'harm')
       v = verdict('UNSUPPORTED', `the client declined task class ${x.intent.taskClass} as unsupported and minted no task (without that, ${rule.id} would say ${v.kind}: ${v.reason})`, [claimEvidence('decision: unsupported'), ...v.evidence], { basis: 'unsupported' });
     checks.push(toCheck(rule.id, v, rule.sources));
     return { b, v };
   };
 
+  let decidedBy = x.scenario.rule;
   const primary = ruleById(x.scenario.rule);
   if (!primary) checks.push(toCheck(x.scenario.rule, verdict('ERROR', `no rule ${x.scenario.rule}`, [], { basis: 'harness' })));
   else {
     const { b, v } = run(primary, true);
-    const stand = !b.binds ? (b.gradedBy ?? primary.otherwise) : v.basis !== 'met' ? primary.otherwise : undefined;
-    const other = stand && stand !== primary.id ? ruleById(stand) : undefined;
-    if (other) run(other, true);
+    if (!b.binds && b.gradedBy && b.gradedBy !== primary.id) {
+      // The rule names the one that grades this scenario instead: its verdict is the scenario's.
+      const other = ruleById(b.gradedBy);
+      if (other) {
+        run(other, true);
+        decidedBy = other.id;
+      }
+    } else if (primary.otherwise && (!b.binds || v.basis !== 'met')) {
+      // "Graded by the rule it would otherwise hit": as if the client had no extension to take this rule's way.
+      const other = ruleById(primary.otherwise);
+      if (other) {
+        const without = { ...x.profile, knownExtensions: [] };
+        const r = run(other, true, { ...s, profile: without }, { ...x, profile: without });
+        if (!b.binds && r.b.binds) decidedBy = other.id;
+      }
+    }
   }
   for (const rule of RULES) if (rule.scope === 'always' && !graded.has(rule.id)) run(rule, false);
-  return { verdict: scenarioVerdict(checks, x.scenario.rule), checks };
+
+  // A fault of the harness grades nothing of the client's: the checks stay visible, not graded.
+  const harnessErrors = x.events.filter((e) => e.kind === 'harness' && e.level === 'error');
+  if (harnessErrors.length > 0) {
+    const notGraded = checks.map((c) => ({ ...c, verdict: 'INFORMATIONAL' as const, reason: `not graded, the harness failed in this run (would be ${c.verdict}: ${c.reason})` }));
+    const error = toCheck('HARNESS', verdict('ERROR', 'the harness itself failed during this run; the client is not blamed', harnessErrors.map((e) => wireEvidence(e.seq, e.kind === 'harness' ? e.message : '')), { basis: 'harness' }));
+    return { verdict: 'ERROR', checks: [error, ...notGraded] };
+  }
+  return { verdict: scenarioVerdict(checks, decidedBy), checks };
 }

@@ -7,7 +7,7 @@
 import type { PeerRuntime } from '../scenario.js';
 import type { Source } from '../sources.js';
 import { TERMINAL_STATES } from '../transcript.js';
-import { claimEvidence, ledgerEvidence, verdict, wireEvidence, type EvidenceRef, type Verdict } from '../verdict.js';
+import { absentEvidence, claimEvidence, ledgerEvidence, verdict, wireEvidence, type EvidenceRef, type Verdict } from '../verdict.js';
 import { inputModesFor, outputModesFor, type CardView } from '../vocabulary/card-view.js';
 import { RESUBSCRIBE_ONLY_OUTPUTS_EXT } from '../vocabulary/extensions.js';
 import { includesMediaType } from '../vocabulary/media-type.js';
@@ -313,8 +313,9 @@ export const NEG_PUSH_MTLS: Rule = {
     if (!c.ok) return notBinding(`${c.why}: this rule has nothing to say about the intent`);
     if (profile.callback === 'mtls') return binds('the receiver can do partner mTLS: push may be registered, and must really arrive', ['proceed', 'downgrade']);
     if (card.pushNotifications === true && mtlsRequired(card))
-      // Polling is always there (GetTask is a core operation): push is never the only completion path, so rejecting is over-rejection.
-      return binds(`push is offered on a card that requires mTLS, and the client's receiver is ${profile.callback}`, intent.completion === 'push' ? ['downgrade'] : ['proceed', 'downgrade'], [
+      // Polling is always there (GetTask is a core operation): push is never the only completion path, so rejecting is
+      // over-rejection. `downgrade` here: no push registered, the task polled (whatever completion the intent preferred).
+      return binds(`push is offered on a card that requires mTLS, and the client's receiver is ${profile.callback}`, ['downgrade'], [
         signal(s, '/capabilities/pushNotifications', 'MUST', 'push notifications offered'),
         signal(s, '/securityRequirements', 'seed', 'every call needs mTLS; by seed 000 the callbacks do too'),
       ]);
@@ -337,8 +338,10 @@ export const NEG_PUSH_MTLS: Rule = {
     const notDriven = seen.filter((r) => r.at === undefined);
     if (notDriven.length > 0) {
       const ev = [...taskEvidence(x, notDriven.map((r) => r.t)), ...lostEvidence];
-      return x.outcome.kind === 'timeout'
-        ? timeout('the task was not driven to a terminal state before the deadline', ev)
+      if (x.outcome.kind === 'timeout') return timeout('the task was not driven to a terminal state before the deadline', ev);
+      // Canceling a task the runtime would have completed loses it (over-rejection); leaving it unseen and live is harm.
+      return notDriven.every((r) => canceledByClient(r.t, x))
+        ? verdict('FAIL', 'the client canceled a task that polling would have completed', ev, { basis: 'over-rejection' })
         : harm('the client stopped without seeing a terminal state its task reached', ev);
     }
     const terminalEvidence = seen.map((r) => wireEvidence(r.at, `terminal state of ${r.t.id} seen by the client`));
@@ -348,8 +351,12 @@ export const NEG_PUSH_MTLS: Rule = {
         return missingRecord(this, 'polled to completion but reported no push->polling degradation', [...terminalEvidence, claimEvidence(`degradations: ${JSON.stringify(x.claims?.degradations ?? [])}`)]);
       return met('no push registered; the task was polled to a terminal state', terminalEvidence);
     }
+    // A delivery lost to a receiver that should take it (partner mTLS to an mTLS receiver, plain HTTPS to an
+    // https one) is the client's own receiver failing; a delivery the receiver could never take is not its harm.
+    const rt = x.scenario.peer.runtime;
+    const receivable = (x.profile.callback === 'mtls' && rt.push.delivery === 'partner-mtls') || (x.profile.callback === 'https' && rt.push.delivery === 'plain');
     const attempts = pushAttempts(x);
-    if (regs.length > 0 && attempts.length > 0 && !attempts.some((a) => a.outcome === 'delivered'))
+    if (receivable && regs.length > 0 && attempts.length > 0 && !attempts.some((a) => a.outcome === 'delivered'))
       return harm('push was registered to a receiver that should take it, but no delivery reached it', [...regEvidence, ...lostEvidence]);
     return met(`the task reached a terminal state the client saw (${b.reason})`, [...regEvidence, ...terminalEvidence]);
   },
@@ -410,12 +417,6 @@ export const NEG_RESUB_ONLY_OUTPUT: Rule = {
       level: 'seed',
     },
     {
-      doc: 'A2A v1.0.1',
-      section: '3.3.4',
-      quote: 'Clients SHOULD validate capability support by examining the Agent Card before attempting operations that require optional capabilities.',
-      level: 'SHOULD',
-    },
-    {
       doc: 'docs/extensions.md',
       section: 'urn:a2a-conformance:ext:resubscribe-only-outputs:v1',
       quote: 'The listed output modes are only emitted on `SubscribeToTask` (seed 000, invariant 3). On a card with `streaming:false` they are unreachable.',
@@ -424,6 +425,7 @@ export const NEG_RESUB_ONLY_OUTPUT: Rule = {
   ],
   limits: [
     { doc: 'A2A v1.0.1', section: '3.3.4', quote: 'If `AgentCard.capabilities.streaming` is `false` or not present, attempts to use `SendStreamingMessage` or `SubscribeToTask` operations MUST return UnsupportedOperationError.' },
+    { doc: 'A2A v1.0.1', section: '3.3.4', quote: 'Clients SHOULD validate capability support by examining the Agent Card before attempting operations that require optional capabilities.' },
   ],
   grades: [
     { when: 'binding: a task minted for an intent whose only acceptable output is marked unreachable', verdict: 'NON_STRICT (convention: no A2A v1.0 field says a mode is resubscribe-only)' },
@@ -556,11 +558,20 @@ export const NEG_ESCALATE: Rule = {
     if (!b.binds) return informational(b.reason);
     const ext = x.scenario.peer.runtime.input!.sessionExtension!;
     const opted = rpcCalls(x).filter((e) => optsInto(e, ext));
+    if (opted.length === 0) {
+      // What the client did instead is graded too: harm stays FAIL, and a blind rejection earns no credit.
+      const again = framesAfterRefusal(x);
+      if (again.length > 0) return harm('a refused frame was sent again to the same task (the client never opted into the session)', again);
+      const left = orphans(x);
+      if (left) return left;
+      if (x.tasks.length === 0 && x.outcome.kind !== 'timeout' && cardReads(x).length === 0)
+        return verdict('FAIL', `the client declined without reading the card, so nothing shows it could have taken ${ext}`, [...cardReadEvidence(x), claimEvidence(`decision: ${x.claims?.decision ?? 'none'}`)], { basis: 'no-credit' });
+    }
     if (opted.length === 0)
       return upFrontMiss(this, b, `the client declared ${ext}, which resolves this card, but never opted into it`, [
         ...cardReadEvidence(x),
         ...taskEvidence(x),
-        wireEvidence(undefined, `no request carried ${ext} in A2A-Extensions or Message.extensions`),
+        absentEvidence('wire', `no request carried ${ext} in A2A-Extensions or Message.extensions`),
       ]);
     const first = opted[0]!;
     const left = orphans(x);

@@ -104,6 +104,14 @@ export function dutyLevel(rule: Pick<Rule, 'sources'>): Level | undefined {
   return strongest(rule.sources.filter((s) => (s.role ?? 'duty') === 'duty').map((s) => s.level));
 }
 
+/** The duty level with the document it comes from where that is not the A2A spec (e.g. `MUST (a2a-conformance/1)`). */
+export function dutyLabel(rule: Pick<Rule, 'sources'>): string {
+  const level = dutyLevel(rule);
+  if (!level) return '—';
+  const from = rule.sources.find((s) => (s.role ?? 'duty') === 'duty' && s.level === level)!;
+  return (level === 'MUST' || level === 'SHOULD') && !from.doc.startsWith('A2A') ? `${level} (${from.doc})` : level;
+}
+
 /**
  * A signal as the rule reads it, capped by the kind the scenario gives the same pointer (a vendor
  * scenario may say a signal is only a convention; it can never make one stronger than the rule).

@@ -4,7 +4,7 @@
  */
 import { BAD_CERT_LISTENERS, type ListenerKind } from '../scenario.js';
 import { upFrontMissFails, weakest, type Level } from '../sources.js';
-import { verdict, wireEvidence, type EvidenceRef } from '../verdict.js';
+import { absentEvidence, verdict, wireEvidence, type EvidenceRef } from '../verdict.js';
 import { https, rpcCalls, tlsEvents, wireTrail } from './evidence.js';
 import { mustComplete } from './negotiation.js';
 import { binds, harm, informational, met, timeout, type Rule } from './rule.js';
@@ -70,7 +70,7 @@ export const SPEC_TLS_VERIFY: Rule = {
       return met(`the handshake with the ${bad} listener completed but no request followed (the client refused the certificate after the handshake)`, completed.map((e) => wireEvidence(e.seq, 'handshake completed; no request on it')));
     if (x.outcome.kind === 'timeout') return timeout(`the client never tried the ${bad} peer before the deadline`);
     return verdict('FAIL', `the client never attempted a handshake with the ${bad} peer, so nothing shows it refused the certificate`, [
-      wireEvidence(undefined, `no TLS handshake recorded at the ${bad} listener`),
+      absentEvidence('wire', `no TLS handshake recorded at the ${bad} listener`),
       ...wireTrail(x),
     ], { basis: 'no-credit' });
   },

@@ -3,7 +3,7 @@
  * the wire, which is FAIL whatever level its source has.
  */
 import { isTerminal, type HttpEvent } from '../transcript.js';
-import { claimEvidence, ledgerEvidence, verdict, wireEvidence, type EvidenceRef } from '../verdict.js';
+import { absentEvidence, claimEvidence, ledgerEvidence, verdict, wireEvidence, type EvidenceRef } from '../verdict.js';
 import {
   canceledByClient,
   decisionSeq,
@@ -105,7 +105,8 @@ const TEMPORARY_4XX = new Set([401, 407, 408, 425, 429]);
 export function failureKind(e: HttpEvent): FailureKind {
   if (e.rpcError) return structuralRpc(e.rpcError.code) ? 'structural' : 'temporary';
   if (e.status === undefined) return 'temporary';
-  if (e.status >= 200 && e.status <= 299) return 'ok';
+  // 2xx, and 3xx (a 304 for a cached card): nothing failed.
+  if (e.status >= 200 && e.status <= 399) return 'ok';
   if (e.status >= 400 && e.status <= 499) return TEMPORARY_4XX.has(e.status) ? 'temporary' : 'structural';
   return 'temporary';
 }
@@ -126,12 +127,15 @@ export function requestKey(e: HttpEvent): string {
       );
     return v;
   };
+  // What was sent: the params' digest (messageId left out) where the peer took it, the recorded params
+  // otherwise, and for a body that was not JSON-RPC at all, the digest of the body.
+  const sent = e.rpc ? (e.paramsDigest ?? strip(e.rpc.params)) : (e.requestDigest ?? null);
   return JSON.stringify([
     e.origin,
     e.path,
     e.method,
     e.rpc?.method ?? null,
-    strip(e.rpc?.params ?? null),
+    sent,
     e.headers.authDigest ?? (e.headers.authorization ? 'authorization' : null),
     e.headers.a2aVersion ?? e.versionQuery ?? null,
     e.headers.a2aExtensions ?? null,
@@ -242,7 +246,7 @@ export const WIRE_DEADLINE: Rule = {
     const decided = Number.isFinite(at) ? [wireEvidence(at, `the runner's view: ${x.outcome.kind}`)] : [];
     if (x.outcome.kind === 'timeout') return timeout(`no decision within the deadline (${x.outcome.deadlineMs} ms)`, [...decided, ...taskEvidence(x)]);
     if (x.outcome.kind === 'crashed')
-      return verdict('FAIL', `the client gave no valid result: ${x.outcome.reason}`, [...decided, wireEvidence(undefined, `the client's channel: ${x.outcome.reason}`)], { basis: 'crash' });
+      return verdict('FAIL', `the client gave no valid result: ${x.outcome.reason}`, [...decided, wireEvidence(Number.isFinite(at) ? at : undefined, `the client's channel: ${x.outcome.reason}`)], { basis: 'crash' });
     const d = x.claims?.decision;
     if ((d === 'proceeded' || d === 'downgraded' || d === 'escalated') && needsCompletion(x.intent) && x.tasks.length > 0) {
       const unseen = x.tasks.filter((t) => terminalSeenAt(x, t.id) === undefined);
@@ -273,7 +277,7 @@ export const WIRE_HONEST_REPORT: Rule = {
   grade(_b, x) {
     if (!x.claims) return informational('no report to compare');
     const minted = new Set(x.tasks.map((t) => t.id));
-    const ledger: EvidenceRef = ledgerEvidence(undefined, `the ledger holds ${minted.size} task(s)${minted.size ? `: ${[...minted].join(', ')}` : ''}`);
+    const ledger: EvidenceRef = { ...absentEvidence('ledger', `the ledger holds ${minted.size} task(s)${minted.size ? `: ${[...minted].join(', ')}` : ''}, and nothing else`) };
     const claimed = new Set(x.claims.taskIds);
     const unknown = [...claimed].filter((id) => !minted.has(id));
     const unclaimed = x.tasks.filter((t) => !claimed.has(t.id));
@@ -289,7 +293,7 @@ export const WIRE_HONEST_REPORT: Rule = {
     if (d === 'escalated') {
       const uris = (x.card as { capabilities?: { extensions?: Array<{ uri?: unknown }> } }).capabilities?.extensions?.map((e) => String(e.uri ?? '')) ?? [];
       const opted = rpcCalls(x).filter((e) => uris.some((u) => optsInto(e, u)));
-      if (opted.length === 0) return verdict('FAIL', 'the client reports escalated but no request opted into an extension of the card', [wireEvidence(undefined, `${rpcCalls(x).length} A2A request(s), none with A2A-Extensions or Message.extensions naming ${uris.join(', ') || 'a card extension'}`), claimEvidence('decision: escalated')], { basis: 'claims' });
+      if (opted.length === 0) return verdict('FAIL', 'the client reports escalated but no request opted into an extension of the card', [absentEvidence('wire', `${rpcCalls(x).length} A2A request(s), none with A2A-Extensions or Message.extensions naming ${uris.join(', ') || 'a card extension'}`), claimEvidence('decision: escalated')], { basis: 'claims' });
     }
     return met('claims agree with the ledger');
   },
