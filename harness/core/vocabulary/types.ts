@@ -1,8 +1,8 @@
 /**
  * The pure vocabulary of the harness (DESIGN.md §2). No I/O, no `node:` imports.
  *
- * Clients under test may import this file and `card-view.ts`; nothing else of core's
- * decision code (rules, oracle) is theirs to see.
+ * Clients under test may import anything in this folder (harness/core/vocabulary/) and nothing
+ * else of the harness: the rules and the oracle are not theirs to see (test/architecture.test.ts).
  */
 
 /** A2A dialects a client may speak. Only `a2a-v1` peers exist today. */
