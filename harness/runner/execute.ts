@@ -185,7 +185,7 @@ export async function executeScenario(s: Scenario, env: RunEnv): Promise<Scenari
     g = { verdict: 'ERROR', checks: [{ rule: 'HARNESS', verdict: 'ERROR', reason: `the oracle failed: ${(err as Error).message}`, evidence: [] }] };
   }
   if (diagnostics?.warnings.length)
-    g.checks.push({ rule: 'CLIENT-PROTOCOL', verdict: 'INFORMATIONAL', reason: `${diagnostics.warnings.length} protocol warning(s); they cost nothing by themselves`, evidence: diagnostics.warnings.slice(0, 20).map((w) => ({ fact: w })) });
+    g.checks.push({ rule: 'CLIENT-PROTOCOL', verdict: 'INFORMATIONAL', reason: `${diagnostics.warnings.length} protocol warning(s); they cost nothing by themselves`, evidence: diagnostics.warnings.slice(0, 20).map((w) => ({ fact: w, source: 'wire' as const })), basis: 'protocol' });
   return {
     ...base,
     ...(diagnostics?.stderr ? { stderr: diagnostics.stderr } : {}),
