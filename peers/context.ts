@@ -4,7 +4,7 @@
  * peers depend on core only.
  */
 import type { RequestHandler } from 'msw';
-import type { ListenerKind, PeerDescription } from '../harness/core/scenario.js';
+import type { ListenerKind } from '../harness/core/scenario.js';
 import type { PushOrder } from '../harness/core/push.js';
 import type { PushAttemptEvent, TaskLedger, Transcript } from '../harness/core/transcript.js';
 
@@ -32,5 +32,3 @@ export interface PeerInstance {
   cardUrl: string;
   handlers: RequestHandler[];
 }
-
-export type PeerFactory = (desc: PeerDescription, ctx: PeerRunContext) => PeerInstance;

@@ -8,7 +8,7 @@ import { BAD_CERT_LISTENERS } from '../harness/core/scenario.js';
 import type { PeerInstance, PeerRunContext } from './context.js';
 import { a2aV1Peer, type PeerParts } from './a2a-v1/peer.js';
 
-export type { PeerFactory, PeerInstance, PeerRunContext } from './context.js';
+export type { PeerInstance, PeerRunContext } from './context.js';
 export type { PeerParts } from './a2a-v1/peer.js';
 
 interface PeerEntry {

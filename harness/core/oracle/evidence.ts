@@ -120,10 +120,10 @@ export const taskEvidence = (x: GradeInput, tasks: TaskRecord[] = x.tasks): Evid
   tasks.map((t) => ledgerEvidence(t.mintedSeq, describeTask(t)));
 
 /** What the client did on the wire before it stopped: its last requests. */
+export const describeCall = (e: HttpEvent) =>
+  `${e.rpc?.method ?? `${e.method} ${e.path}`} → ${e.status ?? 'no answer'}${e.rpcError ? ` (${e.rpcError.code} ${e.rpcError.message})` : ''}`;
+
 export const wireTrail = (x: GradeInput): EvidenceRef[] =>
   https(x)
     .slice(-3)
-    .map((e) => wireEvidence(e.seq, `${e.rpc?.method ?? `${e.method} ${e.path}`} → ${e.status ?? 'no answer'}${e.rpcError ? ` (${e.rpcError.code})` : ''}`));
-
-export const describeCall = (e: HttpEvent) =>
-  `${e.rpc?.method ?? `${e.method} ${e.path}`} → ${e.status ?? 'no answer'}${e.rpcError ? ` (${e.rpcError.code} ${e.rpcError.message})` : ''}`;
+    .map((e) => wireEvidence(e.seq, describeCall(e)));

@@ -2,15 +2,15 @@
  * Transport rules: the server's identity (A2A §7.2 with RFC 9110 §4.3.4) and the protocol version
  * every request names (A2A §3.6).
  */
-import { BAD_CERT_LISTENERS, type ListenerKind } from '../scenario.js';
+import { BAD_CERT_LISTENERS, type ListenerKind, type PeerRuntime } from '../scenario.js';
 import { upFrontMissFails, weakest, type Level } from '../sources.js';
 import { absentEvidence, verdict, wireEvidence, type EvidenceRef } from '../verdict.js';
 import { https, rpcCalls, tlsEvents, wireTrail } from './evidence.js';
 import { mustComplete } from './negotiation.js';
 import { binds, harm, informational, met, timeout, type Rule } from './rule.js';
 
-function badListener(x: { scenario: { peer: { runtime: { cardListener: ListenerKind; rpcListener: ListenerKind } } } }): ListenerKind | undefined {
-  const rt = x.scenario.peer.runtime;
+/** The listener with a certificate a client must refuse, where the peer serves its card or its RPC on one. */
+function badListener(rt: Pick<PeerRuntime, 'cardListener' | 'rpcListener'>): ListenerKind | undefined {
   return BAD_CERT_LISTENERS.has(rt.cardListener) ? rt.cardListener : BAD_CERT_LISTENERS.has(rt.rpcListener) ? rt.rpcListener : undefined;
 }
 
@@ -51,12 +51,12 @@ export const SPEC_TLS_VERIFY: Rule = {
   notBinding: ['a valid certificate (the control): must proceed and complete'],
   applies(s) {
     const rt = s.truth.runtime;
-    const bad = BAD_CERT_LISTENERS.has(rt.cardListener) ? rt.cardListener : BAD_CERT_LISTENERS.has(rt.rpcListener) ? rt.rpcListener : undefined;
+    const bad = badListener(rt);
     if (!bad) return binds('the peer certificate is valid for 127.0.0.1 and chains to the trusted CA', ['proceed', 'downgrade']);
     return binds(`the peer's certificate is ${WHAT[bad] ?? bad}`, ['reject'], [{ pointer: `(TLS certificate of the ${bad} listener)`, level: 'security', note: WHAT[bad] ?? bad }]);
   },
   grade(b, x) {
-    const bad = badListener(x);
+    const bad = badListener(x.scenario.peer.runtime);
     if (!b.binds || !bad) return b.binds ? mustComplete(x, b.reason) : informational(b.reason);
     const reqs = https(x).filter((e) => e.listener === bad);
     if (reqs.length > 0)
