@@ -15,7 +15,8 @@ import type { HttpEvent } from '../harness/core/transcript.js';
 import { findScenarioFiles, loadCatalogue, PACKAGE_ROOT, DEFAULT_SCENARIO_GLOB } from '../harness/runner/catalogue.js';
 import { closeEnv, openEnv } from '../harness/runner/env.js';
 import { executeScenario, type RunEnv } from '../harness/runner/execute.js';
-import { makePki, readPki, removePki, writePki } from '../harness/pki/index.js';
+import { makePki, readPki, writePki } from '../harness/pki/index.js';
+import { closeRunFolder, openRunFolder } from '../harness/runner/workspace.js';
 import { mountPeer } from '../harness/runner/mount.js';
 
 const rounds = Number(process.argv[process.argv.indexOf('--rounds') + 1] ?? 3) || 3;
@@ -52,7 +53,8 @@ async function bareReplay(env: RunEnv, s: Scenario, recorded: ScenarioResult, ag
 
 async function main() {
   const catalogue = await loadCatalogue(await findScenarioFiles([DEFAULT_SCENARIO_GLOB], PACKAGE_ROOT));
-  const files = await writePki(await makePki());
+  const folder = await openRunFolder('bench');
+  const files = await writePki(await makePki(), folder.pkiDir);
   const env = await openEnv({ pkiDir: files.dir, client: createBuiltinClient('reference'), idSalt: 'bench', deadlineMultiplier: 1 });
   const pki = await readPki(files.dir);
   const agent = new Agent({ connect: { ca: pki.testCa.cert, cert: pki.client.cert, key: pki.client.key } });
@@ -85,7 +87,7 @@ async function main() {
   await agent.close();
   await insecure.close();
   await closeEnv(env);
-  await removePki(files);
+  await closeRunFolder(folder);
 }
 
 await main();

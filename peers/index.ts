@@ -50,12 +50,17 @@ export function peerSummary(name: string): string | undefined {
   return PEERS[name]?.summary;
 }
 
+/** What is wrong with a peer description, as `field: what` (checked when a scenario file loads), or undefined. */
+export function peerProblem(desc: PeerDescription): string | undefined {
+  if (!Object.hasOwn(PEERS, desc.factory)) return `peer.factory: unknown peer factory "${desc.factory}" (known: ${PEER_NAMES.join(', ')})`;
+  const problem = PEERS[desc.factory]!.check(desc);
+  return problem ? `peer (factory "${desc.factory}"): ${problem}` : undefined;
+}
+
 /** Makes a peer for one run. `parts` add to the factory's own (a signing step, another origin, a gate). */
 export const createPeer = (desc: PeerDescription, ctx: PeerRunContext, parts: PeerParts = {}): PeerInstance => {
-  const entry = PEERS[desc.factory];
-  if (!entry || !Object.hasOwn(PEERS, desc.factory)) throw new Error(`[harness] unknown peer factory "${desc.factory}". Known: ${PEER_NAMES.join(', ')}`);
-  const problem = entry.check(desc);
-  if (problem) throw new Error(`[harness] peer "${desc.factory}": ${problem}`);
+  const problem = peerProblem(desc);
+  if (problem) throw new Error(`[harness] ${problem}`);
   return a2aV1Peer(desc, ctx, parts);
 };
 

@@ -2,22 +2,28 @@
 import type { RunResults } from '../harness/core/results.js';
 import { sourceLabel } from '../harness/core/sources.js';
 import { VERDICT_KINDS } from '../harness/core/verdict.js';
+import { printableInline } from '../harness/core/text.js';
 
-/** Markdown-safe inline text: no table breaks, no markup, no HTML. */
-const md = (s: string) =>
-  s
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/[\\`*_{}[\]|#!]/g, (c) => `\\${c}`)
-    .replace(/[\r\n\u2028\u2029]+/g, ' ');
+/**
+ * Untrusted text (a client's name, a scenario id, a reason that quotes the wire) as an inline code
+ * span: no markup, no HTML, no autolink and no @mention survive in one; controls are shown escaped,
+ * and a table's pipe is escaped (GFM splits cells before it reads code spans).
+ */
+const md = (s: string, cell = true) => {
+  const text = cell ? printableInline(s).replace(/\|/g, '\\|') : printableInline(s);
+  if (!text) return '';
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((r) => r.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = /^[`\s]|[`\s]$/.test(text) ? ' ' : '';
+  return `${fence}${pad}${text}${pad}${fence}`;
+};
 
 export function renderMarkdown(r: RunResults, reportPath?: string): string {
   const lines: string[] = [];
   const ok = r.exitCode === 0;
-  lines.push(`## A2A client conformance: ${md(r.client.name)} ${md(r.client.version)} ${ok ? '✅' : '❌'}`);
+  lines.push(`## A2A client conformance: ${md(r.client.name, false)} ${md(r.client.version, false)} ${ok ? '✅' : '❌'}`);
   lines.push('');
-  lines.push(`${r.results.length} scenario(s) run, ${r.notRun.length} not run, ${r.unexpected.length} unexpected · exit code ${r.exitCode} · a2a-conformance ${md(r.harness.version)}${r.shard ? ` · shard ${md(r.shard)}` : ''}`);
+  lines.push(`${r.results.length} scenario(s) run, ${r.notRun.length} not run, ${r.unexpected.length} unexpected · exit code ${r.exitCode} · a2a-conformance ${r.harness.version.replace(/[^\w.+-]/g, '?')}${r.shard ? ` · shard ${md(r.shard, false)}` : ''}`);
   lines.push('');
   lines.push(`| ${VERDICT_KINDS.join(' | ')} |`);
   lines.push(`|${VERDICT_KINDS.map(() => '---').join('|')}|`);
@@ -28,9 +34,9 @@ export function renderMarkdown(r: RunResults, reportPath?: string): string {
       const c = r.results.find((x) => x.id === u.id)?.checks.find((x) => x.verdict === u.verdict);
       const rests = c && ['up-front', 'duty', 'record', 'harm'].includes(c.basis ?? '') ? c.sources?.find((x) => (c.basis === 'harm' ? x.role === 'harm' : x.role !== 'harm')) : undefined;
       const authority = c ? [c.basis, rests ? sourceLabel(rests) : c.level].filter(Boolean).join(' · ') : '';
-      lines.push(`| ${md(u.verdict)} | ${md(u.id)} | ${md(c ? `${c.rule}: ${c.reason}` : '')} | ${md(authority)} | ${md(u.why)} |`);
+      lines.push(`| ${u.verdict} | ${md(u.id)} | ${md(c ? `${c.rule}: ${c.reason}` : '')} | ${md(authority)} | ${md(u.why)} |`);
     }
   }
-  if (reportPath) lines.push('', `Full report: \`${reportPath}\``);
+  if (reportPath) lines.push('', `Full report: ${md(reportPath, false)}`);
   return lines.join('\n') + '\n';
 }

@@ -266,12 +266,13 @@ describe('scenario files', () => {
 
   it('a .scenario.json is checked against docs/scenario.schema.json, naming the file and the field', async () => {
     const s = JSON.parse(JSON.stringify({ ...scenario('spec-tls-verify/expired'), id: 'json/one' }));
+    const listener = s.peer.runtime.cardListener;
     s.peer.runtime.cardListener = 'plain-http';
     await writeFile(join(dir, 'e.scenario.json'), JSON.stringify({ scenarios: [s] }));
     await expect(loadCatalogue([join(dir, 'e.scenario.json')])).rejects.toThrow(/e\.scenario\.json: scenario "json\/one": peer\.runtime\.cardListener: must be equal to one of the allowed values \(tls, mtls/);
     await writeFile(join(dir, 'f.scenario.json'), '{"scenarios": [');
     await expect(loadCatalogue([join(dir, 'f.scenario.json')])).rejects.toThrow(/f\.scenario\.json: not JSON/);
-    s.peer.runtime.cardListener = 'tls';
+    s.peer.runtime.cardListener = listener;
     await writeFile(join(dir, 'g.scenario.json'), JSON.stringify([s]));
     const loaded = await loadCatalogue([join(dir, 'g.scenario.json')]);
     expect(loaded.map((e) => e.scenario.id)).toEqual(['json/one']);

@@ -10,6 +10,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { ClientReport, Hello, RunRequest } from '../core/vocabulary/types.js';
 import { helloProblem, type ClientAdapter, type ClientDiagnostics } from './contract.js';
+import { registerProcessGroup, RUN_MARK, unregisterProcessGroup } from './process-group.js';
 
 export const PROTOCOL = 'a2a-conformance/1';
 export const MAX_LINE_BYTES = 1024 * 1024;
@@ -19,6 +20,8 @@ const KILL_AFTER_ABORT_MS = 2_000;
 const PREVIOUS_RUN_MS = 10_000;
 const MAX_STDERR = 64 * 1024;
 const MAX_QUEUED = 1000;
+/** Bytes of unread lines kept (a client writing while nobody reads costs at most this). */
+const MAX_QUEUED_BYTES = 4 * 1024 * 1024;
 const MAX_WARNINGS = 100;
 
 /** Every live child, so none outlives the harness. */
@@ -45,6 +48,8 @@ export interface SubprocessOptions {
   env?: NodeJS.ProcessEnv;
   /** How long after an abort the process is killed (docs/protocol.md: 2 s; shorter only in the harness's own tests). */
   killAfterAbortMs?: number;
+  /** The run's private folder (harness/runner/workspace.ts): every process group is registered there and marked with it. */
+  runDir?: string;
 }
 
 type LineEvent = { kind: 'line'; text: string } | { kind: 'too-long'; bytes: number } | { kind: 'exit'; code: number | null; signal: string | null };
@@ -67,7 +72,10 @@ class Child {
   constructor(o: SubprocessOptions) {
     this.gone = new Promise((resolve) => (this.markGone = resolve));
     // Its own process group: the shell that runs the command and everything it starts die together.
-    this.proc = spawn(o.command, { shell: true, detached: true, cwd: o.cwd, env: o.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const env = { ...(o.env ?? process.env), ...(o.runDir ? { [RUN_MARK]: o.runDir } : {}) };
+    this.proc = spawn(o.command, { shell: true, detached: true, cwd: o.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const pgid = this.proc.pid;
+    if (o.runDir && pgid) registerProcessGroup(o.runDir, pgid);
     LIVE.add(this);
     this.proc.stdout!.on('data', (c: Buffer) => this.onData(c));
     this.proc.stderr!.setEncoding('utf8'); // multi-byte characters split across chunks stay whole
@@ -84,6 +92,15 @@ class Child {
       }
     });
     this.proc.on('exit', (code, signal) => {
+      // Whatever the client started in its group dies with it: nothing outlives the process the harness talks to.
+      if (pgid) {
+        try {
+          process.kill(-pgid, 'SIGKILL');
+        } catch {
+          // the group is already empty
+        }
+        if (o.runDir) unregisterProcessGroup(o.runDir, pgid);
+      }
       this.exited = true;
       LIVE.delete(this);
       this.exit = { kind: 'exit', code, signal };
@@ -111,19 +128,27 @@ class Child {
     }
   }
 
+  private queuedBytes = 0;
+
   private push(e: LineEvent): void {
+    const bytes = e.kind === 'line' ? e.text.length : 0;
     if (this.waiter) {
       const w = this.waiter;
       this.waiter = undefined;
       w(e);
-    } else if (this.queue.length < MAX_QUEUED || e.kind === 'exit') this.queue.push(e);
-    else this.dropped++;
+    } else if (e.kind === 'exit' || (this.queue.length < MAX_QUEUED && this.queuedBytes + bytes <= MAX_QUEUED_BYTES)) {
+      this.queue.push(e);
+      this.queuedBytes += bytes;
+    } else this.dropped++;
   }
 
   /** The next line or event, or `undefined` after `ms`. After the exit, always the exit. */
   next(ms: number): Promise<LineEvent | undefined> {
     const q = this.queue.shift();
-    if (q) return Promise.resolve(q);
+    if (q) {
+      if (q.kind === 'line') this.queuedBytes -= q.text.length;
+      return Promise.resolve(q);
+    }
     if (this.exit) return Promise.resolve(this.exit);
     return new Promise((resolve) => {
       const waiter = (e: LineEvent) => {
@@ -210,7 +235,7 @@ export class SubprocessClient implements ClientAdapter {
       if (!msg || typeof msg !== 'object' || Array.isArray(msg)) throw this.fault('answered hello with JSON that is not an object', e.text, child);
       const m = msg as Record<string, unknown>;
       if (m.type !== 'hello' && typeof m.type === 'string' && m.type !== 'result') {
-        this.protocolLog.push({ problem: `unknown message type ${JSON.stringify(m.type)} (ignored)`, line: e.text });
+        if (this.protocolLog.length < MAX_WARNINGS) this.protocolLog.push({ problem: `unknown message type ${JSON.stringify(m.type.slice(0, 100))} (ignored)`, line: e.text.slice(0, 300) });
         continue;
       }
       const problem = m.type === 'hello' ? helloProblem(m) : `expected {"type":"hello",…}, got type ${JSON.stringify(m.type)}`;
@@ -228,7 +253,7 @@ export class SubprocessClient implements ClientAdapter {
   }
 
   private fault(problem: string, line: string | undefined, child?: Child): ClientFault {
-    this.protocolLog.push({ problem, ...(line !== undefined ? { line } : {}) });
+    this.protocolLog.push({ problem, ...(line !== undefined ? { line: line.slice(0, 300) } : {}) });
     child?.kill();
     if (child) this.lastFailed = child;
     if (child === this.child) this.child = undefined;

@@ -5,14 +5,25 @@
  */
 import { SubprocessClient } from '../adapters/subprocess.js';
 import type { Scenario } from '../core/scenario.js';
-import { makePki, removePki, writePki } from '../pki/index.js';
+import { makePki, writePki } from '../pki/index.js';
+import { closeRunFolder, openRunFolder } from '../runner/workspace.js';
 import { closeEnv, openEnv } from '../runner/env.js';
 import { executeScenario } from '../runner/execute.js';
 import { helloProblem } from '../adapters/contract.js';
 import { schemaValidator } from '../runner/json-schema.js';
 
 export async function doctor(command: string, harmless: Scenario, out: (l: string) => void, cwd = process.cwd()): Promise<number> {
-  const client = new SubprocessClient({ command, cwd });
+  // Its PKI and its client's processes belong to one private folder, removed on every exit path.
+  const folder = await openRunFolder('doctor');
+  try {
+    return await check(command, harmless, out, cwd, folder.dir, folder.pkiDir);
+  } finally {
+    await closeRunFolder(folder);
+  }
+}
+
+async function check(command: string, harmless: Scenario, out: (l: string) => void, cwd: string, runDir: string, pkiDir: string): Promise<number> {
+  const client = new SubprocessClient({ command, cwd, runDir });
   let problems = 0;
   const report = (ok: boolean, what: string, line?: string) => {
     if (!ok) problems++;
@@ -38,7 +49,7 @@ export async function doctor(command: string, harmless: Scenario, out: (l: strin
   const semantic = helloProblem(hello);
   report(schemaOk && !semantic, `hello: ${hello.name} ${hello.version}, profile ${hello.profile ? 'fixed' : 'per run'}, task classes ${hello.taskClasses.join(', ') || '(none)'}${schemaOk ? '' : ` — ${(validHello.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ')}`}${semantic ? ` — ${semantic}` : ''}`, schemaOk && !semantic ? undefined : JSON.stringify(helloMsg));
 
-  const files = await writePki(await makePki());
+  const files = await writePki(await makePki(), pkiDir);
   const env = await openEnv({ pkiDir: files.dir, client, hello, idSalt: 'doctor', deadlineMultiplier: 1 });
   try {
     if (!hello.taskClasses.includes(harmless.intent.taskClass)) {
@@ -52,7 +63,6 @@ export async function doctor(command: string, harmless: Scenario, out: (l: strin
     }
   } finally {
     await closeEnv(env);
-    await removePki(files);
   }
   out(problems === 0 ? 'the client speaks a2a-conformance/1' : `${problems} problem(s)`);
   return problems === 0 ? 0 : 1;

@@ -3,7 +3,7 @@
  * Exit codes (DESIGN.md §4.3): 0 all verdicts expected; 1 an unexpected verdict or nothing graded;
  * 2 a harness ERROR or bad arguments.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { BUILTIN_CLIENTS } from '../../clients/index.js';
@@ -13,19 +13,44 @@ import { rulesText } from '../core/oracle/describe.js';
 import type { RunResults } from '../core/results.js';
 import { VERDICT_KINDS } from '../core/verdict.js';
 import { DEFAULT_SCENARIO_GLOB, findScenarioFiles, loadCatalogue, PACKAGE_ROOT, ScenarioLoadError } from '../runner/catalogue.js';
-import { harnessVersion, runConformance } from '../runner/run.js';
+import { harnessVersion, runConformance, RunInterrupted } from '../runner/run.js';
 import { baselineFrom, ExpectationsError, judge, parseExpectations, type Expectations } from '../runner/expectations.js';
 import { mergeResults, MergeError } from '../runner/merge.js';
 import { resultsProblem } from '../runner/results-schema.js';
 import { exitCode } from '../runner/policy.js';
-import { writeReports, type WrittenReport } from '../../reports/index.js';
+import type { WrittenReport } from '../../reports/index.js';
 import { serve, type Serving } from './serve.js';
 import { ClientFault } from '../adapters/subprocess.js';
 import { doctor } from './doctor.js';
+import { checkWritableFile, claimOutput, OutputError, writeFileAtomic } from './output.js';
+import { interruptible, signalExitCode, type StopSignal } from './interrupt.js';
+import { reapDeadRuns } from '../runner/workspace.js';
+import { printable } from '../core/text.js';
+
+/** Everything the CLI prints goes through here: a client's or a file's text cannot drive the terminal. */
+const print = (text: string) => void process.stdout.write(printable(text));
+const printErr = (text: string) => void process.stderr.write(printable(text));
+
+/** Says (on stderr) what a run killed with SIGKILL left, and removes it. */
+const reap = () => {
+  for (const line of reapDeadRuns()) printErr(`a2a-conformance: ${line}\n`);
+};
 
 class UsageError extends Error {
   override readonly name = 'UsageError';
 }
+
+/** The command was stopped by a signal and has cleaned up: exit 128 + the signal's number. */
+class Stopped extends Error {
+  constructor(readonly signal: StopSignal) {
+    super(`stopped by ${signal}`);
+  }
+}
+
+const resolvePath = (option: string, given: string) => {
+  if (!given.trim()) throw new UsageError(`${option} needs a folder name (it was empty)`);
+  return resolve(given);
+};
 
 async function scenarioFiles(globs: string[] | undefined): Promise<string[]> {
   const files = globs?.length
@@ -58,7 +83,7 @@ function printSummary(r: RunResults, out: WrittenReport): void {
     lines.push(`  ✗ ${u.verdict.padEnd(10)} ${u.id}${worst ? ` — ${worst.rule}: ${worst.reason}` : ''}`);
   }
   lines.push(`report: ${out.html}`, `results: ${out.results} · junit: ${out.junit} · summary: ${out.markdown}`, `exit code ${r.exitCode}`);
-  process.stdout.write(lines.join('\n') + '\n');
+  print(lines.join('\n') + '\n');
 }
 
 function ruleList(v: string, prev: string[] = []): string[] {
@@ -71,7 +96,10 @@ export function buildProgram(): Command {
   const program = new Command('a2a-conformance')
     .description('Conformance harness for A2A (Agent2Agent) clients: scripted vendor peers over real TLS/mTLS, graded from the wire.')
     .version(harnessVersion())
-    .showHelpAfterError('(run with --help for usage)');
+    .showHelpAfterError('(run with --help for usage)')
+    // Set before the subcommands are made: they copy these settings, so their errors exit 2 as well.
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => print(s), writeErr: (s) => printErr(s) });
 
   program
     .command('run')
@@ -92,7 +120,7 @@ export function buildProgram(): Command {
     }, 1)
     .option('--seed <salt>', 'salt of the opaque scenario ids (random by default)')
     .action(async (opts: { client?: string; clientCmd?: string; scenarios?: string[]; rule?: string[]; out: string; strict: boolean; deadlineMultiplier: number; seed?: string; expectations?: string; updateExpectations?: string; shard?: string }) => {
-      if (opts.shard && !/^[1-9]\d*\/[1-9]\d*$/.test(opts.shard)) throw new UsageError(`--shard must look like 1/3, got "${opts.shard}"`);
+      if (opts.shard !== undefined && !/^[1-9]\d*\/[1-9]\d*$/.test(opts.shard)) throw new UsageError(`--shard must look like 1/3, got "${opts.shard}"`);
       if (opts.shard) {
         const [i, n] = opts.shard.split('/').map(Number) as [number, number];
         if (i > n) throw new UsageError(`--shard ${opts.shard}: the index must be at most the count`);
@@ -102,26 +130,41 @@ export function buildProgram(): Command {
       if (!opts.client && !opts.clientCmd) throw new UsageError('say which client to run: --client <name> (see `a2a-conformance list --clients`) or --client-cmd "<command>"');
       if (opts.client && !BUILTIN_CLIENTS.some((c) => c.name === opts.client))
         throw new UsageError(`unknown client "${opts.client}". Built-in clients: ${BUILTIN_CLIENTS.map((c) => c.name).join(', ')}`);
-      const files = await scenarioFiles(opts.scenarios);
-      const out = resolve(opts.out);
-      const results = await runConformance({
-        client: opts.client,
-        clientCmd: opts.clientCmd,
-        files,
-        rules: opts.rule,
-        strict: opts.strict,
-        deadlineMultiplier: opts.deadlineMultiplier,
-        seed: opts.seed,
-        expectations,
-        shard: opts.shard,
-        onProgress: (n, total, r) => process.stderr.write(`[${String(n).padStart(String(total).length)}/${total}] ${r.verdict.padEnd(13)} ${r.id} (${r.durationMs} ms)\n`),
-      });
-      if (opts.updateExpectations) {
-        const baseline = baselineFrom(results.results, { strict: opts.strict }, results.client.name);
-        await writeFile(opts.updateExpectations, JSON.stringify(baseline, null, 2) + '\n');
-        process.stderr.write(`wrote ${baseline.entries.length} expectation(s) to ${opts.updateExpectations}\n`);
+      // Everything is checked before anything runs: the scenario files (all of them), then every path written.
+      const catalogue = await loadCatalogue(await scenarioFiles(opts.scenarios));
+      const updateTo = opts.updateExpectations !== undefined ? checkWritableFile('--update-expectations', opts.updateExpectations) : undefined;
+      reap();
+      const out = await claimOutput('--out', opts.out);
+      const stop = interruptible((l) => printErr(l + '\n'), 'the run', { onStop: (s) => out.abandon(`it was stopped by ${s}`) });
+      let results: RunResults;
+      try {
+        results = await runConformance({
+          client: opts.client,
+          clientCmd: opts.clientCmd,
+          files: catalogue.map((e) => e.file),
+          catalogue,
+          rules: opts.rule,
+          strict: opts.strict,
+          deadlineMultiplier: opts.deadlineMultiplier,
+          seed: opts.seed,
+          expectations,
+          shard: opts.shard,
+          signal: stop.signal,
+          onProgress: (n, total, r) => printErr(`[${String(n).padStart(String(total).length)}/${total}] ${r.verdict.padEnd(13)} ${r.id} (${r.durationMs} ms)\n`),
+        });
+      } catch (err) {
+        if (err instanceof RunInterrupted || stop.received) throw new Stopped(stop.received ?? 'SIGINT');
+        out.abandon(`it failed: ${(err as Error).message}`);
+        throw err;
+      } finally {
+        stop.dispose();
       }
-      const written = await writeReports(results, out);
+      if (updateTo) {
+        const baseline = baselineFrom(results.results, { strict: opts.strict }, results.client.name);
+        await writeFileAtomic(updateTo, JSON.stringify(baseline, null, 2) + '\n');
+        printErr(`wrote ${baseline.entries.length} expectation(s) to ${updateTo}\n`);
+      }
+      const written = await out.commit(results);
       printSummary(results, written);
       process.exitCode = results.exitCode;
     });
@@ -144,15 +187,18 @@ export function buildProgram(): Command {
         }
         const problem = resultsProblem(r);
         if (problem) throw new UsageError(`${f} is not an a2a-conformance results file (docs/results.schema.json): ${problem}`);
+        // The expectations a run was judged with travel inside it: checked as strictly as a file.
+        if (r.expectations) parseExpectations(JSON.stringify(r.expectations), `${f} (its "expectations")`);
         runs.push(r);
       }
+      const out = await claimOutput('--out', opts.out);
       let merged = mergeResults(runs);
       if (opts.expectations) {
         const catalogue = [...merged.results.map((x) => x.id), ...merged.notRun.map((n) => n.id)];
         const { unexpected } = judge(merged.results, { strict: opts.strict || merged.strict }, await readExpectations(opts.expectations), catalogue);
         merged = { ...merged, unexpected, exitCode: exitCode(merged.results, unexpected) };
       }
-      const written = await writeReports(merged, resolve(opts.out));
+      const written = await out.commit(merged);
       printSummary(merged, written);
       process.exitCode = merged.exitCode;
     });
@@ -164,7 +210,7 @@ export function buildProgram(): Command {
     .action(async (opts: { clientCmd: string }) => {
       const catalogue = await loadCatalogue(await scenarioFiles(undefined));
       const harmless = catalogue.find((e) => e.scenario.id === 'spec-tls-verify/valid-certificate-control')!.scenario;
-      process.exitCode = await doctor(opts.clientCmd, harmless, (l) => process.stdout.write(l + '\n'));
+      process.exitCode = await doctor(opts.clientCmd, harmless, (l) => print(l + '\n'));
     });
 
   program
@@ -175,20 +221,24 @@ export function buildProgram(): Command {
     .option('--scenarios <glob...>', 'scenario files or globs (default: the built-in scenarios)')
     .action(async (opts: { peer?: string; pkiDir?: string; scenarios?: string[] }) => {
       const catalogue = await loadCatalogue(await scenarioFiles(opts.scenarios));
+      reap();
+      const stop = interruptible((l) => printErr(l + '\n'), 'the peers', { setsExitCode: false });
       let serving: Serving;
       try {
-        serving = await serve({ catalogue, peer: opts.peer, pkiDir: opts.pkiDir ? resolve(opts.pkiDir) : undefined, out: (l) => process.stdout.write(l + '\n') });
+        serving = await serve({ catalogue, peer: opts.peer, pkiDir: opts.pkiDir !== undefined ? resolvePath('--pki-dir', opts.pkiDir) : undefined, out: (l) => print(l + '\n') });
       } catch (err) {
+        stop.dispose();
+        if (err instanceof OutputError) throw err;
         throw new UsageError((err as Error).message);
       }
-      await new Promise<void>((done) => {
-        const stop = () => {
-          process.stdout.write('stopping…\n');
-          void serving.stop().then(done);
-        };
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
-      });
+      try {
+        await new Promise<void>((done) => stop.signal.addEventListener('abort', () => done(), { once: true }));
+        print('stopping…\n');
+        await serving.stop();
+      } finally {
+        stop.dispose();
+      }
+      // Ctrl-C is how `serve` ends: exit 0 once everything is closed and removed.
     });
 
   program
@@ -215,15 +265,17 @@ export function buildProgram(): Command {
         process.stdout.write(JSON.stringify(catalogue.map((e) => ({ id: e.scenario.id, rule: e.scenario.rule, title: e.scenario.title, expect: e.scenario.expect })), null, 2) + '\n');
         return;
       }
-      for (const e of catalogue) process.stdout.write(`${e.scenario.id.padEnd(52)} ${e.scenario.rule.padEnd(22)} ${e.scenario.expect}\n`);
+      for (const e of catalogue) print(`${e.scenario.id.padEnd(52)} ${e.scenario.rule.padEnd(22)} ${e.scenario.expect}\n`);
     });
   return program;
 }
 
 export async function main(argv: string[]): Promise<number> {
   const program = buildProgram();
-  program.exitOverride();
-  program.configureOutput({ writeErr: (s) => process.stderr.write(s) });
+  // `list | head`: a reader that leaves early is not an error.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  });
   try {
     await program.parseAsync(argv);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
@@ -232,16 +284,17 @@ export async function main(argv: string[]): Promise<number> {
       // --help and --version exit 0 through here too.
       return err.exitCode === 0 ? 0 : 2;
     }
+    if (err instanceof Stopped) return signalExitCode(err.signal); // the signal handler has said so
     if (err instanceof ClientFault) {
       // The client's fault, not the harness's: nothing could be graded (DESIGN.md §4.3: exit 1).
-      process.stderr.write(`a2a-conformance: ${err.message}\nNothing was graded. Check the client with: a2a-conformance doctor --client-cmd "<command>"\n`);
+      printErr(`a2a-conformance: ${err.message}\nNothing was graded. Check the client with: a2a-conformance doctor --client-cmd "<command>"\n`);
       return 1;
     }
-    if (err instanceof UsageError || err instanceof ScenarioLoadError || err instanceof ExpectationsError || err instanceof MergeError) {
-      process.stderr.write(`a2a-conformance: ${err.message}\n`);
+    if (err instanceof UsageError || err instanceof ScenarioLoadError || err instanceof ExpectationsError || err instanceof MergeError || err instanceof OutputError) {
+      printErr(`a2a-conformance: ${err.message}\n`);
       return 2;
     }
-    process.stderr.write(`a2a-conformance: internal error (exit 2): ${(err as Error).stack ?? String(err)}\n`);
+    printErr(`a2a-conformance: internal error (exit 2): ${(err as Error).stack ?? String(err)}\n`);
     return 2;
   }
 }

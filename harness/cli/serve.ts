@@ -4,12 +4,17 @@
  * CA across runs with --pki-dir, and stops cleanly on Ctrl-C.
  */
 import { existsSync } from 'node:fs';
-import { makePki, pkiPaths, readPki, removePki, writePki, type PkiFiles } from '../pki/index.js';
+import { makePki, pkiPaths, readPki, writePki, type PkiFiles } from '../pki/index.js';
+import { closeRunFolder, openRunFolder, type RunFolder } from '../runner/workspace.js';
+import { makeFolder } from './output.js';
 import { PeerHost } from '../net/peer-host.js';
 import { PushDispatcher } from '../net/push-dispatcher.js';
 import { Transcript, type WireEvent } from '../core/transcript.js';
 import type { CatalogueEntry } from '../runner/catalogue.js';
 import { mountPeer, type MountedPeer } from '../runner/mount.js';
+
+/** Events each peer keeps while serving (the oldest go first). */
+export const SERVE_EVENTS = 5000;
 
 export interface ServeOptions {
   catalogue: CatalogueEntry[];
@@ -46,11 +51,15 @@ export async function serve(o: ServeOptions): Promise<Serving> {
   const chosen = o.peer ? o.catalogue.filter((e) => e.scenario.id === o.peer || e.scenario.peer.factory === o.peer) : o.catalogue;
   if (chosen.length === 0) throw new Error(`no scenario id or peer factory named "${o.peer}" (see \`a2a-conformance list\`)`);
   let files: PkiFiles;
-  let temporary = false;
+  // Without --pki-dir the certificates live in a private folder, removed on every exit path.
+  let folder: RunFolder | undefined;
   if (o.pkiDir && existsSync(pkiPaths(o.pkiDir).cert.testCa)) files = pkiPaths(o.pkiDir);
-  else {
+  else if (o.pkiDir) {
+    makeFolder(o.pkiDir, '--pki-dir');
     files = await writePki(await makePki(), o.pkiDir);
-    temporary = !o.pkiDir;
+  } else {
+    folder = await openRunFolder('serve');
+    files = await writePki(await makePki(), folder.pkiDir);
   }
   const pki = await readPki(files.dir);
   const host = await PeerHost.start(pki);
@@ -63,7 +72,8 @@ export async function serve(o: ServeOptions): Promise<Serving> {
   o.out('Peers:');
   const mounted: MountedPeer[] = [];
   chosen.forEach((e, i) => {
-    const transcript = new Transcript(() => performance.now());
+    // A ring: a debugging session of hours keeps the latest events, never stops answering.
+    const transcript = new Transcript(() => performance.now(), { ring: SERVE_EVENTS });
     const log = (ev: WireEvent) => {
       const line = describe(ev);
       if (line) o.out(`[${new Date().toISOString().slice(11, 23)}] ${e.scenario.id} #${ev.seq} ${line}`);
@@ -81,7 +91,7 @@ export async function serve(o: ServeOptions): Promise<Serving> {
       for (const m of mounted) m.end();
       await host.close();
       await dispatcher.close();
-      if (temporary) await removePki(files);
+      await closeRunFolder(folder);
     },
   };
 }

@@ -170,7 +170,7 @@ function validateMessage(name: string, value: unknown, ptr: string, out: Validat
     return;
   }
   for (const key of Object.keys(value)) {
-    if (!(key in spec.fields)) out.push({ pointer: `${ptr}/${esc(key)}`, message: `unknown field "${key}" in ${name}` });
+    if (!Object.hasOwn(spec.fields, key)) out.push({ pointer: `${ptr}/${esc(key)}`, message: `unknown field "${key}" in ${name}` });
   }
   for (const [field, fs] of Object.entries(spec.fields)) {
     const p = `${ptr}/${esc(field)}`;

@@ -158,7 +158,7 @@ export function unmetConstraint(profile: ClientProfile, constraints: ProfileCons
 /** Fills `{{name}}` placeholders in every string of a card template. */
 export function fillCard(card: Record<string, unknown>, vars: Record<string, string>): Record<string, unknown> {
   const fill = (v: unknown): unknown => {
-    if (typeof v === 'string') return v.replace(/\{\{(\w+)\}\}/g, (m, k: string) => vars[k] ?? m);
+    if (typeof v === 'string') return v.replace(/\{\{(\w+)\}\}/g, (m, k: string) => (Object.hasOwn(vars, k) ? vars[k]! : m));
     if (Array.isArray(v)) return v.map(fill);
     if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fill(x)]));
     return v;

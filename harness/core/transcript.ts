@@ -174,25 +174,46 @@ export class Transcript {
   readonly events: WireEvent[] = [];
   private readonly start: number;
   private sealed = false;
-  /** Events not recorded: after the run was sealed, or over MAX_EVENTS. */
+  /** Events not recorded: after the run was sealed, or over MAX_EVENTS (in a ring: the oldest, let go). */
   dropped = 0;
+  private count = 0;
+  private readonly ring: number | undefined;
   /** Called with each recorded event (the `serve` command logs them live). */
   onRecord?: (event: WireEvent) => void;
   /** Called when a recorded request has been answered (its status is known). */
   onAnswer?: (event: HttpEvent) => void;
-  constructor(private readonly clock: () => number) {
+  /**
+   * A scenario run records at most MAX_EVENTS and then answers 429. With `ring`, the transcript keeps
+   * the latest `ring` events and never fills (`serve`: sequence numbers keep counting).
+   */
+  constructor(
+    private readonly clock: () => number,
+    o: { ring?: number } = {},
+  ) {
     this.start = clock();
+    this.ring = o.ring;
   }
 
   /** Records an event and returns it with its sequence number (0 when it was not recorded). */
   record<E extends NewWireEvent>(event: E): E & EventBase {
-    const recordable = !this.sealed && this.events.length < MAX_EVENTS;
-    const full = { ...event, seq: recordable ? this.events.length + 1 : 0, t: Math.round(this.clock() - this.start) } as E & EventBase;
+    const recordable = !this.sealed && (this.ring !== undefined || this.events.length < MAX_EVENTS);
+    const full = { ...event, seq: recordable ? ++this.count : 0, t: Math.round(this.clock() - this.start) } as E & EventBase;
     if (recordable) {
       this.events.push(full as unknown as WireEvent);
+      // Let the oldest go in batches: a shift per event would copy the whole ring each time.
+      if (this.ring !== undefined && this.events.length >= this.ring * 2) {
+        this.dropped += this.events.length - this.ring;
+        this.events.splice(0, this.events.length - this.ring);
+      }
       this.onRecord?.(full as unknown as WireEvent);
     } else this.dropped++;
     return full;
+  }
+
+  /** The recorded event with this sequence number, if it is still kept. */
+  bySeq(seq: number): WireEvent | undefined {
+    const first = this.events[0]?.seq ?? 1;
+    return seq >= first ? this.events[seq - first] : undefined;
   }
 
   /** Ends recording: the run is over and about to be graded. */

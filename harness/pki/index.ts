@@ -5,8 +5,7 @@
  *
  * Made once per run, written as PEM files into a temp folder shared with the workers, removed at the end.
  */
-import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { generate } from 'selfsigned';
 
@@ -130,11 +129,9 @@ export function pkiPaths(dir: string): PkiFiles {
   return { dir, cert, key };
 }
 
-/** Writes the PKI into `dir` (made if missing) or a fresh temp folder; returns the paths. */
-export async function writePki(pki: Pki, dir?: string): Promise<PkiFiles> {
-  const target = dir ?? (await mkdtemp(join(tmpdir(), 'a2a-conformance-pki-')));
-  await mkdir(target, { recursive: true });
-  const files = pkiPaths(target);
+/** Writes the PKI into `dir` (an existing folder: a run's private one, or `serve --pki-dir`); returns the paths. */
+export async function writePki(pki: Pki, dir: string): Promise<PkiFiles> {
+  const files = pkiPaths(dir);
   await Promise.all(
     (Object.keys(pki) as PkiName[]).flatMap((n) => [
       writeFile(files.cert[n], pki[n].cert),

@@ -6,7 +6,9 @@ import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { glob } from 'tinyglobby';
-import type { Scenario } from '../core/scenario.js';
+import { fillCard, type Scenario } from '../core/scenario.js';
+import { validateCardV1 } from '../core/card-validator.js';
+import { peerProblem } from '../../peers/index.js';
 import { schemaValidator } from './json-schema.js';
 import { PACKAGE_ROOT } from './package-root.js';
 
@@ -36,38 +38,88 @@ export function scenarioProblem(s: unknown): string | undefined {
   return `${at}: ${e.message}${allowed ? ` (${allowed.join(', ')})` : ''}${extra ? ` "${extra}"` : ''}`;
 }
 
+/** Deepest nesting a scenario may have (a card, a runtime): far above any real one, far below the stack. */
+export const MAX_SCENARIO_DEPTH = 64;
+
+/**
+ * Walks a value without recursion (a file may nest deeper than the stack) and says where it is
+ * nested too deep, or where it refers back to itself; undefined when it is plain, finite data.
+ */
+export function shapeProblem(value: unknown, max = MAX_SCENARIO_DEPTH): string | undefined {
+  const stack: Array<{ v: unknown; path: string[]; parents: Set<object> }> = [{ v: value, path: [], parents: new Set() }];
+  const at = (p: string[]) => p.join('.') || 'scenario';
+  while (stack.length) {
+    const { v, path, parents } = stack.pop()!;
+    if (!v || typeof v !== 'object') continue;
+    if (parents.has(v)) return `${at(path)}: refers back to itself (a cycle)`;
+    if (path.length >= max) return `${at(path.slice(0, 4))}${path.length > 4 ? '…' : ''}: nested deeper than ${max} levels`;
+    const inner = new Set(parents).add(v);
+    for (const [k, x] of Object.entries(v)) if (x && typeof x === 'object') stack.push({ v: x, path: [...path, k], parents: inner });
+  }
+  return undefined;
+}
+
+/** A scenario's peer: a known factory whose checks pass, and a card the A2A v1.0 validator accepts once its URLs are filled. */
+function servableProblem(s: Scenario): string | undefined {
+  const peer = peerProblem(s.peer);
+  if (peer) return peer;
+  // The peer fills {{rpcUrl}} and {{negotiationUrl}} with its listeners' URLs; any https URL stands in here.
+  const card = fillCard(s.peer.card, { rpcUrl: 'https://127.0.0.1:1/a2a', negotiationUrl: 'https://127.0.0.1:1/negotiate' });
+  const issues = validateCardV1(card);
+  if (issues.length) return `peer.card${issues[0]!.pointer === '/' ? '' : issues[0]!.pointer.replace(/\//g, '.')}: ${issues[0]!.message}${issues.length > 1 ? ` (and ${issues.length - 1} more)` : ''}`;
+  return undefined;
+}
+
 /** Finds scenario files. `patterns` are globs or paths, relative to `cwd`. */
 export async function findScenarioFiles(patterns: string[], cwd: string): Promise<string[]> {
   const files = await glob(patterns, { cwd, absolute: true, ignore: ['**/node_modules/**'] });
   return files.filter((f) => f.endsWith('.scenario.ts') || f.endsWith('.scenario.json')).sort();
 }
 
+/** The scenarios of a JSON file: a non-empty list, or {"scenarios": [...]} with nothing else but "$schema". */
+function jsonScenarios(file: string, doc: unknown): unknown[] {
+  const shape = 'a scenario JSON file is a list of scenarios, or {"scenarios": [...]} (docs/scenario.schema.json)';
+  if (Array.isArray(doc)) return doc;
+  if (!doc || typeof doc !== 'object') throw new ScenarioLoadError(`${file}: ${shape}`);
+  const extra = Object.keys(doc).filter((k) => k !== 'scenarios' && k !== '$schema');
+  if (extra.length) throw new ScenarioLoadError(`${file}: unknown key "${extra[0]}": ${shape}`);
+  const list = (doc as { scenarios?: unknown }).scenarios;
+  if (!Array.isArray(list)) throw new ScenarioLoadError(`${file}: scenarios: ${shape}`);
+  return list;
+}
+
+/**
+ * Loads every scenario file and checks all of it before anything runs: its shape, each scenario
+ * against the published schema, its peer factory and the card that peer would serve. The first
+ * problem is a ScenarioLoadError that names the file and the field (exit 2).
+ */
 export async function loadCatalogue(files: string[]): Promise<CatalogueEntry[]> {
   const out: CatalogueEntry[] = [];
   const byId = new Map<string, string>();
   for (const file of files) {
     let list: unknown;
     if (file.endsWith('.json')) {
+      let doc: unknown;
       try {
-        const doc = JSON.parse(await readFile(file, 'utf8')) as unknown;
-        list = Array.isArray(doc) ? doc : (doc as { scenarios?: unknown })?.scenarios;
+        doc = JSON.parse(await readFile(file, 'utf8')) as unknown;
       } catch (err) {
         throw new ScenarioLoadError(`${file}: not JSON: ${(err as Error).message}`);
       }
-      if (!Array.isArray(list)) throw new ScenarioLoadError(`${file}: a scenario JSON file is a list of scenarios, or {"scenarios": [...]} (docs/scenario.schema.json)`);
+      list = jsonScenarios(file, doc);
     } else {
       let mod: { default?: unknown };
       try {
         mod = (await import(pathToFileURL(file).href)) as { default?: unknown };
       } catch (err) {
-        throw new ScenarioLoadError(`${file}: failed to load: ${(err as Error).message}`);
+        throw new ScenarioLoadError(`${file}: failed to load: ${String((err as Error)?.message ?? err).split('\n')[0]}`);
       }
       list = mod.default;
       if (!Array.isArray(list)) throw new ScenarioLoadError(`${file}: the default export must be the array returned by defineScenarios([...])`);
     }
+    if ((list as unknown[]).length === 0) throw new ScenarioLoadError(`${file}: declares no scenarios (an empty list)`);
     (list as unknown[]).forEach((s: unknown, i: number) => {
-      const problem = scenarioProblem(s);
-      const label = typeof (s as { id?: unknown })?.id === 'string' ? `scenario "${(s as { id: string }).id}"` : `scenario #${i}`;
+      const label = typeof (s as { id?: unknown })?.id === 'string' ? `scenario "${(s as { id: string }).id.slice(0, 120)}"` : `scenario #${i}`;
+      const problem = shapeProblem(s) ?? scenarioProblem(s) ?? servableProblem(s as Scenario);
       if (problem) throw new ScenarioLoadError(`${file}: ${label}: ${problem}`);
       const sc = s as Scenario;
       const prior = byId.get(sc.id);

@@ -8,10 +8,12 @@ export interface ClientChoice {
   clientCmd?: string;
   /** Working directory for a subprocess client (the user's, not the harness's). */
   cwd?: string;
+  /** The run's private folder: a subprocess client's processes are registered and marked with it. */
+  runDir?: string;
 }
 
 export function createClient(c: ClientChoice): ClientAdapter {
-  if (c.clientCmd) return new SubprocessClient({ command: c.clientCmd, cwd: c.cwd });
+  if (c.clientCmd) return new SubprocessClient({ command: c.clientCmd, cwd: c.cwd, runDir: c.runDir });
   if (!c.client) throw new Error('[harness] no client chosen');
   return createBuiltinClient(c.client);
 }

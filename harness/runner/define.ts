@@ -18,6 +18,8 @@ export interface WorkerConfig {
   /** …a command run as an NDJSON subprocess, in `cwd`. */
   clientCmd?: string;
   cwd?: string;
+  /** The run's private folder (harness/runner/workspace.ts). */
+  runDir?: string;
   hello: Hello;
   pkiDir: string;
   idSalt: string;

@@ -4,8 +4,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { clientLabel, createClient, type ClientChoice } from './client-factory.js';
 import { ClientFault } from '../adapters/subprocess.js';
@@ -14,18 +13,27 @@ import { RESULTS_SCHEMA } from '../core/results.js';
 import { unmetConstraint } from '../core/scenario.js';
 import type { Hello } from '../core/vocabulary/types.js';
 import { helloProblem } from '../adapters/contract.js';
-import { makePki, removePki, writePki } from '../pki/index.js';
+import { makePki, writePki } from '../pki/index.js';
 import { loadCatalogue, PACKAGE_ROOT, relativeToRoot, type CatalogueEntry } from './catalogue.js';
 import { exitCode, summarize } from './policy.js';
 import { judge, type Expectations } from './expectations.js';
 import { runScenarioFiles } from './vitest-run.js';
 import { creditDialect } from './dialect.js';
+import { closeRunFolder, openRunFolder, type RunFolder } from './workspace.js';
+import { RUN_MARK } from '../adapters/process-group.js';
+
+/** The run was stopped (SIGINT, SIGTERM): its processes are killed, its folder removed, no report written. */
+export class RunInterrupted extends Error {
+  override readonly name = 'RunInterrupted';
+}
 
 /** Ruleset 2: rules as objects with sources and levels (DESIGN.md §3, "Grading"). */
 export const RULESET_VERSION = 'seed-000@2';
 
 export interface RunOptions extends ClientChoice {
   files: string[];
+  /** The catalogue of `files`, when the caller has loaded (and so checked) it already. */
+  catalogue?: CatalogueEntry[];
   rules?: string[];
   strict?: boolean;
   deadlineMultiplier?: number;
@@ -36,6 +44,8 @@ export interface RunOptions extends ClientChoice {
   /** `<index>/<count>`: run only this shard of the scenario files (vitest --shard). */
   shard?: string;
   maxWorkers?: number;
+  /** Aborting stops the run: its processes are killed, its folder removed, and RunInterrupted thrown. */
+  signal?: AbortSignal;
 }
 
 export function harnessVersion(): string {
@@ -67,14 +77,12 @@ export function selectScenarios(catalogue: CatalogueEntry[], hello: Hello, rules
 
 /**
  * The vitest test module for a scenario file. A `.scenario.ts` is one; a `.scenario.json` gets a
- * small generated module that reads it and calls defineScenarios. Its path depends only on the
- * JSON file's path, so every shard of a run sees the same module list.
+ * small generated module in the run's private folder that reads it and calls defineScenarios. Its
+ * name depends only on the JSON file's path, so every shard of a run takes the same share.
  */
-async function testModuleFor(file: string): Promise<string> {
+async function testModuleFor(file: string, modulesDir: string): Promise<string> {
   if (!file.endsWith('.json')) return file;
-  const dir = join(tmpdir(), 'a2a-conformance-json');
-  await mkdir(dir, { recursive: true });
-  const wrapper = join(dir, `${createHash('sha256').update(file).digest('hex').slice(0, 16)}.scenario.ts`);
+  const wrapper = join(modulesDir, `${createHash('sha256').update(file).digest('hex').slice(0, 16)}.scenario.ts`);
   const define = join(PACKAGE_ROOT, 'harness/runner/define.ts');
   await writeFile(
     wrapper,
@@ -82,14 +90,36 @@ async function testModuleFor(file: string): Promise<string> {
       `import { readFileSync } from 'node:fs';\nimport { defineScenarios } from ${JSON.stringify(define)};\n` +
       `const doc = JSON.parse(readFileSync(${JSON.stringify(file)}, 'utf8'));\n` +
       `export default defineScenarios(Array.isArray(doc) ? doc : doc.scenarios);\n`,
+    { flag: 'wx', mode: 0o600 },
   );
   return wrapper;
 }
 
+const interrupted = (signal: AbortSignal) => new RunInterrupted(`interrupted (${String(signal.reason ?? 'aborted')})`);
+
 export async function runConformance(o: RunOptions): Promise<RunResults> {
+  const catalogue = o.catalogue ?? (await loadCatalogue(o.files));
+  // Everything the run writes or starts belongs to this folder, removed on every exit path.
+  const folder = await openRunFolder(`run ${clientLabel(o)}`);
+  try {
+    // An abort settles the run at once; the finally below kills its processes and removes its folder.
+    const aborted = new Promise<never>((_, reject) => {
+      if (o.signal?.aborted) reject(interrupted(o.signal));
+      o.signal?.addEventListener('abort', () => reject(interrupted(o.signal!)), { once: true });
+    });
+    aborted.catch(() => {});
+    const results = await Promise.race([runIn(folder, catalogue, o), aborted]);
+    if (o.signal?.aborted) throw interrupted(o.signal);
+    return results;
+  } finally {
+    await closeRunFolder(folder);
+  }
+}
+
+async function runIn(folder: RunFolder, catalogue: CatalogueEntry[], o: RunOptions): Promise<RunResults> {
   const started = Date.now();
-  const catalogue = await loadCatalogue(o.files);
-  const adapter = createClient(o);
+  const choice = { client: o.client, clientCmd: o.clientCmd, cwd: o.cwd ?? process.cwd(), runDir: folder.dir };
+  const adapter = createClient(choice);
   let hello: Hello;
   try {
     hello = await adapter.hello();
@@ -98,6 +128,7 @@ export async function runConformance(o: RunOptions): Promise<RunResults> {
   }
   const problem = helloProblem(hello);
   if (problem) throw new ClientFault(`the client ${clientLabel(o)} answered hello badly: ${problem}`);
+  if (o.signal?.aborted) throw interrupted(o.signal);
 
   const { selected, notRun } = selectScenarios(catalogue, hello, o.rules);
 
@@ -105,25 +136,31 @@ export async function runConformance(o: RunOptions): Promise<RunResults> {
   const deadlineMultiplier = o.deadlineMultiplier ?? 1;
   const results = new Map<string, ScenarioResult>();
   const fileOf = new Map(catalogue.map((e) => [e.scenario.id, e.file]));
-  const pki = await writePki(await makePki());
+  const pki = await writePki(await makePki(), folder.pkiDir);
   // With a shard, only what vitest queues runs here; a shard that gets no file runs nothing.
   let inShard: Set<string> | undefined = o.shard ? new Set() : undefined;
-  let total = () => selected.length;
-  let ranHere = (_e: CatalogueEntry) => true;
-  try {
-    const moduleOf = new Map<string, string>();
-    for (const f of new Set(selected.map((e) => e.file))) moduleOf.set(f, await testModuleFor(f));
-    const inShardFile = (f: string) => !inShard || inShard.has(moduleOf.get(f) ?? f);
-    total = () => selected.filter((e) => inShardFile(e.file)).length;
-    ranHere = (e) => inShardFile(e.file);
-    if (selected.length > 0) {
+  const moduleOf = new Map<string, string>();
+  for (const f of new Set(selected.map((e) => e.file))) moduleOf.set(f, await testModuleFor(f, folder.modulesDir));
+  const inShardFile = (f: string) => !inShard || inShard.has(moduleOf.get(f) ?? f);
+  const total = () => selected.filter((e) => inShardFile(e.file)).length;
+  const ranHere = (e: CatalogueEntry) => inShardFile(e.file);
+  if (selected.length > 0) {
+    // vitest's workers inherit the run's mark (after a SIGKILL of this process the next run finds them
+    // too), and the run's folder as their temp folder: vitest's module cache and whatever the client
+    // writes to its temp folder go with the run.
+    const before = { mark: process.env[RUN_MARK], tmp: process.env.TMPDIR };
+    process.env[RUN_MARK] = folder.dir;
+    process.env.TMPDIR = folder.dir;
+    try {
       await runScenarioFiles({
         shard: o.shard,
+        signal: o.signal,
+        modulesDir: folder.modulesDir,
         onFiles: (files) => {
           if (o.shard) inShard = new Set(files);
         },
         files: [...moduleOf.values()],
-        config: { client: o.client, clientCmd: o.clientCmd, cwd: o.cwd ?? process.cwd(), hello, pkiDir: pki.dir, idSalt: seed, deadlineMultiplier, selected: selected.map((e) => e.scenario.id) },
+        config: { ...choice, hello, pkiDir: pki.dir, idSalt: seed, deadlineMultiplier, selected: selected.map((e) => e.scenario.id) },
         maxWorkers: o.maxWorkers,
         onResult: (r) => {
           r.file = relativeToRoot(fileOf.get(r.id) ?? '');
@@ -140,9 +177,10 @@ export async function runConformance(o: RunOptions): Promise<RunResults> {
           }
         },
       });
+    } finally {
+      restoreEnv(RUN_MARK, before.mark);
+      restoreEnv('TMPDIR', before.tmp);
     }
-  } finally {
-    await removePki(pki);
   }
   // With a shard, scenarios in files of other shards are not run here (`report` merges the shards).
   const ran = selected.filter(ranHere);
@@ -177,6 +215,11 @@ export async function runConformance(o: RunOptions): Promise<RunResults> {
     unexpected,
     exitCode: exitCode(ordered, unexpected),
   };
+}
+
+function restoreEnv(name: string, value: string | undefined): void {
+  if (value === undefined) delete process.env[name];
+  else process.env[name] = value;
 }
 
 function errorResult(e: CatalogueEntry, reason: string): ScenarioResult {

@@ -3,10 +3,12 @@
  * workers, sharding and isolation apply. Results come back through a reporter that reads each
  * test's meta; vitest's own pass/fail is ignored.
  */
-import { startVitest } from 'vitest/node';
-import type { Reporter, TestCase } from 'vitest/node';
+import { basename, relative } from 'node:path';
+import { BaseSequencer, startVitest } from 'vitest/node';
+import type { Reporter, TestCase, TestSpecification, Vitest } from 'vitest/node';
 import type { ScenarioResult } from '../core/results.js';
 import type { WorkerConfig } from './define.js';
+import { createHash } from 'node:crypto';
 import { PACKAGE_ROOT } from './catalogue.js';
 
 export interface VitestRunOptions {
@@ -21,12 +23,42 @@ export interface VitestRunOptions {
   shard?: string;
   /** The files vitest takes (after --shard), reported as each is queued. */
   onFiles?: (files: string[]) => void;
+  /** The run's folder of generated modules: a module there is sharded by its name, not its (per-run) path. */
+  modulesDir?: string;
+  /** Aborting cancels the run: no new scenario starts, and vitest closes its workers. */
+  signal?: AbortSignal;
+}
+
+/**
+ * vitest shards by a hash of each file's path; a generated module's folder differs from run to run
+ * (one private folder each), so it is sharded by its name, which depends only on its source file.
+ */
+function stableShards(modulesDir: string | undefined) {
+  return class extends BaseSequencer {
+    override async shard(files: TestSpecification[]): Promise<TestSpecification[]> {
+      const { index, count } = this.ctx.config.shard!;
+      const key = (f: TestSpecification) => (modulesDir && f.moduleId.startsWith(modulesDir) ? `modules/${basename(f.moduleId)}` : relative(this.ctx.config.root, f.moduleId));
+      const sorted = files.map((spec) => ({ spec, key: createHash('sha1').update(key(spec)).digest('hex') })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+      // vitest's own split: the first (length mod count) shards take one file more.
+      const base = Math.floor(sorted.length / count);
+      const extra = sorted.length % count;
+      const start = (index - 1) * base + Math.min(index - 1, extra);
+      return sorted.slice(start, start + base + (index <= extra ? 1 : 0)).map((x) => x.spec);
+    }
+  };
 }
 
 export async function runScenarioFiles(o: VitestRunOptions): Promise<void> {
   // The files vitest actually takes (after --shard), as it queues them.
   const ranFiles = new Set<string>();
+  let vitest: Vitest | undefined;
+  const cancel = () => void vitest?.cancelCurrentRun('keyboard-input');
+  o.signal?.addEventListener('abort', cancel, { once: true });
   const collector: Reporter = {
+    onInit(ctx) {
+      vitest = ctx;
+      if (o.signal?.aborted) cancel();
+    },
     onTestModuleQueued(module) {
       ranFiles.add(module.moduleId);
       o.onFiles?.([...ranFiles]);
@@ -45,7 +77,7 @@ export async function runScenarioFiles(o: VitestRunOptions): Promise<void> {
       for (const e of unhandled) o.onError?.('*', `unhandled error: ${(e as Error).message ?? String(e)}`);
     },
   };
-  const vitest = await startVitest(
+  const ran = await startVitest(
     'test',
     [],
     {
@@ -62,8 +94,10 @@ export async function runScenarioFiles(o: VitestRunOptions): Promise<void> {
       // Installed from npm, the harness is TypeScript inside node_modules: let vite transform it.
       server: { deps: { inline: [/a2a-conformance/] } },
       silent: true,
+      sequence: { sequencer: stableShards(o.modulesDir) },
     },
     { logLevel: 'silent' },
   );
-  await vitest?.close();
+  o.signal?.removeEventListener('abort', cancel);
+  await ran?.close();
 }

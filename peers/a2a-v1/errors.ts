@@ -26,14 +26,15 @@ export class RpcError extends Error {
     readonly detail?: string,
     readonly metadata: Record<string, string> = {},
   ) {
-    super(detail ?? A2A_ERRORS[kind].message);
+    // A detail may quote the client (an unknown method name): kept short, whatever it sent.
+    super(detail === undefined ? A2A_ERRORS[kind].message : detail.length > 200 ? `${detail.slice(0, 200)}… (${detail.length} characters)` : detail);
   }
 
   toJson(): { code: number; message: string; data?: unknown[] } {
     const spec = A2A_ERRORS[this.kind];
     return {
       code: spec.code,
-      message: this.detail ? `${spec.message}: ${this.detail}` : spec.message,
+      message: this.detail ? `${spec.message}: ${this.message}` : spec.message,
       ...(spec.reason
         ? { data: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: spec.reason, domain: 'a2a-protocol.org', metadata: this.metadata }] }
         : {}),

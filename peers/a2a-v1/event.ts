@@ -4,7 +4,7 @@ import type { PeerRunContext } from '../context.js';
 
 export function eventOf(ctx: PeerRunContext, request: Request): HttpEvent | undefined {
   const seq = Number(request.headers.get(SEQ_HEADER));
-  const ev = ctx.transcript.events[seq - 1];
+  const ev = ctx.transcript.bySeq(seq);
   return ev?.kind === 'http' ? ev : undefined;
 }
 

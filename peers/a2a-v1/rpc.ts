@@ -34,6 +34,19 @@ function recordable(params: Params, raw: string): unknown {
   return params;
 }
 
+/**
+ * The JSON-RPC id as the transcript keeps it. JSON-RPC 2.0 §4: "An identifier established by the
+ * Client that MUST contain a String, Number, or NULL value if included". Anything else (an object
+ * nested thousands deep, say) is kept as a short description, never as-is.
+ */
+function recordableId(id: unknown): unknown {
+  if (id === null || typeof id === 'number') return id;
+  if (typeof id === 'string') return id.length <= 256 ? id : { '@truncated': true, chars: id.length };
+  return { '@invalid': Array.isArray(id) ? 'array' : typeof id };
+}
+
+const validId = (id: unknown) => id === null || typeof id === 'number' || typeof id === 'string';
+
 /** A digest of the params without any `messageId`: two requests with it equal sent the same params. */
 function paramsDigest(params: Params): string | undefined {
   try {
@@ -288,14 +301,17 @@ export function rpcHandler(o: RpcOptions): RequestHandler {
       ev.rpcError = { code: -32700, message: 'Invalid JSON payload' };
       return HttpResponse.json({ jsonrpc: '2.0', id: null, error: new RpcError('parse').toJson() });
     }
-    const id = isObj(body) ? (body.id ?? null) : null;
-    if (!isObj(body) || body.jsonrpc !== '2.0' || typeof body.method !== 'string') {
+    const rawId = isObj(body) ? (body.id ?? null) : null;
+    // An id that is not a string, number or null is echoed as null (JSON-RPC 2.0 §5: the id "MUST be Null" when it cannot be detected).
+    const id = validId(rawId) ? rawId : null;
+    if (!isObj(body) || body.jsonrpc !== '2.0' || typeof body.method !== 'string' || !validId(rawId)) {
       ev.rpcError = { code: -32600, message: 'Invalid Request' };
+      if (isObj(body) && !validId(rawId)) ev.note = `JSON-RPC id is not a string, number or null: ${JSON.stringify(recordableId(rawId))}`;
       return HttpResponse.json({ jsonrpc: '2.0', id, error: new RpcError('invalidRequest').toJson() });
     }
     const method = body.method;
     const params = isObj(body.params) ? body.params : {};
-    ev.rpc = { method, id, params: recordable(params, raw) };
+    ev.rpc = { method: method.length <= 200 ? method : `${method.slice(0, 200)}…`, id: recordableId(id), params: recordable(params, raw) };
     ev.paramsDigest = paramsDigest(params);
     const echo: Record<string, string> = {};
     try {

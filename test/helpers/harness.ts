@@ -5,7 +5,8 @@ import type { ScenarioResult } from '../../harness/core/results.js';
 import type { Scenario } from '../../harness/core/scenario.js';
 import { executeScenario, type RunEnv } from '../../harness/runner/execute.js';
 import { closeEnv, openEnv } from '../../harness/runner/env.js';
-import { makePki, removePki, writePki, type PkiFiles } from '../../harness/pki/index.js';
+import { makePki, writePki, type PkiFiles } from '../../harness/pki/index.js';
+import { closeRunFolder, openRunFolder } from '../../harness/runner/workspace.js';
 
 export interface InProcessHarness {
   run(s: Scenario): Promise<ScenarioResult>;
@@ -14,7 +15,8 @@ export interface InProcessHarness {
 }
 
 export async function startHarness(client: string | ClientAdapter = 'reference', opts: { idSalt?: string; abortGraceMs?: number } = {}): Promise<InProcessHarness> {
-  const files: PkiFiles = await writePki(await makePki());
+  const folder = await openRunFolder('test harness');
+  const files: PkiFiles = await writePki(await makePki(), folder.pkiDir);
   const env = await openEnv({
     pkiDir: files.dir,
     client: typeof client === 'string' ? createBuiltinClient(client) : client,
@@ -27,7 +29,7 @@ export async function startHarness(client: string | ClientAdapter = 'reference',
     run: (s) => executeScenario(s, env),
     close: async () => {
       await closeEnv(env);
-      await removePki(files);
+      await closeRunFolder(folder);
     },
   };
 }

@@ -1,0 +1,226 @@
+/**
+ * The per-run private folder and the owner of every process a run starts.
+ *
+ * A run (and `serve`) makes one folder with mkdtemp (mode 0700, in the system temp folder): its PKI,
+ * the generated test modules of JSON scenario files, and a `procs/` registry with one file per client
+ * process group. Every client process carries `A2A_CONFORMANCE_RUN=<folder>` in its environment. The
+ * folder and every process that carries its mark are removed on every exit path: the end of the run,
+ * an exception, SIGINT/SIGTERM/SIGHUP (see `interruptible`), and the process's `exit`. After a
+ * SIGKILL nothing runs; the next run finds the folder (its `owner.json` names a dead process), says
+ * so, kills what is left of that run's processes and removes the folder.
+ */
+import { lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RUN_MARK } from '../adapters/process-group.js';
+
+export const RUN_FOLDER_PREFIX = 'a2a-conformance-run-';
+
+export interface RunFolder {
+  dir: string;
+  pkiDir: string;
+  /** Generated vitest modules (the wrappers of JSON scenario files). */
+  modulesDir: string;
+  /** One empty file per client process group, named by its id. */
+  procsDir: string;
+}
+
+interface Owner {
+  pid: number;
+  /** The process's start time in clock ticks (Linux `/proc/<pid>/stat` field 22): tells a reused pid apart. */
+  startTicks: string | null;
+  startedAt: string;
+  command: string;
+  /** Paths outside the folder this run may leave (an output staging folder), removed with it. */
+  leftovers?: string[];
+}
+
+const OPEN = new Set<string>();
+let exitHook = false;
+
+/** Fields of `/proc/<pid>/stat` after the command name (field 3 on), or undefined off Linux or when gone. */
+function statFields(pid: number): string[] | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Field 2 (comm) may hold spaces and parentheses: count from the last ')'.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return undefined;
+  }
+}
+
+/** The process's start time in clock ticks (field 22): tells a reused pid apart. */
+const startTicks = (pid: number): string | null => statFields(pid)?.[19] ?? null;
+
+function alive(o: Owner): boolean {
+  try {
+    process.kill(o.pid, 0);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  const fields = statFields(o.pid);
+  if (!fields) return true; // no /proc: the signal test is all there is
+  // A zombie (state Z or X) is dead; a pid whose start time differs is another process.
+  if (fields[0] === 'Z' || fields[0] === 'X') return false;
+  return o.startTicks === null || fields[19] === o.startTicks;
+}
+
+/** Makes this run's folder. Removed by `closeRunFolder`, and on the process's exit whatever happens. */
+export async function openRunFolder(command: string): Promise<RunFolder> {
+  const dir = await mkdtemp(join(tmpdir(), RUN_FOLDER_PREFIX));
+  const f: RunFolder = { dir, pkiDir: join(dir, 'pki'), modulesDir: join(dir, 'modules'), procsDir: join(dir, 'procs') };
+  for (const d of [f.pkiDir, f.modulesDir, f.procsDir]) mkdirSync(d, { mode: 0o700 });
+  const owner: Owner = { pid: process.pid, startTicks: startTicks(process.pid), startedAt: new Date().toISOString(), command };
+  await writeFile(join(dir, 'owner.json'), JSON.stringify(owner) + '\n', { mode: 0o600 });
+  OPEN.add(dir);
+  if (!exitHook) {
+    exitHook = true;
+    process.on('exit', () => {
+      for (const d of OPEN) removeRunFolderSync(d);
+    });
+  }
+  return f;
+}
+
+/** Notes a path outside the folder that the run may leave behind if it dies (removed with the folder). */
+export function noteLeftover(dir: string, path: string): void {
+  try {
+    const file = join(dir, 'owner.json');
+    const o = JSON.parse(readFileSync(file, 'utf8')) as Owner;
+    o.leftovers = [...(o.leftovers ?? []), path];
+    writeFileSync(file, JSON.stringify(o) + '\n', { mode: 0o600 });
+  } catch {
+    // the folder is gone: nothing to note
+  }
+}
+
+/** Pids of live processes whose environment carries this run's mark (Linux; elsewhere none are found). */
+function markedProcesses(dir: string): number[] {
+  const mark = Buffer.from(`${RUN_MARK}=${dir}\0`);
+  const out: number[] = [];
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return out;
+  }
+  for (const e of entries) {
+    if (!/^\d+$/.test(e) || Number(e) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${e}/environ`).includes(mark)) out.push(Number(e));
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return out;
+}
+
+/**
+ * Kills every process of a run: each registered process group, then (on Linux) every process that
+ * carries the run's mark, wherever it moved (a client that started its own session, say).
+ */
+export function killRunProcesses(dir: string): number {
+  let groups: string[] = [];
+  try {
+    groups = readdirSync(join(dir, 'procs'));
+  } catch {
+    // no registry
+  }
+  const marked = markedProcesses(dir);
+  const canVerify = existsProc();
+  let signalled = 0;
+  for (const g of groups) {
+    const pgid = Number(g);
+    if (!Number.isInteger(pgid) || pgid <= 1) continue;
+    // Where /proc tells, only a group that still holds a marked process is killed (a pid may be reused).
+    if (canVerify && !marked.some((p) => groupOf(p) === pgid)) continue;
+    try {
+      process.kill(-pgid, 'SIGKILL');
+      signalled++;
+    } catch {
+      // the group is gone
+    }
+  }
+  for (const pid of marked) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return canVerify ? marked.length : signalled;
+}
+
+function existsProc(): boolean {
+  try {
+    return lstatSync('/proc/self').isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+function groupOf(pid: number): number | undefined {
+  const pgrp = statFields(pid)?.[2];
+  return pgrp === undefined ? undefined : Number(pgrp);
+}
+
+function removeRunFolderSync(dir: string): void {
+  killRunProcesses(dir);
+  let leftovers: string[] = [];
+  try {
+    leftovers = (JSON.parse(readFileSync(join(dir, 'owner.json'), 'utf8')) as Owner).leftovers ?? [];
+  } catch {
+    // no owner file
+  }
+  for (const p of leftovers) rmSync(p, { recursive: true, force: true });
+  rmSync(dir, { recursive: true, force: true });
+  OPEN.delete(dir);
+}
+
+/** Kills the run's processes and removes its folder (and any leftover it noted). */
+export async function closeRunFolder(f: RunFolder | undefined): Promise<void> {
+  if (f) removeRunFolderSync(f.dir);
+}
+
+/** Removes every open run folder now, synchronously: the last step before a forced exit. */
+export function closeAllRunFoldersSync(): void {
+  for (const d of [...OPEN]) removeRunFolderSync(d);
+}
+
+/**
+ * Finds run folders of this user whose owner process is dead (a run that was SIGKILLed, or a machine
+ * that lost power), kills what is left of their processes and removes them. Returns one line per folder.
+ */
+export function reapDeadRuns(): string[] {
+  const lines: string[] = [];
+  const base = tmpdir();
+  let names: string[];
+  try {
+    names = readdirSync(base).filter((n) => n.startsWith(RUN_FOLDER_PREFIX));
+  } catch {
+    return lines;
+  }
+  for (const n of names) {
+    const dir = join(base, n);
+    try {
+      const st = lstatSync(dir);
+      if (!st.isDirectory() || (process.getuid && st.uid !== process.getuid())) continue;
+    } catch {
+      continue;
+    }
+    let owner: Owner | undefined;
+    try {
+      owner = JSON.parse(readFileSync(join(dir, 'owner.json'), 'utf8')) as Owner;
+    } catch {
+      owner = undefined; // died before writing it (within ms of mkdtemp)
+    }
+    if (OPEN.has(dir) || (owner ? alive(owner) : Date.now() - statSync(dir).mtimeMs < 60_000)) continue;
+    const killed = killRunProcesses(dir);
+    removeRunFolderSync(dir);
+    lines.push(
+      `a previous run died${owner ? ` (pid ${owner.pid}, ${owner.command}, started ${owner.startedAt})` : ''}; removed what it left: ${dir}${killed ? `, and killed ${killed} client process(es) it left running` : ''}`,
+    );
+  }
+  return lines;
+}
