@@ -4,21 +4,25 @@
  */
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_CLIENTS } from '../clients/index.js';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cli, cliRun, resultsValidator } from './helpers/cli.js';
+import { cliRun, resultsValidator } from './helpers/cli.js';
+import { runMain } from './helpers/main.js';
 
 
 describe('a2a-conformance CLI', () => {
+  // `main` in this process: these end before any run, so a cold CLI start would only cost time.
   it('prints help and lists the built-in clients, each naive mistake included', async () => {
-    const help = await cli(['--help']);
+    const help = await runMain(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('run [options]');
-    const list = await cli(['list', '--clients']);
+    const list = await runMain(['list', '--clients']);
     expect(list.code).toBe(0);
     expect(list.stdout.trim().split('\n')).toEqual(BUILTIN_CLIENTS.map((c) => c.name));
     expect(list.stdout).toContain('naive:streams-live-audio');
-    const rules = await cli(['list', '--rules']);
+    const rules = await runMain(['list', '--rules']);
     expect(rules.code).toBe(0);
     expect(rules.stdout).toContain('SPEC-A2A-VERSION');
     expect(rules.stdout).toContain('source  A2A v1.0.1 §3.6.1 · MUST');
@@ -26,13 +30,13 @@ describe('a2a-conformance CLI', () => {
   });
 
   it('exits 2 on bad arguments, with a message that says what to do', async () => {
-    const noClient = await cli(['run']);
+    const noClient = await runMain(['run']);
     expect(noClient.code).toBe(2);
     expect(noClient.stderr).toContain('--client <name>');
-    const unknown = await cli(['run', '--client', 'nope']);
+    const unknown = await runMain(['run', '--client', 'nope']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('Built-in clients: reference');
-    const badRule = await cli(['run', '--client', 'reference', '--rule', 'NEG-NOPE']);
+    const badRule = await runMain(['run', '--client', 'reference', '--rule', 'NEG-NOPE']);
     expect(badRule.code).toBe(2);
     expect(badRule.stderr).toContain('unknown rule "NEG-NOPE"');
   });
@@ -57,14 +61,15 @@ describe('a2a-conformance CLI', () => {
     expect(validate(a.results), JSON.stringify(validate.errors)).toBe(true);
   });
 
-  it('--rule runs one family and lists the rest as not run', async () => {
+  it('--rule runs one family and lists the rest as not run; the run writes index.html, results.json, junit.xml and summary.md, and names the report', async () => {
     const r = await cliRun(['--client', 'reference', '--rule', 'SPEC-TLS-VERIFY']);
     expect(r.code).toBe(0);
     expect(new Set(r.results.results.map((x) => x.rule))).toEqual(new Set(['SPEC-TLS-VERIFY']));
     expect(r.results.notRun.length).toBeGreaterThan(0);
     expect(r.results.notRun[0]!.reason).toContain('--rule');
+    expect(readdirSync(r.out).sort()).toEqual(['index.html', 'junit.xml', 'results.json', 'summary.md']);
+    expect(r.stdout).toContain(`report: ${join(r.out, 'index.html')}`);
   });
-
 });
 
 describe('expectations files (DESIGN.md §4.3)', () => {
@@ -84,12 +89,11 @@ describe('expectations files (DESIGN.md §4.3)', () => {
     const failures = baseline.results.results.filter((r) => r.verdict === 'FAIL');
     expect(failures.length).toBeGreaterThanOrEqual(2);
     const entries = failures.map((f) => ({ scenario: f.id, verdict: 'FAIL', reason: 'known: rejects the whole card' }));
-    const [exact, missingOne, shard] = await Promise.all([
-      write(entries).then((f) => cliRun(['--client', client, ...rules, '--expectations', f])),
-      write(entries.slice(1)).then((f) => cliRun(['--client', client, ...rules, '--expectations', f])),
-      // Shard 1 of 2 runs one of the two files; the entry for the other file's scenario is not stale.
-      write(entries).then((f) => cliRun(['--client', client, ...rules, '--expectations', f, '--shard', '1/2'])),
-    ]);
+    // Shard 1 of 2 runs one of the two files; the entry for the other file's scenario is not stale.
+    const shard = await write(entries).then((f) => cliRun(['--client', client, ...rules, '--expectations', f, '--shard', '1/2']));
+    // The same verdicts judged again by `report --expectations` (in this process: no run needed).
+    const judged = async (e: typeof entries) => runMain(['report', join(baseline.out, 'results.json'), '--expectations', await write(e), '--out', await mkdtemp(join(tmpdir(), 'a2a-judged-'))]);
+    const [exact, missingOne] = [await judged(entries), await judged(entries.slice(1))];
     expect(exact.code, exact.stdout).toBe(0);
     expect(missingOne.code).toBe(1);
     // A stale entry (matching nothing in the whole catalogue), judged on the same verdicts as the CLI judges them.
@@ -115,20 +119,13 @@ describe('expectations files (DESIGN.md §4.3)', () => {
     const second = await cliRun(['--client', 'naive:skips-tls-verify', '--rule', 'SPEC-TLS-VERIFY', '--expectations', file]);
     expect(second.code).toBe(0);
     await writeFile(file, JSON.stringify({ schema: 'a2a-conformance/expectations@1', entries: [{ scenario: 'x', verdict: 'NOPE', reason: '' }] }));
-    const bad = await cli(['run', '--client', 'reference', '--expectations', file]);
+    const bad = await runMain(['run', '--client', 'reference', '--expectations', file]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('entries[0].verdict must be one of');
   });
 });
 
 describe('reports and shards', () => {
-  it('a run writes index.html, results.json, junit.xml and summary.md, and names the report', async () => {
-    const r = await cliRun(['--client', 'reference', '--rule', 'NEG-ESCALATE']);
-    const { existsSync } = await import('node:fs');
-    for (const f of ['index.html', 'results.json', 'junit.xml', 'summary.md']) expect(existsSync(join(r.out, f)), f).toBe(true);
-    expect(r.stdout).toContain(`report: ${join(r.out, 'index.html')}`);
-  });
-
   it('a shard that gets no scenario file runs nothing: no ERROR, exit 1 (nothing graded)', async () => {
     const r = await cliRun(['--client', 'reference', '--rule', 'SPEC-TLS-VERIFY', '--shard', '2/2']);
     expect(r.results.summary.ERROR).toBe(0);
@@ -146,7 +143,7 @@ describe('reports and shards', () => {
     const { mkdtemp } = await import('node:fs/promises');
     const { tmpdir } = await import('node:os');
     const out = await mkdtemp(join(tmpdir(), 'a2a-merged-'));
-    const merged = await cli(['report', join(one.out, 'results.json'), join(two.out, 'results.json'), '--out', out]);
+    const merged = await runMain(['report', join(one.out, 'results.json'), join(two.out, 'results.json'), '--out', out]);
     expect(merged.code, merged.stderr).toBe(0);
     const m = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
     expect(m.results.length).toBe(one.results.results.length + two.results.results.length);
@@ -162,7 +159,7 @@ describe('reports and shards', () => {
     // A malformed file: exit 2, said why.
     const { writeFile } = await import('node:fs/promises');
     await writeFile(join(out, 'broken.json'), JSON.stringify({ schema: 'a2a-conformance/results@1' }));
-    const b = await cli(['report', join(out, 'broken.json'), '--out', join(out, 'b')]);
+    const b = await runMain(['report', join(out, 'broken.json'), '--out', join(out, 'b')]);
     expect(b.code).toBe(2);
     expect(b.stderr).toContain('is not an a2a-conformance results file');
   });

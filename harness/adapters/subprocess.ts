@@ -57,7 +57,6 @@ type LineEvent = { kind: 'line'; text: string } | { kind: 'too-long'; bytes: num
 /** One live child process and its line stream. */
 class Child {
   readonly proc: ChildProcess;
-  private buf = Buffer.alloc(0);
   private queue: LineEvent[] = [];
   private waiter: ((e: LineEvent) => void) | undefined;
   stderr = '';
@@ -109,22 +108,32 @@ class Child {
     });
   }
 
+  /** The pieces of the line being read: joined once, when its newline arrives (no copy per chunk). */
+  private parts: Buffer[] = [];
+  private partBytes = 0;
+
   private onData(c: Buffer): void {
-    this.buf = Buffer.concat([this.buf, c]);
+    let rest = c;
     for (;;) {
-      const nl = this.buf.indexOf(0x0a);
+      const nl = rest.indexOf(0x0a);
       if (nl < 0) break;
-      if (nl > MAX_LINE_BYTES) {
-        this.push({ kind: 'too-long', bytes: nl });
-        this.buf = Buffer.alloc(0);
-        return;
+      const bytes = this.partBytes + nl;
+      if (bytes > MAX_LINE_BYTES) this.push({ kind: 'too-long', bytes });
+      else {
+        const line = this.parts.length ? Buffer.concat([...this.parts, rest.subarray(0, nl)]) : rest.subarray(0, nl);
+        this.push({ kind: 'line', text: line.toString('utf8').replace(/\r$/, '') });
       }
-      this.push({ kind: 'line', text: this.buf.subarray(0, nl).toString('utf8').replace(/\r$/, '') });
-      this.buf = this.buf.subarray(nl + 1);
+      this.parts = [];
+      this.partBytes = 0;
+      rest = rest.subarray(nl + 1);
     }
-    if (this.buf.length > MAX_LINE_BYTES) {
-      this.push({ kind: 'too-long', bytes: this.buf.length });
-      this.buf = Buffer.alloc(0);
+    if (this.partBytes + rest.length > MAX_LINE_BYTES) {
+      this.push({ kind: 'too-long', bytes: this.partBytes + rest.length });
+      this.parts = [];
+      this.partBytes = 0;
+    } else if (rest.length) {
+      this.parts.push(rest);
+      this.partBytes += rest.length;
     }
   }
 
@@ -190,6 +199,12 @@ class Child {
   }
 }
 
+/**
+ * The first `n` characters of a line, as a string of their own: a plain slice of a 1 MB line keeps
+ * the whole line alive for as long as the slice is kept (V8 shares the parent's memory).
+ */
+const head = (s: string, n: number): string => (s.length <= n ? s : Buffer.from(s.slice(0, n), 'utf8').toString('utf8'));
+
 const describeExit = (e: { code: number | null; signal: string | null }) =>
   e.signal ? `was ended by ${e.signal}` : `exited with code ${e.code}`;
 
@@ -229,13 +244,13 @@ export class SubprocessClient implements ClientAdapter {
       try {
         msg = JSON.parse(e.text);
       } catch {
-        if (this.protocolLog.length < MAX_WARNINGS) this.protocolLog.push({ problem: 'non-JSON line on stdout (ignored)', line: e.text.slice(0, 300) });
+        if (this.protocolLog.length < MAX_WARNINGS) this.protocolLog.push({ problem: 'non-JSON line on stdout (ignored)', line: head(e.text, 300) });
         continue;
       }
       if (!msg || typeof msg !== 'object' || Array.isArray(msg)) throw this.fault('answered hello with JSON that is not an object', e.text, child);
       const m = msg as Record<string, unknown>;
       if (m.type !== 'hello' && typeof m.type === 'string' && m.type !== 'result') {
-        if (this.protocolLog.length < MAX_WARNINGS) this.protocolLog.push({ problem: `unknown message type ${JSON.stringify(m.type.slice(0, 100))} (ignored)`, line: e.text.slice(0, 300) });
+        if (this.protocolLog.length < MAX_WARNINGS) this.protocolLog.push({ problem: `unknown message type ${JSON.stringify(head(m.type, 100))} (ignored)`, line: head(e.text, 300) });
         continue;
       }
       const problem = m.type === 'hello' ? helloProblem(m) : `expected {"type":"hello",…}, got type ${JSON.stringify(m.type)}`;
@@ -253,11 +268,11 @@ export class SubprocessClient implements ClientAdapter {
   }
 
   private fault(problem: string, line: string | undefined, child?: Child): ClientFault {
-    this.protocolLog.push({ problem, ...(line !== undefined ? { line: line.slice(0, 300) } : {}) });
+    this.protocolLog.push({ problem, ...(line !== undefined ? { line: head(line, 300) } : {}) });
     child?.kill();
     if (child) this.lastFailed = child;
     if (child === this.child) this.child = undefined;
-    return new ClientFault(`the client process ${problem}${line !== undefined ? `: ${line.slice(0, 300)}` : ''}`);
+    return new ClientFault(`the client process ${problem}${line !== undefined ? `: ${head(line, 300)}` : ''}`);
   }
 
   /** Whether a greeted process is alive now (it may still die before the next run: that costs the run). */
@@ -341,12 +356,12 @@ export class SubprocessClient implements ClientAdapter {
         try {
           msg = JSON.parse(e.text);
         } catch {
-          if (d.warnings.length < MAX_WARNINGS) d.warnings.push(`non-JSON line on stdout: ${e.text.slice(0, 200)}`);
+          if (d.warnings.length < MAX_WARNINGS) d.warnings.push(`non-JSON line on stdout: ${head(e.text, 200)}`);
           continue;
         }
         const m = (msg && typeof msg === 'object' && !Array.isArray(msg) ? msg : {}) as Record<string, unknown>;
         if (m.type !== 'result') {
-          if (d.warnings.length < MAX_WARNINGS) d.warnings.push(`message of unknown type ${JSON.stringify(m.type ?? null)} ignored: ${e.text.slice(0, 200)}`);
+          if (d.warnings.length < MAX_WARNINGS) d.warnings.push(`message of unknown type ${JSON.stringify(typeof m.type === 'string' ? head(m.type, 100) : (m.type ?? null))} ignored: ${head(e.text, 200)}`);
           continue;
         }
         if (m.id !== req.id) throw this.fault(`answered the wrong id (${JSON.stringify(m.id)}, expected ${JSON.stringify(req.id)})`, e.text, child);

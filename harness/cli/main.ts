@@ -270,12 +270,16 @@ export function buildProgram(): Command {
   return program;
 }
 
+function onStdoutError(err: NodeJS.ErrnoException): void {
+  if (err.code === 'EPIPE') process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
+  process.stderr.write(`a2a-conformance: cannot write to stdout: ${err.code ?? err.message}\n`);
+  process.exit(2);
+}
+
 export async function main(argv: string[]): Promise<number> {
   const program = buildProgram();
   // `list | head`: a reader that leaves early is not an error.
-  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  });
+  if (!process.stdout.listeners('error').includes(onStdoutError)) process.stdout.on('error', onStdoutError);
   try {
     await program.parseAsync(argv);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;

@@ -9,6 +9,7 @@ import picomatch from 'picomatch';
 import type { RunResults, ScenarioResult } from '../core/results.js';
 import { VERDICT_KINDS, type VerdictKind } from '../core/verdict.js';
 import { unexpectedWhy, type Policy } from './policy.js';
+import { schemaValidator } from './json-schema.js';
 
 export const EXPECTATIONS_SCHEMA = 'a2a-conformance/expectations@1';
 
@@ -45,7 +46,21 @@ export function parseExpectations(text: string, source: string): Expectations {
     if (!e || typeof e.scenario !== 'string' || !e.scenario) throw new ExpectationsError(`${source}: entries[${i}].scenario must be a scenario id or glob`);
     if (!VERDICT_KINDS.includes(e.verdict)) throw new ExpectationsError(`${source}: entries[${i}].verdict must be one of ${VERDICT_KINDS.join(', ')}`);
     if (typeof e.reason !== 'string') throw new ExpectationsError(`${source}: entries[${i}].reason must be a string`);
+    // Compiled now, not after the run: a glob picomatch refuses (over 64 KiB, say) is a load error.
+    try {
+      matcher(e.scenario);
+    } catch (err) {
+      throw new ExpectationsError(`${source}: entries[${i}].scenario is not a usable glob: ${(err as Error).message.slice(0, 200)}`);
+    }
   });
+  // Everything else the published schema says (docs/expectations.schema.json): no unknown keys, for one.
+  const validate = schemaValidator('expectations.schema.json');
+  if (!validate(doc)) {
+    const e = validate.errors![0]!;
+    const at = e.instancePath.replace(/^\//, '').replace(/\/(\d+)/g, '[$1]').replace(/\//g, '.') || 'expectations';
+    const extra = (e.params as { additionalProperty?: string }).additionalProperty;
+    throw new ExpectationsError(`${source}: ${at}: ${e.message}${extra ? ` "${extra}"` : ''} (docs/expectations.schema.json)`);
+  }
   return o as Expectations;
 }
 

@@ -95,8 +95,11 @@ export function noteLeftover(dir: string, path: string): void {
   }
 }
 
-/** Pids of live processes whose environment carries this run's mark (Linux; elsewhere none are found). */
-function markedProcesses(dir: string): number[] {
+/** The run folders this process has open now. */
+export const openRunFolders = (): string[] => [...OPEN];
+
+/** Pids of processes whose environment carries this run's mark (Linux; elsewhere none are found). */
+export function markedProcesses(dir: string): number[] {
   const mark = Buffer.from(`${RUN_MARK}=${dir}\0`);
   const out: number[] = [];
   let entries: string[];

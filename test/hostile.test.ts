@@ -1,0 +1,565 @@
+/**
+ * The hostile matrix: hostile clients and hostile inputs against the harness. Each case asserts that
+ * it ends within its bound, with the documented exit code, a verdict or a one-line error that names
+ * the cause, and that nothing is left behind: no run folder, no temp file, no client process (by the
+ * run's environment mark), no listener; where memory is at stake, the peak stays under a stated bound.
+ *
+ * Child processes of the real CLI only where a process must die (signals, EPIPE, a crash-prone
+ * request); everything that ends before a run starts goes through `main` in this process.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SubprocessClient } from '../harness/adapters/subprocess.js';
+import { validateCardV1 } from '../harness/core/card-validator.js';
+import type { RunResults, ScenarioResult } from '../harness/core/results.js';
+import type { Scenario } from '../harness/core/scenario.js';
+import { MAX_EVENTS, Transcript } from '../harness/core/transcript.js';
+import { makePki, writePki, type Pki } from '../harness/pki/index.js';
+import { closeEnv, openEnv } from '../harness/runner/env.js';
+import { executeScenario } from '../harness/runner/execute.js';
+import { mountPeer } from '../harness/runner/mount.js';
+import { closeRunFolder, markedProcesses, openRunFolder, openRunFolders } from '../harness/runner/workspace.js';
+import { SERVE_EVENTS } from '../harness/cli/serve.js';
+import { Agent, request } from 'undici';
+import { ROOT } from './helpers/cli.js';
+import { runMain } from './helpers/main.js';
+import { assemble } from './helpers/results.js';
+import { scenario } from './helpers/scenarios.js';
+
+const HOSTILE = join(ROOT, 'test/fixtures/clients/hostile.mjs');
+const BIN = join(ROOT, 'bin/a2a-conformance.mjs');
+const cmd = (...args: string[]) => `"${process.execPath}" "${HOSTILE}" ${args.join(' ')}`;
+const CONTROL = 'spec-tls-verify/valid-certificate-control';
+const REJECT_IS_RIGHT = 'neg-live-input/live-audio-to-batch-peer';
+const MB = 1024 * 1024;
+
+// ---------------------------------------------------------------------------------------------
+// The tally, printed at the end: cases tried / survived / leaked.
+
+const tally = { tried: 0, survived: 0, leaked: 0 };
+const leakedCases: string[] = [];
+afterAll(() => {
+  console.log(`hostile matrix: ${tally.tried} cases tried, ${tally.survived} survived, ${tally.leaked} leaked${leakedCases.length ? ` (${leakedCases.join('; ')})` : ''}`);
+});
+
+/**
+ * One case of the matrix. The body asserts its own outcome and returns what it found left behind;
+ * the case survives when the body passes within its bound and nothing was left.
+ */
+function hostile(name: string, boundMs: number, body: () => Promise<string[]>, o: { concurrent?: boolean } = {}) {
+  (o.concurrent ? it.concurrent : it)(name, { timeout: boundMs + 60_000 }, async () => {
+    tally.tried++;
+    const started = Date.now();
+    const left = await body();
+    if (left.length) {
+      tally.leaked++;
+      leakedCases.push(`${name}: ${left.join(', ')}`);
+    }
+    expect(left, 'left behind').toEqual([]);
+    expect(Date.now() - started, `ended within ${boundMs} ms`).toBeLessThan(boundMs);
+    tally.survived++;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// What a case can leave behind.
+
+/** Live processes whose environment carries a run mark under `prefix` (a case's private temp folder). */
+function markedUnder(prefix: string): number[] {
+  const out: number[] = [];
+  for (const e of readdirSync('/proc')) {
+    if (!/^\d+$/.test(e)) continue;
+    try {
+      const env = readFileSync(`/proc/${e}/environ`, 'latin1');
+      if (env.includes(`A2A_CONFORMANCE_RUN=${prefix}`)) out.push(Number(e));
+    } catch {
+      // gone
+    }
+  }
+  return out;
+}
+
+/** Inodes of the TCP sockets this process listens on. */
+function listening(): Set<string> {
+  const mine = new Set<string>();
+  for (const fd of readdirSync('/proc/self/fd')) {
+    try {
+      const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/self/fd/${fd}`));
+      if (m) mine.add(m[1]!);
+    } catch {
+      // closed meanwhile
+    }
+  }
+  const out = new Set<string>();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text = '';
+    try {
+      text = readFileSync(table, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n').slice(1)) {
+      const f = line.trim().split(/\s+/);
+      if (f[3] === '0A' && mine.has(f[9]!)) out.add(f[9]!);
+    }
+  }
+  return out;
+}
+
+/** What an in-process case left: run folders still open or on disk, marked processes, new listeners. */
+function leftInProcess(folders: string[], listenersBefore: Set<string>): string[] {
+  const left: string[] = [];
+  for (const d of folders) {
+    if (existsSync(d)) left.push(`folder ${d}`);
+    for (const pid of markedProcesses(d)) left.push(`process ${pid}`);
+  }
+  for (const d of openRunFolders()) if (folders.includes(d)) left.push(`open folder ${d}`);
+  for (const inode of listening()) if (!listenersBefore.has(inode)) left.push(`listener (socket ${inode})`);
+  return left;
+}
+
+/** What a CLI case left in its private temp folder (tsx keeps a compile cache there: not a run's) and in /proc. */
+function leftByCli(tmp: string): string[] {
+  const left = readdirSync(tmp).filter((n) => !n.startsWith('tsx-')).map((n) => `temp ${n}`);
+  for (const pid of markedUnder(tmp)) left.push(`process ${pid}`);
+  return left;
+}
+
+/** V8's collector, to tell what is kept from what merely waits to be collected. */
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+const retained = () => {
+  gc();
+  const m = process.memoryUsage();
+  return m.heapUsed + m.external;
+};
+
+/** Samples a measure every 50 ms while `body` runs; returns the body's value and the peak. */
+async function peakOf<T>(measure: () => number, body: () => Promise<T>): Promise<{ value: T; peak: number }> {
+  let peak = measure();
+  const t = setInterval(() => (peak = Math.max(peak, measure())), 50);
+  try {
+    const value = await body();
+    return { value, peak: Math.max(peak, measure()) };
+  } finally {
+    clearInterval(t);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The real CLI in a child process, with its own temp folder.
+
+interface CliProcess {
+  child: ChildProcess;
+  tmp: string;
+  exit: Promise<{ code: number | null; signal: string | null }>;
+  stdout: () => string;
+  stderr: () => string;
+  waitFor: (re: RegExp, ms?: number) => Promise<RegExpExecArray>;
+  /** Peak resident memory of the CLI process (VmHWM), in MiB, as last sampled. */
+  peakMb: () => number;
+}
+
+function startCli(args: string[], tmp = mkdtempSync(join(tmpdir(), 'a2a-hostile-'))): CliProcess {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, TMPDIR: tmp } });
+  let out = '';
+  let err = '';
+  let peak = 0;
+  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
+  const sample = setInterval(() => {
+    try {
+      const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+      if (m) peak = Math.max(peak, Number(m[1]) / 1024);
+    } catch {
+      // exited
+    }
+  }, 100);
+  const exit = new Promise<{ code: number | null; signal: string | null }>((r) =>
+    child.on('exit', (code, signal) => {
+      clearInterval(sample);
+      r({ code, signal });
+    }),
+  );
+  const waitFor = async (re: RegExp, ms = 60_000) => {
+    const end = Date.now() + ms;
+    while (Date.now() < end) {
+      const m = re.exec(out + err);
+      if (m) return m;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`the CLI did not print ${re}:\n${out}\n${err}`);
+  };
+  return { child, tmp, exit, stdout: () => out, stderr: () => err, waitFor, peakMb: () => peak };
+}
+
+/** Waits until the exited CLI's stragglers are gone (a SIGKILLed child is reaped asynchronously). */
+async function settle(tmp: string, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (Date.now() < end && markedUnder(tmp).length) await new Promise((r) => setTimeout(r, 100));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fixture inputs, written once.
+
+let fixtures: string;
+let control: Scenario;
+const write = (name: string, text: string) => {
+  const f = join(fixtures, name);
+  writeFileSync(f, text);
+  return f;
+};
+
+beforeAll(() => {
+  fixtures = mkdtempSync(join(tmpdir(), 'a2a-hostile-inputs-'));
+  control = JSON.parse(JSON.stringify(scenario(CONTROL))) as Scenario;
+});
+afterAll(() => rmSync(fixtures, { recursive: true, force: true }));
+
+const vendor = (id: string, change: (s: Scenario) => void = () => {}) => {
+  const s = structuredClone(control);
+  s.id = id;
+  change(s);
+  return s;
+};
+
+// =============================================================================================
+
+describe.concurrent('signals, crashes and pipes (the real CLI in child processes)', () => {
+  hostile('SIGKILL mid-run leaves a findable folder; the next run says a previous run died and removes it; SIGINT mid-run (a client that ignores SIGTERM and the end of stdin) leaves nothing', 150_000, async () => {
+    const args = ['run', '--client-cmd', cmd('immortal'), '--deadline-multiplier', '0.5'];
+    const killed = startCli([...args, '--out', join(fixtures, 'out-kill')]);
+    await killed.waitFor(/\[\s*1\/\d+\]/);
+    killed.child.kill('SIGKILL');
+    expect((await killed.exit).signal).toBe('SIGKILL');
+    // What a SIGKILL leaves is real: the run folder, and its worker and clients (until they notice).
+    expect(readdirSync(killed.tmp).filter((n) => n.startsWith('a2a-conformance-run-')).length).toBe(1);
+    expect(readFileSync(join(fixtures, 'out-kill', 'INCOMPLETE'), 'utf8')).toContain('did not finish');
+    expect(existsSync(join(fixtures, 'out-kill', 'results.json'))).toBe(false);
+
+    // The next run, in the same temp folder, finds it and says so; then it is stopped with SIGINT.
+    const next = startCli([...args, '--out', join(fixtures, 'out-int')], killed.tmp);
+    await next.waitFor(/a previous run died \(pid \d+, run .*\); removed what it left: .*a2a-conformance-run-/);
+    await next.waitFor(/\[\s*1\/\d+\]/);
+    next.child.kill('SIGINT');
+    const { code } = await next.exit;
+    expect(code, next.stderr()).toBe(130);
+    expect(next.stderr()).toMatch(/SIGINT: stopped the run; its client processes are killed and its temp folder removed/);
+    expect(next.stderr()).not.toMatch(/\n\s+at /); // no stack trace
+    expect(readFileSync(join(fixtures, 'out-int', 'INCOMPLETE'), 'utf8')).toContain('stopped by SIGINT');
+    expect(readdirSync(join(fixtures, 'out-int')).sort()).toEqual(['INCOMPLETE', 'index.html']);
+    await settle(killed.tmp);
+    return leftByCli(killed.tmp);
+  });
+
+  hostile('SIGTERM mid-run, with a client that leaves a child in its group and one in a new session: exit 143, nothing left', 90_000, async () => {
+    const pids = join(fixtures, 'orphans.pids');
+    const cli = startCli(['run', '--client-cmd', cmd('orphans', pids), '--deadline-multiplier', '0.5', '--out', join(fixtures, 'out-term')]);
+    await cli.waitFor(/\[\s*1\/\d+\]/);
+    cli.child.kill('SIGTERM');
+    const { code } = await cli.exit;
+    expect(code, cli.stderr()).toBe(143);
+    await settle(cli.tmp);
+    const left = leftByCli(cli.tmp);
+    for (const pid of readFileSync(pids, 'utf8').split(' ').map(Number)) {
+      try {
+        if (!/^\d+ \(.*\) [ZX]/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))) left.push(`orphan ${pid}`);
+      } catch {
+        // gone: as it should be
+      }
+    }
+    return left;
+  });
+
+  hostile('serve: SIGINT and SIGTERM stop it (exit 0) with its certificates and listeners gone', 90_000, async () => {
+    const left: string[] = [];
+    await Promise.all(
+      (['SIGINT', 'SIGTERM'] as const).map(async (sig) => {
+        const s = startCli(['serve', '--peer', CONTROL]);
+        await s.waitFor(/ready: 1 peer/);
+        const port = Number((await s.waitFor(/https:\/\/127\.0\.0\.1:(\d+)\//))[1]);
+        const caFile = (await s.waitFor(/trust this CA for every peer:\s+(\S+)/))[1]!;
+        expect(caFile.startsWith(s.tmp)).toBe(true);
+        s.child.kill(sig);
+        expect((await s.exit).code, s.stderr()).toBe(0);
+        left.push(...leftByCli(s.tmp));
+        // Nobody listens on its port any more.
+        const refused = await request(`https://127.0.0.1:${port}/`, { dispatcher: new Agent({ connect: { rejectUnauthorized: false } }) }).then(
+          () => false,
+          () => true,
+        );
+        if (!refused) left.push(`listener on ${port}`);
+      }),
+    );
+    return left;
+  });
+
+  hostile('a client that sends JSON-RPC ids nested 3,000 and 20,000 deep, and names itself with escape sequences: the run ends with a report; ids are kept bounded; the terminal gets no escape', 90_000, async () => {
+    const file = write('one.scenario.json', JSON.stringify([vendor('hostile/control')]));
+    const out = join(fixtures, 'out-deep');
+    const cli = startCli(['run', '--client-cmd', cmd('deep-id'), '--scenarios', file, '--out', out]);
+    const { code } = await cli.exit;
+    expect([0, 1], cli.stderr()).toContain(code);
+    const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResults;
+    expect(results.results).toHaveLength(1);
+    const notes = results.results[0]!.transcript.flatMap((e) => (e.kind === 'http' && e.note ? [e.note] : []));
+    expect(notes.filter((n) => n.includes('not a string, number or null'))).toHaveLength(2);
+    expect(readFileSync(join(out, 'results.json'), 'utf8').length).toBeLessThan(4 * MB);
+    expect(cli.stdout()).toContain('client hostile\\u{1b}[2K\\u{d}PASS \\u{202e}evil\\u{7}');
+    expect(cli.stdout() + cli.stderr()).not.toMatch(/[\u001b\r\u0007\u202e]/);
+    expect(cli.peakMb(), 'peak memory of the CLI process (MiB)').toBeLessThan(1024);
+    return leftByCli(cli.tmp);
+  });
+
+  hostile('`list | head`: the reader leaves early; exit 0, no EPIPE stack trace', 60_000, async () => {
+    const cli = startCli(['list']);
+    await cli.waitFor(/\n/);
+    cli.child.stdout!.destroy();
+    const { code } = await cli.exit;
+    expect(code).toBe(0);
+    expect(cli.stderr()).toBe('');
+    return leftByCli(cli.tmp);
+  });
+});
+
+// =============================================================================================
+
+describe('arguments and paths: exit 2 and one line, before anything runs', () => {
+  const cases: Array<[string, () => string[], RegExp]> = [
+    ['an unknown option', () => ['run', '--client', 'reference', '--nope'], /unknown option '--nope'/],
+    ['`report` with no files', () => ['report'], /missing required argument 'results'/],
+    ['`doctor` without --client-cmd', () => ['doctor'], /required option '--client-cmd <command>' not specified/],
+    ['--out \'\'', () => ['run', '--client', 'reference', '--out', ''], /--out needs a folder name/],
+    ['run --out /proc/x (recursive mkdir would spin)', () => ['run', '--client', 'reference', '--out', '/proc/a2a-x'], /--out \/proc\/a2a-x: cannot create \/proc\/a2a-x/],
+    ['report --out /proc/x', () => ['report', write('r.json', JSON.stringify(assemble('x', []))), '--out', '/proc/a2a-x'], /--out \/proc\/a2a-x: cannot create/],
+    ['serve --pki-dir /proc/x', () => ['serve', '--peer', CONTROL, '--pki-dir', '/proc/a2a-x'], /--pki-dir \/proc\/a2a-x: cannot create/],
+    ['--out naming an existing file', () => ['run', '--client', 'reference', '--out', join(ROOT, 'package.json')], /--out .*package\.json is a file, not a folder/],
+    ['--out naming a folder of other files', () => ['run', '--client', 'reference', '--out', join(ROOT, 'docs')], /--out .*docs holds files that are not a report/],
+    ['an unwritable --update-expectations', () => ['run', '--client', 'reference', '--update-expectations', '/proc/a2a-x/e.json', '--out', join(fixtures, 'never')], /--update-expectations \/proc\/a2a-x\/e\.json: cannot write in \/proc\/a2a-x/],
+  ];
+  for (const [name, args, says] of cases)
+    hostile(name, 30_000, async () => {
+      const before = listening();
+      const o = await runMain(args());
+      expect(o.code, o.stderr).toBe(2);
+      expect(o.stderr).toMatch(says);
+      expect(o.stderr.trim().split('\n').filter((l) => !l.startsWith('(run with --help')).length, o.stderr).toBe(1);
+      expect(existsSync(join(fixtures, 'never'))).toBe(false);
+      return leftInProcess([], before);
+    });
+});
+
+describe('input files: exit 2 and one line that names the file and the field, before anything runs', () => {
+  const deepJson = (n: number) => '{"x":'.repeat(n) + '1' + '}'.repeat(n);
+  const expectations = (entries: unknown[], extra: object = {}) => JSON.stringify({ schema: 'a2a-conformance/expectations@1', entries, ...extra });
+  const cases: Array<[string, () => string[], RegExp]> = [
+    ['a scenario file that is `[]`', () => ['run', '--client', 'reference', '--scenarios', write('empty.scenario.json', '[]')], /empty\.scenario\.json: declares no scenarios/],
+    ['a JSON scenario wrapper with an extra key', () => ['run', '--client', 'reference', '--scenarios', write('extra.scenario.json', JSON.stringify({ scenarios: [vendor('x/extra')], also: 1 }))], /extra\.scenario\.json: unknown key "also"/],
+    ['an unknown peer factory', () => ['run', '--client', 'reference', '--scenarios', write('factory.scenario.json', JSON.stringify([vendor('x/factory', (s) => (s.peer.factory = 'no-such-peer'))]))], /factory\.scenario\.json: scenario "x\/factory": peer\.factory: unknown peer factory "no-such-peer"/],
+    ['an invalid card', () => ['run', '--client', 'reference', '--scenarios', write('card.scenario.json', JSON.stringify([vendor('x/card', (s) => delete (s.peer.card as Record<string, unknown>).name)]))], /card\.scenario\.json: scenario "x\/card": peer\.card\.name: AgentCard\.name is REQUIRED/],
+    ['a card with a `__proto__` field', () => ['run', '--client', 'reference', '--scenarios', write('proto.scenario.json', JSON.stringify([vendor('x/proto')]).replace('"name":"Contoso Helpdesk"', '"name":"Contoso Helpdesk","__proto__":{"x":1}'))], /proto\.scenario\.json: scenario "x\/proto": peer\.card\.__proto__: unknown field "__proto__" in AgentCard/],
+    ['a card nested 3,000 deep in a TypeScript scenario', () => ['run', '--client', 'reference', '--scenarios', write('deep.scenario.ts', `const s = ${JSON.stringify(vendor('x/deep'))};\nlet p: Record<string, unknown> = {};\n(s.peer.card as Record<string, unknown>).metadata = p;\nfor (let i = 0; i < 3000; i++) { const q = {}; p.x = q; p = q; }\nexport default [s];\n`)], /deep\.scenario\.ts: scenario "x\/deep": peer\.card\.metadata\.x…: nested deeper than 64 levels/],
+    ['a card nested 20,000 deep in a JSON scenario', () => ['run', '--client', 'reference', '--scenarios', write('deeper.scenario.json', JSON.stringify([vendor('x/deeper')]).replace('"name":"Contoso Helpdesk"', `"name":"Contoso Helpdesk","metadata":${deepJson(20_000)}`))], /deeper\.scenario\.json: scenario "x\/deeper": peer\.card\.metadata\.x…: nested deeper than 64 levels/],
+    ['an expectations glob over 64 KiB', () => ['run', '--client', 'reference', '--expectations', write('big.json', expectations([{ scenario: 'x'.repeat(70_000), verdict: 'FAIL', reason: '' }]))], /big\.json: entries\[0\]\.scenario is not a usable glob/],
+    ['an expectations file with an extra key', () => ['run', '--client', 'reference', '--expectations', write('extra.json', expectations([{ scenario: 'x', verdict: 'FAIL', reason: '', because: 1 }]))], /extra\.json: entries\[0\]: must NOT have additional properties "because"/],
+    ['a results.json whose embedded expectations are malformed', () => ['report', write('bad-exp.results.json', JSON.stringify({ ...assemble('x', []), expectations: { schema: 'a2a-conformance/expectations@1', entries: [{ scenario: '', verdict: 'FAIL', reason: '' }] } }))], /bad-exp\.results\.json \(its "expectations"\): entries\[0\]\.scenario must be a scenario id or glob/],
+  ];
+  for (const [name, args, says] of cases)
+    hostile(name, 30_000, async () => {
+      const before = listening();
+      const foldersBefore = readdirSync(tmpdir()).filter((n) => n.startsWith('a2a-conformance-run-')).length;
+      const o = await runMain([...args(), '--out', join(fixtures, 'never')]);
+      expect(o.code, o.stderr).toBe(2);
+      expect(o.stderr).toMatch(says);
+      expect(o.stderr.trim().split('\n'), o.stderr).toHaveLength(1);
+      expect(o.stderr).not.toMatch(/\n\s+at /);
+      // Nothing ran: no report folder, no run folder.
+      expect(existsSync(join(fixtures, 'never'))).toBe(false);
+      expect(readdirSync(tmpdir()).filter((n) => n.startsWith('a2a-conformance-run-')).length).toBeLessThanOrEqual(foldersBefore);
+      return leftInProcess([], before);
+    });
+
+  hostile('`__proto__`, `constructor` and `toString` are unknown card fields, not inherited ones', 10_000, async () => {
+    const card = JSON.parse(JSON.stringify(scenario(CONTROL).peer.card).replace('"name":', '"__proto__":{},"constructor":1,"toString":"x","name":')) as Record<string, unknown>;
+    const unknown = validateCardV1(card).map((i) => i.message);
+    for (const k of ['__proto__', 'constructor', 'toString']) expect(unknown).toContain(`unknown field "${k}" in AgentCard`);
+    return [];
+  });
+});
+
+describe('terminal and Markdown output', () => {
+  hostile('a results.json full of escape sequences, carriage returns, NUL, BEL, right-to-left overrides, autolinks and @mentions: inert on the terminal and in summary.md', 30_000, async () => {
+    const evil = 'evil\u001b[2K\rPASS\u0000\u0007\u202e <https://evil.example> www.evil.example @octocat x@evil.example';
+    const r = assemble('naive', []);
+    r.client.name = evil;
+    r.client.version = evil;
+    r.unexpected.push({ id: evil, verdict: 'FAIL', why: evil });
+    const out = join(fixtures, 'out-report');
+    const o = await runMain(['report', write('evil.results.json', JSON.stringify(r)), '--out', out]);
+    expect(o.code, o.stderr).toBe(1);
+    expect(o.stdout + o.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\u202e]/);
+    expect(o.stdout).toContain('client evil\\u{1b}[2K\\u{d}PASS');
+    const md = readFileSync(join(out, 'summary.md'), 'utf8');
+    expect(md).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\u202a-\u202e\u2066-\u2069]/);
+    // Every untrusted value sits in a code span: no autolink, no mention, no HTML outside one.
+    const outside = md.replace(/(`+) ?[^`]*?(?:`(?!\1)[^`]*?)*? ?\1/g, '');
+    expect(outside).not.toMatch(/https?:|www\.|@\w|</);
+    expect(existsSync(join(out, 'INCOMPLETE'))).toBe(false);
+    return [];
+  });
+});
+
+// =============================================================================================
+
+describe('hostile clients over the NDJSON protocol (one scenario each, in this process)', () => {
+  let pki: Pki;
+  beforeAll(async () => {
+    pki = await makePki();
+  });
+
+  /** Runs scenarios against a hostile client in a private run folder; returns results, leaks and the memory peak. */
+  async function withClient(mode: string[], ids: string[], o: { deadlineMs?: number } = {}) {
+    const before = listening();
+    const folder = await openRunFolder('hostile test');
+    const client = new SubprocessClient({ command: cmd(...mode), runDir: folder.dir, killAfterAbortMs: 300 });
+    await writePki(pki, folder.pkiDir);
+    const rssBefore = process.memoryUsage.rss();
+    const { value: results, peak } = await peakOf(
+      () => process.memoryUsage.rss(),
+      async () => {
+        const env = await openEnv({ pkiDir: folder.pkiDir, client, idSalt: 'hostile', deadlineMultiplier: 1 }).catch((err: unknown) => err as Error);
+        if (env instanceof Error) return env;
+        env.abortGraceMs = 300;
+        const out: ScenarioResult[] = [];
+        try {
+          for (const id of ids) out.push(await executeScenario(o.deadlineMs ? { ...scenario(id), deadlineMs: o.deadlineMs } : scenario(id), env));
+        } finally {
+          await closeEnv(env);
+        }
+        return out;
+      },
+    );
+    await closeRunFolder(folder);
+    return { results, client, left: leftInProcess([folder.dir], before), growthMb: (peak - rssBefore) / MB };
+  }
+
+  const reason = (r: ScenarioResult) => r.checks.map((c) => c.reason).join(' | ');
+
+  const verdictCases: Array<[string, string[], string, RegExp]> = [
+    ['crash: the process exits mid-run', ['crash'], 'FAIL', /exited with code 3/],
+    ['hang: never answers', ['hang'], 'TIMEOUT', /deadline/i],
+    ['garbage: non-JSON lines and unknown messages before its result', ['nonjson'], 'PASS', /./],
+    ['wrong id: answers for another run', ['wrongid'], 'FAIL', /answered the wrong id/],
+    ['an oversize line (2 MiB)', ['bigline'], 'FAIL', /over the 1 MiB limit/],
+    ['100,000 small lines, then its result', ['many-lines'], 'PASS', /./],
+    ['never reads stdin', ['no-stdin'], 'TIMEOUT', /deadline/i],
+    ['closes stdout after hello', ['close-stdout'], 'TIMEOUT', /deadline/i],
+    ['invalid UTF-8 on stdout, then its result', ['bad-utf8'], 'PASS', /./],
+    ['ignores the abort, SIGTERM and the end of stdin', ['immortal'], 'TIMEOUT', /deadline/i],
+  ];
+  for (const [name, mode, verdict, says] of verdictCases)
+    hostile(`${name}: ${verdict}, the reason says which; the process is gone afterwards`, 60_000, async () => {
+      const { results, left, growthMb } = await withClient(mode, [REJECT_IS_RIGHT], { deadlineMs: 2000 });
+      expect(Array.isArray(results), String(results)).toBe(true);
+      const r = (results as ScenarioResult[])[0]!;
+      expect(r.verdict, reason(r)).toBe(verdict);
+      expect(reason(r)).toMatch(says);
+      expect(growthMb, 'memory growth (MiB)').toBeLessThan(256);
+      return left;
+    });
+
+  hostile('a client that leaves a child in its process group and one in a new session, then exits: both are killed', 60_000, async () => {
+    const pids = join(fixtures, 'orphans-inproc.pids');
+    const { results, left } = await withClient(['orphans', pids], [REJECT_IS_RIGHT], { deadlineMs: 2000 });
+    expect((results as ScenarioResult[])[0]!.verdict).toBe('FAIL');
+    for (const pid of readFileSync(pids, 'utf8').split(' ').map(Number)) {
+      try {
+        if (!/^\d+ \(.*\) [ZX]/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))) left.push(`orphan ${pid}`);
+      } catch {
+        // gone
+      }
+    }
+    return left;
+  });
+
+  hostile('600 lines of 1 MB with an unknown type before hello: kept as at most 100 short warnings; nothing of the flood is retained (under 16 MiB after a collection), the peak stays under the flood\'s own 600 MiB', 90_000, async () => {
+    const kept = retained();
+    const { results, client, left, growthMb } = await withClient(['hello-flood'], [REJECT_IS_RIGHT]);
+    expect(Array.isArray(results), String(results)).toBe(true);
+    expect(client.protocolLog.length).toBeLessThanOrEqual(100);
+    expect(JSON.stringify(client.protocolLog).length).toBeLessThan(100 * 600);
+    expect((retained() - kept) / MB, 'retained after a collection (MiB)').toBeLessThan(16);
+    expect(growthMb, 'peak growth (MiB): garbage waiting for the collector, never the flood itself').toBeLessThan(512);
+    return left;
+  });
+
+  hostile('JSON-RPC ids nested 3,000 and 20,000 deep: answered -32600 with id null, recorded as a short note, the result serialises', 60_000, async () => {
+    const { results, left } = await withClient(['deep-id'], [CONTROL]);
+    const r = (results as ScenarioResult[])[0]!;
+    const bad = r.transcript.filter((e) => e.kind === 'http' && e.note?.includes('not a string, number or null'));
+    expect(bad).toHaveLength(2);
+    expect(bad.every((e) => e.kind === 'http' && e.rpcError?.code === -32600)).toBe(true);
+    expect(JSON.stringify(r).length).toBeLessThan(MB);
+    return left;
+  });
+});
+
+describe('floods at the peers', () => {
+  let pki: Pki;
+  beforeAll(async () => {
+    pki = await makePki();
+  });
+
+  /** Mounts the control peer with `transcript` already holding `prefill` events, sends `n` real requests; returns their statuses. */
+  async function flood(transcript: Transcript, prefill: number, n: number): Promise<{ statuses: number[]; left: string[] }> {
+    const before = listening();
+    const folder = await openRunFolder('hostile flood');
+    await writePki(pki, folder.pkiDir);
+    const env = await openEnv({ pkiDir: folder.pkiDir, client: { hello: async () => ({ name: 'none', version: '0', profile: null, taskClasses: [] }), run: async () => ({ decision: 'rejected', taskIds: [], degradations: [] }) } as never, idSalt: 'flood', deadlineMultiplier: 1 });
+    const statuses: number[] = [];
+    try {
+      const m = mountPeer(env.host, env.dispatcher, scenario(CONTROL).peer, { deadlineMs: 60_000, transcript });
+      for (let i = 0; i < prefill; i++) transcript.record({ kind: 'harness', level: 'info', message: 'prefill' });
+      const rpc = ((m.peer.card.supportedInterfaces as Array<{ url: string }>)[0]!).url;
+      const agent = new Agent({ connect: { ca: pki.testCa.cert } });
+      for (let i = 0; i < n; i++) {
+        const res = await request(rpc, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json', 'a2a-version': '1.0' }, body: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'GetTask', params: { id: 'nope' } }) });
+        await res.body.dump();
+        statuses.push(res.statusCode);
+      }
+      await agent.close();
+      m.end();
+    } finally {
+      await closeEnv(env);
+      await closeRunFolder(folder);
+    }
+    return { statuses, left: leftInProcess([folder.dir], before) };
+  }
+
+  hostile(`a scenario run past ${MAX_EVENTS} events: answered 429, never recorded, the transcript stays at its cap`, 60_000, async () => {
+    const t = new Transcript(() => performance.now());
+    const { statuses, left } = await flood(t, MAX_EVENTS - 50, 100);
+    // Answered while there was room, then 429 for every request after the cap.
+    const first = statuses.indexOf(429);
+    expect(first, JSON.stringify(statuses)).toBeGreaterThan(10);
+    expect(statuses.slice(0, first).every((s) => s === 200)).toBe(true);
+    expect(statuses.slice(first).every((s) => s === 429)).toBe(true);
+    expect(t.events.length).toBe(MAX_EVENTS);
+    expect(t.dropped).toBeGreaterThanOrEqual(100 - first);
+    return left;
+  });
+
+  hostile(`serve keeps answering after ${MAX_EVENTS + 5000} events: its transcript is a ring of the latest ${SERVE_EVENTS}`, 60_000, async () => {
+    const t = new Transcript(() => performance.now(), { ring: SERVE_EVENTS });
+    const { statuses, left } = await flood(t, MAX_EVENTS + 5000, 20);
+    expect(statuses.every((s) => s === 200), JSON.stringify(statuses)).toBe(true);
+    expect(t.events.length).toBeLessThan(2 * SERVE_EVENTS);
+    expect(t.events.at(-1)!.seq).toBeGreaterThan(MAX_EVENTS + 5000);
+    return left;
+  });
+});
