@@ -8,7 +8,7 @@
  * request); everything that ends before a run starts goes through `main` in this process.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -165,7 +165,15 @@ interface CliProcess {
   peakMb: () => number;
 }
 
-function startCli(args: string[], tmp = mkdtempSync(join(tmpdir(), 'a2a-hostile-'))): CliProcess {
+/** A private temp folder for one CLI case, sharing tsx's compile cache (else every start compiles everything afresh). */
+function caseTmp(): string {
+  const tmp = mkdtempSync(join(tmpdir(), 'a2a-hostile-'));
+  const cache = `tsx-${process.getuid?.() ?? 0}`;
+  if (existsSync(join(tmpdir(), cache))) symlinkSync(join(tmpdir(), cache), join(tmp, cache));
+  return tmp;
+}
+
+function startCli(args: string[], tmp = caseTmp()): CliProcess {
   const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, TMPDIR: tmp } });
   let out = '';
   let err = '';

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SubprocessClient } from '../harness/adapters/subprocess.js';
-import { cli, ROOT } from './helpers/cli.js';
+import { ROOT } from './helpers/cli.js';
+import { runMain } from './helpers/main.js';
 import { startHarness } from './helpers/harness.js';
 import { scenario } from './helpers/scenarios.js';
 
@@ -156,9 +157,10 @@ describe('subprocess clients (NDJSON)', () => {
   });
 });
 
+// `main` in this process: neither needs vitest or a cold CLI start.
 describe('a2a-conformance doctor', () => {
   it('reports a broken hello with its line, exit 1', async () => {
-    const o = await cli(['doctor', '--client-cmd', `echo 'not json'; echo '{"type":"hello","name":"","version":"1"}'; sleep 3`]);
+    const o = await runMain(['doctor', '--client-cmd', `echo 'not json'; echo '{"type":"hello","name":"","version":"1"}'; sleep 3`]);
     expect(o.code).toBe(1);
     expect(o.stdout).toContain('✗ the client bad hello: hello.name must be a non-empty string');
     expect(o.stdout).toContain('line: {"type":"hello","name":"","version":"1"}');
@@ -166,14 +168,14 @@ describe('a2a-conformance doctor', () => {
   });
 
   it('passes a client that speaks the protocol, exit 0', async () => {
-    const o = await cli(['doctor', '--client-cmd', cmd('good')]);
+    const o = await runMain(['doctor', '--client-cmd', cmd('good')]);
     expect(o.stdout).toContain('✓ hello: hostile-good 1');
     expect(o.stdout).toContain('the client speaks a2a-conformance/1');
     expect(o.code).toBe(0);
   });
 
   it('a run whose client fails the handshake exits 1 (nothing graded) and points at doctor', async () => {
-    const o = await cli(['run', '--client-cmd', 'exit 5', '--out', join(await mkdtemp(join(tmpdir(), 'a2a-hs-')), 'o')]);
+    const o = await runMain(['run', '--client-cmd', 'exit 5', '--out', join(await mkdtemp(join(tmpdir(), 'a2a-hs-')), 'o')]);
     expect(o.code).toBe(1);
     expect(o.stderr).toContain('exited with code 5 before answering hello');
     expect(o.stderr).toContain('doctor --client-cmd');
