@@ -1,7 +1,8 @@
 /**
  * `a2a-conformance`: run the conformance scenarios against an A2A client and grade it from the wire.
  * Exit codes (DESIGN.md §4.3): 0 all verdicts expected; 1 an unexpected verdict or nothing graded;
- * 2 a harness ERROR or bad arguments.
+ * 2 a harness ERROR, bad arguments or a bad input file (found before anything runs); 128 + n when a
+ * run is stopped by signal n (130 SIGINT, 143 SIGTERM), after it has removed everything it started.
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
