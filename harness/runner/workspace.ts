@@ -9,7 +9,7 @@
  * SIGKILL nothing runs; the next run finds the folder (its `owner.json` names a dead process), says
  * so, kills what is left of that run's processes and removes the folder.
  */
-import { lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,8 +32,6 @@ interface Owner {
   startTicks: string | null;
   startedAt: string;
   command: string;
-  /** Paths outside the folder this run may leave (an output staging folder), removed with it. */
-  leftovers?: string[];
 }
 
 const OPEN = new Set<string>();
@@ -81,18 +79,6 @@ export async function openRunFolder(command: string): Promise<RunFolder> {
     });
   }
   return f;
-}
-
-/** Notes a path outside the folder that the run may leave behind if it dies (removed with the folder). */
-export function noteLeftover(dir: string, path: string): void {
-  try {
-    const file = join(dir, 'owner.json');
-    const o = JSON.parse(readFileSync(file, 'utf8')) as Owner;
-    o.leftovers = [...(o.leftovers ?? []), path];
-    writeFileSync(file, JSON.stringify(o) + '\n', { mode: 0o600 });
-  } catch {
-    // the folder is gone: nothing to note
-  }
 }
 
 /** The run folders this process has open now. */
@@ -170,18 +156,11 @@ function groupOf(pid: number): number | undefined {
 
 function removeRunFolderSync(dir: string): void {
   killRunProcesses(dir);
-  let leftovers: string[] = [];
-  try {
-    leftovers = (JSON.parse(readFileSync(join(dir, 'owner.json'), 'utf8')) as Owner).leftovers ?? [];
-  } catch {
-    // no owner file
-  }
-  for (const p of leftovers) rmSync(p, { recursive: true, force: true });
   rmSync(dir, { recursive: true, force: true });
   OPEN.delete(dir);
 }
 
-/** Kills the run's processes and removes its folder (and any leftover it noted). */
+/** Kills the run's processes and removes its folder. */
 export async function closeRunFolder(f: RunFolder | undefined): Promise<void> {
   if (f) removeRunFolderSync(f.dir);
 }
@@ -189,6 +168,19 @@ export async function closeRunFolder(f: RunFolder | undefined): Promise<void> {
 /** Removes every open run folder now, synchronously: the last step before a forced exit. */
 export function closeAllRunFoldersSync(): void {
   for (const d of [...OPEN]) removeRunFolderSync(d);
+}
+
+/**
+ * Whether a folder without an owner file was touched in the last minute: a run that is just being
+ * made or just being removed (its entries go first), not a dead one. A folder gone meanwhile counts
+ * as recent: there is nothing to reap.
+ */
+function recent(dir: string): boolean {
+  try {
+    return Date.now() - statSync(dir).mtimeMs < 60_000;
+  } catch {
+    return true;
+  }
 }
 
 /**
@@ -218,7 +210,7 @@ export function reapDeadRuns(): string[] {
     } catch {
       owner = undefined; // died before writing it (within ms of mkdtemp)
     }
-    if (OPEN.has(dir) || (owner ? alive(owner) : Date.now() - statSync(dir).mtimeMs < 60_000)) continue;
+    if (OPEN.has(dir) || (owner ? alive(owner) : recent(dir))) continue;
     const killed = killRunProcesses(dir);
     removeRunFolderSync(dir);
     lines.push(
