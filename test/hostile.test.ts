@@ -479,7 +479,8 @@ describe('hostile clients over the NDJSON protocol (one scenario each, in this p
   ];
   for (const [name, mode, verdict, says] of verdictCases)
     hostile(`${name}: ${verdict}, the reason says which; the process is gone afterwards`, 60_000, async () => {
-      const { results, left, growthMb } = await withClient(mode, [REJECT_IS_RIGHT], { deadlineMs: 2000 });
+      // A short deadline where the case waits it out; room to answer on a loaded machine where it answers.
+      const { results, left, growthMb } = await withClient(mode, [REJECT_IS_RIGHT], { deadlineMs: verdict === 'TIMEOUT' ? 2000 : 8000 });
       expect(Array.isArray(results), String(results)).toBe(true);
       const r = (results as ScenarioResult[])[0]!;
       expect(r.verdict, reason(r)).toBe(verdict);
@@ -502,18 +503,20 @@ describe('hostile clients over the NDJSON protocol (one scenario each, in this p
     return left;
   });
 
-  hostile('600 lines of 1 MB with an unknown type before hello: kept as at most 100 short warnings; nothing of the flood is retained (under 16 MiB after a collection), the peak stays under the flood\'s own 600 MiB', 90_000, async () => {
+  // 250 lines: enough to fill the 100 warnings kept (each slice of a line used to keep all of it alive:
+  // 100 MiB), few enough to pass the pipe well within the 10 s hello limit on a loaded machine.
+  hostile('250 lines of 1 MB with an unknown type before hello: kept as at most 100 short warnings; nothing of the flood is retained (under 16 MiB after a collection), the peak stays under the flood\'s own 250 MiB', 90_000, async () => {
     // The same run with a quiet client first: what stays from it (compiled schemas, TLS contexts) is not the flood's.
     await withClient(['good'], [REJECT_IS_RIGHT]);
     const kept = await retained();
-    const { results, client, left, growthMb } = await withClient(['hello-flood'], [REJECT_IS_RIGHT]);
+    const { results, client, left, growthMb } = await withClient(['hello-flood', '250'], [REJECT_IS_RIGHT]);
     expect(Array.isArray(results), String(results)).toBe(true);
     expect(client.protocolLog.length).toBeLessThanOrEqual(100);
     expect(JSON.stringify(client.protocolLog).length).toBeLessThan(100 * 600);
     const keptAfter = ((await retained()) - kept) / MB;
     figures.push(`hello flood: ${keptAfter.toFixed(1)} MiB retained, ${growthMb.toFixed(0)} MiB peak growth`);
     expect(keptAfter, 'retained after a collection (MiB)').toBeLessThan(16);
-    expect(growthMb, 'peak growth (MiB): garbage waiting for the collector, never the flood itself').toBeLessThan(512);
+    expect(growthMb, 'peak growth (MiB): garbage waiting for the collector, never the flood itself').toBeLessThan(250);
     return left;
   });
 
