@@ -212,6 +212,20 @@ function startCli(args: string[], tmp = caseTmp()): CliProcess {
   return { child, tmp, exit, stdout: () => out, stderr: () => err, waitFor, peakMb: () => peak };
 }
 
+/** Which of the pids noted in a file (by a fixture client) still run; a zombie does not. */
+function stillRunning(pidFile: string): string[] {
+  if (!existsSync(pidFile)) return [];
+  const out: string[] = [];
+  for (const pid of readFileSync(pidFile, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)) {
+    try {
+      if (!/^\d+ \(.*\) [ZX]/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))) out.push(`process ${pid} (not marked)`);
+    } catch {
+      // gone: as it should be
+    }
+  }
+  return out;
+}
+
 /** Waits until the exited CLI's stragglers are gone (a SIGKILLed child is reaped asynchronously). */
 async function settle(tmp: string, ms = 5000): Promise<void> {
   const end = Date.now() + ms;
@@ -245,8 +259,10 @@ const vendor = (id: string, change: (s: Scenario) => void = () => {}) => {
 // =============================================================================================
 
 describe.concurrent('signals, crashes and pipes (the real CLI in child processes)', () => {
-  hostile('SIGKILL mid-run leaves a findable folder; the next run says a previous run died and removes it; SIGINT mid-run (a client that ignores SIGTERM and the end of stdin) leaves nothing', 150_000, async () => {
-    const args = ['run', '--client-cmd', cmd('immortal'), '--deadline-multiplier', '0.5'];
+  hostile('SIGKILL mid-run leaves a findable folder; the next run says a previous run died and removes it; SIGINT mid-run (a client that ignores SIGTERM and the end of stdin, and clears its environment) leaves nothing', 150_000, async () => {
+    const pids = join(fixtures, 'immortal.pids');
+    // `env -i`: the client drops the run's mark from its environment; its registered process group still finds it.
+    const args = ['run', '--client-cmd', `exec env -i ${cmd('immortal', pids)}`, '--deadline-multiplier', '0.5'];
     const killed = startCli([...args, '--out', join(fixtures, 'out-kill')]);
     await killed.waitFor(/\[\s*1\/\d+\]/);
     killed.child.kill('SIGKILL');
@@ -258,7 +274,7 @@ describe.concurrent('signals, crashes and pipes (the real CLI in child processes
 
     // The next run, in the same temp folder, finds it and says so; then it is stopped with SIGINT.
     const next = startCli([...args, '--out', join(fixtures, 'out-int')], killed.tmp);
-    await next.waitFor(/a previous run died \(pid \d+, run .*\); removed what it left: .*a2a-conformance-run-/);
+    await next.waitFor(/a previous run died \(pid \d+, started [^)]+\); removed what it left: .*a2a-conformance-run-/);
     await next.waitFor(/\[\s*1\/\d+\]/);
     next.child.kill('SIGINT');
     const { code } = await next.exit;
@@ -268,7 +284,32 @@ describe.concurrent('signals, crashes and pipes (the real CLI in child processes
     expect(readFileSync(join(fixtures, 'out-int', 'INCOMPLETE'), 'utf8')).toContain('stopped by SIGINT');
     expect(readdirSync(join(fixtures, 'out-int')).sort()).toEqual(['INCOMPLETE', 'index.html']);
     await settle(killed.tmp);
-    return leftByCli(killed.tmp);
+    return [...leftByCli(killed.tmp), ...stillRunning(pids)];
+  });
+
+  hostile('doctor: SIGINT while it checks a client that ignores it: exit 130, the client and the certificates gone', 60_000, async () => {
+    const pids = join(fixtures, 'doctor.pids');
+    const cli = startCli(['doctor', '--client-cmd', cmd('immortal', pids)]);
+    await cli.waitFor(/✓ hello: hostile-immortal/);
+    cli.child.kill('SIGINT');
+    const { code } = await cli.exit;
+    expect(code, cli.stderr()).toBe(130);
+    expect(cli.stderr()).toMatch(/SIGINT: stopped the check/);
+    await settle(cli.tmp);
+    return [...leftByCli(cli.tmp), ...stillRunning(pids)];
+  });
+
+  hostile('`run 2>&1 | head -1`: both readers leave at the first line; the run goes on, writes its report and exits with its own code', 90_000, async () => {
+    const out = join(fixtures, 'out-head');
+    const cli = startCli(['run', '--client', 'reference', '--rule', 'SPEC-TLS-VERIFY', '--out', out]);
+    await cli.waitFor(/\n/);
+    cli.child.stdout!.destroy();
+    cli.child.stderr!.destroy();
+    const { code } = await cli.exit;
+    expect(code).toBe(0);
+    expect((JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResults).results).toHaveLength(4);
+    expect(existsSync(join(out, 'INCOMPLETE'))).toBe(false);
+    return leftByCli(cli.tmp);
   });
 
   hostile('SIGTERM mid-run, with a client that leaves a child in its group and one in a new session: exit 143, nothing left', 90_000, async () => {
@@ -344,6 +385,12 @@ describe.concurrent('signals, crashes and pipes (the real CLI in child processes
 
 // =============================================================================================
 
+const danglingLink = () => {
+  const link = join(fixtures, 'dangling');
+  if (!existsSync(link)) symlinkSync(join(fixtures, 'nowhere', 'at-all'), link);
+  return link;
+};
+
 describe('arguments and paths: exit 2 and one line, before anything runs', () => {
   const cases: Array<[string, () => string[], RegExp]> = [
     ['an unknown option', () => ['run', '--client', 'reference', '--nope'], /unknown option '--nope'/],
@@ -355,6 +402,7 @@ describe('arguments and paths: exit 2 and one line, before anything runs', () =>
     ['serve --pki-dir /proc/x', () => ['serve', '--peer', CONTROL, '--pki-dir', '/proc/a2a-x'], /--pki-dir \/proc\/a2a-x: cannot create/],
     ['--out naming an existing file', () => ['run', '--client', 'reference', '--out', join(ROOT, 'package.json')], /--out .*package\.json is a file, not a folder/],
     ['--out naming a folder of other files', () => ['run', '--client', 'reference', '--out', join(ROOT, 'docs')], /--out .*docs holds files that are not a report/],
+    ['--out naming a link to nowhere', () => ['run', '--client', 'reference', '--out', danglingLink()], /--out .*dangling: .*dangling is a link to nothing/],
     ['an unwritable --update-expectations', () => ['run', '--client', 'reference', '--update-expectations', '/proc/a2a-x/e.json', '--out', join(fixtures, 'never')], /--update-expectations \/proc\/a2a-x\/e\.json: cannot write in \/proc\/a2a-x/],
   ];
   for (const [name, args, says] of cases)
@@ -403,6 +451,21 @@ describe('input files: exit 2 and one line that names the file and the field, be
     const card = JSON.parse(JSON.stringify(scenario(CONTROL).peer.card).replace('"name":', '"__proto__":{},"constructor":1,"toString":"x","name":')) as Record<string, unknown>;
     const unknown = validateCardV1(card).map((i) => i.message);
     for (const k of ['__proto__', 'constructor', 'toString']) expect(unknown).toContain(`unknown field "${k}" in AgentCard`);
+    return [];
+  });
+});
+
+describe('a previous report', () => {
+  hostile('`report` with a bad --expectations keeps the previous report untouched (exit 2)', 30_000, async () => {
+    const input = write('good.results.json', JSON.stringify(assemble('x', [])));
+    const out = join(fixtures, 'out-kept');
+    expect((await runMain(['report', input, '--out', out])).code).toBe(1);
+    const before = readFileSync(join(out, 'results.json'), 'utf8');
+    const o = await runMain(['report', input, '--out', out, '--expectations', join(fixtures, 'no-such.json')]);
+    expect(o.code, o.stderr).toBe(2);
+    expect(o.stderr).toMatch(/cannot read the expectations file/);
+    expect(readFileSync(join(out, 'results.json'), 'utf8')).toBe(before);
+    expect(existsSync(join(out, 'INCOMPLETE'))).toBe(false);
     return [];
   });
 });

@@ -24,13 +24,27 @@ import { serve, type Serving } from './serve.js';
 import { ClientFault } from '../adapters/subprocess.js';
 import { doctor } from './doctor.js';
 import { checkWritableFile, claimOutput, OutputError, writeFileAtomic } from './output.js';
-import { interruptible, signalExitCode, type StopSignal } from './interrupt.js';
+import { interruptible, signalExitCode, type Interruptible, type StopSignal } from './interrupt.js';
 import { reapDeadRuns } from '../runner/workspace.js';
-import { printable } from '../core/text.js';
+import { printable, printableJson } from '../core/text.js';
 
-/** Everything the CLI prints goes through here: a client's or a file's text cannot drive the terminal. */
-const print = (text: string) => void process.stdout.write(printable(text));
-const printErr = (text: string) => void process.stderr.write(printable(text));
+/**
+ * Everything the CLI prints goes through here: a client's or a file's text cannot drive the
+ * terminal. A reader that goes away (`list | head`, `run 2>&1 | head`) costs its stream, never the
+ * run: what would have gone there is dropped, and the exit code stays the run's.
+ */
+const gone = new Set<NodeJS.WriteStream>();
+const write = (stream: NodeJS.WriteStream, text: string) => {
+  if (!gone.has(stream)) stream.write(printable(text));
+};
+const print = (text: string) => write(process.stdout, text);
+const printErr = (text: string) => write(process.stderr, text);
+const onStreamError = function (this: NodeJS.WriteStream) {
+  gone.add(this);
+};
+const watchStream = (stream: NodeJS.WriteStream) => {
+  if (!stream.listeners('error').includes(onStreamError)) stream.on('error', onStreamError);
+};
 
 /** Says (on stderr) what a run killed with SIGKILL left, and removes it. */
 const reap = () => {
@@ -46,6 +60,13 @@ class Stopped extends Error {
   constructor(readonly signal: StopSignal) {
     super(`stopped by ${signal}`);
   }
+}
+
+/** The work's outcome, or Stopped as soon as a signal arrives (the handler has already cleaned up). */
+function untilStopped<T>(stop: Interruptible, work: Promise<T>): Promise<T> {
+  const stopped = new Promise<never>((_, reject) => stop.signal.addEventListener('abort', () => reject(new Stopped(stop.received ?? 'SIGINT')), { once: true }));
+  work.catch(() => {});
+  return Promise.race([work, stopped]);
 }
 
 const resolvePath = (option: string, given: string) => {
@@ -192,14 +213,18 @@ export function buildProgram(): Command {
         if (r.expectations) parseExpectations(JSON.stringify(r.expectations), `${f} (its "expectations")`);
         runs.push(r);
       }
-      const out = await claimOutput('--out', opts.out);
       let merged = mergeResults(runs);
       if (opts.expectations) {
         const catalogue = [...merged.results.map((x) => x.id), ...merged.notRun.map((n) => n.id)];
         const { unexpected } = judge(merged.results, { strict: opts.strict || merged.strict }, await readExpectations(opts.expectations), catalogue);
         merged = { ...merged, unexpected, exitCode: exitCode(merged.results, unexpected) };
       }
-      const written = await out.commit(merged);
+      // Only once every input is read and judged: a bad input never costs the previous report.
+      const out = await claimOutput('--out', opts.out);
+      const written = await out.commit(merged).catch((err: unknown) => {
+        out.abandon(`writing it failed: ${(err as Error).message}`);
+        throw err;
+      });
       printSummary(merged, written);
       process.exitCode = merged.exitCode;
     });
@@ -211,7 +236,14 @@ export function buildProgram(): Command {
     .action(async (opts: { clientCmd: string }) => {
       const catalogue = await loadCatalogue(await scenarioFiles(undefined));
       const harmless = catalogue.find((e) => e.scenario.id === 'spec-tls-verify/valid-certificate-control')!.scenario;
-      process.exitCode = await doctor(opts.clientCmd, harmless, (l) => print(l + '\n'));
+      reap();
+      // Its client and PKI live in a run folder too: a signal removes them like a run's.
+      const stop = interruptible((l) => printErr(l + '\n'), 'the check');
+      try {
+        process.exitCode = await untilStopped(stop, doctor(opts.clientCmd, harmless, (l) => print(l + '\n')));
+      } finally {
+        stop.dispose();
+      }
     });
 
   program
@@ -252,18 +284,18 @@ export function buildProgram(): Command {
     .action(async (opts: { clients?: boolean; rules?: boolean; scenarios?: string[]; json?: boolean }) => {
       if (opts.rules) {
         if (opts.json)
-          process.stdout.write(JSON.stringify(RULES.map((r) => ({ id: r.id, title: r.title, family: r.family, scope: r.scope, level: dutyLevel(r) ?? null, sources: r.sources, limits: r.limits ?? [], grades: r.grades, notBinding: r.notBinding, ...(r.otherwise ? { otherwise: r.otherwise } : {}) })), null, 2) + '\n');
-        else process.stdout.write(rulesText());
+          write(process.stdout, printableJson(RULES.map((r) => ({ id: r.id, title: r.title, family: r.family, scope: r.scope, level: dutyLevel(r) ?? null, sources: r.sources, limits: r.limits ?? [], grades: r.grades, notBinding: r.notBinding, ...(r.otherwise ? { otherwise: r.otherwise } : {}) })), 2) + '\n');
+        else print(rulesText());
         return;
       }
       if (opts.clients) {
-        if (opts.json) process.stdout.write(JSON.stringify(BUILTIN_CLIENTS.map(({ name, description, caughtBy, atLeast }) => ({ name, description, ...(caughtBy ? { caughtBy, atLeast } : {}) })), null, 2) + '\n');
-        else process.stdout.write(BUILTIN_CLIENTS.map((c) => c.name).join('\n') + '\n');
+        if (opts.json) write(process.stdout, printableJson(BUILTIN_CLIENTS.map(({ name, description, caughtBy, atLeast }) => ({ name, description, ...(caughtBy ? { caughtBy, atLeast } : {}) })), 2) + '\n');
+        else print(BUILTIN_CLIENTS.map((c) => c.name).join('\n') + '\n');
         return;
       }
       const catalogue = await loadCatalogue(await scenarioFiles(opts.scenarios));
       if (opts.json) {
-        process.stdout.write(JSON.stringify(catalogue.map((e) => ({ id: e.scenario.id, rule: e.scenario.rule, title: e.scenario.title, expect: e.scenario.expect })), null, 2) + '\n');
+        write(process.stdout, printableJson(catalogue.map((e) => ({ id: e.scenario.id, rule: e.scenario.rule, title: e.scenario.title, expect: e.scenario.expect })), 2) + '\n');
         return;
       }
       for (const e of catalogue) print(`${e.scenario.id.padEnd(52)} ${e.scenario.rule.padEnd(22)} ${e.scenario.expect}\n`);
@@ -271,16 +303,10 @@ export function buildProgram(): Command {
   return program;
 }
 
-function onStdoutError(err: NodeJS.ErrnoException): void {
-  if (err.code === 'EPIPE') process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
-  process.stderr.write(`a2a-conformance: cannot write to stdout: ${err.code ?? err.message}\n`);
-  process.exit(2);
-}
-
 export async function main(argv: string[]): Promise<number> {
   const program = buildProgram();
-  // `list | head`: a reader that leaves early is not an error.
-  if (!process.stdout.listeners('error').includes(onStdoutError)) process.stdout.on('error', onStdoutError);
+  watchStream(process.stdout);
+  watchStream(process.stderr);
   try {
     await program.parseAsync(argv);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;

@@ -54,7 +54,17 @@ export function makeFolder(path: string, option: string): void {
     try {
       mkdirSync(m);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'EEXIST' && statSync(m).isDirectory()) continue;
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') {
+        // Made meanwhile (fine), a file, or a link to nowhere (statSync was ENOENT for it above).
+        let kind = 'a link to nothing';
+        try {
+          if (statSync(m).isDirectory()) continue;
+          kind = 'not a folder';
+        } catch {
+          // a dangling link
+        }
+        throw new OutputError(`${option} ${path}: ${m} is ${kind}`);
+      }
       throw new OutputError(`${option} ${path}: cannot create ${m}: ${why(err)}`);
     }
   }

@@ -97,10 +97,24 @@ async function testModuleFor(file: string, modulesDir: string): Promise<string> 
 
 const interrupted = (signal: AbortSignal) => new RunInterrupted(`interrupted (${String(signal.reason ?? 'aborted')})`);
 
+/** One run per process at a time: a run sets TMPDIR and its mark in this process's environment. */
+let active = false;
+
 export async function runConformance(o: RunOptions): Promise<RunResults> {
   const catalogue = o.catalogue ?? (await loadCatalogue(o.files));
+  if (active) throw new Error('[harness] one conformance run per process at a time (a run sets TMPDIR and its mark in the environment)');
+  active = true;
   // Everything the run writes or starts belongs to this folder, removed on every exit path.
-  const folder = await openRunFolder(`run ${clientLabel(o)}`);
+  const folder = await openRunFolder('run').catch((err: unknown) => {
+    active = false;
+    throw err;
+  });
+  // What the run starts (the client, vitest's workers and what they start) inherits the run's mark
+  // (after a SIGKILL of this process the next run finds them) and the run's folder as its temp
+  // folder: vitest's module cache and whatever a client writes to its temp folder go with the run.
+  const before = { mark: process.env[RUN_MARK], tmp: process.env.TMPDIR };
+  process.env[RUN_MARK] = folder.dir;
+  process.env.TMPDIR = folder.dir;
   try {
     // An abort settles the run at once; the finally below kills its processes and removes its folder.
     const aborted = new Promise<never>((_, reject) => {
@@ -112,7 +126,10 @@ export async function runConformance(o: RunOptions): Promise<RunResults> {
     if (o.signal?.aborted) throw interrupted(o.signal);
     return results;
   } finally {
+    restoreEnv(RUN_MARK, before.mark);
+    restoreEnv('TMPDIR', before.tmp);
     await closeRunFolder(folder);
+    active = false;
   }
 }
 
@@ -145,42 +162,31 @@ async function runIn(folder: RunFolder, catalogue: CatalogueEntry[], o: RunOptio
   const total = () => selected.filter((e) => inShardFile(e.file)).length;
   const ranHere = (e: CatalogueEntry) => inShardFile(e.file);
   if (selected.length > 0) {
-    // vitest's workers inherit the run's mark (after a SIGKILL of this process the next run finds them
-    // too), and the run's folder as their temp folder: vitest's module cache and whatever the client
-    // writes to its temp folder go with the run.
-    const before = { mark: process.env[RUN_MARK], tmp: process.env.TMPDIR };
-    process.env[RUN_MARK] = folder.dir;
-    process.env.TMPDIR = folder.dir;
-    try {
-      await runScenarioFiles({
-        shard: o.shard,
-        signal: o.signal,
-        modulesDir: folder.modulesDir,
-        onFiles: (files) => {
-          if (o.shard) inShard = new Set(files);
-        },
-        files: [...moduleOf.values()],
-        config: { ...choice, hello, pkiDir: pki.dir, idSalt: seed, deadlineMultiplier, selected: selected.map((e) => e.scenario.id) },
-        maxWorkers: o.maxWorkers,
-        onResult: (r) => {
-          r.file = relativeToRoot(fileOf.get(r.id) ?? '');
+    await runScenarioFiles({
+      shard: o.shard,
+      signal: o.signal,
+      modulesDir: folder.modulesDir,
+      onFiles: (files) => {
+        if (o.shard) inShard = new Set(files);
+      },
+      files: [...moduleOf.values()],
+      config: { ...choice, hello, pkiDir: pki.dir, idSalt: seed, deadlineMultiplier, selected: selected.map((e) => e.scenario.id) },
+      maxWorkers: o.maxWorkers,
+      onResult: (r) => {
+        r.file = relativeToRoot(fileOf.get(r.id) ?? '');
+        results.set(r.id, r);
+        o.onProgress?.(results.size, total(), r);
+      },
+      onError: (id, message) => {
+        const targets = id === '*' ? selected.filter((e) => ranHere(e) && !results.has(e.scenario.id)) : selected.filter((e) => e.scenario.id === id);
+        for (const e of targets) {
+          if (results.has(e.scenario.id)) continue;
+          const r = errorResult(e, `the harness could not run this scenario: ${message}`);
           results.set(r.id, r);
           o.onProgress?.(results.size, total(), r);
-        },
-        onError: (id, message) => {
-          const targets = id === '*' ? selected.filter((e) => ranHere(e) && !results.has(e.scenario.id)) : selected.filter((e) => e.scenario.id === id);
-          for (const e of targets) {
-            if (results.has(e.scenario.id)) continue;
-            const r = errorResult(e, `the harness could not run this scenario: ${message}`);
-            results.set(r.id, r);
-            o.onProgress?.(results.size, total(), r);
-          }
-        },
-      });
-    } finally {
-      restoreEnv(RUN_MARK, before.mark);
-      restoreEnv('TMPDIR', before.tmp);
-    }
+        }
+      },
+    });
   }
   // With a shard, scenarios in files of other shards are not run here (`report` merges the shards).
   const ran = selected.filter(ranHere);

@@ -9,11 +9,11 @@
  * SIGKILL nothing runs; the next run finds the folder (its `owner.json` names a dead process), says
  * so, kills what is left of that run's processes and removes the folder.
  */
-import { lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RUN_MARK } from '../adapters/process-group.js';
+import { RUN_MARK, startTicks, statFields } from '../adapters/process-group.js';
 
 export const RUN_FOLDER_PREFIX = 'a2a-conformance-run-';
 
@@ -30,26 +30,23 @@ interface Owner {
   pid: number;
   /** The process's start time in clock ticks (Linux `/proc/<pid>/stat` field 22): tells a reused pid apart. */
   startTicks: string | null;
+  /** Its pid namespace: a run in another one (a container sharing /tmp) cannot be judged from here. */
+  pidNamespace: string | null;
   startedAt: string;
+  /** What made the folder (run, serve, doctor…): never a client command, which may hold a secret. */
   command: string;
+}
+
+function pidNamespace(): string | null {
+  try {
+    return readlinkSync('/proc/self/ns/pid');
+  } catch {
+    return null;
+  }
 }
 
 const OPEN = new Set<string>();
 let exitHook = false;
-
-/** Fields of `/proc/<pid>/stat` after the command name (field 3 on), or undefined off Linux or when gone. */
-function statFields(pid: number): string[] | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Field 2 (comm) may hold spaces and parentheses: count from the last ')'.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  } catch {
-    return undefined;
-  }
-}
-
-/** The process's start time in clock ticks (field 22): tells a reused pid apart. */
-const startTicks = (pid: number): string | null => statFields(pid)?.[19] ?? null;
 
 function alive(o: Owner): boolean {
   try {
@@ -69,7 +66,7 @@ export async function openRunFolder(command: string): Promise<RunFolder> {
   const dir = await mkdtemp(join(tmpdir(), RUN_FOLDER_PREFIX));
   const f: RunFolder = { dir, pkiDir: join(dir, 'pki'), modulesDir: join(dir, 'modules'), procsDir: join(dir, 'procs') };
   for (const d of [f.pkiDir, f.modulesDir, f.procsDir]) mkdirSync(d, { mode: 0o700 });
-  const owner: Owner = { pid: process.pid, startTicks: startTicks(process.pid), startedAt: new Date().toISOString(), command };
+  const owner: Owner = { pid: process.pid, startTicks: startTicks(process.pid), pidNamespace: pidNamespace(), startedAt: new Date().toISOString(), command };
   await writeFile(join(dir, 'owner.json'), JSON.stringify(owner) + '\n', { mode: 0o600 });
   OPEN.add(dir);
   if (!exitHook) {
@@ -87,6 +84,7 @@ export const openRunFolders = (): string[] => [...OPEN];
 /** Pids of processes whose environment carries this run's mark (Linux; elsewhere none are found). */
 export function markedProcesses(dir: string): number[] {
   const mark = Buffer.from(`${RUN_MARK}=${dir}\0`);
+  const inner = Buffer.from(`\0${RUN_MARK}=${dir}\0`);
   const out: number[] = [];
   let entries: string[];
   try {
@@ -97,7 +95,9 @@ export function markedProcesses(dir: string): number[] {
   for (const e of entries) {
     if (!/^\d+$/.test(e) || Number(e) === process.pid) continue;
     try {
-      if (readFileSync(`/proc/${e}/environ`).includes(mark)) out.push(Number(e));
+      const env = readFileSync(`/proc/${e}/environ`);
+      // The whole variable: first in the environment, or after another one's terminating NUL.
+      if (env.subarray(0, mark.length).equals(mark) || env.includes(inner)) out.push(Number(e));
     } catch {
       // gone, or not ours to read
     }
@@ -122,8 +122,19 @@ export function killRunProcesses(dir: string): number {
   for (const g of groups) {
     const pgid = Number(g);
     if (!Number.isInteger(pgid) || pgid <= 1) continue;
-    // Where /proc tells, only a group that still holds a marked process is killed (a pid may be reused).
-    if (canVerify && !marked.some((p) => groupOf(p) === pgid)) continue;
+    // Where /proc tells, a group is killed while its leader is the very process registered (same start
+    // time: a client that cleared its environment is still found), or while it holds a marked process.
+    // Anything else may be a reused pid.
+    if (canVerify) {
+      let ticks = '';
+      try {
+        ticks = readFileSync(join(dir, 'procs', g), 'utf8');
+      } catch {
+        // unregistered meanwhile
+      }
+      const sameLeader = ticks !== '' && startTicks(pgid) === ticks;
+      if (!sameLeader && !marked.some((p) => groupOf(p) === pgid)) continue;
+    }
     try {
       process.kill(-pgid, 'SIGKILL');
       signalled++;
@@ -211,10 +222,12 @@ export function reapDeadRuns(): string[] {
       owner = undefined; // died before writing it (within ms of mkdtemp)
     }
     if (OPEN.has(dir) || (owner ? alive(owner) : recent(dir))) continue;
+    // A run in another pid namespace cannot be told alive or dead from here: left alone.
+    if (owner?.pidNamespace && pidNamespace() && owner.pidNamespace !== pidNamespace()) continue;
     const killed = killRunProcesses(dir);
     removeRunFolderSync(dir);
     lines.push(
-      `a previous run died${owner ? ` (pid ${owner.pid}, ${owner.command}, started ${owner.startedAt})` : ''}; removed what it left: ${dir}${killed ? `, and killed ${killed} client process(es) it left running` : ''}`,
+      `a previous ${owner?.command ?? 'run'} died${owner ? ` (pid ${owner.pid}, started ${owner.startedAt})` : ''}; removed what it left: ${dir}${killed ? `, and killed ${killed} process(es) it left running` : ''}`,
     );
   }
   return lines;
