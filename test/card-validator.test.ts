@@ -11,26 +11,28 @@ const PROTO = join(dirname(fileURLToPath(import.meta.url)), '../../shared/spec/a
 const camel = (s: string) => s.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
 /** Reads `message X { ... }` blocks and their fields from the proto text. */
-function protoMessages(text: string): Map<string, { fields: string[]; required: string[] }> {
-  const out = new Map<string, { fields: string[]; required: string[] }>();
+function protoMessages(text: string): Map<string, { fields: string[]; required: string[]; optional: string[] }> {
+  const out = new Map<string, { fields: string[]; required: string[]; optional: string[] }>();
   const re = /^message (\w+) \{([\s\S]*?)^\}/gm;
   for (const m of text.matchAll(re)) {
     const body = m[2]!.split('\n').filter((l) => !l.trim().startsWith('//'));
     const fields: string[] = [];
     const required: string[] = [];
+    const optional: string[] = [];
     for (const line of body) {
-      const f = /^\s+(?:optional |repeated )?(?:map<[^>]+>|[\w.]+) (\w+) = \d+(.*);/.exec(line);
+      const f = /^\s+(optional |repeated )?(?:map<[^>]+>|[\w.]+) (\w+) = \d+(.*);/.exec(line);
       if (!f) continue;
-      fields.push(camel(f[1]!));
-      if (f[2]!.includes('REQUIRED')) required.push(camel(f[1]!));
+      fields.push(camel(f[2]!));
+      if (f[3]!.includes('REQUIRED')) required.push(camel(f[2]!));
+      if (f[1] === 'optional ') optional.push(camel(f[2]!));
     }
-    out.set(m[1]!, { fields, required });
+    out.set(m[1]!, { fields, required, optional });
   }
   return out;
 }
 
 describe('A2A v1.0 card validator (proto lf.a2a.v1)', () => {
-  it.skipIf(!existsSync(PROTO))('matches the proto: same fields, same REQUIRED fields, for every message it knows', () => {
+  it.skipIf(!existsSync(PROTO))('matches the proto: same fields, same REQUIRED and `optional` fields, for every message it knows', () => {
     // Arrange
     const proto = protoMessages(readFileSync(PROTO, 'utf8'));
     // Act + Assert
@@ -40,6 +42,7 @@ describe('A2A v1.0 card validator (proto lf.a2a.v1)', () => {
       const ours = Object.entries(spec.fields);
       expect(ours.map(([f]) => f).sort(), `${name} fields`).toEqual([...p!.fields].sort());
       expect(ours.filter(([, f]) => f.required).map(([f]) => f).sort(), `${name} REQUIRED`).toEqual([...p!.required].sort());
+      expect(ours.filter(([, f]) => f.optional).map(([f]) => f).sort(), `${name} optional`).toEqual([...p!.optional].sort());
     }
   });
   if (!existsSync(PROTO)) console.log(`skipped the proto cross-check: ${PROTO} is absent (it lives in ../shared/spec)`);

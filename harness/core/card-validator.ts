@@ -24,6 +24,8 @@ export type FieldType =
 export interface FieldSpec {
   type: FieldType;
   required?: boolean;
+  /** Declared with proto3's `optional` keyword: explicit presence, so a default value set on purpose counts (§5.7, §8.4.1). */
+  optional?: boolean;
 }
 
 export interface MessageSpec {
@@ -34,6 +36,8 @@ export interface MessageSpec {
 
 const s = (required = false): FieldSpec => ({ type: { t: 'string' }, required });
 const b = (): FieldSpec => ({ type: { t: 'bool' } });
+/** A field declared `optional` in the proto. */
+const opt = (f: FieldSpec): FieldSpec => ({ ...f, optional: true });
 const ss = (required = false): FieldSpec => ({ type: { t: 'strings' }, required });
 const m = (of: string, required = false): FieldSpec => ({ type: { t: 'message', of }, required });
 const ms = (of: string, required = false): FieldSpec => ({ type: { t: 'messages', of }, required });
@@ -47,7 +51,7 @@ export const V1_MESSAGES: Record<string, MessageSpec> = {
       supportedInterfaces: ms('AgentInterface', true),
       provider: m('AgentProvider'),
       version: s(true),
-      documentationUrl: s(),
+      documentationUrl: opt(s()),
       capabilities: m('AgentCapabilities', true),
       securitySchemes: { type: { t: 'messageMap', of: 'SecurityScheme' } },
       securityRequirements: ms('SecurityRequirement'),
@@ -55,7 +59,7 @@ export const V1_MESSAGES: Record<string, MessageSpec> = {
       defaultOutputModes: ss(true),
       skills: ms('AgentSkill', true),
       signatures: ms('AgentCardSignature'),
-      iconUrl: s(),
+      iconUrl: opt(s()),
     },
   },
   AgentInterface: {
@@ -64,10 +68,10 @@ export const V1_MESSAGES: Record<string, MessageSpec> = {
   AgentProvider: { fields: { url: s(true), organization: s(true) } },
   AgentCapabilities: {
     fields: {
-      streaming: b(),
-      pushNotifications: b(),
+      streaming: opt(b()),
+      pushNotifications: opt(b()),
       extensions: ms('AgentExtension'),
-      extendedAgentCard: b(),
+      extendedAgentCard: opt(b()),
     },
   },
   AgentExtension: {

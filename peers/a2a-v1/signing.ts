@@ -1,0 +1,72 @@
+/**
+ * Signing a card the way a vendor does (A2A v1.0.1 §8.4.2), and the ways a signature can be broken.
+ *
+ * A signature is a JWS with a detached payload: `protected` (base64url of the header JSON) and
+ * `signature` over `BASE64URL(protected) || '.' || BASE64URL(payload)`, the payload being the
+ * card's canonical form (harness/core/card-canonical.ts). Keys are ES256 (ECDSA P-256, SHA-256; the
+ * signature in the IEEE P1363 form RFC 7518 §3.4 asks for). The peer signs synchronously with
+ * node:crypto, because a card is finished synchronously when a peer is mounted; jose and
+ * @a2a-js/sdk verify what it signs (test/signing.test.ts).
+ */
+import { createHmac, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+import { cardSigningPayload } from '../../harness/core/card-canonical.js';
+
+export interface SigningKey {
+  kid: string;
+  privateKey: KeyObject;
+  publicKey: KeyObject;
+  /** The public key as a JWK, with `kid`, `alg` and `use`; extra members (a validity window, say) may be added. */
+  jwk: Record<string, unknown>;
+}
+
+/** A fresh ES256 key pair named `kid`. */
+export function makeSigningKey(kid: string): SigningKey {
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  return { kid, privateKey, publicKey, jwk: { ...(publicKey.export({ format: 'jwk' }) as Record<string, unknown>), kid, alg: 'ES256', use: 'sig' } };
+}
+
+/** A JWKS document (RFC 7517 §5) of public keys. */
+export const jwksOf = (keys: SigningKey[]): { keys: Array<Record<string, unknown>> } => ({ keys: keys.map((k) => k.jwk) });
+
+const b64url = (data: string | Buffer) => Buffer.from(data).toString('base64url');
+
+export interface SignatureOptions {
+  /** Protected header parameters besides `alg`, `typ` and `kid` (a `jku`), or overrides of them. */
+  header?: Record<string, unknown>;
+}
+
+export interface CardSignature {
+  protected: string;
+  signature: string;
+}
+
+/** Signs the card's canonical form with `key`: the §8.4.2 process, `typ` JOSE, `kid` the key's. */
+export function signCard(card: Record<string, unknown>, key: SigningKey, o: SignatureOptions = {}): CardSignature {
+  const header = b64url(JSON.stringify({ alg: 'ES256', typ: 'JOSE', kid: key.kid, ...o.header }));
+  const input = `${header}.${b64url(cardSigningPayload(card))}`;
+  return { protected: header, signature: sign('sha256', Buffer.from(input), { key: key.privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url') };
+}
+
+/** The card with one more signature in its `signatures`. */
+export function withSignature(card: Record<string, unknown>, sig: CardSignature): Record<string, unknown> {
+  const prior = Array.isArray(card.signatures) ? card.signatures : [];
+  return { ...card, signatures: [...prior, sig] };
+}
+
+/** What a broken signature looks like, one way each (the TRUST-* rules). */
+export const BREAKERS = {
+  /** `alg: none` and an empty signature (RFC 7518 §3.6: an Unsecured JWS, which §8.4 never allows). */
+  algNone(_card: Record<string, unknown>, key: SigningKey): CardSignature {
+    return { protected: b64url(JSON.stringify({ alg: 'none', typ: 'JOSE', kid: key.kid })), signature: '' };
+  },
+  /**
+   * HS256 keyed with the public key itself (its SPKI PEM text): accepted only by a verifier that
+   * takes the algorithm from the header and the key material from wherever it finds it.
+   */
+  hmacWithPublicKey(card: Record<string, unknown>, key: SigningKey): CardSignature {
+    const header = b64url(JSON.stringify({ alg: 'HS256', typ: 'JOSE', kid: key.kid }));
+    const secret = key.publicKey.export({ type: 'spki', format: 'pem' });
+    const input = `${header}.${b64url(cardSigningPayload(card))}`;
+    return { protected: header, signature: createHmac('sha256', secret).update(input).digest('base64url') };
+  },
+} as const;

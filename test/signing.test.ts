@@ -1,0 +1,123 @@
+/**
+ * Card signing (A2A v1.0.1 §8.4): the canonical form this harness signs (its reading, in
+ * harness/core/card-canonical.ts), signatures a peer makes, the ways they are broken, and how they
+ * fare with two verifiers written elsewhere: jose's and @a2a-js/sdk 1.3.0's.
+ */
+import { canonicalizeAgentCard, generateAgentCardSignature, verifyAgentCardSignature } from '@a2a-js/sdk';
+import { flattenedVerify, importJWK, type JWK } from 'jose';
+import { describe, expect, it } from 'vitest';
+import { cardSigningPayload } from '../harness/core/card-canonical.js';
+import { fillCard } from '../harness/core/scenario.js';
+import { BREAKERS, jwksOf, makeSigningKey, signCard, withSignature, type CardSignature, type SigningKey } from '../peers/a2a-v1/signing.js';
+import { ALL_SCENARIOS, scenario } from './helpers/scenarios.js';
+
+const filled = (id: string) => fillCard(scenario(id).peer.card, { rpcUrl: 'https://127.0.0.1:1/a2a', negotiationUrl: 'https://127.0.0.1:1/negotiate' });
+const CONTROL = 'spec-tls-verify/valid-certificate-control';
+
+/** jose's verdict on one signature of a card, with the payload this harness computes. */
+async function joseVerifies(card: Record<string, unknown>, sig: CardSignature, key: SigningKey): Promise<boolean> {
+  const jws = { protected: sig.protected, signature: sig.signature, payload: Buffer.from(cardSigningPayload(card)).toString('base64url') };
+  return flattenedVerify(jws, await importJWK(key.jwk as JWK, 'ES256'), { algorithms: ['ES256'] }).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** @a2a-js/sdk's verifier, its keys looked up by `kid` in a JWKS. */
+async function sdkVerifies(card: Record<string, unknown>, keys: SigningKey[]): Promise<boolean> {
+  const verify = verifyAgentCardSignature(async (kid: string) => {
+    const k = keys.find((x) => x.kid === kid);
+    if (!k) throw new Error(`no key ${kid}`);
+    return k.jwk as JWK;
+  });
+  return verify(card as never).then(
+    () => true,
+    () => false,
+  );
+}
+
+describe('the canonical form a card signature covers (§8.4.1, the reading in card-canonical.ts)', () => {
+  it("gives the spec's worked example byte for byte; @a2a-js/sdk 1.3.0 drops the REQUIRED empty fields there (a2a-js#627)", () => {
+    const fragment = { name: 'Example Agent', description: '', capabilities: { streaming: false, pushNotifications: false, extensions: [] }, skills: [] };
+    // §8.4.1, "After applying RFC 8785".
+    expect(cardSigningPayload(fragment)).toBe('{"capabilities":{"pushNotifications":false,"streaming":false},"description":"","name":"Example Agent","skills":[]}');
+    expect(canonicalizeAgentCard(fragment as never)).toBe('{"capabilities":{"pushNotifications":false,"streaming":false},"name":"Example Agent"}');
+  });
+
+  it('removes `signatures` and default values of fields without presence; keeps REQUIRED and `optional` ones; keeps unknown fields', () => {
+    const card: Record<string, unknown> = { ...filled(CONTROL), signatures: [{ protected: 'x', signature: 'y' }], iconUrl: '', provider: { organization: 'Contoso', url: 'https://contoso.example' } };
+    (card.skills as Array<Record<string, unknown>>)[0]!.examples = [];
+    const payload = JSON.parse(cardSigningPayload(card)) as Record<string, unknown>;
+    expect(payload.signatures).toBeUndefined();
+    expect(payload.iconUrl).toBe(''); // `optional string icon_url`: set, so kept
+    expect((payload.skills as Array<Record<string, unknown>>)[0]!.examples).toBeUndefined(); // repeated, not REQUIRED, empty
+  });
+
+  it('agrees with @a2a-js/sdk 1.3.0 on every built-in card but those with a security requirement without scopes, which the SDK drops', () => {
+    const differ = ALL_SCENARIOS.filter((s) => {
+      const card = filled(s.id);
+      return cardSigningPayload(card) !== canonicalizeAgentCard(card as never);
+    }).map((s) => s.id);
+    // `securityRequirements: [{ schemes: { partnerMtls: { list: [] } } }]`: the StringList is a message
+    // that was set (a scheme required with no scopes), so `{}` stays here; the SDK's cleanEmpty removes
+    // it, then the emptied map, then the requirement itself.
+    const withEmptyScopes = ALL_SCENARIOS.filter((s) => JSON.stringify(filled(s.id).securityRequirements ?? []).includes('{"list":[]}')).map((s) => s.id);
+    expect(withEmptyScopes.length).toBeGreaterThan(0);
+    expect(differ).toEqual(withEmptyScopes);
+  });
+
+  it('so a signature the SDK checks does not cover such a requirement: removing it goes unseen there, not here', async () => {
+    const key = makeSigningKey('vendorx-2026-11');
+    const card = filled('neg-push-mtls/mtls-receiver');
+    const { importPKCS8 } = await import('jose');
+    const pem = key.privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
+    const signed = (await generateAgentCardSignature(await importPKCS8(pem, 'ES256'), { alg: 'ES256', typ: 'JOSE', kid: key.kid })(card as never)) as unknown as Record<string, unknown>;
+    const { securityRequirements: _dropped, ...stripped } = signed;
+    expect(await sdkVerifies(stripped, [key])).toBe(true);
+    const ours = withSignature(card, signCard(card, key));
+    const { securityRequirements: _gone, ...strippedOurs } = ours;
+    expect(await joseVerifies(strippedOurs, (ours.signatures as CardSignature[])[0]!, key)).toBe(false);
+  });
+});
+
+describe('signatures a peer makes (§8.4.2) and the ways they break', () => {
+  const key = makeSigningKey('vendorx-2026-11');
+  const other = makeSigningKey('vendorx-rotated');
+
+  it('a signed card verifies with jose and with @a2a-js/sdk; its protected header carries alg, typ and kid (and jku when given)', async () => {
+    const card = filled(CONTROL);
+    const sig = signCard(card, key, { header: { jku: 'https://127.0.0.1:1/.well-known/jwks.json' } });
+    const signed = withSignature(card, sig);
+    expect(JSON.parse(Buffer.from(sig.protected, 'base64url').toString())).toEqual({ alg: 'ES256', typ: 'JOSE', kid: 'vendorx-2026-11', jku: 'https://127.0.0.1:1/.well-known/jwks.json' });
+    expect(await joseVerifies(signed, sig, key)).toBe(true);
+    expect(await sdkVerifies(signed, [key])).toBe(true);
+    expect(jwksOf([key, other]).keys.map((k) => k.kid)).toEqual(['vendorx-2026-11', 'vendorx-rotated']);
+    expect(jwksOf([key]).keys[0]!.d).toBeUndefined(); // public keys only
+  });
+
+  it('a card signed by @a2a-js/sdk verifies against the canonical form this harness computes', async () => {
+    const card = filled(CONTROL);
+    const { importPKCS8 } = await import('jose');
+    const pem = key.privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
+    const signed = (await generateAgentCardSignature(await importPKCS8(pem, 'ES256'), { alg: 'ES256', typ: 'JOSE', kid: key.kid })(card as never)) as unknown as Record<string, unknown>;
+    const sig = (signed.signatures as CardSignature[])[0]!;
+    expect(await joseVerifies(signed, sig, key)).toBe(true);
+  });
+
+  it('a card changed after signing, a signature by a key not in the JWKS, `alg: none` and HS256 keyed with the public key all fail both verifiers', async () => {
+    const card = filled(CONTROL);
+    const tampered: Record<string, unknown> = { ...withSignature(card, signCard(card, key)), defaultOutputModes: ['application/vnd.vendorx.workflow+json;profile="v3"'] };
+    expect(await joseVerifies(tampered, (tampered.signatures as CardSignature[])[0]!, key)).toBe(false);
+    expect(await sdkVerifies(tampered, [key])).toBe(false);
+
+    const byOther = withSignature(card, signCard(card, other));
+    expect(await sdkVerifies(byOther, [key])).toBe(false); // kid not in the keys the verifier holds
+    expect(await sdkVerifies(byOther, [key, other])).toBe(true);
+
+    for (const breaker of [BREAKERS.algNone, BREAKERS.hmacWithPublicKey]) {
+      const sig = breaker(card, key);
+      expect(await joseVerifies(withSignature(card, sig), sig, key), breaker.name).toBe(false);
+      expect(await sdkVerifies(withSignature(card, sig), [key]), breaker.name).toBe(false);
+    }
+  });
+});
