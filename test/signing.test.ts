@@ -5,10 +5,12 @@
  */
 import { canonicalizeAgentCard, generateAgentCardSignature, verifyAgentCardSignature } from '@a2a-js/sdk';
 import { flattenedVerify, importJWK, type JWK } from 'jose';
-import { describe, expect, it } from 'vitest';
+import { Agent, request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cardSigningPayload } from '../harness/core/card-canonical.js';
 import { fillCard } from '../harness/core/scenario.js';
-import { BREAKERS, jwksOf, makeSigningKey, signCard, withSignature, type CardSignature, type SigningKey } from '../peers/a2a-v1/signing.js';
+import { BREAKERS, jwksOf, makeSigningKey, signCard, signedCardParts, withSignature, type CardSignature, type SigningKey } from '../peers/a2a-v1/signing.js';
+import { peerFixture, type PeerFixture } from './helpers/peer.js';
 import { ALL_SCENARIOS, scenario } from './helpers/scenarios.js';
 
 const filled = (id: string) => fillCard(scenario(id).peer.card, { rpcUrl: 'https://127.0.0.1:1/a2a', negotiationUrl: 'https://127.0.0.1:1/negotiate' });
@@ -30,10 +32,14 @@ async function sdkVerifies(card: Record<string, unknown>, keys: SigningKey[]): P
     if (!k) throw new Error(`no key ${kid}`);
     return k.jwk as JWK;
   });
-  return verify(card as never).then(
-    () => true,
-    () => false,
-  );
+  // The SDK logs each failed entry with console.debug: quiet here, the verdict is what counts.
+  const quiet = vi.spyOn(console, 'debug').mockImplementation(() => {});
+  return verify(card as never)
+    .then(
+      () => true,
+      () => false,
+    )
+    .finally(() => quiet.mockRestore());
 }
 
 describe('the canonical form a card signature covers (§8.4.1, the reading in card-canonical.ts)', () => {
@@ -119,5 +125,48 @@ describe('signatures a peer makes (§8.4.2) and the ways they break', () => {
       expect(await joseVerifies(withSignature(card, sig), sig, key), breaker.name).toBe(false);
       expect(await sdkVerifies(withSignature(card, sig), [key]), breaker.name).toBe(false);
     }
+  });
+});
+
+describe('a signed card on the wire: its keys published by another vendor\'s origin', () => {
+  let fx: PeerFixture;
+  let agent: Agent;
+  beforeAll(async () => {
+    fx = await peerFixture();
+    agent = new Agent({ connect: { ca: fx.pki.testCa.cert } });
+  });
+  afterAll(async () => {
+    await agent.close();
+    await fx.close();
+  });
+
+  it('the card names its JWKS with jku on the vendor-b origin (own port, own certificate); fetched over verified TLS, it verifies the card; that listener records the handshake and the request', async () => {
+    const key = makeSigningKey('vendorx-2026-11');
+    const run = fx.start(scenario(CONTROL).peer, { parts: signedCardParts({ key, jwksOn: 'vendor-b', jku: true }) });
+    const card = (await (await request(run.peer.cardUrl, { dispatcher: agent })).body.json()) as Record<string, unknown>;
+    const sig = (card.signatures as CardSignature[])[0]!;
+    const header = JSON.parse(Buffer.from(sig.protected, 'base64url').toString()) as { jku: string; kid: string };
+    expect(new URL(header.jku).origin).toBe(fx.host.origin('vendor-b'));
+    expect(new URL(header.jku).origin).not.toBe(new URL(run.peer.cardUrl).origin);
+    const res = await request(header.jku, { dispatcher: agent });
+    expect(res.headers['content-type']).toBe('application/jwk-set+json');
+    const jwks = (await res.body.json()) as { keys: Array<Record<string, unknown>> };
+    const published = jwks.keys.find((k) => k.kid === header.kid)!;
+    expect(await joseVerifies(card, sig, { ...key, jwk: published })).toBe(true);
+    const onB = run.transcript.events.filter((e) => (e.kind === 'tls' || e.kind === 'http') && e.listener === 'vendor-b');
+    expect(onB.map((e) => e.kind)).toEqual(['tls', 'http']);
+    expect(onB[0]!.kind === 'tls' && onB[0]!.ok).toBe(true);
+    // Its certificate is its own: another name than the agent's listener.
+    const { connect } = await import('node:tls');
+    const subject = await new Promise<string>((done, fail) => {
+      const u = new URL(fx.host.origin('vendor-b'));
+      const sock = connect({ host: u.hostname, port: Number(u.port), ca: fx.pki.testCa.cert }, () => {
+        done(String(sock.getPeerCertificate().subject.CN));
+        sock.end();
+      });
+      sock.on('error', fail);
+    });
+    expect(subject).toBe('jwks.vendor-b.test');
+    run.end();
   });
 });

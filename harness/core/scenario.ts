@@ -8,7 +8,11 @@ import type { ClientProfile, ProfileConstraints, TaskIntent } from './vocabulary
 import type { VerdictKind } from './verdict.js';
 
 /** The listeners a peer can be reached on (harness/net). */
-export const LISTENER_KINDS = ['tls', 'mtls', 'untrusted-ca', 'wrong-host', 'expired'] as const;
+/**
+ * The listeners every worker runs. `vendor-b` is another vendor's origin (its own port and its own
+ * certificate, from the test CA): where a card's signing keys are published (seed 001).
+ */
+export const LISTENER_KINDS = ['tls', 'mtls', 'untrusted-ca', 'wrong-host', 'expired', 'vendor-b'] as const;
 export type ListenerKind = (typeof LISTENER_KINDS)[number];
 export const BAD_CERT_LISTENERS: ReadonlySet<ListenerKind> = new Set(['untrusted-ca', 'wrong-host', 'expired']);
 

@@ -56,6 +56,7 @@ export class PeerHost {
       'untrusted-ca': pki.untrusted,
       'wrong-host': pki.wrongHost,
       expired: pki.expired,
+      'vendor-b': pki.vendorB,
     };
     await Promise.all(
       LISTENER_KINDS.map(async (kind) => {

@@ -29,6 +29,8 @@ export interface Pki {
   partnerReceiver: KeyPair;
   /** Partner-CA client leaf the peers' push dispatcher presents. */
   partnerClient: KeyPair;
+  /** Test-CA server leaf of another vendor's origin (the JWKS of seed 001), named apart from `server`. */
+  vendorB: KeyPair;
   /** Bad server leaves (SPEC-TLS-VERIFY). */
   untrusted: KeyPair;
   wrongHost: KeyPair;
@@ -84,7 +86,7 @@ export async function makePki(): Promise<Pki> {
     make('a2a-conformance rogue CA (untrusted)', { extensions: caExtensions }),
   ]);
   const now = Date.now();
-  const [server, client, receiver, partnerReceiver, partnerClient, untrusted, wrongHost, expired] = await Promise.all([
+  const [server, client, receiver, partnerReceiver, partnerClient, untrusted, wrongHost, expired, vendorB] = await Promise.all([
     make('peer.test', { ca: testCa, extensions: leafExtensions('server', LOOPBACK_NAMES) }),
     make('client-under-test', {
       ca: testCa,
@@ -107,8 +109,9 @@ export async function makePki(): Promise<Pki> {
       notBefore: new Date(now - 30 * DAY),
       notAfter: new Date(now - 2 * DAY),
     }),
+    make('jwks.vendor-b.test', { ca: testCa, extensions: leafExtensions('server', LOOPBACK_NAMES) }),
   ]);
-  return { testCa, partnerCa, rogueCa, server, client, receiver, partnerReceiver, partnerClient, untrusted, wrongHost, expired };
+  return { testCa, partnerCa, rogueCa, server, client, receiver, partnerReceiver, partnerClient, untrusted, wrongHost, expired, vendorB };
 }
 
 /** Where each PEM lives on disk: `<dir>/<name>.crt` and `<dir>/<name>.key`. */
@@ -119,7 +122,7 @@ export interface PkiFiles {
 }
 
 export function pkiPaths(dir: string): PkiFiles {
-  const names: PkiName[] = ['testCa', 'partnerCa', 'rogueCa', 'server', 'client', 'receiver', 'partnerReceiver', 'partnerClient', 'untrusted', 'wrongHost', 'expired'];
+  const names: PkiName[] = ['testCa', 'partnerCa', 'rogueCa', 'server', 'client', 'receiver', 'partnerReceiver', 'partnerClient', 'untrusted', 'wrongHost', 'expired', 'vendorB'];
   const cert = {} as Record<PkiName, string>;
   const key = {} as Record<PkiName, string>;
   for (const n of names) {

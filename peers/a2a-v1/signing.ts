@@ -9,7 +9,11 @@
  * @a2a-js/sdk verify what it signs (test/signing.test.ts).
  */
 import { createHmac, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+import { http, HttpResponse } from 'msw';
 import { cardSigningPayload } from '../../harness/core/card-canonical.js';
+import type { ListenerKind } from '../../harness/core/scenario.js';
+import type { PeerRunContext } from '../context.js';
+import type { PeerParts } from './peer.js';
 
 export interface SigningKey {
   kid: string;
@@ -70,3 +74,39 @@ export const BREAKERS = {
     return { protected: header, signature: createHmac('sha256', secret).update(input).digest('base64url') };
   },
 } as const;
+
+/** Where a JWKS is published for a run: `<base of the listener>/.well-known/jwks.json`. */
+export const jwksUrl = (ctx: PeerRunContext, on: ListenerKind) => `${ctx.base(on)}/.well-known/jwks.json`;
+
+export interface SignedCardOptions {
+  /** The key that signs the card. */
+  key: SigningKey;
+  /** The keys published in the JWKS (default: the signing key alone). */
+  published?: SigningKey[];
+  /** The origin that publishes the JWKS: another vendor's (`vendor-b`) or the peer's own. */
+  jwksOn: ListenerKind;
+  /** Whether the protected header names the JWKS with `jku`. */
+  jku: boolean;
+  /** A way to break the signature (the card is otherwise signed as §8.4.2 says). */
+  breaker?: keyof typeof BREAKERS;
+  /** A change made to the card after it was signed (a tampered card). */
+  tamper?: (card: Record<string, unknown>) => Record<string, unknown>;
+}
+
+/**
+ * The parts of a peer that signs its card: the signing step after the card is filled, and the
+ * origin that publishes the public keys. The JWKS is served as `application/jwk-set+json`
+ * (RFC 7517 §8.5.1); its requests are recorded by that origin's listener like any other.
+ */
+export function signedCardParts(o: SignedCardOptions): PeerParts {
+  const published = o.published ?? [o.key];
+  return {
+    finishCard(card, ctx) {
+      const header = o.jku ? { jku: jwksUrl(ctx, o.jwksOn) } : {};
+      const sig = o.breaker ? BREAKERS[o.breaker](card, o.key) : signCard(card, o.key, { header });
+      const signed = withSignature(card, sig);
+      return o.tamper ? o.tamper(signed) : signed;
+    },
+    origins: (ctx) => [http.get(jwksUrl(ctx, o.jwksOn), () => new HttpResponse(JSON.stringify(jwksOf(published)), { headers: { 'content-type': 'application/jwk-set+json', 'cache-control': 'max-age=300' } }))],
+  };
+}
