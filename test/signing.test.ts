@@ -8,6 +8,7 @@ import { flattenedVerify, importJWK, type JWK } from 'jose';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cardSigningPayload } from '../harness/core/card-canonical.js';
+import { sameMediaType } from '../harness/core/vocabulary/media-type.js';
 import { fillCard } from '../harness/core/scenario.js';
 import { BREAKERS, jwksOf, makeSigningKey, signCard, signedCardParts, withSignature, type CardSignature, type SigningKey } from '../peers/a2a-v1/signing.js';
 import { peerFixture, type PeerFixture } from './helpers/peer.js';
@@ -168,5 +169,16 @@ describe('a signed card on the wire: its keys published by another vendor\'s ori
     });
     expect(subject).toBe('jwks.vendor-b.test');
     run.end();
+  });
+});
+
+describe('media types compared with their parameters (seed 001: "loose matching that strips parameters masks the failure")', () => {
+  it('type, subtype and parameter names are case-insensitive, charset values too; profile and version are significant; an extra parameter makes another type', () => {
+    const v3 = 'application/vnd.vendorx.workflow+json;profile="v3"';
+    expect(sameMediaType(v3, 'Application/VND.vendorx.Workflow+JSON; Profile=v3')).toBe(true);
+    expect(sameMediaType('text/plain;charset=UTF-8', 'text/plain; charset="utf-8"')).toBe(true);
+    expect(sameMediaType(v3, 'application/vnd.vendorx.workflow+json;profile="V3"')).toBe(false);
+    expect(sameMediaType(v3, 'application/vnd.vendorx.workflow+json')).toBe(false);
+    expect(sameMediaType('application/json;version=2', 'application/json;version=1')).toBe(false);
   });
 });

@@ -1,6 +1,13 @@
 /**
  * Media-type comparison with parameters significant (RFC 9110 §8.3.1; seed 001: "loose matching
  * that strips parameters masks the failure"). Parsing is done by the `content-type` package.
+ *
+ * Type, subtype and parameter names compare case-insensitively (RFC 9110 §8.3.1: "The type and
+ * subtype tokens are case-insensitive", "Parameter names are case-insensitive"); parameter values
+ * compare exactly, except `charset`, whose values are case-insensitive (RFC 9110 §8.3.2). So
+ * `profile` and `version` are significant, and a type with a parameter the other lacks is another
+ * type: seed 001's own `supports()`, which lets the incoming type carry extra parameters, is the
+ * loose matching that masks the failure.
  */
 import contentType from 'content-type';
 
@@ -13,7 +20,9 @@ export interface MediaType {
 export function parseMediaType(text: string): MediaType | undefined {
   try {
     const parsed = contentType.parse(text);
-    return { type: parsed.type.toLowerCase(), parameters: parsed.parameters };
+    const parameters = { ...parsed.parameters };
+    if (parameters.charset !== undefined) parameters.charset = parameters.charset.toLowerCase();
+    return { type: parsed.type.toLowerCase(), parameters };
   } catch {
     return undefined;
   }
