@@ -279,7 +279,7 @@ describe.concurrent('signals, crashes and pipes (the real CLI in child processes
     next.child.kill('SIGINT');
     const { code } = await next.exit;
     expect(code, next.stderr()).toBe(130);
-    expect(next.stderr()).toMatch(/SIGINT: stopped the run; its client processes are killed and its temp folder removed/);
+    expect(next.stderr()).toMatch(/SIGINT: stopped the run; the processes it started are killed and its temp folder removed/);
     expect(next.stderr()).not.toMatch(/\n\s+at /); // no stack trace
     expect(readFileSync(join(fixtures, 'out-int', 'INCOMPLETE'), 'utf8')).toContain('stopped by SIGINT');
     expect(readdirSync(join(fixtures, 'out-int')).sort()).toEqual(['INCOMPLETE', 'index.html']);

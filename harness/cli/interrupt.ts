@@ -46,7 +46,7 @@ export function interruptible(say: (line: string) => void, what: string, o: Inte
     try {
       o.onStop?.(s);
     } finally {
-      say(`a2a-conformance: ${s}: stopped ${what}; its client processes are killed and its temp folder removed`);
+      say(`a2a-conformance: ${s}: stopped ${what}; the processes it started are killed and its temp folder removed`);
     }
     controller.abort(s);
     force = setTimeout(() => forced(s), GRACE_MS);
