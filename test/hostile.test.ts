@@ -54,8 +54,8 @@ afterAll(() => {
  * One case of the matrix. The body asserts its own outcome and returns what it found left behind;
  * the case survives when the body passes within its bound and nothing was left.
  */
-function hostile(name: string, boundMs: number, body: () => Promise<string[]>, o: { concurrent?: boolean } = {}) {
-  (o.concurrent ? it.concurrent : it)(name, { timeout: boundMs + 60_000 }, async () => {
+function hostile(name: string, boundMs: number, body: () => Promise<string[]>) {
+  it(name, { timeout: boundMs + 60_000 }, async () => {
     tally.tried++;
     const started = Date.now();
     const left = await body();
@@ -212,13 +212,13 @@ function startCli(args: string[], tmp = caseTmp()): CliProcess {
   return { child, tmp, exit, stdout: () => out, stderr: () => err, waitFor, peakMb: () => peak };
 }
 
-/** Which of the pids noted in a file (by a fixture client) still run; a zombie does not. */
+/** Which of the pids noted in a file (by a fixture client, space-separated) still run; a zombie does not. */
 function stillRunning(pidFile: string): string[] {
   if (!existsSync(pidFile)) return [];
   const out: string[] = [];
   for (const pid of readFileSync(pidFile, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)) {
     try {
-      if (!/^\d+ \(.*\) [ZX]/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))) out.push(`process ${pid} (not marked)`);
+      if (!/^\d+ \(.*\) [ZX]/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))) out.push(`process ${pid}`);
     } catch {
       // gone: as it should be
     }
@@ -320,15 +320,7 @@ describe.concurrent('signals, crashes and pipes (the real CLI in child processes
     const { code } = await cli.exit;
     expect(code, cli.stderr()).toBe(143);
     await settle(cli.tmp);
-    const left = leftByCli(cli.tmp);
-    for (const pid of readFileSync(pids, 'utf8').split(' ').map(Number)) {
-      try {
-        if (!/^\d+ \(.*\) [ZX]/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))) left.push(`orphan ${pid}`);
-      } catch {
-        // gone: as it should be
-      }
-    }
-    return left;
+    return [...leftByCli(cli.tmp), ...stillRunning(pids)];
   });
 
   hostile('serve: SIGINT and SIGTERM stop it (exit 0) with its certificates and listeners gone', 90_000, async () => {
@@ -556,14 +548,7 @@ describe('hostile clients over the NDJSON protocol (one scenario each, in this p
     const pids = join(fixtures, 'orphans-inproc.pids');
     const { results, left } = await withClient(['orphans', pids], [REJECT_IS_RIGHT], { deadlineMs: 2000 });
     expect((results as ScenarioResult[])[0]!.verdict).toBe('FAIL');
-    for (const pid of readFileSync(pids, 'utf8').split(' ').map(Number)) {
-      try {
-        if (!/^\d+ \(.*\) [ZX]/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))) left.push(`orphan ${pid}`);
-      } catch {
-        // gone
-      }
-    }
-    return left;
+    return [...left, ...stillRunning(pids)];
   });
 
   // 250 lines: enough to fill the 100 warnings kept (each slice of a line used to keep all of it alive:

@@ -4,9 +4,7 @@
  * `\u{…}` escapes: an escape sequence or a carriage return from a client's name or a results file
  * cannot rewrite a line of the terminal (a fake "PASS"), and nothing hides in a summary.
  */
-// eslint-disable-next-line no-control-regex
 const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-// eslint-disable-next-line no-control-regex
 const UNSAFE_INLINE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
 
 const shown = (c: string) => `\\u{${c.codePointAt(0)!.toString(16)}}`;
