@@ -7,6 +7,7 @@ import type { RequestHandler } from 'msw';
 import type { ListenerKind } from '../harness/core/scenario.js';
 import type { PushOrder } from '../harness/core/push.js';
 import type { PushAttemptEvent, TaskLedger, Transcript } from '../harness/core/transcript.js';
+import type { CardSigners } from '../harness/net/peer-host.js';
 
 export type { PushOrder };
 
@@ -24,6 +25,8 @@ export interface PeerRunContext {
   deadlineMs: number;
   /** Runs `fn` when the run ends (at once if it has): a blocking call stops waiting then. */
   onEnd(fn: () => void): void;
+  /** The vendor's card-signing keys of this run (PEM; seed 001). */
+  signers: CardSigners;
 }
 
 export interface PeerInstance {

@@ -7,6 +7,7 @@ import type { PeerDescription } from '../harness/core/scenario.js';
 import { BAD_CERT_LISTENERS } from '../harness/core/scenario.js';
 import type { PeerInstance, PeerRunContext } from './context.js';
 import { a2aV1Peer, type PeerParts } from './a2a-v1/peer.js';
+import { signingParts } from './a2a-v1/signing.js';
 
 export type { PeerInstance, PeerRunContext } from './context.js';
 export type { PeerParts } from './a2a-v1/peer.js';
@@ -38,6 +39,22 @@ const PEERS: Record<string, PeerEntry> = {
     summary: 'A contradictory card for live audio with a vendor extension, declared in capabilities.extensions, that opens a live session when a message opts into it (seed 000, Decision Boundary).',
     check: (d) => (d.runtime.input?.sessionExtension ? undefined : 'runtime.input.sessionExtension is required'),
   },
+  'vendorx-workflow': {
+    summary: 'Signs its card (the kid resolves through a JWKS on another vendor\'s origin); its outputs carry a profiled media type; it ignores acceptedOutputModes; a second skill, where the card has one, emits what it lists (seed 001).',
+    check: (d) => (!d.signing ? 'signing is required' : d.signing.key !== 'published' || d.signing.breaker || d.signing.tamper ? 'signing must be sound (key "published", no breaker, no tamper)' : undefined),
+  },
+  'vendorx-drift': {
+    summary: 'The card lists decodable output modes; the runtime emits a profiled type instead, while the task stays WORKING; every send mints a new task (seed 001, Operational Effect).',
+    check: (d) => (d.runtime.idempotency === 'message-id' ? 'runtime.idempotency must be "none" (vendorx-dedupe deduplicates)' : undefined),
+  },
+  'vendorx-dedupe': {
+    summary: 'As vendorx-drift, but a send whose messageId it has seen returns the task that messageId minted (A2A §3.3.1).',
+    check: (d) => (d.runtime.idempotency === 'message-id' ? undefined : 'runtime.idempotency must be "message-id"'),
+  },
+  'vendorx-trust-breaker': {
+    summary: 'Serves a card whose signature cannot be trusted: tampered after signing, an unknown or expired kid, a jku to keys on its own origin, alg none, or HMAC keyed with the public key (seed 001, TRUST-*).',
+    check: (d) => (!d.signing ? 'signing is required' : d.signing.key === 'published' && !d.signing.breaker && !d.signing.tamper ? 'signing must be broken one way (a key other than "published", a breaker, or a tamper)' : undefined),
+  },
   'contoso-bad-cert': {
     summary: 'Serves its card over TLS with a certificate from an untrusted CA, for the wrong host, or expired.',
     check: (d) => (BAD_CERT_LISTENERS.has(d.runtime.cardListener) ? undefined : 'runtime.cardListener must be a bad-certificate listener'),
@@ -61,6 +78,18 @@ export function peerProblem(desc: PeerDescription): string | undefined {
 export const createPeer = (desc: PeerDescription, ctx: PeerRunContext, parts: PeerParts = {}): PeerInstance => {
   const problem = peerProblem(desc);
   if (problem) throw new Error(`[harness] ${problem}`);
-  return a2aV1Peer(desc, ctx, parts);
+  return a2aV1Peer(desc, ctx, desc.signing ? composeParts(parts, signingParts(desc.signing, ctx, desc.runtime.cardListener)) : parts);
 };
+
+/** Two sets of parts as one: `a`'s card step runs first, then `b`'s (the signature comes last). */
+function composeParts(a: PeerParts, b: PeerParts): PeerParts {
+  return {
+    finishCard: (card, ctx) => {
+      const first = a.finishCard ? a.finishCard(card, ctx) : card;
+      return b.finishCard ? b.finishCard(first, ctx) : first;
+    },
+    origins: (ctx, card) => [...(a.origins?.(ctx, card) ?? []), ...(b.origins?.(ctx, card) ?? [])],
+    gates: (ctx, url) => [...(a.gates?.(ctx, url) ?? []), ...(b.gates?.(ctx, url) ?? [])],
+  };
+}
 

@@ -5,7 +5,8 @@
  */
 import type { ClientReport, RunRequest } from '../../harness/core/vocabulary/types.js';
 import { readClientCard } from './card.js';
-import { negotiate, type Mistakes } from './negotiate.js';
+import { negotiate, sameType, type Mistakes } from './negotiate.js';
+import { checkTrust } from './trust.js';
 import { PushReceiver } from './push-receiver.js';
 import { A2ATransport, newMessageId, type RpcOutcome } from './transport.js';
 
@@ -54,6 +55,13 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
     const fetched = await t.getJson(req.cardUrl);
     if (!fetched.ok)
       return { decision: 'rejected', errorClass: fetched.kind === 'network' ? 'handshake' : 'untrusted-card', degradations: [], taskIds, notes: `card fetch failed: ${describe(fetched)}` };
+    // The trust gate comes first: nothing is planned from a card the client cannot trust (seed 001).
+    const cardJson = (fetched.json && typeof fetched.json === 'object' && !Array.isArray(fetched.json) ? fetched.json : {}) as Record<string, unknown>;
+    const trust = await checkTrust(cardJson, req.profile, async (url) => {
+      const got = await t.getJson(url);
+      return got.ok ? got : { ok: false };
+    }, mistakes);
+    if (!trust.ok) return { decision: 'rejected', errorClass: 'untrusted-card', degradations: [], taskIds, notes: trust.notes };
     const plan = negotiate(readClientCard(fetched.json), req.profile, req.intent, mistakes);
     if (plan.action === 'reject') return { decision: 'rejected', errorClass: plan.errorClass, degradations: [], taskIds, notes: plan.notes };
     const rpcUrl = plan.rpcUrl;
@@ -94,7 +102,14 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
       parts,
       ...(taskId ? { taskId } : {}),
       ...(plan.optIn ? { extensions: [plan.optIn] } : {}),
+      // The skill the plan targets, by the convention of docs/extensions.md (v1.0 has no skill selector).
+      ...(plan.skillId && !taskId ? { metadata: { skillId: plan.skillId } } : {}),
     });
+    /** Artifact parts of a task this client cannot decode (its registry, parameters significant). */
+    const undecodable = (task: TaskJson | undefined) =>
+      !req.profile.consumesArtifacts
+        ? []
+        : (task?.artifacts ?? []).flatMap((a) => (a.parts ?? []).map((p) => p.mediaType ?? '')).filter((mt) => mt !== '' && !req.profile.mediaTypes.some((r) => sameType(r, mt, mistakes.looseMediaMatch === true)));
     const report = (notes: string): ClientReport => ({
       decision: plan.optIn ? 'escalated' : plan.degradations.length ? 'downgraded' : 'proceeded',
       degradations: plan.degradations,
@@ -127,7 +142,8 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
       return report(`streamed to ${last ?? 'an unknown state'}`);
     }
 
-    const sent = await call('SendMessage', { message: message(firstParts), configuration });
+    const first = { message: message(firstParts), configuration };
+    const sent = await call('SendMessage', first);
     if (!sent.ok) return { decision: 'rejected', errorClass: 'handshake', degradations: [], taskIds, notes: `the peer refused the first message: ${describe(sent)}` };
     // An agent may answer with a direct Message and no task (spec §3.1.1): that is the answer.
     if (sent.result.message && !sent.result.task) return report('the agent answered with a direct Message; no task to follow');
@@ -135,6 +151,8 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
     if (!task) return { decision: 'rejected', errorClass: 'handshake', degradations: [], taskIds, notes: 'the peer answered with neither a task nor a message' };
     taskIds.push(task.id);
     let state = task.status?.state;
+    let current = task.id;
+    let resent = 0;
 
     // Live frames: one SendMessage per further frame, to the same task.
     if (input === 'frames') {
@@ -160,19 +178,34 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
         }
       }
       if (!receiver || !mistakes.registersUnusablePush) {
-        const polled = await t.rpc(rpcUrl, 'GetTask', { id: task.id }, { headers: extHeaders });
+        const polled = await t.rpc(rpcUrl, 'GetTask', { id: current }, { headers: extHeaders });
         if (polled.ok) {
           final = taskOf(polled.result);
           state = final?.status?.state;
+          const bad = undecodable(final);
+          if (bad.length > 0) {
+            if (mistakes.retriesOnDecode && resent < 2 && !signal.aborted) {
+              // The naive client's retry wrapper: the decode error looks transient, so the same request goes again.
+              resent++;
+              const again = await t.rpc(rpcUrl, 'SendMessage', first, { headers: extHeaders });
+              const next = again.ok ? taskOf(again.result) : undefined;
+              if (next && !taskIds.includes(next.id)) taskIds.push(next.id);
+              if (next) current = next.id;
+              continue;
+            }
+            // Terminal for this task, never transient (seed 001): cancel what still runs, send nothing again.
+            if (!state || !TERMINAL.has(state)) await cancel(current);
+            return { ...report(`${resent ? `re-sent ${resent} time(s); ` : ''}cannot decode ${bad.join(', ')}; task ${current} ${!state || !TERMINAL.has(state) ? (mistakes.neverCancels ? 'left as is' : 'canceled') : `ended ${state}`}; not re-sent`), errorClass: 'media-type' };
+          }
           if (state && TERMINAL.has(state)) break;
           if (state === 'TASK_STATE_INPUT_REQUIRED' && input !== 'frames') {
-            await cancel(task.id);
+            await cancel(current);
             return report('the peer asked for more input than the intent has; task canceled');
           }
         }
       }
       if (budgetLeft() <= 0 && !mistakes.registersUnusablePush) {
-        await cancel(task.id);
+        await cancel(current);
         return report(`no terminal state within the deadline budget (last ${state}); task ${mistakes.neverCancels ? 'left as is' : 'canceled'}`);
       }
       if (receiver) await receiver.next(POLL_MS * 2);

@@ -10,11 +10,16 @@ import contentType from 'content-type';
 import { CONTOSO_AUDIO_SESSION_EXT, RESUBSCRIBE_ONLY_OUTPUTS_EXT } from '../../harness/core/vocabulary/extensions.js';
 import type { ClientProfile, ErrorClass, TaskIntent } from '../../harness/core/vocabulary/types.js';
 import { modesFor, type ClientCard } from './card.js';
+import type { TrustMistakes } from './trust.js';
 
 /** The extensions this client implements (declared in its hello): Contoso's live audio session. */
 export const IMPLEMENTED_EXTENSIONS = [CONTOSO_AUDIO_SESSION_EXT];
 
-export interface Mistakes {
+export interface Mistakes extends TrustMistakes {
+  /** Matches media types as seed 001's own supports() does: the offered type may carry extra parameters. */
+  looseMediaMatch?: boolean;
+  /** Treats an artifact it cannot decode as transient: re-sends the same message. */
+  retriesOnDecode?: boolean;
   /** Streams live audio frame by frame whatever the card says. */
   streamsLiveAudio?: boolean;
   /** Registers push whatever the card's security posture, then waits on it. */
@@ -51,20 +56,35 @@ export type Plan =
       unreachableOutputs: string[];
       /** An extension to opt into on the first message (A2A-Extensions and Message.extensions). */
       optIn?: string;
+      /** The skill the message names (`Message.metadata.skillId`), where the plan picked one. */
+      skillId?: string;
       notes: string;
     };
 
-/** A media type with its type lower-cased and its parameters sorted; parameters stay significant. */
-function canon(mt: string): string {
+/** A media type parsed: type lower-cased (RFC 9110 §8.3.1), parameter names lower-cased, a charset's value too (§8.3.2). */
+function parse(mt: string): { type: string; params: Map<string, string> } | undefined {
   try {
     const p = contentType.parse(mt);
-    const params = Object.keys(p.parameters).sort().map((k) => `${k}=${p.parameters[k]}`);
-    return [p.type.toLowerCase(), ...params].join(';');
+    const params = new Map(Object.entries(p.parameters).map(([k, v]) => [k.toLowerCase(), k.toLowerCase() === 'charset' ? v.toLowerCase() : v]));
+    return { type: p.type.toLowerCase(), params };
   } catch {
-    return mt.trim().toLowerCase();
+    return undefined;
   }
 }
-const has = (list: readonly string[], mt: string) => list.some((x) => canon(x) === canon(mt));
+
+/**
+ * Whether `offered` is the type `wanted` names. Strict: the same type and exactly the same
+ * parameters. Loose (seed 001's supports(), a mistake): the same type, `offered` may add parameters.
+ */
+export function sameType(wanted: string, offered: string, loose = false): boolean {
+  const a = parse(wanted);
+  const b = parse(offered);
+  if (!a || !b) return wanted.trim().toLowerCase() === offered.trim().toLowerCase();
+  if (a.type !== b.type) return false;
+  for (const [k, v] of a.params) if (b.params.get(k) !== v) return false;
+  return loose || a.params.size === b.params.size;
+}
+
 const LIVE_MEDIA = /^(audio|video)\//i;
 
 /** True when every alternative of the card's security requirements needs an mTLS scheme. */
@@ -78,6 +98,7 @@ function resubscribeOnlyModes(card: ClientCard): string[] {
 }
 
 export function negotiate(card: ClientCard, profile: ClientProfile, intent: TaskIntent, mistakes: Mistakes = {}): Plan {
+  const has = (list: readonly string[], mt: string) => list.some((x) => sameType(mt, x, mistakes.looseMediaMatch === true));
   const iface = card.interfaces.find((i) => i.binding === 'JSONRPC' && /^1\.\d+$/.test(i.version));
   if (!iface) return { action: 'reject', errorClass: 'unnegotiable-card', notes: 'no JSONRPC interface for protocol version 1.x' };
 
@@ -114,9 +135,23 @@ export function negotiate(card: ClientCard, profile: ClientProfile, intent: Task
     }
   }
 
-  // Output modes: what the application accepts, that the card offers, minus what it marks unreachable.
-  const offered = modesFor(card, intent.skillId, 'output');
-  const accepted = intent.acceptedOutputModes.filter((m) => has(offered, m));
+  // Output modes: what the application accepts and, if the client consumes artifacts, can decode
+  // (the consumption profile, seed 001), that the card offers, minus what it marks unreachable.
+  const usable = profile.consumesArtifacts ? intent.acceptedOutputModes.filter((m) => has(profile.mediaTypes, m)) : intent.acceptedOutputModes;
+  let skillId = intent.skillId;
+  let offered = modesFor(card, skillId, 'output');
+  let accepted = usable.filter((m) => has(offered, m));
+  if (intent.acceptedOutputModes.length > 0 && accepted.length === 0) {
+    // Downgrade to a skill whose own outputs the client can use and whose inputs take this input.
+    const other = card.skills.find((k) => k.id !== skillId && k.outputModes && usable.some((m) => has(k.outputModes!, m)) && has(modesFor(card, k.id, 'input'), mt));
+    if (other) {
+      degradations.push(`skill ${skillId ?? '(default)'}->${other.id}`);
+      notes = `${notes ? `${notes}; ` : ''}the card's outputs cannot be used; skill ${other.id} emits ${other.outputModes!.join(', ')}`;
+      skillId = other.id;
+      offered = modesFor(card, skillId, 'output');
+      accepted = usable.filter((m) => has(offered, m));
+    }
+  }
   const unreachableAll = card.streaming || mistakes.ignoresResubscribeOnly ? [] : resubscribeOnlyModes(card);
   const unreachable = accepted.filter((m) => has(unreachableAll, m));
   const reachable = accepted.filter((m) => !has(unreachableAll, m));
@@ -141,5 +176,5 @@ export function negotiate(card: ClientCard, profile: ClientProfile, intent: Task
     if (card.streaming) completion = 'stream';
     else degradations.push('stream->polling');
   }
-  return { action: 'proceed', rpcUrl: iface.url, input, completion, acceptedOutputModes: accepted, degradations, unreachableOutputs: unreachable, ...(optIn ? { optIn } : {}), notes };
+  return { action: 'proceed', rpcUrl: iface.url, input, completion, acceptedOutputModes: accepted, degradations, unreachableOutputs: unreachable, ...(optIn ? { optIn } : {}), ...(skillId ? { skillId } : {}), notes };
 }

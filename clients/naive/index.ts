@@ -33,6 +33,11 @@ export const MISTAKES: MistakeInfo[] = [
   { name: 'never-escalates', flag: 'neverEscalates', description: 'ignores an extension it implements that resolves the card', caughtBy: 'NEG-ESCALATE', atLeast: 'NON_STRICT' },
   { name: 'omits-a2a-version', flag: 'omitsA2aVersion', description: 'sends no A2A-Version header', caughtBy: 'SPEC-A2A-VERSION', atLeast: 'FAIL' },
   { name: 'decides-blind', flag: 'decidesBlind', description: 'declines live input without reading the card', caughtBy: 'NEG-LIVE-INPUT', atLeast: 'FAIL' },
+  { name: 'skips-signature-verification', flag: 'skipsVerification', description: 'never verifies a card signature, even where the profile requires signed cards', caughtBy: 'TRUST-BAD-SIGNATURE', atLeast: 'FAIL' },
+  { name: 'loose-media-match', flag: 'looseMediaMatch', description: "matches media types as seed 001's supports() does: the offered type may carry extra parameters", caughtBy: 'TRUST-PARAM-MATCH', atLeast: 'NON_STRICT' },
+  { name: 'retries-on-decode', flag: 'retriesOnDecode', description: 're-sends the same message when an artifact cannot be decoded, as if the failure were transient', caughtBy: 'TRUST-NO-RETRY-ON-DECODE', atLeast: 'FAIL' },
+  { name: 'trusts-any-jku', flag: 'trustsAnyJku', description: 'fetches the JWKS any jku names and trusts its keys', caughtBy: 'TRUST-UNTRUSTED-JKU', atLeast: 'FAIL' },
+  { name: 'accepts-alg-none', flag: 'acceptsAlgNone', description: 'takes the algorithm from the signature header: alg none passes, HS256 is keyed with the public key', caughtBy: 'TRUST-ALG', atLeast: 'FAIL' },
 ];
 
 export function createNaiveClient(only?: string): ClientAdapter {

@@ -58,8 +58,23 @@ export interface PeerRuntime {
      */
     stallOnLostPush?: boolean;
   };
-  /** What the runtime emits, and on which channel. */
-  outputs: Array<{ mediaType: string; channel: OutputChannel }>;
+  /**
+   * What the runtime emits, and on which channel. An output with a `skill` is emitted only for tasks
+   * whose first message names that skill (`Message.metadata.skillId`, docs/extensions.md); outputs
+   * without one are emitted for every task that names no skill with outputs of its own.
+   */
+  outputs: Array<{ mediaType: string; channel: OutputChannel; skill?: string }>;
+  /**
+   * The task shows its artifacts while WORKING and stays WORKING until the client cancels it: a long
+   * workflow whose caller is expected to read as it goes (seed 001's incident).
+   */
+  staysWorking?: boolean;
+  /**
+   * How SendMessage without a `taskId` deduplicates: `none` (default), every send mints a new task;
+   * `message-id`, a `messageId` seen before returns the task it minted (A2A §3.3.1: "Agents may
+   * utilize the messageId to detect duplicate messages").
+   */
+  idempotency?: 'none' | 'message-id';
   /** Subscribe-only outputs are also served on GetTask: a fallback the card omits. */
   pollFallback?: boolean;
   /** How SendMessage answers: with a Task (default), or with a direct Message and no task (spec §3.1.1). */
@@ -93,6 +108,25 @@ export function signalLevel(kind: SignalKind): Level | undefined {
   return kind;
 }
 
+/**
+ * How a peer signs its card (A2A §8.4), as data. The vendor's published keys live in a JWKS on
+ * another vendor's origin (the `vendor-b` listener), each with an `x5c` certificate whose validity
+ * window says when the key may be used. `key` picks the signer:
+ * - `published`: the vendor's current key;
+ * - `expired` / `not-yet-valid`: a published key whose certificate says it is outside its window;
+ * - `unlisted`: a key no JWKS lists;
+ * - `own-origin`: a key published only in a JWKS on the peer's own card origin, named by `jku`.
+ */
+export interface CardSigning {
+  key: 'published' | 'expired' | 'not-yet-valid' | 'unlisted' | 'own-origin';
+  /** Whether the protected header carries `jku` (always for `own-origin`). */
+  jku?: boolean;
+  /** A signature made the wrong way: `alg: none`, or HS256 keyed with the public key. */
+  breaker?: 'alg-none' | 'hmac-public-key';
+  /** A change made to the card after it was signed: the value at a JSON pointer replaced. */
+  tamper?: { pointer: string; value: unknown };
+}
+
 export interface PeerDescription {
   /** The peer factory in peers/ (e.g. `contoso-audio-batch`). */
   factory: string;
@@ -103,6 +137,8 @@ export interface PeerDescription {
   card: Record<string, unknown>;
   runtime: PeerRuntime;
   signals: CardSignal[];
+  /** The card is signed after its placeholders are filled (seed 001). */
+  signing?: CardSigning;
 }
 
 export interface Scenario {
@@ -146,6 +182,8 @@ export function unmetConstraint(profile: ClientProfile, constraints: ProfileCons
     const have = profile[key];
     if (Array.isArray(want)) {
       const list = Array.isArray(have) ? (have as unknown[]) : [];
+      const perRun = want.filter((w) => typeof w === 'string' && /\{\{\w+\}\}/.test(w));
+      if (perRun.length) return `profile.${key} must hold ${perRun.join(', ')}, filled per run; a fixed profile cannot (answer hello with profile null)`;
       const missing = want.filter((w) => !list.includes(w));
       if (missing.length) return `profile.${key} lacks ${missing.join(', ')}`;
       if (key === 'liveOnlyInputModes') {
@@ -157,6 +195,17 @@ export function unmetConstraint(profile: ClientProfile, constraints: ProfileCons
     }
   }
   return undefined;
+}
+
+/**
+ * Placeholders a scenario's profile constraints may hold, filled per run: `{{vendorJwksUrl}}` is
+ * the JWKS on another vendor's origin where a signing peer publishes its keys.
+ */
+export const PROFILE_PLACEHOLDERS = ['vendorJwksUrl'] as const;
+
+/** The profile with its per-run placeholders filled (`{{vendorJwksUrl}}` in `trustedJwks`). */
+export function fillProfile(profile: ClientProfile, vars: Record<string, string>): ClientProfile {
+  return { ...profile, trustedJwks: fillCard({ l: profile.trustedJwks }, vars).l as string[] };
 }
 
 /** Fills `{{name}}` placeholders in every string of a card template. */

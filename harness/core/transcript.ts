@@ -81,6 +81,11 @@ export interface HttpEvent extends EventBase {
   taskState?: string;
   /** SendMessage: whether the agent answered with a Task or a direct Message (spec §3.1.1). */
   reply?: 'task' | 'message';
+  /** Media types of the artifact parts the response carried (a Task with artifacts). */
+  artifactTypes?: string[];
+  /** SendMessage: the `messageId` of the message (first 128 characters), and whether the peer deduplicated it (§3.3.1). */
+  messageId?: string;
+  deduplicated?: boolean;
   /** `Message.extensions` of the message this request carried. */
   messageExtensions?: string[];
   /** SHA-256 (hex) of the body served, for the card. */

@@ -11,7 +11,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { AddressInfo } from 'node:net';
 import { getResponse, type RequestHandler } from 'msw';
-import type { Pki } from '../pki/index.js';
+import type { KeyPair, Pki } from '../pki/index.js';
+
+/** The vendor's card-signing keys (PEM), each with a certificate whose window says when it may be used. */
+export interface CardSigners {
+  published: KeyPair;
+  expired: KeyPair;
+  notYetValid: KeyPair;
+}
 import type { ListenerKind } from '../core/scenario.js';
 import { LISTENER_KINDS } from '../core/scenario.js';
 import { SEQ_HEADER, type HttpEvent, type Transcript } from '../core/transcript.js';
@@ -44,12 +51,15 @@ export class PeerHost {
   private readonly runs = new Map<string, RunSlot>();
   private readonly listeners = new Map<ListenerKind, Listener>();
   private active: RunSlot | undefined;
+  /** The card-signing keys the peers on this host sign with (PEMs from the run's PKI). */
+  signers!: CardSigners;
 
   private constructor() {}
 
   /** Starts one listener of every kind on 127.0.0.1:0. */
   static async start(pki: Pki): Promise<PeerHost> {
     const host = new PeerHost();
+    host.signers = { published: pki.cardSigner, expired: pki.cardSignerExpired, notYetValid: pki.cardSignerFuture };
     const leaf: Record<ListenerKind, { cert: string; key: string }> = {
       tls: pki.server,
       mtls: pki.server,

@@ -31,6 +31,13 @@ export interface Pki {
   partnerClient: KeyPair;
   /** Test-CA server leaf of another vendor's origin (the JWKS of seed 001), named apart from `server`. */
   vendorB: KeyPair;
+  /**
+   * Card-signing keys of the vendor whose JWKS lives on `vendorB` (seed 001), each with a test-CA
+   * certificate published as the key's `x5c`: one valid now, one expired, one not valid yet.
+   */
+  cardSigner: KeyPair;
+  cardSignerExpired: KeyPair;
+  cardSignerFuture: KeyPair;
   /** Bad server leaves (SPEC-TLS-VERIFY). */
   untrusted: KeyPair;
   wrongHost: KeyPair;
@@ -46,6 +53,11 @@ type Ext = Parameters<typeof generate>[1] extends infer O ? (O extends { extensi
 const caExtensions = [
   { name: 'basicConstraints', cA: true, critical: true },
   { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true },
+] as unknown as Ext;
+
+const signerExtensions = [
+  { name: 'basicConstraints', cA: false, critical: true },
+  { name: 'keyUsage', digitalSignature: true, critical: true },
 ] as unknown as Ext;
 
 function leafExtensions(kind: 'server' | 'client', altNames: Array<Record<string, unknown>>): Ext {
@@ -86,7 +98,7 @@ export async function makePki(): Promise<Pki> {
     make('a2a-conformance rogue CA (untrusted)', { extensions: caExtensions }),
   ]);
   const now = Date.now();
-  const [server, client, receiver, partnerReceiver, partnerClient, untrusted, wrongHost, expired, vendorB] = await Promise.all([
+  const [server, client, receiver, partnerReceiver, partnerClient, untrusted, wrongHost, expired, vendorB, cardSigner, cardSignerExpired, cardSignerFuture] = await Promise.all([
     make('peer.test', { ca: testCa, extensions: leafExtensions('server', LOOPBACK_NAMES) }),
     make('client-under-test', {
       ca: testCa,
@@ -110,8 +122,11 @@ export async function makePki(): Promise<Pki> {
       notAfter: new Date(now - 2 * DAY),
     }),
     make('jwks.vendor-b.test', { ca: testCa, extensions: leafExtensions('server', LOOPBACK_NAMES) }),
+    make('vendorx card signing key', { ca: testCa, extensions: signerExtensions }),
+    make('vendorx card signing key (expired)', { ca: testCa, extensions: signerExtensions, notBefore: new Date(now - 60 * DAY), notAfter: new Date(now - 30 * DAY) }),
+    make('vendorx card signing key (not yet valid)', { ca: testCa, extensions: signerExtensions, notBefore: new Date(now + 30 * DAY), notAfter: new Date(now + 60 * DAY) }),
   ]);
-  return { testCa, partnerCa, rogueCa, server, client, receiver, partnerReceiver, partnerClient, untrusted, wrongHost, expired, vendorB };
+  return { testCa, partnerCa, rogueCa, server, client, receiver, partnerReceiver, partnerClient, untrusted, wrongHost, expired, vendorB, cardSigner, cardSignerExpired, cardSignerFuture };
 }
 
 /** Where each PEM lives on disk: `<dir>/<name>.crt` and `<dir>/<name>.key`. */
@@ -122,7 +137,7 @@ export interface PkiFiles {
 }
 
 export function pkiPaths(dir: string): PkiFiles {
-  const names: PkiName[] = ['testCa', 'partnerCa', 'rogueCa', 'server', 'client', 'receiver', 'partnerReceiver', 'partnerClient', 'untrusted', 'wrongHost', 'expired', 'vendorB'];
+  const names: PkiName[] = ['testCa', 'partnerCa', 'rogueCa', 'server', 'client', 'receiver', 'partnerReceiver', 'partnerClient', 'untrusted', 'wrongHost', 'expired', 'vendorB', 'cardSigner', 'cardSignerExpired', 'cardSignerFuture'];
   const cert = {} as Record<PkiName, string>;
   const key = {} as Record<PkiName, string>;
   for (const n of names) {

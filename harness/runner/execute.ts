@@ -7,7 +7,7 @@ import type { ClientAdapter } from '../adapters/contract.js';
 import { validateCardV1 } from '../core/card-validator.js';
 import { grade, type RunOutcome } from '../core/oracle/index.js';
 import type { ScenarioResult } from '../core/results.js';
-import { profileFor, type Scenario } from '../core/scenario.js';
+import { fillProfile, profileFor, type Scenario } from '../core/scenario.js';
 import { Transcript } from '../core/transcript.js';
 import { DECISIONS, DEFAULT_PROFILE, ERROR_CLASSES, type ClientReport, type ClientTls, type Hello, type RunRequest } from '../core/vocabulary/types.js';
 import { PeerHost } from '../net/peer-host.js';
@@ -63,7 +63,7 @@ function tlsFor(pki: PkiFiles, callback: string): ClientTls {
 
 export async function executeScenario(s: Scenario, env: RunEnv): Promise<ScenarioResult> {
   const started = performance.now();
-  const profile = env.hello.profile ?? profileFor(DEFAULT_PROFILE, s.profileConstraints, env.hello.extensions ?? []);
+  let profile = env.hello.profile ?? profileFor(DEFAULT_PROFILE, s.profileConstraints, env.hello.extensions ?? []);
   const deadlineMs = Math.round(s.deadlineMs * env.deadlineMultiplier);
   const base = {
     id: s.id,
@@ -106,6 +106,8 @@ export async function executeScenario(s: Scenario, env: RunEnv): Promise<Scenari
     runId = `r-${mounted.key}`;
     const peer = mounted.peer;
     card = peer.card;
+    // Trust anchors of this run: the JWKS on another vendor's origin, at this run's path.
+    profile = fillProfile(profile, { vendorJwksUrl: `${env.host.base('vendor-b', mounted.key)}/.well-known/jwks.json` });
     const issues = validateCardV1(card);
     if (issues.length > 0) throw new Error(`scenario ${s.id} serves a structurally invalid card: ${issues.map((i) => `${i.pointer} ${i.message}`).join('; ')}`);
 
@@ -188,6 +190,7 @@ export async function executeScenario(s: Scenario, env: RunEnv): Promise<Scenari
     g.checks.push({ rule: 'CLIENT-PROTOCOL', verdict: 'INFORMATIONAL', reason: `${diagnostics.warnings.length} protocol warning(s); they cost nothing by themselves`, evidence: diagnostics.warnings.slice(0, 20).map((w) => ({ fact: w, source: 'wire' as const })), basis: 'protocol' });
   return {
     ...base,
+    profile,
     ...(diagnostics?.stderr ? { stderr: diagnostics.stderr } : {}),
     card,
     verdict: g.verdict,

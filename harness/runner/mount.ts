@@ -56,6 +56,7 @@ export function mountPeer(host: PeerHost, dispatcher: PushDispatcher, desc: Peer
       transcript,
       ledger,
       deadlineMs: o.deadlineMs ?? 30_000,
+      signers: host.signers,
       onEnd: (fn) => (ended ? fn() : void endings.add(fn)),
       base: (kind) => host.base(kind, key),
       push: (order) => dispatcher.dispatch({ ...order, transcript }),

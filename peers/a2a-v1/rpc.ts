@@ -45,6 +45,13 @@ function recordableId(id: unknown): unknown {
   return { '@invalid': Array.isArray(id) ? 'array' : typeof id };
 }
 
+/** The media types of a task's artifact parts, for the transcript (absent: none). */
+function artifactTypesOf(task: Record<string, unknown>): string[] | undefined {
+  const artifacts = Array.isArray(task.artifacts) ? (task.artifacts as Array<{ parts?: Array<{ mediaType?: unknown }> }>) : [];
+  const types = artifacts.flatMap((a) => (a.parts ?? []).map((p) => (typeof p.mediaType === 'string' ? p.mediaType : '')));
+  return types.length ? types.slice(0, 20) : undefined;
+}
+
 const validId = (id: unknown) => id === null || typeof id === 'number' || typeof id === 'string';
 
 /** A digest of the params without any `messageId`: two requests with it equal sent the same params. */
@@ -99,6 +106,8 @@ export function rpcHandler(o: RpcOptions): RequestHandler {
   );
   const caps = isObj(card.capabilities) ? card.capabilities : {};
   const session = rt.input?.sessionExtension;
+  /** Tasks by the `messageId` that minted them, where the runtime deduplicates (§3.3.1). */
+  const byMessageId = new Map<string, ReturnType<typeof tasks.mint>>();
 
   function parseParts(message: Params): { bytes: number } {
     const parts = message.parts;
@@ -147,6 +156,7 @@ export function rpcHandler(o: RpcOptions): RequestHandler {
     if (typeof message.messageId !== 'string' || message.messageId === '') throw new RpcError('invalidParams', 'message.messageId is REQUIRED');
     if (message.role !== 'ROLE_USER') throw new RpcError('invalidParams', 'message.role must be ROLE_USER');
     if (Array.isArray(message.extensions)) ev.messageExtensions = message.extensions.filter((x): x is string => typeof x === 'string').slice(0, 20);
+    ev.messageId = message.messageId.slice(0, 128);
     const { bytes } = parseParts(message);
     const config = isObj(params.configuration) ? params.configuration : {};
     if (typeof message.taskId === 'string' && message.taskId !== '') {
@@ -168,8 +178,17 @@ export function rpcHandler(o: RpcOptions): RequestHandler {
       inlinePush = pushConfigOf(config.taskPushNotificationConfig);
     }
     if (rt.reply === 'message') return undefined;
+    const seen = rt.idempotency === 'message-id' ? byMessageId.get(message.messageId) : undefined;
+    if (seen) {
+      ev.taskId = seen.rec.id;
+      ev.deduplicated = true;
+      return seen;
+    }
     const opted = !!session && optsInto(request, message, session);
-    const t = tasks.mint(ev.seq, typeof message.contextId === 'string' && message.contextId ? message.contextId : undefined, opted);
+    const meta = isObj(message.metadata) ? message.metadata : {};
+    const skill = typeof meta.skillId === 'string' && meta.skillId ? meta.skillId.slice(0, 128) : undefined;
+    const t = tasks.mint(ev.seq, typeof message.contextId === 'string' && message.contextId ? message.contextId : undefined, opted, skill);
+    if (rt.idempotency === 'message-id') byMessageId.set(message.messageId, t);
     ev.taskId = t.rec.id;
     tasks.remember(t, message);
     if (inlinePush) tasks.addPushConfig(t, inlinePush, 'inline', ev.seq);
@@ -216,14 +235,20 @@ export function rpcHandler(o: RpcOptions): RequestHandler {
       // Blocking by default (§3.2.2): wait for a terminal or interrupted state, within the scenario's deadline.
       if (config.returnImmediately !== true) await tasks.settle(t, ctx.deadlineMs);
       // The run may have ended while it waited: its transcript is sealed and graded, so leave it as it is.
-      if (!ctx.transcript.isSealed) ev.taskState = t.rec.state;
-      return { task: tasks.toJson(t, { historyLength: historyLength(config) }) };
+      const task = tasks.toJson(t, { historyLength: historyLength(config) });
+      if (!ctx.transcript.isSealed) {
+        ev.taskState = t.rec.state;
+        ev.artifactTypes = artifactTypesOf(task);
+      }
+      return { task };
     },
     async GetTask(params, ev) {
       const t = tasks.get(taskIdParam(params));
       ev.taskId = t.rec.id;
       ev.taskState = t.rec.state;
-      return tasks.toJson(t, { historyLength: historyLength(params) });
+      const task = tasks.toJson(t, { historyLength: historyLength(params) });
+      ev.artifactTypes = artifactTypesOf(task);
+      return task;
     },
     async ListTasks(params) {
       // §3.1.4: filters, then the most recently updated first, with a cursor (not an offset) as the page token.

@@ -8,10 +8,10 @@
  * node:crypto, because a card is finished synchronously when a peer is mounted; jose and
  * @a2a-js/sdk verify what it signs (test/signing.test.ts).
  */
-import { createHmac, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+import { X509Certificate, createHmac, createPrivateKey, createPublicKey, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { http, HttpResponse } from 'msw';
 import { cardSigningPayload } from '../../harness/core/card-canonical.js';
-import type { ListenerKind } from '../../harness/core/scenario.js';
+import type { CardSigning, ListenerKind } from '../../harness/core/scenario.js';
 import type { PeerRunContext } from '../context.js';
 import type { PeerParts } from './peer.js';
 
@@ -27,6 +27,17 @@ export interface SigningKey {
 export function makeSigningKey(kid: string): SigningKey {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   return { kid, privateKey, publicKey, jwk: { ...(publicKey.export({ format: 'jwk' }) as Record<string, unknown>), kid, alg: 'ES256', use: 'sig' } };
+}
+
+/**
+ * A signing key from a PEM key pair whose certificate is published with the key as `x5c` (RFC 7517
+ * §4.7): the certificate's validity window is how the JWKS says when the key may be used.
+ */
+export function signingKeyFromPem(kid: string, pair: { cert: string; key: string }): SigningKey {
+  const privateKey = createPrivateKey(pair.key);
+  const publicKey = createPublicKey(privateKey);
+  const x5c = [new X509Certificate(pair.cert).raw.toString('base64')];
+  return { kid, privateKey, publicKey, jwk: { ...(publicKey.export({ format: 'jwk' }) as Record<string, unknown>), kid, alg: 'ES256', use: 'sig', x5c } };
 }
 
 /** A JWKS document (RFC 7517 §5) of public keys. */
@@ -59,9 +70,13 @@ export function withSignature(card: Record<string, unknown>, sig: CardSignature)
 
 /** What a broken signature looks like, one way each (the TRUST-* rules). */
 export const BREAKERS = {
-  /** `alg: none` and an empty signature (RFC 7518 §3.6: an Unsecured JWS, which §8.4 never allows). */
+  /**
+   * `alg: none` (RFC 7518 §3.6: an Unsecured JWS). Its signature would be empty, but a v1.0 card
+   * requires `AgentCardSignature.signature` to be set, so the attack carries 32 filler bytes that a
+   * verifier honouring `none` never looks at.
+   */
   algNone(_card: Record<string, unknown>, key: SigningKey): CardSignature {
-    return { protected: b64url(JSON.stringify({ alg: 'none', typ: 'JOSE', kid: key.kid })), signature: '' };
+    return { protected: b64url(JSON.stringify({ alg: 'none', typ: 'JOSE', kid: key.kid })), signature: b64url(Buffer.alloc(32)) };
   },
   /**
    * HS256 keyed with the public key itself (its SPKI PEM text): accepted only by a verifier that
@@ -108,5 +123,58 @@ export function signedCardParts(o: SignedCardOptions): PeerParts {
       return o.tamper ? o.tamper(signed) : signed;
     },
     origins: (ctx) => [http.get(jwksUrl(ctx, o.jwksOn), () => new HttpResponse(JSON.stringify(jwksOf(published)), { headers: { 'content-type': 'application/jwk-set+json', 'cache-control': 'max-age=300' } }))],
+  };
+}
+
+/** The value at a JSON pointer replaced (RFC 6901; the parents must exist). */
+function replaceAt(card: Record<string, unknown>, pointer: string, value: unknown): Record<string, unknown> {
+  const copy = structuredClone(card);
+  const path = pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  let at: Record<string, unknown> = copy;
+  for (const k of path.slice(0, -1)) at = at[k] as Record<string, unknown>;
+  if (path.length) at[path.at(-1)!] = value;
+  return copy;
+}
+
+/** The kids of the vendor's keys; a client sees them in the JWKS and the protected header. */
+export const KIDS = { published: 'vendorx-2026-11', expired: 'vendorx-2026-09', notYetValid: 'vendorx-2027-01', unlisted: 'vendorx-unlisted', ownOrigin: 'vendorx-self' } as const;
+
+const BREAKER_OF = { 'alg-none': 'algNone', 'hmac-public-key': 'hmacWithPublicKey' } as const;
+
+/**
+ * The parts of a peer whose card is signed as its scenario says. The vendor's JWKS on `vendor-b`
+ * always publishes its three keys (valid now, expired, not yet valid); `unlisted` and `own-origin`
+ * sign with a fresh key of their own, the latter publishing it on the card's own origin.
+ */
+export function signingParts(signing: CardSigning, ctx: PeerRunContext, cardListener: ListenerKind): PeerParts {
+  const vendorKeys = [
+    signingKeyFromPem(KIDS.published, ctx.signers.published),
+    signingKeyFromPem(KIDS.expired, ctx.signers.expired),
+    signingKeyFromPem(KIDS.notYetValid, ctx.signers.notYetValid),
+  ];
+  const [published, expired, notYetValid] = vendorKeys as [SigningKey, SigningKey, SigningKey];
+  const own = signing.key === 'own-origin' ? makeSigningKey(KIDS.ownOrigin) : undefined;
+  const key =
+    signing.key === 'published' ? published
+    : signing.key === 'expired' ? expired
+    : signing.key === 'not-yet-valid' ? notYetValid
+    : signing.key === 'unlisted' ? makeSigningKey(KIDS.unlisted)
+    : own!;
+  const vendor = signedCardParts({
+    key,
+    published: vendorKeys,
+    jwksOn: own ? cardListener : 'vendor-b',
+    jku: own ? true : signing.jku === true,
+    ...(signing.breaker ? { breaker: BREAKER_OF[signing.breaker] } : {}),
+    ...(signing.tamper ? { tamper: (c: Record<string, unknown>) => replaceAt(c, signing.tamper!.pointer, signing.tamper!.value) } : {}),
+  });
+  if (!own) return vendor;
+  // The vendor's JWKS still stands on vendor-b; the peer's own keys are published on its card origin.
+  return {
+    finishCard: vendor.finishCard!,
+    origins: (c, card) => [
+      ...signedCardParts({ key: published, published: vendorKeys, jwksOn: 'vendor-b', jku: false }).origins!(c, card),
+      http.get(jwksUrl(c, cardListener), () => new HttpResponse(JSON.stringify(jwksOf([own])), { headers: { 'content-type': 'application/jwk-set+json' } })),
+    ],
   };
 }

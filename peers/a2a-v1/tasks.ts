@@ -30,6 +30,8 @@ interface TaskState {
   history: Array<Record<string, unknown>>;
   /** The first message opted into the runtime's session extension: frames are taken (NEG-ESCALATE). */
   session: boolean;
+  /** The skill the first message named (`Message.metadata.skillId`, docs/extensions.md). */
+  skill?: string;
   /** When the status last changed (ISO 8601). */
   updated: string;
   /** A counter of status changes across the runtime: the order of `updated`, ties included. */
@@ -84,13 +86,14 @@ export class TaskRuntime {
   }
 
   /** Mints a task in SUBMITTED. */
-  mint(requestSeq: number, contextId: string | undefined, session = false): TaskState {
+  mint(requestSeq: number, contextId: string | undefined, session = false, skill?: string): TaskState {
     const id = `task-${this.ctx.key}-${this.nextId++}`;
     const rec = this.ctx.ledger.mint(id, contextId ?? `ctx-${id}`, 'TASK_STATE_SUBMITTED', requestSeq);
     const t: TaskState = {
       rec,
       history: [],
       session,
+      ...(skill ? { skill } : {}),
       updated: new Date().toISOString(),
       order: ++this.changes,
       receivedBytes: 0,
@@ -159,6 +162,12 @@ export class TaskRuntime {
     };
   }
 
+  /** The runtime's outputs for a task: its skill's own, where the skill has any; else those of no skill. */
+  outputsFor(t: TaskState): PeerRuntime['outputs'] {
+    const own = t.skill ? this.rt.outputs.filter((o) => o.skill === t.skill) : [];
+    return own.length ? own : this.rt.outputs.filter((o) => o.skill === undefined);
+  }
+
   /** Outputs only emitted on SubscribeToTask. */
   subscribeOnlyArtifacts(): ArtifactJson[] {
     return this.rt.outputs
@@ -193,9 +202,11 @@ export class TaskRuntime {
     // Only where a scenario asks for it does a lost callback leave the task WORKING; the seed's task
     // itself completes, and only the callback is lost.
     if (t.pushLost && this.rt.push.stallOnLostPush === true) return;
-    const outputs = this.rt.outputs.filter((o) => o.channel === 'task' || this.rt.pollFallback);
+    const outputs = this.outputsFor(t).filter((o) => o.channel === 'task' || this.rt.pollFallback);
     t.artifacts = outputs.map((o, i) => artifactFor(o.mediaType, i + 1));
     for (const a of t.artifacts) this.emit(t, { artifactUpdate: { taskId: t.rec.id, contextId: t.rec.contextId, artifact: a, lastChunk: true } }, undefined);
+    // A long workflow shows its artifacts as it goes and waits for its caller (seed 001).
+    if (this.rt.staysWorking) return;
     this.transition(t, 'TASK_STATE_COMPLETED', 'runtime');
   }
 

@@ -9,6 +9,7 @@ import { RULES } from './rules.js';
 const FAMILY: Record<Rule['family'], string> = {
   negotiation: 'Negotiation (seed 000): a valid card is a claim, not a contract',
   transport: 'Transport: server identity and protocol version',
+  trust: 'Trust (seed 001): a signed card is verified first, and trust is not interpretability',
   wire: 'Cross-cutting wire checks (graded on every scenario)',
 };
 
@@ -35,7 +36,7 @@ export function rulesMarkdown(rules: readonly Rule[] = RULES): string {
   const out: string[] = [];
   out.push('| Rule | Scope | Up-front level | Title |', '|---|---|---|---|');
   for (const r of rules) out.push(`| [${r.id}](#${r.id.toLowerCase()}) | ${r.scope === 'always' ? 'every scenario' : 'own scenarios'} | ${dutyLabel(r)} | ${mdEscape(r.title)} |`);
-  for (const family of ['negotiation', 'transport', 'wire'] as const) {
+  for (const family of ['negotiation', 'transport', 'trust', 'wire'] as const) {
     const here = rules.filter((r) => r.family === family);
     if (here.length === 0) continue;
     out.push('', `## ${FAMILY[family]}`);

@@ -2,7 +2,7 @@
  * What the oracle reads: the scenario's ground truth, the profile and intent, the wire, the ledger,
  * and (kept apart) the client's claims. Helpers here only query the wire; they decide nothing.
  */
-import type { CardSignal, PeerRuntime, Scenario } from '../scenario.js';
+import type { CardSignal, CardSigning, PeerRuntime, Scenario } from '../scenario.js';
 import type { DecisionEvent, HttpEvent, PushAttemptEvent, PushRegisterEvent, TaskRecord, TlsEvent, WireEvent } from '../transcript.js';
 import { isTerminal } from '../transcript.js';
 import { absentEvidence, ledgerEvidence, wireEvidence, type EvidenceRef } from '../verdict.js';
@@ -14,6 +14,10 @@ export interface Truth {
   factory: string;
   runtime: PeerRuntime;
   signals: CardSignal[];
+  /** How the peer signed its card, where it did. */
+  signing?: CardSigning;
+  /** Whether the run's profile trusts the JWKS where the vendor publishes its keys (`{{vendorJwksUrl}}`). */
+  vendorKeysTrusted?: boolean;
 }
 
 /** Everything a rule's `applies()` may read: no wire, no claims. */
@@ -45,7 +49,9 @@ export interface GradeInput {
 
 export function situationOf(x: GradeInput): Situation {
   return {
-    truth: { factory: x.scenario.peer.factory, runtime: x.scenario.peer.runtime, signals: x.scenario.peer.signals },
+    truth: { factory: x.scenario.peer.factory, runtime: x.scenario.peer.runtime, signals: x.scenario.peer.signals, ...(x.scenario.peer.signing ? { signing: x.scenario.peer.signing } : {}),
+      vendorKeysTrusted: (x.scenario.profileConstraints.trustedJwks ?? []).includes('{{vendorJwksUrl}}'),
+    },
     card: readCard(x.card),
     profile: x.profile,
     intent: x.intent,
@@ -100,6 +106,12 @@ export function terminalSeenAt(x: GradeInput, taskId: string): number | undefine
 export function canceledByClient(t: TaskRecord, x: GradeInput): boolean {
   return x.events.some((e) => e.kind === 'task' && e.taskId === t.id && e.cause === 'canceled');
 }
+
+/** GETs of a JWKS (`/.well-known/jwks.json`) answered 2xx, in order: where the client looked for keys. */
+export const jwksFetches = (x: GradeInput) => https(x).filter((e) => e.method === 'GET' && e.path.split('?')[0]!.endsWith('/.well-known/jwks.json') && !failed(e) && e.status !== undefined);
+
+/** The first request that could mint a task (SendMessage or SendStreamingMessage), if any. */
+export const firstSend = (x: GradeInput) => rpcCalls(x).find((e) => e.rpc!.method === 'SendMessage' || e.rpc!.method === 'SendStreamingMessage');
 
 /** A request opted into an extension: by the `A2A-Extensions` header or `Message.extensions` (spec §4.6.1). */
 export function optsInto(e: HttpEvent, uri: string): boolean {

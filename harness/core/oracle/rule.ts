@@ -27,6 +27,13 @@ export const RULE_IDS = [
   'WIRE-HONEST-REPORT',
   'SPEC-TLS-VERIFY',
   'SPEC-A2A-VERSION',
+  'TRUST-SIGNED-UNINTERPRETABLE',
+  'TRUST-NO-RETRY-ON-DECODE',
+  'TRUST-BAD-SIGNATURE',
+  'TRUST-UNKNOWN-KID',
+  'TRUST-UNTRUSTED-JKU',
+  'TRUST-ALG',
+  'TRUST-PARAM-MATCH',
 ] as const;
 export type RuleId = (typeof RULE_IDS)[number];
 
@@ -80,7 +87,7 @@ export interface Rule {
   id: RuleId;
   title: string;
   /** The concept it belongs to (the file it lives in). */
-  family: 'negotiation' | 'transport' | 'wire';
+  family: 'negotiation' | 'transport' | 'trust' | 'wire';
   /** `own`: graded on the scenarios that name it; `always`: on every scenario (cross-cutting). */
   scope: 'own' | 'always';
   sources: Source[];

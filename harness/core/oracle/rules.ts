@@ -5,11 +5,12 @@
 import { NEGOTIATION_RULES } from './negotiation.js';
 import { RULE_IDS, type Rule, type RuleId } from './rule.js';
 import { TRANSPORT_RULES } from './transport.js';
+import { TRUST_RULES } from './trust.js';
 import { WIRE_RULES } from './wire.js';
 
 export { RULE_IDS, isRuleId, type RuleId, type Rule } from './rule.js';
 
-const ALL = [...NEGOTIATION_RULES, ...TRANSPORT_RULES, ...WIRE_RULES];
+const ALL = [...NEGOTIATION_RULES, ...TRANSPORT_RULES, ...TRUST_RULES, ...WIRE_RULES];
 
 /** Every rule, in RULE_IDS order. */
 export const RULES: readonly Rule[] = RULE_IDS.map((id) => {

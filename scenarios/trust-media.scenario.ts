@@ -1,0 +1,197 @@
+/**
+ * Seed 001, "trust is not negotiability": a card whose signature verifies against another vendor's
+ * JWKS can still describe outputs the client cannot decode. The client verifies first, then refuses
+ * (or downgrades to a skill it can decode) before any task; a decode failure after a task is
+ * terminal for that task, never a reason to re-send. A2A v1.0 has `acceptedOutputModes`, which the
+ * seed's peer ignores, and `messageId`, which a peer MAY deduplicate by (§3.3.1).
+ */
+import { defineScenarios } from '../harness/runner/define.js';
+import type { CardSigning, PeerRuntime, Scenario } from '../harness/core/scenario.js';
+
+const WORKFLOW = 'application/vnd.vendorx.workflow+json;profile="v3"';
+const WORKFLOW_BARE = 'application/vnd.vendorx.workflow+json';
+
+const card = {
+  name: 'VendorX Workflow Engine',
+  description: 'Runs approval workflows and returns their state as workflow documents.',
+  supportedInterfaces: [{ url: '{{rpcUrl}}', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+  provider: { organization: 'VendorX', url: 'https://vendorx.example' },
+  version: '3.2.0',
+  capabilities: { streaming: false, pushNotifications: false },
+  defaultInputModes: ['text/plain'],
+  defaultOutputModes: [WORKFLOW],
+  skills: [{ id: 'workflow', name: 'Workflow', description: 'Run an approval workflow', tags: ['workflow'] }],
+};
+
+const withSummary = {
+  ...card,
+  skills: [
+    ...card.skills,
+    { id: 'summary', name: 'Workflow summary', description: 'Run the workflow and return a JSON summary of its outcome', tags: ['workflow'], outputModes: ['application/json'] },
+  ],
+};
+
+const signing: CardSigning = { key: 'published' };
+
+const runtime: PeerRuntime = {
+  cardListener: 'tls',
+  rpcListener: 'tls',
+  workMs: 100,
+  streaming: false,
+  push: { supported: false, delivery: 'plain' },
+  outputs: [{ mediaType: WORKFLOW, channel: 'task' }],
+};
+
+/** The client's decoder registry: the workflow type without its profile (seed 001, What Was Observed). */
+const registry = ['text/plain', 'application/json', WORKFLOW_BARE];
+const trusting = { requireSignedCards: true, trustedJwks: ['{{vendorJwksUrl}}'], mediaTypes: registry };
+
+const intent = {
+  taskClass: 'artifact' as const,
+  input: { mediaType: 'text/plain', text: 'Run the Q4 vendor approval workflow' },
+  acceptedOutputModes: [WORKFLOW_BARE],
+  completion: 'poll' as const,
+};
+
+const signals = [
+  { pointer: '/signatures/0', kind: 'security' as const, note: 'signed with the vendor key published on another vendor\'s origin' },
+  { pointer: '/defaultOutputModes', kind: 'seed' as const, note: `${WORKFLOW}: the registry has the type without its profile` },
+];
+
+const spec = 'seed 001 §Decision Boundary; A2A v1.0.1 §8.4';
+
+export default defineScenarios([
+  {
+    id: 'trust-uninterpretable/profiled-output',
+    rule: 'TRUST-SIGNED-UNINTERPRETABLE',
+    title: 'A trusted card whose only output the client cannot decode',
+    description: `The card verifies against the vendor's JWKS on another origin; its only output is ${WORKFLOW}. The client's registry has ${WORKFLOW_BARE} without the profile. The peer ignores acceptedOutputModes.`,
+    expectation: 'Fetch the JWKS over TLS and verify the card, then refuse before any task: the output is undecodable with parameters significant.',
+    spec,
+    peer: { factory: 'vendorx-workflow', card, runtime, signals, signing },
+    profileConstraints: trusting,
+    intent,
+    deadlineMs: 3000,
+    expect: 'PASS',
+  },
+  {
+    id: 'trust-uninterpretable/decodable-skill',
+    rule: 'TRUST-SIGNED-UNINTERPRETABLE',
+    title: 'A second skill emits what the client can decode (downgrade)',
+    description: `As above, but a skill "summary" lists application/json, and the runtime emits JSON for tasks that name it (Message.metadata.skillId). The application accepts the workflow type or JSON.`,
+    expectation: 'Verify, then send the task to the summary skill with acceptedOutputModes application/json, and see it complete.',
+    spec,
+    peer: {
+      factory: 'vendorx-workflow',
+      card: withSummary,
+      runtime: { ...runtime, outputs: [{ mediaType: WORKFLOW, channel: 'task' }, { mediaType: 'application/json', channel: 'task', skill: 'summary' }] },
+      signals: [...signals, { pointer: '/skills/1/outputModes', kind: 'MUST', note: 'skill summary emits application/json' }],
+      signing,
+    },
+    profileConstraints: trusting,
+    intent: { ...intent, acceptedOutputModes: [WORKFLOW_BARE, 'application/json'] },
+    deadlineMs: 3000,
+    expect: 'PASS',
+  },
+  {
+    id: 'trust-uninterpretable/status-only',
+    rule: 'TRUST-SIGNED-UNINTERPRETABLE',
+    title: 'A status-only consumer of the same card (rule does not stop it)',
+    description: 'The client reads task status and never decodes artifacts (consumesArtifacts false); the card and runtime are as in profiled-output.',
+    expectation: 'Verify, proceed and poll to completion: undecodable artifacts cost a status-only consumer nothing.',
+    spec,
+    peer: { factory: 'vendorx-workflow', card, runtime, signals, signing },
+    profileConstraints: { ...trusting, consumesArtifacts: false },
+    intent: { ...intent, taskClass: 'async-completion', acceptedOutputModes: [] },
+    deadlineMs: 3000,
+    expect: 'PASS',
+  },
+  {
+    id: 'trust-decode/drift',
+    rule: 'TRUST-NO-RETRY-ON-DECODE',
+    title: 'The runtime emits a profiled type the card never listed; every send mints a task',
+    description: `The signed card lists application/json; the runtime shows a ${WORKFLOW} artifact while the task stays WORKING, and mints a new task for every send (no idempotency).`,
+    expectation: 'Proceed; on the undecodable artifact, treat the failure as terminal for the task: cancel it, never re-send.',
+    spec: 'seed 001 §What Was Observed, §Operational Effect',
+    peer: {
+      factory: 'vendorx-drift',
+      card: { ...card, defaultOutputModes: ['application/json'] },
+      runtime: { ...runtime, staysWorking: true },
+      signals: [signals[0]!, { pointer: '/defaultOutputModes', kind: 'MUST', note: 'lists application/json; the runtime drifts' }],
+      signing,
+    },
+    profileConstraints: trusting,
+    intent: { ...intent, acceptedOutputModes: ['application/json'] },
+    deadlineMs: 3000,
+    expect: 'PASS',
+  },
+  {
+    id: 'trust-decode/dedupe',
+    rule: 'TRUST-NO-RETRY-ON-DECODE',
+    title: 'The same drift, on a peer that deduplicates by messageId',
+    description: 'As drift, but a send whose messageId the peer has seen returns the task it minted (A2A §3.3.1): a resend with the same messageId adds no task.',
+    expectation: 'The same as drift: cancel, never re-send. A client that re-sends with the same messageId does no harm here (NON_STRICT); with a new messageId it mints tasks (FAIL).',
+    spec: 'seed 001 §Condition of Validity (4); A2A v1.0.1 §3.3.1',
+    peer: {
+      factory: 'vendorx-dedupe',
+      card: { ...card, defaultOutputModes: ['application/json'] },
+      runtime: { ...runtime, staysWorking: true, idempotency: 'message-id' },
+      signals: [signals[0]!, { pointer: '/defaultOutputModes', kind: 'MUST', note: 'lists application/json; the runtime drifts' }],
+      signing,
+    },
+    profileConstraints: trusting,
+    intent: { ...intent, acceptedOutputModes: ['application/json'] },
+    deadlineMs: 3000,
+    expect: 'PASS',
+  },
+  {
+    id: 'trust-decode/honest-runtime',
+    rule: 'TRUST-NO-RETRY-ON-DECODE',
+    title: 'The runtime emits what the card lists (control)',
+    description: 'The same signed card listing application/json; the runtime emits application/json and completes.',
+    expectation: 'Proceed and complete: nothing to refuse, nothing to retry.',
+    spec: 'seed 001 §Condition of Validity',
+    peer: {
+      factory: 'vendorx-drift',
+      card: { ...card, defaultOutputModes: ['application/json'] },
+      runtime: { ...runtime, outputs: [{ mediaType: 'application/json', channel: 'task' }] },
+      signals: [signals[0]!],
+      signing,
+    },
+    profileConstraints: trusting,
+    intent: { ...intent, acceptedOutputModes: ['application/json'] },
+    deadlineMs: 3000,
+    expect: 'PASS',
+  },
+  {
+    id: 'trust-param/profile-differs',
+    rule: 'TRUST-PARAM-MATCH',
+    title: 'The offered type matches the registry only with its profile stripped',
+    description: `An unsigned card offers only ${WORKFLOW}; the client's registry and the application have ${WORKFLOW_BARE}. The seed's own supports() lets extra parameters through.`,
+    expectation: 'Compare with parameters: no match, so refuse before any task.',
+    spec: 'seed 001 §Condition of Validity (2)',
+    peer: { factory: 'contoso-control', card, runtime, signals: [signals[1]!] },
+    profileConstraints: { mediaTypes: registry },
+    intent,
+    deadlineMs: 3000,
+    expect: 'PASS',
+  },
+  {
+    id: 'trust-param/case-differs',
+    rule: 'TRUST-PARAM-MATCH',
+    title: 'The same type spelled in another case, with a charset in upper case (rule says proceed)',
+    description: 'The card offers Application/JSON and text/plain;charset=UTF-8; the client has application/json and text/plain;charset=utf-8. RFC 9110 makes them the same types.',
+    expectation: 'Match them case-insensitively where RFC 9110 says so, proceed and complete.',
+    spec: 'RFC 9110 §8.3.1, §8.3.2',
+    peer: {
+      factory: 'contoso-control',
+      card: { ...card, defaultOutputModes: ['Application/JSON', 'text/plain;charset=UTF-8'] },
+      runtime: { ...runtime, outputs: [{ mediaType: 'text/plain;charset=UTF-8', channel: 'task' }] },
+      signals: [],
+    },
+    profileConstraints: { mediaTypes: ['text/plain;charset=utf-8', 'application/json'] },
+    intent: { ...intent, acceptedOutputModes: ['text/plain;charset=utf-8'] },
+    deadlineMs: 3000,
+    expect: 'PASS',
+  },
+] satisfies Scenario[]);
