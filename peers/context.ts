@@ -4,10 +4,9 @@
  * peers depend on core only.
  */
 import type { RequestHandler } from 'msw';
-import type { ListenerKind } from '../harness/core/scenario.js';
+import type { CardSigners, ListenerKind } from '../harness/core/scenario.js';
 import type { PushOrder } from '../harness/core/push.js';
 import type { PushAttemptEvent, TaskLedger, Transcript } from '../harness/core/transcript.js';
-import type { CardSigners } from '../harness/net/peer-host.js';
 
 export type { PushOrder };
 
@@ -34,4 +33,6 @@ export interface PeerInstance {
   card: Record<string, unknown>;
   cardUrl: string;
   handlers: RequestHandler[];
+  /** The JWKS documents this peer publishes (a signing peer), by URL: what the harness verifies the card against. */
+  jwks?: Array<{ url: string; keys: Array<Record<string, unknown>> }>;
 }

@@ -90,6 +90,7 @@ function composeParts(a: PeerParts, b: PeerParts): PeerParts {
     },
     origins: (ctx, card) => [...(a.origins?.(ctx, card) ?? []), ...(b.origins?.(ctx, card) ?? [])],
     gates: (ctx, url) => [...(a.gates?.(ctx, url) ?? []), ...(b.gates?.(ctx, url) ?? [])],
+    jwks: (ctx) => [...(a.jwks?.(ctx) ?? []), ...(b.jwks?.(ctx) ?? [])],
   };
 }
 

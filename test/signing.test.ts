@@ -11,6 +11,11 @@ import { cardSigningPayload } from '../harness/core/card-canonical.js';
 import { sameMediaType } from '../harness/core/vocabulary/media-type.js';
 import { fillCard } from '../harness/core/scenario.js';
 import { BREAKERS, jwksOf, makeSigningKey, signCard, signedCardParts, withSignature, type CardSignature, type SigningKey } from '../peers/a2a-v1/signing.js';
+import { canonicalCardPayload } from '../clients/common/canonical.js';
+import { checkTrust } from '../clients/common/trust.js';
+import { DEFAULT_PROFILE, type ClientProfile } from '../harness/core/vocabulary/types.js';
+import type { HttpEvent } from '../harness/core/transcript.js';
+import { startHarness } from './helpers/harness.js';
 import { peerFixture, type PeerFixture } from './helpers/peer.js';
 import { ALL_SCENARIOS, scenario } from './helpers/scenarios.js';
 
@@ -73,6 +78,13 @@ describe('the canonical form a card signature covers (§8.4.1, the reading in ca
     expect(differ).toEqual(withEmptyScopes);
   });
 
+  it("the built-in clients' own canonical form, written apart from this one, agrees with it on the spec's example and on every built-in card", () => {
+    const fragment = { name: 'Example Agent', description: '', capabilities: { streaming: false, pushNotifications: false, extensions: [] }, skills: [] };
+    expect(canonicalCardPayload(fragment)).toBe(cardSigningPayload(fragment));
+    const differ = ALL_SCENARIOS.filter((s) => canonicalCardPayload(filled(s.id)) !== cardSigningPayload(filled(s.id))).map((s) => s.id);
+    expect(differ).toEqual([]);
+  });
+
   it('so a signature the SDK checks does not cover such a requirement: removing it goes unseen there, not here', async () => {
     const key = makeSigningKey('vendorx-2026-11');
     const card = filled('neg-push-mtls/mtls-receiver');
@@ -125,6 +137,77 @@ describe('signatures a peer makes (§8.4.2) and the ways they break', () => {
       const sig = breaker(card, key);
       expect(await joseVerifies(withSignature(card, sig), sig, key), breaker.name).toBe(false);
       expect(await sdkVerifies(withSignature(card, sig), [key]), breaker.name).toBe(false);
+    }
+  });
+});
+
+describe("the built-in clients' trust gate (clients/common/trust.ts) against signatures made elsewhere", () => {
+  const key = makeSigningKey('vendorx-2026-11');
+  const JWKS = 'https://jwks.example/.well-known/jwks.json';
+  const profile: ClientProfile = { ...DEFAULT_PROFILE, requireSignedCards: true, trustedJwks: [JWKS] };
+  const fetched: string[] = [];
+  const fetchJson = async (url: string) => {
+    fetched.push(url);
+    return url === JWKS ? { ok: true as const, json: jwksOf([key]) } : url === 'https://peer.example/jwks.json' ? { ok: true as const, json: jwksOf([other]) } : { ok: false as const };
+  };
+  const other = makeSigningKey('vendorx-self');
+
+  it('verifies a card signed by @a2a-js/sdk 1.3.0, and one signed by our peers', async () => {
+    const card = filled(CONTROL);
+    const { importPKCS8 } = await import('jose');
+    const pem = key.privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
+    const bySdk = (await generateAgentCardSignature(await importPKCS8(pem, 'ES256'), { alg: 'ES256', typ: 'JOSE', kid: key.kid })(card as never)) as unknown as Record<string, unknown>;
+    expect(await checkTrust(bySdk, profile, fetchJson)).toMatchObject({ ok: true, verified: true, kid: key.kid, jwks: JWKS });
+    expect(await checkTrust(withSignature(card, signCard(card, key)), profile, fetchJson)).toMatchObject({ ok: true, verified: true });
+  });
+
+  it('refuses a tampered card, an unknown kid, alg none, HMAC with the public key, and a jku it never trusted (never fetching that jku)', async () => {
+    const card = filled(CONTROL);
+    const bad = {
+      tampered: { ...withSignature(card, signCard(card, key)), description: 'changed' },
+      unknownKid: withSignature(card, signCard(card, makeSigningKey('vendorx-unlisted'))),
+      algNone: withSignature(card, BREAKERS.algNone(card, key)),
+      hmac: withSignature(card, BREAKERS.hmacWithPublicKey(card, key)),
+      jku: withSignature(card, signCard(card, other, { header: { jku: 'https://peer.example/jwks.json' } })),
+    };
+    fetched.length = 0;
+    for (const [name, c] of Object.entries(bad)) expect((await checkTrust(c, profile, fetchJson)).ok, name).toBe(false);
+    expect(fetched).not.toContain('https://peer.example/jwks.json');
+    // The naive verifier's mistakes make the same cards pass.
+    expect((await checkTrust(bad.jku, profile, fetchJson, { trustsAnyJku: true })).ok).toBe(true);
+    expect((await checkTrust(bad.algNone, profile, fetchJson, { acceptsAlgNone: true })).ok).toBe(true);
+    expect((await checkTrust(bad.hmac, profile, fetchJson, { acceptsAlgNone: true })).ok).toBe(true);
+  });
+});
+
+describe('the trust gate on the wire (reference client, in-process, real TLS)', () => {
+  it("fetches the JWKS from the other vendor's origin over verified TLS before any task; with no trust anchor it refuses, and a client that skips verification is graded FAIL", { timeout: 60_000 }, async () => {
+    const ref = await startHarness('reference');
+    const naive = await startHarness('naive:skips-signature-verification');
+    try {
+      const valid = await ref.run(scenario('trust-signature/valid'));
+      expect(valid.verdict).toBe('PASS');
+      const http = valid.transcript.filter((e): e is HttpEvent => e.kind === 'http');
+      const jwks = http.find((e) => e.path.endsWith('/.well-known/jwks.json'))!;
+      const send = http.find((e) => e.rpc?.method === 'SendMessage')!;
+      expect(jwks.listener).toBe('vendor-b');
+      expect(jwks.status).toBe(200);
+      expect(jwks.seq).toBeLessThan(send.seq);
+      // The request came over a handshake the vendor-b listener completed with its own certificate, which the client verified (it trusts only the test CA).
+      expect(valid.transcript.some((e) => e.kind === 'tls' && e.listener === 'vendor-b' && e.ok && e.seq < jwks.seq)).toBe(true);
+      expect(valid.signatures?.[0]).toMatchObject({ harness: 'verifies', kid: 'vendorx-2026-11' });
+
+      const noAnchor = await ref.run(scenario('trust-kid/no-anchor'));
+      expect(noAnchor.verdict).toBe('PASS');
+      expect(noAnchor.ledger).toEqual([]);
+      expect(noAnchor.claims).toMatchObject({ decision: 'rejected', errorClass: 'untrusted-card' });
+
+      const blind = await naive.run(scenario('trust-kid/no-anchor'));
+      const check = blind.checks.find((c) => c.rule === 'TRUST-UNKNOWN-KID')!;
+      expect(check.verdict).toBe('FAIL');
+      expect(check.evidence.some((e) => e.absence && /no JWKS was fetched/.test(e.fact))).toBe(true);
+    } finally {
+      await Promise.all([ref.close(), naive.close()]);
     }
   });
 });

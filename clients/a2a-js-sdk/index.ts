@@ -9,6 +9,10 @@
  *   Bearer credentials the receiver checks, spec §4.3.3), stream when it prefers streaming, poll
  *   otherwise;
  * - add no gate of ours: no card check before sending beyond what the SDK does itself;
+ * - where the profile requires signed cards, verify the card with the SDK's own verifier
+ *   (`client.getAgentCard(undefined, verifyAgentCardSignature(...))`), handing it the key whose
+ *   `kid` the trusted JWKS documents list, as an application with a trust store would; a `jku` is
+ *   not followed, and the key's `x5c` window is not checked (the SDK does neither; nor do we for it);
  * - an SDK error thrown before any task exists is reported as `rejected` (errorClass `handshake`);
  *   after a task exists, as `proceeded` with the error in the notes;
  * - like any application with a deadline, cancel a task that has not finished in time.
@@ -19,7 +23,7 @@ import { readFile } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import { Agent } from 'undici';
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
-import { Role, TaskState } from '@a2a-js/sdk';
+import { Role, TaskState, verifyAgentCardSignature } from '@a2a-js/sdk';
 import type { ClientAdapter } from '../../harness/core/vocabulary/adapter.js';
 import type { ClientReport, RunRequest } from '../../harness/core/vocabulary/types.js';
 import { PushReceiver } from '../common/push-receiver.js';
@@ -63,6 +67,28 @@ async function runWithSdk(req: RunRequest, signal: AbortSignal): Promise<ClientR
     }
 
     const { intent, profile } = req;
+    if (profile.requireSignedCards) {
+      // The application's trust store: the JWKS documents the profile trusts, fetched over the same TLS.
+      const verifier = verifyAgentCardSignature(async (kid) => {
+        for (const url of profile.trustedJwks) {
+          const res = await fetchImpl(url);
+          const jwks = (await res.json()) as { keys?: Array<Record<string, unknown>> };
+          const jwk = jwks.keys?.find((k) => k.kid === kid);
+          if (jwk) return jwk;
+        }
+        throw new Error(`kid ${kid} is in no trusted JWKS`);
+      });
+      // The SDK logs every failed signature with console.debug; that log is not the harness's output.
+      const debug = console.debug;
+      console.debug = () => {};
+      try {
+        await client.getAgentCard(undefined, verifier);
+      } catch (err) {
+        return done('rejected', `signature verification failed: ${describe(err)}`, 'untrusted-card');
+      } finally {
+        console.debug = debug;
+      }
+    }
     const mt = intent.input.mediaType;
     const live = intent.taskClass === 'live-input' && profile.liveOnlyInputModes.includes(mt) && !profile.bufferableInputModes.includes(mt);
     const frames = intent.input.frames ?? 1;

@@ -9,6 +9,19 @@ import type { Check, VerdictKind } from './verdict.js';
 
 export const RESULTS_SCHEMA = 'a2a-conformance/results@1';
 
+/** A card signature as the harness read it (harness/runner/signature-status.ts): for the report, never graded. */
+export interface SignatureStatus {
+  alg: string;
+  kid: string;
+  jku?: string;
+  /** The JWKS of the peer's that lists the kid. */
+  publishedAt?: string;
+  /** The validity window of the key's x5c certificate. */
+  keyWindow?: string;
+  harness: 'verifies' | 'verifies, but the key is outside its window' | 'does not verify';
+  why?: string;
+}
+
 export interface ScenarioResult {
   id: string;
   /** The opaque id the client saw. */
@@ -37,6 +50,8 @@ export interface ScenarioResult {
   durationMs: number;
   /** Scenario file it came from, relative to the catalogue root. */
   file?: string;
+  /** The served card's signatures as the harness read them (signed cards only). */
+  signatures?: SignatureStatus[];
 }
 
 export interface RunResults {

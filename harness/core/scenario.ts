@@ -127,6 +127,13 @@ export interface CardSigning {
   tamper?: { pointer: string; value: unknown };
 }
 
+/** The vendor's card-signing keys of a run (PEM), each with a certificate whose window says when it may be used. */
+export interface CardSigners {
+  published: { cert: string; key: string };
+  expired: { cert: string; key: string };
+  notYetValid: { cert: string; key: string };
+}
+
 export interface PeerDescription {
   /** The peer factory in peers/ (e.g. `contoso-audio-batch`). */
   factory: string;

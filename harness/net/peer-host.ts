@@ -11,14 +11,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { AddressInfo } from 'node:net';
 import { getResponse, type RequestHandler } from 'msw';
-import type { KeyPair, Pki } from '../pki/index.js';
-
-/** The vendor's card-signing keys (PEM), each with a certificate whose window says when it may be used. */
-export interface CardSigners {
-  published: KeyPair;
-  expired: KeyPair;
-  notYetValid: KeyPair;
-}
+import type { CardSigners } from '../core/scenario.js';
+import type { Pki } from '../pki/index.js';
 import type { ListenerKind } from '../core/scenario.js';
 import { LISTENER_KINDS } from '../core/scenario.js';
 import { SEQ_HEADER, type HttpEvent, type Transcript } from '../core/transcript.js';

@@ -14,6 +14,7 @@ import { PeerHost } from '../net/peer-host.js';
 import type { PushDispatcher } from '../net/push-dispatcher.js';
 import type { Pki, PkiFiles } from '../pki/index.js';
 import { mountPeer, type MountedPeer } from './mount.js';
+import { signatureStatus } from './signature-status.js';
 
 /** What a worker holds for all its scenario runs. */
 export interface RunEnv {
@@ -179,6 +180,7 @@ export async function executeScenario(s: Scenario, env: RunEnv): Promise<Scenari
     env.host = await PeerHost.start(env.pems);
   }
   const diagnostics = env.client.diagnostics?.(runId);
+  const signatures = Array.isArray(card.signatures) ? await signatureStatus(card, mounted?.peer.jwks ?? []).catch(() => undefined) : undefined;
   const ledgerSnapshot = mounted?.ledger.snapshot() ?? [];
   let g: ReturnType<typeof grade>;
   try {
@@ -199,6 +201,7 @@ export async function executeScenario(s: Scenario, env: RunEnv): Promise<Scenari
     outcome: outcome.kind === 'crashed' ? { kind: 'crashed', reason: outcome.reason } : { kind: outcome.kind },
     transcript: transcript.events,
     ledger: ledgerSnapshot,
+    ...(signatures ? { signatures } : {}),
     durationMs: Math.round(performance.now() - started),
   };
 }

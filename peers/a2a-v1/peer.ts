@@ -21,6 +21,8 @@ export interface PeerParts {
   origins?(ctx: PeerRunContext, card: Record<string, unknown>): RequestHandler[];
   /** Handlers in front of the RPC endpoint: answer to stop a request, return nothing to let it pass. */
   gates?(ctx: PeerRunContext, rpcUrl: string): RequestHandler[];
+  /** The JWKS documents the parts publish, by URL (for the harness's own check of the signature). */
+  jwks?(ctx: PeerRunContext): Array<{ url: string; keys: Array<Record<string, unknown>> }>;
 }
 
 export function a2aV1Peer(desc: PeerDescription, ctx: PeerRunContext, parts: PeerParts = {}): PeerInstance {
@@ -36,5 +38,6 @@ export function a2aV1Peer(desc: PeerDescription, ctx: PeerRunContext, parts: Pee
     ...(parts.gates?.(ctx, rpcUrl) ?? []),
     rpcHandler({ rpcUrl, runtime: rt, card, ctx }),
   ];
-  return { card, cardUrl, handlers };
+  const jwks = parts.jwks?.(ctx);
+  return { card, cardUrl, handlers, ...(jwks ? { jwks } : {}) };
 }

@@ -123,6 +123,7 @@ export function signedCardParts(o: SignedCardOptions): PeerParts {
       return o.tamper ? o.tamper(signed) : signed;
     },
     origins: (ctx) => [http.get(jwksUrl(ctx, o.jwksOn), () => new HttpResponse(JSON.stringify(jwksOf(published)), { headers: { 'content-type': 'application/jwk-set+json', 'cache-control': 'max-age=300' } }))],
+    jwks: (ctx) => [{ url: jwksUrl(ctx, o.jwksOn), keys: jwksOf(published).keys }],
   };
 }
 
@@ -172,6 +173,10 @@ export function signingParts(signing: CardSigning, ctx: PeerRunContext, cardList
   // The vendor's JWKS still stands on vendor-b; the peer's own keys are published on its card origin.
   return {
     finishCard: vendor.finishCard!,
+    jwks: (c) => [
+      { url: jwksUrl(c, 'vendor-b'), keys: jwksOf(vendorKeys).keys },
+      { url: jwksUrl(c, cardListener), keys: jwksOf([own]).keys },
+    ],
     origins: (c, card) => [
       ...signedCardParts({ key: published, published: vendorKeys, jwksOn: 'vendor-b', jku: false }).origins!(c, card),
       http.get(jwksUrl(c, cardListener), () => new HttpResponse(JSON.stringify(jwksOf([own])), { headers: { 'content-type': 'application/jwk-set+json' } })),

@@ -12,6 +12,9 @@ import { TASK_CLASSES } from '../../harness/core/vocabulary/types.js';
 import { sourceLabel } from '../../harness/core/sources.js';
 import { severity, VERDICT_KINDS, type Check, type VerdictKind } from '../../harness/core/verdict.js';
 import { SequenceDiagram } from './diagram.js';
+import { includesMediaType, parseMediaType } from '../../harness/core/vocabulary/media-type.js';
+import { outputModesFor, readCard } from '../../harness/core/vocabulary/card-view.js';
+import type { HttpEvent } from '../../harness/core/transcript.js';
 import { REPORT_CSS, REPORT_SCRIPT } from './assets.js';
 
 const anchor = (id: string) => `scenario-${id.replace(/[^a-zA-Z0-9_-]/g, '-')}`;
@@ -215,6 +218,119 @@ function ClaimsVsWire({ s }: { s: ScenarioResult }) {
   );
 }
 
+/**
+ * The card's signatures: what the protected header names, what the harness found against the keys
+ * the peer published, and what the wire shows the client did to check it (the JWKS it fetched, and
+ * when, against its first send).
+ */
+function SignatureView({ s }: { s: ScenarioResult }) {
+  if (!s.signatures?.length) return null;
+  const http = s.transcript.filter((e): e is HttpEvent => e.kind === 'http');
+  const first = http.find((e) => e.rpc?.method === 'SendMessage' || e.rpc?.method === 'SendStreamingMessage');
+  const fetched = http.filter((e) => e.method === 'GET' && e.path.split('?')[0]!.endsWith('/.well-known/jwks.json'));
+  const client = fetched.length
+    ? fetched.map((e) => `#${e.seq} GET ${e.path} on the ${e.listener} origin → ${e.status ?? 'no answer'}${first ? (e.seq < first.seq ? ', before the first send' : ', after the first send') : ''}`).join('; ')
+    : 'no JWKS fetched: nothing on the wire shows the client checked the signature';
+  return (
+    <table class="kv signature">
+      <tbody>
+        {s.signatures.map((g) => (
+          <>
+            <tr>
+              <th>header</th>
+              <td>
+                alg <code>{g.alg || '(none)'}</code> · kid <code>{g.kid || '(none)'}</code>
+                {g.jku ? (
+                  <>
+                    {' '}· jku <code>{g.jku}</code>
+                  </>
+                ) : null}
+              </td>
+            </tr>
+            <tr>
+              <th>key</th>
+              <td>
+                {g.publishedAt ? (
+                  <>
+                    published at <code>{g.publishedAt}</code>
+                    {s.profile.trustedJwks.includes(g.publishedAt) ? ' (a JWKS the profile trusts)' : ' (not a JWKS the profile trusts)'}
+                  </>
+                ) : (
+                  'in no JWKS the peer publishes'
+                )}
+                {g.keyWindow ? ` · certificate ${g.keyWindow}` : ''}
+              </td>
+            </tr>
+            <tr>
+              <th>harness</th>
+              <td>
+                {g.harness}
+                {g.why ? `: ${g.why}` : ''}
+              </td>
+            </tr>
+          </>
+        ))}
+        <tr>
+          <th>client</th>
+          <td>{client}</td>
+        </tr>
+      </tbody>
+    </table>
+  );
+}
+
+/**
+ * The media-type comparison behind an output decision: each output the intent accepts against the
+ * outputs the card offers for the target skill and the client's decoder registry, parameters
+ * significant (a match with the parameters stripped is shown as such: it is what loose matching takes).
+ */
+function MediaTypeView({ s }: { s: ScenarioResult }) {
+  const accepted = s.intent.acceptedOutputModes;
+  if (accepted.length === 0) return null;
+  const offered = outputModesFor(readCard(s.card), s.intent.skillId);
+  const loose = (list: string[], m: string) => list.filter((o) => !includesMediaType([o], m) && parseMediaType(o)?.type === parseMediaType(m)?.type);
+  const cell = (list: string[], m: string) => {
+    const exact = list.filter((o) => includesMediaType([o], m));
+    if (exact.length) return `yes (${exact.join(', ')})`;
+    const near = loose(list, m);
+    return near.length ? `only with parameters stripped (${near.join(', ')})` : 'no';
+  };
+  const rows = accepted.map((m) => ({ m, card: cell(offered, m), registry: s.profile.consumesArtifacts ? cell(s.profile.mediaTypes, m) : 'not decoded (status-only consumer)' }));
+  if (!s.rule.startsWith('TRUST-') && s.claims?.errorClass !== 'media-type' && rows.every((r) => r.card.startsWith('yes') && !r.registry.startsWith('only'))) return null;
+  return (
+    <table class="kv mediatypes">
+      <thead>
+        <tr>
+          <th>accepted</th>
+          <th>the card offers{s.intent.skillId ? ` (skill ${s.intent.skillId})` : ''}</th>
+          <th>the client decodes</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r) => (
+          <tr>
+            <td>
+              <code>{r.m}</code>
+            </td>
+            <td>{r.card}</td>
+            <td>{r.registry}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function MediaTypeViewSection({ s }: { s: ScenarioResult }) {
+  const table = MediaTypeView({ s });
+  return table ? (
+    <>
+      <h4>Media types (parameters significant)</h4>
+      {table}
+    </>
+  ) : null;
+}
+
 function ScenarioPanel({ s, unexpected }: { s: ScenarioResult; unexpected: boolean }) {
   const text = [s.id, s.title, s.rule, ...s.checks.map((c) => c.reason)].join(' ').toLowerCase();
   const rec = s as ScenarioResult & { counterexample?: unknown; replay?: string; seed?: unknown; path?: string };
@@ -269,6 +385,13 @@ function ScenarioPanel({ s, unexpected }: { s: ScenarioResult; unexpected: boole
         <SequenceDiagram events={s.transcript} />
         <h4>Claims beside the wire</h4>
         <ClaimsVsWire s={s} />
+        {s.signatures?.length ? (
+          <>
+            <h4>Card signature</h4>
+            <SignatureView s={s} />
+          </>
+        ) : null}
+        <MediaTypeViewSection s={s} />
         <div class="grid2">
           <div>
             <h4>Card served (highlighted: the fields that matter)</h4>

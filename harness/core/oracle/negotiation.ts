@@ -117,7 +117,11 @@ export function completable(s: Situation): { ok: true } | { ok: false; why: stri
   if (!includesMediaType(inputModesFor(card, intent.skillId), intent.input.mediaType)) return { ok: false, why: `the card does not list ${intent.input.mediaType} as an input mode` };
   if (intent.taskClass === 'live-input' && liveOnly(s) && !s.profile.canRenegotiate && card.streaming !== true && resolvingExtension(s) === undefined)
     return { ok: false, why: `the card gives live-only ${intent.input.mediaType} no way in (no streaming, no extension the client implements)` };
-  const wanted = intent.requiredOutputMode ? [intent.requiredOutputMode] : intent.acceptedOutputModes;
+  const asked = intent.requiredOutputMode ? [intent.requiredOutputMode] : intent.acceptedOutputModes;
+  // A client that consumes artifacts completes only with an output its registry decodes (seed 001's consumption profile).
+  const decodes = (m: string) => !s.profile.consumesArtifacts || includesMediaType(s.profile.mediaTypes, m);
+  if (asked.length > 0 && !asked.some(decodes)) return { ok: false, why: `the client cannot decode any of ${asked.join(', ')} (its registry: ${s.profile.mediaTypes.join(', ')})` };
+  const wanted = asked.filter(decodes);
   if (wanted.length > 0) {
     const offered = outputModesFor(card, intent.skillId);
     const reachable = rt.outputs.filter((o) => o.channel === 'task' || rt.streaming || rt.pollFallback).map((o) => o.mediaType);

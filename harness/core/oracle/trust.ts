@@ -6,7 +6,7 @@
  * sentence it rests on and at which level.
  */
 import type { CardSigning } from '../scenario.js';
-import type { Level, Source } from '../sources.js';
+import type { Level, Limit, Source } from '../sources.js';
 import type { HttpEvent } from '../transcript.js';
 import { isTerminal } from '../transcript.js';
 import { absentEvidence, ledgerEvidence, verdict, wireEvidence, type EvidenceRef, type Verdict } from '../verdict.js';
@@ -225,7 +225,7 @@ export const TRUST_SIGNED_UNINTERPRETABLE: Rule = {
   scope: 'own',
   sources: [SEED_GATE, SEED_STATUS_ONLY, SEED_PARAMS, SEED_ORPHANS],
   limits: [
-    { doc: 'A2A v1.0.1 proto', section: 'SendMessageConfiguration.accepted_output_modes', quote: 'A list of media types the client is prepared to accept for response parts. Agents SHOULD use this to tailor their output.' },
+    { doc: 'A2A v1.0.1 proto', section: 'SendMessageConfiguration.accepted_output_modes', quote: 'Agents SHOULD use this to tailor their output.' },
     { doc: 'seed 001', section: 'Decision Boundary', quote: 'The gate must therefore be parameterized by the caller\'s consumption profile, not by the card alone.' },
   ],
   grades: [
@@ -341,6 +341,7 @@ interface SignatureRuleSpec {
   sources: Source[];
   grades: string;
   notBinding: string[];
+  limits?: Limit[];
 }
 
 function signatureRule(spec: SignatureRuleSpec): Rule {
@@ -350,7 +351,10 @@ function signatureRule(spec: SignatureRuleSpec): Rule {
     family: 'trust',
     scope: 'own',
     sources: spec.sources,
-    limits: [{ doc: 'A2A v1.0.1', section: '8.4', quote: 'Agent Cards MAY be digitally signed using JSON Web Signature (JWS) as defined in RFC 7515 to ensure authenticity and integrity.' }],
+    limits: [
+      { doc: 'A2A v1.0.1', section: '8.4', quote: 'Agent Cards MAY be digitally signed using JSON Web Signature (JWS) as defined in RFC 7515 to ensure authenticity and integrity.' },
+      ...(spec.limits ?? []),
+    ],
     grades: [
       { when: `${spec.grades}, and the profile requires signed cards: any task`, verdict: 'FAIL (security)' },
       { when: `${spec.grades}, and the profile does not require signed cards: any task`, verdict: 'NON_STRICT (§8.4.3 SHOULD verify before trusting)' },
@@ -400,8 +404,9 @@ export const TRUST_UNKNOWN_KID = signatureRule({
   id: 'TRUST-UNKNOWN-KID',
   title: 'A signature whose key is not a trusted key now (unknown kid, no trust anchor, expired or not yet valid) is not trusted',
   breach: 'kid',
-  sources: [VERIFY_BEFORE_TRUST, TRUSTED_KEY_STORE, EXPIRED_KEYS, X5C_MATCH, CERT_VALIDITY],
+  sources: [VERIFY_BEFORE_TRUST, TRUSTED_KEY_STORE, EXPIRED_KEYS],
   grades: 'the kid is in no trusted JWKS, or its certificate (x5c) is outside its validity window',
+  limits: [X5C_MATCH, CERT_VALIDITY].map(({ doc, section, quote }) => ({ doc, section, quote })),
   notBinding: ['an unsigned card', 'another way the signature fails (its own rule grades it)'],
 });
 
@@ -430,8 +435,10 @@ export const TRUST_PARAM_MATCH: Rule = {
   title: 'Media types are compared with their parameters: profile and version significant, charset and type case-insensitive',
   family: 'trust',
   scope: 'own',
-  sources: [SEED_PARAMS, MEDIA_CASE, CHARSET_CASE],
+  sources: [SEED_PARAMS],
   limits: [
+    { doc: MEDIA_CASE.doc, section: MEDIA_CASE.section, quote: MEDIA_CASE.quote },
+    { doc: CHARSET_CASE.doc, section: CHARSET_CASE.section, quote: CHARSET_CASE.quote },
     { doc: 'RFC 9110', section: '8.3.1', quote: 'Parameter values might or might not be case-sensitive, depending on the semantics of the parameter name.' },
     {
       doc: 'RFC 6906',
