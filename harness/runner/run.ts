@@ -27,8 +27,12 @@ export class RunInterrupted extends Error {
   override readonly name = 'RunInterrupted';
 }
 
-/** Ruleset 2: rules as objects with sources and levels (DESIGN.md §3, "Grading"). */
-export const RULESET_VERSION = 'seed-000@2';
+/**
+ * The rule families in force, each with its version: seed 000's negotiation rules as objects with
+ * sources and levels (ruleset 2, DESIGN.md §3 "Grading"), and seed 001's trust rules (first version;
+ * with them, the negotiation rules count an output the client cannot decode as not completable).
+ */
+export const RULESET_VERSION = 'seed-000@2+seed-001@1';
 
 export interface RunOptions extends ClientChoice {
   files: string[];
