@@ -127,14 +127,14 @@ describe('subprocess clients (NDJSON)', () => {
     }
   });
 
-  it('a client that ignores its abort, 20 times in a row: the scenario after it is never blamed (the adapter awaits the exit)', { timeout: 120_000 }, async () => {
+  it('a client that ignores its abort, 10 times in a row: the scenario after it is never blamed (the adapter awaits the exit)', { timeout: 120_000 }, async () => {
     const counter = join(await mkdtemp(join(tmpdir(), 'a2a-alt-')), 'n');
     // The kill and the runner's grace equal, as the 2 s and 2 s that raced in ruleset 1 (shortened to keep the test quick):
     // the runner may stop waiting before the process is gone, and the next run must still wait for it.
     const h = await startHarness(new SubprocessClient({ command: cmd('alternate', `"${counter}"`), killAfterAbortMs: 300 }), { abortGraceMs: 300 });
     const after: string[] = [];
     try {
-      for (let i = 0; i < 20; i++) {
+      for (let i = 0; i < 10; i++) {
         const hung = await h.run({ ...scenario(REJECT_IS_RIGHT), deadlineMs: 300 });
         expect(hung.verdict).toBe('TIMEOUT');
         const next = await h.run(scenario(REJECT_IS_RIGHT));
@@ -143,8 +143,8 @@ describe('subprocess clients (NDJSON)', () => {
     } finally {
       await h.close();
     }
-    expect(after).toEqual(Array(20).fill('PASS'));
-    expect(Number(readFileSync(counter, 'utf8'))).toBe(40);
+    expect(after).toEqual(Array(10).fill('PASS'));
+    expect(Number(readFileSync(counter, 'utf8'))).toBe(20);
   });
 
   it('the deadline starts once the client holds the run: a process that takes 2.5 s to start is not timed out for it', async () => {
