@@ -106,24 +106,38 @@ export function markedProcesses(dir: string): number[] {
 }
 
 /**
- * Kills every process of a run: each registered process group, then (on Linux) every process that
- * carries the run's mark, wherever it moved (a client that started its own session, say).
+ * Kills every process of a run. The marked processes go first (on Linux): a run's vitest workers
+ * carry the mark, and a worker left running by a SIGKILLed CLI would otherwise start another client
+ * between the read of the registry and the kill. Then each registered process group (its leader the
+ * very process registered, or holding a marked process), then whatever carries the mark by now (a
+ * client that started its own session, say).
  */
 export function killRunProcesses(dir: string): number {
+  const canVerify = existsProc();
+  const marked = markedProcesses(dir);
+  const markedGroups = new Set(marked.map(groupOf).filter((g): g is number => g !== undefined));
+  const killAll = (pids: number[]) => {
+    for (const pid of pids) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone meanwhile
+      }
+    }
+  };
+  killAll(marked);
   let groups: string[] = [];
   try {
     groups = readdirSync(join(dir, 'procs'));
   } catch {
     // no registry
   }
-  const marked = markedProcesses(dir);
-  const canVerify = existsProc();
   let signalled = 0;
   for (const g of groups) {
     const pgid = Number(g);
     if (!Number.isInteger(pgid) || pgid <= 1) continue;
     // Where /proc tells, a group is killed while its leader is the very process registered (same start
-    // time: a client that cleared its environment is still found), or while it holds a marked process.
+    // time: a client that cleared its environment is still found), or while it held a marked process.
     // Anything else may be a reused pid.
     if (canVerify) {
       let ticks = '';
@@ -133,7 +147,7 @@ export function killRunProcesses(dir: string): number {
         // unregistered meanwhile
       }
       const sameLeader = ticks !== '' && startTicks(pgid) === ticks;
-      if (!sameLeader && !marked.some((p) => groupOf(p) === pgid)) continue;
+      if (!sameLeader && !markedGroups.has(pgid)) continue;
     }
     try {
       process.kill(-pgid, 'SIGKILL');
@@ -142,14 +156,9 @@ export function killRunProcesses(dir: string): number {
       // the group is gone
     }
   }
-  for (const pid of marked) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return canVerify ? marked.length : signalled;
+  const late = markedProcesses(dir);
+  killAll(late);
+  return canVerify ? marked.length + late.length : signalled;
 }
 
 function existsProc(): boolean {
