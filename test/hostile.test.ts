@@ -262,7 +262,8 @@ describe.concurrent('signals, crashes and pipes (the real CLI in child processes
   hostile('SIGKILL mid-run leaves a findable folder; the next run says a previous run died and removes it; SIGINT mid-run (a client that ignores SIGTERM and the end of stdin, and clears its environment) leaves nothing', 150_000, async () => {
     const pids = join(fixtures, 'immortal.pids');
     // `env -i`: the client drops the run's mark from its environment; its registered process group still finds it.
-    const args = ['run', '--client-cmd', `exec env -i ${cmd('immortal', pids)}`, '--deadline-multiplier', '0.5'];
+    // One short family: the run only has to be under way when it is killed.
+    const args = ['run', '--client-cmd', `exec env -i ${cmd('immortal', pids)}`, '--deadline-multiplier', '0.5', '--rule', 'SPEC-TLS-VERIFY'];
     const killed = startCli([...args, '--out', join(fixtures, 'out-kill')]);
     await killed.waitFor(/\[\s*1\/\d+\]/);
     killed.child.kill('SIGKILL');
@@ -314,7 +315,7 @@ describe.concurrent('signals, crashes and pipes (the real CLI in child processes
 
   hostile('SIGTERM mid-run, with a client that leaves a child in its group and one in a new session: exit 143, nothing left', 90_000, async () => {
     const pids = join(fixtures, 'orphans.pids');
-    const cli = startCli(['run', '--client-cmd', cmd('orphans', pids), '--deadline-multiplier', '0.5', '--out', join(fixtures, 'out-term')]);
+    const cli = startCli(['run', '--client-cmd', cmd('orphans', pids), '--deadline-multiplier', '0.5', '--rule', 'SPEC-TLS-VERIFY', '--out', join(fixtures, 'out-term')]);
     await cli.waitFor(/\[\s*1\/\d+\]/);
     cli.child.kill('SIGTERM');
     const { code } = await cli.exit;

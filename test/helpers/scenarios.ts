@@ -5,11 +5,10 @@ import live from '../../scenarios/neg-live-input.scenario.js';
 import push from '../../scenarios/neg-push-mtls.scenario.js';
 import resub from '../../scenarios/neg-resubscribe-only.scenario.js';
 import tls from '../../scenarios/spec-tls-verify.scenario.js';
-import trustMedia from '../../scenarios/trust-media.scenario.js';
-import trustSignature from '../../scenarios/trust-signature.scenario.js';
+import trust from '../../scenarios/trust.scenario.js';
 import wire from '../../scenarios/wire.scenario.js';
 
-export const ALL_SCENARIOS: Scenario[] = [...live, ...push, ...resub, ...escalate, ...tls, ...trustMedia, ...trustSignature, ...wire];
+export const ALL_SCENARIOS: Scenario[] = [...live, ...push, ...resub, ...escalate, ...tls, ...trust, ...wire];
 
 export function scenario(id: string): Scenario {
   const s = ALL_SCENARIOS.find((x) => x.id === id);

@@ -385,7 +385,8 @@ interface ResubFacts {
 function resubFacts(s: Situation): ResubFacts {
   const rt = s.truth.runtime;
   const intent = s.intent;
-  const wanted = intent.requiredOutputMode ? [intent.requiredOutputMode] : intent.acceptedOutputModes;
+  // What the application needs and, where the client consumes artifacts, can decode (seed 001's consumption profile).
+  const wanted = (intent.requiredOutputMode ? [intent.requiredOutputMode] : intent.acceptedOutputModes).filter((m) => !s.profile.consumesArtifacts || includesMediaType(s.profile.mediaTypes, m));
   const offered = outputModesFor(s.card, intent.skillId);
   const offeredWanted = wanted.filter((m) => includesMediaType(offered, m));
   const signalIndex = s.card.streaming === true ? -1 : s.card.extensions.findIndex((e) => e.uri === RESUBSCRIBE_ONLY_OUTPUTS_EXT && Array.isArray(e.params.modes));
