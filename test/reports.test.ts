@@ -42,6 +42,18 @@ describe('HTML report', () => {
     expect(html).toContain(`data-count-verdict="FAIL">${real.summary.FAIL}<`);
   });
 
+  it("shows a signed card's signature (its key, the harness's check, the JWKS the client fetched and when) and the media-type comparison behind a refusal", async () => {
+    const trust = await runInProcess('naive:trusts-any-jku', ['trust-jku/own-origin', 'trust-param/profile-differs']);
+    const html = renderHtmlReport(trust);
+    const jku = trust.results.find((r) => r.id === 'trust-jku/own-origin')!;
+    expect(jku.signatures?.[0]).toMatchObject({ alg: 'ES256', kid: 'vendorx-self', harness: 'verifies' });
+    expect(html).toContain('Card signature');
+    expect(html).toContain('(not a JWKS the profile trusts)');
+    expect(html).toMatch(/GET \/t\/[0-9a-f]+\/\.well-known\/jwks\.json from the peer's own origin \(tls\) → 200, before the first send/);
+    expect(html).toContain('Media types (parameters significant)');
+    expect(html).toContain('only with parameters stripped (application/vnd.vendorx.workflow+json;profile=&quot;v3&quot;)');
+  });
+
   it('keeps hostile strings inert: one script element, no injected tags, text escaped', () => {
     const html = renderHtmlReport(hostile(real));
     expect(html.match(/<script/g)?.length).toBe(1);

@@ -229,7 +229,9 @@ function SignatureView({ s }: { s: ScenarioResult }) {
   const first = http.find((e) => e.rpc?.method === 'SendMessage' || e.rpc?.method === 'SendStreamingMessage');
   const fetched = http.filter((e) => e.method === 'GET' && e.path.split('?')[0]!.endsWith('/.well-known/jwks.json'));
   const client = fetched.length
-    ? fetched.map((e) => `#${e.seq} GET ${e.path} on the ${e.listener} origin → ${e.status ?? 'no answer'}${first ? (e.seq < first.seq ? ', before the first send' : ', after the first send') : ''}`).join('; ')
+    ? fetched
+        .map((e) => `#${e.seq} GET ${e.path} from ${e.listener === 'vendor-b' ? "another vendor's origin (vendor-b)" : `the peer's own origin (${e.listener})`} → ${e.status ?? 'no answer'}${first ? (e.seq < first.seq ? ', before the first send' : ', after the first send') : ''}`)
+        .join('; ')
     : 'no JWKS fetched: nothing on the wire shows the client checked the signature';
   return (
     <table class="kv signature">
@@ -296,7 +298,8 @@ function MediaTypeView({ s }: { s: ScenarioResult }) {
     return near.length ? `only with parameters stripped (${near.join(', ')})` : 'no';
   };
   const rows = accepted.map((m) => ({ m, card: cell(offered, m), registry: s.profile.consumesArtifacts ? cell(s.profile.mediaTypes, m) : 'not decoded (status-only consumer)' }));
-  if (!s.rule.startsWith('TRUST-') && s.claims?.errorClass !== 'media-type' && rows.every((r) => r.card.startsWith('yes') && !r.registry.startsWith('only'))) return null;
+  const mediaRules = ['TRUST-SIGNED-UNINTERPRETABLE', 'TRUST-NO-RETRY-ON-DECODE', 'TRUST-PARAM-MATCH'];
+  if (!mediaRules.includes(s.rule) && s.claims?.errorClass !== 'media-type' && rows.every((r) => r.card.startsWith('yes') && r.registry.startsWith('yes'))) return null;
   return (
     <table class="kv mediatypes">
       <thead>
