@@ -8,7 +8,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // Most tests wait on sockets and deadlines, not the CPU: two workers on two cores.
-    maxWorkers: 2,
+    // Most tests wait on sockets, deadlines and child processes, not the CPU: three workers on two
+    // cores (measured: 151 s against 163 s with two, every test passing either way).
+    maxWorkers: 3,
   },
 });

@@ -447,7 +447,7 @@ export const TRUST_PARAM_MATCH: Rule = {
     },
   ],
   grades: [
-    { when: 'the card offers the accepted type only with other parameters (seed 001: `profile="v3"` against a registry without it), and a task was sent', verdict: 'NON_STRICT (seed; RFC 6906 lets a profile-unaware reader use a profiled representation, so no MUST) — FAIL where re-sends or orphans follow' },
+    { when: 'the card offers the accepted type only with other parameters (seed 001: `profile="v3"` against a registry without it), and a task was sent. The seed\'s own `supports()` lets an offered type carry parameters its registry entry lacks, so a client that copies it takes this card as a match: the loose matching its Condition of Validity says masks the failure', verdict: 'NON_STRICT (seed; RFC 6906 lets a profile-unaware reader use a profiled representation, so no MUST) — FAIL where re-sends or orphans follow' },
     { when: 'no task, after the card was read', verdict: 'PASS' },
     { when: 'the same type with a charset or type/subtype in another case: no task completed', verdict: 'FAIL (over-rejection: RFC 9110 says they match)' },
   ],
