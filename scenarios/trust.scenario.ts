@@ -257,8 +257,8 @@ function signatureScenarios(): Scenario[] {
       expectation: 'Fetch the JWKS over TLS, verify, proceed and complete.',
     },
     {
-      id: 'trust-signature/valid-with-jku',
-      rule: 'TRUST-BAD-SIGNATURE',
+      id: 'trust-jku/names-trusted-jwks',
+      rule: 'TRUST-UNTRUSTED-JKU',
       title: 'A sound signature whose jku names the trusted JWKS (control)',
       description: 'As valid, with a jku header naming the JWKS the client already trusts.',
       signing: { key: 'published', jku: true },
@@ -297,6 +297,14 @@ function signatureScenarios(): Scenario[] {
       expectation: 'With no trust anchor there is no trusted key: refuse before any task.',
     },
     {
+      id: 'trust-kid/listed-key',
+      rule: 'TRUST-UNKNOWN-KID',
+      title: 'The kid is listed in the trusted JWKS, its certificate valid now (control)',
+      description: "Signed with the vendor's current key, which the trusted JWKS lists with an x5c certificate valid today.",
+      signing: { key: 'published' },
+      expectation: 'Verify, proceed and complete.',
+    },
+    {
       id: 'trust-kid/expired',
       rule: 'TRUST-UNKNOWN-KID',
       title: "The key's certificate in the trusted JWKS has expired",
@@ -316,6 +324,14 @@ function signatureScenarios(): Scenario[] {
       title: "The jku names keys on the peer's own origin",
       description: "Signed with a key published only in a JWKS on the peer's own origin, which the protected header's jku names.",
       signing: { key: 'own-origin' },
+    },
+    {
+      id: 'trust-alg/es256',
+      rule: 'TRUST-ALG',
+      title: 'ES256, an algorithm the verifier allows (control)',
+      description: "Signed with ES256 by the vendor's current key, the algorithm its JWK names.",
+      signing: { key: 'published' },
+      expectation: 'Verify, proceed and complete.',
     },
     {
       id: 'trust-alg/none',

@@ -174,6 +174,34 @@ describe('the A2A v1.0 JSON-RPC dialect, method by method', () => {
     run.end();
   });
 
+  it('seed 001\'s drifting workflow: a blocking SendMessage is answered once the undecodable artifact is shown (the task stays WORKING); every send mints a task, unless the peer deduplicates by messageId (§3.3.1); the skill a message names picks its outputs', async () => {
+    const drift = scenario('trust-decode/drift').peer;
+    const run = fx.start(drift, { deadlineMs: 8_000 });
+    const url = rpcUrlOf(run.peer.card);
+    const msg = (id: string, extra: Record<string, unknown> = {}) => ({ message: { messageId: id, role: 'ROLE_USER', parts: [{ text: 'run it' }], ...extra } });
+    const first = await bareRpc(agent, url, 'SendMessage', msg('m-1'));
+    expect(first.json!.result.task.status.state).toBe('TASK_STATE_WORKING');
+    expect(first.json!.result.task.artifacts[0].parts[0].mediaType).toBe('application/vnd.vendorx.workflow+json;profile="v3"');
+    await bareRpc(agent, url, 'SendMessage', { ...msg('m-1'), configuration: { returnImmediately: true } });
+    expect(run.ledger.all()).toHaveLength(2); // no idempotency: the same messageId minted again
+    run.end();
+    const dedupe = fx.start(scenario('trust-decode/dedupe').peer, { deadlineMs: 8_000 });
+    const durl = rpcUrlOf(dedupe.peer.card);
+    const a = await bareRpc(agent, durl, 'SendMessage', { ...msg('m-1'), configuration: { returnImmediately: true } });
+    const b = await bareRpc(agent, durl, 'SendMessage', { ...msg('m-1'), configuration: { returnImmediately: true } });
+    expect(b.json!.result.task.id).toBe(a.json!.result.task.id);
+    expect(dedupe.ledger.all()).toHaveLength(1);
+    expect(dedupe.transcript.events.filter((e) => e.kind === 'http' && e.deduplicated)).toHaveLength(1);
+    dedupe.end();
+    const skills = fx.start(scenario('trust-uninterpretable/decodable-skill').peer, { deadlineMs: 8_000 });
+    const surl = rpcUrlOf(skills.peer.card);
+    const json = await bareRpc(agent, surl, 'SendMessage', msg('m-2', { metadata: { skillId: 'summary' } }));
+    const plain = await bareRpc(agent, surl, 'SendMessage', msg('m-3'));
+    expect(json.json!.result.task.artifacts[0].parts[0].mediaType).toBe('application/json');
+    expect(plain.json!.result.task.artifacts[0].parts[0].mediaType).toBe('application/vnd.vendorx.workflow+json;profile="v3"');
+    skills.end();
+  });
+
   it('answers with a direct Message and mints no task where the runtime says so (§3.1.1)', async () => {
     const run = fx.start(scenario('wire/message-reply').peer);
     const res = await bareRpc(agent, rpcUrlOf(run.peer.card), 'SendMessage', text('hi'));

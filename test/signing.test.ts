@@ -83,6 +83,17 @@ describe('the canonical form a card signature covers (§8.4.1, the reading in ca
     expect(canonicalCardPayload(fragment)).toBe(cardSigningPayload(fragment));
     const differ = ALL_SCENARIOS.filter((s) => canonicalCardPayload(filled(s.id)) !== cardSigningPayload(filled(s.id))).map((s) => s.id);
     expect(differ).toEqual([]);
+    // Security schemes with defaults at every depth (OAuth flows included), none of which the built-in cards carry.
+    const schemes = {
+      ...filled(CONTROL),
+      securitySchemes: {
+        oauth: { oauth2SecurityScheme: { description: '', oauth2MetadataUrl: '', flows: { clientCredentials: { tokenUrl: 'https://auth.example/token', refreshUrl: '', scopes: {} }, authorizationCode: { authorizationUrl: 'https://auth.example/a', tokenUrl: 'https://auth.example/t', refreshUrl: '', scopes: { read: 'r' }, pkceRequired: false } } } },
+        key: { apiKeySecurityScheme: { description: '', location: 'header', name: 'X-Key' } },
+        mtls: { mtlsSecurityScheme: {} },
+      },
+      securityRequirements: [{ schemes: { oauth: { list: [] } } }, { schemes: {} }],
+    };
+    expect(canonicalCardPayload(schemes)).toBe(cardSigningPayload(schemes));
   });
 
   it('so a signature the SDK checks does not cover such a requirement: removing it goes unseen there, not here', async () => {

@@ -58,7 +58,7 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
     // The trust gate comes first: nothing is planned from a card the client cannot trust (seed 001).
     const cardJson = (fetched.json && typeof fetched.json === 'object' && !Array.isArray(fetched.json) ? fetched.json : {}) as Record<string, unknown>;
     const trust = await checkTrust(cardJson, req.profile, async (url) => {
-      const got = await t.getJson(url);
+      const got = await t.getJwks(url);
       return got.ok ? got : { ok: false };
     }, mistakes);
     if (!trust.ok) return { decision: 'rejected', errorClass: 'untrusted-card', degradations: [], taskIds, notes: trust.notes };

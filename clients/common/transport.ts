@@ -75,6 +75,14 @@ export class A2ATransport {
     }
   }
 
+  /**
+   * GETs a JWKS. A redirect is an error, never followed: a trusted JWKS URL that redirects elsewhere
+   * would make the other origin's keys trusted.
+   */
+  getJwks(url: string): Promise<{ ok: true; json: unknown } | Exclude<RpcOutcome, { ok: true }>> {
+    return this.json(url, { headers: this.headers({ Accept: 'application/jwk-set+json, application/json' }), redirect: 'error' });
+  }
+
   /** GETs a JSON document (the Agent Card). */
   getJson(url: string): Promise<{ ok: true; json: unknown } | Exclude<RpcOutcome, { ok: true }>> {
     return this.json(url, { headers: this.headers({ Accept: 'application/json' }) });

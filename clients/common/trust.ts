@@ -51,7 +51,7 @@ function keyProblem(jwk: Record<string, unknown>, now: Date): string | undefined
     return 'its x5c certificate cannot be read';
   }
   const certKey = cert.publicKey.export({ format: 'jwk' }) as Record<string, unknown>;
-  if (certKey.x !== jwk.x || certKey.y !== jwk.y || certKey.n !== jwk.n) return 'its x5c certificate holds another key (RFC 7517 §4.7)';
+  if (['kty', 'crv', 'x', 'y', 'n', 'e'].some((m) => certKey[m] !== jwk[m])) return 'its x5c certificate holds another key (RFC 7517 §4.7)';
   if (now < new Date(cert.validFrom)) return `its certificate is not valid before ${cert.validFrom}`;
   if (now > new Date(cert.validTo)) return `its certificate expired ${cert.validTo}`;
   return undefined;
@@ -129,7 +129,12 @@ export async function checkTrust(card: Record<string, unknown>, profile: ClientP
       problems.push(`kid ${JSON.stringify(kid)} is in no trusted JWKS`);
       continue;
     }
-    const unusable = keyProblem(found.jwk, new Date());
+    const use = found.jwk.use;
+    const ops = found.jwk.key_ops;
+    const unusable =
+      use !== undefined && use !== 'sig' ? `its "use" is ${JSON.stringify(use)}, not "sig"`
+      : ops !== undefined && !(Array.isArray(ops) && ops.includes('verify')) ? 'its "key_ops" do not include "verify"'
+      : keyProblem(found.jwk, new Date());
     if (unusable) {
       problems.push(`key ${kid}: ${unusable}`);
       continue;

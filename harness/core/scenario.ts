@@ -66,7 +66,8 @@ export interface PeerRuntime {
   outputs: Array<{ mediaType: string; channel: OutputChannel; skill?: string }>;
   /**
    * The task shows its artifacts while WORKING and stays WORKING until the client cancels it: a long
-   * workflow whose caller is expected to read as it goes (seed 001's incident).
+   * workflow whose caller is expected to read as it goes (seed 001's incident). A blocking
+   * SendMessage is answered once the artifacts are shown, so a blocking client gets the task too.
    */
   staysWorking?: boolean;
   /**

@@ -47,6 +47,9 @@ export class PeerHost {
   private active: RunSlot | undefined;
   /** The card-signing keys the peers on this host sign with (PEMs from the run's PKI). */
   signers!: CardSigners;
+  /** TCP connections accepted, and handshakes that reached an outcome (done or failed), on every listener. */
+  private accepted = 0;
+  private outcomes = 0;
 
   private constructor() {}
 
@@ -79,7 +82,9 @@ export class PeerHost {
             else res.destroy();
           });
         });
+        server.on('connection', () => host.accepted++);
         server.on('secureConnection', (socket: TLSSocket) => {
+          host.outcomes++;
           const cert = certSubject(socket);
           host.active?.transcript.record({
             kind: 'tls',
@@ -90,6 +95,7 @@ export class PeerHost {
           });
         });
         server.on('tlsClientError', (err: NodeJS.ErrnoException) => {
+          host.outcomes++;
           host.active?.transcript.record({
             kind: 'tls',
             listener: kind,
@@ -107,6 +113,16 @@ export class PeerHost {
       }),
     );
     return host;
+  }
+
+  /**
+   * Resolves once every connection accepted so far has a handshake outcome on record, or after
+   * `maxMs`. A client that refuses a certificate returns at once; the listener learns of the failed
+   * handshake a moment later, and on a loaded machine that moment can outlast a fixed pause.
+   */
+  async handshakesSettled(maxMs: number): Promise<void> {
+    const end = Date.now() + maxMs;
+    while (this.outcomes < this.accepted && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
   }
 
   origin(kind: ListenerKind): string {

@@ -167,8 +167,8 @@ export async function executeScenario(s: Scenario, env: RunEnv): Promise<Scenari
         transcript.record({ kind: 'decision', outcome: 'crashed' });
       }
     } else transcript.record({ kind: 'decision', outcome: 'crashed' });
-    // Let in-flight pushes and state changes land before the ledger is read.
-    await new Promise((r) => setTimeout(r, 30));
+    // Let in-flight pushes, state changes and handshake outcomes land before the ledger is read.
+    await Promise.all([new Promise((r) => setTimeout(r, 30)), env.host.handshakesSettled(1000)]);
   } catch (err) {
     transcript.record({ kind: 'harness', level: 'error', message: (err as Error).stack ?? String(err) });
   } finally {
@@ -188,6 +188,9 @@ export async function executeScenario(s: Scenario, env: RunEnv): Promise<Scenari
   } catch (err) {
     g = { verdict: 'ERROR', checks: [{ rule: 'HARNESS', verdict: 'ERROR', reason: `the oracle failed: ${(err as Error).message}`, evidence: [] }] };
   }
+  // The rules read the signature's fate from the scenario; a tamper that changed nothing the signature covers would grade a sound card as broken.
+  if (s.peer.signing?.tamper && signatures?.length && signatures.every((x) => x.harness === 'verifies'))
+    g = { verdict: 'ERROR', checks: [{ rule: 'HARNESS', verdict: 'ERROR', reason: `the scenario says the card was changed after signing (${s.peer.signing.tamper.pointer}), but its signature still verifies: the change touches nothing the signature covers (a default value, or the same value)`, evidence: [] }, ...g.checks] };
   if (diagnostics?.warnings.length)
     g.checks.push({ rule: 'CLIENT-PROTOCOL', verdict: 'INFORMATIONAL', reason: `${diagnostics.warnings.length} protocol warning(s); they cost nothing by themselves`, evidence: diagnostics.warnings.slice(0, 20).map((w) => ({ fact: w, source: 'wire' as const })), basis: 'protocol' });
   return {

@@ -29,10 +29,10 @@ export class RunInterrupted extends Error {
 
 /**
  * The rule families in force, each with its version: seed 000's negotiation rules as objects with
- * sources and levels (ruleset 2, DESIGN.md §3 "Grading"), and seed 001's trust rules (first version;
- * with them, the negotiation rules count an output the client cannot decode as not completable).
+ * sources and levels (2, DESIGN.md §3 "Grading"), reading the client's decoders since 3 (an output
+ * the client cannot decode is neither completable nor needed), and seed 001's trust rules (1).
  */
-export const RULESET_VERSION = 'seed-000@2+seed-001@1';
+export const RULESET_VERSION = 'seed-000@3+seed-001@1';
 
 export interface RunOptions extends ClientChoice {
   files: string[];

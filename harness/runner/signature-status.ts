@@ -24,7 +24,12 @@ function headerOf(prot: unknown): Record<string, unknown> | undefined {
 function window(jwk: Record<string, unknown>, now: Date): string | undefined {
   const x5c = Array.isArray(jwk.x5c) && typeof jwk.x5c[0] === 'string' ? jwk.x5c[0] : undefined;
   if (!x5c) return undefined;
-  const cert = new X509Certificate(Buffer.from(x5c, 'base64'));
+  let cert: X509Certificate;
+  try {
+    cert = new X509Certificate(Buffer.from(x5c, 'base64'));
+  } catch {
+    return 'unreadable x5c certificate';
+  }
   if (now < new Date(cert.validFrom)) return `not valid before ${cert.validFrom}`;
   if (now > new Date(cert.validTo)) return `expired ${cert.validTo}`;
   return `valid ${cert.validFrom} – ${cert.validTo}`;

@@ -175,14 +175,20 @@ export class TaskRuntime {
       .map((o, i) => artifactFor(o.mediaType, 100 + i));
   }
 
-  /** Waits until the task is terminal or interrupted (spec §3.2.2, blocking SendMessage), `capMs`, or the run's end. */
+  /**
+   * Waits until the task is terminal or interrupted (spec §3.2.2, blocking SendMessage), `capMs`, or
+   * the run's end. A workflow that stays WORKING (seed 001) answers once it shows its artifacts: it
+   * waits for its caller from then on, and a blocking caller must get the task to act on it.
+   */
   async settle(t: TaskState, capMs: number): Promise<void> {
     if (isTerminal(t.rec.state) || INTERRUPTED.has(t.rec.state)) return;
+    if (this.rt.staysWorking && t.artifacts.length > 0) return;
     await new Promise<void>((resolve) => {
       let settled = false;
       const timer = setTimeout(done, Math.max(0, capMs));
-      const off = this.subscribe(t, (_e, state) => {
+      const off = this.subscribe(t, (e, state) => {
         if (state && (isTerminal(state) || INTERRUPTED.has(state))) done();
+        else if (this.rt.staysWorking && e.artifactUpdate) done();
       });
       this.ctx.onEnd(done);
       function done() {

@@ -144,22 +144,30 @@ function keyEvidence(x: GradeInput): EvidenceRef[] {
 
 // --- harm shared by the trust rules: a message re-sent, tasks multiplied, tasks left working ---
 
-const sends = (x: GradeInput) =>
-  rpcCalls(x).filter((e) => (e.rpc!.method === 'SendMessage' || e.rpc!.method === 'SendStreamingMessage') && !messageTaskId(e) && !e.rpcError && e.status !== undefined && e.status < 300);
+/** Every attempt to start a task (SendMessage or SendStreamingMessage without a taskId), answered or not: the client trusted the card enough to send. */
+const attempts = (x: GradeInput) => rpcCalls(x).filter((e) => (e.rpc!.method === 'SendMessage' || e.rpc!.method === 'SendStreamingMessage') && !messageTaskId(e));
+/** The attempts the peer took (2xx, no JSON-RPC error). */
+const sends = (x: GradeInput) => attempts(x).filter((e) => !e.rpcError && e.status !== undefined && e.status < 300);
 
 function messageTaskId(e: HttpEvent): string | undefined {
   const p = e.rpc?.params as { message?: { taskId?: unknown } } | undefined;
   return typeof p?.message?.taskId === 'string' && p.message.taskId ? p.message.taskId : undefined;
 }
 
-/** New-task sends that repeat an earlier one's params (messageId aside): re-sent, not new work. */
+/**
+ * New-task sends, after the client was shown an artifact it cannot decode, that repeat an earlier
+ * send's params (messageId aside): the decode failure treated as transient (seed 001). A repeat
+ * before any decode failure is not this rule's (a lost answer retried with the same messageId is
+ * what §3.3.1's deduplication is for).
+ */
 function resends(x: GradeInput): { minted: HttpEvent[]; deduplicated: HttpEvent[] } {
+  const failure = undecodableSeen(x)[0];
   const seen = new Set<string>();
   const minted: HttpEvent[] = [];
   const deduplicated: HttpEvent[] = [];
   for (const e of sends(x)) {
     const key = `${e.rpc!.method}:${e.paramsDigest ?? JSON.stringify(e.rpc!.params)}`;
-    if (seen.has(key)) (e.deduplicated ? deduplicated : minted).push(e);
+    if (seen.has(key) && failure && e.seq > failure.seq) (e.deduplicated ? deduplicated : minted).push(e);
     seen.add(key);
   }
   return { minted, deduplicated };
@@ -194,12 +202,22 @@ function targetModes(card: CardView, skillId: string | undefined): string[] {
   return outputModesFor(card, skillId);
 }
 
-/** Skills of the card whose own output modes are all decodable and give the intent one it accepts. */
+/** Other skills of the card that list an output the intent accepts and the client decodes (their own `outputModes`). */
 function decodableSkills(s: Situation): Array<{ id: string; index: number; modes: string[] }> {
   const wanted = s.intent.acceptedOutputModes;
   return s.card.skills
     .map((k, index) => ({ id: k.id, index, modes: k.outputModes ?? [] }))
-    .filter((k) => k.id !== s.intent.skillId && k.modes.length > 0 && k.modes.every((m) => decodable(s.profile.mediaTypes, m)) && k.modes.some((m) => includesMediaType(wanted, m)));
+    .filter((k) => k.id !== s.intent.skillId && k.modes.some((m) => decodable(s.profile.mediaTypes, m) && includesMediaType(wanted, m)));
+}
+
+/**
+ * Where signed cards are required and the card is signed: a task sent without any JWKS fetched
+ * before it shows no verification on the wire (DESIGN.md: "verify first"). No harm: NON_STRICT.
+ */
+function unverified(x: GradeInput, done: Verdict): Verdict {
+  const first = firstSend(x);
+  if (done.kind !== 'PASS' || !x.profile.requireSignedCards || !Array.isArray(x.card.signatures) || !first || jwksFetches(x).some((e) => e.seq < first.seq)) return done;
+  return verdict('NON_STRICT', `${done.reason}; but no JWKS was fetched before the first send although the profile requires signed cards: nothing on the wire shows the card was verified first`, [...done.evidence, ...keyEvidence(x), wireEvidence(first.seq, `first ${first.rpc!.method}`)], { basis: 'up-front', level: 'security' });
 }
 
 /** The skill a send named (`Message.metadata.skillId`, docs/extensions.md). */
@@ -232,9 +250,11 @@ export const TRUST_SIGNED_UNINTERPRETABLE: Rule = {
     { when: 'no task: the card was read (and its keys fetched) and the client refused', verdict: 'PASS' },
     { when: 'a task on the uninterpretable path (A2A has no field for it; the seed says refuse)', verdict: 'NON_STRICT (seed)' },
     { when: 'the same message re-sent after a decode failure, minting tasks; a task left working', verdict: 'FAIL (harm)' },
-    { when: 'a decodable skill exists: a task that names it and completes', verdict: 'PASS; a refusal instead is NON_STRICT (the seed allows it, but a working channel is lost)' },
+    { when: 'a decodable skill exists: a task that names it (Message.metadata.skillId, a convention of ours) and completes; or a refusal (the seed allows failing fast)', verdict: 'PASS' },
+    { when: 'a status-only consumer (consumesArtifacts false): no task completed', verdict: 'FAIL (over-rejection)' },
+    { when: 'a PASS where signed cards are required but no JWKS was fetched before the first send', verdict: 'NON_STRICT (nothing shows the card was verified first)' },
   ],
-  notBinding: ['a status-only consumer (consumesArtifacts false): must proceed and complete', 'outputs the client can decode: nothing to refuse', 'a signature the client cannot trust: a TRUST-* rule of the signature grades it'],
+  notBinding: ['outputs the client can decode: nothing to refuse', 'a signature the client cannot trust: a TRUST-* rule of the signature grades it'],
   applies(s) {
     if (!s.truth.signing || breach(s)) return notBinding('the card is not signed in a way this client can trust: the signature rules grade it');
     if (!s.profile.consumesArtifacts)
@@ -250,11 +270,11 @@ export const TRUST_SIGNED_UNINTERPRETABLE: Rule = {
   },
   grade(b, x) {
     if (!b.binds) return informational(b.reason);
-    if (b.acceptable.includes('proceed')) return trustHarm(x) ?? mustComplete(x, b.reason);
+    if (b.acceptable.includes('proceed')) return trustHarm(x) ?? unverified(x, mustComplete(x, b.reason));
     const damage = trustHarm(x);
     if (damage) return damage;
     const alt = b.acceptable.includes('downgrade') ? decodableSkills(situationOf(x))[0] : undefined;
-    const send = sends(x);
+    const send = attempts(x);
     const onAlt = alt ? send.filter((e) => namedSkill(e) === alt.id) : [];
     const wrong = send.filter((e) => !alt || namedSkill(e) !== alt.id);
     if (wrong.length > 0) {
@@ -268,12 +288,12 @@ export const TRUST_SIGNED_UNINTERPRETABLE: Rule = {
     if (alt) {
       if (onAlt.length > 0) {
         const done = x.tasks.find((t) => t.state === 'TASK_STATE_COMPLETED');
-        if (done) return met(`downgraded to skill ${alt.id} and completed`, [wireEvidence(onAlt[0]!.seq, `${onAlt[0]!.rpc!.method} naming skill ${alt.id}`), ledgerEvidence(done.mintedSeq, `task ${done.id} completed`)]);
+        if (done) return unverified(x, met(`downgraded to skill ${alt.id} and completed`, [wireEvidence(onAlt[0]!.seq, `${onAlt[0]!.rpc!.method} naming skill ${alt.id}`), ledgerEvidence(done.mintedSeq, `task ${done.id} completed`)]));
         if (x.outcome.kind === 'timeout') return timeout(`downgraded to skill ${alt.id} but saw no completion by the deadline`, taskEvidence(x));
         return verdict('FAIL', `downgraded to skill ${alt.id}, but the task did not complete`, taskEvidence(x), { basis: 'over-rejection' });
       }
-      if (x.outcome.kind === 'timeout') return timeout('no decision by the deadline', cardReadEvidence(x));
-      return verdict('NON_STRICT', `refused, although skill ${alt.id} emits ${alt.modes.join(', ')}, which the client decodes: a working channel was lost (the seed allows failing fast; downgrading was the better way)`, [...cardReadEvidence(x), ...keyEvidence(x)], { basis: 'up-front', level: 'seed' });
+      const credit = creditRejection(x, `refused before sending (the seed allows failing fast; skill ${alt.id}, which emits ${alt.modes.join(', ')}, would have kept the channel)`);
+      return credit.kind === 'PASS' ? { ...credit, evidence: [...credit.evidence, ...keyEvidence(x)] } : credit;
     }
     const credit = creditRejection(x, 'refused before sending: the outputs are undecodable for this client');
     return credit.kind === 'PASS' ? { ...credit, evidence: [...credit.evidence, ...keyEvidence(x)] } : credit;
@@ -293,9 +313,10 @@ export const TRUST_NO_RETRY_ON_DECODE: Rule = {
     { when: 'the same message re-sent after the decode failure and the peer minted another task (N tasks for one intent)', verdict: 'FAIL (harm)' },
     { when: 'a task left working at the end', verdict: 'FAIL (harm)' },
     { when: 're-sent, but the peer deduplicated it by messageId (§3.3.1): no harm here', verdict: 'NON_STRICT (seed: the failure was still treated as transient)' },
-    { when: 'one task, ended (canceled by the client, or terminal)', verdict: 'PASS' },
+    { when: 'one task, ended (canceled by the client, or terminal)', verdict: 'PASS (NON_STRICT where signed cards are required and no JWKS was fetched before the first send)' },
+    { when: 'a runtime that emits what the card lists and the client decodes (the control): no task completed', verdict: 'FAIL (over-rejection)' },
   ],
-  notBinding: ['a status-only consumer', 'a runtime that emits what the client can decode (the control: must complete)', 'a card whose own outputs are undecodable (TRUST-SIGNED-UNINTERPRETABLE)'],
+  notBinding: ['a status-only consumer', 'a card whose own outputs are undecodable (TRUST-SIGNED-UNINTERPRETABLE grades it)'],
   applies(s) {
     const rt = s.truth.runtime;
     const emitted = rt.outputs.filter((o) => o.channel === 'task' && (o.skill === undefined || o.skill === s.intent.skillId)).map((o) => o.mediaType);
@@ -308,7 +329,7 @@ export const TRUST_NO_RETRY_ON_DECODE: Rule = {
   },
   grade(b, x) {
     if (!b.binds) return informational(b.reason);
-    if (b.signals.length === 0) return trustHarm(x) ?? mustComplete(x, b.reason);
+    if (b.signals.length === 0) return trustHarm(x) ?? unverified(x, mustComplete(x, b.reason));
     const damage = trustHarm(x);
     if (damage) return damage;
     const { deduplicated } = resends(x);
@@ -325,10 +346,11 @@ export const TRUST_NO_RETRY_ON_DECODE: Rule = {
     if (x.outcome.kind === 'timeout' && x.tasks.some((t) => !isTerminal(t.state))) return timeout('the task was still open at the deadline', taskEvidence(x));
     const t = x.tasks[0]!;
     const cancel = canceledByClient(t, x) ? https(x).find((e) => e.rpc?.method === 'CancelTask' && e.taskId === t.id && !e.rpcError) : undefined;
-    return met(`one task for the intent${seen[0] ? `; shown ${seen[0].type} at #${seen[0].seq}` : ''}; ${cancel ? `canceled at #${cancel.seq}` : `ended ${t.state}`}; never re-sent`, [
-      ledgerEvidence(t.mintedSeq, `task ${t.id} minted at #${t.mintedSeq}, ${t.state} at the end`),
+    const count = x.tasks.length === 1 ? 'one task for the intent' : `${x.tasks.length} tasks, none of them a re-send after the decode failure, all ended`;
+    return unverified(x, met(`${count}${seen[0] ? `; shown ${seen[0].type} at #${seen[0].seq}` : ''}; ${cancel ? `canceled at #${cancel.seq}` : `ended ${t.state}`}; not re-sent after it`, [
+      ...taskEvidence(x),
       ...(cancel ? [wireEvidence(cancel.seq, `CancelTask ${t.id}`)] : []),
-    ]);
+    ]));
   },
 };
 
@@ -368,7 +390,10 @@ function signatureRule(spec: SignatureRuleSpec): Rule {
       if (!found) return binds('the card is soundly signed with a key the client trusts: it must proceed', ['proceed', 'downgrade']);
       if (found.kind !== spec.breach) return notBinding(`another way the signature fails: ${found.why}`);
       const required = s.profile.requireSignedCards;
-      const level: Level = spec.breach === 'kid' && (s.truth.signing.key === 'expired' || s.truth.signing.key === 'not-yet-valid') ? 'MUST' : required ? 'security' : 'SHOULD';
+      if (!required && s.profile.trustedJwks.length === 0)
+        return notBinding('the client neither requires signed cards nor holds any trust anchor: a signature it cannot check is no signal to it');
+      // §8.4.3's MUST is about expired (or revoked) keys a verifying client uses; a key not valid yet is read as security.
+      const level: Level = !required ? 'SHOULD' : spec.breach === 'kid' && s.truth.signing.key === 'expired' ? 'MUST' : 'security';
       return binds(`${found.why}${required ? '; the profile requires signed cards' : '; the profile does not require signed cards'}`, ['reject'], [signal(s, '/signatures/0', level, found.why)]);
     },
     grade(b, x) {
@@ -380,8 +405,8 @@ function signatureRule(spec: SignatureRuleSpec): Rule {
           return verdict('NON_STRICT', 'completed, but no JWKS was fetched before the first send although the profile requires signed cards: nothing on the wire shows the card was verified', [...keyEvidence(x), wireEvidence(first.seq, `first ${first.rpc!.method}`)], { basis: 'up-front', level: 'security' });
         return done.kind === 'PASS' ? { ...done, evidence: [...done.evidence, ...keyEvidence(x)] } : done;
       }
-      if (x.tasks.length > 0 || sends(x).length > 0) {
-        const miss = upFrontMiss(this, b as Binding, 'the client sent a task on a card whose signature it cannot trust', [...cardReadEvidence(x), ...keyEvidence(x), ...taskEvidence(x)]);
+      if (x.tasks.length > 0 || attempts(x).length > 0) {
+        const miss = upFrontMiss(this, b as Binding, 'the client tried to start a task on a card whose signature it cannot trust', [...cardReadEvidence(x), ...keyEvidence(x), ...taskEvidence(x)]);
         const damage = trustHarm(x);
         return damage && miss.kind !== 'FAIL' ? damage : miss;
       }
@@ -414,8 +439,10 @@ export const TRUST_UNTRUSTED_JKU = signatureRule({
   id: 'TRUST-UNTRUSTED-JKU',
   title: "A jku naming keys the client never trusted (on the peer's own origin) is not followed into trust",
   breach: 'jku',
-  sources: [VERIFY_BEFORE_TRUST, JKU_SSRF, TRUSTED_KEY_STORE],
+  sources: [VERIFY_BEFORE_TRUST, JKU_SSRF],
   grades: "the key is published only at the jku on the peer's own origin",
+  // §8.4.3 lets a verifier take the key through jku; what it does not say is that any jku is a trusted one.
+  limits: [{ doc: TRUSTED_KEY_STORE.doc, section: TRUSTED_KEY_STORE.section, quote: TRUSTED_KEY_STORE.quote }],
   notBinding: ['an unsigned card', 'another way the signature fails (its own rule grades it)'],
 });
 
@@ -451,7 +478,7 @@ export const TRUST_PARAM_MATCH: Rule = {
     { when: 'no task, after the card was read', verdict: 'PASS' },
     { when: 'the same type with a charset or type/subtype in another case: no task completed', verdict: 'FAIL (over-rejection: RFC 9110 says they match)' },
   ],
-  notBinding: ['a status-only consumer', 'types that differ in more than their parameters (not this rule\'s question)'],
+  notBinding: ['a status-only consumer', 'an accepted type the card offers exactly as the client spells it', 'types that differ in more than their parameters (not this rule\'s question)'],
   applies(s) {
     if (!s.profile.consumesArtifacts) return notBinding('a status-only consumer decodes no artifact');
     const offered = targetModes(s.card, s.intent.skillId);
@@ -470,7 +497,7 @@ export const TRUST_PARAM_MATCH: Rule = {
   grade(b, x) {
     if (!b.binds) return informational(b.reason);
     if (b.acceptable.includes('proceed')) return trustHarm(x) ?? mustComplete(x, b.reason);
-    if (x.tasks.length > 0 || sends(x).length > 0) {
+    if (x.tasks.length > 0 || attempts(x).length > 0) {
       const damage = trustHarm(x);
       if (damage) return damage;
       const seen = undecodableSeen(x)[0];
