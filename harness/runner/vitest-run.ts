@@ -88,6 +88,10 @@ export async function runScenarioFiles(o: VitestRunOptions): Promise<void> {
       reporters: [collector],
       provide: { a2aConformance: o.config },
       pool: 'forks',
+      // A worker runs scenario file after scenario file with its modules loaded once (each file still
+      // opens and closes its own listeners, PKI and client): a cold fork per file cost about 4.7 s of
+      // CPU, twice the scenarios' own work (44 scenarios: 17 s → 11 s wall, 15 s → 7 s CPU).
+      isolate: false,
       ...(o.maxWorkers ? { maxWorkers: o.maxWorkers } : {}),
       ...(o.shard ? { shard: o.shard } : {}),
       passWithNoTests: true,
