@@ -127,6 +127,19 @@ function leftInProcess(folders: string[], listenersBefore: Set<string>): string[
 }
 
 /** What a CLI case left in its private temp folder (tsx keeps a compile cache there: not a run's) and in /proc. */
+/** Run folders in the temp folder that this process owns (other test files' CLI runs make their own meanwhile). */
+function ownRunFolders(): string[] {
+  return readdirSync(tmpdir())
+    .filter((n) => n.startsWith('a2a-conformance-run-'))
+    .filter((n) => {
+      try {
+        return (JSON.parse(readFileSync(join(tmpdir(), n, 'owner.json'), 'utf8')) as { pid?: number }).pid === process.pid;
+      } catch {
+        return false; // not ours, or gone meanwhile
+      }
+    });
+}
+
 function leftByCli(tmp: string): string[] {
   const left = readdirSync(tmp).filter((n) => !n.startsWith('tsx-')).map((n) => `temp ${n}`);
   for (const pid of markedUnder(tmp)) left.push(`process ${pid}`);
@@ -428,7 +441,7 @@ describe('input files: exit 2 and one line that names the file and the field, be
   for (const [name, args, says] of cases)
     hostile(name, 30_000, async () => {
       const before = listening();
-      const foldersBefore = readdirSync(tmpdir()).filter((n) => n.startsWith('a2a-conformance-run-')).length;
+      const foldersBefore = ownRunFolders().length;
       const o = await runMain([...args(), '--out', join(fixtures, 'never')]);
       expect(o.code, o.stderr).toBe(2);
       expect(o.stderr).toMatch(says);
@@ -436,7 +449,7 @@ describe('input files: exit 2 and one line that names the file and the field, be
       expect(o.stderr).not.toMatch(/\n\s+at /);
       // Nothing ran: no report folder, no run folder.
       expect(existsSync(join(fixtures, 'never'))).toBe(false);
-      expect(readdirSync(tmpdir()).filter((n) => n.startsWith('a2a-conformance-run-')).length).toBeLessThanOrEqual(foldersBefore);
+      expect(ownRunFolders().length).toBeLessThanOrEqual(foldersBefore);
       return leftInProcess([], before);
     });
 

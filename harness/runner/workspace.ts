@@ -126,6 +126,9 @@ export function killRunProcesses(dir: string): number {
     }
   };
   killAll(marked);
+  // A SIGKILL is delivered, not done, when kill() returns: wait (up to 2 s) until those processes are
+  // gone or zombies, so none of them can still start and register a client after the registry is read.
+  if (canVerify) waitGone(marked, 2000);
   let groups: string[] = [];
   try {
     groups = readdirSync(join(dir, 'procs'));
@@ -159,6 +162,17 @@ export function killRunProcesses(dir: string): number {
   const late = markedProcesses(dir);
   killAll(late);
   return canVerify ? marked.length + late.length : signalled;
+}
+
+/** Blocks until every pid is gone or a zombie, or `ms` passed (synchronous: exit hooks call it). */
+function waitGone(pids: number[], ms: number): void {
+  const end = Date.now() + ms;
+  const nap = new Int32Array(new SharedArrayBuffer(4));
+  const alive = (pid: number) => {
+    const state = statFields(pid)?.[0];
+    return state !== undefined && state !== 'Z' && state !== 'X';
+  };
+  while (Date.now() < end && pids.some(alive)) Atomics.wait(nap, 0, 0, 10);
 }
 
 function existsProc(): boolean {
