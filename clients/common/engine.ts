@@ -195,7 +195,7 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
             }
             // Terminal for this task, never transient (seed 001): cancel what still runs, send nothing again.
             if (!state || !TERMINAL.has(state)) await cancel(current);
-            return { ...report(`${resent ? `re-sent ${resent} time(s); ` : ''}cannot decode ${bad.join(', ')}; task ${current} ${!state || !TERMINAL.has(state) ? (mistakes.neverCancels ? 'left as is' : 'canceled') : `ended ${state}`}; not re-sent`), errorClass: 'media-type' };
+            return { ...report(`${resent ? `re-sent ${resent} time(s); ` : ''}cannot decode ${bad.join(', ')}; task ${current} ${!state || !TERMINAL.has(state) ? (mistakes.neverCancels ? 'left as is' : 'canceled') : `ended ${state}`}${resent ? '' : '; not re-sent'}`), errorClass: 'media-type' };
           }
           if (state && TERMINAL.has(state)) break;
           if (state === 'TASK_STATE_INPUT_REQUIRED' && input !== 'frames') {
