@@ -87,7 +87,7 @@ const mediaScenarios: Scenario[] = [
     rule: 'TRUST-SIGNED-UNINTERPRETABLE',
     title: 'A second skill emits what the client can decode (downgrade)',
     description: `As above, but a skill "summary" lists application/json, and the runtime emits JSON for tasks that name it (Message.metadata.skillId). The application accepts the workflow type or JSON.`,
-    expectation: 'Verify, then send the task to the summary skill with acceptedOutputModes application/json, and see it complete.',
+    expectation: 'Verify, then send the task to the summary skill with acceptedOutputModes application/json, and see it complete; refusing before any task is allowed too (the seed lets a client fail fast). A task on the workflow path is NON_STRICT.',
     spec,
     peer: {
       factory: 'vendorx-workflow',

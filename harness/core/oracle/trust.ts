@@ -265,7 +265,7 @@ export const TRUST_SIGNED_UNINTERPRETABLE: Rule = {
       return notBinding('the card offers an output the client can decode and accepts');
     const alt = decodableSkills(s)[0];
     const sig = signal(s, s.intent.skillId ? '/skills' : '/defaultOutputModes', 'seed', `${bad.join(', ')}: not in the client's registry (parameters significant)`);
-    if (alt) return binds(`the card's outputs (${bad.join(', ')}) are undecodable, but skill ${alt.id} emits ${alt.modes.join(', ')}`, ['downgrade'], [sig, signal(s, `/skills/${alt.index}/outputModes`, 'seed', `skill ${alt.id}: ${alt.modes.join(', ')}`)]);
+    if (alt) return binds(`the card's outputs (${bad.join(', ')}) are undecodable, but skill ${alt.id} emits ${alt.modes.join(', ')}`, ['downgrade', 'reject'], [sig, signal(s, `/skills/${alt.index}/outputModes`, 'seed', `skill ${alt.id}: ${alt.modes.join(', ')}`)]);
     return binds(`every output the card offers (${bad.join(', ')}) is undecodable for this client`, ['reject'], [sig]);
   },
   grade(b, x) {
