@@ -42,7 +42,8 @@ async function runWithSdk(req: RunRequest, signal: AbortSignal): Promise<ClientR
   const left = () => req.deadlineMs - MARGIN_MS - (Date.now() - started);
   const [ca, cert, key] = await Promise.all([readFile(req.tls.caFile, 'utf8'), readFile(req.tls.clientCertFile, 'utf8'), readFile(req.tls.clientKeyFile, 'utf8')]);
   const agent = new Agent({ connect: { ca, cert, key } });
-  const fetchImpl = ((url: string, init?: RequestInit) => fetch(url, { ...init, signal, dispatcher: agent } as RequestInit)) as typeof fetch;
+  // The run's abort signal, and the SDK's own where it passes one (a request's RequestOptions.signal).
+  const fetchImpl = ((url: string, init?: RequestInit) => fetch(url, { ...init, signal: init?.signal ? AbortSignal.any([signal, init.signal]) : signal, dispatcher: agent } as RequestInit)) as typeof fetch;
   const taskIds: string[] = [];
   let receiver: PushReceiver | undefined;
   const done = (decision: ClientReport['decision'], notes: string, errorClass?: ClientReport['errorClass']): ClientReport => ({
@@ -119,9 +120,12 @@ async function runWithSdk(req: RunRequest, signal: AbortSignal): Promise<ClientR
       if (t.status?.state !== undefined) state = t.status.state;
     };
 
+    // Like any application with a deadline, the stream is given up (through the SDK's own abort signal) when the budget runs out.
+    const budget = new AbortController();
+    const budgetTimer = setTimeout(() => budget.abort(new Error('deadline budget')), Math.max(0, left()));
     try {
       if (intent.completion === 'stream') {
-        for await (const ev of client.sendMessageStream(request(message([firstPart])) as never)) {
+        for await (const ev of client.sendMessageStream(request(message([firstPart])) as never, { signal: AbortSignal.any([signal, budget.signal]) })) {
           const p = (ev as { payload?: { $case?: string; value?: { id?: string; taskId?: string; status?: { state?: number } } } }).payload;
           if (p?.$case === 'task') note(p.value);
           else if (p?.$case === 'statusUpdate' && p.value?.status?.state !== undefined) state = p.value.status.state;
@@ -132,7 +136,10 @@ async function runWithSdk(req: RunRequest, signal: AbortSignal): Promise<ClientR
       }
     } catch (err) {
       if (!taskId) return done('rejected', `the first message failed: ${describe(err)}`, 'handshake');
-      return done('proceeded', `streaming failed after task ${taskId}: ${describe(err)}`);
+      // The budget ran out on an open stream: the loop below cancels the task.
+      if (!budget.signal.aborted) return done('proceeded', `streaming failed after task ${taskId}: ${describe(err)}`);
+    } finally {
+      clearTimeout(budgetTimer);
     }
     if (!taskId) return done('proceeded', 'the agent answered with a message, no task');
 

@@ -137,6 +137,17 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
         if (task?.id && !taskIds.includes(task.id)) taskIds.push(task.id);
         const st = ((n.value.statusUpdate as { status?: { state?: string } } | undefined)?.status?.state) ?? task?.status?.state;
         if (st) last = st;
+        // An artifact this client cannot decode ends the task here too (seed 001): close the stream, cancel, never re-send.
+        const update = n.value.artifactUpdate as { taskId?: string; artifact?: { parts?: Array<{ mediaType?: string }> } } | undefined;
+        const bad = update ? undecodable({ id: update.taskId ?? '', artifacts: update.artifact ? [update.artifact] : [] }) : [];
+        if (bad.length > 0) {
+          await it.return(undefined);
+          const id = update?.taskId ?? taskIds[0];
+          if (id && !taskIds.includes(id)) taskIds.push(id);
+          const open = !last || !TERMINAL.has(last);
+          if (id && open) await cancel(id);
+          return { ...report(`streamed; cannot decode ${bad.join(', ')}; task ${id ?? '(unknown)'} ${open ? (mistakes.neverCancels ? 'left as is' : 'canceled') : `ended ${last}`}; not re-sent`), errorClass: 'media-type' };
+        }
         if (n.value.message && !task) last = 'a direct Message';
       }
       return report(`streamed to ${last ?? 'an unknown state'}`);

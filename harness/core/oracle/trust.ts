@@ -227,10 +227,13 @@ function namedSkill(e: HttpEvent): string | undefined {
   return typeof id === 'string' ? id : undefined;
 }
 
-/** Artifact types the client was shown that its registry cannot decode, with where. */
+/** Artifact types the client was shown that its registry cannot decode, with where: in an HTTP answer or an SSE event. */
 function undecodableSeen(x: GradeInput): Array<{ seq: number; type: string; taskId?: string }> {
   const out: Array<{ seq: number; type: string; taskId?: string }> = [];
-  for (const e of https(x)) for (const t of e.artifactTypes ?? []) if (!decodable(x.profile.mediaTypes, t)) out.push({ seq: e.seq, type: t, ...(e.taskId ? { taskId: e.taskId } : {}) });
+  for (const e of x.events) {
+    const types = e.kind === 'http' ? e.artifactTypes : e.kind === 'sse' ? e.artifactMediaTypes : undefined;
+    for (const t of types ?? []) if (!decodable(x.profile.mediaTypes, t)) out.push({ seq: e.seq, type: t, ...(e.kind === 'http' || e.kind === 'sse' ? (e.taskId ? { taskId: e.taskId } : {}) : {}) });
+  }
   return out;
 }
 
