@@ -128,7 +128,18 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
           if (id) await cancel(id);
           return report(`the stream did not reach a terminal state within the deadline budget${id ? '; task canceled' : ''}`);
         }
-        const n = await it.next();
+        // An open stream that sends nothing more must not outlast the budget: race the next event against it.
+        const pending = it.next();
+        const raced = await Promise.race([pending, sleep(Math.max(0, budgetLeft()), signal).then(() => 'budget' as const)]);
+        if (raced === 'budget') {
+          // Cancel first: the peer then ends the stream, and the pending read with it (a generator's return waits for it).
+          pending.catch(() => {});
+          const id = taskIds[0];
+          if (id) await cancel(id);
+          void it.return(undefined).catch(() => {});
+          return report(`the stream did not reach a terminal state within the deadline budget${id ? `; task ${mistakes.neverCancels ? 'left as is' : 'canceled'}` : ''}`);
+        }
+        const n = raced;
         if (n.done) {
           if (n.value && !n.value.ok) return { decision: 'rejected', errorClass: 'handshake', degradations: [], taskIds, notes: `stream refused: ${describe(n.value)}` };
           break;
