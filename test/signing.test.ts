@@ -213,6 +213,12 @@ describe('the trust gate on the wire (reference client, in-process, real TLS)', 
       expect(noAnchor.ledger).toEqual([]);
       expect(noAnchor.claims).toMatchObject({ decision: 'rejected', errorClass: 'untrusted-card' });
 
+      // A scenario whose description of its signature is not true is the harness's fault, never a verdict: a tamper that changes nothing.
+      const sound = scenario('trust-signature/tampered');
+      const noop = await ref.run({ ...sound, id: 'x/no-op-tamper', peer: { ...sound.peer, signing: { key: 'published', tamper: { pointer: '/description', value: (sound.peer.card as { description: string }).description } } } });
+      expect(noop.verdict).toBe('ERROR');
+      expect(noop.checks[0]!.reason).toMatch(/should give a signature that does not verify; the harness finds one that verifies/);
+
       const blind = await naive.run(scenario('trust-kid/no-anchor'));
       const check = blind.checks.find((c) => c.rule === 'TRUST-UNKNOWN-KID')!;
       expect(check.verdict).toBe('FAIL');

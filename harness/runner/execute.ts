@@ -188,9 +188,15 @@ export async function executeScenario(s: Scenario, env: RunEnv): Promise<Scenari
   } catch (err) {
     g = { verdict: 'ERROR', checks: [{ rule: 'HARNESS', verdict: 'ERROR', reason: `the oracle failed: ${(err as Error).message}`, evidence: [] }] };
   }
-  // The rules read the signature's fate from the scenario; a tamper that changed nothing the signature covers would grade a sound card as broken.
-  if (s.peer.signing?.tamper && signatures?.length && signatures.every((x) => x.harness === 'verifies'))
-    g = { verdict: 'ERROR', checks: [{ rule: 'HARNESS', verdict: 'ERROR', reason: `the scenario says the card was changed after signing (${s.peer.signing.tamper.pointer}), but its signature still verifies: the change touches nothing the signature covers (a default value, or the same value)`, evidence: [] }, ...g.checks] };
+  // The rules read the signature's fate from the scenario (peer.signing); the harness's own check of the served card must agree,
+  // or the verdict would rest on a description that is not true (a tamper that changed nothing the signature covers, say).
+  const sg = s.peer.signing;
+  if (sg) {
+    const expected = sg.breaker || sg.tamper || sg.key === 'unlisted' ? 'does not verify' : sg.key === 'expired' || sg.key === 'not-yet-valid' ? 'verifies, but the key is outside its window' : 'verifies';
+    const found = signatures?.at(-1);
+    if (!found || found.harness !== expected)
+      g = { verdict: 'ERROR', checks: [{ rule: 'HARNESS', verdict: 'ERROR', reason: `the scenario's signing (${JSON.stringify(sg)}) should give a signature that ${expected}; the harness finds ${found ? `one that ${found.harness}${found.why ? ` (${found.why})` : ''}` : 'none'}`, evidence: [] }, ...g.checks] };
+  }
   if (diagnostics?.warnings.length)
     g.checks.push({ rule: 'CLIENT-PROTOCOL', verdict: 'INFORMATIONAL', reason: `${diagnostics.warnings.length} protocol warning(s); they cost nothing by themselves`, evidence: diagnostics.warnings.slice(0, 20).map((w) => ({ fact: w, source: 'wire' as const })), basis: 'protocol' });
   return {
