@@ -41,7 +41,9 @@ async function bareReplay(env: RunEnv, s: Scenario, recorded: ScenarioResult, ag
         headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
         ...(e.rpc ? { body: JSON.stringify({ jsonrpc: '2.0', id: e.rpc.id, method: e.rpc.method, params: e.rpc.params }) } : {}),
       });
-      await res.body.dump();
+      // An event stream the peer keeps open (a workflow that stays WORKING) never ends: drop it once answered.
+      if (s.peer.runtime.staysWorking && String(res.headers['content-type'] ?? '').startsWith('text/event-stream')) res.body.destroy();
+      else await res.body.dump();
     } catch {
       /* a refused handshake costs what it costs */
     }
