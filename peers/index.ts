@@ -40,7 +40,7 @@ const PEERS: Record<string, PeerEntry> = {
     check: (d) => (d.runtime.input?.sessionExtension ? undefined : 'runtime.input.sessionExtension is required'),
   },
   'vendorx-workflow': {
-    summary: 'Signs its card (the kid resolves through a JWKS on another vendor\'s origin); its outputs carry a profiled media type; it ignores acceptedOutputModes; a second skill, where the card has one, emits what it lists (seed 001).',
+    summary: 'Signs its card with the vendor\'s current key (the kid resolves through a JWKS on another vendor\'s origin); emits what its runtime says (seed 001\'s workflow: a profiled media type) whatever acceptedOutputModes asks; a skill with outputs of its own emits those for tasks that name it (Message.metadata.skillId).',
     check: (d) => (!d.signing ? 'signing is required' : d.signing.key !== 'published' || d.signing.breaker || d.signing.tamper ? 'signing must be sound (key "published", no breaker, no tamper)' : undefined),
   },
   'vendorx-drift': {

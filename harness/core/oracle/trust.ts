@@ -250,7 +250,7 @@ export const TRUST_SIGNED_UNINTERPRETABLE: Rule = {
     { doc: 'seed 001', section: 'Decision Boundary', quote: 'The gate must therefore be parameterized by the caller\'s consumption profile, not by the card alone.' },
   ],
   grades: [
-    { when: 'no task: the card was read (and its keys fetched) and the client refused', verdict: 'PASS' },
+    { when: 'no task: the card was read and the client refused (the keys it fetched are cited)', verdict: 'PASS' },
     { when: 'a task on the uninterpretable path (A2A has no field for it; the seed says refuse)', verdict: 'NON_STRICT (seed)' },
     { when: 'the same message re-sent after a decode failure, minting tasks; a task left working', verdict: 'FAIL (harm)' },
     { when: 'a decodable skill exists: a task that names it (Message.metadata.skillId, a convention of ours) and completes; or a refusal (the seed allows failing fast)', verdict: 'PASS' },
