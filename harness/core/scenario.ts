@@ -205,13 +205,13 @@ export function unmetConstraint(profile: ClientProfile, constraints: ProfileCons
   return undefined;
 }
 
-/**
- * Placeholders a scenario's profile constraints may hold, filled per run: `{{vendorJwksUrl}}` is
- * the JWKS on another vendor's origin where a signing peer publishes its keys.
- */
-export const PROFILE_PLACEHOLDERS = ['vendorJwksUrl'] as const;
+/** Where a peer publishes a JWKS, under a run's base URL on a listener. */
+export const JWKS_PATH = '/.well-known/jwks.json';
 
-/** The profile with its per-run placeholders filled (`{{vendorJwksUrl}}` in `trustedJwks`). */
+/**
+ * The profile with its per-run placeholders filled: `{{vendorJwksUrl}}` in `trustedJwks`, the JWKS
+ * on another vendor's origin where a signing peer publishes its keys.
+ */
 export function fillProfile(profile: ClientProfile, vars: Record<string, string>): ClientProfile {
   return { ...profile, trustedJwks: fillCard({ l: profile.trustedJwks }, vars).l as string[] };
 }

@@ -7,7 +7,7 @@ import type { ClientAdapter } from '../adapters/contract.js';
 import { validateCardV1 } from '../core/card-validator.js';
 import { grade, type RunOutcome } from '../core/oracle/index.js';
 import type { ScenarioResult } from '../core/results.js';
-import { fillProfile, profileFor, type Scenario } from '../core/scenario.js';
+import { JWKS_PATH, fillProfile, profileFor, type Scenario } from '../core/scenario.js';
 import { Transcript } from '../core/transcript.js';
 import { DECISIONS, DEFAULT_PROFILE, ERROR_CLASSES, type ClientReport, type ClientTls, type Hello, type RunRequest } from '../core/vocabulary/types.js';
 import { PeerHost } from '../net/peer-host.js';
@@ -108,7 +108,7 @@ export async function executeScenario(s: Scenario, env: RunEnv): Promise<Scenari
     const peer = mounted.peer;
     card = peer.card;
     // Trust anchors of this run: the JWKS on another vendor's origin, at this run's path.
-    profile = fillProfile(profile, { vendorJwksUrl: `${env.host.base('vendor-b', mounted.key)}/.well-known/jwks.json` });
+    profile = fillProfile(profile, { vendorJwksUrl: `${env.host.base('vendor-b', mounted.key)}${JWKS_PATH}` });
     const issues = validateCardV1(card);
     if (issues.length > 0) throw new Error(`scenario ${s.id} serves a structurally invalid card: ${issues.map((i) => `${i.pointer} ${i.message}`).join('; ')}`);
 

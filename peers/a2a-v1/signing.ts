@@ -11,7 +11,7 @@
 import { X509Certificate, createHmac, createPrivateKey, createPublicKey, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { http, HttpResponse } from 'msw';
 import { cardSigningPayload } from '../../harness/core/card-canonical.js';
-import type { CardSigning, ListenerKind } from '../../harness/core/scenario.js';
+import { JWKS_PATH, type CardSigning, type ListenerKind } from '../../harness/core/scenario.js';
 import type { PeerRunContext } from '../context.js';
 import type { PeerParts } from './peer.js';
 
@@ -90,8 +90,8 @@ export const BREAKERS = {
   },
 } as const;
 
-/** Where a JWKS is published for a run: `<base of the listener>/.well-known/jwks.json`. */
-export const jwksUrl = (ctx: PeerRunContext, on: ListenerKind) => `${ctx.base(on)}/.well-known/jwks.json`;
+/** Where a JWKS is published for a run: `<base of the listener>` + `JWKS_PATH`. */
+export const jwksUrl = (ctx: PeerRunContext, on: ListenerKind) => `${ctx.base(on)}${JWKS_PATH}`;
 
 export interface SignedCardOptions {
   /** The key that signs the card. */

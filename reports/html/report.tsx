@@ -15,6 +15,7 @@ import { SequenceDiagram } from './diagram.js';
 import { includesMediaType, parseMediaType } from '../../harness/core/vocabulary/media-type.js';
 import { outputModesFor, readCard } from '../../harness/core/vocabulary/card-view.js';
 import type { HttpEvent } from '../../harness/core/transcript.js';
+import { JWKS_PATH } from '../../harness/core/scenario.js';
 import { REPORT_CSS, REPORT_SCRIPT } from './assets.js';
 
 const anchor = (id: string) => `scenario-${id.replace(/[^a-zA-Z0-9_-]/g, '-')}`;
@@ -227,7 +228,7 @@ function SignatureView({ s }: { s: ScenarioResult }) {
   if (!s.signatures?.length) return null;
   const http = s.transcript.filter((e): e is HttpEvent => e.kind === 'http');
   const first = http.find((e) => e.rpc?.method === 'SendMessage' || e.rpc?.method === 'SendStreamingMessage');
-  const fetched = http.filter((e) => e.method === 'GET' && e.path.split('?')[0]!.endsWith('/.well-known/jwks.json'));
+  const fetched = http.filter((e) => e.method === 'GET' && e.path.split('?')[0]!.endsWith(JWKS_PATH));
   const client = fetched.length
     ? fetched
         .map((e) => `#${e.seq} GET ${e.path} from ${e.listener === 'vendor-b' ? "another vendor's origin (vendor-b)" : `the peer's own origin (${e.listener})`} → ${e.status ?? 'no answer'}${first ? (e.seq < first.seq ? ', before the first send' : ', after the first send') : ''}`)

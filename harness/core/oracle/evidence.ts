@@ -2,7 +2,7 @@
  * What the oracle reads: the scenario's ground truth, the profile and intent, the wire, the ledger,
  * and (kept apart) the client's claims. Helpers here only query the wire; they decide nothing.
  */
-import type { CardSignal, CardSigning, PeerRuntime, Scenario } from '../scenario.js';
+import { JWKS_PATH, type CardSignal, type CardSigning, type PeerRuntime, type Scenario } from '../scenario.js';
 import type { DecisionEvent, HttpEvent, PushAttemptEvent, PushRegisterEvent, TaskRecord, TlsEvent, WireEvent } from '../transcript.js';
 import { isTerminal } from '../transcript.js';
 import { absentEvidence, ledgerEvidence, wireEvidence, type EvidenceRef } from '../verdict.js';
@@ -107,8 +107,8 @@ export function canceledByClient(t: TaskRecord, x: GradeInput): boolean {
   return x.events.some((e) => e.kind === 'task' && e.taskId === t.id && e.cause === 'canceled');
 }
 
-/** GETs of a JWKS (`/.well-known/jwks.json`) answered 2xx, in order: where the client looked for keys. */
-export const jwksFetches = (x: GradeInput) => https(x).filter((e) => e.method === 'GET' && e.path.split('?')[0]!.endsWith('/.well-known/jwks.json') && !failed(e) && e.status !== undefined);
+/** GETs of a JWKS (`JWKS_PATH`) answered 2xx, in order: where the client looked for keys. */
+export const jwksFetches = (x: GradeInput) => https(x).filter((e) => e.method === 'GET' && e.path.split('?')[0]!.endsWith(JWKS_PATH) && !failed(e) && e.status !== undefined);
 
 /** The first request that could mint a task (SendMessage or SendStreamingMessage), if any. */
 export const firstSend = (x: GradeInput) => rpcCalls(x).find((e) => e.rpc!.method === 'SendMessage' || e.rpc!.method === 'SendStreamingMessage');

@@ -10,7 +10,7 @@ import type { Level, Limit, Source } from '../sources.js';
 import type { HttpEvent } from '../transcript.js';
 import { isTerminal } from '../transcript.js';
 import { absentEvidence, ledgerEvidence, verdict, wireEvidence, type EvidenceRef, type Verdict } from '../verdict.js';
-import { outputModesFor, type CardView } from '../vocabulary/card-view.js';
+import { outputModesFor } from '../vocabulary/card-view.js';
 import { includesMediaType, parseMediaType } from '../vocabulary/media-type.js';
 import {
   canceledByClient,
@@ -198,10 +198,6 @@ function looseMatch(a: string, b: string): boolean {
   return !!x && !!y && x.type === y.type;
 }
 
-function targetModes(card: CardView, skillId: string | undefined): string[] {
-  return outputModesFor(card, skillId);
-}
-
 /** Other skills of the card that list an output the intent accepts and the client decodes (their own `outputModes`). */
 function decodableSkills(s: Situation): Array<{ id: string; index: number; modes: string[] }> {
   const wanted = s.intent.acceptedOutputModes;
@@ -262,7 +258,7 @@ export const TRUST_SIGNED_UNINTERPRETABLE: Rule = {
     if (!s.truth.signing || breach(s)) return notBinding('the card is not signed in a way this client can trust: the signature rules grade it');
     if (!s.profile.consumesArtifacts)
       return binds('a status-only consumer ignores artifacts, so undecodable outputs cost it nothing: it must proceed', ['proceed']);
-    const modes = targetModes(s.card, s.intent.skillId);
+    const modes = outputModesFor(s.card, s.intent.skillId);
     const bad = modes.filter((m) => !decodable(s.profile.mediaTypes, m));
     if (bad.length === 0 || modes.some((m) => decodable(s.profile.mediaTypes, m) && includesMediaType(s.intent.acceptedOutputModes, m)))
       return notBinding('the card offers an output the client can decode and accepts');
@@ -326,7 +322,7 @@ export const TRUST_NO_RETRY_ON_DECODE: Rule = {
     const bad = emitted.filter((m) => !decodable(s.profile.mediaTypes, m));
     if (!s.profile.consumesArtifacts) return notBinding('a status-only consumer decodes no artifact');
     if (bad.length === 0) return binds('the runtime emits what the card lists and the client decodes: the intent must complete', ['proceed']);
-    const offered = targetModes(s.card, s.intent.skillId);
+    const offered = outputModesFor(s.card, s.intent.skillId);
     if (!offered.some((m) => decodable(s.profile.mediaTypes, m))) return notBinding('the card itself offers nothing decodable', 'TRUST-SIGNED-UNINTERPRETABLE');
     return binds(`the card lists ${offered.join(', ')}, but the runtime emits ${bad.join(', ')}, which the client cannot decode`, ['proceed'], [signal(s, '/defaultOutputModes', 'seed', 'looks decodable; the runtime drifts')]);
   },
@@ -484,7 +480,7 @@ export const TRUST_PARAM_MATCH: Rule = {
   notBinding: ['a status-only consumer', 'an accepted type the card offers exactly as the client spells it', 'types that differ in more than their parameters (not this rule\'s question)'],
   applies(s) {
     if (!s.profile.consumesArtifacts) return notBinding('a status-only consumer decodes no artifact');
-    const offered = targetModes(s.card, s.intent.skillId);
+    const offered = outputModesFor(s.card, s.intent.skillId);
     const wanted = s.intent.acceptedOutputModes.filter((m) => decodable(s.profile.mediaTypes, m));
     const exact = wanted.filter((m) => includesMediaType(offered, m));
     if (exact.length > 0) {
