@@ -231,7 +231,12 @@ function stillRunning(pidFile: string): string[] {
   const out: string[] = [];
   for (const pid of readFileSync(pidFile, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)) {
     try {
-      if (!/^\d+ \(.*\) [ZX]/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))) out.push(`process ${pid}`);
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (/^\d+ \(.*\) [ZX]/.test(stat)) continue;
+      // What tells where it came from: its parent, group and session now, and who started it when.
+      const [, ppid, pgrp, session] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const log = existsSync(`${pidFile}.log`) ? readFileSync(`${pidFile}.log`, 'utf8').split('\n').find((l) => l.startsWith(`${pid} `)) : undefined;
+      out.push(`process ${pid} (ppid ${ppid}, group ${pgrp}, session ${session}${log ? `; ${log}` : ''})`);
     } catch {
       // gone: as it should be
     }
@@ -279,6 +284,7 @@ describe.concurrent('signals, crashes and pipes (the real CLI in child processes
     const args = ['run', '--client-cmd', `exec env -i ${cmd('immortal', pids)}`, '--deadline-multiplier', '0.5', '--rule', 'SPEC-TLS-VERIFY'];
     const killed = startCli([...args, '--out', join(fixtures, 'out-kill')]);
     await killed.waitFor(/\[\s*1\/\d+\]/);
+    const timeline = [`first run ${killed.child.pid} SIGKILLed at ${new Date().toISOString()}`];
     killed.child.kill('SIGKILL');
     expect((await killed.exit).signal).toBe('SIGKILL');
     // What a SIGKILL leaves is real: the run folder, and its worker and clients (until they notice).
@@ -289,7 +295,9 @@ describe.concurrent('signals, crashes and pipes (the real CLI in child processes
     // The next run, in the same temp folder, finds it and says so; then it is stopped with SIGINT.
     const next = startCli([...args, '--out', join(fixtures, 'out-int')], killed.tmp);
     await next.waitFor(/a previous run died \(pid \d+, started [^)]+\); removed what it left: .*a2a-conformance-run-/);
+    timeline.push(`second run ${next.child.pid} reaped the first by ${new Date().toISOString()}`);
     await next.waitFor(/\[\s*1\/\d+\]/);
+    timeline.push(`second run SIGINTed at ${new Date().toISOString()}`);
     next.child.kill('SIGINT');
     const { code } = await next.exit;
     expect(code, next.stderr()).toBe(130);
@@ -298,7 +306,8 @@ describe.concurrent('signals, crashes and pipes (the real CLI in child processes
     expect(readFileSync(join(fixtures, 'out-int', 'INCOMPLETE'), 'utf8')).toContain('stopped by SIGINT');
     expect(readdirSync(join(fixtures, 'out-int')).sort()).toEqual(['INCOMPLETE', 'index.html']);
     await settle(killed.tmp);
-    return [...leftByCli(killed.tmp), ...stillRunning(pids)];
+    const left = [...leftByCli(killed.tmp), ...stillRunning(pids)];
+    return left.length ? [...left, `timeline: ${timeline.join('; ')}`] : left;
   });
 
   hostile('doctor: SIGINT while it checks a client that ignores it: exit 130, the client and the certificates gone', 60_000, async () => {

@@ -23,6 +23,8 @@ const MAX_QUEUED = 1000;
 /** Bytes of unread lines kept (a client writing while nobody reads costs at most this). */
 const MAX_QUEUED_BYTES = 4 * 1024 * 1024;
 const MAX_WARNINGS = 100;
+/** How the shell in front of a run's client exits when stdin ends before it was told to start. */
+const GATE_CLOSED_EXIT = 125;
 
 /** Every live child, so none outlives the harness. */
 const LIVE = new Set<{ kill(): void }>();
@@ -72,9 +74,17 @@ class Child {
     this.gone = new Promise((resolve) => (this.markGone = resolve));
     // Its own process group: the shell that runs the command and everything it starts die together.
     const env = { ...(o.env ?? process.env), ...(o.runDir ? { [RUN_MARK]: o.runDir } : {}) };
-    this.proc = spawn(o.command, { shell: true, detached: true, cwd: o.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    // A run's client waits, in the shell that carries the run's mark, for one line on stdin before its
+    // command starts: that line is written only once the group is registered. A client that clears its
+    // environment can then never be unmarked and unregistered at once, even when the process that
+    // spawns it is killed in between (the shell reads the end of stdin then, and exits).
+    const command = o.runDir ? `IFS= read -r _ || exit ${GATE_CLOSED_EXIT}\n${o.command}` : o.command;
+    this.proc = spawn(command, { shell: true, detached: true, cwd: o.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
     const pgid = this.proc.pid;
-    if (o.runDir && pgid) registerProcessGroup(o.runDir, pgid);
+    if (o.runDir && pgid) {
+      registerProcessGroup(o.runDir, pgid);
+      this.proc.stdin!.write('\n');
+    }
     LIVE.add(this);
     this.proc.stdout!.on('data', (c: Buffer) => this.onData(c));
     this.proc.stderr!.setEncoding('utf8'); // multi-byte characters split across chunks stay whole
