@@ -7,6 +7,7 @@ import type { RequestHandler } from 'msw';
 import type { CardSigners, ListenerKind } from '../harness/core/scenario.js';
 import type { PushOrder } from '../harness/core/push.js';
 import type { PushAttemptEvent, TaskLedger, Transcript } from '../harness/core/transcript.js';
+import type { ClientCredentials } from '../harness/core/vocabulary/types.js';
 
 export type { PushOrder };
 
@@ -35,4 +36,6 @@ export interface PeerInstance {
   handlers: RequestHandler[];
   /** The JWKS documents this peer publishes (a signing peer), by URL: what the harness verifies the card against. */
   jwks?: Array<{ url: string; keys: Array<Record<string, unknown>> }>;
+  /** Credentials the runner hands the client for this run (a peer with a token endpoint). */
+  credentials?: ClientCredentials[];
 }

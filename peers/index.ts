@@ -1,6 +1,7 @@
 /**
  * The scripted vendor peers. Each is a factory over a runtime description (plain data, written in
- * the scenario file); all speak the A2A v1.0 JSON-RPC dialect today. A factory checks that the
+ * the scenario file); all speak the A2A v1.0 JSON-RPC dialect today. Behaviour comes from the
+ * runtime description (peers/a2a-v1/); a factory only names a story and checks its description. A factory checks that the
  * description has what its story needs, so a scenario cannot quietly describe another peer.
  */
 import type { PeerDescription } from '../harness/core/scenario.js';
@@ -54,6 +55,25 @@ const PEERS: Record<string, PeerEntry> = {
   'vendorx-trust-breaker': {
     summary: 'Serves a card whose signature cannot be trusted: tampered after signing, an unknown or expired kid, a jku to keys on its own origin, alg none, or HMAC keyed with the public key (seed 001, TRUST-*).',
     check: (d) => (!d.signing ? 'signing is required' : d.signing.key === 'published' && !d.signing.breaker && !d.signing.tamper ? 'signing must be broken one way (a key other than "published", a breaker, or a tamper)' : undefined),
+  },
+  'contoso-skill-override': {
+    summary: "A skill declares input modes narrower than the card's defaults, and the runtime honours the skill: the excluded default mode sent to it gets -32005 (seed 003, signal 1). A message names its skill in Message.metadata.skillId; the runtime may route unnamed messages to a skill too.",
+    check: (d) => (d.runtime.skillInputModes && Object.keys(d.runtime.skillInputModes).length > 0 ? undefined : 'runtime.skillInputModes must name at least one skill'),
+  },
+  'contoso-split-auth': {
+    summary: "The card advertises OAuth 2.0 client credentials with a real token endpoint on the peer over TLS; the task endpoint takes Bearer tokens from it, or challenges with a scheme the card never lists (DPoP), or lets tokens expire mid-task (seed 003, signal 2).",
+    check: (d) => (d.runtime.auth ? undefined : 'runtime.auth is required'),
+  },
+  'contoso-aspirational-push': {
+    summary: 'The card says pushNotifications: true; the push methods answer -32003, or do not exist (-32601, an inline config silently dropped), or (the control) work (seed 003, signal 3).',
+    check: (d) => {
+      const caps = d.card.capabilities as { pushNotifications?: unknown } | undefined;
+      return caps?.pushNotifications === true ? undefined : 'the card must say capabilities.pushNotifications: true';
+    },
+  },
+  'contoso-cdn-stale': {
+    summary: "The card is served from a CDN origin of its own, the RPC from another; after a redeploy the CDN's copy may be stale, the runtime refusing what it still offers, while GetExtendedAgentCard (where declared) serves the runtime's own card (seed 003, Condition of Validity).",
+    check: (d) => (d.runtime.cardListener !== 'cdn' ? 'runtime.cardListener must be "cdn"' : d.runtime.rpcListener === 'cdn' ? 'runtime.rpcListener must not be "cdn"' : undefined),
   },
   'contoso-bad-cert': {
     summary: 'Serves its card over TLS with a certificate from an untrusted CA, for the wrong host, or expired.',

@@ -9,6 +9,8 @@ export interface ClientCard {
   interfaces: Array<{ url: string; binding: string; version: string }>;
   streaming: boolean;
   push: boolean;
+  /** `capabilities.extendedAgentCard`: GetExtendedAgentCard serves the agent's own card (spec §3.1.11). */
+  extendedCard: boolean;
   extensions: Array<{ uri: string; required: boolean; params: Record<string, unknown> }>;
   inputModes: string[];
   outputModes: string[];
@@ -40,6 +42,7 @@ export function readClientCard(json: unknown): ClientCard {
     }),
     streaming: caps.streaming === true,
     push: caps.pushNotifications === true,
+    extendedCard: caps.extendedAgentCard === true,
     extensions: asList(caps.extensions).map((e) => {
       const o = asObject(e);
       return { uri: typeof o.uri === 'string' ? o.uri : '', required: o.required === true, params: asObject(o.params) };

@@ -4,6 +4,7 @@
  * The mistakes of the naive client are switches; with none set this is the reference behaviour.
  */
 import type { ClientReport, RunRequest } from '../../harness/core/vocabulary/types.js';
+import { oauthPlanFor, TokenSource } from './auth.js';
 import { readClientCard } from './card.js';
 import { negotiate, sameType, type Mistakes } from './negotiate.js';
 import { checkTrust } from './trust.js';
@@ -27,8 +28,12 @@ const sleep = (ms: number, signal: AbortSignal) =>
   });
 
 function describe(o: Exclude<RpcOutcome, { ok: true }>): string {
-  return o.kind === 'http' ? `HTTP ${o.status}` : o.kind === 'rpc' ? `JSON-RPC ${o.code} ${o.message}` : `${o.code}: ${o.message}`;
+  if (o.kind === 'http') return `HTTP ${o.status}${o.challenge ? ` (WWW-Authenticate: ${o.challenge.slice(0, 200)})` : ''}`;
+  return o.kind === 'rpc' ? `JSON-RPC ${o.code} ${o.message}` : `${o.code}: ${o.message}`;
 }
+
+/** JSON-RPC UnsupportedOperationError (spec §3.3.4: what a peer without streaming answers to a stream). */
+const UNSUPPORTED_OPERATION = -32004;
 
 interface TaskJson {
   id: string;
@@ -44,7 +49,7 @@ const taskOf = (r: Record<string, unknown>): TaskJson | undefined => {
 export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: Mistakes = {}): Promise<ClientReport> {
   const started = Date.now();
   const budgetLeft = () => req.deadlineMs - MARGIN_MS - (Date.now() - started);
-  const t = await A2ATransport.open({ tls: req.tls, signal, insecure: mistakes.skipsTlsVerify === true, versionHeader: mistakes.omitsA2aVersion !== true });
+  const t = await A2ATransport.open({ tls: req.tls, signal, insecure: mistakes.skipsTlsVerify === true, versionHeader: mistakes.omitsA2aVersion !== true, repeatsChallengedCall: mistakes.repeatsChallengedCall === true });
   let receiver: PushReceiver | undefined;
   const taskIds: string[] = [];
   try {
@@ -62,8 +67,31 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
       return got.ok ? got : { ok: false };
     }, mistakes);
     if (!trust.ok) return { decision: 'rejected', errorClass: 'untrusted-card', degradations: [], taskIds, notes: trust.notes };
-    const plan = negotiate(readClientCard(fetched.json), req.profile, req.intent, mistakes);
+    const card = readClientCard(fetched.json);
+    let plan = negotiate(card, req.profile, req.intent, mistakes);
     if (plan.action === 'reject') return { decision: 'rejected', errorClass: plan.errorClass, degradations: [], taskIds, notes: plan.notes };
+    // Credentials for the scheme the card lists, with what the run provisioned (A2A §7.3): a token on every A2A request.
+    const oauthPlan = oauthPlanFor(cardJson, req.credentials);
+    if (oauthPlan) t.auth = new TokenSource(oauthPlan, t.fetchImpl);
+
+    // A card from another origin than its RPC is no signal of freshness (seed 003): probe the RPC origin
+    // with an idempotent read before the first task: the agent's own card where it serves one (and
+    // plan on it, spec §3.1.11), else ListTasks.
+    let probeNote = '';
+    if (!mistakes.skipsProbe && new URL(req.cardUrl).origin !== new URL(plan.rpcUrl).origin) {
+      if (card.extendedCard) {
+        const got = await t.rpc(plan.rpcUrl, 'GetExtendedAgentCard', {});
+        if (got.ok && Array.isArray(got.result.supportedInterfaces)) {
+          const fresh = negotiate(readClientCard(got.result), req.profile, req.intent, mistakes);
+          if (fresh.action === 'reject') return { decision: 'rejected', errorClass: fresh.errorClass, degradations: [], taskIds, notes: `the agent's own card (GetExtendedAgentCard): ${fresh.notes}` };
+          plan = fresh;
+          probeNote = 'planned on the agent\'s own card (GetExtendedAgentCard), the card from the other origin replaced';
+        } else probeNote = `GetExtendedAgentCard probe failed (${got.ok ? 'not a card' : describe(got)}); going on with the card as served`;
+      } else {
+        const got = await t.rpc(plan.rpcUrl, 'ListTasks', { pageSize: 1 });
+        probeNote = got.ok ? 'probed the RPC origin with ListTasks' : `ListTasks probe failed (${describe(got)}); going on with the card as served`;
+      }
+    }
     const rpcUrl = plan.rpcUrl;
     // The extension the plan opts into, on every request of this task (A2A-Extensions, spec §3.2.6).
     const extHeaders: Record<string, string> = plan.optIn ? { 'A2A-Extensions': plan.optIn } : {};
@@ -93,8 +121,7 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
       receiver = await PushReceiver.start(req.tls.receiver);
     }
     const configuration: Record<string, unknown> = { acceptedOutputModes: plan.acceptedOutputModes, returnImmediately: true };
-    // The agent authenticates to the receiver with credentials the client chose (spec §4.3.3); the receiver checks them.
-    if (receiver) configuration.taskPushNotificationConfig = { url: receiver.url, token: receiver.token, authentication: { scheme: 'Bearer', credentials: receiver.credentials } };
+    const degradations = [...plan.degradations];
 
     const message = (parts: unknown[], taskId?: string) => ({
       messageId: newMessageId(),
@@ -110,14 +137,17 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
       !req.profile.consumesArtifacts
         ? []
         : (task?.artifacts ?? []).flatMap((a) => (a.parts ?? []).map((p) => p.mediaType ?? '')).filter((mt) => mt !== '' && !req.profile.mediaTypes.some((r) => sameType(r, mt, mistakes.looseMediaMatch === true)));
+    const planned = plan;
     const report = (notes: string): ClientReport => ({
-      decision: plan.optIn ? 'escalated' : plan.degradations.length ? 'downgraded' : 'proceeded',
-      degradations: plan.degradations,
+      decision: planned.optIn ? 'escalated' : degradations.length ? 'downgraded' : 'proceeded',
+      degradations,
       taskIds,
-      notes: plan.notes ? `${plan.notes}; ${notes}` : notes,
+      notes: [probeNote, planned.notes, notes].filter(Boolean).join('; '),
     });
 
-    // Streamed completion: one SendStreamingMessage, read to the end.
+    // Streamed completion: one SendStreamingMessage, read to the end. A peer that refuses streaming
+    // before any task (-32004) is met on the surface that works: SendMessage and polling.
+    let streamRefused = false;
     if (plan.completion === 'stream') {
       const it = t.rpcStream(rpcUrl, 'SendStreamingMessage', { message: message(firstParts), configuration }, extHeaders);
       let last: string | undefined;
@@ -141,7 +171,14 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
         }
         const n = raced;
         if (n.done) {
-          if (n.value && !n.value.ok) return { decision: 'rejected', errorClass: 'handshake', degradations: [], taskIds, notes: `stream refused: ${describe(n.value)}` };
+          if (n.value && !n.value.ok) {
+            if (n.value.kind === 'rpc' && n.value.code === UNSUPPORTED_OPERATION && taskIds.length === 0 && !mistakes.abortsOnRefusal) {
+              streamRefused = true;
+              degradations.push('stream->polling');
+              break;
+            }
+            return { decision: 'rejected', errorClass: 'handshake', degradations: [], taskIds, notes: `stream refused: ${describe(n.value)}` };
+          }
           break;
         }
         const task = n.value.task as TaskJson | undefined;
@@ -161,7 +198,7 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
         }
         if (n.value.message && !task) last = 'a direct Message';
       }
-      return report(`streamed to ${last ?? 'an unknown state'}`);
+      if (!streamRefused) return report(`streamed to ${last ?? 'an unknown state'}`);
     }
 
     const first = { message: message(firstParts), configuration };
@@ -175,6 +212,28 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
     let state = task.status?.state;
     let current = task.id;
     let resent = 0;
+
+    // Push is per task (spec §3.1.7): registered right after minting. The agent authenticates to the
+    // receiver with credentials the client chose (§4.3.3); the receiver checks them. A refusal (the
+    // capability flag had nothing behind it, seed 003) falls back to polling.
+    let pushRefused = false;
+    if (receiver) {
+      const registered = await t.rpc(rpcUrl, 'CreateTaskPushNotificationConfig', { taskId: task.id, url: receiver.url, token: receiver.token, authentication: { scheme: 'Bearer', credentials: receiver.credentials } }, { headers: extHeaders });
+      if (!registered.ok) {
+        pushRefused = true;
+        if (mistakes.abortsOnRefusal) {
+          await cancel(task.id);
+          return { decision: 'rejected', errorClass: 'handshake', degradations: [], taskIds, notes: `push registration refused (${describe(registered)}); gave up, task ${mistakes.neverCancels ? 'left as is' : 'canceled'}` };
+        }
+        if (!mistakes.waitsOnRefusedPush) {
+          degradations.push('push->polling');
+          await receiver.close();
+          receiver = undefined;
+        }
+      }
+    }
+    // The naive client's blind trust: push alone, registered or not.
+    const pushOnly = !!receiver && (mistakes.registersUnusablePush === true || (pushRefused && mistakes.waitsOnRefusedPush === true));
 
     // Live frames: one SendMessage per further frame, to the same task.
     if (input === 'frames') {
@@ -199,7 +258,7 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
           break;
         }
       }
-      if (!receiver || !mistakes.registersUnusablePush) {
+      if (!pushOnly) {
         const polled = await t.rpc(rpcUrl, 'GetTask', { id: current }, { headers: extHeaders });
         if (polled.ok) {
           final = taskOf(polled.result);
@@ -226,7 +285,7 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
           }
         }
       }
-      if (budgetLeft() <= 0 && !mistakes.registersUnusablePush) {
+      if (budgetLeft() <= 0 && !pushOnly) {
         await cancel(current);
         return report(`no terminal state within the deadline budget (last ${state}); task ${mistakes.neverCancels ? 'left as is' : 'canceled'}`);
       }

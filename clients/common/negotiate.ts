@@ -40,6 +40,16 @@ export interface Mistakes extends TrustMistakes {
   omitsA2aVersion?: boolean;
   /** Decides on live input without reading the card. */
   decidesBlind?: boolean;
+  /** Binds blind to the card's default input modes, whatever a skill re-declares. */
+  ignoresSkillModes?: boolean;
+  /** Repeats a call answered 401 with the same credentials. */
+  repeatsChallengedCall?: boolean;
+  /** Gives up when a surface the card offers is refused, although another works (polling). */
+  abortsOnRefusal?: boolean;
+  /** Waits on push alone after its registration was refused. */
+  waitsOnRefusedPush?: boolean;
+  /** Sends the task on a card from another origin than the RPC without a probe first. */
+  skipsProbe?: boolean;
 }
 
 export type Plan =
@@ -109,7 +119,7 @@ export function negotiate(card: ClientCard, profile: ClientProfile, intent: Task
   }
 
   const mt = intent.input.mediaType;
-  if (!has(modesFor(card, intent.skillId, 'input'), mt))
+  if (!has(mistakes.ignoresSkillModes ? card.inputModes : modesFor(card, intent.skillId, 'input'), mt))
     return { action: 'reject', errorClass: 'media-type', notes: `${mt} is not an input mode of ${intent.skillId ? `skill ${intent.skillId}` : 'the card'}` };
 
   const degradations: string[] = [];

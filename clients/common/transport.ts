@@ -7,10 +7,11 @@ import { readFile } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import { Agent } from 'undici';
 import type { ClientTls } from '../../harness/core/vocabulary/types.js';
+import { challengeSchemes, type TokenSource } from './auth.js';
 
 export type RpcOutcome =
   | { ok: true; result: Record<string, unknown> }
-  | { ok: false; kind: 'http'; status: number; text: string }
+  | { ok: false; kind: 'http'; status: number; text: string; challenge?: string }
   | { ok: false; kind: 'rpc'; code: number; message: string }
   | { ok: false; kind: 'network'; code: string; message: string };
 
@@ -21,6 +22,8 @@ export interface TransportOptions {
   insecure?: boolean;
   /** Send the A2A-Version header (spec §3.6.1). */
   versionHeader?: boolean;
+  /** Repeat a call answered 401 with the same credentials, up to 3 times (a mistake, for the naive client only). */
+  repeatsChallengedCall?: boolean;
 }
 
 /** Error code of a failed fetch: undici puts the socket/TLS error in `cause`. */
@@ -31,6 +34,8 @@ export function networkCode(err: unknown): { code: string; message: string } {
 
 export class A2ATransport {
   private nextId = 1;
+  /** Where A2A requests get their Bearer token (A2A §7.3: credentials "for every A2A request"), once the card names a scheme. */
+  auth: TokenSource | undefined;
   private constructor(
     private readonly agent: Agent,
     private readonly opts: TransportOptions,
@@ -57,6 +62,41 @@ export class A2ATransport {
     return fetch(url, { ...init, signal: this.opts.signal, dispatcher: this.agent } as RequestInit);
   }
 
+  /** The same TLS and abort signal for requests made elsewhere (the token endpoint, by oauth4webapi). */
+  readonly fetchImpl = (url: string, init: RequestInit): Promise<Response> => this.fetch(url, init);
+
+  /** The Authorization header of an A2A request: a token where the card requires one or one is held. */
+  private async authorization(): Promise<Record<string, string>> {
+    if (!this.auth || (!this.auth.held && !this.auth.plan.required)) return {};
+    return { Authorization: `Bearer ${await this.auth.token()}` };
+  }
+
+  /**
+   * A call answered 401: sent again once with a new token where the challenge names Bearer and the
+   * card's scheme can get one (RFC 9110 §15.5.2: "The user agent MAY repeat the request with a new or
+   * replaced Authorization header field"; RFC 6750 §3.1); otherwise the 401 is the answer.
+   */
+  private async meetChallenge<T extends { ok: boolean }>(out: T, send: () => Promise<T>): Promise<T> {
+    const unauthorized = (o: T) => {
+      const h = o as unknown as { ok: false; kind?: string; status?: number; challenge?: string };
+      return !h.ok && h.kind === 'http' && h.status === 401 ? h : undefined;
+    };
+    const first = unauthorized(out);
+    if (!first) return out;
+    if (this.opts.repeatsChallengedCall) {
+      // The naive client's reflex: the same call, the same credentials, again.
+      for (let i = 0; i < 3 && unauthorized(out) && !this.opts.signal.aborted; i++) out = await send();
+      return out;
+    }
+    if (!this.auth || !challengeSchemes(first.challenge ?? '').includes('bearer')) return out;
+    try {
+      await this.auth.renew();
+    } catch (err) {
+      return { ok: false, kind: 'http', status: 401, text: `the token endpoint gave no token: ${networkCode(err).message}`, challenge: first.challenge } as unknown as T;
+    }
+    return send();
+  }
+
   /** Sends a request and reads a 2xx JSON answer; network, HTTP and JSON failures as outcomes. */
   private async json(url: string, init: RequestInit): Promise<{ ok: true; json: unknown } | Exclude<RpcOutcome, { ok: true }>> {
     let res: Response;
@@ -67,7 +107,7 @@ export class A2ATransport {
       return { ok: false, kind: 'network', ...networkCode(err) };
     }
     const text = await res.text();
-    if (!res.ok) return { ok: false, kind: 'http', status: res.status, text };
+    if (!res.ok) return { ok: false, kind: 'http', status: res.status, text, ...(res.headers.get('www-authenticate') ? { challenge: res.headers.get('www-authenticate')! } : {}) };
     try {
       return { ok: true, json: JSON.parse(text) };
     } catch {
@@ -101,11 +141,18 @@ export class A2ATransport {
   /** One JSON-RPC call. `id` may be pinned to resend a request byte for byte; `headers` add service parameters. */
   async rpc(url: string, method: string, params: unknown, o: { id?: number; headers?: Record<string, string> } = {}): Promise<RpcOutcome> {
     const id = o.id ?? this.nextId++;
-    const out = await this.json(url, {
-      method: 'POST',
-      headers: this.headers({ 'Content-Type': 'application/json', Accept: 'application/json', ...(o.headers ?? {}) }),
-      body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
-    });
+    const body = JSON.stringify({ jsonrpc: '2.0', id, method, params });
+    const send = async () => {
+      let auth: Record<string, string>;
+      try {
+        auth = await this.authorization();
+      } catch (err) {
+        if (this.opts.signal.aborted) throw err;
+        return { ok: false as const, kind: 'network' as const, ...networkCode(err) };
+      }
+      return this.json(url, { method: 'POST', headers: this.headers({ 'Content-Type': 'application/json', Accept: 'application/json', ...(o.headers ?? {}), ...auth }), body });
+    };
+    const out = await this.meetChallenge(await send(), send);
     if (!out.ok) return out;
     return this.rpcResult(out.json);
   }
@@ -122,18 +169,21 @@ export class A2ATransport {
 
   /** A JSON-RPC call answered with SSE: yields each event's `result` until the stream closes. */
   async *rpcStream(url: string, method: string, params: unknown, extraHeaders: Record<string, string> = {}): AsyncGenerator<Record<string, unknown>, RpcOutcome | undefined> {
-    let res: Response;
-    try {
-      res = await this.fetch(url, {
-        method: 'POST',
-        headers: this.headers({ 'Content-Type': 'application/json', Accept: 'text/event-stream', ...extraHeaders }),
-        body: JSON.stringify({ jsonrpc: '2.0', id: this.nextId++, method, params }),
-      });
-    } catch (err) {
-      if (this.opts.signal.aborted) throw err;
-      return { ok: false, kind: 'network', ...networkCode(err) };
-    }
-    if (!res.ok) return { ok: false, kind: 'http', status: res.status, text: await res.text() };
+    const body = JSON.stringify({ jsonrpc: '2.0', id: this.nextId++, method, params });
+    type Opened = { ok: true; res: Response } | Exclude<RpcOutcome, { ok: true }>;
+    const open = async (): Promise<Opened> => {
+      try {
+        const res = await this.fetch(url, { method: 'POST', headers: this.headers({ 'Content-Type': 'application/json', Accept: 'text/event-stream', ...extraHeaders, ...(await this.authorization()) }), body });
+        if (res.ok) return { ok: true, res };
+        return { ok: false, kind: 'http', status: res.status, text: await res.text(), ...(res.headers.get('www-authenticate') ? { challenge: res.headers.get('www-authenticate')! } : {}) };
+      } catch (err) {
+        if (this.opts.signal.aborted) throw err;
+        return { ok: false, kind: 'network', ...networkCode(err) };
+      }
+    };
+    const opened = await this.meetChallenge(await open(), open);
+    if (!opened.ok) return opened;
+    const res = opened.res;
     if (!(res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
       let body: { error?: { code?: number; message?: string } };
       try {

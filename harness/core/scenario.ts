@@ -7,12 +7,13 @@ import type { Level } from './sources.js';
 import type { ClientProfile, ProfileConstraints, TaskIntent } from './vocabulary/types.js';
 import type { VerdictKind } from './verdict.js';
 
-/** The listeners a peer can be reached on (harness/net). */
 /**
- * The listeners every worker runs. `vendor-b` is another vendor's origin (its own port and its own
- * certificate, from the test CA): where a card's signing keys are published (seed 001).
+ * The listeners every worker runs (harness/net). `vendor-b` is another vendor's origin (its own port
+ * and its own certificate, from the test CA): where a card's signing keys are published (seed 001).
+ * `cdn` is a CDN in front of a vendor's discovery: an origin of its own that serves the card while
+ * the RPC lives elsewhere (seed 003, "Condition of Validity").
  */
-export const LISTENER_KINDS = ['tls', 'mtls', 'untrusted-ca', 'wrong-host', 'expired', 'vendor-b'] as const;
+export const LISTENER_KINDS = ['tls', 'mtls', 'untrusted-ca', 'wrong-host', 'expired', 'vendor-b', 'cdn'] as const;
 export type ListenerKind = (typeof LISTENER_KINDS)[number];
 export const BAD_CERT_LISTENERS: ReadonlySet<ListenerKind> = new Set(['untrusted-ca', 'wrong-host', 'expired']);
 
@@ -50,6 +51,13 @@ export interface PeerRuntime {
   streaming: boolean;
   push: {
     supported: boolean;
+    /**
+     * How the push methods fail where `supported` is false: `not-supported` (default), every push call
+     * and an inline config answered -32003 (PushNotificationNotSupportedError); `method-not-found`, the
+     * four methods answered -32601 and an inline config in SendMessage silently ignored (seed 003: a
+     * capability flag with nothing behind it).
+     */
+    missing?: 'not-supported' | 'method-not-found';
     /** How the peer's dispatcher calls receivers: plain HTTPS, or partner mTLS. */
     delivery: 'plain' | 'partner-mtls';
     /**
@@ -76,6 +84,35 @@ export interface PeerRuntime {
    * utilize the messageId to detect duplicate messages").
    */
   idempotency?: 'none' | 'message-id';
+  /**
+   * Input modes the runtime takes per skill, overriding the card's defaults (seed 003: "the delegate's
+   * runtime honored the skill-level override"); a part in another mode gets -32005. A message names
+   * its skill in `Message.metadata.skillId` (docs/extensions.md); one that names none goes to
+   * `unnamedSkill` where that is set, else to the card's defaults.
+   */
+  skillInputModes?: Record<string, string[]>;
+  unnamedSkill?: string;
+  /**
+   * The largest message the runtime takes, in bytes of the JSON-RPC request body: a larger one gets
+   * HTTP 413 before any task is minted. A ceiling no card field can show (seed 003's residual risk: "a
+   * delegate that passes the probe but fails on a larger payload").
+   */
+  maxRequestBytes?: number;
+  /**
+   * Who may call the RPC endpoint (seed 003, "securitySchemes present but not bound to the task
+   * endpoint"). The peer runs an OAuth 2.0 token endpoint (client credentials, RFC 6749 §4.4) over
+   * TLS at `{{tokenUrl}}`, for the client credentials the run hands the client. `taskScheme` is what
+   * the RPC endpoint accepts: `Bearer`, a token from that endpoint (RFC 6750); `DPoP`, a scheme the
+   * card never lists, so every call gets 401 with `WWW-Authenticate: DPoP …` whatever it carries.
+   * Tokens live `tokenTtlSeconds`; an expired one gets 401 `Bearer error="invalid_token"`.
+   */
+  auth?: { taskScheme: 'Bearer' | 'DPoP'; tokenTtlSeconds: number };
+  /**
+   * The card the runtime really has, served by GetExtendedAgentCard when the served card declares
+   * `capabilities.extendedAgentCard` (placeholders as in `card`): after a redeploy the CDN's copy is
+   * stale and this one is fresh (seed 003, HS-SPLIT-ORIGIN).
+   */
+  extendedCard?: Record<string, unknown>;
   /** Subscribe-only outputs are also served on GetTask: a fallback the card omits. */
   pollFallback?: boolean;
   /** How SendMessage answers: with a Task (default), or with a direct Message and no task (spec §3.1.1). */

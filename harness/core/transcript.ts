@@ -86,6 +86,10 @@ export interface HttpEvent extends EventBase {
   /** SendMessage: the `messageId` of the message (first 128 characters), and whether the peer deduplicated it (§3.3.1). */
   messageId?: string;
   deduplicated?: boolean;
+  /** Media types of the message's parts as sent (a part without one: its kind's, text/plain or application/json). */
+  partTypes?: string[];
+  /** The skill the message named (`Message.metadata.skillId`, docs/extensions.md). */
+  skillId?: string;
   /** `Message.extensions` of the message this request carried. */
   messageExtensions?: string[];
   /** SHA-256 (hex) of the body served, for the card. */
@@ -169,6 +173,11 @@ export interface TaskRecord {
   mintedSeq: number;
   /** Every state the task went through, with the sequence number of the change. */
   history: Array<{ seq: number; state: string }>;
+  /**
+   * Set in the results, after the run: the client minted this task and canceled it itself before it
+   * sent the message that mints another, or before it declined (a probe, DESIGN.md §3; docs/rules.md).
+   */
+  probe?: boolean;
 }
 
 /** Most events one run records; a flooding client cannot exhaust memory. */

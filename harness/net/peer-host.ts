@@ -64,6 +64,7 @@ export class PeerHost {
       'wrong-host': pki.wrongHost,
       expired: pki.expired,
       'vendor-b': pki.vendorB,
+      cdn: pki.cdn,
     };
     await Promise.all(
       LISTENER_KINDS.map(async (kind) => {

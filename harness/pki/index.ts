@@ -31,6 +31,8 @@ export interface Pki {
   partnerClient: KeyPair;
   /** Test-CA server leaf of another vendor's origin (the JWKS of seed 001), named apart from `server`. */
   vendorB: KeyPair;
+  /** Test-CA server leaf of a vendor's CDN: the card's origin apart from its RPC's (seed 003). */
+  cdn: KeyPair;
   /**
    * Card-signing keys of the vendor whose JWKS lives on `vendorB` (seed 001), each with a test-CA
    * certificate published as the key's `x5c`: one valid now, one expired, one not valid yet.
@@ -98,7 +100,7 @@ export async function makePki(): Promise<Pki> {
     make('a2a-conformance rogue CA (untrusted)', { extensions: caExtensions }),
   ]);
   const now = Date.now();
-  const [server, client, receiver, partnerReceiver, partnerClient, untrusted, wrongHost, expired, vendorB, cardSigner, cardSignerExpired, cardSignerFuture] = await Promise.all([
+  const [server, client, receiver, partnerReceiver, partnerClient, untrusted, wrongHost, expired, vendorB, cdn, cardSigner, cardSignerExpired, cardSignerFuture] = await Promise.all([
     make('peer.test', { ca: testCa, extensions: leafExtensions('server', LOOPBACK_NAMES) }),
     make('client-under-test', {
       ca: testCa,
@@ -122,11 +124,12 @@ export async function makePki(): Promise<Pki> {
       notAfter: new Date(now - 2 * DAY),
     }),
     make('jwks.vendor-b.test', { ca: testCa, extensions: leafExtensions('server', LOOPBACK_NAMES) }),
+    make('cdn.contoso.test', { ca: testCa, extensions: leafExtensions('server', LOOPBACK_NAMES) }),
     make('vendorx card signing key', { ca: testCa, extensions: signerExtensions }),
     make('vendorx card signing key (expired)', { ca: testCa, extensions: signerExtensions, notBefore: new Date(now - 60 * DAY), notAfter: new Date(now - 30 * DAY) }),
     make('vendorx card signing key (not yet valid)', { ca: testCa, extensions: signerExtensions, notBefore: new Date(now + 30 * DAY), notAfter: new Date(now + 60 * DAY) }),
   ]);
-  return { testCa, partnerCa, rogueCa, server, client, receiver, partnerReceiver, partnerClient, untrusted, wrongHost, expired, vendorB, cardSigner, cardSignerExpired, cardSignerFuture };
+  return { testCa, partnerCa, rogueCa, server, client, receiver, partnerReceiver, partnerClient, untrusted, wrongHost, expired, vendorB, cdn, cardSigner, cardSignerExpired, cardSignerFuture };
 }
 
 /** Where each PEM lives on disk: `<dir>/<name>.crt` and `<dir>/<name>.key`. */
@@ -137,7 +140,7 @@ export interface PkiFiles {
 }
 
 export function pkiPaths(dir: string): PkiFiles {
-  const names: PkiName[] = ['testCa', 'partnerCa', 'rogueCa', 'server', 'client', 'receiver', 'partnerReceiver', 'partnerClient', 'untrusted', 'wrongHost', 'expired', 'vendorB', 'cardSigner', 'cardSignerExpired', 'cardSignerFuture'];
+  const names: PkiName[] = ['testCa', 'partnerCa', 'rogueCa', 'server', 'client', 'receiver', 'partnerReceiver', 'partnerClient', 'untrusted', 'wrongHost', 'expired', 'vendorB', 'cdn', 'cardSigner', 'cardSignerExpired', 'cardSignerFuture'];
   const cert = {} as Record<PkiName, string>;
   const key = {} as Record<PkiName, string>;
   for (const n of names) {

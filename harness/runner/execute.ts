@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { ClientAdapter } from '../adapters/contract.js';
 import { validateCardV1 } from '../core/card-validator.js';
-import { grade, type RunOutcome } from '../core/oracle/index.js';
+import { grade, markProbes, type RunOutcome } from '../core/oracle/index.js';
 import type { ScenarioResult } from '../core/results.js';
 import { JWKS_PATH, fillProfile, profileFor, type Scenario } from '../core/scenario.js';
 import { Transcript } from '../core/transcript.js';
@@ -120,6 +120,8 @@ export async function executeScenario(s: Scenario, env: RunEnv): Promise<Scenari
       profile,
       deadlineMs,
       tls: tlsFor(env.pki, profile.callback),
+      // Credentials provisioned out of band for this run (A2A §7.3), where the peer runs a token endpoint.
+      ...(peer.credentials ? { credentials: peer.credentials } : {}),
     };
     // Spawning and greeting a subprocess is not the client's time: the deadline starts after it.
     try {
@@ -209,7 +211,7 @@ export async function executeScenario(s: Scenario, env: RunEnv): Promise<Scenari
     claims,
     outcome: outcome.kind === 'crashed' ? { kind: 'crashed', reason: outcome.reason } : { kind: outcome.kind },
     transcript: transcript.events,
-    ledger: ledgerSnapshot,
+    ledger: markProbes(ledgerSnapshot, { scenario: s, card, profile, intent: s.intent, events: transcript.events, tasks: ledgerSnapshot, claims, outcome }),
     ...(signatures ? { signatures } : {}),
     durationMs: Math.round(performance.now() - started),
   };

@@ -32,7 +32,7 @@ export class RunInterrupted extends Error {
  * sources and levels (2, DESIGN.md §3 "Grading"), reading the client's decoders since 3 (an output
  * the client cannot decode is neither completable nor needed), and seed 001's trust rules (1).
  */
-export const RULESET_VERSION = 'seed-000@3+seed-001@1';
+export const RULESET_VERSION = 'seed-000@3+seed-001@1+seed-003@1';
 
 export interface RunOptions extends ClientChoice {
   files: string[];

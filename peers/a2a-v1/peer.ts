@@ -3,7 +3,8 @@
  *
  * 1. the card (`/.well-known/agent-card.json`, after `finishCard`: the step where a card is signed);
  * 2. other origins the peer serves from (a JWKS, a CDN copy of the card…), each on its listener;
- * 3. gates in front of the RPC endpoint (an auth gate answers 401 with a challenge, or passes);
+ * 3. gates in front of the RPC endpoint (the runtime's auth gate answers 401 with a challenge, or
+ *    passes; its token endpoint is an origin part);
  * 4. the JSON-RPC method table, with SSE for the streaming methods.
  *
  * Behaviour comes from the runtime description; these parts only speak the protocol.
@@ -11,6 +12,7 @@
 import type { RequestHandler } from 'msw';
 import { fillCard, type PeerDescription } from '../../harness/core/scenario.js';
 import type { PeerInstance, PeerRunContext } from '../context.js';
+import { authParts, TOKEN_PATH } from './auth.js';
 import { cardHandler } from './card.js';
 import { rpcHandler } from './rpc.js';
 
@@ -29,15 +31,20 @@ export function a2aV1Peer(desc: PeerDescription, ctx: PeerRunContext, parts: Pee
   const rt = desc.runtime;
   const rpcUrl = `${ctx.base(rt.rpcListener)}/rpc`;
   // `{{negotiationUrl}}` of old scenario files points at nothing any more (ruleset 2).
-  const filled = fillCard(desc.card, { rpcUrl, negotiationUrl: `${ctx.base(rt.rpcListener)}/negotiate` });
+  const vars = { rpcUrl, negotiationUrl: `${ctx.base(rt.rpcListener)}/negotiate`, tokenUrl: `${ctx.base(rt.rpcListener)}${TOKEN_PATH}` };
+  const filled = fillCard(desc.card, vars);
   const card = parts.finishCard ? parts.finishCard(filled, ctx) : filled;
   const cardUrl = `${ctx.base(rt.cardListener)}/.well-known/agent-card.json`;
+  // The runtime's own auth (a token endpoint beside the RPC, a gate in front of it), before any other gate.
+  const auth = rt.auth ? authParts(rt.auth, ctx, vars.tokenUrl) : undefined;
   const handlers: RequestHandler[] = [
     cardHandler(ctx, cardUrl, card),
+    ...(auth?.parts.origins?.(ctx, card) ?? []),
     ...(parts.origins?.(ctx, card) ?? []),
+    ...(auth?.parts.gates?.(ctx, rpcUrl) ?? []),
     ...(parts.gates?.(ctx, rpcUrl) ?? []),
-    rpcHandler({ rpcUrl, runtime: rt, card, ctx }),
+    rpcHandler({ rpcUrl, runtime: rt, card, ctx, ...(rt.extendedCard ? { extendedCard: fillCard(rt.extendedCard, vars) } : {}) }),
   ];
   const jwks = parts.jwks?.(ctx);
-  return { card, cardUrl, handlers, ...(jwks ? { jwks } : {}) };
+  return { card, cardUrl, handlers, ...(jwks ? { jwks } : {}), ...(auth ? { credentials: [auth.credentials] } : {}) };
 }

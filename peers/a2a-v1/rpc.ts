@@ -66,6 +66,14 @@ function paramsDigest(params: Params): string | undefined {
   }
 }
 
+/** Records a JSON-RPC call on its event: method, id and params (bounded), and the digest of its params. */
+export function recordCall(ev: HttpEvent, body: Params, raw: string): void {
+  const method = typeof body.method === 'string' ? body.method : '';
+  const params = isObj(body.params) ? body.params : {};
+  ev.rpc = { method: method.length <= 200 ? method : `${method.slice(0, 200)}…`, id: recordableId(body.id ?? null), params: recordable(params, raw) };
+  ev.paramsDigest = paramsDigest(params);
+}
+
 /** Answers a frame the batch-only input path cannot take: HTTP 415, outside JSON-RPC (seed 000). */
 class HttpRefusal extends Error {
   constructor(
@@ -90,6 +98,8 @@ export interface RpcOptions {
   /** The card as served: its input modes, its interface versions, its extended-card capability. */
   card: Record<string, unknown>;
   ctx: PeerRunContext;
+  /** The runtime's own card (placeholders filled), served by GetExtendedAgentCard where the card declares it. */
+  extendedCard?: Record<string, unknown>;
 }
 
 export type Method = (params: Params, ev: HttpEvent, request: Request) => Promise<unknown>;
@@ -109,17 +119,32 @@ export function rpcHandler(o: RpcOptions): RequestHandler {
   /** Tasks by the `messageId` that minted them, where the runtime deduplicates (§3.3.1). */
   const byMessageId = new Map<string, ReturnType<typeof tasks.mint>>();
 
-  function parseParts(message: Params): { bytes: number } {
+  /** The skill a message goes to: the one it names (`Message.metadata.skillId`), else the runtime's route for unnamed messages. */
+  const skillOf = (message: Params): string | undefined => {
+    const meta = isObj(message.metadata) ? message.metadata : {};
+    return typeof meta.skillId === 'string' && meta.skillId ? meta.skillId.slice(0, 128) : rt.unnamedSkill;
+  };
+
+  function parseParts(message: Params, ev: HttpEvent): { bytes: number } {
     const parts = message.parts;
     if (!Array.isArray(parts) || parts.length === 0) throw new RpcError('invalidParams', 'message.parts is REQUIRED');
+    const skill = skillOf(message);
+    // The runtime honours a skill's own input modes where it has them (seed 003), the card's defaults otherwise.
+    const skillModes = skill !== undefined && rt.skillInputModes && Object.hasOwn(rt.skillInputModes, skill) ? rt.skillInputModes[skill] : undefined;
+    const accepted = skillModes ?? inputModes;
+    if (skill !== undefined) ev.skillId = skill;
+    const types: string[] = [];
     let bytes = 0;
     for (const p of parts) {
       if (!isObj(p)) throw new RpcError('invalidParams', 'a part must be an object');
       const kinds = ['text', 'raw', 'url', 'data'].filter((k) => p[k] !== undefined);
       if (kinds.length !== 1) throw new RpcError('invalidParams', 'a part must set exactly one of text, raw, url, data');
       const mt = typeof p.mediaType === 'string' ? p.mediaType : kinds[0] === 'text' ? 'text/plain' : kinds[0] === 'data' ? 'application/json' : '';
+      if (types.length < 20) types.push(mt.slice(0, 200));
+      ev.partTypes = types;
       if (!mt) throw new RpcError('invalidParams', 'a raw or url part needs mediaType');
-      if (!includesMediaType(inputModes, mt)) throw new RpcError('contentTypeNotSupported', `${mt} is not an input mode of this agent`);
+      if (!includesMediaType(accepted, mt))
+        throw new RpcError('contentTypeNotSupported', skillModes ? `${mt} is not an input mode of skill ${skill}` : `${mt} is not an input mode of this agent`);
       if (kinds[0] === 'raw') {
         if (typeof p.raw !== 'string') throw new RpcError('invalidParams', 'raw must be base64');
         if (rt.input && mt === rt.input.mediaType) bytes += Buffer.from(p.raw, 'base64').length;
@@ -157,7 +182,7 @@ export function rpcHandler(o: RpcOptions): RequestHandler {
     if (message.role !== 'ROLE_USER') throw new RpcError('invalidParams', 'message.role must be ROLE_USER');
     if (Array.isArray(message.extensions)) ev.messageExtensions = message.extensions.filter((x): x is string => typeof x === 'string').slice(0, 20);
     ev.messageId = message.messageId.slice(0, 128);
-    const { bytes } = parseParts(message);
+    const { bytes } = parseParts(message, ev);
     const config = isObj(params.configuration) ? params.configuration : {};
     if (typeof message.taskId === 'string' && message.taskId !== '') {
       const t = tasks.get(message.taskId);
@@ -174,8 +199,10 @@ export function rpcHandler(o: RpcOptions): RequestHandler {
     if (rt.input && bytes > rt.input.ceilingBytes) throw new RpcError('invalidParams', `payload of ${bytes} bytes is over this endpoint's ceiling`);
     let inlinePush;
     if (config.taskPushNotificationConfig !== undefined) {
-      if (!rt.push.supported) throw new RpcError('pushNotSupported');
-      inlinePush = pushConfigOf(config.taskPushNotificationConfig);
+      // A runtime without push at all takes the message and drops the config it does not implement.
+      if (!rt.push.supported && rt.push.missing === 'method-not-found') ev.note = 'taskPushNotificationConfig ignored: this runtime has no push';
+      else if (!rt.push.supported) throw new RpcError('pushNotSupported');
+      else inlinePush = pushConfigOf(config.taskPushNotificationConfig);
     }
     if (rt.reply === 'message') return undefined;
     const seen = rt.idempotency === 'message-id' ? byMessageId.get(message.messageId) : undefined;
@@ -186,6 +213,7 @@ export function rpcHandler(o: RpcOptions): RequestHandler {
     }
     const opted = !!session && optsInto(request, message, session);
     const meta = isObj(message.metadata) ? message.metadata : {};
+    // The outputs a task emits follow the skill it names (an unnamed message's route does not pick outputs).
     const skill = typeof meta.skillId === 'string' && meta.skillId ? meta.skillId.slice(0, 128) : undefined;
     const t = tasks.mint(ev.seq, typeof message.contextId === 'string' && message.contextId ? message.contextId : undefined, opted, skill);
     if (rt.idempotency === 'message-id') byMessageId.set(message.messageId, t);
@@ -218,8 +246,9 @@ export function rpcHandler(o: RpcOptions): RequestHandler {
     if (typeof h !== 'number' || !Number.isInteger(h) || h < 0) throw new RpcError('invalidParams', 'historyLength must be a non-negative integer');
     return h;
   };
-  const requirePush = () => {
-    if (!rt.push.supported) throw new RpcError('pushNotSupported');
+  const requirePush = (method: string) => {
+    if (rt.push.supported) return;
+    throw rt.push.missing === 'method-not-found' ? new RpcError('methodNotFound', method) : new RpcError('pushNotSupported');
   };
 
   /** Unary methods: params → result. */
@@ -285,32 +314,34 @@ export function rpcHandler(o: RpcOptions): RequestHandler {
       return tasks.toJson(t);
     },
     async CreateTaskPushNotificationConfig(params, ev) {
-      requirePush();
+      requirePush('CreateTaskPushNotificationConfig');
       const t = tasks.get(taskIdParam(params, 'taskId'));
       ev.taskId = t.rec.id;
       return { ...tasks.addPushConfig(t, pushConfigOf(params), 'create', ev.seq) };
     },
     async GetTaskPushNotificationConfig(params) {
-      requirePush();
+      requirePush('GetTaskPushNotificationConfig');
       const t = tasks.get(taskIdParam(params, 'taskId'));
       const cfg = t.pushConfigs.find((c) => c.id === params.id);
       if (!cfg) throw new RpcError('taskNotFound', 'no such push notification config');
       return { ...cfg };
     },
     async ListTaskPushNotificationConfigs(params) {
-      requirePush();
+      requirePush('ListTaskPushNotificationConfigs');
       const t = tasks.get(taskIdParam(params, 'taskId'));
       return { configs: t.pushConfigs.map((c) => ({ ...c })), nextPageToken: '' };
     },
     async DeleteTaskPushNotificationConfig(params) {
-      requirePush();
+      requirePush('DeleteTaskPushNotificationConfig');
       const t = tasks.get(taskIdParam(params, 'taskId'));
       t.pushConfigs = t.pushConfigs.filter((c) => c.id !== params.id);
       return {};
     },
     async GetExtendedAgentCard() {
       // §3.3.4: without the capability, UnsupportedOperationError; declared but not configured, -32007.
-      throw caps.extendedAgentCard === true ? new RpcError('extendedCardNotConfigured') : new RpcError('unsupportedOperation', 'this agent declares no extended agent card');
+      if (caps.extendedAgentCard !== true) throw new RpcError('unsupportedOperation', 'this agent declares no extended agent card');
+      if (!o.extendedCard) throw new RpcError('extendedCardNotConfigured');
+      return o.extendedCard;
     },
   };
 
@@ -336,10 +367,13 @@ export function rpcHandler(o: RpcOptions): RequestHandler {
     }
     const method = body.method;
     const params = isObj(body.params) ? body.params : {};
-    ev.rpc = { method: method.length <= 200 ? method : `${method.slice(0, 200)}…`, id: recordableId(id), params: recordable(params, raw) };
-    ev.paramsDigest = paramsDigest(params);
+    recordCall(ev, body as Params, raw);
     const echo: Record<string, string> = {};
     try {
+      // A ceiling in front of the runtime that no card field shows (seed 003's residual risk).
+      const size = Buffer.byteLength(raw);
+      if (rt.maxRequestBytes !== undefined && size > rt.maxRequestBytes)
+        throw new HttpRefusal(413, `Content Too Large: this endpoint takes requests of at most ${rt.maxRequestBytes} bytes; this one has ${size}`);
       const header = request.headers.get('a2a-version');
       const query = new URL(request.url).searchParams.get('A2A-Version');
       const asked = requestedVersion(header ?? query);

@@ -10,6 +10,7 @@ const FAMILY: Record<Rule['family'], string> = {
   negotiation: 'Negotiation (seed 000): a valid card is a claim, not a contract',
   transport: 'Transport: server identity and protocol version',
   trust: 'Trust (seed 001): a signed card is verified first, and trust is not interpretability',
+  handshake: 'Handshake (seed 003): discovery is not negotiation; probe before binding',
   wire: 'Cross-cutting wire checks (graded on every scenario)',
 };
 

@@ -139,3 +139,45 @@ export const wireTrail = (x: GradeInput): EvidenceRef[] =>
   https(x)
     .slice(-3)
     .map((e) => wireEvidence(e.seq, describeCall(e)));
+
+/** The `taskId` a message names (a follow-up to an existing task), if any. */
+export function messageTaskId(e: HttpEvent): string | undefined {
+  const p = e.rpc?.params as { message?: { taskId?: unknown } } | undefined;
+  return typeof p?.message?.taskId === 'string' && p.message.taskId ? p.message.taskId : undefined;
+}
+
+/** Every attempt to start a task (SendMessage or SendStreamingMessage without a taskId), answered or not. */
+export const startAttempts = (x: GradeInput) =>
+  rpcCalls(x).filter((e) => (e.rpc!.method === 'SendMessage' || e.rpc!.method === 'SendStreamingMessage') && !messageTaskId(e));
+
+/**
+ * Probe tasks (DESIGN.md §3, docs/rules.md "Probes"): tasks the client minted and canceled itself,
+ * after which it went on to start another task, or declined (a decision other than proceeding, as
+ * WIRE-NO-TASK-AFTER-REJECT reads it). A task the client abandons at the end of a run it proceeded
+ * with is not a probe.
+ */
+export function probeTasks(x: GradeInput): TaskRecord[] {
+  const starts = startAttempts(x);
+  const declined = !!x.claims && x.claims.decision !== 'proceeded' && x.claims.decision !== 'downgraded';
+  return x.tasks.filter((t) => {
+    const cancel = x.events.find((e) => e.kind === 'task' && e.taskId === t.id && e.cause === 'canceled');
+    if (!cancel) return false;
+    return declined || starts.some((e) => e.seq > cancel.seq && e.taskId !== t.id);
+  });
+}
+
+/** Idempotent reads (§3.3.1: "Get operations (Get Task, List Tasks, Get Extended Agent Card) are naturally idempotent"): the other kind of probe. */
+export const PROBE_READS: ReadonlySet<string> = new Set(['GetExtendedAgentCard', 'ListTasks', 'GetTask']);
+export const probeReads = (x: GradeInput) => rpcCalls(x).filter((e) => PROBE_READS.has(e.rpc!.method));
+
+/** The first attempt to start a task that is not the start of a probe task: where the client binds. */
+export function firstRealStart(x: GradeInput): HttpEvent | undefined {
+  const probes = new Set(probeTasks(x).map((t) => t.id));
+  return startAttempts(x).find((e) => !(e.taskId && probes.has(e.taskId)));
+}
+
+/** The payload of an intent, in bytes: its text, or all of its frames. */
+export function intentBytes(intent: TaskIntent): number {
+  if (intent.input.frames) return intent.input.frames * (intent.input.frameBytes ?? 0);
+  return new TextEncoder().encode(intent.input.text ?? 'hello').length;
+}

@@ -8,7 +8,8 @@
  * stand-in), never harm, and every other check still runs.
  */
 import { claimEvidence, scenarioVerdict, toCheck, verdict, wireEvidence, type Check, type Verdict, type VerdictKind } from '../verdict.js';
-import { situationOf, type GradeInput, type Situation } from './evidence.js';
+import type { TaskRecord } from '../transcript.js';
+import { probeTasks, situationOf, type GradeInput, type Situation } from './evidence.js';
 import type { Applicability, Rule } from './rule.js';
 import { RULES, ruleById } from './rules.js';
 
@@ -68,4 +69,10 @@ export function grade(x: GradeInput): Grade {
     return { verdict: 'ERROR', checks: [error, ...notGraded] };
   }
   return { verdict: scenarioVerdict(checks, decidedBy), checks };
+}
+
+/** The ledger with each probe task marked (DESIGN.md §3: "it is recorded in the ledger as such"), as results.json and the report show it. */
+export function markProbes(tasks: TaskRecord[], x: GradeInput): TaskRecord[] {
+  const ids = new Set(probeTasks(x).map((t) => t.id));
+  return tasks.map((t) => (ids.has(t.id) ? { ...t, probe: true } : t));
 }

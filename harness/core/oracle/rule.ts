@@ -34,6 +34,10 @@ export const RULE_IDS = [
   'TRUST-UNTRUSTED-JKU',
   'TRUST-ALG',
   'TRUST-PARAM-MATCH',
+  'HS-SKILL-OVERRIDE',
+  'HS-CHALLENGE-SCHEME',
+  'HS-ASPIRATIONAL-CAPABILITY',
+  'HS-SPLIT-ORIGIN',
 ] as const;
 export type RuleId = (typeof RULE_IDS)[number];
 
@@ -87,7 +91,7 @@ export interface Rule {
   id: RuleId;
   title: string;
   /** The concept it belongs to (the file it lives in). */
-  family: 'negotiation' | 'transport' | 'trust' | 'wire';
+  family: 'negotiation' | 'transport' | 'trust' | 'handshake' | 'wire';
   /** `own`: graded on the scenarios that name it; `always`: on every scenario (cross-cutting). */
   scope: 'own' | 'always';
   sources: Source[];

@@ -2,6 +2,7 @@
  * The rule catalogue: every rule object, in the order of their stable ids. `list --rules`,
  * docs/rules.md and the reports read the rules from here.
  */
+import { HANDSHAKE_RULES } from './handshake.js';
 import { NEGOTIATION_RULES } from './negotiation.js';
 import { RULE_IDS, type Rule, type RuleId } from './rule.js';
 import { TRANSPORT_RULES } from './transport.js';
@@ -10,7 +11,7 @@ import { WIRE_RULES } from './wire.js';
 
 export { RULE_IDS, isRuleId, type RuleId, type Rule } from './rule.js';
 
-const ALL = [...NEGOTIATION_RULES, ...TRANSPORT_RULES, ...TRUST_RULES, ...WIRE_RULES];
+const ALL = [...NEGOTIATION_RULES, ...TRANSPORT_RULES, ...TRUST_RULES, ...HANDSHAKE_RULES, ...WIRE_RULES];
 
 /** Every rule, in RULE_IDS order. */
 export const RULES: readonly Rule[] = RULE_IDS.map((id) => {

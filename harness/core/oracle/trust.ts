@@ -18,7 +18,7 @@ import {
   firstSend,
   https,
   jwksFetches,
-  rpcCalls,
+  startAttempts,
   situationOf,
   taskEvidence,
   wireTrail,
@@ -144,15 +144,10 @@ function keyEvidence(x: GradeInput): EvidenceRef[] {
 
 // --- harm shared by the trust rules: a message re-sent, tasks multiplied, tasks left working ---
 
-/** Every attempt to start a task (SendMessage or SendStreamingMessage without a taskId), answered or not: the client trusted the card enough to send. */
-const attempts = (x: GradeInput) => rpcCalls(x).filter((e) => (e.rpc!.method === 'SendMessage' || e.rpc!.method === 'SendStreamingMessage') && !messageTaskId(e));
+/** Every attempt to start a task, answered or not: the client trusted the card enough to send. */
+const attempts = startAttempts;
 /** The attempts the peer took (2xx, no JSON-RPC error). */
 const sends = (x: GradeInput) => attempts(x).filter((e) => !e.rpcError && e.status !== undefined && e.status < 300);
-
-function messageTaskId(e: HttpEvent): string | undefined {
-  const p = e.rpc?.params as { message?: { taskId?: unknown } } | undefined;
-  return typeof p?.message?.taskId === 'string' && p.message.taskId ? p.message.taskId : undefined;
-}
 
 /**
  * New-task sends, after the client was shown an artifact it cannot decode, that repeat an earlier

@@ -110,6 +110,19 @@ export interface ClientTls {
   receiver?: { certFile: string; keyFile: string; clientCaFile?: string };
 }
 
+/**
+ * Credentials provisioned out of band for one run (A2A §7.3, step 2: "The client obtains the
+ * necessary credentials through an out-of-band process"): an OAuth 2.0 client registered at a token
+ * endpoint, for the client credentials grant (RFC 6749 §4.4). Which card scheme they serve is for
+ * the client to read from the card (`tokenUrl` of a `clientCredentials` flow).
+ */
+export interface ClientCredentials {
+  kind: 'oauth2-client-credentials';
+  tokenUrl: string;
+  clientId: string;
+  clientSecret: string;
+}
+
 /** One scenario run as the client sees it: no rule name, an opaque scenario id. */
 export interface RunRequest {
   id: string;
@@ -119,6 +132,8 @@ export interface RunRequest {
   profile: ClientProfile;
   deadlineMs: number;
   tls: ClientTls;
+  /** Credentials for this run, where the peer's card names a scheme that needs them. */
+  credentials?: ClientCredentials[];
 }
 
 export const DEFAULT_PROFILE: ClientProfile = Object.freeze({
