@@ -37,7 +37,7 @@ export function rulesMarkdown(rules: readonly Rule[] = RULES): string {
   const out: string[] = [];
   out.push('| Rule | Scope | Up-front level | Title |', '|---|---|---|---|');
   for (const r of rules) out.push(`| [${r.id}](#${r.id.toLowerCase()}) | ${r.scope === 'always' ? 'every scenario' : 'own scenarios'} | ${dutyLabel(r)} | ${mdEscape(r.title)} |`);
-  for (const family of ['negotiation', 'transport', 'trust', 'wire'] as const) {
+  for (const family of ['negotiation', 'transport', 'trust', 'handshake', 'wire'] as const) {
     const here = rules.filter((r) => r.family === family);
     if (here.length === 0) continue;
     out.push('', `## ${FAMILY[family]}`);

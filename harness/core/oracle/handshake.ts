@@ -211,9 +211,9 @@ export const HS_SKILL_OVERRIDE: Rule = {
   scope: 'own',
   sources: [SKILL_OVERRIDE, SEED_SKILL, SEED_NO_RETRY],
   limits: [
-    { doc: 'A2A v1.0.1', section: '3.3.2', quote: "ContentTypeNotSupportedError: A Media Type provided in the request's message parts or implied for an artifact is not supported by the agent or the specific skill being invoked." },
+    { doc: 'A2A v1.0.1', section: '3.3.2', quote: "A Media Type provided in the request's message parts or implied for an artifact is not supported by the agent or the specific skill being invoked." },
     { doc: 'seed 003', section: 'What Was Observed', quote: 'The card was internally consistent only if you read the skill-level field as authoritative — which the spec permits but does not require the delegator to prefer.' },
-    { doc: 'docs/extensions.md', section: 'Naming a skill', quote: 'A2A v1.0 has no skill selector on the wire: a message names its skill in Message.metadata.skillId.' },
+    { doc: 'docs/extensions.md', section: 'Naming the target skill of a message', quote: 'A2A v1.0 has no skill selector on the wire: a message goes to the agent, not to a skill.' },
     SEED_RESIDUAL,
   ],
   grades: [
