@@ -16,6 +16,7 @@ import { validateCardV1 } from '../harness/core/card-validator.js';
 import { fillCard } from '../harness/core/scenario.js';
 import { audioMessage, bareRpc, peerFixture, rpcUrlOf, type PeerFixture } from './helpers/peer.js';
 import { ALL_SCENARIOS, scenario } from './helpers/scenarios.js';
+import { DEFAULT_SCENARIO_GLOB, findScenarioFiles, loadCatalogue, PACKAGE_ROOT } from '../harness/runner/catalogue.js';
 
 let fx: PeerFixture;
 let agent: Agent; // trusts the test CA, presents the client certificate
@@ -26,6 +27,14 @@ beforeAll(async () => {
 afterAll(async () => {
   await agent.close();
   await fx.close();
+});
+
+describe('the test helper knows the whole built-in catalogue', () => {
+  it('ALL_SCENARIOS holds every scenario of every built-in scenario file', async () => {
+    const files = await findScenarioFiles([DEFAULT_SCENARIO_GLOB], PACKAGE_ROOT);
+    const ids = (await loadCatalogue(files)).map((e) => e.scenario.id).sort();
+    expect(ALL_SCENARIOS.map((s) => s.id).sort()).toEqual(ids);
+  });
 });
 
 describe('every card a peer serves is a structurally valid A2A v1.0 card', () => {

@@ -15,17 +15,24 @@
  *   not followed, and the key's `x5c` window is not checked (the SDK does neither; nor do we for it);
  * - an SDK error thrown before any task exists is reported as `rejected` (errorClass `handshake`);
  *   after a task exists, as `proceeded` with the error in the notes;
- * - like any application with a deadline, cancel a task that has not finished in time.
+ * - like any application with a deadline, cancel a task that has not finished in time;
+ * - where the run provisions OAuth 2.0 client credentials (seed 003's peers), authenticate through the
+ *   SDK's own hook, as an application with a configured client would: `createAuthenticatingFetchWithRetry`
+ *   around the transport's fetch, with an `AuthenticationHandler` that presents a Bearer token from
+ *   the provisioned token endpoint (client credentials grant, by `oauth4webapi`) on every request and,
+ *   on a 401 whose challenge names Bearer, gets a new token for the SDK's one retry. The card is
+ *   fetched without it.
  * TLS: the application hands the SDK a fetch that trusts the harness CA and presents the client
  * certificate (an undici Agent as dispatcher), the only way to do either with this SDK.
  */
 import { readFile } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import { Agent } from 'undici';
-import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
+import { ClientFactory, ClientFactoryOptions, createAuthenticatingFetchWithRetry, DefaultAgentCardResolver, JsonRpcTransportFactory, type AuthenticationHandler } from '@a2a-js/sdk/client';
 import { Role, TaskState, verifyAgentCardSignature } from '@a2a-js/sdk';
 import type { ClientAdapter } from '../../harness/core/vocabulary/adapter.js';
 import type { ClientReport, RunRequest } from '../../harness/core/vocabulary/types.js';
+import { challengeSchemes, TokenSource } from '../common/auth.js';
 import { PushReceiver } from '../common/push-receiver.js';
 
 export const SDK_VERSION = '1.3.0';
@@ -44,6 +51,15 @@ async function runWithSdk(req: RunRequest, signal: AbortSignal): Promise<ClientR
   const agent = new Agent({ connect: { ca, cert, key } });
   // The run's abort signal, and the SDK's own where it passes one (a request's RequestOptions.signal).
   const fetchImpl = ((url: string, init?: RequestInit) => fetch(url, { ...init, signal: init?.signal ? AbortSignal.any([signal, init.signal]) : signal, dispatcher: agent } as RequestInit)) as typeof fetch;
+  // The application's auth: the provisioned client credentials, through the SDK's hook (glue policy above).
+  const provisioned = (req.credentials ?? []).find((c) => c.kind === 'oauth2-client-credentials');
+  const tokens = provisioned ? new TokenSource({ scheme: 'provisioned', tokenUrl: provisioned.tokenUrl, scopes: [], credentials: provisioned, required: true }, fetchImpl) : undefined;
+  const authHandler: AuthenticationHandler | undefined = tokens && {
+    headers: async () => ({ Authorization: `Bearer ${await tokens.token()}` }),
+    shouldRetryWithHeaders: async (_req, res) =>
+      res.status === 401 && challengeSchemes(res.headers.get('www-authenticate') ?? '').includes('bearer') ? { Authorization: `Bearer ${await tokens.renew()}` } : undefined,
+  };
+  const rpcFetch = authHandler ? createAuthenticatingFetchWithRetry(fetchImpl, authHandler) : fetchImpl;
   const taskIds: string[] = [];
   let receiver: PushReceiver | undefined;
   const done = (decision: ClientReport['decision'], notes: string, errorClass?: ClientReport['errorClass']): ClientReport => ({
@@ -56,7 +72,7 @@ async function runWithSdk(req: RunRequest, signal: AbortSignal): Promise<ClientR
   try {
     const factory = new ClientFactory(
       ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-        transports: [new JsonRpcTransportFactory({ fetchImpl })],
+        transports: [new JsonRpcTransportFactory({ fetchImpl: rpcFetch })],
         cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
       }),
     );

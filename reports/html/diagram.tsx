@@ -27,8 +27,11 @@ function rowsOf(events: WireEvent[]): Row[] {
     switch (e.kind) {
       case 'http': {
         const what = e.rpc ? e.rpc.method : `${e.method} ${e.path.replace(/^\/t\/[^/]+/, '')}`;
-        rows.push({ seq: e.seq, from: 'client', to: peer(e.listener), label: `${what}${e.headers.a2aVersion ? '' : ' (no A2A-Version)'}${e.clientCert.presented ? ' [client cert]' : ''}`, kind: 'arrow' });
-        const answer = e.rpcError ? `error ${e.rpcError.code}` : `${e.status ?? '—'}${e.taskState ? ` ${e.taskState.replace('TASK_STATE_', '')}` : ''}`;
+        // The Authorization scheme and its digest (never the credential), and a 401's challenge: seed 003's evidence.
+        const auth = e.headers.authScheme ? ` [${e.headers.authScheme}${e.headers.authDigest ? ` ${e.headers.authDigest.slice(0, 6)}` : ''}]` : '';
+        rows.push({ seq: e.seq, from: 'client', to: peer(e.listener), label: `${what}${e.headers.a2aVersion ? '' : ' (no A2A-Version)'}${e.clientCert.presented ? ' [client cert]' : ''}${auth}`, kind: 'arrow' });
+        const challenge = e.response?.wwwAuthenticate ? ` · WWW-Authenticate: ${e.response.wwwAuthenticate.slice(0, 80)}` : '';
+        const answer = e.rpcError ? `error ${e.rpcError.code}` : `${e.status ?? '—'}${e.taskState ? ` ${e.taskState.replace('TASK_STATE_', '')}` : ''}${challenge}`;
         rows.push({ seq: e.seq, from: peer(e.listener), to: 'client', label: answer, kind: e.rpcError || (e.status ?? 200) >= 300 ? 'fail' : 'arrow' });
         break;
       }

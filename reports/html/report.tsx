@@ -184,7 +184,7 @@ function Authority({ c }: { c: Check }) {
 }
 
 function ClaimsVsWire({ s }: { s: ScenarioResult }) {
-  const minted = s.ledger.map((t) => `${t.id} (${t.state.replace('TASK_STATE_', '')})`);
+  const minted = s.ledger.map((t) => `${t.id} (${t.state.replace('TASK_STATE_', '')}${t.probe ? ', probe' : ''})`);
   return (
     <table class="kv">
       <thead>

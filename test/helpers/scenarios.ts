@@ -1,6 +1,7 @@
 /** Looks up built-in scenarios by id (plain data; nothing runs). */
 import type { Scenario } from '../../harness/core/scenario.js';
 import escalate from '../../scenarios/neg-escalate.scenario.js';
+import handshake from '../../scenarios/handshake.scenario.js';
 import live from '../../scenarios/neg-live-input.scenario.js';
 import push from '../../scenarios/neg-push-mtls.scenario.js';
 import resub from '../../scenarios/neg-resubscribe-only.scenario.js';
@@ -8,7 +9,7 @@ import tls from '../../scenarios/spec-tls-verify.scenario.js';
 import trust from '../../scenarios/trust.scenario.js';
 import wire from '../../scenarios/wire.scenario.js';
 
-export const ALL_SCENARIOS: Scenario[] = [...live, ...push, ...resub, ...escalate, ...tls, ...trust, ...wire];
+export const ALL_SCENARIOS: Scenario[] = [...live, ...push, ...resub, ...escalate, ...tls, ...trust, ...handshake, ...wire];
 
 export function scenario(id: string): Scenario {
   const s = ALL_SCENARIOS.find((x) => x.id === id);
