@@ -142,6 +142,15 @@ function residual(s: Situation) {
   );
 }
 
+/**
+ * The intent completed, as the ledger shows it; a client still running at the deadline gets TIMEOUT
+ * even where the peer completed the task behind its back (it never saw it: a stall).
+ */
+function complete(x: GradeInput, why: string): Verdict {
+  if (x.outcome.kind === 'timeout') return timeout(`no decision by the deadline although ${why}`, [...taskEvidence(x), ...wireTrail(x)]);
+  return mustComplete(x, why);
+}
+
 /** Evidence of the probes before a sequence number (or at all). */
 function probeEvidence(x: GradeInput, before = Number.POSITIVE_INFINITY): EvidenceRef[] {
   const reads = probeReads(x).filter((e) => e.seq < before);
@@ -243,7 +252,7 @@ export const HS_SKILL_OVERRIDE: Rule = {
   },
   grade(b, x) {
     if (!b.binds) return informational(b.reason);
-    if (b.acceptable.includes('proceed')) return mustComplete(x, b.reason);
+    if (b.acceptable.includes('proceed')) return complete(x, b.reason);
     const skillId = x.intent.skillId!;
     const modes = inputModesFor(situationCard(x), skillId);
     const excluded = (e: HttpEvent) => (e.partTypes ?? []).some((t) => !includesMediaType(modes, t));
@@ -307,7 +316,7 @@ export const HS_CHALLENGE_SCHEME: Rule = {
     const repeated = repeatHarm(x);
     if (repeated) return repeated;
     if (b.acceptable.includes('proceed')) {
-      const done = mustComplete(x, b.reason);
+      const done = complete(x, b.reason);
       if (done.kind !== 'PASS') return { ...done, evidence: [...done.evidence, ...tokenEvidence(x)] };
       const challenged = https(x).filter((e) => e.rpc && e.status === 401);
       const bearer = https(x).find((e) => e.rpc && e.headers.authScheme?.toLowerCase() === 'bearer' && !failed(e));
@@ -375,7 +384,7 @@ export const HS_ASPIRATIONAL_CAPABILITY: Rule = {
   },
   grade(b, x) {
     if (!b.binds) return informational(b.reason);
-    const done = mustComplete(x, b.reason);
+    const done = complete(x, b.reason);
     if (b.acceptable.includes('proceed')) return done;
     const refused = refusedRegistrations(x);
     const refusedEvidence = refused.slice(0, 3).map((e) => wireEvidence(e.seq, `${e.rpc!.method} → ${e.rpcError!.code} ${e.rpcError!.message}`));
@@ -430,7 +439,7 @@ export const HS_SPLIT_ORIGIN: Rule = {
   grade(b, x) {
     if (!b.binds) return informational(b.reason);
     const split = x.scenario.peer.runtime.cardListener !== x.scenario.peer.runtime.rpcListener;
-    const done = mustComplete(x, b.reason);
+    const done = complete(x, b.reason);
     if (!split) return done;
     const real = firstRealStart(x);
     const probes = probeEvidence(x, real?.seq);
