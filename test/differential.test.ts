@@ -185,6 +185,31 @@ describe('differential: the reference client\'s own reading against the oracle\'
       expect([...seen], k).toContain(k);
   });
 
+  it("wherever HS-SKILL-OVERRIDE binds, the reference's reading of a skill's own input modes is one the rule accepts", () => {
+    const rule = RULES.find((r) => r.id === 'HS-SKILL-OVERRIDE')!;
+    const seen = new Set<string>();
+    fc.assert(
+      fc.property(situationArb, ([card, profile, intent, runtime]) => {
+        const s: Situation = { truth: { factory: 'generated', runtime, signals: [] }, card: readCard(card), profile, intent };
+        const b = rule.applies(s);
+        if (!b.binds) return;
+        const plan = negotiate(readClientCard(card), profile, intent);
+        const got: Behaviour = plan.action === 'reject' ? 'reject' : 'proceed';
+        seen.add(`${b.acceptable.join('|')}`);
+        if (!b.acceptable.includes(got)) throw new Error(`HS-SKILL-OVERRIDE binds (${b.reason}) and accepts ${b.acceptable.join(' or ')}; the reference decided ${got}${plan.action === 'reject' ? ` (${plan.notes})` : ''}`);
+      }),
+      { numRuns: 3000 },
+    );
+    expect([...seen].sort()).toEqual(['proceed', 'reject']);
+    // And it can fail: binding blind to the card's defaults sends what the skill leaves out.
+    const narrowed = { name: 'N', description: 'n', supportedInterfaces: [{ url: 'https://127.0.0.1:1/t/x/rpc', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }], version: '1', capabilities: {}, defaultInputModes: ['text/plain', 'application/json'], defaultOutputModes: ['application/json'], skills: [{ id: 's1', name: 'S', description: 's', tags: ['t'], inputModes: ['application/json'] }] };
+    const intent: TaskIntent = { taskClass: 'text', input: { mediaType: 'text/plain', text: 'hi' }, acceptedOutputModes: ['application/json'], completion: 'poll', skillId: 's1' };
+    const runtime: PeerRuntime = { cardListener: 'tls', rpcListener: 'tls', workMs: 50, streaming: false, push: { supported: false, delivery: 'plain' }, outputs: [{ mediaType: 'application/json', channel: 'task' }] };
+    const b = rule.applies({ truth: { factory: 'generated', runtime, signals: [] }, card: readCard(narrowed), profile: DEFAULT_PROFILE, intent });
+    expect(b.binds && b.acceptable).toEqual(['reject']);
+    expect(negotiate(readClientCard(narrowed), DEFAULT_PROFILE, intent, { ignoresSkillModes: true }).action).toBe('proceed');
+  });
+
   it('the property can fail: a reference that ignored streaming:false would be named', () => {
     const card = {
       name: 'Fixed',
