@@ -84,6 +84,8 @@ export async function serve(o: ServeOptions): Promise<Serving> {
     const m = mountPeer(host, dispatcher, e.scenario.peer, { key: `serve${i + 1}`, transcript, deadlineMs: e.scenario.deadlineMs });
     mounted.push(m);
     o.out(`  ${e.scenario.id.padEnd(50)} ${m.peer.cardUrl}`);
+    // A peer with a token endpoint: the client credentials of this session, as a run hands them over (docs/protocol.md).
+    for (const c of m.peer.credentials ?? []) o.out(`  ${''.padEnd(50)} OAuth 2.0 client credentials for ${c.tokenUrl}: client_id ${c.clientId}, client_secret ${c.clientSecret}`);
   });
   o.out(`ready: ${chosen.length} peer(s) on 127.0.0.1 — Ctrl-C to stop`);
   return {
