@@ -77,6 +77,16 @@ describe('contoso-split-auth: a real OAuth 2.0 token endpoint and an auth gate',
     expect(recorded).not.toContain(creds.clientSecret);
   });
 
+  it('a credential in a query string is recorded by name only (RFC 6750 §2.3 access_token, a client secret)', async () => {
+    const run = fx.start(scenario('hs-challenge/token-works').peer);
+    const url = rpcUrlOf(run.peer.card);
+    await bareRpc(agent, `${url}?access_token=cto_in_the_query&client_secret=s3cret&A2A-Version=1.0&page=2`, 'SendMessage', text('hello'));
+    run.end();
+    const path = https(run.transcript.events).at(-1)!.path;
+    expect(path).toMatch(/\?access_token=REDACTED&client_secret=REDACTED&A2A-Version=1\.0&page=2$/);
+    expect(JSON.stringify(run.transcript.events)).not.toMatch(/cto_in_the_query|s3cret/);
+  });
+
   it('with the task scheme DPoP, a live Bearer token is answered 401 naming DPoP, a scheme the card does not list', async () => {
     const run = fx.start(scenario('hs-challenge/unlisted-scheme').peer);
     const creds = run.peer.credentials![0]!;

@@ -85,6 +85,9 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
           const fresh = negotiate(readClientCard(got.result), req.profile, req.intent, mistakes);
           if (fresh.action === 'reject') return { decision: 'rejected', errorClass: fresh.errorClass, degradations: [], taskIds, notes: `the agent's own card (GetExtendedAgentCard): ${fresh.notes}` };
           plan = fresh;
+          // The agent's own card replaces the public one (§3.1.11), its security schemes too.
+          const freshAuth = oauthPlanFor(got.result, req.credentials);
+          if (freshAuth && (!t.auth || freshAuth.tokenUrl !== t.auth.plan.tokenUrl)) t.auth = new TokenSource(freshAuth, t.fetchImpl);
           probeNote = 'planned on the agent\'s own card (GetExtendedAgentCard), the card from the other origin replaced';
         } else probeNote = `GetExtendedAgentCard probe failed (${got.ok ? 'not a card' : describe(got)}); going on with the card as served`;
       } else {

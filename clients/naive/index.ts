@@ -39,7 +39,7 @@ export const MISTAKES: MistakeInfo[] = [
   { name: 'trusts-any-jku', flag: 'trustsAnyJku', description: 'fetches the JWKS any jku names and trusts its keys', caughtBy: 'TRUST-UNTRUSTED-JKU', atLeast: 'FAIL' },
   { name: 'binds-blind-to-card-defaults', flag: 'ignoresSkillModes', description: "binds to the card's default input modes, whatever a skill re-declares", caughtBy: 'HS-SKILL-OVERRIDE', atLeast: 'FAIL' },
   { name: 'repeats-challenged-call', flag: 'repeatsChallengedCall', description: 'repeats a call answered 401 with the same credentials', caughtBy: 'HS-CHALLENGE-SCHEME', atLeast: 'FAIL' },
-  { name: 'aborts-where-a-surface-works', flag: 'abortsOnRefusal', description: 'gives up when the push registration is refused, although polling works', caughtBy: 'HS-ASPIRATIONAL-CAPABILITY', atLeast: 'FAIL' },
+  { name: 'aborts-where-a-surface-works', flag: 'abortsOnRefusal', description: 'gives up when the push registration is refused, although polling works', caughtBy: 'HS-ASPIRATIONAL-CAPABILITY', atLeast: 'NON_STRICT' },
   { name: 'stalls-on-refused-push', flag: 'waitsOnRefusedPush', description: 'waits on push alone after its registration was refused', caughtBy: 'HS-ASPIRATIONAL-CAPABILITY', atLeast: 'FAIL' },
   { name: 'skips-origin-probe', flag: 'skipsProbe', description: 'sends the task on a card from another origin than the RPC without probing first', caughtBy: 'HS-SPLIT-ORIGIN', atLeast: 'NON_STRICT' },
   { name: 'accepts-alg-none', flag: 'acceptsAlgNone', description: 'takes the algorithm from the signature header: alg none passes, HS256 is keyed with the public key', caughtBy: 'TRUST-ALG', atLeast: 'FAIL' },

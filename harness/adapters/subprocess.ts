@@ -78,12 +78,13 @@ class Child {
     // command starts: that line is written only once the group is registered. A client that clears its
     // environment can then never be unmarked and unregistered at once, even when the process that
     // spawns it is killed in between (the shell reads the end of stdin then, and exits).
-    const command = o.runDir ? `IFS= read -r _ || exit ${GATE_CLOSED_EXIT}\n${o.command}` : o.command;
+    const gated = !!o.runDir && process.platform !== 'win32'; // cmd.exe has no `read`: no gate there
+    const command = gated ? `IFS= read -r _ || exit ${GATE_CLOSED_EXIT}\n${o.command}` : o.command;
     this.proc = spawn(command, { shell: true, detached: true, cwd: o.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
     const pgid = this.proc.pid;
     if (o.runDir && pgid) {
       registerProcessGroup(o.runDir, pgid);
-      this.proc.stdin!.write('\n');
+      if (gated) this.proc.stdin!.write('\n');
     }
     LIVE.add(this);
     this.proc.stdout!.on('data', (c: Buffer) => this.onData(c));
@@ -349,7 +350,7 @@ export class SubprocessClient implements ClientAdapter {
     const child = this.child!;
     child.takeStderr(); // what it logged between runs is not this scenario's
     entry.child = child;
-    child.send({ type: 'run', id: req.id, scenario: req.scenario, cardUrl: req.cardUrl, intent: req.intent, profile: req.profile, deadlineMs: req.deadlineMs, tls: req.tls });
+    child.send({ type: 'run', id: req.id, scenario: req.scenario, cardUrl: req.cardUrl, intent: req.intent, profile: req.profile, deadlineMs: req.deadlineMs, tls: req.tls, ...(req.credentials ? { credentials: req.credentials } : {}) });
     let killTimer: NodeJS.Timeout | undefined;
     const onAbort = () => {
       child.send({ type: 'abort', id: req.id });

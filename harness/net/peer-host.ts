@@ -41,6 +41,27 @@ function certSubject(socket: TLSSocket): { presented: boolean; subject?: string 
   return { presented: true, subject: (Array.isArray(cn) ? cn.join(',') : cn) ?? peer.subjectaltname };
 }
 
+/** Query parameters whose values may be credentials (RFC 6750 §2.3 `access_token`, a client secret, an API key): recorded by name only. */
+const SECRET_QUERY = /token|secret|key|password|passwd|credential|auth|code|assertion|session|sig/i;
+
+/** A request path as the transcript keeps it: every query value that may be a credential replaced by `REDACTED`. */
+export function redactQuery(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const parts = url.slice(q + 1).split('&').map((kv) => {
+    const eq = kv.indexOf('=');
+    if (eq < 0) return kv;
+    let name = kv.slice(0, eq);
+    try {
+      name = decodeURIComponent(name.replace(/\+/g, ' '));
+    } catch {
+      // a name that is not valid percent-encoding is judged as it is
+    }
+    return SECRET_QUERY.test(name) ? `${kv.slice(0, eq)}=REDACTED` : kv;
+  });
+  return `${url.slice(0, q)}?${parts.join('&')}`;
+}
+
 export class PeerHost {
   private readonly runs = new Map<string, RunSlot>();
   private readonly listeners = new Map<ListenerKind, Listener>();
@@ -168,7 +189,7 @@ export class PeerHost {
 
   private async onRequest(kind: ListenerKind, req: IncomingMessage, res: ServerResponse): Promise<void> {
     const listener = this.listeners.get(kind)!;
-    const path = req.url ?? '/';
+    const path = redactQuery(req.url ?? '/');
     const m = /^\/t\/([^/]+)\//.exec(path);
     const slot = m ? this.runs.get(m[1]!) : undefined;
     if (!slot) {

@@ -83,7 +83,11 @@ export function authParts(auth: NonNullable<PeerRuntime['auth']>, ctx: PeerRunCo
     const client = clientOf(request, form);
     if (!client || !same(client.id, credentials.clientId) || !same(client.secret, credentials.clientSecret)) {
       note('token request refused: unknown client or wrong secret (invalid_client)');
-      return oauthError(401, 'invalid_client', 'client authentication failed', client?.via === 'basic' ? { 'www-authenticate': `Basic realm="${REALM}"` } : {});
+      // RFC 6749 §5.2: a client that tried the Authorization header gets 401 with a challenge; otherwise 400.
+      const triedHeader = /^basic\b/i.test(request.headers.get('authorization') ?? '');
+      return triedHeader
+        ? oauthError(401, 'invalid_client', 'client authentication failed', { 'www-authenticate': `Basic realm="${REALM}"` })
+        : oauthError(400, 'invalid_client', 'client authentication failed');
     }
     if (form.get('grant_type') !== 'client_credentials') {
       note(`token request refused: grant_type ${JSON.stringify((form.get('grant_type') ?? '').slice(0, 40))} (unsupported_grant_type)`);

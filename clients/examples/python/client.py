@@ -3,7 +3,9 @@
 
 Standard library only: ssl with the CA file it is handed, http.client, json. It really talks to the
 peers over TLS: fetches the card, sends one message (all input in one payload), polls GetTask to a
-terminal state, cancels what does not finish in time. It checks nothing on the card, so it passes
+terminal state, cancels what does not finish in time. Where the card lists an OAuth 2.0
+client-credentials scheme and the run handed it credentials for that token URL, it gets a token and
+presents it as Bearer (a new one, once, on a 401). It checks nothing else on the card, so it passes
 some rules and fails others. Protocol: docs/protocol.md of a2a-conformance.
 """
 import base64
@@ -14,7 +16,7 @@ import sys
 import threading
 import time
 import uuid
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 TERMINAL = {"TASK_STATE_COMPLETED", "TASK_STATE_CANCELED", "TASK_STATE_FAILED", "TASK_STATE_REJECTED"}
 out_lock = threading.Lock()
@@ -35,17 +37,22 @@ class Peer:
         self.ctx = ssl.create_default_context(cafile=tls["caFile"])
         self.ctx.load_cert_chain(tls["clientCertFile"], tls["clientKeyFile"])
         self.next_id = 1
+        self.token = None
+        self.get_token = None
 
-    def request(self, method, url, body=None):
+    def request(self, method, url, body=None, headers=None):
         u = urlsplit(url)
         conn = http.client.HTTPSConnection(u.hostname, u.port, context=self.ctx, timeout=5)
         try:
-            headers = {"A2A-Version": "1.0", "Accept": "application/json"}
+            h = {"A2A-Version": "1.0", "Accept": "application/json"}
             data = None
-            if body is not None:
+            if isinstance(body, str):
+                data = body.encode()
+            elif body is not None:
                 data = json.dumps(body).encode()
-                headers["Content-Type"] = "application/json"
-            conn.request(method, u.path, body=data, headers=headers)
+                h["Content-Type"] = "application/json"
+            h.update(headers or {})
+            conn.request(method, u.path, body=data, headers=h)
             res = conn.getresponse()
             return res.status, res.read()
         finally:
@@ -53,7 +60,14 @@ class Peer:
 
     def rpc(self, url, method, params):
         self.next_id += 1
-        status, raw = self.request("POST", url, {"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
+        body = {"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params}
+        auth = lambda: {"Authorization": "Bearer " + self.token} if self.token else {}
+        status, raw = self.request("POST", url, body, auth())
+        if status == 401 and self.get_token:
+            # A new token, once (a call repeated with the same credentials never helps).
+            self.token = self.get_token()
+            if self.token:
+                status, raw = self.request("POST", url, body, auth())
         if status != 200:
             return None, "HTTP %d" % status
         body = json.loads(raw)
@@ -87,6 +101,21 @@ def run(req, aborted):
     if iface is None:
         return result("rejected", "no JSON-RPC interface", "unnegotiable-card")
     url = iface["url"]
+
+    # OAuth 2.0 client credentials (RFC 6749 §4.4) for a scheme the card lists, with what the run handed over.
+    for scheme in (card.get("securitySchemes") or {}).values():
+        token_url = (((scheme.get("oauth2SecurityScheme") or {}).get("flows") or {}).get("clientCredentials") or {}).get("tokenUrl")
+        cred = next((c for c in req.get("credentials") or [] if c.get("tokenUrl") == token_url), None)
+        if token_url and cred:
+            basic = base64.b64encode(("%s:%s" % (quote(cred["clientId"], safe=""), quote(cred["clientSecret"], safe=""))).encode()).decode()
+
+            def get_token(token_url=token_url, basic=basic):
+                status, raw = peer.request("POST", token_url, "grant_type=client_credentials", {"Authorization": "Basic " + basic, "Content-Type": "application/x-www-form-urlencoded"})
+                return json.loads(raw).get("access_token") if status == 200 else None
+
+            peer.get_token = get_token
+            peer.token = get_token()
+            break
 
     inp = intent["input"]
     if inp.get("frames"):

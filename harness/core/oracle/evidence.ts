@@ -162,13 +162,21 @@ export function probeTasks(x: GradeInput): TaskRecord[] {
   return x.tasks.filter((t) => {
     const cancel = x.events.find((e) => e.kind === 'task' && e.taskId === t.id && e.cause === 'canceled');
     if (!cancel) return false;
-    return declined || starts.some((e) => e.seq > cancel.seq && e.taskId !== t.id);
+    // The same message sent again after the cancel is a retry of the task, not a probe before it.
+    const minted = starts.find((e) => e.taskId === t.id);
+    const later = starts.filter((e) => e.seq > cancel.seq && e.taskId !== t.id);
+    if (minted?.paramsDigest && later.some((e) => e.paramsDigest === minted.paramsDigest)) return false;
+    return declined || later.length > 0;
   });
 }
 
-/** Idempotent reads (§3.3.1: "Get operations (Get Task, List Tasks, Get Extended Agent Card) are naturally idempotent"): the other kind of probe. */
+/**
+ * Idempotent reads (§3.3.1: "Get operations (Get Task, List Tasks, Get Extended Agent Card) are
+ * naturally idempotent") that the RPC answered (2xx, no JSON-RPC error): the other kind of probe. A
+ * read that failed showed nothing about the surface (a GetTask of no task, say).
+ */
 export const PROBE_READS: ReadonlySet<string> = new Set(['GetExtendedAgentCard', 'ListTasks', 'GetTask']);
-export const probeReads = (x: GradeInput) => rpcCalls(x).filter((e) => PROBE_READS.has(e.rpc!.method));
+export const probeReads = (x: GradeInput) => rpcCalls(x).filter((e) => PROBE_READS.has(e.rpc!.method) && !failed(e) && e.status !== undefined);
 
 /** The first attempt to start a task that is not the start of a probe task: where the client binds. */
 export function firstRealStart(x: GradeInput): HttpEvent | undefined {

@@ -14,7 +14,7 @@
 import type { PeerRuntime } from '../scenario.js';
 import type { Limit, Source } from '../sources.js';
 import type { HttpEvent } from '../transcript.js';
-import { absentEvidence, claimEvidence, verdict, wireEvidence, type EvidenceRef, type Verdict } from '../verdict.js';
+import { absentEvidence, claimEvidence, wireEvidence, type EvidenceRef, type Verdict } from '../verdict.js';
 import type { CardView } from '../vocabulary/card-view.js';
 import { inputModesFor, readCard } from '../vocabulary/card-view.js';
 import { includesMediaType } from '../vocabulary/media-type.js';
@@ -64,26 +64,21 @@ const SEED_CHALLENGE: Source = {
   quote: 'Structural signal: a WWW-Authenticate challenge whose scheme is absent from securitySchemes.',
   level: 'seed',
 };
-const RFC9110_401: Source = {
+/** Sentences that bound the reading of a 401: they carry no duty of the client (a MAY, a server's SHOULD, a process step). */
+const RFC9110_401: Limit = {
   doc: 'RFC 9110',
   section: '15.5.2',
   quote: 'If the request included authentication credentials, then the 401 response indicates that authorization has been refused for those credentials. The user agent MAY repeat the request with a new or replaced Authorization header field (Section 11.6.2).',
-  level: 'MUST',
-  role: 'harm',
 };
-const RFC6750_INVALID_TOKEN: Source = {
+const RFC6750_INVALID_TOKEN: Limit = {
   doc: 'RFC 6750',
   section: '3.1',
   quote: 'The access token provided is expired, revoked, malformed, or invalid for other reasons. The resource SHOULD respond with the HTTP 401 (Unauthorized) status code. The client MAY request a new access token and retry the protected resource request.',
-  level: 'SHOULD',
-  role: 'harm',
 };
-const CREDENTIALS_EVERY_REQUEST: Source = {
+const CREDENTIALS_EVERY_REQUEST: Limit = {
   doc: 'A2A v1.0.1',
   section: '7.3',
   quote: 'Credential Transmission: The client includes these credentials in protocol-appropriate headers or metadata for every A2A request.',
-  level: 'MUST',
-  role: 'harm',
 };
 const SEED_CAPABILITY: Source = {
   doc: 'seed 003',
@@ -136,7 +131,10 @@ const IDEMPOTENT_READS: Limit = {
 function residual(s: Situation) {
   const max = s.truth.runtime.maxRequestBytes;
   const bytes = intentBytes(s.intent);
-  if (max === undefined || bytes <= max) return undefined;
+  // The ceiling is on the whole request body: the payload (base64 for raw frames) plus a JSON-RPC
+  // envelope, allowed 1 KiB. Near the ceiling the rule stands down rather than grade a lost cause.
+  const body = (s.intent.input.frames ? Math.ceil((bytes * 4) / 3) : bytes) + 1024;
+  if (max === undefined || body <= max) return undefined;
   return notBinding(
     `Residual risk (seed 003, Operational Effect): a probe passes, but this intent's payload (${bytes} bytes) is over a ceiling no card field shows (HTTP 413 above ${max} bytes of request); no signal covers it, so this rule does not grade it. The cross-cutting checks still do: the 413 never repeated unchanged, no task left open`,
   );
@@ -284,8 +282,11 @@ export const HS_CHALLENGE_SCHEME: Rule = {
   title: 'A 401 is met with new credentials per the card, never by repeating the call unchanged; a challenge naming a scheme the card does not list ends the attempt',
   family: 'handshake',
   scope: 'own',
-  sources: [SEED_CHALLENGE, SEED_NO_RETRY, RFC9110_401, RFC6750_INVALID_TOKEN, CREDENTIALS_EVERY_REQUEST],
+  sources: [SEED_CHALLENGE, SEED_NO_RETRY],
   limits: [
+    RFC9110_401,
+    RFC6750_INVALID_TOKEN,
+    CREDENTIALS_EVERY_REQUEST,
     { doc: 'A2A v1.0.1', section: '7.3', quote: "Discovery of Requirements: The client discovers the server's required authentication schemes via the securitySchemes field in the AgentCard." },
     { doc: 'A2A v1.0.1', section: '7.3', quote: 'Credential Acquisition (Out-of-Band): The client obtains the necessary credentials through an out-of-band process specific to the required authentication scheme.' },
     { doc: 'seed 003', section: 'What Was Observed', quote: "The card's security declaration described the discovery surface, not the task surface." },
@@ -302,8 +303,7 @@ export const HS_CHALLENGE_SCHEME: Rule = {
   applies(s) {
     const auth = s.truth.runtime.auth;
     if (!auth) return notBinding('the task endpoint takes no credentials');
-    const res = residual(s);
-    if (res) return res;
+    // The gate answers before any ceiling: an unlisted challenge binds whatever the payload.
     const listed = listedChallengeSchemes(s.card);
     if (!listed.includes(auth.taskScheme.toLowerCase()))
       return binds(
@@ -311,6 +311,8 @@ export const HS_CHALLENGE_SCHEME: Rule = {
         ['reject'],
         [signal(s, '/securitySchemes', 'seed', `lists no ${auth.taskScheme} scheme`)],
       );
+    const res = residual(s);
+    if (res) return res;
     const requirements = s.card.securityRequirements.length > 0;
     return mustProceed(
       s,
@@ -371,7 +373,8 @@ export const HS_ASPIRATIONAL_CAPABILITY: Rule = {
     { when: 'the push methods fail: waiting on a push that cannot come past the deadline', verdict: 'TIMEOUT (harm)' },
     { when: 'the push methods fail: the task completed by polling, and the client recorded push->polling', verdict: 'PASS' },
     { when: 'the same without the record, where the wire shows the registration refused', verdict: 'NON_STRICT (a missing record)' },
-    { when: 'the push methods fail, or work (the control), or the intent does not ask for push: no task completed', verdict: 'FAIL (over-rejection: polling works)' },
+    { when: 'the push methods fail: the client stopped (and canceled what it minted) where polling works', verdict: 'NON_STRICT (seed: "not abort", downgrade)' },
+    { when: 'the push methods work (the control), or the intent does not ask for push: no task completed', verdict: 'FAIL (over-rejection)' },
   ],
   notBinding: ['a card that does not claim push', 'the residual risk: registration works, a payload over a ceiling no field shows fails (INFORMATIONAL)'],
   applies(s) {
@@ -395,7 +398,13 @@ export const HS_ASPIRATIONAL_CAPABILITY: Rule = {
     const refused = refusedRegistrations(x);
     const refusedEvidence = refused.slice(0, 3).map((e) => wireEvidence(e.seq, `${e.rpc!.method} → ${e.rpcError!.code} ${e.rpcError!.message}`));
     if (done.kind === 'TIMEOUT') return timeout(`stalled: no terminal state seen by the deadline, although ${refused.length ? 'the push registration was refused and ' : ''}polling works`, [...done.evidence, ...refusedEvidence]);
-    if (done.kind !== 'PASS') return { ...done, reason: `${done.reason}; polling works`, evidence: [...done.evidence, ...refusedEvidence] };
+    if (done.kind !== 'PASS') {
+      // Stopping where polling works is the seed's "not abort, downgrade" (level seed); harm (an
+      // orphan, a stall) is graded by the cross-cutting checks and above.
+      if (done.basis === 'over-rejection')
+        return upFrontMiss(this, b as Binding, `stopped although polling works${refused.length ? ` (the push registration was refused at #${refused[0]!.seq})` : ''}: the seed's answer is "downgrade", not "abort"`, [...done.evidence, ...refusedEvidence]);
+      return { ...done, evidence: [...done.evidence, ...refusedEvidence] };
+    }
     if (refused.length > 0 && !(x.claims?.degradations ?? []).includes('push->polling'))
       return missingRecord(this, `completed by polling after the push registration was refused at #${refused[0]!.seq}, but recorded no push->polling`, [...refusedEvidence, claimEvidence(`degradations: ${JSON.stringify(x.claims?.degradations ?? [])}`)]);
     return met(`${done.reason}${refused.length ? `; the registration refused at #${refused[0]!.seq}, polled instead (push->polling)` : '; polled'}`, [...done.evidence, ...refusedEvidence]);
@@ -451,19 +460,22 @@ export const HS_SPLIT_ORIGIN: Rule = {
     const probes = probeEvidence(x, real?.seq);
     if (done.kind === 'TIMEOUT') return { ...done, evidence: [...done.evidence, ...probes] };
     if (done.kind !== 'PASS') {
-      if (!b.acceptable.includes('proceed'))
-        return verdict('NON_STRICT', `stopped although a working surface exists (polling): the seed's answer to a refusal is "downgrade", not "abort"`, [...done.evidence, ...probes], { basis: 'up-front', level: 'seed' });
+      if (!b.acceptable.includes('proceed') && done.basis === 'over-rejection')
+        return upFrontMiss(this, b as Binding, `stopped although a working surface exists (polling): the seed's answer to a refusal is "downgrade", not "abort"`, [...done.evidence, ...probes]);
       return done;
     }
     const extended = rpcCalls(x).find((e) => e.rpc!.method === 'GetExtendedAgentCard' && !failed(e));
     if (extended) {
       const fresh = x.scenario.peer.runtime.extendedCard as { capabilities?: { streaming?: unknown } } | undefined;
       const ignored = fresh?.capabilities?.streaming !== true ? rpcCalls(x).find((e) => e.seq > extended.seq && STREAM_METHODS.has(e.rpc!.method)) : undefined;
-      if (ignored)
-        return verdict('NON_STRICT', `fetched the runtime's own card at #${extended.seq}, which offers no streaming, then called ${ignored.rpc!.method} at #${ignored.seq} from the public card`, [wireEvidence(extended.seq, 'GetExtendedAgentCard → the runtime\'s card'), wireEvidence(ignored.seq, describeCall(ignored))], { basis: 'up-front', level: 'SHOULD' });
+      if (ignored) {
+        // §3.1.11's SHOULD ("replace their cached public Agent Card") decides this miss, not the seed.
+        const replace: Binding = { ...(b as Binding), signals: [{ pointer: '/capabilities/extendedAgentCard', level: 'SHOULD', note: 'the runtime serves its own card' }] };
+        return upFrontMiss(this, replace, `fetched the runtime's own card at #${extended.seq}, which offers no streaming, then called ${ignored.rpc!.method} at #${ignored.seq} from the public card`, [wireEvidence(extended.seq, 'GetExtendedAgentCard → the runtime\'s card'), wireEvidence(ignored.seq, describeCall(ignored))]);
+      }
     }
     if (probes.length === 0)
-      return upFrontMiss(this, b as Binding, `the first task was sent at #${real?.seq ?? '?'} before any probe (an idempotent read, or a task canceled before the next)`, [...(real ? [wireEvidence(real.seq, `first task: ${describeCall(real)}`)] : []), ...done.evidence]);
+      return upFrontMiss(this, b as Binding, `the first attempt at the task was sent at #${real?.seq ?? '?'} before any probe (an idempotent read that was answered, or a task canceled before the next)`, [...(real ? [wireEvidence(real.seq, `first task: ${describeCall(real)}`)] : []), ...done.evidence]);
     const refusals = startAttempts(x).filter((e) => failed(e));
     return met(`probed before the first task, then completed${refusals.length ? ` after ${refusals.length} refusal(s), on the surface that works` : ''}`, [...probes, ...refusals.slice(0, 2).map((e) => wireEvidence(e.seq, describeCall(e))), ...done.evidence]);
   },
