@@ -9,6 +9,7 @@ import { BAD_CERT_LISTENERS } from '../harness/core/scenario.js';
 import type { PeerInstance, PeerRunContext } from './context.js';
 import { a2aV1Peer, type PeerParts } from './a2a-v1/peer.js';
 import { signingParts } from './a2a-v1/signing.js';
+import { a2aV03Peer } from './a2a-v0.3/peer.js';
 
 export type { PeerInstance, PeerRunContext } from './context.js';
 export type { PeerParts } from './a2a-v1/peer.js';
@@ -83,6 +84,14 @@ const PEERS: Record<string, PeerEntry> = {
 
 export const PEER_NAMES = Object.keys(PEERS);
 
+/** What a v0.3 peer cannot script yet, said where a scenario asks for it. */
+function dialectProblem(desc: PeerDescription): string | undefined {
+  if (desc.dialect !== 'a2a-v0.3') return undefined;
+  if (desc.signing) return 'signing is defined for v1.0 cards only (v0.3.0 specifies no canonical form to sign)';
+  if (desc.runtime.auth) return 'runtime.auth is not scripted for v0.3 peers yet';
+  return undefined;
+}
+
 export function peerSummary(name: string): string | undefined {
   return PEERS[name]?.summary;
 }
@@ -90,7 +99,7 @@ export function peerSummary(name: string): string | undefined {
 /** What is wrong with a peer description, as `field: what` (checked when a scenario file loads), or undefined. */
 export function peerProblem(desc: PeerDescription): string | undefined {
   if (!Object.hasOwn(PEERS, desc.factory)) return `peer.factory: unknown peer factory "${desc.factory}" (known: ${PEER_NAMES.join(', ')})`;
-  const problem = PEERS[desc.factory]!.check(desc);
+  const problem = PEERS[desc.factory]!.check(desc) ?? dialectProblem(desc);
   return problem ? `peer (factory "${desc.factory}"): ${problem}` : undefined;
 }
 
@@ -98,6 +107,7 @@ export function peerProblem(desc: PeerDescription): string | undefined {
 export const createPeer = (desc: PeerDescription, ctx: PeerRunContext, parts: PeerParts = {}): PeerInstance => {
   const problem = peerProblem(desc);
   if (problem) throw new Error(`[harness] ${problem}`);
+  if (desc.dialect === 'a2a-v0.3') return a2aV03Peer(desc, ctx, parts);
   return a2aV1Peer(desc, ctx, desc.signing ? composeParts(parts, signingParts(desc.signing, ctx, desc.runtime.cardListener)) : parts);
 };
 

@@ -4,7 +4,7 @@
  * needs, the task intent and the verdict the reference client must get.
  */
 import type { Level } from './sources.js';
-import type { ClientProfile, ProfileConstraints, TaskIntent } from './vocabulary/types.js';
+import type { ClientProfile, Dialect, ProfileConstraints, TaskIntent } from './vocabulary/types.js';
 import type { VerdictKind } from './verdict.js';
 
 /**
@@ -175,6 +175,11 @@ export interface CardSigners {
 export interface PeerDescription {
   /** The peer factory in peers/ (e.g. `contoso-audio-batch`). */
   factory: string;
+  /**
+   * The A2A dialect the peer speaks: `a2a-v1` (default) or `a2a-v0.3` (its card in v0.3 form, its
+   * JSON-RPC methods and spellings v0.3's; the runtime is the same).
+   */
+  dialect?: Dialect;
   /**
    * The exact card JSON the peer serves. Strings may hold `{{rpcUrl}}` (and, for old scenario files,
    * `{{negotiationUrl}}`), filled in per run with loopback URLs.

@@ -72,8 +72,12 @@ export interface HttpEvent extends EventBase {
   /** Response headers that matter to the rules. */
   response?: { wwwAuthenticate?: string; retryAfter?: string; etag?: string; a2aExtensions?: string };
   clientCert: { presented: boolean; subject?: string };
-  /** Filled by the dialect for JSON-RPC calls. */
-  rpc?: { method: string; id: unknown; params: unknown };
+  /**
+   * Filled by the dialect for JSON-RPC calls: `method` is the dialect-neutral operation (the spec's
+   * operation names, v1.0 §3.1: SendMessage, GetTask…), `params` its neutral params; `wireMethod` is
+   * the method as sent where the dialect spells it otherwise (v0.3: `message/send`).
+   */
+  rpc?: { method: string; id: unknown; params: unknown; wireMethod?: string };
   status?: number;
   rpcError?: { code: number; message: string };
   /** The task this request concerned, and the task state its response carried. */

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ClientAdapter } from '../adapters/contract.js';
-import { validateCardV1 } from '../core/card-validator.js';
+import { validateCard } from '../core/card-validator-v03.js';
 import { grade, markProbes, type RunOutcome } from '../core/oracle/index.js';
 import type { ScenarioResult } from '../core/results.js';
 import { JWKS_PATH, fillProfile, profileFor, type Scenario } from '../core/scenario.js';
@@ -109,7 +109,7 @@ export async function executeScenario(s: Scenario, env: RunEnv): Promise<Scenari
     card = peer.card;
     // Trust anchors of this run: the JWKS on another vendor's origin, at this run's path.
     profile = fillProfile(profile, { vendorJwksUrl: `${env.host.base('vendor-b', mounted.key)}${JWKS_PATH}` });
-    const issues = validateCardV1(card);
+    const issues = validateCard(card);
     if (issues.length > 0) throw new Error(`scenario ${s.id} serves a structurally invalid card: ${issues.map((i) => `${i.pointer} ${i.message}`).join('; ')}`);
 
     const req: RunRequest = {

@@ -4,7 +4,9 @@
  */
 import { BAD_CERT_LISTENERS, type ListenerKind, type PeerRuntime } from '../scenario.js';
 import { upFrontMissFails, weakest, type Level } from '../sources.js';
+import type { HttpEvent } from '../transcript.js';
 import { absentEvidence, verdict, wireEvidence, type EvidenceRef } from '../verdict.js';
+import { readCard } from '../vocabulary/card-view.js';
 import { https, rpcCalls, tlsEvents, wireTrail } from './evidence.js';
 import { mustComplete } from './negotiation.js';
 import { binds, harm, informational, met, timeout, type Rule } from './rule.js';
@@ -118,18 +120,27 @@ export const SPEC_A2A_VERSION: Rule = {
   grade(_b, x) {
     const calls = rpcCalls(x);
     if (calls.length === 0) return informational('no A2A request reached a peer');
-    const card = x.card as { supportedInterfaces?: Array<{ protocolVersion?: unknown }> };
-    const declared = new Set((card.supportedInterfaces ?? []).map((i) => versionOf(String(i.protocolVersion ?? '')).majorMinor).filter((v): v is string => !!v));
+    // Each call is held to the interface it went to (by URL); a v0.3 card's interfaces are 0.3 (CardView reads both dialects).
+    const interfaces = readCard(x.card).interfaces.map((i) => ({ url: i.url, v: versionOf(i.protocolVersion).majorMinor }));
+    const all = new Set(interfaces.map((i) => i.v).filter((v): v is string => !!v));
+    const declaredFor = (e: HttpEvent) => {
+      const at = `${e.origin}${e.path.split('?')[0]}`;
+      const here = interfaces.filter((i) => i.url === at && i.v).map((i) => i.v!);
+      return here.length ? new Set(here) : all;
+    };
+    const declared = all;
     const misses: Array<{ level: Level; ev: EvidenceRef }> = [];
     for (const e of calls) {
       const sent = e.headers.a2aVersion ?? e.versionQuery;
       const how = e.headers.a2aVersion !== undefined ? 'header' : e.versionQuery !== undefined ? 'query parameter' : '';
+      // §3.6.1: "except for 0.3 Clients - 0.3 will be assumed for empty header".
+      if ((sent === undefined || sent.trim() === '') && declaredFor(e).has('0.3')) continue;
       if (sent === undefined || sent.trim() === '') {
         misses.push({ level: 'MUST', ev: wireEvidence(e.seq, `${e.rpc?.method} without A2A-Version (read as 0.3, §3.6.2)${e.rpcError ? ` → ${e.rpcError.code}` : ''}`) });
         continue;
       }
       const v = versionOf(sent);
-      if (!v.majorMinor || !declared.has(v.majorMinor))
+      if (!v.majorMinor || !declaredFor(e).has(v.majorMinor))
         misses.push({ level: 'MUST', ev: wireEvidence(e.seq, `${e.rpc?.method} with A2A-Version ${JSON.stringify(sent)} (${how}); the interface declares ${[...declared].join(', ') || 'none'}${e.rpcError ? ` → ${e.rpcError.code}` : ''}`) });
       else if (v.patch) misses.push({ level: 'SHOULD', ev: wireEvidence(e.seq, `${e.rpc?.method} with A2A-Version ${JSON.stringify(sent)}: a patch number (§3.6)`) });
     }

@@ -1,6 +1,8 @@
 /**
  * CardView: the dialect-neutral reading of an Agent Card that clients and rules reason about.
- * Today it reads A2A v1.0 cards (proto `lf.a2a.v1.AgentCard`, ProtoJSON camelCase).
+ * It reads A2A v1.0 cards (proto `lf.a2a.v1.AgentCard`, ProtoJSON camelCase) and v0.3 cards (`url`,
+ * `preferredTransport`, `additionalInterfaces`, `type`-tagged security schemes, `security`); a card
+ * with `supportedInterfaces` is v1.0, one with a top-level `url` and none is v0.3.
  * It interprets nothing: it only answers "what does the card say", never "what should I do".
  */
 
@@ -34,7 +36,7 @@ export type SecuritySchemeKind =
   | 'mtlsSecurityScheme';
 
 export interface CardView {
-  dialect: 'a2a-v1';
+  dialect: 'a2a-v1' | 'a2a-v0.3';
   name: string;
   version: string;
   interfaces: CardInterface[];
@@ -65,9 +67,73 @@ function optBool(v: unknown): boolean | undefined {
   return typeof v === 'boolean' ? v : undefined;
 }
 
-/** Reads a v1.0 card. Tolerant: missing pieces read as empty; validation is a separate step. */
-export function readCard(card: unknown): CardView {
+/** The v0.3 `type` tag of a security scheme → the v1.0 oneof member it became. */
+const V03_SCHEME_KIND: Record<string, SecuritySchemeKind> = {
+  apiKey: 'apiKeySecurityScheme',
+  http: 'httpAuthSecurityScheme',
+  oauth2: 'oauth2SecurityScheme',
+  openIdConnect: 'openIdConnectSecurityScheme',
+  mutualTLS: 'mtlsSecurityScheme',
+};
+
+/** Which dialect a card is written in: v1.0 lists `supportedInterfaces`; v0.3 has a main `url` instead. */
+export function cardDialect(card: unknown): 'a2a-v1' | 'a2a-v0.3' {
   const c = obj(card);
+  return !Array.isArray(c.supportedInterfaces) && typeof c.url === 'string' ? 'a2a-v0.3' : 'a2a-v1';
+}
+
+/** Reads a v1.0 or v0.3 card. Tolerant: missing pieces read as empty; validation is a separate step. */
+export function readCard(card: unknown): CardView {
+  return cardDialect(card) === 'a2a-v0.3' ? readV03(obj(card)) : readV1(obj(card));
+}
+
+function extensionsOf(caps: Record<string, unknown>): CardExtension[] {
+  return (Array.isArray(caps.extensions) ? caps.extensions : []).map((e) => {
+    const o = obj(e);
+    return { uri: String(o.uri ?? ''), ...(typeof o.description === 'string' ? { description: o.description } : {}), required: o.required === true, params: obj(o.params) };
+  });
+}
+
+function skillsOf(c: Record<string, unknown>): CardSkill[] {
+  return (Array.isArray(c.skills) ? c.skills : []).map((s) => {
+    const o = obj(s);
+    return {
+      id: String(o.id ?? ''),
+      name: String(o.name ?? ''),
+      ...(Array.isArray(o.inputModes) ? { inputModes: strings(o.inputModes) } : {}),
+      ...(Array.isArray(o.outputModes) ? { outputModes: strings(o.outputModes) } : {}),
+    };
+  });
+}
+
+/** A v0.3 card: the main `url` at `preferredTransport` (default JSONRPC), then `additionalInterfaces`, all at the card's `protocolVersion`. */
+function readV03(c: Record<string, unknown>): CardView {
+  const caps = obj(c.capabilities);
+  const version = String(c.protocolVersion ?? '');
+  const schemes: CardView['securitySchemes'] = {};
+  for (const [name, s] of Object.entries(obj(c.securitySchemes))) schemes[name] = V03_SCHEME_KIND[String(obj(s).type)] ?? 'unknown';
+  const main = { url: String(c.url ?? ''), protocolBinding: typeof c.preferredTransport === 'string' ? c.preferredTransport : 'JSONRPC', protocolVersion: version };
+  const more = (Array.isArray(c.additionalInterfaces) ? c.additionalInterfaces : []).map((i) => ({ url: String(obj(i).url ?? ''), protocolBinding: String(obj(i).transport ?? ''), protocolVersion: version }));
+  return {
+    dialect: 'a2a-v0.3',
+    name: typeof c.name === 'string' ? c.name : '',
+    version: typeof c.version === 'string' ? c.version : '',
+    interfaces: [main, ...more.filter((i) => i.url !== main.url || i.protocolBinding !== main.protocolBinding)],
+    streaming: optBool(caps.streaming),
+    pushNotifications: optBool(caps.pushNotifications),
+    extendedAgentCard: optBool(c.supportsAuthenticatedExtendedCard),
+    extensions: extensionsOf(caps),
+    defaultInputModes: strings(c.defaultInputModes),
+    defaultOutputModes: strings(c.defaultOutputModes),
+    skills: skillsOf(c),
+    securitySchemes: schemes,
+    securityRequirements: (Array.isArray(c.security) ? c.security : []).map((r) => Object.keys(obj(r))),
+    signed: Array.isArray(c.signatures) && c.signatures.length > 0,
+    raw: c,
+  };
+}
+
+function readV1(c: Record<string, unknown>): CardView {
   const caps = obj(c.capabilities);
   const schemes: CardView['securitySchemes'] = {};
   for (const [name, s] of Object.entries(obj(c.securitySchemes))) {
