@@ -13,6 +13,8 @@ import { http, HttpResponse } from 'msw';
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import { Role } from '@a2a-js/sdk';
 import { validateCardV1 } from '../harness/core/card-validator.js';
+import { validateCard } from '../harness/core/card-validator-v03.js';
+import { cardDialect } from '../harness/core/vocabulary/card-view.js';
 import { fillCard } from '../harness/core/scenario.js';
 import { audioMessage, bareRpc, peerFixture, rpcUrlOf, type PeerFixture } from './helpers/peer.js';
 import { ALL_SCENARIOS, scenario } from './helpers/scenarios.js';
@@ -37,10 +39,11 @@ describe('the test helper knows the whole built-in catalogue', () => {
   });
 });
 
-describe('every card a peer serves is a structurally valid A2A v1.0 card', () => {
+describe('every card a peer serves is a structurally valid card of its dialect (A2A v1.0 or v0.3)', () => {
   it.each(ALL_SCENARIOS.map((s) => [s.id, s] as const))('%s', (_id, s) => {
-    const card = fillCard(s.peer.card, { rpcUrl: 'https://127.0.0.1:1/t/x/rpc' });
-    expect(validateCardV1(JSON.parse(JSON.stringify(card)))).toEqual([]);
+    const card = fillCard(s.peer.card, { rpcUrl: 'https://127.0.0.1:1/t/x/rpc', rpcUrl03: 'https://127.0.0.1:1/t/x/rpc03', tokenUrl: 'https://127.0.0.1:1/t/x/oauth/token' });
+    expect(cardDialect(card)).toBe(s.peer.dialect ?? 'a2a-v1');
+    expect(validateCard(JSON.parse(JSON.stringify(card)))).toEqual([]);
   });
 });
 

@@ -214,7 +214,8 @@ async function runWithSdk(req: RunRequest, signal: AbortSignal): Promise<ClientR
 
 export function createA2aJsSdkClient(): ClientAdapter {
   return {
-    hello: () => ({ name: '@a2a-js/sdk', version: SDK_VERSION, profile: null, taskClasses: ['text', 'live-input', 'async-completion', 'artifact', 'fire-and-forget'] }),
+    // The 1.x client speaks A2A v1.0: scenarios that need a v0.3 client are listed as not run.
+    hello: () => ({ name: '@a2a-js/sdk', version: SDK_VERSION, profile: null, taskClasses: ['text', 'live-input', 'async-completion', 'artifact', 'fire-and-forget'], dialects: ['a2a-v1'] }),
     run: runWithSdk,
   };
 }

@@ -26,23 +26,42 @@ const asObject = (v: unknown): Json => (typeof v === 'object' && v !== null && !
 const asList = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const asStrings = (v: unknown): string[] => asList(v).filter((x): x is string => typeof x === 'string');
 
-/** Reads what the client needs. Missing optional capabilities read as false (spec §3.3.4: "false or not present"). */
+/** A v0.3 scheme's `type` tag → the v1.0 `SecurityScheme` member it became. */
+const V03_SCHEMES: Record<string, string> = { apiKey: 'apiKeySecurityScheme', http: 'httpAuthSecurityScheme', oauth2: 'oauth2SecurityScheme', openIdConnect: 'openIdConnectSecurityScheme', mutualTLS: 'mtlsSecurityScheme' };
+
+/**
+ * Reads what the client needs, from a v1.0 card or a v0.3 one (a main `url` at `preferredTransport`,
+ * default JSONRPC, plus `additionalInterfaces`, all at the card's `protocolVersion`). Missing
+ * optional capabilities read as false (spec §3.3.4: "false or not present").
+ */
 export function readClientCard(json: unknown): ClientCard {
   const card = asObject(json);
   const caps = asObject(card.capabilities);
+  const v03 = !Array.isArray(card.supportedInterfaces) && typeof card.url === 'string';
   const schemes = new Map<string, string>();
   for (const [name, scheme] of Object.entries(asObject(card.securitySchemes))) {
+    if (v03) {
+      schemes.set(name, V03_SCHEMES[String(asObject(scheme).type)] ?? '');
+      continue;
+    }
     const members = Object.keys(asObject(scheme));
     schemes.set(name, members.length === 1 ? members[0]! : '');
   }
+  const version = typeof card.protocolVersion === 'string' ? card.protocolVersion : '';
+  const interfaces = v03
+    ? [
+        { url: String(card.url), binding: typeof card.preferredTransport === 'string' ? card.preferredTransport : 'JSONRPC', version },
+        ...asList(card.additionalInterfaces).map((i) => ({ url: String(asObject(i).url ?? ''), binding: String(asObject(i).transport ?? ''), version })),
+      ]
+    : asList(card.supportedInterfaces).map((i) => {
+        const o = asObject(i);
+        return { url: typeof o.url === 'string' ? o.url : '', binding: typeof o.protocolBinding === 'string' ? o.protocolBinding : '', version: typeof o.protocolVersion === 'string' ? o.protocolVersion : '' };
+      });
   return {
-    interfaces: asList(card.supportedInterfaces).map((i) => {
-      const o = asObject(i);
-      return { url: typeof o.url === 'string' ? o.url : '', binding: typeof o.protocolBinding === 'string' ? o.protocolBinding : '', version: typeof o.protocolVersion === 'string' ? o.protocolVersion : '' };
-    }),
+    interfaces,
     streaming: caps.streaming === true,
     push: caps.pushNotifications === true,
-    extendedCard: caps.extendedAgentCard === true,
+    extendedCard: v03 ? card.supportsAuthenticatedExtendedCard === true : caps.extendedAgentCard === true,
     extensions: asList(caps.extensions).map((e) => {
       const o = asObject(e);
       return { uri: typeof o.uri === 'string' ? o.uri : '', required: o.required === true, params: asObject(o.params) };
@@ -58,7 +77,7 @@ export function readClientCard(json: unknown): ClientCard {
       };
     }),
     schemes,
-    requirements: asList(card.securityRequirements).map((r) => Object.keys(asObject(asObject(r).schemes))),
+    requirements: v03 ? asList(card.security).map((r) => Object.keys(asObject(r))) : asList(card.securityRequirements).map((r) => Object.keys(asObject(asObject(r).schemes))),
   };
 }
 

@@ -70,6 +70,7 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
     const card = readClientCard(fetched.json);
     let plan = negotiate(card, req.profile, req.intent, mistakes);
     if (plan.action === 'reject') return { decision: 'rejected', errorClass: plan.errorClass, degradations: [], taskIds, notes: plan.notes };
+    t.dialect = plan.dialect;
     // Credentials for the scheme the card lists, with what the run provisioned (A2A §7.3): a token on every A2A request.
     const oauthPlan = oauthPlanFor(cardJson, req.credentials);
     if (oauthPlan) t.auth = new TokenSource(oauthPlan, t.fetchImpl);
@@ -81,10 +82,11 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
     if (!mistakes.skipsProbe && new URL(req.cardUrl).origin !== new URL(plan.rpcUrl).origin) {
       if (card.extendedCard) {
         const got = await t.rpc(plan.rpcUrl, 'GetExtendedAgentCard', {});
-        if (got.ok && Array.isArray(got.result.supportedInterfaces)) {
+        if (got.ok && readClientCard(got.result).interfaces.length > 0) {
           const fresh = negotiate(readClientCard(got.result), req.profile, req.intent, mistakes);
           if (fresh.action === 'reject') return { decision: 'rejected', errorClass: fresh.errorClass, degradations: [], taskIds, notes: `the agent's own card (GetExtendedAgentCard): ${fresh.notes}` };
           plan = fresh;
+          t.dialect = plan.dialect;
           // The agent's own card replaces the public one (§3.1.11), its security schemes too.
           const freshAuth = oauthPlanFor(got.result, req.credentials);
           if (freshAuth && (!t.auth || freshAuth.tokenUrl !== t.auth.plan.tokenUrl)) t.auth = new TokenSource(freshAuth, t.fetchImpl);

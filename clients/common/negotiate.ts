@@ -8,7 +8,7 @@
  */
 import contentType from 'content-type';
 import { CONTOSO_AUDIO_SESSION_EXT, RESUBSCRIBE_ONLY_OUTPUTS_EXT } from '../../harness/core/vocabulary/extensions.js';
-import type { ClientProfile, ErrorClass, TaskIntent } from '../../harness/core/vocabulary/types.js';
+import type { ClientProfile, Dialect, ErrorClass, TaskIntent } from '../../harness/core/vocabulary/types.js';
 import { modesFor, type ClientCard } from './card.js';
 import type { TrustMistakes } from './trust.js';
 
@@ -57,6 +57,8 @@ export type Plan =
   | {
       action: 'proceed';
       rpcUrl: string;
+      /** The dialect of the interface chosen, and the A2A-Version it takes (none for 0.3, §3.6.1). */
+      dialect: Dialect;
       /** How the input goes out: text, one complete payload, or live frames. */
       input: 'text' | 'one-payload' | 'frames';
       completion: 'poll' | 'push' | 'stream' | 'none';
@@ -97,6 +99,15 @@ export function sameType(wanted: string, offered: string, loose = false): boolea
 
 const LIVE_MEDIA = /^(audio|video)\//i;
 
+/** The dialect of a protocol version, its patch number ignored (§3.6): 1.x is v1.0's, 0.3 is v0.3's. */
+export function dialectOf(version: string): Dialect | undefined {
+  const m = /^(\d+)\.(\d+)(?:\.\d+)?$/.exec(version.trim());
+  if (!m) return undefined;
+  if (m[1] === '1') return 'a2a-v1';
+  if (m[1] === '0' && m[2] === '3') return 'a2a-v0.3';
+  return undefined;
+}
+
 /** True when every alternative of the card's security requirements needs an mTLS scheme. */
 function everyAlternativeNeedsMtls(card: ClientCard): boolean {
   return card.requirements.length > 0 && card.requirements.every((alt) => alt.some((n) => card.schemes.get(n) === 'mtlsSecurityScheme'));
@@ -109,8 +120,12 @@ function resubscribeOnlyModes(card: ClientCard): string[] {
 
 export function negotiate(card: ClientCard, profile: ClientProfile, intent: TaskIntent, mistakes: Mistakes = {}): Plan {
   const has = (list: readonly string[], mt: string) => list.some((x) => sameType(mt, x, mistakes.looseMediaMatch === true));
-  const iface = card.interfaces.find((i) => i.binding === 'JSONRPC' && /^1\.\d+$/.test(i.version));
-  if (!iface) return { action: 'reject', errorClass: 'unnegotiable-card', notes: 'no JSONRPC interface for protocol version 1.x' };
+  // §8.3.2: the first interface, in the card's order, whose binding and version the client speaks;
+  // patch numbers are not considered (§3.6).
+  const spoken = profile.dialects ?? ['a2a-v1'];
+  const iface = card.interfaces.find((i) => i.binding === 'JSONRPC' && dialectOf(i.version) !== undefined && spoken.includes(dialectOf(i.version)!));
+  if (!iface)
+    return { action: 'reject', errorClass: 'unnegotiable-card', notes: `no JSONRPC interface in a dialect this client speaks (${spoken.join(', ')}); the card offers ${card.interfaces.map((i) => `${i.binding} ${i.version}`).join(', ') || 'none'}` };
 
   if (mistakes.rejectsWholeCard) {
     const liveInputs = card.inputModes.filter((m) => LIVE_MEDIA.test(m));
@@ -186,5 +201,5 @@ export function negotiate(card: ClientCard, profile: ClientProfile, intent: Task
     if (card.streaming) completion = 'stream';
     else degradations.push('stream->polling');
   }
-  return { action: 'proceed', rpcUrl: iface.url, input, completion, acceptedOutputModes: accepted, degradations, unreachableOutputs: unreachable, ...(optIn ? { optIn } : {}), ...(skillId ? { skillId } : {}), notes };
+  return { action: 'proceed', rpcUrl: iface.url, dialect: dialectOf(iface.version)!, input, completion, acceptedOutputModes: accepted, degradations, unreachableOutputs: unreachable, ...(optIn ? { optIn } : {}), ...(skillId ? { skillId } : {}), notes };
 }

@@ -7,7 +7,9 @@ import { readFile } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import { Agent } from 'undici';
 import type { ClientTls } from '../../harness/core/vocabulary/types.js';
+import type { Dialect } from '../../harness/core/vocabulary/types.js';
 import { challengeSchemes, type TokenSource } from './auth.js';
+import { decodeResult, decodeStreamResult, encodeCall } from './dialect-v03.js';
 
 export type RpcOutcome =
   | { ok: true; result: Record<string, unknown> }
@@ -36,6 +38,8 @@ export class A2ATransport {
   private nextId = 1;
   /** Where A2A requests get their Bearer token (A2A §7.3: credentials "for every A2A request"), once the card names a scheme. */
   auth: TokenSource | undefined;
+  /** The dialect of the interface in use: v1.0 sends `A2A-Version: 1.0`; v0.3 sends none (§3.6.1) and spells calls its way. */
+  dialect: Dialect = 'a2a-v1';
   private constructor(
     private readonly agent: Agent,
     private readonly opts: TransportOptions,
@@ -55,7 +59,7 @@ export class A2ATransport {
   }
 
   private headers(extra: Record<string, string> = {}): Record<string, string> {
-    return { ...(this.opts.versionHeader === false ? {} : { 'A2A-Version': '1.0' }), ...extra };
+    return { ...(this.opts.versionHeader === false || this.dialect !== 'a2a-v1' ? {} : { 'A2A-Version': '1.0' }), ...extra };
   }
 
   private fetch(url: string, init: RequestInit): Promise<Response> {
@@ -141,7 +145,9 @@ export class A2ATransport {
   /** One JSON-RPC call. `id` may be pinned to resend a request byte for byte; `headers` add service parameters. */
   async rpc(url: string, method: string, params: unknown, o: { id?: number; headers?: Record<string, string> } = {}): Promise<RpcOutcome> {
     const id = o.id ?? this.nextId++;
-    const body = JSON.stringify({ jsonrpc: '2.0', id, method, params });
+    const v03 = this.dialect === 'a2a-v0.3' ? encodeCall(method, params) : undefined;
+    if (this.dialect === 'a2a-v0.3' && !v03) return { ok: false, kind: 'rpc', code: -32601, message: `${method} has no A2A v0.3 method` };
+    const body = JSON.stringify({ jsonrpc: '2.0', id, method: v03 ? v03.method : method, params: v03 ? v03.params : params });
     const send = async () => {
       let auth: Record<string, string>;
       try {
@@ -154,7 +160,8 @@ export class A2ATransport {
     };
     const out = await this.meetChallenge(await send(), send);
     if (!out.ok) return out;
-    return this.rpcResult(out.json);
+    const result = this.rpcResult(out.json);
+    return result.ok && v03 ? { ok: true, result: decodeResult(method, (out.json as { result?: unknown }).result) } : result;
   }
 
   private rpcResult(json: unknown): RpcOutcome {
@@ -169,7 +176,9 @@ export class A2ATransport {
 
   /** A JSON-RPC call answered with SSE: yields each event's `result` until the stream closes. */
   async *rpcStream(url: string, method: string, params: unknown, extraHeaders: Record<string, string> = {}): AsyncGenerator<Record<string, unknown>, RpcOutcome | undefined> {
-    const body = JSON.stringify({ jsonrpc: '2.0', id: this.nextId++, method, params });
+    const v03 = this.dialect === 'a2a-v0.3' ? encodeCall(method, params) : undefined;
+    if (this.dialect === 'a2a-v0.3' && !v03) return { ok: false, kind: 'rpc', code: -32601, message: `${method} has no A2A v0.3 method` };
+    const body = JSON.stringify({ jsonrpc: '2.0', id: this.nextId++, method: v03 ? v03.method : method, params: v03 ? v03.params : params });
     type Opened = { ok: true; res: Response } | Exclude<RpcOutcome, { ok: true }>;
     const open = async (): Promise<Opened> => {
       try {
@@ -204,7 +213,7 @@ export class A2ATransport {
         return { ok: false, kind: 'http', status: res.status, text: 'an event that is not JSON' };
       }
       if (msg.error) return { ok: false, kind: 'rpc', code: Number(msg.error.code), message: String(msg.error.message ?? '') };
-      if (msg.result) yield msg.result;
+      if (msg.result) yield v03 ? decodeStreamResult(msg.result) : msg.result;
     }
     return undefined;
   }

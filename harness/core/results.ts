@@ -37,7 +37,8 @@ export interface ScenarioResult {
   checks: Check[];
   card: Record<string, unknown>;
   cardPointers: string[];
-  peer: { factory: string; runtime: PeerRuntime };
+  /** The peer: its factory, its runtime, and the dialect it spoke (absent in results before issue 11: A2A v1.0). */
+  peer: { factory: string; runtime: PeerRuntime; dialect?: Dialect };
   profile: ClientProfile;
   intent: TaskIntent;
   claims: ClientReport | null;

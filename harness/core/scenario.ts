@@ -4,7 +4,7 @@
  * needs, the task intent and the verdict the reference client must get.
  */
 import type { Level } from './sources.js';
-import type { ClientProfile, Dialect, ProfileConstraints, TaskIntent } from './vocabulary/types.js';
+import { DEFAULT_PROFILE, type ClientProfile, type Dialect, type Hello, type ProfileConstraints, type TaskIntent } from './vocabulary/types.js';
 import type { VerdictKind } from './verdict.js';
 
 /**
@@ -224,6 +224,22 @@ export function profileFor(base: ClientProfile, constraints: ProfileConstraints,
 
 function structuredCloneSafe<T>(v: T): T {
   return JSON.parse(JSON.stringify(v)) as T;
+}
+
+/**
+ * The dialects a per-run client is handed: the scenario's, as far as the client speaks them (its
+ * hello's `dialects`; a client that declares none is taken to speak A2A v1.0). The harness never
+ * hands a client a dialect it did not declare, as with extensions.
+ */
+export function dialectsFor(hello: Pick<Hello, 'dialects'>, wanted: readonly Dialect[] | undefined): Dialect[] {
+  const spoken = hello.dialects ?? DEFAULT_PROFILE.dialects;
+  return (wanted ?? DEFAULT_PROFILE.dialects).filter((d) => spoken.includes(d));
+}
+
+/** Why a per-run client cannot run a scenario for its dialects, or undefined. */
+export function dialectProblem(hello: Pick<Hello, 'dialects'>, wanted: readonly Dialect[] | undefined): string | undefined {
+  if (!wanted || dialectsFor(hello, wanted).length > 0) return undefined;
+  return `the scenario needs a client that speaks ${wanted.join(' or ')}; the client speaks ${(hello.dialects ?? DEFAULT_PROFILE.dialects).join(', ')}${hello.dialects ? '' : ' (none declared in hello: A2A v1.0 assumed)'}`;
 }
 
 /** Whether a fixed profile meets a scenario's constraints; the reason when it does not. */

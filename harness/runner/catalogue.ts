@@ -7,7 +7,8 @@ import { relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { glob } from 'tinyglobby';
 import { fillCard, type Scenario } from '../core/scenario.js';
-import { validateCardV1 } from '../core/card-validator.js';
+import { validateCard } from '../core/card-validator-v03.js';
+import { cardDialect } from '../core/vocabulary/card-view.js';
 import { peerProblem } from '../../peers/index.js';
 import { schemaValidator } from './json-schema.js';
 import { PACKAGE_ROOT } from './package-root.js';
@@ -59,13 +60,18 @@ export function shapeProblem(value: unknown, max = MAX_SCENARIO_DEPTH): string |
   return undefined;
 }
 
-/** A scenario's peer: a known factory whose checks pass, and a card the A2A v1.0 validator accepts once its URLs are filled. */
+/**
+ * A scenario's peer: a known factory whose checks pass, and a card its dialect's validator accepts
+ * once its URLs are filled (v1.0 against the proto; v0.3 against its schema's shapes).
+ */
 function servableProblem(s: Scenario): string | undefined {
   const peer = peerProblem(s.peer);
   if (peer) return peer;
-  // The peer fills {{rpcUrl}} and {{negotiationUrl}} with its listeners' URLs; any https URL stands in here.
-  const card = fillCard(s.peer.card, { rpcUrl: 'https://127.0.0.1:1/a2a', negotiationUrl: 'https://127.0.0.1:1/negotiate' });
-  const issues = validateCardV1(card);
+  // The peer fills its {{…}} placeholders with its listeners' URLs; any https URL stands in here.
+  const card = fillCard(s.peer.card, { rpcUrl: 'https://127.0.0.1:1/a2a', rpcUrl03: 'https://127.0.0.1:1/a2a03', tokenUrl: 'https://127.0.0.1:1/oauth/token', negotiationUrl: 'https://127.0.0.1:1/negotiate' });
+  const dialect = s.peer.dialect ?? 'a2a-v1';
+  if (cardDialect(card) !== dialect) return `peer.card: the card is written in ${cardDialect(card)} form, but peer.dialect is ${dialect}`;
+  const issues = validateCard(card);
   if (issues.length) return `peer.card${issues[0]!.pointer === '/' ? '' : issues[0]!.pointer.replace(/\//g, '.')}: ${issues[0]!.message}${issues.length > 1 ? ` (and ${issues.length - 1} more)` : ''}`;
   return undefined;
 }

@@ -7,7 +7,7 @@ import type { ClientAdapter } from '../adapters/contract.js';
 import { validateCard } from '../core/card-validator-v03.js';
 import { grade, markProbes, type RunOutcome } from '../core/oracle/index.js';
 import type { ScenarioResult } from '../core/results.js';
-import { JWKS_PATH, fillProfile, profileFor, type Scenario } from '../core/scenario.js';
+import { JWKS_PATH, dialectsFor, fillProfile, profileFor, type Scenario } from '../core/scenario.js';
 import { Transcript } from '../core/transcript.js';
 import { DECISIONS, DEFAULT_PROFILE, ERROR_CLASSES, type ClientReport, type ClientTls, type Hello, type RunRequest } from '../core/vocabulary/types.js';
 import { PeerHost } from '../net/peer-host.js';
@@ -64,7 +64,9 @@ function tlsFor(pki: PkiFiles, callback: string): ClientTls {
 
 export async function executeScenario(s: Scenario, env: RunEnv): Promise<ScenarioResult> {
   const started = performance.now();
-  let profile = env.hello.profile ?? profileFor(DEFAULT_PROFILE, s.profileConstraints, env.hello.extensions ?? []);
+  // The dialects the client speaks of the scenario's (the CLI never selects a scenario whose dialects it speaks none of; run directly, it gets them all).
+  const spoken = dialectsFor(env.hello, s.profileConstraints.dialects);
+  let profile = env.hello.profile ?? { ...profileFor(DEFAULT_PROFILE, s.profileConstraints, env.hello.extensions ?? []), ...(spoken.length ? { dialects: spoken } : {}) };
   const deadlineMs = Math.round(s.deadlineMs * env.deadlineMultiplier);
   const base = {
     id: s.id,
@@ -76,7 +78,7 @@ export async function executeScenario(s: Scenario, env: RunEnv): Promise<Scenari
     spec: s.spec,
     expect: s.expect,
     cardPointers: s.peer.signals.map((x) => x.pointer),
-    peer: { factory: s.peer.factory, runtime: s.peer.runtime },
+    peer: { factory: s.peer.factory, runtime: s.peer.runtime, dialect: s.peer.dialect ?? 'a2a-v1' },
     profile,
     intent: s.intent,
     deadlineMs,

@@ -10,7 +10,7 @@ import { clientLabel, createClient, type ClientChoice } from './client-factory.j
 import { ClientFault } from '../adapters/subprocess.js';
 import type { RunResults, ScenarioResult } from '../core/results.js';
 import { RESULTS_SCHEMA } from '../core/results.js';
-import { unmetConstraint } from '../core/scenario.js';
+import { dialectProblem, unmetConstraint } from '../core/scenario.js';
 import type { Hello } from '../core/vocabulary/types.js';
 import { helloProblem } from '../adapters/contract.js';
 import { makePki, writePki } from '../pki/index.js';
@@ -72,6 +72,11 @@ export function selectScenarios(catalogue: CatalogueEntry[], hello: Hello, rules
     const unmet = hello.profile ? unmetConstraint(hello.profile, e.scenario.profileConstraints) : undefined;
     if (unmet) {
       notRun.push({ id: e.scenario.id, reason: `the client's fixed profile does not meet this scenario: ${unmet}` });
+      continue;
+    }
+    const dialects = hello.profile ? undefined : dialectProblem(hello, e.scenario.profileConstraints.dialects);
+    if (dialects) {
+      notRun.push({ id: e.scenario.id, reason: dialects });
       continue;
     }
     selected.push(e);
@@ -237,7 +242,7 @@ function errorResult(e: CatalogueEntry, reason: string): ScenarioResult {
   return {
     id: s.id, opaqueId: '', rule: s.rule, title: s.title, description: s.description, expectation: s.expectation, spec: s.spec,
     expect: s.expect, verdict: 'ERROR', checks: [{ rule: 'HARNESS', verdict: 'ERROR', reason, evidence: [] }],
-    card: s.peer.card, cardPointers: s.peer.signals.map((x) => x.pointer), peer: { factory: s.peer.factory, runtime: s.peer.runtime },
+    card: s.peer.card, cardPointers: s.peer.signals.map((x) => x.pointer), peer: { factory: s.peer.factory, runtime: s.peer.runtime, dialect: s.peer.dialect ?? 'a2a-v1' },
     profile: s.profileConstraints as never, intent: s.intent, claims: null, outcome: { kind: 'error', reason }, transcript: [], ledger: [],
     deadlineMs: s.deadlineMs, durationMs: 0, file: relativeToRoot(e.file),
   };

@@ -70,8 +70,22 @@ export function a2aV03Peer(desc: PeerDescription, ctx: PeerRunContext, parts: Pe
   const neutral = { ...cardIn(card), supportedInterfaces: [{ url: rpcUrl, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }] };
   const extended = rt.extendedCard ? fillCard(rt.extendedCard, vars) : undefined;
   const core = rpcHandler({ rpcUrl, runtime: rt, card: neutral, ctx, ...(extended ? { extendedCard: extended } : {}) });
+  const handlers: RequestHandler[] = [
+    cardHandler(ctx, cardUrl, card),
+    cardHandler(ctx, `${base}${LEGACY_CARD_PATH}`, card),
+    ...(parts.origins?.(ctx, card) ?? []),
+    ...(parts.gates?.(ctx, rpcUrl) ?? []),
+    v03Endpoint(ctx, rpcUrl, rpcUrl, core),
+  ];
+  return { card, cardUrl, handlers };
+}
 
-  const rpc = http.post(rpcUrl, async ({ request }) => {
+/**
+ * A v0.3 JSON-RPC endpoint at `url` in front of a neutral (v1.0) method table answering at
+ * `coreUrl`: a v0.3 peer's only endpoint, or a v1.0 peer's second interface at protocol version 0.3.
+ */
+export function v03Endpoint(ctx: PeerRunContext, url: string, coreUrl: string, core: RequestHandler): RequestHandler {
+  return http.post(url, async ({ request }) => {
     const ev = eventOf(ctx, request);
     if (!ev) return new HttpResponse('too many requests in this scenario run', { status: 429 });
     const raw = await request.text();
@@ -100,7 +114,8 @@ export function a2aV03Peer(desc: PeerDescription, ctx: PeerRunContext, parts: Pe
     const headers = new Headers(request.headers);
     headers.set('a2a-version', '1.0');
     headers.set('content-type', 'application/json');
-    const inner = new Request(request.url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id, method: call.op, params: call.params }) });
+    const query = new URL(request.url).search;
+    const inner = new Request(`${coreUrl}${query}`, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id, method: call.op, params: call.params }) });
     const res = await getResponse([core], inner);
     if (ev.rpc) ev.rpc.wireMethod = wireMethod;
     if (!res) return new HttpResponse('harness error: the neutral method table did not answer', { status: 500 });
@@ -112,13 +127,4 @@ export function a2aV03Peer(desc: PeerDescription, ctx: PeerRunContext, parts: Pe
     if (out.result !== undefined && call.op !== 'GetExtendedAgentCard') out.result = resultOut(call.op, out.result);
     return HttpResponse.json(out, { status: res.status });
   });
-
-  const handlers: RequestHandler[] = [
-    cardHandler(ctx, cardUrl, card),
-    cardHandler(ctx, `${base}${LEGACY_CARD_PATH}`, card),
-    ...(parts.origins?.(ctx, card) ?? []),
-    ...(parts.gates?.(ctx, rpcUrl) ?? []),
-    rpc,
-  ];
-  return { card, cardUrl, handlers };
 }

@@ -14,6 +14,8 @@ import { fillCard, type PeerDescription } from '../../harness/core/scenario.js';
 import type { PeerInstance, PeerRunContext } from '../context.js';
 import { authParts, TOKEN_PATH } from './auth.js';
 import { cardHandler } from './card.js';
+import { isObj } from './event.js';
+import { v03Endpoint } from '../a2a-v0.3/peer.js';
 import { rpcHandler } from './rpc.js';
 
 export interface PeerParts {
@@ -31,19 +33,24 @@ export function a2aV1Peer(desc: PeerDescription, ctx: PeerRunContext, parts: Pee
   const rt = desc.runtime;
   const rpcUrl = `${ctx.base(rt.rpcListener)}/rpc`;
   // `{{negotiationUrl}}` of old scenario files points at nothing any more (ruleset 2).
-  const vars = { rpcUrl, negotiationUrl: `${ctx.base(rt.rpcListener)}/negotiate`, tokenUrl: `${ctx.base(rt.rpcListener)}${TOKEN_PATH}` };
+  // `{{rpcUrl03}}`: a second interface of the same runtime at protocol version 0.3 (a card that offers both dialects).
+  const rpcUrl03 = `${ctx.base(rt.rpcListener)}/rpc03`;
+  const vars = { rpcUrl, rpcUrl03, negotiationUrl: `${ctx.base(rt.rpcListener)}/negotiate`, tokenUrl: `${ctx.base(rt.rpcListener)}${TOKEN_PATH}` };
   const filled = fillCard(desc.card, vars);
   const card = parts.finishCard ? parts.finishCard(filled, ctx) : filled;
   const cardUrl = `${ctx.base(rt.cardListener)}/.well-known/agent-card.json`;
   // The runtime's own auth (a token endpoint beside the RPC, a gate in front of it), before any other gate.
   const auth = rt.auth ? authParts(rt.auth, ctx, vars.tokenUrl) : undefined;
+  const core = rpcHandler({ rpcUrl, runtime: rt, card, ctx, ...(rt.extendedCard ? { extendedCard: fillCard(rt.extendedCard, vars) } : {}) });
+  const offers03 = (Array.isArray(card.supportedInterfaces) ? card.supportedInterfaces : []).some((i) => isObj(i) && i.url === rpcUrl03 && /^0\.3(\.\d+)?$/.test(String(i.protocolVersion ?? '')));
   const handlers: RequestHandler[] = [
     cardHandler(ctx, cardUrl, card),
     ...(auth?.parts.origins?.(ctx, card) ?? []),
     ...(parts.origins?.(ctx, card) ?? []),
     ...(auth?.parts.gates?.(ctx, rpcUrl) ?? []),
     ...(parts.gates?.(ctx, rpcUrl) ?? []),
-    rpcHandler({ rpcUrl, runtime: rt, card, ctx, ...(rt.extendedCard ? { extendedCard: fillCard(rt.extendedCard, vars) } : {}) }),
+    core,
+    ...(offers03 ? [v03Endpoint(ctx, rpcUrl03, rpcUrl, core)] : []),
   ];
   const jwks = parts.jwks?.(ctx);
   return { card, cardUrl, handlers, ...(jwks ? { jwks } : {}), ...(auth ? { credentials: [auth.credentials] } : {}) };

@@ -354,7 +354,7 @@ function ScenarioPanel({ s, unexpected }: { s: ScenarioResult; unexpected: boole
             <p>{s.description}</p>
             <h4>What a correct client does</h4>
             <p>{s.expectation}</p>
-            <p class="muted">Source: {s.spec} · peer <code>{s.peer.factory}</code> · opaque id <code>{s.opaqueId}</code> · deadline {s.deadlineMs} ms</p>
+            <p class="muted">Source: {s.spec} · peer <code>{s.peer.factory}</code> speaking <code>{s.peer.dialect ?? 'a2a-v1'}</code> · opaque id <code>{s.opaqueId}</code> · deadline {s.deadlineMs} ms</p>
           </div>
           <div>
             <h4>Checks</h4>

@@ -1,5 +1,6 @@
 /** Looks up built-in scenarios by id (plain data; nothing runs). */
 import type { Scenario } from '../../harness/core/scenario.js';
+import dialects from '../../scenarios/dialects.scenario.js';
 import escalate from '../../scenarios/neg-escalate.scenario.js';
 import handshake from '../../scenarios/handshake.scenario.js';
 import live from '../../scenarios/neg-live-input.scenario.js';
@@ -9,7 +10,7 @@ import tls from '../../scenarios/spec-tls-verify.scenario.js';
 import trust from '../../scenarios/trust.scenario.js';
 import wire from '../../scenarios/wire.scenario.js';
 
-export const ALL_SCENARIOS: Scenario[] = [...live, ...push, ...resub, ...escalate, ...tls, ...trust, ...handshake, ...wire];
+export const ALL_SCENARIOS: Scenario[] = [...live, ...push, ...resub, ...escalate, ...tls, ...trust, ...handshake, ...dialects, ...wire];
 
 export function scenario(id: string): Scenario {
   const s = ALL_SCENARIOS.find((x) => x.id === id);

@@ -159,7 +159,9 @@ def main():
         kind = msg.get("type")
         if kind == "hello":
             send({"type": "hello", "name": "python-simple", "version": "0.1.0", "profile": None,
-                  "taskClasses": ["text", "live-input", "async-completion", "artifact", "fire-and-forget"]})
+                  "taskClasses": ["text", "live-input", "async-completion", "artifact", "fire-and-forget"],
+                  # It speaks A2A v1.0 JSON-RPC only: scenarios for a v0.3 client are not run for it.
+                  "dialects": ["a2a-v1"]})
         elif kind == "run":
             aborted = threading.Event()
             current[msg["id"]] = aborted

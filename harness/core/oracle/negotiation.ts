@@ -8,7 +8,7 @@ import type { PeerRuntime } from '../scenario.js';
 import type { Source } from '../sources.js';
 import { TERMINAL_STATES } from '../transcript.js';
 import { absentEvidence, claimEvidence, ledgerEvidence, verdict, wireEvidence, type EvidenceRef, type Verdict } from '../verdict.js';
-import { inputModesFor, outputModesFor, type CardView } from '../vocabulary/card-view.js';
+import { dialectOfVersion, inputModesFor, outputModesFor, type CardView } from '../vocabulary/card-view.js';
 import { RESUBSCRIBE_ONLY_OUTPUTS_EXT } from '../vocabulary/extensions.js';
 import { includesMediaType } from '../vocabulary/media-type.js';
 import type { TaskIntent } from '../vocabulary/types.js';
@@ -113,7 +113,9 @@ function orphans(x: GradeInput): Verdict | undefined {
 export function completable(s: Situation): { ok: true } | { ok: false; why: string } {
   const { card, intent, truth } = s;
   const rt = truth.runtime;
-  if (!card.interfaces.some((i) => i.protocolBinding === 'JSONRPC' && /^1\.\d+$/.test(i.protocolVersion))) return { ok: false, why: 'the card offers no JSON-RPC interface for A2A 1.x' };
+  const dialects = s.profile.dialects ?? ['a2a-v1'];
+  if (!card.interfaces.some((i) => i.protocolBinding === 'JSONRPC' && dialects.some((d) => d === dialectOfVersion(i.protocolVersion))))
+    return { ok: false, why: `the card offers no JSON-RPC interface in a dialect the client speaks (${dialects.join(', ')})` };
   if (!includesMediaType(inputModesFor(card, intent.skillId), intent.input.mediaType)) return { ok: false, why: `the card does not list ${intent.input.mediaType} as an input mode` };
   if (intent.taskClass === 'live-input' && liveOnly(s) && !s.profile.canRenegotiate && card.streaming !== true && resolvingExtension(s) === undefined)
     return { ok: false, why: `the card gives live-only ${intent.input.mediaType} no way in (no streaming, no extension the client implements)` };

@@ -6,10 +6,10 @@ import { BAD_CERT_LISTENERS, type ListenerKind, type PeerRuntime } from '../scen
 import { upFrontMissFails, weakest, type Level } from '../sources.js';
 import type { HttpEvent } from '../transcript.js';
 import { absentEvidence, verdict, wireEvidence, type EvidenceRef } from '../verdict.js';
-import { readCard } from '../vocabulary/card-view.js';
-import { https, rpcCalls, tlsEvents, wireTrail } from './evidence.js';
-import { mustComplete } from './negotiation.js';
-import { binds, harm, informational, met, timeout, type Rule } from './rule.js';
+import { dialectOfVersion, readCard } from '../vocabulary/card-view.js';
+import { https, rpcCalls, situationOf, tlsEvents, wireTrail } from './evidence.js';
+import { creditRejection, mustComplete } from './negotiation.js';
+import { binds, harm, informational, met, notBinding, signal, timeout, upFrontMiss, type Binding, type Rule, type Situation } from './rule.js';
 
 /** The listener with a certificate a client must refuse, where the peer serves its card or its RPC on one. */
 function badListener(rt: Pick<PeerRuntime, 'cardListener' | 'rpcListener'>): ListenerKind | undefined {
@@ -152,4 +152,64 @@ export const SPEC_A2A_VERSION: Rule = {
   },
 };
 
-export const TRANSPORT_RULES: Rule[] = [SPEC_TLS_VERIFY, SPEC_A2A_VERSION];
+
+// --- SPEC-INTERFACE-SELECTION -----------------------------------------------------------------
+
+/** The JSON-RPC interfaces of a card, in its order, with the dialect each speaks. */
+const jsonRpcInterfaces = (s: Situation) =>
+  s.card.interfaces.filter((i) => i.protocolBinding === 'JSONRPC').map((i) => ({ ...i, dialect: dialectOfVersion(i.protocolVersion) }));
+
+const urlOf = (e: HttpEvent) => `${e.origin}${e.path.split('?')[0]}`;
+
+export const SPEC_INTERFACE_SELECTION: Rule = {
+  id: 'SPEC-INTERFACE-SELECTION',
+  title: 'The client uses the first interface of the card in a dialect it speaks, and rejects a card that offers none before any task',
+  family: 'transport',
+  scope: 'own',
+  sources: [
+    { doc: 'A2A v1.0.1', section: '8.3.2', quote: 'Parse supportedInterfaces if present, and select the first supported transport', level: 'MUST' },
+    { doc: 'A2A v1.0.1', section: '8.3.2', quote: 'Prefer earlier entries in the ordered list when multiple options are supported', level: 'MUST' },
+    { doc: 'A2A v1.0.1', section: '3.6', quote: 'Patch version numbers SHOULD NOT be used in requests, responses and Agent Cards, and MUST not be considered when clients and servers negotiate protocol versions.', level: 'MUST' },
+  ],
+  limits: [
+    { doc: 'A2A v1.0.1', section: '3.6.1', quote: 'Clients MUST send the `A2A-Version` header with each request to maintain compatibility after an agent upgrades to a new version of the protocol (except for 0.3 Clients - 0.3 will be assumed for empty header).' },
+    { doc: 'A2A v1.0.1', section: '3.6.2', quote: 'Agents MUST interpret empty value as 0.3 version.' },
+  ],
+  grades: [
+    { when: 'no interface in a dialect the client speaks (a v1.0-only card to a v0.3-only client, the reverse, a peer upgraded in place): any A2A call', verdict: 'FAIL (MUST: the wire shows the call the interface cannot take: -32009 or -32601)' },
+    { when: 'the same: no call, after the card was read', verdict: 'PASS' },
+    { when: 'an interface it speaks exists: the first A2A call goes elsewhere than the first such interface in the card\'s order', verdict: 'FAIL (MUST, §8.3.2)' },
+    { when: 'the same, on the right interface: no task completed', verdict: 'FAIL (over-rejection; a card whose version carries a patch number, `1.0.1`, is 1.0)' },
+  ],
+  notBinding: ['a card with no JSON-RPC interface at all (not this rule\'s question)'],
+  applies(s) {
+    const ifaces = jsonRpcInterfaces(s);
+    if (ifaces.length === 0) return notBinding('the card offers no JSON-RPC interface');
+    const spoken = s.profile.dialects ?? ['a2a-v1'];
+    const first = ifaces.find((i) => i.dialect && spoken.includes(i.dialect));
+    const offered = ifaces.map((i) => `${i.protocolVersion}${i.dialect ? '' : ' (unknown)'}`).join(', ');
+    const pointer = s.card.dialect === 'a2a-v0.3' ? '/protocolVersion' : '/supportedInterfaces';
+    if (!first)
+      return binds(`the card offers JSON-RPC at ${offered}; the client speaks ${spoken.join(', ')}: no interface it can use`, ['reject'], [signal(s, pointer, 'MUST', `protocol versions ${offered}`)]);
+    const index = ifaces.indexOf(first);
+    return binds(`the first interface in a dialect the client speaks is #${index} of the card's JSON-RPC interfaces: ${first.url} at ${first.protocolVersion}`, ['proceed']);
+  },
+  grade(b, x) {
+    if (!b.binds) return informational(b.reason);
+    const s = situationOf(x);
+    const calls = rpcCalls(x);
+    if (b.acceptable.includes('reject')) {
+      if (calls.length > 0)
+        return upFrontMiss(this, b as Binding, `called an interface in a dialect the client does not speak (${calls.length} call(s))`, calls.slice(0, 3).map((e) => wireEvidence(e.seq, `${e.rpc!.wireMethod ?? e.rpc!.method} to ${e.path.split('?')[0]} → ${e.rpcError ? e.rpcError.code : e.status}`)));
+      return creditRejection(x, 'declined before any call: no interface in a dialect the client speaks');
+    }
+    const first = jsonRpcInterfaces(s).find((i) => i.dialect && (s.profile.dialects ?? ['a2a-v1']).includes(i.dialect))!;
+    const wrong = calls.find((e) => urlOf(e) !== first.url);
+    if (wrong)
+      return upFrontMiss(this, b as Binding, `called ${urlOf(wrong)} at #${wrong.seq}, not the first interface the client speaks (${first.url}, ${first.protocolVersion})`, [wireEvidence(wrong.seq, `${wrong.rpc!.wireMethod ?? wrong.rpc!.method} → ${wrong.rpcError ? wrong.rpcError.code : wrong.status}`)]);
+    const done = mustComplete(x, b.reason);
+    return done.kind === 'PASS' && calls[0] ? { ...done, evidence: [wireEvidence(calls[0].seq, `${calls[0].rpc!.wireMethod ?? calls[0].rpc!.method} to ${first.url} (${first.protocolVersion}), A2A-Version ${calls[0].headers.a2aVersion ?? calls[0].versionQuery ?? 'none (0.3)'}`), ...done.evidence] } : done;
+  },
+};
+
+export const TRANSPORT_RULES: Rule[] = [SPEC_TLS_VERIFY, SPEC_A2A_VERSION, SPEC_INTERFACE_SELECTION];

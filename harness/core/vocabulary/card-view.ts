@@ -76,6 +76,14 @@ const V03_SCHEME_KIND: Record<string, SecuritySchemeKind> = {
   mutualTLS: 'mtlsSecurityScheme',
 };
 
+/** The dialect a protocol version names, its patch ignored (§3.6): 1.x is A2A v1.0's, 0.3 is v0.3's. */
+export function dialectOfVersion(version: string): 'a2a-v1' | 'a2a-v0.3' | undefined {
+  const m = /^(\d+)\.(\d+)(?:\.\d+)?$/.exec(version.trim());
+  if (!m) return undefined;
+  if (m[1] === '1') return 'a2a-v1';
+  return m[1] === '0' && m[2] === '3' ? 'a2a-v0.3' : undefined;
+}
+
 /** Which dialect a card is written in: v1.0 lists `supportedInterfaces`; v0.3 has a main `url` instead. */
 export function cardDialect(card: unknown): 'a2a-v1' | 'a2a-v0.3' {
   const c = obj(card);
