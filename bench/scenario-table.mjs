@@ -25,7 +25,7 @@ const rows = r.results.map((s) => {
 });
 const counts = Object.entries(r.summary).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(' · ');
 const table = [
-  `${r.client.name} ${r.client.version} over ${r.results.length} scenarios (a2a-conformance ${r.harness.version}): ${counts}; exit code ${r.exitCode}.`,
+  `${r.client.name} ${r.client.version} over ${r.results.length} scenarios (a2a-conformance ${r.harness.version}): ${counts}; exit code ${r.exitCode}.${r.notRun?.length ? ` Not run: ${r.notRun.length} (${[...new Set(r.notRun.map((n) => n.reason))].join('; ')}).` : ''}`,
   '',
   '| scenario | rule | verdict | why, from the wire |',
   '|---|---|---|---|',

@@ -138,7 +138,7 @@ describe('a rejection is credited only when the client could have read the card 
     }
   });
 
-  it('a v0.3-only client collects no PASS: its declines become UNSUPPORTED ("never spoke A2A v1.0"); what it could not start stays FAIL', async () => {
+  it('a v0.3-only client collects no PASS on v1.0 peers: its declines become UNSUPPORTED ("never spoke A2A in a dialect its peers speak"); what it could not start stays FAIL', async () => {
     const ids = ['neg-live-input/live-audio-to-batch-peer', 'neg-resub-only/only-output-unreachable', 'neg-live-input/text-task-on-audio-card'];
     const r = await runInProcess(v03Only, ids);
     const v = Object.fromEntries(r.results.map((x) => [x.id, x.verdict]));
@@ -147,7 +147,7 @@ describe('a rejection is credited only when the client could have read the card 
     expect(v['neg-live-input/text-task-on-audio-card']).toBe('FAIL');
     const d = r.results[0]!.checks[0]!;
     expect(d).toMatchObject({ rule: 'DIALECT', verdict: 'UNSUPPORTED' });
-    expect(d.reason).toContain('never spoke A2A v1.0');
+    expect(d.reason).toContain('never spoke A2A in a dialect its peers speak');
     expect(r.summary.PASS).toBe(0);
     // The same declines from a client that does speak v1.0 elsewhere in the run are credited.
     const ref = await runInProcess('reference', ids);

@@ -192,7 +192,7 @@ export const SPEC_INTERFACE_SELECTION: Rule = {
     if (!first)
       return binds(`the card offers JSON-RPC at ${offered}; the client speaks ${spoken.join(', ')}: no interface it can use`, ['reject'], [signal(s, pointer, 'MUST', `protocol versions ${offered}`)]);
     const index = ifaces.indexOf(first);
-    return binds(`the first interface in a dialect the client speaks is #${index} of the card's JSON-RPC interfaces: ${first.url} at ${first.protocolVersion}`, ['proceed']);
+    return binds(`the first interface in a dialect the client speaks is #${index} of the card's JSON-RPC interfaces, at ${first.protocolVersion}`, ['proceed']);
   },
   grade(b, x) {
     if (!b.binds) return informational(b.reason);
