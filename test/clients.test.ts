@@ -45,4 +45,13 @@ describe('clients under test (their README tables are written by bench/scenario-
     expect(r.results.summary.ERROR).toBe(0);
     expect(verdicts(r.results)).toEqual(publishedVerdicts('README.md', 'sdk'));
   });
+
+  it('@a2a-js/sdk 0.3.14 runs through every scenario for a v0.3 client; its results are the README\'s, and it is PASSed nowhere it never reached the peer\'s dialect', { timeout: 120_000 }, async () => {
+    const r = await runInProcess('a2a-js-sdk@0.3');
+    expect(r.summary.ERROR).toBe(0);
+    expect(verdicts(r)).toEqual(publishedVerdicts('README.md', 'sdk03'));
+    for (const x of r.results.filter((x) => x.verdict === 'PASS' && x.outcome.kind === 'reported'))
+      // A PASS either declined after reading the card, or spoke the peer's dialect on the wire.
+      expect(x.claims?.decision === 'rejected' || x.transcript.some((e) => e.kind === 'http' && !!e.rpc?.wireMethod), x.id).toBe(true);
+  });
 });

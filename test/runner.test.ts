@@ -154,12 +154,15 @@ describe('a rejection is credited only when the client could have read the card 
     expect(ref.results.map((x) => x.verdict)).toEqual(['PASS', 'PASS', 'PASS']);
   });
 
-  it('a client that declares only a2a-v0.3 in its hello gets UNSUPPORTED for every v1.0 peer, said why', async () => {
+  it('a client that declares only a2a-v0.3 in its hello gets UNSUPPORTED, said why, for a scenario that needs a v1.0 client (the CLI lists it as not run)', async () => {
     const h = await startHarness(client(async () => ({ decision: 'rejected', degradations: [], taskIds: [] }), { ...hello, dialects: ['a2a-v0.3'] }));
     const r = await h.run(scenario('neg-live-input/live-audio-to-batch-peer'));
     await h.close();
     expect(r.verdict).toBe('UNSUPPORTED');
-    expect(r.checks[0]!.reason).toContain('declares only a2a-v0.3');
+    expect(r.checks[0]!.reason).toBe('the scenario needs a client that speaks a2a-v1; the client speaks a2a-v0.3');
+    expect(selectScenarios([{ scenario: scenario('neg-live-input/live-audio-to-batch-peer'), file: 'x' }, { scenario: scenario('dialect/v03-peer'), file: 'y' }], { ...hello, dialects: ['a2a-v0.3'] }).notRun).toEqual([
+      { id: 'neg-live-input/live-audio-to-batch-peer', reason: 'the scenario needs a client that speaks a2a-v1; the client speaks a2a-v0.3' },
+    ]);
   });
 });
 

@@ -237,8 +237,9 @@ export function dialectsFor(hello: Pick<Hello, 'dialects'>, wanted: readonly Dia
 }
 
 /** Why a per-run client cannot run a scenario for its dialects, or undefined. */
-export function dialectProblem(hello: Pick<Hello, 'dialects'>, wanted: readonly Dialect[] | undefined): string | undefined {
-  if (!wanted || dialectsFor(hello, wanted).length > 0) return undefined;
+export function dialectProblem(hello: Pick<Hello, 'dialects'>, constraint: readonly Dialect[] | undefined): string | undefined {
+  const wanted = constraint ?? DEFAULT_PROFILE.dialects;
+  if (dialectsFor(hello, wanted).length > 0) return undefined;
   return `the scenario needs a client that speaks ${wanted.join(' or ')}; the client speaks ${(hello.dialects ?? DEFAULT_PROFILE.dialects).join(', ')}${hello.dialects ? '' : ' (none declared in hello: A2A v1.0 assumed)'}`;
 }
 

@@ -7,7 +7,7 @@ import type { ClientAdapter } from '../adapters/contract.js';
 import { validateCard } from '../core/card-validator-v03.js';
 import { grade, markProbes, type RunOutcome } from '../core/oracle/index.js';
 import type { ScenarioResult } from '../core/results.js';
-import { JWKS_PATH, dialectsFor, fillProfile, profileFor, type Scenario } from '../core/scenario.js';
+import { JWKS_PATH, dialectProblem, dialectsFor, fillProfile, profileFor, type Scenario } from '../core/scenario.js';
 import { Transcript } from '../core/transcript.js';
 import { DECISIONS, DEFAULT_PROFILE, ERROR_CLASSES, type ClientReport, type ClientTls, type Hello, type RunRequest } from '../core/vocabulary/types.js';
 import { PeerHost } from '../net/peer-host.js';
@@ -85,9 +85,9 @@ export async function executeScenario(s: Scenario, env: RunEnv): Promise<Scenari
   };
   const declined = !env.hello.taskClasses.includes(s.intent.taskClass)
     ? `the client declared task class ${s.intent.taskClass} unsupported`
-    : env.hello.dialects && !env.hello.dialects.includes('a2a-v1')
-      ? `the client declares only ${env.hello.dialects.join(', ')}; this peer speaks A2A v1.0 (a2a-v1)`
-      : undefined;
+    : env.hello.profile
+      ? undefined
+      : dialectProblem(env.hello, s.profileConstraints.dialects);
   if (declined) {
     return {
       ...base, card: s.peer.card, verdict: 'UNSUPPORTED',

@@ -2,6 +2,7 @@
 import type { ClientAdapter } from '../../harness/core/vocabulary/adapter.js';
 import type { RunResults, ScenarioResult } from '../../harness/core/results.js';
 import { creditDialect } from '../../harness/runner/dialect.js';
+import { dialectProblem } from '../../harness/core/scenario.js';
 import { RESULTS_SCHEMA } from '../../harness/core/results.js';
 import { judge, type Expectations } from '../../harness/runner/expectations.js';
 import { exitCode, summarize } from '../../harness/runner/policy.js';
@@ -13,8 +14,10 @@ export async function runInProcess(client: string | ClientAdapter, ids: string[]
   const results: ScenarioResult[] = [];
   let name = typeof client === 'string' ? client : '';
   try {
-    if (!name) name = (await h.env.client.hello()).name;
-    for (const id of ids) results.push(await h.run(scenario(id)));
+    const hello = await h.env.client.hello();
+    if (!name) name = hello.name;
+    // As the CLI selects: a per-run client runs only the scenarios of the dialects it declares.
+    for (const id of ids) if (hello.profile || !dialectProblem(hello, scenario(id).profileConstraints.dialects)) results.push(await h.run(scenario(id)));
   } finally {
     await h.close();
   }
