@@ -17,6 +17,7 @@
  * so the skill's modes rule here (DESIGN.md §3, "Seed 003").
  */
 import { defineScenarios } from '../harness/runner/define.js';
+import { bothDialects } from '../harness/core/card-v03.js';
 import type { PeerRuntime, Scenario } from '../harness/core/scenario.js';
 
 const JSON_MT = 'application/json';
@@ -370,4 +371,4 @@ const splitScenarios: Scenario[] = [
   },
 ];
 
-export default defineScenarios([...skillScenarios, ...authScenarios, ...pushScenarios, ...splitScenarios]);
+export default defineScenarios(bothDialects([...skillScenarios, ...authScenarios, ...pushScenarios, ...splitScenarios]));

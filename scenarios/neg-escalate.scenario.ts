@@ -7,6 +7,7 @@
  * would otherwise hit (NEG-LIVE-INPUT). The harness never assigns an extension to a client.
  */
 import { defineScenarios } from '../harness/runner/define.js';
+import { bothDialects } from '../harness/core/card-v03.js';
 import type { PeerRuntime, Scenario } from '../harness/core/scenario.js';
 import { CONTOSO_AUDIO_SESSION_EXT } from '../harness/core/vocabulary/extensions.js';
 
@@ -54,7 +55,7 @@ const liveAudio = {
 const common = { rule: 'NEG-ESCALATE', spec: 'seed 000 §Decision Boundary (escalate); A2A v1.0.1 §4.6.1, §3.2.6 (opting into an extension)', deadlineMs: 3000 };
 const peer = { factory: 'contoso-extension', card, runtime, signals };
 
-export default defineScenarios([
+export default defineScenarios(bothDialects([
   {
     ...common,
     id: 'neg-escalate/known-extension',
@@ -77,4 +78,4 @@ export default defineScenarios([
     intent: liveAudio,
     expect: 'PASS',
   },
-] satisfies Scenario[]);
+] satisfies Scenario[]));

@@ -7,6 +7,7 @@
  * the harm (a refused frame sent again, a task left in input-required).
  */
 import { defineScenarios } from '../harness/runner/define.js';
+import { bothDialects } from '../harness/core/card-v03.js';
 import type { PeerRuntime, Scenario } from '../harness/core/scenario.js';
 
 const batchAudioCard = {
@@ -45,7 +46,7 @@ const liveAudio = {
 
 const common = { rule: 'NEG-LIVE-INPUT', spec: 'seed 000 §Core Distinction (1), §What Was Observed (incident 1)', deadlineMs: 3000 };
 
-export default defineScenarios([
+export default defineScenarios(bothDialects([
   {
     ...common,
     id: 'neg-live-input/live-audio-to-batch-peer',
@@ -122,4 +123,4 @@ export default defineScenarios([
     intent: liveAudio,
     expect: 'INFORMATIONAL',
   },
-] satisfies Scenario[]);
+] satisfies Scenario[]));

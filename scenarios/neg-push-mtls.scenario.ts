@@ -8,6 +8,7 @@
  * client that polls recovers.
  */
 import { defineScenarios } from '../harness/runner/define.js';
+import { bothDialects } from '../harness/core/card-v03.js';
 import type { PeerRuntime, Scenario } from '../harness/core/scenario.js';
 
 const mtlsPushCard = {
@@ -49,7 +50,7 @@ const asyncTask = {
 const common = { rule: 'NEG-PUSH-MTLS', spec: 'seed 000 §Core Distinction (2), §What Was Observed (incident 2)', deadlineMs: 3000 };
 const peer = { factory: 'contoso-mtls-push', card: mtlsPushCard, runtime, signals };
 
-export default defineScenarios([
+export default defineScenarios(bothDialects([
   {
     ...common,
     id: 'neg-push-mtls/https-receiver-wants-push',
@@ -127,4 +128,4 @@ export default defineScenarios([
     intent: asyncTask,
     expect: 'PASS',
   },
-] satisfies Scenario[]);
+] satisfies Scenario[]));

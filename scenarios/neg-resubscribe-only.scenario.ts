@@ -5,6 +5,7 @@
  * kept for the harm on the wire: SubscribeToTask repeated after -32004, or a wait past the deadline.
  */
 import { defineScenarios } from '../harness/runner/define.js';
+import { bothDialects } from '../harness/core/card-v03.js';
 import type { PeerRuntime, Scenario } from '../harness/core/scenario.js';
 import { RESUBSCRIBE_ONLY_OUTPUTS_EXT } from '../harness/core/vocabulary/extensions.js';
 
@@ -55,7 +56,7 @@ const audioOnly = {
 const common = { rule: 'NEG-RESUB-ONLY-OUTPUT', spec: 'seed 000 §Core Distinction (3), §Decision Boundary', deadlineMs: 3000 };
 const profileConstraints = { mediaTypes: ['text/plain', 'audio/pcm'] };
 
-export default defineScenarios([
+export default defineScenarios(bothDialects([
   {
     ...common,
     id: 'neg-resub-only/only-output-unreachable',
@@ -105,4 +106,4 @@ export default defineScenarios([
     intent: audioOnly,
     expect: 'INFORMATIONAL',
   },
-] satisfies Scenario[]);
+] satisfies Scenario[]));

@@ -6,6 +6,7 @@
  * refusing it is over-rejection.
  */
 import { defineScenarios } from '../harness/runner/define.js';
+import { bothDialects } from '../harness/core/card-v03.js';
 import type { ListenerKind, PeerRuntime, Scenario } from '../harness/core/scenario.js';
 
 const card = {
@@ -41,7 +42,7 @@ const bad = (listener: ListenerKind, what: string) => ({
   expect: 'PASS' as const,
 });
 
-export default defineScenarios([
+export default defineScenarios(bothDialects([
   bad('untrusted-ca', 'from a CA the client does not trust'),
   bad('wrong-host', 'issued by the trusted CA for another host name'),
   bad('expired', 'issued by the trusted CA and expired'),
@@ -54,4 +55,4 @@ export default defineScenarios([
     peer: { factory: 'contoso-control', card, runtime: runtimeOn('tls'), signals: [] },
     expect: 'PASS',
   },
-] satisfies Scenario[]);
+] satisfies Scenario[]));

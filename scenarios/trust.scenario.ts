@@ -14,6 +14,7 @@
  * which a peer MAY deduplicate by (§3.3.1).
  */
 import { defineScenarios } from '../harness/runner/define.js';
+import { bothDialects } from '../harness/core/card-v03.js';
 import type { CardSigning, PeerRuntime, Scenario } from '../harness/core/scenario.js';
 
 const WORKFLOW = 'application/vnd.vendorx.workflow+json;profile="v3"';
@@ -391,4 +392,4 @@ function signatureScenarios(): Scenario[] {
   );
 }
 
-export default defineScenarios([...mediaScenarios, ...signatureScenarios()]);
+export default defineScenarios(bothDialects([...mediaScenarios, ...signatureScenarios()]));

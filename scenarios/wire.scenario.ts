@@ -4,6 +4,7 @@
  * and no task (A2A v1.0.1 §3.1.1); `proceeded` is the honest report then.
  */
 import { defineScenarios } from '../harness/runner/define.js';
+import { bothDialects } from '../harness/core/card-v03.js';
 import type { Scenario } from '../harness/core/scenario.js';
 
 const card = {
@@ -18,7 +19,7 @@ const card = {
   skills: [{ id: 'answer', name: 'Answer', description: 'Answer a short question', tags: ['qa'] }],
 };
 
-export default defineScenarios([
+export default defineScenarios(bothDialects([
   {
     id: 'wire/message-reply',
     rule: 'WIRE-HONEST-REPORT',
@@ -37,4 +38,4 @@ export default defineScenarios([
     deadlineMs: 3000,
     expect: 'PASS',
   },
-] satisfies Scenario[]);
+] satisfies Scenario[]));

@@ -92,6 +92,13 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
           if (freshAuth && (!t.auth || freshAuth.tokenUrl !== t.auth.plan.tokenUrl)) t.auth = new TokenSource(freshAuth, t.fetchImpl);
           probeNote = 'planned on the agent\'s own card (GetExtendedAgentCard), the card from the other origin replaced';
         } else probeNote = `GetExtendedAgentCard probe failed (${got.ok ? 'not a card' : describe(got)}); going on with the card as served`;
+      } else if (plan.dialect === 'a2a-v0.3') {
+        // v0.3 has no read that needs no task (no tasks/list): a minimal probe task, canceled at once.
+        const probe = await t.rpc(plan.rpcUrl, 'SendMessage', { message: { messageId: newMessageId(), role: 'ROLE_USER', parts: [{ text: '.', mediaType: req.intent.input.mediaType }] }, configuration: { returnImmediately: true } });
+        const id = probe.ok ? taskOf(probe.result)?.id : undefined;
+        if (id) taskIds.push(id); // a task it caused: reported, as every one is
+        if (id) await t.rpc(plan.rpcUrl, 'CancelTask', { id });
+        probeNote = id ? `probed the RPC origin with a minimal task (${id}), canceled` : `the probe task was refused (${probe.ok ? 'no task' : describe(probe)}); going on with the card as served`;
       } else {
         const got = await t.rpc(plan.rpcUrl, 'ListTasks', { pageSize: 1 });
         probeNote = got.ok ? 'probed the RPC origin with ListTasks' : `ListTasks probe failed (${describe(got)}); going on with the card as served`;
@@ -153,13 +160,14 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
     // Streamed completion: one SendStreamingMessage, read to the end. A peer that refuses streaming
     // before any task (-32004) is met on the surface that works: SendMessage and polling.
     let streamRefused = false;
+    const probed = taskIds.length; // probe tasks, already canceled
     if (plan.completion === 'stream') {
       const it = t.rpcStream(rpcUrl, 'SendStreamingMessage', { message: message(firstParts), configuration }, extHeaders);
       let last: string | undefined;
       for (;;) {
         if (budgetLeft() <= 0) {
           await it.return(undefined);
-          const id = taskIds[0];
+          const id = taskIds[probed];
           if (id) await cancel(id);
           return report(`the stream did not reach a terminal state within the deadline budget${id ? '; task canceled' : ''}`);
         }
@@ -169,7 +177,7 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
         if (raced === 'budget') {
           // Cancel first: the peer then ends the stream, and the pending read with it (a generator's return waits for it).
           pending.catch(() => {});
-          const id = taskIds[0];
+          const id = taskIds[probed];
           if (id) await cancel(id);
           void it.return(undefined).catch(() => {});
           return report(`the stream did not reach a terminal state within the deadline budget${id ? `; task ${mistakes.neverCancels ? 'left as is' : 'canceled'}` : ''}`);
@@ -177,7 +185,7 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
         const n = raced;
         if (n.done) {
           if (n.value && !n.value.ok) {
-            if (n.value.kind === 'rpc' && n.value.code === UNSUPPORTED_OPERATION && taskIds.length === 0 && !mistakes.abortsOnRefusal) {
+            if (n.value.kind === 'rpc' && n.value.code === UNSUPPORTED_OPERATION && taskIds.length === probed && !mistakes.abortsOnRefusal) {
               streamRefused = true;
               degradations.push('stream->polling');
               break;
@@ -195,7 +203,7 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
         const bad = update ? undecodable({ id: update.taskId ?? '', artifacts: update.artifact ? [update.artifact] : [] }) : [];
         if (bad.length > 0) {
           await it.return(undefined);
-          const id = update?.taskId ?? taskIds[0];
+          const id = update?.taskId ?? taskIds[probed];
           if (id && !taskIds.includes(id)) taskIds.push(id);
           const open = !last || !TERMINAL.has(last);
           if (id && open) await cancel(id);

@@ -448,7 +448,7 @@ export const HS_SPLIT_ORIGIN: Rule = {
     return binds(
       `the card comes from the ${rt.cardListener} origin and the RPC from the ${rt.rpcListener} origin: a clean card from another origin is no signal of freshness${stale.length ? `; this one is stale (it still offers ${stale.join(', ')})` : ' (this one is fresh)'}`,
       stale.length ? ['downgrade'] : ['proceed', 'downgrade'],
-      [signal(s, '/supportedInterfaces/0/url', 'seed', 'the RPC URL is on another origin than the card')],
+      [signal(s, s.card.dialect === 'a2a-v0.3' ? '/url' : '/supportedInterfaces/0/url', 'seed', 'the RPC URL is on another origin than the card')],
     );
   },
   grade(b, x) {

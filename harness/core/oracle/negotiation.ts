@@ -29,6 +29,7 @@ import {
   terminalSeenAt,
   wireTrail,
   type GradeInput,
+  probeTasks,
 } from './evidence.js';
 import {
   binds,
@@ -340,7 +341,9 @@ export const NEG_PUSH_MTLS: Rule = {
       return verdict('FAIL', 'over-rejection: no task was minted although polling completes this task', [...cardReadEvidence(x), ...wireTrail(x), claimEvidence(`decision: ${x.claims?.decision ?? 'none'}`)], { basis: 'over-rejection' });
     }
     // Driven to a terminal state the runtime reached: the client's own cancel of a task the peer would have completed does not count.
-    const seen = x.tasks.map((t) => ({ t, at: canceledByClient(t, x) ? undefined : terminalSeenAt(x, t.id) }));
+    // Probe tasks (canceled before the real one, docs/rules.md "Probes") are not the task.
+    const probes = new Set(probeTasks(x).map((t) => t.id));
+    const seen = x.tasks.filter((t) => !probes.has(t.id)).map((t) => ({ t, at: canceledByClient(t, x) ? undefined : terminalSeenAt(x, t.id) }));
     const notDriven = seen.filter((r) => r.at === undefined);
     if (notDriven.length > 0) {
       const ev = [...taskEvidence(x, notDriven.map((r) => r.t)), ...lostEvidence];

@@ -1,0 +1,110 @@
+/**
+ * A v1.0 card written the v0.3 way, and a scenario expanded to both dialects (issue 11): the same
+ * story told by a v0.3 peer, so a family's rules run on both. Pure data; no I/O.
+ *
+ * What moves (v1.0 proto → v0.3.0 JSON Schema):
+ * - `supportedInterfaces[0]` → `url` + `preferredTransport`; the rest → `additionalInterfaces`
+ *   (`{url, transport}`); `protocolVersion` "0.3.0";
+ * - wrapped security schemes → `type`-tagged ones (`mtlsSecurityScheme` → `{type: "mutualTLS"}`,
+ *   `apiKeySecurityScheme.location` → `in`); `securityRequirements` → `security` (scheme → scopes);
+ * - `capabilities.extendedAgentCard` → `supportsAuthenticatedExtendedCard`.
+ * What v0.3 cannot say: a signed card (no canonical form) and the seed-003 auth runtime are not
+ * expanded (`expandable` says why).
+ */
+import type { CardSignal, Scenario } from './scenario.js';
+
+type Json = Record<string, unknown>;
+const isObj = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+const KIND_TYPE: Record<string, string> = {
+  apiKeySecurityScheme: 'apiKey',
+  httpAuthSecurityScheme: 'http',
+  oauth2SecurityScheme: 'oauth2',
+  openIdConnectSecurityScheme: 'openIdConnect',
+  mtlsSecurityScheme: 'mutualTLS',
+};
+
+const requirementsOut = (list: unknown): Json[] =>
+  (Array.isArray(list) ? list : []).map((r) => Object.fromEntries(Object.entries(isObj(r) && isObj(r.schemes) ? r.schemes : {}).map(([k, v]) => [k, isObj(v) && Array.isArray(v.list) ? v.list : []])));
+
+/** A v1.0 card template as a v0.3 card template (placeholders kept). */
+export function cardToV03(card: Json): Json {
+  const interfaces = (Array.isArray(card.supportedInterfaces) ? card.supportedInterfaces : []).filter(isObj);
+  const [main, ...rest] = interfaces;
+  const caps = isObj(card.capabilities) ? card.capabilities : {};
+  const { extendedAgentCard, ...capabilities } = caps;
+  const schemes: Json = {};
+  for (const [name, s] of Object.entries(isObj(card.securitySchemes) ? card.securitySchemes : {})) {
+    if (!isObj(s)) continue;
+    const [kind, body] = Object.entries(s)[0] ?? [];
+    if (!kind || !KIND_TYPE[kind]) continue;
+    const { location, ...fields } = isObj(body) ? body : {};
+    schemes[name] = { type: KIND_TYPE[kind], ...fields, ...(location !== undefined ? { in: location } : {}) };
+  }
+  const skills = (Array.isArray(card.skills) ? card.skills : []).map((k) => {
+    if (!isObj(k)) return k;
+    const { securityRequirements, ...skill } = k;
+    return { ...skill, ...(securityRequirements !== undefined ? { security: requirementsOut(securityRequirements) } : {}) };
+  });
+  return {
+    name: card.name,
+    description: card.description,
+    url: main?.url ?? '',
+    preferredTransport: main?.protocolBinding ?? 'JSONRPC',
+    protocolVersion: '0.3.0',
+    ...(rest.length ? { additionalInterfaces: rest.map((i) => ({ url: i.url, transport: i.protocolBinding })) } : {}),
+    ...(card.provider !== undefined ? { provider: card.provider } : {}),
+    version: card.version,
+    ...(card.documentationUrl !== undefined ? { documentationUrl: card.documentationUrl } : {}),
+    ...(card.iconUrl !== undefined ? { iconUrl: card.iconUrl } : {}),
+    capabilities,
+    ...(extendedAgentCard === true ? { supportsAuthenticatedExtendedCard: true } : {}),
+    ...(Object.keys(schemes).length ? { securitySchemes: schemes } : {}),
+    ...(card.securityRequirements !== undefined ? { security: requirementsOut(card.securityRequirements) } : {}),
+    defaultInputModes: card.defaultInputModes,
+    defaultOutputModes: card.defaultOutputModes,
+    skills,
+  };
+}
+
+/** Where a v1.0 JSON pointer points in the v0.3 card. */
+export function pointerToV03(pointer: string): string {
+  if (pointer === '/supportedInterfaces' || pointer === '/supportedInterfaces/0/protocolVersion') return '/protocolVersion';
+  if (pointer.startsWith('/supportedInterfaces/0/url')) return '/url';
+  if (pointer.startsWith('/securityRequirements')) return pointer.replace('/securityRequirements', '/security');
+  if (pointer === '/capabilities/extendedAgentCard') return '/supportsAuthenticatedExtendedCard';
+  return pointer;
+}
+
+/** Why a scenario cannot be told by a v0.3 peer, or undefined. */
+export function expandable(s: Scenario): string | undefined {
+  if (s.peer.dialect === 'a2a-v0.3') return 'already a v0.3 scenario';
+  if (s.peer.signing) return 'a signed card: v0.3.0 specifies no canonical form to sign';
+  if (s.peer.runtime.auth) return 'the seed-003 auth runtime is scripted for v1.0 peers only';
+  if (s.profileConstraints.dialects) return 'a scenario about the choice between dialects';
+  return undefined;
+}
+
+/** The same scenario told by a v0.3 peer, to a client that speaks v0.3: `<id>.v03`. */
+export function scenarioToV03(s: Scenario): Scenario {
+  const signals: CardSignal[] = s.peer.signals.map((x) => ({ ...x, pointer: pointerToV03(x.pointer) }));
+  return {
+    ...s,
+    id: `${s.id}.v03`,
+    title: `${s.title} (A2A v0.3)`,
+    spec: `${s.spec}; told by an A2A v0.3 peer`,
+    peer: {
+      ...s.peer,
+      dialect: 'a2a-v0.3',
+      card: cardToV03(s.peer.card),
+      signals,
+      ...(s.peer.runtime.extendedCard ? { runtime: { ...s.peer.runtime, extendedCard: cardToV03(s.peer.runtime.extendedCard) } } : {}),
+    },
+    profileConstraints: { ...s.profileConstraints, dialects: ['a2a-v0.3'] },
+  };
+}
+
+/** A family declared for both dialects: each scenario, then its v0.3 telling where one exists. */
+export function bothDialects(scenarios: Scenario[]): Scenario[] {
+  return [...scenarios, ...scenarios.filter((s) => !expandable(s)).map(scenarioToV03)];
+}
