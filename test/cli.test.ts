@@ -43,7 +43,7 @@ describe('a2a-conformance CLI', () => {
 
   it('reference: scrambled ids change nothing; --rule runs those families and lists the rest as not run; the run writes index.html, results.json, junit.xml and summary.md (every verdict of the whole catalogue is checked against its expect by the shard test below)', async () => {
     // Arrange + Act: two runs with different opaque-id salts, side by side.
-    const rules = ['--rule', 'SPEC-TLS-VERIFY,TRUST-UNKNOWN-KID'];
+    const rules = ['--rule', 'SPEC-TLS-VERIFY,TRUST-UNKNOWN-KID', '--dialect', 'a2a-v1'];
     const [a, b] = await Promise.all([cliRun(['--client', 'reference', '--seed', 'aaaa', ...rules]), cliRun(['--client', 'reference', '--seed', 'zzzz', ...rules])]);
     // Assert
     expect(a.code, a.stdout).toBe(0);
@@ -81,7 +81,7 @@ describe('expectations files (DESIGN.md §4.3)', () => {
 
   it('exactly the failures: exit 0; one removed: 1; one matching nothing: 1; one outside the shard: 0', { timeout: 200_000 }, async () => {
     const client = 'naive:rejects-whole-card';
-    const rules = ['--rule', 'NEG-LIVE-INPUT,SPEC-TLS-VERIFY'];
+    const rules = ['--rule', 'NEG-LIVE-INPUT,SPEC-TLS-VERIFY', '--dialect', 'a2a-v1'];
     const baseline = await cliRun(['--client', client, ...rules]);
     const failures = baseline.results.results.filter((r) => r.verdict === 'FAIL');
     expect(failures.length).toBeGreaterThanOrEqual(2);
@@ -109,7 +109,7 @@ describe('expectations files (DESIGN.md §4.3)', () => {
     const { tmpdir } = await import('node:os');
     const dir = await mkdtemp(join(tmpdir(), 'a2a-upd-'));
     const file = join(dir, 'baseline.json');
-    const first = await cliRun(['--client', 'naive:skips-tls-verify', '--rule', 'SPEC-TLS-VERIFY', '--update-expectations', file]);
+    const first = await cliRun(['--client', 'naive:skips-tls-verify', '--rule', 'SPEC-TLS-VERIFY', '--dialect', 'a2a-v1', '--update-expectations', file]);
     expect(first.code).toBe(1);
     const baseline = JSON.parse(await readFile(file, 'utf8'));
     expect(baseline.entries.map((e: { scenario: string }) => e.scenario).sort()).toEqual(first.results.unexpected.map((u) => u.id).sort());
@@ -125,7 +125,7 @@ describe('expectations files (DESIGN.md §4.3)', () => {
 
 describe('reports and shards', () => {
   it('a shard that gets no scenario file runs nothing: no ERROR, exit 1 (nothing graded)', async () => {
-    const r = await cliRun(['--client', 'reference', '--rule', 'SPEC-TLS-VERIFY', '--shard', '2/2']);
+    const r = await cliRun(['--client', 'reference', '--rule', 'SPEC-TLS-VERIFY', '--dialect', 'a2a-v1', '--shard', '2/2']);
     expect(r.results.summary.ERROR).toBe(0);
     expect(r.results.results).toEqual([]);
     expect(r.results.notRun.filter((n) => n.reason.includes('another shard')).length).toBe(4);

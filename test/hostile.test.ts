@@ -281,7 +281,7 @@ describe.concurrent('signals, crashes and pipes (the real CLI in child processes
     const pids = join(fixtures, 'immortal.pids');
     // `env -i`: the client drops the run's mark from its environment; its registered process group still finds it.
     // One short family: the run only has to be under way when it is killed.
-    const args = ['run', '--client-cmd', `exec env -i ${cmd('immortal', pids)}`, '--deadline-multiplier', '0.5', '--rule', 'SPEC-TLS-VERIFY'];
+    const args = ['run', '--client-cmd', `exec env -i ${cmd('immortal', pids)}`, '--deadline-multiplier', '0.5', '--rule', 'SPEC-TLS-VERIFY', '--dialect', 'a2a-v1'];
     const killed = startCli([...args, '--out', join(fixtures, 'out-kill')]);
     await killed.waitFor(/\[\s*1\/\d+\]/);
     const timeline = [`first run ${killed.child.pid} SIGKILLed at ${new Date().toISOString()}`];
@@ -324,7 +324,7 @@ describe.concurrent('signals, crashes and pipes (the real CLI in child processes
 
   hostile('`run 2>&1 | head -1`: both readers leave at the first line; the run goes on, writes its report and exits with its own code', 90_000, async () => {
     const out = join(fixtures, 'out-head');
-    const cli = startCli(['run', '--client', 'reference', '--rule', 'SPEC-TLS-VERIFY', '--out', out]);
+    const cli = startCli(['run', '--client', 'reference', '--rule', 'SPEC-TLS-VERIFY', '--dialect', 'a2a-v1', '--out', out]);
     await cli.waitFor(/\n/);
     cli.child.stdout!.destroy();
     cli.child.stderr!.destroy();
@@ -337,7 +337,7 @@ describe.concurrent('signals, crashes and pipes (the real CLI in child processes
 
   hostile('SIGTERM mid-run, with a client that leaves a child in its group and one in a new session: exit 143, nothing left', 90_000, async () => {
     const pids = join(fixtures, 'orphans.pids');
-    const cli = startCli(['run', '--client-cmd', cmd('orphans', pids), '--deadline-multiplier', '0.5', '--rule', 'SPEC-TLS-VERIFY', '--out', join(fixtures, 'out-term')]);
+    const cli = startCli(['run', '--client-cmd', cmd('orphans', pids), '--deadline-multiplier', '0.5', '--rule', 'SPEC-TLS-VERIFY', '--dialect', 'a2a-v1', '--out', join(fixtures, 'out-term')]);
     await cli.waitFor(/\[\s*1\/\d+\]/);
     cli.child.kill('SIGTERM');
     const { code } = await cli.exit;

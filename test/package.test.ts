@@ -37,7 +37,7 @@ describe('the packed package', () => {
     const installed = await sh(npm, ['install', '--prefer-offline', join(dir, tarball)], proj);
     expect(installed.code, installed.stderr).toBe(0);
 
-    const ref = await sh('npx', ['a2a-conformance', 'run', '--client', 'reference', '--rule', 'SPEC-TLS-VERIFY', '--out', 'out'], proj);
+    const ref = await sh('npx', ['a2a-conformance', 'run', '--client', 'reference', '--rule', 'SPEC-TLS-VERIFY', '--dialect', 'a2a-v1', '--out', 'out'], proj);
     expect(ref.code, ref.stderr + ref.stdout).toBe(0);
     const results = JSON.parse(await readFile(join(proj, 'out/results.json'), 'utf8')) as RunResults;
     expect(results.results.length).toBe(4);

@@ -47,7 +47,7 @@ describe('a2a-conformance serve', () => {
 
     // Again with the same --pki-dir: the same CA.
     const again = startServe(['--peer', 'contoso-bad-cert', '--pki-dir', pkiDir]);
-    await again.waitFor(/ready: 3 peer/);
+    await again.waitFor(/ready: 6 peer/); // the factory's three bad certificates, each told in both dialects
     expect(await readFile(caFile, 'utf8')).toBe(ca);
     again.child.kill('SIGTERM');
     expect(await again.exit).toBe(0);

@@ -9,6 +9,7 @@ import { resolve } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { BUILTIN_CLIENTS } from '../../clients/index.js';
 import { RULE_IDS, RULES } from '../core/oracle/rules.js';
+import { DIALECTS, type Dialect } from '../core/vocabulary/types.js';
 import { dutyLevel } from '../core/oracle/rule.js';
 import { rulesText } from '../core/oracle/describe.js';
 import type { RunResults } from '../core/results.js';
@@ -130,6 +131,10 @@ export function buildProgram(): Command {
     .option('--client-cmd <command>', 'any other client: a command that speaks the NDJSON protocol (docs/protocol.md)')
     .option('--scenarios <glob...>', 'scenario files or globs (default: the built-in scenarios)')
     .option('--rule <id>', 'only scenarios of this rule (repeatable, or comma-separated)', ruleList)
+    .option('--dialect <name>', `only scenarios whose peer speaks this A2A dialect (${DIALECTS.join(', ')})`, (v) => {
+      if (!(DIALECTS as readonly string[]).includes(v)) throw new UsageError(`--dialect must be one of ${DIALECTS.join(', ')}, got "${v}"`);
+      return v as Dialect;
+    })
     .option('--out <dir>', 'where the report goes: index.html, results.json, junit.xml, summary.md', 'conformance-report')
     .option('--expectations <file>', 'known verdicts (docs/expectations.schema.json): they decide what is unexpected')
     .option('--update-expectations <file>', 'write a baseline that makes this run\'s verdicts expected')
@@ -141,7 +146,7 @@ export function buildProgram(): Command {
       return x;
     }, 1)
     .option('--seed <salt>', 'salt of the opaque scenario ids (random by default)')
-    .action(async (opts: { client?: string; clientCmd?: string; scenarios?: string[]; rule?: string[]; out: string; strict: boolean; deadlineMultiplier: number; seed?: string; expectations?: string; updateExpectations?: string; shard?: string }) => {
+    .action(async (opts: { client?: string; clientCmd?: string; scenarios?: string[]; rule?: string[]; dialect?: Dialect; out: string; strict: boolean; deadlineMultiplier: number; seed?: string; expectations?: string; updateExpectations?: string; shard?: string }) => {
       if (opts.shard !== undefined && !/^[1-9]\d*\/[1-9]\d*$/.test(opts.shard)) throw new UsageError(`--shard must look like 1/3, got "${opts.shard}"`);
       if (opts.shard) {
         const [i, n] = opts.shard.split('/').map(Number) as [number, number];
@@ -166,6 +171,7 @@ export function buildProgram(): Command {
           files: catalogue.map((e) => e.file),
           catalogue,
           rules: opts.rule,
+          ...(opts.dialect ? { dialect: opts.dialect } : {}),
           strict: opts.strict,
           deadlineMultiplier: opts.deadlineMultiplier,
           seed: opts.seed,

@@ -11,6 +11,7 @@ import { ClientFault } from '../adapters/subprocess.js';
 import type { RunResults, ScenarioResult } from '../core/results.js';
 import { RESULTS_SCHEMA } from '../core/results.js';
 import { dialectProblem, unmetConstraint } from '../core/scenario.js';
+import type { Dialect } from '../core/vocabulary/types.js';
 import type { Hello } from '../core/vocabulary/types.js';
 import { helloProblem } from '../adapters/contract.js';
 import { makePki, writePki } from '../pki/index.js';
@@ -39,6 +40,8 @@ export interface RunOptions extends ClientChoice {
   /** The catalogue of `files`, when the caller has loaded (and so checked) it already. */
   catalogue?: CatalogueEntry[];
   rules?: string[];
+  /** Only the scenarios whose peer speaks this dialect (`--dialect`). */
+  dialect?: Dialect;
   strict?: boolean;
   deadlineMultiplier?: number;
   /** Salt of the opaque scenario ids (random when absent). */
@@ -61,12 +64,16 @@ export function harnessVersion(): string {
  * (listed as not run, with the reason). Task classes the client does not list still run as
  * UNSUPPORTED results, so they show as coverage.
  */
-export function selectScenarios(catalogue: CatalogueEntry[], hello: Hello, rules?: string[]): { selected: CatalogueEntry[]; notRun: RunResults['notRun'] } {
+export function selectScenarios(catalogue: CatalogueEntry[], hello: Hello, rules?: string[], dialect?: Dialect): { selected: CatalogueEntry[]; notRun: RunResults['notRun'] } {
   const notRun: RunResults['notRun'] = [];
   const selected: CatalogueEntry[] = [];
   for (const e of catalogue) {
     if (rules?.length && !rules.includes(e.scenario.rule)) {
       notRun.push({ id: e.scenario.id, reason: `filtered out by --rule ${rules.join(',')}` });
+      continue;
+    }
+    if (dialect && (e.scenario.peer.dialect ?? 'a2a-v1') !== dialect) {
+      notRun.push({ id: e.scenario.id, reason: `filtered out by --dialect ${dialect}` });
       continue;
     }
     const unmet = hello.profile ? unmetConstraint(hello.profile, e.scenario.profileConstraints) : undefined;
@@ -156,7 +163,7 @@ async function runIn(folder: RunFolder, catalogue: CatalogueEntry[], o: RunOptio
   if (problem) throw new ClientFault(`the client ${clientLabel(o)} answered hello badly: ${problem}`);
   if (o.signal?.aborted) throw interrupted(o.signal);
 
-  const { selected, notRun } = selectScenarios(catalogue, hello, o.rules);
+  const { selected, notRun } = selectScenarios(catalogue, hello, o.rules, o.dialect);
 
   const seed = o.seed ?? randomBytes(4).toString('hex');
   const deadlineMultiplier = o.deadlineMultiplier ?? 1;
