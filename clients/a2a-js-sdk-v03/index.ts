@@ -71,7 +71,12 @@ async function runWithSdk03(req: RunRequest, signal: AbortSignal): Promise<Clien
     const { intent, profile } = req;
     const mt = intent.input.mediaType;
     const bytes = intent.input.frames ? intent.input.frames * (intent.input.frameBytes ?? 0) : undefined;
-    const part = bytes === undefined ? { kind: 'text' as const, text: intent.input.text ?? 'hello' } : { kind: 'file' as const, file: { bytes: Buffer.alloc(bytes, 7).toString('base64'), mimeType: mt } };
+    // As an application would: text as a TextPart, a JSON record as a DataPart, bytes as a FilePart.
+    const json = mt === 'application/json' && bytes === undefined ? (() => { try { return JSON.parse(intent.input.text ?? '') as unknown; } catch { return undefined; } })() : undefined;
+    const part =
+      bytes !== undefined ? { kind: 'file' as const, file: { bytes: Buffer.alloc(bytes, 7).toString('base64'), mimeType: mt } }
+      : json !== undefined && json !== null && typeof json === 'object' ? { kind: 'data' as const, data: json as Record<string, unknown> }
+      : { kind: 'text' as const, text: intent.input.text ?? 'hello' };
     const message = { kind: 'message' as const, messageId: randomUUID(), role: 'user' as const, parts: [part] };
     const wantsPush = intent.completion === 'push' && profile.callback !== 'none' && req.tls.receiver;
     if (wantsPush) receiver = await PushReceiver.start(req.tls.receiver!);

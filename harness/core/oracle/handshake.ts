@@ -470,7 +470,7 @@ export const HS_SPLIT_ORIGIN: Rule = {
       const ignored = fresh?.capabilities?.streaming !== true ? rpcCalls(x).find((e) => e.seq > extended.seq && STREAM_METHODS.has(e.rpc!.method)) : undefined;
       if (ignored) {
         // §3.1.11's SHOULD ("replace their cached public Agent Card") decides this miss, not the seed.
-        const replace: Binding = { ...(b as Binding), signals: [{ pointer: '/capabilities/extendedAgentCard', level: 'SHOULD', note: 'the runtime serves its own card' }] };
+        const replace: Binding = { ...(b as Binding), signals: [{ pointer: readCard(x.card).dialect === 'a2a-v0.3' ? '/supportsAuthenticatedExtendedCard' : '/capabilities/extendedAgentCard', level: 'SHOULD', note: 'the runtime serves its own card' }] };
         return upFrontMiss(this, replace, `fetched the runtime's own card at #${extended.seq}, which offers no streaming, then called ${ignored.rpc!.method} at #${ignored.seq} from the public card`, [wireEvidence(extended.seq, 'GetExtendedAgentCard → the runtime\'s card'), wireEvidence(ignored.seq, describeCall(ignored))]);
       }
     }

@@ -324,7 +324,7 @@ export const NEG_PUSH_MTLS: Rule = {
       // over-rejection. `downgrade` here: no push registered, the task polled (whatever completion the intent preferred).
       return binds(`push is offered on a card that requires mTLS, and the client's receiver is ${profile.callback}`, ['downgrade'], [
         signal(s, '/capabilities/pushNotifications', 'MUST', 'push notifications offered'),
-        signal(s, '/securityRequirements', 'seed', 'every call needs mTLS; by seed 000 the callbacks do too'),
+        signal(s, s.card.dialect === 'a2a-v0.3' ? '/security' : '/securityRequirements', 'seed', 'every call needs mTLS; by seed 000 the callbacks do too'),
       ]);
     if (!truth.runtime.push.supported || truth.runtime.push.delivery === 'plain' || intent.completion !== 'push' || profile.callback === 'none')
       return binds('nothing on the card or in the runtime stands in the way of completing this task', ['proceed', 'downgrade']);
