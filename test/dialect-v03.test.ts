@@ -16,6 +16,8 @@ import { readCard } from '../harness/core/vocabulary/card-view.js';
 import { LEGACY_CARD_PATH } from '../peers/a2a-v0.3/peer.js';
 import { ROOT } from './helpers/cli.js';
 import { peerFixture, type PeerFixture } from './helpers/peer.js';
+import { ALL_SCENARIOS } from './helpers/scenarios.js';
+import { fillCard } from '../harness/core/scenario.js';
 
 const SCHEMA = join(ROOT, '..', 'shared', 'spec', 'a2a-v0.3.0.schema.json');
 
@@ -98,6 +100,11 @@ describe('the A2A v0.3 JSON-RPC dialect', () => {
     run.end();
     expect(validate(card), JSON.stringify(validate.errors)).toBe(true);
     expect(validate({ ...card, url: undefined })).toBe(false);
+    // Every v0.3 card of the built-in catalogue (the families told in v0.3 and the cross-version ones), and each runtime's own card.
+    const cards = ALL_SCENARIOS.filter((x) => x.peer.dialect === 'a2a-v0.3').flatMap((x) => [x.peer.card, ...(x.peer.runtime.extendedCard ? [x.peer.runtime.extendedCard] : [])]);
+    expect(cards.length).toBeGreaterThan(40);
+    const bad = cards.map((c) => fillCard(c, { rpcUrl: 'https://127.0.0.1:1/t/x/rpc' })).filter((c) => !validate(c)).map((c) => `${String((c as { name?: unknown }).name)}: ${JSON.stringify(validate.errors)}`);
+    expect(bad).toEqual([]);
   });
 
   it('message/send and tasks/get without A2A-Version: kind-tagged task, kebab-case states, text parts; the transcript keeps the neutral operation and the wire method, the ledger canonical states', async () => {

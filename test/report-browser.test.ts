@@ -65,6 +65,12 @@ describe('the HTML report in Chromium', () => {
     await page.locator('#text-filter').fill('expired');
     expect(await page.locator('details.scenario:not([hidden])').count()).toBe(1);
     await page.locator('#text-filter').fill('');
+    // The dialect filter: every scenario here has an A2A v1.0 peer.
+    await page.locator('#dialect-filter').selectOption('a2a-v0.3');
+    expect(await page.locator('details.scenario:not([hidden])').count()).toBe(0);
+    await page.locator('#dialect-filter').selectOption('a2a-v1');
+    expect(await page.locator('details.scenario:not([hidden])').count()).toBe(onDisk.results.length);
+    await page.locator('#dialect-filter').selectOption('');
 
     // Open a failing scenario's panel: its checks and its sequence diagram show.
     const failing = page.locator('details.scenario.v-FAIL').first();

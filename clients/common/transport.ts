@@ -59,7 +59,11 @@ export class A2ATransport {
   }
 
   private headers(extra: Record<string, string> = {}): Record<string, string> {
-    return { ...(this.opts.versionHeader === false || this.dialect !== 'a2a-v1' ? {} : { 'A2A-Version': '1.0' }), ...extra };
+    const version: Record<string, string> = this.opts.versionHeader === false || this.dialect !== 'a2a-v1' ? {} : { 'A2A-Version': '1.0' };
+    if (this.dialect !== 'a2a-v0.3' || extra['A2A-Extensions'] === undefined) return { ...version, ...extra };
+    // v0.3 names the extensions header X-A2A-Extensions.
+    const { 'A2A-Extensions': ext, ...rest } = extra;
+    return { ...version, ...rest, 'X-A2A-Extensions': ext };
   }
 
   private fetch(url: string, init: RequestInit): Promise<Response> {

@@ -114,6 +114,9 @@ export function v03Endpoint(ctx: PeerRunContext, url: string, coreUrl: string, c
     const headers = new Headers(request.headers);
     headers.set('a2a-version', '1.0');
     headers.set('content-type', 'application/json');
+    // v0.3 opts into extensions with X-A2A-Extensions (v0.3.0 docs/topics/extensions.md); v1.0 with A2A-Extensions.
+    const ext = request.headers.get('x-a2a-extensions');
+    if (ext !== null && !headers.has('a2a-extensions')) headers.set('a2a-extensions', ext);
     const query = new URL(request.url).search;
     const inner = new Request(`${coreUrl}${query}`, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id, method: call.op, params: call.params }) });
     const res = await getResponse([core], inner);

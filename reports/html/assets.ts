@@ -61,6 +61,7 @@ export const REPORT_SCRIPT = `
   var panels = Array.prototype.slice.call(document.querySelectorAll('details.scenario'));
   var verdictButtons = Array.prototype.slice.call(document.querySelectorAll('[data-filter-verdict]'));
   var rule = document.getElementById('rule-filter');
+  var dialect = document.getElementById('dialect-filter');
   var text = document.getElementById('text-filter');
   var onlyUnexpected = document.getElementById('only-unexpected');
   var shown = document.getElementById('shown');
@@ -72,6 +73,7 @@ export const REPORT_SCRIPT = `
     panels.forEach(function (p) {
       var ok = active[p.getAttribute('data-verdict')] !== false
         && (!rule.value || p.getAttribute('data-rule') === rule.value)
+        && (!dialect || !dialect.value || p.getAttribute('data-dialect') === dialect.value)
         && (!onlyUnexpected.checked || p.getAttribute('data-unexpected') === 'true')
         && (!q || p.getAttribute('data-text').indexOf(q) !== -1);
       p.hidden = !ok;
@@ -86,6 +88,7 @@ export const REPORT_SCRIPT = `
     c.addEventListener('click', function () { rule.value = c.getAttribute('data-rule'); apply(); document.getElementById('scenarios').scrollIntoView(); });
   });
   rule.addEventListener('change', apply);
+  if (dialect) dialect.addEventListener('change', apply);
   text.addEventListener('input', apply);
   onlyUnexpected.addEventListener('change', apply);
   function openHash() {

@@ -145,6 +145,11 @@ function Filters({ r }: { r: RunResults }) {
         <option value="">all rules</option>
         {rules.map((x) => <option value={x}>{x}</option>)}
       </select>
+      <select id="dialect-filter" aria-label="dialect">
+        <option value="">both dialects</option>
+        <option value="a2a-v1">A2A v1.0 peers</option>
+        <option value="a2a-v0.3">A2A v0.3 peers</option>
+      </select>
       <input id="text-filter" type="search" placeholder="filter by text (id, title, reason)" aria-label="text filter" />
       <span id="shown" class="muted" />
     </section>
@@ -339,7 +344,7 @@ function ScenarioPanel({ s, unexpected }: { s: ScenarioResult; unexpected: boole
   const text = [s.id, s.title, s.rule, ...s.checks.map((c) => c.reason)].join(' ').toLowerCase();
   const rec = s as ScenarioResult & { counterexample?: unknown; replay?: string; seed?: unknown; path?: string };
   return (
-    <details class={`scenario v-${s.verdict}${unexpected ? ' unexpected' : ''}`} id={anchor(s.id)} data-verdict={s.verdict} data-rule={s.rule} data-unexpected={unexpected ? 'true' : 'false'} data-text={text}>
+    <details class={`scenario v-${s.verdict}${unexpected ? ' unexpected' : ''}`} id={anchor(s.id)} data-verdict={s.verdict} data-rule={s.rule} data-dialect={s.peer.dialect ?? 'a2a-v1'} data-unexpected={unexpected ? 'true' : 'false'} data-text={text}>
       <summary>
         <Badge v={s.verdict} />
         {unexpected ? <span class="flag">unexpected</span> : null}
