@@ -232,7 +232,7 @@ const pushScenarios: Scenario[] = [
     description: 'The card claims push; the runtime answers CreateTaskPushNotificationConfig (and an inline config) with PushNotificationNotSupportedError. Tasks complete all the same.',
     expectation: 'Register per task right after minting, see the refusal, poll to completion, and record push->polling.',
     spec: pushSpec,
-    peer: { factory: 'contoso-aspirational-push', card: pushCard, runtime: { ...runtime, workMs: 400, push: { supported: false, missing: 'not-supported', delivery: 'plain' } }, signals: pushSignals },
+    peer: { factory: 'contoso-aspirational-push', card: pushCard, runtime: { ...runtime, workMs: 250, push: { supported: false, missing: 'not-supported', delivery: 'plain' } }, signals: pushSignals },
     profileConstraints: { callback: 'https' },
     intent: pushIntent,
     deadlineMs: 4000,
@@ -245,7 +245,7 @@ const pushScenarios: Scenario[] = [
     description: 'The card claims push; the runtime has no push at all: the push-config methods answer -32601 (method not found), and an inline config in SendMessage is silently dropped.',
     expectation: 'See the method fail, poll to completion, and record push->polling; never wait on a push that cannot come.',
     spec: pushSpec,
-    peer: { factory: 'contoso-aspirational-push', card: pushCard, runtime: { ...runtime, workMs: 400, push: { supported: false, missing: 'method-not-found', delivery: 'plain' } }, signals: pushSignals },
+    peer: { factory: 'contoso-aspirational-push', card: pushCard, runtime: { ...runtime, workMs: 250, push: { supported: false, missing: 'method-not-found', delivery: 'plain' } }, signals: pushSignals },
     profileConstraints: { callback: 'https' },
     intent: pushIntent,
     deadlineMs: 4000,
@@ -258,7 +258,7 @@ const pushScenarios: Scenario[] = [
     description: 'The same card; registration succeeds and the peer delivers to the client\'s HTTPS receiver with the credentials the client chose.',
     expectation: 'Register and complete (by push or by polling).',
     spec: pushSpec,
-    peer: { factory: 'contoso-aspirational-push', card: pushCard, runtime: { ...runtime, workMs: 400, push: { supported: true, delivery: 'plain' } }, signals: pushSignals },
+    peer: { factory: 'contoso-aspirational-push', card: pushCard, runtime: { ...runtime, workMs: 250, push: { supported: true, delivery: 'plain' } }, signals: pushSignals },
     profileConstraints: { callback: 'https' },
     intent: pushIntent,
     deadlineMs: 4000,
@@ -298,7 +298,7 @@ const pushScenarios: Scenario[] = [
 const redeployed = { ...card, capabilities: { streaming: false, pushNotifications: false, extendedAgentCard: true } };
 /** The CDN's copy from before it: it still offers streaming. */
 const stale = { ...card, capabilities: { streaming: true, pushNotifications: false, extendedAgentCard: true } };
-const cdnRuntime: PeerRuntime = { ...runtime, cardListener: 'cdn', rpcListener: 'tls', workMs: 300 };
+const cdnRuntime: PeerRuntime = { ...runtime, cardListener: 'cdn', rpcListener: 'tls', workMs: 200 };
 const splitSignals = [{ pointer: '/supportedInterfaces/0/url', kind: 'seed' as const, note: 'the RPC is on another origin than the card' }];
 const streamIntent = { ...textIntent, completion: 'stream' as const };
 const splitSpec = 'seed 003 §Condition of Validity, §Decision Boundary; A2A v1.0.1 §3.1.11, §3.3.1';
@@ -350,7 +350,7 @@ const splitScenarios: Scenario[] = [
     description: 'A clean card, served by the origin that serves the RPC; the runtime streams.',
     expectation: 'Proceed and stream to completion; no probe is needed.',
     spec: splitSpec,
-    peer: { factory: 'contoso-control', card: { ...card, capabilities: { streaming: true, pushNotifications: false } }, runtime: { ...runtime, streaming: true, workMs: 300 }, signals: [] },
+    peer: { factory: 'contoso-control', card: { ...card, capabilities: { streaming: true, pushNotifications: false } }, runtime: { ...runtime, streaming: true, workMs: 200 }, signals: [] },
     profileConstraints: {},
     intent: streamIntent,
     deadlineMs: 4000,

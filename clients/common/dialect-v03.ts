@@ -35,10 +35,10 @@ const STATE: Record<string, string> = {
 function partOut(p: unknown): Json {
   if (!isObj(p)) return { kind: 'text', text: '' };
   const mt = typeof p.mediaType === 'string' ? p.mediaType : '';
-  if (typeof p.text === 'string' && (mt === '' || /^text\/plain\b/i.test(mt))) return { kind: 'text', text: p.text };
-  if (p.data !== undefined) return { kind: 'data', data: p.data };
-  // A text part in another media type, or raw bytes: a file part keeps the type (TextPart has none).
-  if (typeof p.text === 'string' && mt === 'application/json') {
+  if (typeof p.text === 'string' && (mt === '' || /^text\/plain$/i.test(mt.trim()))) return { kind: 'text', text: p.text };
+  if (p.data !== undefined && (mt === '' || /^application\/json$/i.test(mt.trim()))) return { kind: 'data', data: p.data };
+  // A text part in another media type (or with parameters), or raw bytes: a file part keeps the type (TextPart has none).
+  if (typeof p.text === 'string' && /^application\/json$/i.test(mt.trim())) {
     try {
       return { kind: 'data', data: JSON.parse(p.text) as unknown };
     } catch {

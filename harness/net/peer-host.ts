@@ -219,7 +219,8 @@ export class PeerHost {
         ...(header('accept') ? { accept: header('accept') } : {}),
         // The scheme and a digest, never the credential itself.
         ...(auth ? { authorization: true, authScheme: auth.trim().split(/\s+/)[0]!.slice(0, 40), authDigest: createHash('sha256').update(auth).digest('hex').slice(0, 12) } : {}),
-        ...(header('a2a-extensions') ? { a2aExtensions: header('a2a-extensions')!.slice(0, 2000) } : {}),
+        // v0.3 names the same opt-in X-A2A-Extensions: recorded as the one header it is.
+        ...((header('a2a-extensions') ?? header('x-a2a-extensions')) ? { a2aExtensions: (header('a2a-extensions') ?? header('x-a2a-extensions'))!.slice(0, 2000) } : {}),
         ...(header('if-none-match') ? { ifNoneMatch: header('if-none-match')!.slice(0, 200) } : {}),
       },
       ...(versionQuery !== undefined ? { versionQuery: versionQuery.slice(0, 40) } : {}),

@@ -29,7 +29,8 @@ export const V1_METHODS: ReadonlySet<string> = new Set([
 const KEEP = new Set(['FAIL', 'TIMEOUT', 'ERROR', 'UNSUPPORTED']);
 
 export function spokeV1(results: readonly ScenarioResult[]): boolean {
-  return results.some((r) => r.transcript.some((e) => e.kind === 'http' && !!e.rpc && V1_METHODS.has(e.rpc.method)));
+  // A call the peer refused as method-not-found (-32601) was not in its dialect, whatever its name.
+  return results.some((r) => r.transcript.some((e) => e.kind === 'http' && !!e.rpc && V1_METHODS.has(e.rpc.method) && e.rpcError?.code !== -32601));
 }
 
 export function creditDialect(results: ScenarioResult[]): ScenarioResult[] {

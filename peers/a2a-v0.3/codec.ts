@@ -115,8 +115,10 @@ export function requestIn(method: string, params: unknown): { op: string; params
 function partOut(p: unknown): Json {
   if (!isObj(p)) return { kind: 'text', text: '' };
   const mt = typeof p.mediaType === 'string' ? p.mediaType : '';
-  if (typeof p.text === 'string' && (mt === '' || /^text\/plain\b/i.test(mt))) return { kind: 'text', text: p.text };
-  if (p.data !== undefined && (mt === '' || mt === 'application/json')) return { kind: 'data', data: p.data };
+  // A TextPart and a DataPart carry no media type: only a bare text/plain or application/json fits one; a
+  // type with parameters (a charset, a profile) keeps them in a FilePart's mimeType.
+  if (typeof p.text === 'string' && (mt === '' || /^text\/plain$/i.test(mt.trim()))) return { kind: 'text', text: p.text };
+  if (p.data !== undefined && (mt === '' || /^application\/json$/i.test(mt.trim()))) return { kind: 'data', data: p.data };
   // Anything else keeps its media type: a file part (v0.3 TextPart and DataPart carry none).
   if (typeof p.url === 'string') return { kind: 'file', file: { uri: p.url, ...(mt ? { mimeType: mt } : {}) } };
   const bytes = typeof p.raw === 'string' ? p.raw : Buffer.from(typeof p.text === 'string' ? p.text : JSON.stringify(p.data ?? null)).toString('base64');

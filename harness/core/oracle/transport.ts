@@ -109,7 +109,8 @@ export const SPEC_A2A_VERSION: Rule = {
     { doc: 'A2A v1.0.1', section: '3.6.2', quote: 'If the version is not supported by the interface, agents MUST return a VersionNotSupportedError.' },
   ],
   grades: [
-    { when: 'a JSON-RPC request without A2A-Version (header or query parameter), or naming a Major.Minor the interface does not declare', verdict: 'FAIL (MUST; the peer answers -32009, so the break is on the wire)' },
+    { when: 'a JSON-RPC request without A2A-Version (header or query parameter) to an interface that is not 0.3, or naming a Major.Minor the interface it went to does not declare', verdict: 'FAIL (MUST; a v1.0 peer answers -32009, so the break is on the wire)' },
+    { when: 'a request to a 0.3 interface without A2A-Version', verdict: 'PASS (§3.6.1: "0.3 will be assumed for empty header")' },
     { when: 'the right Major.Minor with a patch number (`1.0.1`)', verdict: 'NON_STRICT (SHOULD NOT, §3.6; the peer accepts it)' },
     { when: 'the card GET', verdict: 'not graded: discovery is not an A2A operation (recorded in the transcript all the same)' },
   ],
@@ -128,24 +129,30 @@ export const SPEC_A2A_VERSION: Rule = {
       const here = interfaces.filter((i) => i.url === at && i.v).map((i) => i.v!);
       return here.length ? new Set(here) : all;
     };
-    const declared = all;
     const misses: Array<{ level: Level; ev: EvidenceRef }> = [];
+    let empty = 0;
     for (const e of calls) {
       const sent = e.headers.a2aVersion ?? e.versionQuery;
       const how = e.headers.a2aVersion !== undefined ? 'header' : e.versionQuery !== undefined ? 'query parameter' : '';
-      // §3.6.1: "except for 0.3 Clients - 0.3 will be assumed for empty header".
-      if ((sent === undefined || sent.trim() === '') && declaredFor(e).has('0.3')) continue;
+      // §3.6.1: "except for 0.3 Clients - 0.3 will be assumed for empty header" (a wrong method name is not a version question).
+      if ((sent === undefined || sent.trim() === '') && declaredFor(e).has('0.3')) {
+        empty++;
+        continue;
+      }
       if (sent === undefined || sent.trim() === '') {
         misses.push({ level: 'MUST', ev: wireEvidence(e.seq, `${e.rpc?.method} without A2A-Version (read as 0.3, §3.6.2)${e.rpcError ? ` → ${e.rpcError.code}` : ''}`) });
         continue;
       }
       const v = versionOf(sent);
       if (!v.majorMinor || !declaredFor(e).has(v.majorMinor))
-        misses.push({ level: 'MUST', ev: wireEvidence(e.seq, `${e.rpc?.method} with A2A-Version ${JSON.stringify(sent)} (${how}); the interface declares ${[...declared].join(', ') || 'none'}${e.rpcError ? ` → ${e.rpcError.code}` : ''}`) });
+        misses.push({ level: 'MUST', ev: wireEvidence(e.seq, `${e.rpc?.method} with A2A-Version ${JSON.stringify(sent)} (${how}); the interface declares ${[...declaredFor(e)].join(', ') || 'none'}${e.rpcError ? ` → ${e.rpcError.code}` : ''}`) });
       else if (v.patch) misses.push({ level: 'SHOULD', ev: wireEvidence(e.seq, `${e.rpc?.method} with A2A-Version ${JSON.stringify(sent)}: a patch number (§3.6)`) });
     }
-    if (misses.length === 0)
-      return met(`all ${calls.length} A2A request(s) named a version the interface declares (${[...declared].join(', ')})`, [wireEvidence(calls[0]!.seq, `${calls[0]!.rpc?.method} A2A-Version ${calls[0]!.headers.a2aVersion ?? calls[0]!.versionQuery}`)]);
+    if (misses.length === 0) {
+      const named = calls.length - empty;
+      const what = [named ? `${named} named a version the interface declares` : '', empty ? `${empty} to a 0.3 interface sent none (read as 0.3, §3.6.2)` : ''].filter(Boolean).join('; ');
+      return met(`of ${calls.length} A2A request(s), ${what}`, [wireEvidence(calls[0]!.seq, `${calls[0]!.rpc?.wireMethod ?? calls[0]!.rpc?.method} A2A-Version ${calls[0]!.headers.a2aVersion ?? calls[0]!.versionQuery ?? 'none'}`)]);
+    }
     const level = weakest(misses.some((m) => m.level === 'MUST') ? ['MUST'] : misses.map((m) => m.level)) ?? 'MUST';
     const worst = misses.filter((m) => m.level === level);
     return verdict(upFrontMissFails(level) ? 'FAIL' : 'NON_STRICT', `${worst.length} of ${calls.length} A2A request(s) ${level === 'MUST' ? 'without an A2A-Version the interface declares (§3.6.1 MUST)' : 'named a patch version (§3.6 SHOULD NOT)'}`, worst.slice(0, 5).map((m) => m.ev), { basis: 'duty', level });
@@ -178,7 +185,7 @@ export const SPEC_INTERFACE_SELECTION: Rule = {
   grades: [
     { when: 'no interface in a dialect the client speaks (a v1.0-only card to a v0.3-only client, the reverse, a peer upgraded in place): any A2A call', verdict: 'FAIL (MUST: the wire shows the call the interface cannot take: -32009 or -32601)' },
     { when: 'the same: no call, after the card was read', verdict: 'PASS' },
-    { when: 'an interface it speaks exists: the first A2A call goes elsewhere than the first such interface in the card\'s order', verdict: 'FAIL (MUST, §8.3.2)' },
+    { when: 'an interface it speaks exists (the dialects of the run\'s profile): an A2A call goes elsewhere than the first such interface in the card\'s order', verdict: 'FAIL (MUST, §8.3.2)' },
     { when: 'the same, on the right interface: no task completed', verdict: 'FAIL (over-rejection; a card whose version carries a patch number, `1.0.1`, is 1.0)' },
   ],
   notBinding: ['a card with no JSON-RPC interface at all (not this rule\'s question)'],

@@ -5,7 +5,7 @@
  * else of the harness: the rules and the oracle are not theirs to see (test/architecture.test.ts).
  */
 
-/** A2A dialects a client may speak. Only `a2a-v1` peers exist today. */
+/** A2A dialects a client may speak, and the peers speak: v1.0 and v0.3 (JSON-RPC). */
 export const DIALECTS = ['a2a-v1', 'a2a-v0.3'] as const;
 export type Dialect = (typeof DIALECTS)[number];
 
@@ -98,7 +98,7 @@ export interface Hello {
   taskClasses: TaskClass[];
   /** Extension URIs the client implements; the harness never hands a client any other (protocol addition). */
   extensions?: string[];
-  /** The A2A dialects the client speaks; absent: not declared (the wire decides). */
+  /** The A2A dialects the client speaks; absent: not declared, A2A v1.0 assumed (scenarios for another are not run). */
   dialects?: Dialect[];
 }
 
