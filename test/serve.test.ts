@@ -2,16 +2,23 @@
  * `serve`: peers on loopback for debugging by hand. Prints card URLs and certificate files, logs
  * requests as they arrive, keeps the CA across runs with --pki-dir, stops cleanly on SIGINT.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ROOT } from './helpers/cli.js';
+
+/** Every serve started, killed after each test: a failed assertion must not leave one running. */
+const started: ChildProcess[] = [];
+afterEach(() => {
+  for (const c of started.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+});
 
 function startServe(args: string[]) {
   const child = spawn(process.execPath, [join(ROOT, 'bin/a2a-conformance.mjs'), 'serve', ...args], { cwd: ROOT });
+  started.push(child);
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr.on('data', (c: Buffer) => (out += c.toString()));
