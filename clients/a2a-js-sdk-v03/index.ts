@@ -12,40 +12,25 @@
  * through the SDK's own `createAuthenticatingFetchWithRetry` hook. TLS: the application hands the SDK
  * a fetch that trusts the harness CA and presents the client certificate (an undici Agent).
  */
-import { readFile } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
-import { Agent } from 'undici';
 import { ClientFactory, ClientFactoryOptions, createAuthenticatingFetchWithRetry, DefaultAgentCardResolver, JsonRpcTransportFactory, type AuthenticationHandler } from 'a2a-js-sdk-v03/client';
 import type { ClientAdapter } from '../../harness/core/vocabulary/adapter.js';
 import type { ClientReport, RunRequest } from '../../harness/core/vocabulary/types.js';
-import { challengeSchemes, TokenSource } from '../common/auth.js';
+import { errorText, sdkFetch } from '../common/sdk-glue.js';
 import { PushReceiver } from '../common/push-receiver.js';
 
 export const SDK_V03_VERSION = '0.3.14';
 const TERMINAL = new Set(['completed', 'failed', 'canceled', 'rejected']);
 const MARGIN_MS = 800;
 
-const describe = (err: unknown) => {
-  const e = err as { name?: string; message?: string; cause?: { code?: string } };
-  return `${e.name ?? 'Error'}: ${e.message ?? String(err)}${e.cause?.code ? ` (${e.cause.code})` : ''}`;
-};
+const describe = errorText;
 
 type Task03 = { kind?: string; id?: string; taskId?: string; status?: { state?: string }; final?: boolean };
 
 async function runWithSdk03(req: RunRequest, signal: AbortSignal): Promise<ClientReport> {
   const started = Date.now();
   const left = () => req.deadlineMs - MARGIN_MS - (Date.now() - started);
-  const [ca, cert, key] = await Promise.all([readFile(req.tls.caFile, 'utf8'), readFile(req.tls.clientCertFile, 'utf8'), readFile(req.tls.clientKeyFile, 'utf8')]);
-  const agent = new Agent({ connect: { ca, cert, key } });
-  const fetchImpl = ((url: string, init?: RequestInit) => fetch(url, { ...init, signal: init?.signal ? AbortSignal.any([signal, init.signal]) : signal, dispatcher: agent } as RequestInit)) as typeof fetch;
-  const provisioned = (req.credentials ?? []).find((c) => c.kind === 'oauth2-client-credentials');
-  const tokens = provisioned ? new TokenSource({ scheme: 'provisioned', tokenUrl: provisioned.tokenUrl, scopes: [], credentials: provisioned, required: true }, fetchImpl) : undefined;
-  const authHandler: AuthenticationHandler | undefined = tokens && {
-    headers: async () => ({ Authorization: `Bearer ${await tokens.token()}` }),
-    shouldRetryWithHeaders: async (_req, res) =>
-      res.status === 401 && challengeSchemes(res.headers.get('www-authenticate') ?? '').includes('bearer') ? { Authorization: `Bearer ${await tokens.renew()}` } : undefined,
-  };
-  const rpcFetch = authHandler ? createAuthenticatingFetchWithRetry(fetchImpl, authHandler) : fetchImpl;
+  const { agent, fetchImpl, rpcFetch } = await sdkFetch(req, signal, (f, h) => createAuthenticatingFetchWithRetry(f, h as AuthenticationHandler));
   const taskIds: string[] = [];
   let receiver: PushReceiver | undefined;
   const done = (decision: ClientReport['decision'], notes: string, errorClass?: ClientReport['errorClass']): ClientReport => ({

@@ -25,41 +25,25 @@
  * TLS: the application hands the SDK a fetch that trusts the harness CA and presents the client
  * certificate (an undici Agent as dispatcher), the only way to do either with this SDK.
  */
-import { readFile } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
-import { Agent } from 'undici';
 import { ClientFactory, ClientFactoryOptions, createAuthenticatingFetchWithRetry, DefaultAgentCardResolver, JsonRpcTransportFactory, type AuthenticationHandler } from '@a2a-js/sdk/client';
 import { Role, TaskState, verifyAgentCardSignature } from '@a2a-js/sdk';
 import type { ClientAdapter } from '../../harness/core/vocabulary/adapter.js';
 import type { ClientReport, RunRequest } from '../../harness/core/vocabulary/types.js';
-import { challengeSchemes, TokenSource } from '../common/auth.js';
+import { errorText, sdkFetch } from '../common/sdk-glue.js';
 import { PushReceiver } from '../common/push-receiver.js';
 
 export const SDK_VERSION = '1.3.0';
 const TERMINAL = new Set<number>([TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_FAILED, TaskState.TASK_STATE_CANCELED, TaskState.TASK_STATE_REJECTED]);
 const MARGIN_MS = 800;
 
-const describe = (err: unknown) => {
-  const e = err as { name?: string; message?: string; cause?: { code?: string } };
-  return `${e.name ?? 'Error'}: ${e.message ?? String(err)}${e.cause?.code ? ` (${e.cause.code})` : ''}`;
-};
+const describe = errorText;
 
 async function runWithSdk(req: RunRequest, signal: AbortSignal): Promise<ClientReport> {
   const started = Date.now();
   const left = () => req.deadlineMs - MARGIN_MS - (Date.now() - started);
-  const [ca, cert, key] = await Promise.all([readFile(req.tls.caFile, 'utf8'), readFile(req.tls.clientCertFile, 'utf8'), readFile(req.tls.clientKeyFile, 'utf8')]);
-  const agent = new Agent({ connect: { ca, cert, key } });
-  // The run's abort signal, and the SDK's own where it passes one (a request's RequestOptions.signal).
-  const fetchImpl = ((url: string, init?: RequestInit) => fetch(url, { ...init, signal: init?.signal ? AbortSignal.any([signal, init.signal]) : signal, dispatcher: agent } as RequestInit)) as typeof fetch;
-  // The application's auth: the provisioned client credentials, through the SDK's hook (glue policy above).
-  const provisioned = (req.credentials ?? []).find((c) => c.kind === 'oauth2-client-credentials');
-  const tokens = provisioned ? new TokenSource({ scheme: 'provisioned', tokenUrl: provisioned.tokenUrl, scopes: [], credentials: provisioned, required: true }, fetchImpl) : undefined;
-  const authHandler: AuthenticationHandler | undefined = tokens && {
-    headers: async () => ({ Authorization: `Bearer ${await tokens.token()}` }),
-    shouldRetryWithHeaders: async (_req, res) =>
-      res.status === 401 && challengeSchemes(res.headers.get('www-authenticate') ?? '').includes('bearer') ? { Authorization: `Bearer ${await tokens.renew()}` } : undefined,
-  };
-  const rpcFetch = authHandler ? createAuthenticatingFetchWithRetry(fetchImpl, authHandler) : fetchImpl;
+  // TLS as the run hands it over; the application's auth through the SDK's hook (glue policy above).
+  const { agent, fetchImpl, rpcFetch } = await sdkFetch(req, signal, (f, h) => createAuthenticatingFetchWithRetry(f, h as AuthenticationHandler));
   const taskIds: string[] = [];
   let receiver: PushReceiver | undefined;
   const done = (decision: ClientReport['decision'], notes: string, errorClass?: ClientReport['errorClass']): ClientReport => ({

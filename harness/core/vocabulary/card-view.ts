@@ -175,26 +175,10 @@ function readV1(c: Record<string, unknown>): CardView {
     streaming: optBool(caps.streaming),
     pushNotifications: optBool(caps.pushNotifications),
     extendedAgentCard: optBool(caps.extendedAgentCard),
-    extensions: (Array.isArray(caps.extensions) ? caps.extensions : []).map((e) => {
-      const o = obj(e);
-      return {
-        uri: String(o.uri ?? ''),
-        ...(typeof o.description === 'string' ? { description: o.description } : {}),
-        required: o.required === true,
-        params: obj(o.params),
-      };
-    }),
+    extensions: extensionsOf(caps),
     defaultInputModes: strings(c.defaultInputModes),
     defaultOutputModes: strings(c.defaultOutputModes),
-    skills: (Array.isArray(c.skills) ? c.skills : []).map((s) => {
-      const o = obj(s);
-      return {
-        id: String(o.id ?? ''),
-        name: String(o.name ?? ''),
-        ...(Array.isArray(o.inputModes) ? { inputModes: strings(o.inputModes) } : {}),
-        ...(Array.isArray(o.outputModes) ? { outputModes: strings(o.outputModes) } : {}),
-      };
-    }),
+    skills: skillsOf(c),
     securitySchemes: schemes,
     securityRequirements: requirements,
     signed: Array.isArray(c.signatures) && c.signatures.length > 0,
