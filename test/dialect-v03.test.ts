@@ -14,6 +14,7 @@ import type { PeerDescription } from '../harness/core/scenario.js';
 import type { HttpEvent } from '../harness/core/transcript.js';
 import { readCard } from '../harness/core/vocabulary/card-view.js';
 import { LEGACY_CARD_PATH } from '../peers/a2a-v0.3/peer.js';
+import { pushBodyOut } from '../peers/a2a-v0.3/codec.js';
 import { ROOT } from './helpers/cli.js';
 import { peerFixture, type PeerFixture } from './helpers/peer.js';
 import { ALL_SCENARIOS } from './helpers/scenarios.js';
@@ -151,6 +152,11 @@ describe('the A2A v0.3 JSON-RPC dialect', () => {
     expect(updates.length).toBeGreaterThan(0);
     expect(updates.at(-1)).toMatchObject({ status: { state: 'completed' }, final: true });
     expect(updates.slice(0, -1).every((u) => u.final === false)).toBe(true);
+  });
+
+  it('a push notification goes out as the v0.3 Task (v0.3.0 §9.5), not as v1.0\'s StreamResponse', () => {
+    const v1 = { statusUpdate: { taskId: 't1', contextId: 'c1', status: { state: 'TASK_STATE_COMPLETED', timestamp: 'x' } } };
+    expect(pushBodyOut(v1)).toEqual({ kind: 'task', id: 't1', contextId: 'c1', status: { state: 'completed', timestamp: 'x' } });
   });
 
   it('tasks/pushNotificationConfig/set|get|list|delete in v0.3 shapes', async () => {

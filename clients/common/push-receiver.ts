@@ -63,8 +63,10 @@ export class PushReceiver {
         }
         try {
           const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, Record<string, unknown>>;
-          const update = body.statusUpdate ?? body.task;
-          const status = (update?.status ?? {}) as { state?: string };
+          // v1.0 sends a StreamResponse ({statusUpdate} or {task}); v0.3 the Task itself, its state in kebab case.
+          const update = body.statusUpdate ?? body.task ?? (String(body.kind) === 'task' ? (body as Record<string, unknown>) : undefined);
+          const raw = (update?.status ?? {}) as { state?: string };
+          const status = { state: raw.state && !raw.state.startsWith('TASK_STATE_') ? `TASK_STATE_${raw.state.toUpperCase().replace(/-/g, '_')}` : raw.state };
           const peer = (req.socket as TLSSocket).getPeerCertificate?.();
           const subj = peer && peer.raw ? peer.subject?.CN : undefined;
           r.deliveries.push({

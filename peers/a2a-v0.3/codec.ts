@@ -205,6 +205,17 @@ export function streamResultOut(result: unknown): unknown {
   return result;
 }
 
+/**
+ * A push notification's body as v0.3 sends it: the Task (v0.3.0 §9.5), where v1.0 sends a
+ * StreamResponse (`{statusUpdate: …}`).
+ */
+export function pushBodyOut(payload: unknown): unknown {
+  const p = isObj(payload) ? payload : {};
+  if (isObj(p.statusUpdate)) return { kind: 'task', id: p.statusUpdate.taskId, contextId: p.statusUpdate.contextId, status: statusOut(p.statusUpdate.status) };
+  if (p.task !== undefined) return taskOut(p.task);
+  return payload;
+}
+
 // --- cards -------------------------------------------------------------------------------------
 
 const SCHEME_KIND: Readonly<Record<string, string>> = {

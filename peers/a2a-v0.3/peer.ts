@@ -18,7 +18,7 @@ import { RpcError } from '../a2a-v1/errors.js';
 import { eventOf, isObj } from '../a2a-v1/event.js';
 import type { PeerParts } from '../a2a-v1/peer.js';
 import { recordCall, rpcHandler } from '../a2a-v1/rpc.js';
-import { cardIn, requestIn, resultOut, streamResultOut } from './codec.js';
+import { cardIn, pushBodyOut, requestIn, resultOut, streamResultOut } from './codec.js';
 
 /** The legacy card path v0.3-era servers also served (renamed to agent-card.json in v0.3.0). */
 export const LEGACY_CARD_PATH = '/.well-known/agent.json';
@@ -69,7 +69,9 @@ export function a2aV03Peer(desc: PeerDescription, ctx: PeerRunContext, parts: Pe
   // The neutral runtime works from the card read as v1.0, at an interface it speaks internally.
   const neutral = { ...cardIn(card), supportedInterfaces: [{ url: rpcUrl, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }] };
   const extended = rt.extendedCard ? fillCard(rt.extendedCard, vars) : undefined;
-  const core = rpcHandler({ rpcUrl, runtime: rt, card: neutral, ctx, ...(extended ? { extendedCard: extended } : {}) });
+  // Pushes go out in v0.3's shape: the Task, not v1.0's StreamResponse.
+  const pushes03: PeerRunContext = { ...ctx, push: (order) => ctx.push({ ...order, payload: pushBodyOut(order.payload) }) };
+  const core = rpcHandler({ rpcUrl, runtime: rt, card: neutral, ctx: pushes03, ...(extended ? { extendedCard: extended } : {}) });
   const handlers: RequestHandler[] = [
     cardHandler(ctx, cardUrl, card),
     cardHandler(ctx, `${base}${LEGACY_CARD_PATH}`, card),
