@@ -16,7 +16,7 @@ import { readCard } from '../harness/core/vocabulary/card-view.js';
 import { LEGACY_CARD_PATH } from '../peers/a2a-v0.3/peer.js';
 import { pushBodyOut } from '../peers/a2a-v0.3/codec.js';
 import { ROOT } from './helpers/cli.js';
-import { peerFixture, type PeerFixture } from './helpers/peer.js';
+import { peerFixture, type PeerFixture, clientAgent } from './helpers/peer.js';
 import { ALL_SCENARIOS } from './helpers/scenarios.js';
 import { fillCard } from '../harness/core/scenario.js';
 
@@ -48,7 +48,7 @@ let fx: PeerFixture;
 let agent: Agent;
 beforeAll(async () => {
   fx = await peerFixture();
-  agent = new Agent({ connect: { ca: fx.pki.testCa.cert, cert: fx.pki.client.cert, key: fx.pki.client.key } });
+  agent = clientAgent(fx.pki);
 });
 afterAll(async () => {
   await agent.close();

@@ -8,7 +8,7 @@ import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HttpEvent, TlsEvent } from '../harness/core/transcript.js';
 import { TOKEN_PATH } from '../peers/a2a-v1/auth.js';
-import { bareRpc, peerFixture, rpcUrlOf, type PeerFixture } from './helpers/peer.js';
+import { bareRpc, peerFixture, rpcUrlOf, type PeerFixture, clientAgent } from './helpers/peer.js';
 import { startHarness, type InProcessHarness } from './helpers/harness.js';
 import { scenario } from './helpers/scenarios.js';
 
@@ -16,7 +16,7 @@ let fx: PeerFixture;
 let agent: Agent;
 beforeAll(async () => {
   fx = await peerFixture();
-  agent = new Agent({ connect: { ca: fx.pki.testCa.cert, cert: fx.pki.client.cert, key: fx.pki.client.key } });
+  agent = clientAgent(fx.pki);
 });
 afterAll(async () => {
   await agent.close();

@@ -16,7 +16,7 @@ import { validateCardV1 } from '../harness/core/card-validator.js';
 import { validateCard } from '../harness/core/card-validator-v03.js';
 import { cardDialect } from '../harness/core/vocabulary/card-view.js';
 import { fillCard } from '../harness/core/scenario.js';
-import { audioMessage, bareRpc, peerFixture, rpcUrlOf, type PeerFixture } from './helpers/peer.js';
+import { audioMessage, bareRpc, peerFixture, rpcUrlOf, type PeerFixture, clientAgent } from './helpers/peer.js';
 import { ALL_SCENARIOS, scenario } from './helpers/scenarios.js';
 import { DEFAULT_SCENARIO_GLOB, findScenarioFiles, loadCatalogue, PACKAGE_ROOT } from '../harness/runner/catalogue.js';
 
@@ -24,7 +24,7 @@ let fx: PeerFixture;
 let agent: Agent; // trusts the test CA, presents the client certificate
 beforeAll(async () => {
   fx = await peerFixture();
-  agent = new Agent({ connect: { ca: fx.pki.testCa.cert, cert: fx.pki.client.cert, key: fx.pki.client.key } });
+  agent = clientAgent(fx.pki);
 });
 afterAll(async () => {
   await agent.close();

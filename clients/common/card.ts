@@ -21,13 +21,13 @@ export interface ClientCard {
   requirements: string[][];
 }
 
+import { V03_SCHEME_KIND } from '../../harness/core/vocabulary/card-view.js';
+
 type Json = Record<string, unknown>;
 const asObject = (v: unknown): Json => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : {});
 const asList = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const asStrings = (v: unknown): string[] => asList(v).filter((x): x is string => typeof x === 'string');
 
-/** A v0.3 scheme's `type` tag → the v1.0 `SecurityScheme` member it became. */
-const V03_SCHEMES: Record<string, string> = { apiKey: 'apiKeySecurityScheme', http: 'httpAuthSecurityScheme', oauth2: 'oauth2SecurityScheme', openIdConnect: 'openIdConnectSecurityScheme', mutualTLS: 'mtlsSecurityScheme' };
 
 /**
  * Reads what the client needs, from a v1.0 card or a v0.3 one (a main `url` at `preferredTransport`,
@@ -41,7 +41,7 @@ export function readClientCard(json: unknown): ClientCard {
   const schemes = new Map<string, string>();
   for (const [name, scheme] of Object.entries(asObject(card.securitySchemes))) {
     if (v03) {
-      schemes.set(name, V03_SCHEMES[String(asObject(scheme).type)] ?? '');
+      schemes.set(name, V03_SCHEME_KIND[String(asObject(scheme).type)] ?? '');
       continue;
     }
     const members = Object.keys(asObject(scheme));

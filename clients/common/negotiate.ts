@@ -7,6 +7,7 @@
  * `Mistakes` switch on the errors the naive "Northwind" client makes; the reference has none.
  */
 import contentType from 'content-type';
+import { dialectOfVersion } from '../../harness/core/vocabulary/card-view.js';
 import { CONTOSO_AUDIO_SESSION_EXT, RESUBSCRIBE_ONLY_OUTPUTS_EXT } from '../../harness/core/vocabulary/extensions.js';
 import type { ClientProfile, Dialect, ErrorClass, TaskIntent } from '../../harness/core/vocabulary/types.js';
 import { modesFor, type ClientCard } from './card.js';
@@ -99,14 +100,7 @@ export function sameType(wanted: string, offered: string, loose = false): boolea
 
 const LIVE_MEDIA = /^(audio|video)\//i;
 
-/** The dialect of a protocol version, its patch number ignored (§3.6): 1.x is v1.0's, 0.3 is v0.3's. */
-export function dialectOf(version: string): Dialect | undefined {
-  const m = /^(\d+)\.(\d+)(?:\.\d+)?$/.exec(version.trim());
-  if (!m) return undefined;
-  if (m[1] === '1') return 'a2a-v1';
-  if (m[1] === '0' && m[2] === '3') return 'a2a-v0.3';
-  return undefined;
-}
+
 
 /** True when every alternative of the card's security requirements needs an mTLS scheme. */
 function everyAlternativeNeedsMtls(card: ClientCard): boolean {
@@ -123,7 +117,7 @@ export function negotiate(card: ClientCard, profile: ClientProfile, intent: Task
   // §8.3.2: the first interface, in the card's order, whose binding and version the client speaks;
   // patch numbers are not considered (§3.6).
   const spoken = profile.dialects ?? ['a2a-v1'];
-  const iface = card.interfaces.find((i) => i.binding === 'JSONRPC' && dialectOf(i.version) !== undefined && spoken.includes(dialectOf(i.version)!));
+  const iface = card.interfaces.find((i) => i.binding === 'JSONRPC' && dialectOfVersion(i.version) !== undefined && spoken.includes(dialectOfVersion(i.version)!));
   if (!iface)
     return { action: 'reject', errorClass: 'unnegotiable-card', notes: `no JSONRPC interface in a dialect this client speaks (${spoken.join(', ')}); the card offers ${card.interfaces.map((i) => `${i.binding} ${i.version}`).join(', ') || 'none'}` };
 
@@ -201,5 +195,5 @@ export function negotiate(card: ClientCard, profile: ClientProfile, intent: Task
     if (card.streaming) completion = 'stream';
     else degradations.push('stream->polling');
   }
-  return { action: 'proceed', rpcUrl: iface.url, dialect: dialectOf(iface.version)!, input, completion, acceptedOutputModes: accepted, degradations, unreachableOutputs: unreachable, ...(optIn ? { optIn } : {}), ...(skillId ? { skillId } : {}), notes };
+  return { action: 'proceed', rpcUrl: iface.url, dialect: dialectOfVersion(iface.version)!, input, completion, acceptedOutputModes: accepted, degradations, unreachableOutputs: unreachable, ...(optIn ? { optIn } : {}), ...(skillId ? { skillId } : {}), notes };
 }

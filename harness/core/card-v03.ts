@@ -12,17 +12,13 @@
  * expanded (`expandable` says why).
  */
 import type { CardSignal, Scenario } from './scenario.js';
+import { V03_SCHEME_KIND } from './vocabulary/card-view.js';
 
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-const KIND_TYPE: Record<string, string> = {
-  apiKeySecurityScheme: 'apiKey',
-  httpAuthSecurityScheme: 'http',
-  oauth2SecurityScheme: 'oauth2',
-  openIdConnectSecurityScheme: 'openIdConnect',
-  mtlsSecurityScheme: 'mutualTLS',
-};
+/** The v1.0 oneof member of a security scheme → its v0.3 `type` tag. */
+const KIND_TYPE: Record<string, string> = Object.fromEntries(Object.entries(V03_SCHEME_KIND).map(([type, kind]) => [kind, type]));
 
 const requirementsOut = (list: unknown): Json[] =>
   (Array.isArray(list) ? list : []).map((r) => Object.fromEntries(Object.entries(isObj(r) && isObj(r.schemes) ? r.schemes : {}).map(([k, v]) => [k, isObj(v) && Array.isArray(v.list) ? v.list : []])));

@@ -14,6 +14,8 @@
  * Pure translation: no I/O. Unknown methods have no neutral operation (the peer answers -32601).
  */
 
+import { V03_SCHEME_KIND } from '../../harness/core/vocabulary/card-view.js';
+
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 
@@ -218,14 +220,6 @@ export function pushBodyOut(payload: unknown): unknown {
 
 // --- cards -------------------------------------------------------------------------------------
 
-const SCHEME_KIND: Readonly<Record<string, string>> = {
-  apiKey: 'apiKeySecurityScheme',
-  http: 'httpAuthSecurityScheme',
-  oauth2: 'oauth2SecurityScheme',
-  openIdConnect: 'openIdConnectSecurityScheme',
-  mutualTLS: 'mtlsSecurityScheme',
-};
-
 /**
  * The v1.0 card the neutral runtime works from, read off a v0.3 card: the main `url` with its
  * `preferredTransport` (default JSONRPC) at the card's `protocolVersion` (Major.Minor), security
@@ -238,7 +232,7 @@ export function cardIn(card: Json): Json {
   for (const [name, s] of Object.entries(isObj(card.securitySchemes) ? card.securitySchemes : {})) {
     if (!isObj(s)) continue;
     const { type, in: location, ...rest } = s;
-    const kind = SCHEME_KIND[String(type)];
+    const kind = V03_SCHEME_KIND[String(type)];
     if (kind) schemes[name] = { [kind]: { ...rest, ...(location !== undefined ? { location } : {}) } };
   }
   const caps = isObj(card.capabilities) ? card.capabilities : {};

@@ -37,6 +37,9 @@ export async function peerFixture(): Promise<PeerFixture> {
   };
 }
 
+/** An undici Agent as a client under test holds one: trusting the test CA, presenting the client certificate. */
+export const clientAgent = (pki: Pki) => new Agent({ connect: { ca: pki.testCa.cert, cert: pki.client.cert, key: pki.client.key } });
+
 /** A bare JSON-RPC POST with undici: no client of ours in the way. */
 export async function bareRpc(agent: Agent, url: string, method: string, params: unknown, headers: Record<string, string> = {}) {
   const res = await request(url, {

@@ -33,7 +33,7 @@ import {
   wireTrail,
   type GradeInput,
 } from './evidence.js';
-import { completable, creditRejection, mustComplete } from './negotiation.js';
+import { creditRejection, mustComplete, mustProceed as proceedBinding } from './negotiation.js';
 import { binds, harm, informational, met, missingRecord, notBinding, signal, timeout, upFrontMiss, type Binding, type Rule, type Situation } from './rule.js';
 
 // --- sources ---------------------------------------------------------------------------------
@@ -149,12 +149,6 @@ function complete(x: GradeInput, why: string): Verdict {
   return mustComplete(x, why);
 }
 
-/** A binding whose duty is to proceed, where the intent is completable as the card and the runtime stand; otherwise not this rule's question. */
-function mustProceed(s: Situation, reason: string) {
-  const c = completable(s);
-  return c.ok ? binds(reason, ['proceed']) : notBinding(`${c.why}: not this rule's question`);
-}
-
 /** Evidence of the probes before a sequence number (or at all). */
 function probeEvidence(x: GradeInput, before = Number.POSITIVE_INFINITY): EvidenceRef[] {
   const reads = probeReads(x).filter((e) => e.seq < before);
@@ -251,8 +245,8 @@ export const HS_SKILL_OVERRIDE: Rule = {
     }
     const res = residual(s);
     if (res) return res;
-    if (index >= 0 && s.card.skills[index]!.inputModes?.length) return mustProceed(s, `skill ${skillId} lists ${mt} among its own input modes: it must proceed`);
-    return mustProceed(s, index >= 0 ? `skill ${skillId} declares no input modes of its own: the card's defaults, which list ${mt}, apply` : `the intent names no skill: the card's defaults, which list ${mt}, apply`);
+    if (index >= 0 && s.card.skills[index]!.inputModes?.length) return proceedBinding(s, `skill ${skillId} lists ${mt} among its own input modes: it must proceed`, ['proceed']);
+    return proceedBinding(s, index >= 0 ? `skill ${skillId} declares no input modes of its own: the card's defaults, which list ${mt}, apply` : `the intent names no skill: the card's defaults, which list ${mt}, apply`, ['proceed']);
   },
   grade(b, x) {
     if (!b.binds) return informational(b.reason);
@@ -314,10 +308,9 @@ export const HS_CHALLENGE_SCHEME: Rule = {
     const res = residual(s);
     if (res) return res;
     const requirements = s.card.securityRequirements.length > 0;
-    return mustProceed(
+    return proceedBinding(
       s,
-      `the task endpoint takes Bearer tokens from the card's OAuth 2.0 token endpoint${requirements ? '' : ' (the card lists the scheme without requiring it: a call without a token is challenged with it)'}${auth.tokenTtlSeconds < 30 ? `, which expire after ${auth.tokenTtlSeconds} s, mid-task` : ''}: it must proceed`,
-    );
+      `the task endpoint takes Bearer tokens from the card's OAuth 2.0 token endpoint${requirements ? '' : ' (the card lists the scheme without requiring it: a call without a token is challenged with it)'}${auth.tokenTtlSeconds < 30 ? `, which expire after ${auth.tokenTtlSeconds} s, mid-task` : ''}: it must proceed`, ['proceed']);
   },
   grade(b, x) {
     if (!b.binds) return informational(b.reason);
@@ -383,8 +376,8 @@ export const HS_ASPIRATIONAL_CAPABILITY: Rule = {
     const res = residual(s);
     if (res) return res;
     if (s.intent.completion !== 'push' || s.profile.callback === 'none')
-      return mustProceed(s, `the intent ${s.intent.completion !== 'push' ? `prefers ${s.intent.completion}` : 'prefers push but the client has no receiver'}: the push flag costs it nothing; it must proceed`);
-    if (rt.push.supported) return mustProceed(s, 'the push methods work (the control): by push or by polling, the task must complete');
+      return proceedBinding(s, `the intent ${s.intent.completion !== 'push' ? `prefers ${s.intent.completion}` : 'prefers push but the client has no receiver'}: the push flag costs it nothing; it must proceed`, ['proceed']);
+    if (rt.push.supported) return proceedBinding(s, 'the push methods work (the control): by push or by polling, the task must complete', ['proceed']);
     return binds(
       `capabilities.pushNotifications is true, but the push methods ${pushMissing(rt)}: register per task, see it fail, and poll`,
       ['downgrade'],
@@ -443,7 +436,7 @@ export const HS_SPLIT_ORIGIN: Rule = {
     const rt = s.truth.runtime;
     const res = residual(s);
     if (res) return res;
-    if (rt.cardListener === rt.rpcListener) return mustProceed(s, 'the card comes from the RPC origin itself: a clean card is a signal here; it must proceed, no probe needed');
+    if (rt.cardListener === rt.rpcListener) return proceedBinding(s, 'the card comes from the RPC origin itself: a clean card is a signal here; it must proceed, no probe needed', ['proceed']);
     const stale = staleClaims(s);
     return binds(
       `the card comes from the ${rt.cardListener} origin and the RPC from the ${rt.rpcListener} origin: a clean card from another origin is no signal of freshness${stale.length ? `; this one is stale (it still offers ${stale.join(', ')})` : ' (this one is fresh)'}`,

@@ -41,6 +41,7 @@ import {
   signal,
   timeout,
   upFrontMiss,
+  type Behaviour,
   type Rule,
   type Situation,
 } from './rule.js';
@@ -138,9 +139,9 @@ export function completable(s: Situation): { ok: true } | { ok: false; why: stri
 }
 
 /** A binding whose duty is to proceed and complete, where the intent is completable; otherwise not binding. */
-function mustProceed(s: Situation, reason: string) {
+export function mustProceed(s: Situation, reason: string, acceptable: Behaviour[] = ['proceed', 'downgrade']) {
   const c = completable(s);
-  return c.ok ? binds(reason, ['proceed', 'downgrade']) : notBinding(`${c.why}: this rule has nothing to say about the intent`);
+  return c.ok ? binds(reason, acceptable) : notBinding(`${c.why}: this rule has nothing to say about the intent`);
 }
 
 // ---------------------------------------------------------------------------------------------

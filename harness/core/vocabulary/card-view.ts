@@ -68,7 +68,7 @@ function optBool(v: unknown): boolean | undefined {
 }
 
 /** The v0.3 `type` tag of a security scheme → the v1.0 oneof member it became. */
-const V03_SCHEME_KIND: Record<string, SecuritySchemeKind> = {
+export const V03_SCHEME_KIND: Readonly<Record<string, SecuritySchemeKind>> = {
   apiKey: 'apiKeySecurityScheme',
   http: 'httpAuthSecurityScheme',
   oauth2: 'oauth2SecurityScheme',
