@@ -306,6 +306,12 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
       else await sleep(POLL_MS, signal);
     }
     if (signal.aborted) return report('aborted at the deadline');
+    // Seen by polling first: the agent's push of that state is in flight to a receiver the client chose.
+    // Give it a moment (within the budget) before closing the receiver under it.
+    if (receiver && !pushOnly) {
+      const until = Date.now() + Math.min(500, Math.max(0, budgetLeft()));
+      while (Date.now() < until && !receiver.deliveries.some((d) => d.taskId === task.id && d.state && TERMINAL.has(d.state))) await receiver.next(until - Date.now());
+    }
 
     // Outputs: is the required mode among the artifacts?
     const required = intent.requiredOutputMode;
