@@ -88,7 +88,6 @@ export const PEER_NAMES = Object.keys(PEERS);
 function dialectProblem(desc: PeerDescription): string | undefined {
   if (desc.dialect !== 'a2a-v0.3') return undefined;
   if (desc.signing) return 'signing is defined for v1.0 cards only (v0.3.0 specifies no canonical form to sign)';
-  if (desc.runtime.auth) return 'runtime.auth is not scripted for v0.3 peers yet';
   return undefined;
 }
 

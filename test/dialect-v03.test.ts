@@ -4,7 +4,10 @@
  * codes, its SSE framing, no A2A-Version needed; and the transcript keeping the neutral operation
  * beside the wire's method, the ledger canonical states.
  */
+import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { Agent, request } from 'undici';
@@ -14,9 +17,10 @@ import type { PeerDescription } from '../harness/core/scenario.js';
 import type { HttpEvent } from '../harness/core/transcript.js';
 import { readCard } from '../harness/core/vocabulary/card-view.js';
 import { LEGACY_CARD_PATH } from '../peers/a2a-v0.3/peer.js';
-import { pushBodyOut } from '../peers/a2a-v0.3/codec.js';
+import { pushBodyOut, requestIn, taskOut } from '../peers/a2a-v0.3/codec.js';
+import { decodeResult, encodeCall } from '../clients/common/dialect-v03.js';
 import { ROOT } from './helpers/cli.js';
-import { peerFixture, type PeerFixture, clientAgent } from './helpers/peer.js';
+import { bareRpc, peerFixture, type PeerFixture, clientAgent } from './helpers/peer.js';
 import { ALL_SCENARIOS } from './helpers/scenarios.js';
 import { fillCard } from '../harness/core/scenario.js';
 
@@ -42,6 +46,21 @@ const v03: PeerDescription = {
   },
   runtime: { cardListener: 'tls', rpcListener: 'tls', workMs: 150, streaming: true, push: { supported: true, delivery: 'plain' }, outputs: [{ mediaType: 'text/plain', channel: 'task' }] },
   signals: [],
+};
+
+/** A v1.0 card whose runtime also answers at a 0.3 interface. */
+const cardInterfacesBoth = {
+  name: 'Contoso Notes (both)',
+  description: 'Files notes; speaks A2A 1.0 and 0.3.',
+  supportedInterfaces: [
+    { url: '{{rpcUrl}}', protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+    { url: '{{rpcUrl03}}', protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
+  ],
+  version: '1.4.0',
+  capabilities: { streaming: false, pushNotifications: true },
+  defaultInputModes: ['text/plain'],
+  defaultOutputModes: ['text/plain'],
+  skills: [{ id: 'notes', name: 'Notes', description: 'Files a note', tags: ['notes'] }],
 };
 
 let fx: PeerFixture;
@@ -159,6 +178,20 @@ describe('the A2A v0.3 JSON-RPC dialect', () => {
     expect(pushBodyOut(v1)).toEqual({ kind: 'task', id: 't1', contextId: 'c1', status: { state: 'completed', timestamp: 'x' } });
   });
 
+  it('a part\'s metadata and a file\'s name cross the codec both ways (v0.3 FilePart `file.name` ↔ v1.0 Part `filename`)', () => {
+    const sent = requestIn('message/send', { message: { kind: 'message', role: 'user', messageId: 'm', parts: [{ kind: 'file', file: { bytes: 'AA==', mimeType: 'image/png', name: 'scan.png' }, metadata: { page: 1 } }, { kind: 'text', text: 'hi', metadata: { lang: 'en' } }] } });
+    expect((sent!.params.message as any).parts).toEqual([
+      { raw: 'AA==', mediaType: 'image/png', filename: 'scan.png', metadata: { page: 1 } },
+      { text: 'hi', mediaType: 'text/plain', metadata: { lang: 'en' } },
+    ]);
+    const task = taskOut({ id: 't', contextId: 'c', status: { state: 'TASK_STATE_COMPLETED' }, artifacts: [{ artifactId: 'a', parts: [{ raw: 'AA==', mediaType: 'image/png', filename: 'out.png', metadata: { dpi: 300 } }] }] });
+    expect((task.artifacts as any)[0].parts[0]).toEqual({ kind: 'file', file: { bytes: 'AA==', mimeType: 'image/png', name: 'out.png' }, metadata: { dpi: 300 } });
+    // The clients' own codec (written apart from the peers') spells and reads them the same way.
+    const call = encodeCall('SendMessage', { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ raw: 'AA==', mediaType: 'image/png', filename: 'scan.png', metadata: { page: 1 } }] } });
+    expect((call!.params as any).message.parts[0]).toEqual({ kind: 'file', file: { bytes: 'AA==', mimeType: 'image/png', name: 'scan.png' }, metadata: { page: 1 } });
+    expect((decodeResult('GetTask', task).artifacts as any)[0].parts[0]).toEqual({ raw: 'AA==', mediaType: 'image/png', filename: 'out.png', metadata: { dpi: 300 } });
+  });
+
   it('tasks/pushNotificationConfig/set|get|list|delete in v0.3 shapes', async () => {
     const run = fx.start(v03);
     const url = String(run.peer.card.url);
@@ -171,5 +204,82 @@ describe('the A2A v0.3 JSON-RPC dialect', () => {
     expect((await rpc(url, 'tasks/pushNotificationConfig/delete', { id, pushNotificationConfigId: configId })).json).toMatchObject({ result: null });
     run.end();
     expect(https(run.transcript.events).map((e) => e.rpc?.method)).toContain('CreateTaskPushNotificationConfig');
+  });
+
+  /** A plain HTTPS push receiver (test-CA leaf) that keeps the bodies it got. */
+  async function receiver() {
+    const got: Array<Record<string, any>> = [];
+    const server = createServer({ cert: fx.pki.receiver.cert, key: fx.pki.receiver.key }, (req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        got.push(JSON.parse(body) as Record<string, any>);
+        res.writeHead(200).end();
+      });
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    return { url: `https://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, got, close: () => new Promise((r) => server.close(r)) };
+  }
+
+  it('a v1.0 card that also offers 0.3: each push goes out in the shape of the interface its config was set through', async () => {
+    const both: PeerDescription = {
+      factory: 'contoso-control',
+      card: cardInterfacesBoth,
+      runtime: { ...v03.runtime, streaming: false, workMs: 50 },
+      signals: [],
+    };
+    const hook = await receiver();
+    const run = fx.start(both);
+    try {
+      const [v1, v0] = (run.peer.card.supportedInterfaces as Array<{ url: string }>).map((i) => i.url);
+      const sent03 = await rpc(v0!, 'message/send', { ...message('via 0.3'), configuration: { pushNotificationConfig: { url: hook.url, token: 'tok03' } } });
+      const sent1 = await bareRpc(agent, v1!, 'SendMessage', {
+        message: { messageId: 'm-v1', role: 'ROLE_USER', parts: [{ text: 'via 1.0' }] },
+        configuration: { returnImmediately: true, taskPushNotificationConfig: { url: hook.url, token: 'tok1' } },
+      });
+      const id03 = sent03.json!.result.id as string;
+      const id1 = sent1.json!.result.task.id as string;
+      await expect.poll(() => hook.got.filter((b) => b.kind === 'task' || b.statusUpdate?.status?.state === 'TASK_STATE_COMPLETED').length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+      const v03Bodies = hook.got.filter((b) => b.kind === 'task');
+      expect(v03Bodies.length).toBeGreaterThan(0);
+      expect(v03Bodies.every((b) => b.id === id03)).toBe(true);
+      expect(hook.got.filter((b) => b.statusUpdate).every((b) => b.statusUpdate.taskId === id1)).toBe(true);
+    } finally {
+      run.end();
+      await hook.close();
+    }
+  });
+
+  it('seed 003\'s auth on a v0.3 peer: the token endpoint, the gate in front of message/send (its call kept under the neutral operation), and the same gate on a v1.0 card\'s 0.3 interface', async () => {
+    const auth = { taskScheme: 'Bearer' as const, tokenTtlSeconds: 300 };
+    const card = { ...v03.card, securitySchemes: { oauth: { type: 'oauth2', flows: { clientCredentials: { tokenUrl: '{{tokenUrl}}', scopes: { 'a2a:tasks': 'tasks' } } } } }, security: [{ oauth: ['a2a:tasks'] }] };
+    const run = fx.start({ ...v03, factory: 'contoso-split-auth', card, runtime: { ...v03.runtime, auth } });
+    const url = String(run.peer.card.url);
+    const creds = run.peer.credentials![0]!;
+    expect(creds.tokenUrl).toBe((run.peer.card as any).securitySchemes.oauth.flows.clientCredentials.tokenUrl);
+    const refused = await rpc(url, 'message/send', message('no token'));
+    const basic = Buffer.from(`${encodeURIComponent(creds.clientId)}:${encodeURIComponent(creds.clientSecret)}`).toString('base64');
+    const tok = await request(creds.tokenUrl, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${basic}` }, body: 'grant_type=client_credentials&scope=a2a%3Atasks' });
+    const token = ((await tok.body.json()) as { access_token: string }).access_token;
+    const res = await request(url, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/send', params: message('with token') }) });
+    const passed = (await res.body.json()) as Record<string, any>;
+    run.end();
+    expect(refused.status).toBe(401);
+    expect(passed.result?.kind).toBe('task');
+    const calls = https(run.transcript.events).filter((e) => e.rpc);
+    expect(calls.map((e) => [e.status, e.rpc!.method, e.rpc!.wireMethod])).toEqual([
+      [401, 'SendMessage', 'message/send'],
+      [200, 'SendMessage', 'message/send'],
+    ]);
+
+    // A v1.0 card's 0.3 interface of the same runtime sits behind the same gate.
+    const v1card = { ...cardInterfacesBoth, securitySchemes: { oauth: { oauth2SecurityScheme: { flows: { clientCredentials: { tokenUrl: '{{tokenUrl}}', scopes: { 'a2a:tasks': 'tasks' } } } } } } };
+    const run2 = fx.start({ ...v03, dialect: 'a2a-v1', factory: 'contoso-split-auth', card: v1card, runtime: { ...v03.runtime, auth } });
+    const url03 = (run2.peer.card.supportedInterfaces as Array<{ url: string }>)[1]!.url;
+    const refused03 = await rpc(url03, 'message/send', message('no token, 0.3 interface'));
+    run2.end();
+    expect(refused03.status).toBe(401);
+    expect(https(run2.transcript.events).find((e) => e.rpc)?.rpc).toMatchObject({ method: 'SendMessage', wireMethod: 'message/send' });
   });
 });

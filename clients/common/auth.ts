@@ -24,15 +24,21 @@ export interface OAuthPlan {
 /** The scheme to use, from the card's securitySchemes and securityRequirements, and the run's credentials. */
 export function oauthPlanFor(cardJson: unknown, credentials: readonly ClientCredentials[] = []): OAuthPlan | undefined {
   const card = asObject(cardJson);
-  const requirements = (Array.isArray(card.securityRequirements) ? card.securityRequirements : []).map((r) => asObject(asObject(r).schemes));
+  // v1.0: `securityRequirements[].schemes[name].list`, wrapped schemes (`oauth2SecurityScheme`).
+  // v0.3.0: `security[][name]` is the scope list itself, schemes are `type`-tagged (`type: "oauth2"`).
+  const v03 = !Array.isArray(card.supportedInterfaces) && typeof card.url === 'string';
+  const scopesOf = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
+  const requirements: Array<Record<string, string[]>> = v03
+    ? (Array.isArray(card.security) ? card.security : []).map((r) => Object.fromEntries(Object.entries(asObject(r)).map(([k, v]) => [k, scopesOf(v)])))
+    : (Array.isArray(card.securityRequirements) ? card.securityRequirements : []).map((r) => Object.fromEntries(Object.entries(asObject(asObject(r).schemes)).map(([k, v]) => [k, scopesOf(asObject(v).list)])));
   for (const [name, scheme] of Object.entries(asObject(card.securitySchemes))) {
-    const flow = asObject(asObject(asObject(asObject(scheme).oauth2SecurityScheme).flows).clientCredentials);
+    const oauth = v03 ? (asObject(scheme).type === 'oauth2' ? asObject(scheme) : {}) : asObject(asObject(scheme).oauth2SecurityScheme);
+    const flow = asObject(asObject(oauth.flows).clientCredentials);
     const tokenUrl = typeof flow.tokenUrl === 'string' ? flow.tokenUrl : undefined;
     const held = tokenUrl ? credentials.find((c) => c.kind === 'oauth2-client-credentials' && c.tokenUrl === tokenUrl) : undefined;
     if (!tokenUrl || !held) continue;
     const needed = requirements.find((r) => Object.hasOwn(r, name));
-    const scopes = needed ? (Array.isArray(asObject(needed[name]).list) ? (asObject(needed[name]).list as unknown[]).map(String) : []) : [];
-    return { scheme: name, tokenUrl, scopes, credentials: held, required: needed !== undefined };
+    return { scheme: name, tokenUrl, scopes: needed?.[name] ?? [], credentials: held, required: needed !== undefined };
   }
   return undefined;
 }

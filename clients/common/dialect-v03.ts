@@ -32,7 +32,15 @@ const STATE: Record<string, string> = {
   rejected: 'TASK_STATE_REJECTED',
 };
 
+/** A neutral part as v0.3 spells it: `metadata` kept, `filename` as the file's `name`. */
 function partOut(p: unknown): Json {
+  const out = partOutBare(p);
+  if (!isObj(p)) return out;
+  if (isObj(out.file) && typeof p.filename === 'string') out.file = { ...out.file, name: p.filename };
+  return isObj(p.metadata) ? { ...out, metadata: p.metadata } : out;
+}
+
+function partOutBare(p: unknown): Json {
   if (!isObj(p)) return { kind: 'text', text: '' };
   const mt = typeof p.mediaType === 'string' ? p.mediaType : '';
   if (typeof p.text === 'string' && (mt === '' || /^text\/plain$/i.test(mt.trim()))) return { kind: 'text', text: p.text };
@@ -101,7 +109,15 @@ export function encodeCall(method: string, params: unknown): { method: string; p
   }
 }
 
+/** A v0.3 part in neutral terms: `metadata` kept, a file's `name` as `filename`. */
 function partIn(p: unknown): Json {
+  const out = partInBare(p);
+  if (!isObj(p) || out.kind !== undefined) return out;
+  const name = isObj(p.file) && typeof p.file.name === 'string' ? p.file.name : undefined;
+  return { ...out, ...(name !== undefined ? { filename: name } : {}), ...(isObj(p.metadata) ? { metadata: p.metadata } : {}) };
+}
+
+function partInBare(p: unknown): Json {
   if (!isObj(p)) return {};
   if (p.kind === 'text') return { text: p.text, mediaType: 'text/plain' };
   if (p.kind === 'data') return { data: p.data, mediaType: 'application/json' };

@@ -8,8 +8,7 @@
  * - wrapped security schemes → `type`-tagged ones (`mtlsSecurityScheme` → `{type: "mutualTLS"}`,
  *   `apiKeySecurityScheme.location` → `in`); `securityRequirements` → `security` (scheme → scopes);
  * - `capabilities.extendedAgentCard` → `supportsAuthenticatedExtendedCard`.
- * What v0.3 cannot say: a signed card (no canonical form) and the seed-003 auth runtime are not
- * expanded (`expandable` says why).
+ * What v0.3 cannot say: a signed card (no canonical form) is not expanded (`expandable` says why).
  */
 import type { CardSignal, Scenario } from './scenario.js';
 import { V03_SCHEME_KIND } from './vocabulary/card-view.js';
@@ -76,7 +75,6 @@ export function pointerToV03(pointer: string): string {
 export function expandable(s: Scenario): string | undefined {
   if (s.peer.dialect === 'a2a-v0.3') return 'already a v0.3 scenario';
   if (s.peer.signing) return 'a signed card: v0.3.0 specifies no canonical form to sign';
-  if (s.peer.runtime.auth) return 'the seed-003 auth runtime is scripted for v1.0 peers only';
   if (s.profileConstraints.dialects) return 'a scenario about the choice between dialects';
   return undefined;
 }

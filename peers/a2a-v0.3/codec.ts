@@ -49,7 +49,15 @@ const FINAL = new Set(['completed', 'canceled', 'failed', 'rejected', 'input-req
 
 // --- requests: v0.3 → neutral ------------------------------------------------------------------
 
+/** A v0.3 part in neutral terms: `metadata` kept, a file's `name` as `filename`. */
 function partIn(p: unknown): Json {
+  const out = partInBare(p);
+  if (!isObj(p) || out.kind !== undefined) return out;
+  const name = isObj(p.file) && typeof p.file.name === 'string' ? p.file.name : undefined;
+  return { ...out, ...(name !== undefined ? { filename: name } : {}), ...(isObj(p.metadata) ? { metadata: p.metadata } : {}) };
+}
+
+function partInBare(p: unknown): Json {
   if (!isObj(p)) return {};
   if (p.kind === 'text') return { text: p.text, mediaType: 'text/plain' };
   if (p.kind === 'data') return { data: p.data, mediaType: 'application/json' };
@@ -114,7 +122,15 @@ export function requestIn(method: string, params: unknown): { op: string; params
 
 // --- results: neutral → v0.3 -------------------------------------------------------------------
 
+/** A neutral part as v0.3 spells it: `metadata` kept, `filename` as the file's `name`. */
 function partOut(p: unknown): Json {
+  const out = partOutBare(p);
+  if (!isObj(p)) return out;
+  if (isObj(out.file) && typeof p.filename === 'string') out.file = { ...out.file, name: p.filename };
+  return isObj(p.metadata) ? { ...out, metadata: p.metadata } : out;
+}
+
+function partOutBare(p: unknown): Json {
   if (!isObj(p)) return { kind: 'text', text: '' };
   const mt = typeof p.mediaType === 'string' ? p.mediaType : '';
   // A TextPart and a DataPart carry no media type: only a bare text/plain or application/json fits one; a

@@ -13,12 +13,13 @@
 import { getResponse, http, HttpResponse, type RequestHandler } from 'msw';
 import { fillCard, type PeerDescription } from '../../harness/core/scenario.js';
 import type { PeerInstance, PeerRunContext } from '../context.js';
+import { authParts, TOKEN_PATH } from '../a2a-v1/auth.js';
 import { cardHandler } from '../a2a-v1/card.js';
 import { RpcError } from '../a2a-v1/errors.js';
 import { eventOf, isObj } from '../a2a-v1/event.js';
 import type { PeerParts } from '../a2a-v1/peer.js';
-import { recordCall, rpcHandler } from '../a2a-v1/rpc.js';
-import { cardIn, pushBodyOut, requestIn, resultOut, streamResultOut } from './codec.js';
+import { markViaV03, recordWireCall, rpcHandler } from '../a2a-v1/rpc.js';
+import { cardIn, requestIn, resultOut, streamResultOut } from './codec.js';
 
 /** The legacy card path v0.3-era servers also served (renamed to agent-card.json in v0.3.0). */
 export const LEGACY_CARD_PATH = '/.well-known/agent.json';
@@ -61,7 +62,7 @@ function sseOut(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
 export function a2aV03Peer(desc: PeerDescription, ctx: PeerRunContext, parts: PeerParts = {}): PeerInstance {
   const rt = desc.runtime;
   const rpcUrl = `${ctx.base(rt.rpcListener)}/rpc`;
-  const vars = { rpcUrl };
+  const vars = { rpcUrl, tokenUrl: `${ctx.base(rt.rpcListener)}${TOKEN_PATH}` };
   const filled = fillCard(desc.card, vars);
   const card = parts.finishCard ? parts.finishCard(filled, ctx) : filled;
   const base = ctx.base(rt.cardListener);
@@ -69,17 +70,20 @@ export function a2aV03Peer(desc: PeerDescription, ctx: PeerRunContext, parts: Pe
   // The neutral runtime works from the card read as v1.0, at an interface it speaks internally.
   const neutral = { ...cardIn(card), supportedInterfaces: [{ url: rpcUrl, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }] };
   const extended = rt.extendedCard ? fillCard(rt.extendedCard, vars) : undefined;
-  // Pushes go out in v0.3's shape: the Task, not v1.0's StreamResponse.
-  const pushes03: PeerRunContext = { ...ctx, push: (order) => ctx.push({ ...order, payload: pushBodyOut(order.payload) }) };
-  const core = rpcHandler({ rpcUrl, runtime: rt, card: neutral, ctx: pushes03, ...(extended ? { extendedCard: extended } : {}) });
+  // Every call reaches the core through the v0.3 endpoint, so every push goes out in v0.3's shape (the Task).
+  const core = rpcHandler({ rpcUrl, runtime: rt, card: neutral, ctx, ...(extended ? { extendedCard: extended } : {}) });
+  // The runtime's own auth (a token endpoint beside the RPC, a gate in front of it), as on a v1.0 peer.
+  const auth = rt.auth ? authParts(rt.auth, ctx, vars.tokenUrl) : undefined;
   const handlers: RequestHandler[] = [
     cardHandler(ctx, cardUrl, card),
     cardHandler(ctx, `${base}${LEGACY_CARD_PATH}`, card),
+    ...(auth?.parts.origins?.(ctx, card) ?? []),
     ...(parts.origins?.(ctx, card) ?? []),
-    ...(parts.gates?.(ctx, rpcUrl) ?? []),
+    ...(auth?.parts.gates?.(ctx, rpcUrl, 'a2a-v0.3') ?? []),
+    ...(parts.gates?.(ctx, rpcUrl, 'a2a-v0.3') ?? []),
     v03Endpoint(ctx, rpcUrl, rpcUrl, core),
   ];
-  return { card, cardUrl, handlers };
+  return { card, cardUrl, handlers, ...(auth ? { credentials: [auth.credentials] } : {}) };
 }
 
 /**
@@ -106,8 +110,7 @@ export function v03Endpoint(ctx: PeerRunContext, url: string, coreUrl: string, c
     const wireMethod = body.method.slice(0, 200);
     const call = requestIn(body.method, body.params);
     if (!call) {
-      recordCall(ev, body, raw);
-      ev.rpc!.wireMethod = wireMethod;
+      recordWireCall(ev, body, raw, 'a2a-v0.3');
       const err = new RpcError('methodNotFound', body.method).toJson();
       ev.rpcError = { code: err.code, message: err.message };
       return HttpResponse.json({ jsonrpc: '2.0', id, error: err });
@@ -116,6 +119,7 @@ export function v03Endpoint(ctx: PeerRunContext, url: string, coreUrl: string, c
     const headers = new Headers(request.headers);
     headers.set('a2a-version', '1.0');
     headers.set('content-type', 'application/json');
+    markViaV03(headers); // push configs set through this interface are delivered as v0.3 Tasks
     // v0.3 opts into extensions with X-A2A-Extensions (v0.3.0 docs/topics/extensions.md); v1.0 with A2A-Extensions.
     const ext = request.headers.get('x-a2a-extensions');
     if (ext !== null && !headers.has('a2a-extensions')) headers.set('a2a-extensions', ext);

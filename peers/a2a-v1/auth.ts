@@ -17,11 +17,11 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { http, HttpResponse, type RequestHandler } from 'msw';
 import type { PeerRuntime } from '../../harness/core/scenario.js';
-import type { ClientCredentials } from '../../harness/core/vocabulary/types.js';
+import type { ClientCredentials, Dialect } from '../../harness/core/vocabulary/types.js';
 import type { PeerRunContext } from '../context.js';
 import type { PeerParts } from './peer.js';
 import { eventOf, isObj } from './event.js';
-import { recordCall } from './rpc.js';
+import { recordWireCall } from './rpc.js';
 
 /** Where the token endpoint lives under a run's base URL on the RPC listener. */
 export const TOKEN_PATH = '/oauth/token';
@@ -104,7 +104,7 @@ export function authParts(auth: NonNullable<PeerRuntime['auth']>, ctx: PeerRunCo
     return HttpResponse.json({ access_token: token, token_type: 'Bearer', expires_in: auth.tokenTtlSeconds, scope: TASK_SCOPE }, { headers: { 'cache-control': 'no-store', pragma: 'no-cache' } });
   });
 
-  const challenge = (rpcUrl: string) =>
+  const challenge = (rpcUrl: string, dialect: Dialect) =>
     http.post(rpcUrl, async ({ request }) => {
       const ev = eventOf(ctx, request);
       // The call the gate answers is recorded as the RPC handler would: its method and params are evidence.
@@ -112,7 +112,7 @@ export function authParts(auth: NonNullable<PeerRuntime['auth']>, ctx: PeerRunCo
         const raw = await request.clone().text();
         try {
           const body: unknown = JSON.parse(raw);
-          if (isObj(body) && typeof body.method === 'string') recordCall(ev, body, raw);
+          if (isObj(body) && typeof body.method === 'string') recordWireCall(ev, body, raw, dialect);
         } catch {
           // not JSON-RPC: the status is the evidence
         }
@@ -136,7 +136,7 @@ export function authParts(auth: NonNullable<PeerRuntime['auth']>, ctx: PeerRunCo
     credentials,
     parts: {
       origins: () => [tokenEndpoint],
-      gates: (_c, rpcUrl): RequestHandler[] => [challenge(rpcUrl)],
+      gates: (_c, rpcUrl, dialect = 'a2a-v1'): RequestHandler[] => [challenge(rpcUrl, dialect)],
     },
   };
 }

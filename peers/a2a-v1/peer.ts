@@ -12,6 +12,7 @@
 import type { RequestHandler } from 'msw';
 import { fillCard, type PeerDescription } from '../../harness/core/scenario.js';
 import type { PeerInstance, PeerRunContext } from '../context.js';
+import type { Dialect } from '../../harness/core/vocabulary/types.js';
 import { authParts, TOKEN_PATH } from './auth.js';
 import { cardHandler } from './card.js';
 import { isObj } from './event.js';
@@ -23,8 +24,8 @@ export interface PeerParts {
   finishCard?(card: Record<string, unknown>, ctx: PeerRunContext): Record<string, unknown>;
   /** Handlers on other origins of the same peer (another listener, another vendor's certificate). */
   origins?(ctx: PeerRunContext, card: Record<string, unknown>): RequestHandler[];
-  /** Handlers in front of the RPC endpoint: answer to stop a request, return nothing to let it pass. */
-  gates?(ctx: PeerRunContext, rpcUrl: string): RequestHandler[];
+  /** Handlers in front of an RPC endpoint in `dialect` (default a2a-v1): answer to stop a request, return nothing to let it pass. */
+  gates?(ctx: PeerRunContext, rpcUrl: string, dialect?: Dialect): RequestHandler[];
   /** The JWKS documents the parts publish, by URL (for the harness's own check of the signature). */
   jwks?(ctx: PeerRunContext): Array<{ url: string; keys: Array<Record<string, unknown>> }>;
 }
@@ -50,7 +51,8 @@ export function a2aV1Peer(desc: PeerDescription, ctx: PeerRunContext, parts: Pee
     ...(auth?.parts.gates?.(ctx, rpcUrl) ?? []),
     ...(parts.gates?.(ctx, rpcUrl) ?? []),
     core,
-    ...(offers03 ? [v03Endpoint(ctx, rpcUrl03, rpcUrl, core)] : []),
+    // The same runtime behind its 0.3 interface, with the same gates in front of it.
+    ...(offers03 ? [...(auth?.parts.gates?.(ctx, rpcUrl03, 'a2a-v0.3') ?? []), ...(parts.gates?.(ctx, rpcUrl03, 'a2a-v0.3') ?? []), v03Endpoint(ctx, rpcUrl03, rpcUrl, core)] : []),
   ];
   const jwks = parts.jwks?.(ctx);
   return { card, cardUrl, handlers, ...(jwks ? { jwks } : {}), ...(auth ? { credentials: [auth.credentials] } : {}) };

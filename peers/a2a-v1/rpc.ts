@@ -6,7 +6,7 @@
  * is read as 0.3 (§3.6.2), patch numbers are ignored, and a Major.Minor the interface does not
  * declare is answered with VersionNotSupportedError (-32009).
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { http, HttpResponse, type RequestHandler } from 'msw';
 import type { PeerRuntime } from '../../harness/core/scenario.js';
 import type { HttpEvent } from '../../harness/core/transcript.js';
@@ -17,8 +17,20 @@ import { RpcError } from './errors.js';
 import { eventOf, isObj } from './event.js';
 import { sseResponse } from './stream.js';
 import { TaskRuntime } from './tasks.js';
+import { requestIn } from '../a2a-v0.3/codec.js';
+import type { Dialect } from '../../harness/core/vocabulary/types.js';
 
 type Params = Record<string, unknown>;
+
+/**
+ * How a v0.3 endpoint in front of this method table marks the neutral request it forwards, so that
+ * a push config set through it is delivered in v0.3's shape. The mark is a per-process secret: a
+ * client cannot set it on a request of its own.
+ */
+const INNER_HEADER = 'x-conformance-via-dialect';
+const INNER_V03 = `a2a-v0.3 ${randomUUID()}`;
+export const markViaV03 = (headers: Headers) => headers.set(INNER_HEADER, INNER_V03);
+const viaV03 = (request: Request) => request.headers.get(INNER_HEADER) === INNER_V03;
 
 /** Params as the transcript keeps them: whole when small and shallow, else a digest (a flood must not cost memory or stack). */
 function recordable(params: Params, raw: string): unknown {
@@ -72,6 +84,17 @@ export function recordCall(ev: HttpEvent, body: Params, raw: string): void {
   const params = isObj(body.params) ? body.params : {};
   ev.rpc = { method: method.length <= 200 ? method : `${method.slice(0, 200)}…`, id: recordableId(body.id ?? null), params: recordable(params, raw) };
   ev.paramsDigest = paramsDigest(params);
+}
+
+/**
+ * A call as it came on the wire of an interface in `dialect`, recorded as the transcript keeps
+ * every call: a v0.3 call under its neutral operation and params, its wire method beside them
+ * (a method v0.3 does not have keeps its own name).
+ */
+export function recordWireCall(ev: HttpEvent, body: Params, raw: string, dialect: Dialect): void {
+  const call = dialect === 'a2a-v0.3' && typeof body.method === 'string' ? requestIn(body.method, body.params) : undefined;
+  recordCall(ev, call ? { ...body, method: call.op, params: call.params } : body, raw);
+  if (dialect === 'a2a-v0.3' && ev.rpc) ev.rpc.wireMethod = String(body.method).slice(0, 200);
 }
 
 /** Answers a frame the batch-only input path cannot take: HTTP 415, outside JSON-RPC (seed 000). */
@@ -219,7 +242,7 @@ export function rpcHandler(o: RpcOptions): RequestHandler {
     if (rt.idempotency === 'message-id') byMessageId.set(message.messageId, t);
     ev.taskId = t.rec.id;
     tasks.remember(t, message);
-    if (inlinePush) tasks.addPushConfig(t, inlinePush, 'inline', ev.seq);
+    if (inlinePush) tasks.addPushConfig(t, inlinePush, 'inline', ev.seq, viaV03(request) ? 'a2a-v0.3' : 'a2a-v1');
     tasks.acceptInput(t, bytes, ev.seq);
     return t;
   }
@@ -313,11 +336,11 @@ export function rpcHandler(o: RpcOptions): RequestHandler {
       ev.taskState = t.rec.state;
       return tasks.toJson(t);
     },
-    async CreateTaskPushNotificationConfig(params, ev) {
+    async CreateTaskPushNotificationConfig(params, ev, request) {
       requirePush('CreateTaskPushNotificationConfig');
       const t = tasks.get(taskIdParam(params, 'taskId'));
       ev.taskId = t.rec.id;
-      return { ...tasks.addPushConfig(t, pushConfigOf(params), 'create', ev.seq) };
+      return { ...tasks.addPushConfig(t, pushConfigOf(params), 'create', ev.seq, viaV03(request) ? 'a2a-v0.3' : 'a2a-v1') };
     },
     async GetTaskPushNotificationConfig(params) {
       requirePush('GetTaskPushNotificationConfig');

@@ -4,9 +4,11 @@
  * changes to registered receivers. Every change goes into the run's ledger and transcript.
  */
 import type { PeerRuntime } from '../../harness/core/scenario.js';
+import type { Dialect } from '../../harness/core/vocabulary/types.js';
 import { isTerminal, type TaskRecord } from '../../harness/core/transcript.js';
 import type { PeerRunContext } from '../context.js';
 import { RpcError } from './errors.js';
+import { pushBodyOut } from '../a2a-v0.3/codec.js';
 
 export interface PushConfig {
   id: string;
@@ -58,6 +60,8 @@ function artifactFor(mediaType: string, i: number): ArtifactJson {
 
 export class TaskRuntime {
   private readonly tasks = new Map<string, TaskState>();
+  /** Push configs set through a v0.3 interface: their deliveries are v0.3 Tasks. */
+  private readonly v03Configs = new WeakSet<PushConfig>();
   private nextId = 1;
   private changes = 0;
 
@@ -130,9 +134,14 @@ export class TaskRuntime {
     this.ctx.later(this.rt.workMs, () => void this.complete(t));
   }
 
-  addPushConfig(t: TaskState, cfg: Omit<PushConfig, 'id' | 'taskId'>, via: 'inline' | 'create', requestSeq: number): PushConfig {
+  /**
+   * A push config, delivered in the shape of the dialect it was set in: v1.0's StreamResponse, or
+   * v0.3's Task (v0.3.0 §9.5) for a config set through a v0.3 interface.
+   */
+  addPushConfig(t: TaskState, cfg: Omit<PushConfig, 'id' | 'taskId'>, via: 'inline' | 'create', requestSeq: number, dialect: Dialect): PushConfig {
     const full: PushConfig = { ...cfg, id: `push-${t.pushConfigs.length + 1}`, taskId: t.rec.id };
     t.pushConfigs.push(full);
+    if (dialect === 'a2a-v0.3') this.v03Configs.add(full);
     this.ctx.transcript.record({ kind: 'push-register', taskId: t.rec.id, url: cfg.url, via, requestSeq });
     return full;
   }
@@ -231,12 +240,13 @@ export class TaskRuntime {
   }
 
   private async push(t: TaskState, c: PushConfig, state: string): Promise<void> {
+    const payload = { statusUpdate: { taskId: t.rec.id, contextId: t.rec.contextId, status: { state, timestamp: new Date().toISOString() } } };
     const attempt = await this.ctx.push({
       mode: this.rt.push.delivery,
       url: c.url,
       taskId: t.rec.id,
       state,
-      payload: { statusUpdate: { taskId: t.rec.id, contextId: t.rec.contextId, status: { state, timestamp: new Date().toISOString() } } },
+      payload: this.v03Configs.has(c) ? pushBodyOut(payload) : payload,
       ...(c.token ? { token: c.token } : {}),
       ...(c.authentication ? { authentication: c.authentication } : {}),
     });
