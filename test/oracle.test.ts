@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { grade, type GradeInput } from '../harness/core/oracle/index.js';
 import type { ScenarioResult } from '../harness/core/results.js';
-import type { HttpEvent, TaskRecord, WireEvent } from '../harness/core/transcript.js';
+import type { HttpEvent, PushAttemptEvent, TaskRecord, WireEvent } from '../harness/core/transcript.js';
 import type { ClientReport } from '../harness/core/vocabulary/types.js';
 import { scenarioVerdict } from '../harness/core/verdict.js';
 import { upFrontMiss } from '../harness/core/oracle/rule.js';
@@ -170,6 +170,28 @@ describe('NEG-PUSH-MTLS: webhooks are authenticated with the client-chosen crede
     const r = await record('reference', 'neg-push-mtls/bearer-push-no-mtls-signal');
     expect(check(regrade(r, r.transcript), 'NEG-PUSH-MTLS')).toBe('PASS');
     expect(r.transcript.some((e) => e.kind === 'push-attempt' && e.outcome === 'delivered')).toBe(true);
+  });
+
+  it('deliveries lost to a receiver that should take them are harm only before the client knew the outcome; lost after it saw the terminal state, they are moot', async () => {
+    // The partner-mTLS receiver: the client polls and also takes the agent's push.
+    const r = await record('reference', 'neg-push-mtls/mtls-receiver');
+    const attempts = r.transcript.filter((e): e is PushAttemptEvent => e.kind === 'push-attempt');
+    expect(attempts.length).toBeGreaterThan(0);
+    // The client's poll that saw the terminal state, at #500 (whichever came first in this recording).
+    const taskId = r.ledger[0]!.id;
+    const poll = r.transcript.find((e): e is HttpEvent => e.kind === 'http' && e.taskId === taskId && e.rpc?.method === 'GetTask');
+    expect(poll).toBeDefined();
+    const sawTerminal = (e: WireEvent) => e.kind === 'http' && e.taskState === 'TASK_STATE_COMPLETED';
+    const others: WireEvent[] = [...r.transcript.filter((e) => e.kind !== 'push-attempt' && e.kind !== 'decision' && !sawTerminal(e)), { ...poll!, seq: 500, taskState: 'TASK_STATE_COMPLETED' }];
+    const lostAt = (seq: number, a: PushAttemptEvent): WireEvent => ({ ...a, seq, outcome: 'connect-error', error: 'ECONNREFUSED' });
+    // Every delivery lost, one of them before the client saw the terminal state: harm.
+    const early = [...others, ...attempts.map((a, i) => lostAt(i === 0 ? 400 : 900 + i, a))].sort((a, b) => a.seq - b.seq);
+    expect(checkOf(regrade(r, early), 'NEG-PUSH-MTLS')).toMatchObject({ verdict: 'FAIL', basis: 'harm' });
+    // Every delivery lost, all after the client saw it: moot, said in the reason.
+    const late = [...others, ...attempts.map((a, i) => lostAt(900 + i, a))];
+    const c = checkOf(regrade(r, late), 'NEG-PUSH-MTLS');
+    expect(c.verdict).toBe('PASS');
+    expect(c.reason).toMatch(/moot/);
   });
 
   it('a client that cancels at once is not "driven to terminal": it lost a task polling would have completed', async () => {

@@ -306,7 +306,7 @@ export const NEG_PUSH_MTLS: Rule = {
     { when: 'waiting on push past the deadline, or stopping without seeing a terminal state', verdict: 'TIMEOUT / FAIL (harm)' },
     { when: 'binding, push preferred: no `push->polling` degradation record', verdict: 'NON_STRICT' },
     { when: 'no task at all although polling completes the task', verdict: 'FAIL (over-rejection)' },
-    { when: 'push registered to a receiver that can take it, and no delivery arrived', verdict: 'FAIL (harm: the client\'s own receiver lost it)' },
+    { when: 'push registered to a receiver that can take it, and no delivery arrived before the client saw the terminal state (a delivery lost after that is moot)', verdict: 'FAIL (harm: the client\'s own receiver lost it)' },
   ],
   notBinding: [
     'fire-and-forget: INFORMATIONAL (seed 000, Condition of Validity)',
@@ -365,10 +365,16 @@ export const NEG_PUSH_MTLS: Rule = {
     // https one) is the client's own receiver failing; a delivery the receiver could never take is not its harm.
     const rt = x.scenario.peer.runtime;
     const receivable = (x.profile.callback === 'mtls' && rt.push.delivery === 'partner-mtls') || (x.profile.callback === 'https' && rt.push.delivery === 'plain');
+    // A delivery that ends after the client saw its task's terminal state tells the client nothing it lacks:
+    // lost, it is moot (seed 000's harm is a client left not knowing, "the task sat in `working`").
+    const seenAt = new Map(seen.map((r) => [r.t.id, r.at!]));
     const attempts = pushAttempts(x);
-    if (receivable && regs.length > 0 && attempts.length > 0 && !attempts.some((a) => a.outcome === 'delivered'))
-      return harm('push was registered to a receiver that should take it, but no delivery reached it', [...regEvidence, ...lostEvidence]);
-    return met(`the task reached a terminal state the client saw (${b.reason})`, [...regEvidence, ...terminalEvidence]);
+    const live = attempts.filter((a) => !(seenAt.get(a.taskId)! < a.seq));
+    if (receivable && regs.length > 0 && live.length > 0 && !live.some((a) => a.outcome === 'delivered'))
+      return harm('push was registered to a receiver that should take it, but no delivery reached it before the client knew the outcome', [...regEvidence, ...lostEvidence]);
+    const moot = attempts.filter((a) => a.outcome !== 'delivered' && !live.includes(a));
+    const mootNote = moot.length > 0 ? `; ${moot.length} delivery(ies) lost after the client had seen the terminal state (moot)` : '';
+    return met(`the task reached a terminal state the client saw (${b.reason})${mootNote}`, [...regEvidence, ...terminalEvidence, ...moot.map((a) => wireEvidence(a.seq, `push of ${a.state} lost after the terminal state was seen: ${a.outcome}`))]);
   },
 };
 
