@@ -1,12 +1,20 @@
 #!/usr/bin/env node
-// Entry point: loads the TypeScript sources through tsx (no build step), then runs the CLI.
-import { register } from 'tsx/esm/api';
+// Entry point. An installed package runs its compiled JavaScript (dist/, built by `npm pack` and
+// `prepare`); a clone, which has the TypeScript sources, runs them through tsx, so an edit is never
+// shadowed by a stale build.
+import { existsSync } from 'node:fs';
 
 // A CLI started from inside a vitest run (a test, a vendor's CI step) must not look like a worker.
 for (const k of Object.keys(process.env)) if (k === 'VITEST' || k.startsWith('VITEST_')) delete process.env[k];
 
-register();
-const { main } = await import('../harness/cli/main.ts');
+const source = new URL('../harness/cli/main.ts', import.meta.url);
+let entry = new URL('../dist/harness/cli/main.js', import.meta.url);
+if (existsSync(source)) {
+  const { register } = await import('tsx/esm/api');
+  register();
+  entry = source;
+}
+const { main } = await import(entry.href);
 const code = await main(process.argv);
 process.exitCode = code;
 // Stopped by a signal (128 + its number): the run is cleaned up; what vitest still closes must not hold the exit.

@@ -372,7 +372,7 @@ describe.concurrent('signals, crashes and pipes (the real CLI in child processes
   hostile('a client that sends JSON-RPC ids nested 3,000 and 20,000 deep, and names itself with escape sequences: the run ends with a report; ids are kept bounded; the terminal gets no escape', 90_000, async () => {
     const file = write('one.scenario.json', JSON.stringify([vendor('hostile/control')]));
     const out = join(fixtures, 'out-deep');
-    const cli = startCli(['run', '--client-cmd', cmd('deep-id'), '--scenarios', file, '--out', out]);
+    const cli = startCli(['run', '--client-cmd', cmd('deep-id'), '--no-builtin', '--scenarios', file, '--out', out]);
     const { code } = await cli.exit;
     expect([0, 1], cli.stderr()).toContain(code);
     const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResults;

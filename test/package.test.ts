@@ -1,8 +1,10 @@
 /**
- * The installable package: `npm pack`, install the tarball into a fresh project, and run the CLI
- * there, with the built-in scenarios and with a vendor scenario file that imports the package.
+ * The installable package: `npm pack` (which compiles it), install the tarball into a fresh ESM and
+ * a fresh CommonJS project, and run the CLI there: the built-in scenarios together with a vendor's
+ * .ts, .mts and .json scenario files that import the package.
  */
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,28 +26,56 @@ async function sh(cmd: string, args: string[], cwd: string): Promise<{ code: num
   }
 }
 
+/** A fresh vendor project of `kind` with the packed tarball installed and the three vendor fixtures (.ts, .mts, .json) in vendor/. */
+async function vendorProject(dir: string, tarball: string, kind: 'commonjs' | 'module'): Promise<string> {
+  const proj = join(dir, kind);
+  await mkdir(join(proj, 'vendor'), { recursive: true });
+  // No "type" at all is CommonJS, the npm default: the case where Node would read a .ts or .js file as CommonJS.
+  await writeFile(join(proj, 'package.json'), JSON.stringify({ name: `vendor-${kind}`, private: true, ...(kind === 'module' ? { type: 'module' } : {}) }));
+  for (const f of await readdir(join(ROOT, 'test/fixtures/vendor'))) await cp(join(ROOT, 'test/fixtures/vendor', f), join(proj, 'vendor', f));
+  const installed = await sh(npm, ['install', '--prefer-offline', join(dir, tarball)], proj);
+  expect(installed.code, installed.stderr).toBe(0);
+  return proj;
+}
+
+const VENDOR_IDS = ['acme/expired-certificate', 'acme/untrusted-ca', 'acme/wrong-host'];
+
 describe('the packed package', () => {
-  it('installs from its tarball into a fresh project and runs there, with a vendor scenario folder', { timeout: 300_000 }, async () => {
+  it('installs from its tarball (compiled: no TypeScript sources, no tsx) into an ESM and a CommonJS project; vendor .ts, .mts and .json scenarios run together with the built-in ones (the whole catalogue in the ESM project, one rule's in the CommonJS one)', { timeout: 400_000 }, async () => {
     const dir = await mkdtemp(join(tmpdir(), 'a2a-pack-'));
     const packed = await sh(npm, ['pack', '--pack-destination', dir], ROOT);
     expect(packed.code, packed.stderr).toBe(0);
     const tarball = (await readdir(dir)).find((f) => f.endsWith('.tgz'))!;
-    const proj = join(dir, 'proj');
-    await mkdir(join(proj, 'vendor'), { recursive: true });
-    await writeFile(join(proj, 'package.json'), JSON.stringify({ name: 'vendor-project', private: true, type: 'module' }));
-    await cp(join(ROOT, 'test/fixtures/vendor/acme.scenario.ts'), join(proj, 'vendor/acme.scenario.ts'));
-    const installed = await sh(npm, ['install', '--prefer-offline', join(dir, tarball)], proj);
-    expect(installed.code, installed.stderr).toBe(0);
+    const [esm, cjs] = await Promise.all([vendorProject(dir, tarball, 'module'), vendorProject(dir, tarball, 'commonjs')]);
+    const pkg = join(cjs, 'node_modules/a2a-conformance');
+    expect(existsSync(join(pkg, 'dist/harness/cli/main.js'))).toBe(true);
+    expect(existsSync(join(pkg, 'harness'))).toBe(false);
+    expect(existsSync(join(cjs, 'node_modules/tsx'))).toBe(false);
+    const version = await sh('npx', ['a2a-conformance', '--version'], cjs);
+    expect(version.stdout.trim()).toBe((JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version);
 
-    const ref = await sh('npx', ['a2a-conformance', 'run', '--client', 'reference', '--rule', 'SPEC-TLS-VERIFY', '--dialect', 'a2a-v1', '--out', 'out'], proj);
-    expect(ref.code, ref.stderr + ref.stdout).toBe(0);
-    const results = JSON.parse(await readFile(join(proj, 'out/results.json'), 'utf8')) as RunResults;
-    expect(results.results.length).toBe(4);
-    expect(await readFile(join(proj, 'out/index.html'), 'utf8')).toContain('<svg');
+    // ESM project: the whole built-in catalogue plus the vendor folder, with the reference client.
+    const all = await sh('npx', ['a2a-conformance', 'run', '--client', 'reference', '--scenarios', 'vendor', '--out', 'out'], esm);
+    expect(all.code, all.stderr + all.stdout).toBe(0);
+    const results = JSON.parse(await readFile(join(esm, 'out/results.json'), 'utf8')) as RunResults;
+    const builtin = JSON.parse((await sh('npx', ['a2a-conformance', 'list', '--json'], esm)).stdout) as Array<{ id: string }>;
+    expect(builtin.length).toBeGreaterThan(100);
+    expect(results.results.map((r) => r.id).sort()).toEqual([...builtin.map((b) => b.id), ...VENDOR_IDS].sort());
+    expect(results.results.filter((r) => r.verdict !== r.expect).map((r) => r.id)).toEqual([]);
+    expect(await readFile(join(esm, 'out/index.html'), 'utf8')).toContain('<svg');
 
-    const vendor = await sh('npx', ['a2a-conformance', 'run', '--client', 'naive:skips-tls-verify', '--scenarios', 'vendor/*.scenario.ts', '--out', 'out-vendor'], proj);
-    expect(vendor.code, vendor.stderr).toBe(1);
-    const v = JSON.parse(await readFile(join(proj, 'out-vendor/results.json'), 'utf8')) as RunResults;
-    expect(v.results.map((r) => [r.id, r.verdict])).toEqual([['acme/expired-certificate', 'FAIL']]);
+    // CommonJS project: built-in and vendor scenarios of one rule together; a client that skips TLS verification fails the vendor ones.
+    const some = await sh('npx', ['a2a-conformance', 'run', '--client', 'naive:skips-tls-verify', '--rule', 'SPEC-TLS-VERIFY', '--dialect', 'a2a-v1', '--scenarios', 'vendor/*.scenario.*', '--out', 'out'], cjs);
+    expect(some.code, some.stderr).toBe(1);
+    const v = JSON.parse(await readFile(join(cjs, 'out/results.json'), 'utf8')) as RunResults;
+    const verdicts = Object.fromEntries(v.results.map((r) => [r.id, r.verdict]));
+    for (const id of VENDOR_IDS) expect(verdicts[id], id).toBe('FAIL');
+    expect(v.results.filter((r) => !r.id.startsWith('acme/')).length).toBeGreaterThan(0);
+    // --no-builtin: the vendor's alone; a pattern that names nothing is an error that says so.
+    const alone = await sh('npx', ['a2a-conformance', 'list', '--no-builtin', '--scenarios', 'vendor'], cjs);
+    expect(alone.stdout.trim().split('\n').map((l) => l.split(' ')[0]).sort()).toEqual(VENDOR_IDS);
+    const typo = await sh('npx', ['a2a-conformance', 'list', '--scenarios', 'vendr/*.ts'], cjs);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(/--scenarios "vendr\/\*\.ts" matches no scenario file/);
   });
 });

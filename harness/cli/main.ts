@@ -7,27 +7,38 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Command, CommanderError } from 'commander';
-import { BUILTIN_CLIENTS } from '../../clients/index.js';
 import { RULE_IDS, RULES } from '../core/oracle/rules.js';
 import { DIALECTS, type Dialect } from '../core/vocabulary/types.js';
 import { dutyLevel } from '../core/oracle/rule.js';
 import { rulesText } from '../core/oracle/describe.js';
 import type { RunResults } from '../core/results.js';
 import { VERDICT_KINDS } from '../core/verdict.js';
-import { DEFAULT_SCENARIO_GLOB, findScenarioFiles, loadCatalogue, PACKAGE_ROOT, ScenarioLoadError } from '../runner/catalogue.js';
-import { harnessVersion, runConformance, RunInterrupted } from '../runner/run.js';
-import { baselineFrom, ExpectationsError, judge, parseExpectations, type Expectations } from '../runner/expectations.js';
-import { mergeResults, MergeError } from '../runner/merge.js';
-import { resultsProblem } from '../runner/results-schema.js';
-import { exitCode } from '../runner/policy.js';
+import { harnessVersion } from '../runner/package-root.js';
+import type { Expectations } from '../runner/expectations.js';
 import type { WrittenReport } from '../../reports/index.js';
-import { serve, type Serving } from './serve.js';
-import { ClientFault } from '../adapters/subprocess.js';
-import { doctor } from './doctor.js';
-import { checkWritableFile, claimOutput, OutputError, writeFileAtomic } from './output.js';
-import { interruptible, signalExitCode, type Interruptible, type StopSignal } from './interrupt.js';
-import { reapDeadRuns } from '../runner/workspace.js';
+import type { Serving } from './serve.js';
+import type { Interruptible, StopSignal } from './interrupt.js';
 import { printable, printableJson } from '../core/text.js';
+
+/**
+ * The rest of the harness loads when a command needs it: `--version`, `--help` and argument
+ * errors answer from the modules above alone (a fraction of a second), a run loads what runs.
+ */
+const load = {
+  clients: () => import('../../clients/index.js'),
+  catalogue: () => import('../runner/catalogue.js'),
+  run: () => import('../runner/run.js'),
+  expectations: () => import('../runner/expectations.js'),
+  merge: () => import('../runner/merge.js'),
+  resultsSchema: () => import('../runner/results-schema.js'),
+  policy: () => import('../runner/policy.js'),
+  serve: () => import('./serve.js'),
+  subprocess: () => import('../adapters/subprocess.js'),
+  doctor: () => import('./doctor.js'),
+  output: () => import('./output.js'),
+  interrupt: () => import('./interrupt.js'),
+  workspace: () => import('../runner/workspace.js'),
+};
 
 /**
  * Everything the CLI prints goes through here: a client's or a file's text cannot drive the
@@ -48,8 +59,8 @@ const watchStream = (stream: NodeJS.WriteStream) => {
 };
 
 /** Says (on stderr) what a run killed with SIGKILL left, and removes it. */
-const reap = () => {
-  for (const line of reapDeadRuns()) printErr(`a2a-conformance: ${line}\n`);
+const reap = async () => {
+  for (const line of (await load.workspace()).reapDeadRuns()) printErr(`a2a-conformance: ${line}\n`);
 };
 
 class UsageError extends Error {
@@ -75,12 +86,21 @@ const resolvePath = (option: string, given: string) => {
   return resolve(given);
 };
 
-async function scenarioFiles(globs: string[] | undefined): Promise<string[]> {
-  const files = globs?.length
-    ? await findScenarioFiles(globs, process.cwd())
-    : await findScenarioFiles([DEFAULT_SCENARIO_GLOB], PACKAGE_ROOT);
-  if (files.length === 0) throw new UsageError(`no scenario files (*.scenario.ts) match ${globs?.join(', ') ?? DEFAULT_SCENARIO_GLOB}`);
-  return files;
+/**
+ * The scenario files of a command: the built-in catalogue (unless `--no-builtin`) plus every file
+ * each `--scenarios` pattern names. A pattern that names no scenario file is an error that says so:
+ * a vendor must never believe a folder ran that did not.
+ */
+async function scenarioFiles(globs: string[] | undefined, builtin = true): Promise<string[]> {
+  const { CODE_ROOT, DEFAULT_SCENARIO_GLOB, findScenarioFiles, matchScenarioFiles, SCENARIO_SUFFIXES } = await load.catalogue();
+  const files = new Set<string>(builtin ? await findScenarioFiles([DEFAULT_SCENARIO_GLOB], CODE_ROOT) : []);
+  if (!builtin && !globs?.length) throw new UsageError('--no-builtin leaves no scenarios: add --scenarios <glob> with your own files');
+  for (const g of globs ?? []) {
+    const found = await matchScenarioFiles(g, process.cwd());
+    if (found.length === 0) throw new UsageError(`--scenarios ${JSON.stringify(g)} matches no scenario file (${SCENARIO_SUFFIXES.map((x) => `*${x}`).join(', ')}) from ${process.cwd()}`);
+    for (const f of found) files.add(f);
+  }
+  return [...files].sort();
 }
 
 async function readExpectations(file: string): Promise<Expectations> {
@@ -90,7 +110,7 @@ async function readExpectations(file: string): Promise<Expectations> {
   } catch (err) {
     throw new UsageError(`cannot read the expectations file ${file}: ${(err as Error).message}`);
   }
-  return parseExpectations(text, file);
+  return (await load.expectations()).parseExpectations(text, file);
 }
 
 function printSummary(r: RunResults, out: WrittenReport): void {
@@ -127,9 +147,10 @@ export function buildProgram(): Command {
   program
     .command('run')
     .description('run the scenarios against a client and write <out>/results.json')
-    .option('--client <name>', `a built-in client (${BUILTIN_CLIENTS.map((c) => c.name).slice(0, 3).join(', ')}, …; see \`list --clients\`)`)
+    .option('--client <name>', 'a built-in client (reference, naive, a2a-js-sdk, …; see `list --clients`)')
     .option('--client-cmd <command>', 'any other client: a command that speaks the NDJSON protocol (docs/protocol.md)')
-    .option('--scenarios <glob...>', 'scenario files or globs (default: the built-in scenarios)')
+    .option('--scenarios <glob...>', 'your scenario files, folders or globs, run with the built-in ones (*.scenario.ts|mts|js|mjs|json)')
+    .option('--no-builtin', 'leave out the built-in scenarios: only those of --scenarios')
     .option('--rule <id>', 'only scenarios of this rule (repeatable, or comma-separated)', ruleList)
     .option('--dialect <name>', `only scenarios whose peer speaks this A2A dialect (${DIALECTS.join(', ')})`, (v) => {
       if (!(DIALECTS as readonly string[]).includes(v)) throw new UsageError(`--dialect must be one of ${DIALECTS.join(', ')}, got "${v}"`);
@@ -146,7 +167,7 @@ export function buildProgram(): Command {
       return x;
     }, 1)
     .option('--seed <salt>', 'salt of the opaque scenario ids (random by default)')
-    .action(async (opts: { client?: string; clientCmd?: string; scenarios?: string[]; rule?: string[]; dialect?: Dialect; out: string; strict: boolean; deadlineMultiplier: number; seed?: string; expectations?: string; updateExpectations?: string; shard?: string }) => {
+    .action(async (opts: { client?: string; clientCmd?: string; scenarios?: string[]; builtin: boolean; rule?: string[]; dialect?: Dialect; out: string; strict: boolean; deadlineMultiplier: number; seed?: string; expectations?: string; updateExpectations?: string; shard?: string }) => {
       if (opts.shard !== undefined && !/^[1-9]\d*\/[1-9]\d*$/.test(opts.shard)) throw new UsageError(`--shard must look like 1/3, got "${opts.shard}"`);
       if (opts.shard) {
         const [i, n] = opts.shard.split('/').map(Number) as [number, number];
@@ -155,12 +176,17 @@ export function buildProgram(): Command {
       const expectations = opts.expectations ? await readExpectations(opts.expectations) : undefined;
       if (opts.client && opts.clientCmd) throw new UsageError('give --client or --client-cmd, not both');
       if (!opts.client && !opts.clientCmd) throw new UsageError('say which client to run: --client <name> (see `a2a-conformance list --clients`) or --client-cmd "<command>"');
+      const { BUILTIN_CLIENTS } = await load.clients();
       if (opts.client && !BUILTIN_CLIENTS.some((c) => c.name === opts.client))
         throw new UsageError(`unknown client "${opts.client}". Built-in clients: ${BUILTIN_CLIENTS.map((c) => c.name).join(', ')}`);
       // Everything is checked before anything runs: the scenario files (all of them), then every path written.
-      const catalogue = await loadCatalogue(await scenarioFiles(opts.scenarios));
+      const { loadCatalogue } = await load.catalogue();
+      const { checkWritableFile, claimOutput, writeFileAtomic } = await load.output();
+      const { interruptible } = await load.interrupt();
+      const { runConformance, RunInterrupted } = await load.run();
+      const catalogue = await loadCatalogue(await scenarioFiles(opts.scenarios, opts.builtin));
       const updateTo = opts.updateExpectations !== undefined ? checkWritableFile('--update-expectations', opts.updateExpectations) : undefined;
-      reap();
+      await reap();
       const out = await claimOutput('--out', opts.out);
       const stop = interruptible((l) => printErr(l + '\n'), 'the run', { onStop: (s) => out.abandon(`it was stopped by ${s}`) });
       let results: RunResults;
@@ -188,7 +214,7 @@ export function buildProgram(): Command {
         stop.dispose();
       }
       if (updateTo) {
-        const baseline = baselineFrom(results.results, { strict: opts.strict }, results.client.name);
+        const baseline = (await load.expectations()).baselineFrom(results.results, { strict: opts.strict }, results.client.name);
         await writeFileAtomic(updateTo, JSON.stringify(baseline, null, 2) + '\n');
         printErr(`wrote ${baseline.entries.length} expectation(s) to ${updateTo}\n`);
       }
@@ -205,6 +231,11 @@ export function buildProgram(): Command {
     .option('--expectations <file>', 're-judge the merged results against this expectations file')
     .option('--strict', 'with --expectations: treat NON_STRICT as unexpected', false)
     .action(async (files: string[], opts: { out: string; expectations?: string; strict: boolean }) => {
+      const { resultsProblem } = await load.resultsSchema();
+      const { parseExpectations, judge } = await load.expectations();
+      const { mergeResults } = await load.merge();
+      const { exitCode } = await load.policy();
+      const { claimOutput } = await load.output();
       const runs: RunResults[] = [];
       for (const f of files) {
         let r: RunResults;
@@ -240,9 +271,11 @@ export function buildProgram(): Command {
     .description('check a subprocess client\'s protocol (handshake and one harmless scenario) before grading')
     .requiredOption('--client-cmd <command>', 'the command that runs the client')
     .action(async (opts: { clientCmd: string }) => {
-      const catalogue = await loadCatalogue(await scenarioFiles(undefined));
+      const catalogue = await (await load.catalogue()).loadCatalogue(await scenarioFiles(undefined));
+      const { interruptible } = await load.interrupt();
+      const { doctor } = await load.doctor();
       const harmless = catalogue.find((e) => e.scenario.id === 'spec-tls-verify/valid-certificate-control')!.scenario;
-      reap();
+      await reap();
       // Its client and PKI live in a run folder too: a signal removes them like a run's.
       const stop = interruptible((l) => printErr(l + '\n'), 'the check');
       try {
@@ -257,10 +290,14 @@ export function buildProgram(): Command {
     .description('start the scripted peers on 127.0.0.1 for debugging a client by hand; Ctrl-C stops')
     .option('--peer <name>', 'a scenario id or a peer factory name (default: every scenario)')
     .option('--pki-dir <dir>', 'keep the certificates here and reuse them across runs')
-    .option('--scenarios <glob...>', 'scenario files or globs (default: the built-in scenarios)')
-    .action(async (opts: { peer?: string; pkiDir?: string; scenarios?: string[] }) => {
-      const catalogue = await loadCatalogue(await scenarioFiles(opts.scenarios));
-      reap();
+    .option('--scenarios <glob...>', 'your scenario files, folders or globs, run with the built-in ones (*.scenario.ts|mts|js|mjs|json)')
+    .option('--no-builtin', 'leave out the built-in scenarios: only those of --scenarios')
+    .action(async (opts: { peer?: string; pkiDir?: string; scenarios?: string[]; builtin: boolean }) => {
+      const catalogue = await (await load.catalogue()).loadCatalogue(await scenarioFiles(opts.scenarios, opts.builtin));
+      const { interruptible } = await load.interrupt();
+      const { serve } = await load.serve();
+      const { OutputError } = await load.output();
+      await reap();
       const stop = interruptible((l) => printErr(l + '\n'), 'the peers', { setsExitCode: false });
       let serving: Serving;
       try {
@@ -285,9 +322,10 @@ export function buildProgram(): Command {
     .description('list the scenarios (or, with --clients, the built-in clients; with --rules, the rules and their sources)')
     .option('--clients', 'print the built-in clients, one per line')
     .option('--rules', 'print every rule with its sources (quoted, with section and level) and how it grades')
-    .option('--scenarios <glob...>', 'scenario files or globs (default: the built-in scenarios)')
+    .option('--scenarios <glob...>', 'your scenario files, folders or globs, run with the built-in ones (*.scenario.ts|mts|js|mjs|json)')
+    .option('--no-builtin', 'leave out the built-in scenarios: only those of --scenarios')
     .option('--json', 'print JSON')
-    .action(async (opts: { clients?: boolean; rules?: boolean; scenarios?: string[]; json?: boolean }) => {
+    .action(async (opts: { clients?: boolean; rules?: boolean; scenarios?: string[]; builtin: boolean; json?: boolean }) => {
       if (opts.rules) {
         if (opts.json)
           write(process.stdout, printableJson(RULES.map((r) => ({ id: r.id, title: r.title, family: r.family, scope: r.scope, level: dutyLevel(r) ?? null, sources: r.sources, limits: r.limits ?? [], grades: r.grades, notBinding: r.notBinding, ...(r.otherwise ? { otherwise: r.otherwise } : {}) })), 2) + '\n');
@@ -295,11 +333,12 @@ export function buildProgram(): Command {
         return;
       }
       if (opts.clients) {
+        const { BUILTIN_CLIENTS } = await load.clients();
         if (opts.json) write(process.stdout, printableJson(BUILTIN_CLIENTS.map(({ name, description, caughtBy, atLeast }) => ({ name, description, ...(caughtBy ? { caughtBy, atLeast } : {}) })), 2) + '\n');
         else print(BUILTIN_CLIENTS.map((c) => c.name).join('\n') + '\n');
         return;
       }
-      const catalogue = await loadCatalogue(await scenarioFiles(opts.scenarios));
+      const catalogue = await (await load.catalogue()).loadCatalogue(await scenarioFiles(opts.scenarios, opts.builtin));
       if (opts.json) {
         write(process.stdout, printableJson(catalogue.map((e) => ({ id: e.scenario.id, rule: e.scenario.rule, title: e.scenario.title, expect: e.scenario.expect })), 2) + '\n');
         return;
@@ -321,13 +360,19 @@ export async function main(argv: string[]): Promise<number> {
       // --help and --version exit 0 through here too.
       return err.exitCode === 0 ? 0 : 2;
     }
-    if (err instanceof Stopped) return signalExitCode(err.signal); // the signal handler has said so
+    if (err instanceof Stopped) return (await load.interrupt()).signalExitCode(err.signal); // the signal handler has said so
+    if (err instanceof UsageError) {
+      printErr(`a2a-conformance: ${err.message}\n`);
+      return 2;
+    }
+    // An error of a module a command loaded: its class comes from the same (cached) module.
+    const [{ ClientFault }, { ScenarioLoadError }, { ExpectationsError }, { MergeError }, { OutputError }] = await Promise.all([load.subprocess(), load.catalogue(), load.expectations(), load.merge(), load.output()]);
     if (err instanceof ClientFault) {
       // The client's fault, not the harness's: nothing could be graded (DESIGN.md §4.3: exit 1).
       printErr(`a2a-conformance: ${err.message}\nNothing was graded. Check the client with: a2a-conformance doctor --client-cmd "<command>"\n`);
       return 1;
     }
-    if (err instanceof UsageError || err instanceof ScenarioLoadError || err instanceof ExpectationsError || err instanceof MergeError || err instanceof OutputError) {
+    if (err instanceof ScenarioLoadError || err instanceof ExpectationsError || err instanceof MergeError || err instanceof OutputError) {
       printErr(`a2a-conformance: ${err.message}\n`);
       return 2;
     }

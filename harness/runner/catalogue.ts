@@ -2,8 +2,9 @@
  * The scenario catalogue: every scenario file found by glob, loaded as data, checked, ids unique.
  * A malformed file is a load error that names the file and the field.
  */
-import { readFile } from 'node:fs/promises';
-import { relative } from 'node:path';
+import type { Stats } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { glob } from 'tinyglobby';
 import { fillCard, type Scenario } from '../core/scenario.js';
@@ -11,10 +12,12 @@ import { validateCard } from '../core/card-validator-v03.js';
 import { cardDialect } from '../core/vocabulary/card-view.js';
 import { peerProblem } from '../../peers/index.js';
 import { schemaValidator } from './json-schema.js';
-import { PACKAGE_ROOT } from './package-root.js';
+import { importVendorModules, VendorImportError } from './vendor-import.js';
+import { CODE_EXT, CODE_ROOT, PACKAGE_ROOT } from './package-root.js';
 
-export { PACKAGE_ROOT };
-export const DEFAULT_SCENARIO_GLOB = 'scenarios/**/*.scenario.ts';
+export { CODE_ROOT, PACKAGE_ROOT };
+/** The built-in scenarios, relative to CODE_ROOT (TypeScript in a clone, JavaScript once compiled). */
+export const DEFAULT_SCENARIO_GLOB = `scenarios/**/*.scenario${CODE_EXT}`;
 
 export class ScenarioLoadError extends Error {
   override readonly name = 'ScenarioLoadError';
@@ -76,10 +79,35 @@ function servableProblem(s: Scenario): string | undefined {
   return undefined;
 }
 
-/** Finds scenario files. `patterns` are globs or paths, relative to `cwd`. */
+/** The names a scenario file may have: TypeScript or JavaScript (each loaded as an ES module whatever the package type), or JSON. */
+export const SCENARIO_SUFFIXES = ['.scenario.ts', '.scenario.mts', '.scenario.js', '.scenario.mjs', '.scenario.json'] as const;
+export const isScenarioFile = (f: string) => SCENARIO_SUFFIXES.some((x) => f.endsWith(x));
+const SUFFIX_GLOB = '*.scenario.{ts,mts,js,mjs,json}';
+
+/**
+ * The scenario files one pattern names, relative to `cwd`: a file (taken as given, wherever it is),
+ * a folder (every scenario file under it), or a glob. A glob skips node_modules unless it names
+ * node_modules itself.
+ */
+export async function matchScenarioFiles(pattern: string, cwd: string): Promise<string[]> {
+  const path = resolve(cwd, pattern);
+  let st: Stats | undefined;
+  try {
+    st = await stat(path);
+  } catch {
+    st = undefined;
+  }
+  if (st?.isFile()) return isScenarioFile(path) ? [path] : [];
+  const ignore = /(^|[\\/])node_modules([\\/]|$)/.test(pattern) ? [] : ['**/node_modules/**'];
+  if (st?.isDirectory()) return (await glob([`**/${SUFFIX_GLOB}`], { cwd: path, absolute: true, ignore })).filter(isScenarioFile).sort();
+  return (await glob([pattern], { cwd, absolute: true, ignore })).filter(isScenarioFile).sort();
+}
+
+/** Finds scenario files: the union of what each pattern names (see matchScenarioFiles), sorted. */
 export async function findScenarioFiles(patterns: string[], cwd: string): Promise<string[]> {
-  const files = await glob(patterns, { cwd, absolute: true, ignore: ['**/node_modules/**'] });
-  return files.filter((f) => f.endsWith('.scenario.ts') || f.endsWith('.scenario.json')).sort();
+  const all = new Set<string>();
+  for (const p of patterns) for (const f of await matchScenarioFiles(p, cwd)) all.add(f);
+  return [...all].sort();
 }
 
 /** The scenarios of a JSON file: a non-empty list, or {"scenarios": [...]} with nothing else but "$schema". */
@@ -102,6 +130,9 @@ function jsonScenarios(file: string, doc: unknown): unknown[] {
 export async function loadCatalogue(files: string[]): Promise<CatalogueEntry[]> {
   const out: CatalogueEntry[] = [];
   const byId = new Map<string, string>();
+  // A vendor's modules load as ES modules through Vite (./vendor-import.ts); the package's own through Node.
+  const own = (f: string) => !relative(join(CODE_ROOT, 'scenarios'), f).startsWith('..');
+  const vendor = await importVendorModules(files.filter((f) => !f.endsWith('.json') && !own(f)));
   for (const file of files) {
     let list: unknown;
     if (file.endsWith('.json')) {
@@ -115,10 +146,11 @@ export async function loadCatalogue(files: string[]): Promise<CatalogueEntry[]> 
     } else {
       let mod: { default?: unknown };
       try {
-        mod = (await import(pathToFileURL(file).href)) as { default?: unknown };
+        mod = vendor.get(file) ?? ((await import(pathToFileURL(file).href)) as { default?: unknown });
       } catch (err) {
         throw new ScenarioLoadError(`${file}: failed to load: ${String((err as Error)?.message ?? err).split('\n')[0]}`);
       }
+      if (mod.default instanceof VendorImportError) throw new ScenarioLoadError(`${file}: failed to load: ${mod.default.message}`);
       list = mod.default;
       if (!Array.isArray(list)) throw new ScenarioLoadError(`${file}: the default export must be the array returned by defineScenarios([...])`);
     }
@@ -137,6 +169,8 @@ export async function loadCatalogue(files: string[]): Promise<CatalogueEntry[]> 
   return out;
 }
 
+/** A file's name in results: a built-in one relative to where the code runs (`scenarios/…`), any other relative to the package. */
 export function relativeToRoot(file: string): string {
-  return relative(PACKAGE_ROOT, file);
+  const inCode = relative(CODE_ROOT, file);
+  return inCode.startsWith('..') ? relative(PACKAGE_ROOT, file) : inCode;
 }
