@@ -7,12 +7,14 @@
  * Usage: npm run bench [-- --rounds 5]
  * A benchmark, not a test: the numbers go in the README, never into an assertion.
  */
+import { spawn, spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { createBuiltinClient } from '../clients/index.js';
 import type { ScenarioResult } from '../harness/core/results.js';
 import type { Scenario } from '../harness/core/scenario.js';
 import type { HttpEvent } from '../harness/core/transcript.js';
-import { findScenarioFiles, loadCatalogue, PACKAGE_ROOT, DEFAULT_SCENARIO_GLOB } from '../harness/runner/catalogue.js';
+import { CODE_ROOT, findScenarioFiles, loadCatalogue, PACKAGE_ROOT, DEFAULT_SCENARIO_GLOB } from '../harness/runner/catalogue.js';
 import { closeEnv, openEnv } from '../harness/runner/env.js';
 import { executeScenario, type RunEnv } from '../harness/runner/execute.js';
 import { makePki, readPki, writePki } from '../harness/pki/index.js';
@@ -20,6 +22,53 @@ import { closeRunFolder, openRunFolder } from '../harness/runner/workspace.js';
 import { mountPeer } from '../harness/runner/mount.js';
 
 const rounds = Number(process.argv[process.argv.indexOf('--rounds') + 1] ?? 3) || 3;
+const BIN = join(PACKAGE_ROOT, 'bin/a2a-conformance.mjs');
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** Median wall time (ms) of a command, run `n` times. */
+function timeCommand(cmd: string, args: string[], env: NodeJS.ProcessEnv, n = 5): number {
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    const r = spawnSync(cmd, args, { env, cwd: PACKAGE_ROOT, stdio: 'ignore' });
+    if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}`);
+    times.push(performance.now() - t);
+  }
+  return median(times);
+}
+
+/** Milliseconds from starting `run` to its first scenario's progress line; then the run is stopped (SIGINT, cleaned up). */
+function firstScenarioMs(env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((done, fail) => {
+    const t = performance.now();
+    const child = spawn(process.execPath, [BIN, 'run', '--client', 'reference', '--out', join(PACKAGE_ROOT, 'scratch', 'bench-first')], { env, cwd: PACKAGE_ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    let at: number | undefined;
+    child.stderr.on('data', (c: Buffer) => {
+      err += c.toString();
+      if (at === undefined && /\[\s*1\/\d+\]/.test(err)) {
+        at = performance.now() - t;
+        child.kill('SIGINT');
+      }
+    });
+    child.on('exit', () => (at === undefined ? fail(new Error(`no scenario finished: ${err.slice(0, 500)}`)) : done(at)));
+  });
+}
+
+/** Start-up figures of the CLI: what ships (dist/, as installed) and the clone's TypeScript sources. */
+async function startup(): Promise<void> {
+  const build = spawnSync('npm', ['run', 'build'], { cwd: PACKAGE_ROOT, stdio: 'ignore' });
+  if (build.status !== 0) throw new Error('npm run build failed');
+  const dist = { ...process.env, A2A_CONFORMANCE_DIST: '1' };
+  const source = { ...process.env, A2A_CONFORMANCE_DIST: '0' };
+  const distVersion = timeCommand(process.execPath, [BIN, '--version'], dist);
+  const npxVersion = timeCommand('npx', ['a2a-conformance', '--version'], dist);
+  const npxAlone = timeCommand('npx', ['--version'], dist);
+  const sourceVersion = timeCommand(process.execPath, [BIN, '--version'], source, 3);
+  const first = median([await firstScenarioMs(dist), await firstScenarioMs(dist), await firstScenarioMs(dist)]);
+  console.log(`CLI start-up (--version, median of 5): ${distVersion.toFixed(0)} ms installed (dist/); ${npxVersion.toFixed(0)} ms through npx, of which npx itself ${npxAlone.toFixed(0)} ms (\`npx --version\`); ${sourceVersion.toFixed(0)} ms from the TypeScript sources`);
+  console.log(`time to the first scenario (run --client reference, dist/, median of 3): ${first.toFixed(0)} ms from the command to its first result line`);
+}
 
 function pct(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
@@ -54,7 +103,7 @@ async function bareReplay(env: RunEnv, s: Scenario, recorded: ScenarioResult, ag
 }
 
 async function main() {
-  const catalogue = await loadCatalogue(await findScenarioFiles([DEFAULT_SCENARIO_GLOB], PACKAGE_ROOT));
+  const catalogue = await loadCatalogue(await findScenarioFiles([DEFAULT_SCENARIO_GLOB], CODE_ROOT));
   const folder = await openRunFolder('bench');
   const files = await writePki(await makePki(), folder.pkiDir);
   const env = await openEnv({ pkiDir: files.dir, client: createBuiltinClient('reference'), idSalt: 'bench', deadlineMultiplier: 1 });
@@ -81,6 +130,7 @@ async function main() {
   latencies.sort((a, b) => a - b);
   const rss = process.resourceUsage().maxRSS / 1024;
   console.log(`a2a-conformance bench · reference client · ${catalogue.length} scenarios × ${rounds} rounds over real TLS (127.0.0.1)`);
+  await startup();
   console.log(`scenarios/s            ${(n / wall).toFixed(2)}  (${n} runs in ${wall.toFixed(1)} s, bare replays included in the wall time)`);
   console.log(`latency (non-stalling) median ${pct(latencies, 50)} ms · p95 ${pct(latencies, 95)} ms · n=${latencies.length}`);
   console.log(`stalling scenarios     ${stalls.length} runs, median ${pct(stalls.sort((a, b) => a - b), 50) ?? 0} ms (the client waits out a stalled peer by design)`);

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Entry point. An installed package runs its compiled JavaScript (dist/, built by `npm pack` and
 // `prepare`); a clone, which has the TypeScript sources, runs them through tsx, so an edit is never
-// shadowed by a stale build.
+// shadowed by a stale build. A2A_CONFORMANCE_DIST=1 makes a clone run its dist/ (what ships).
 import { existsSync } from 'node:fs';
 
 // A CLI started from inside a vitest run (a test, a vendor's CI step) must not look like a worker.
@@ -9,7 +9,7 @@ for (const k of Object.keys(process.env)) if (k === 'VITEST' || k.startsWith('VI
 
 const source = new URL('../harness/cli/main.ts', import.meta.url);
 let entry = new URL('../dist/harness/cli/main.js', import.meta.url);
-if (existsSync(source)) {
+if (existsSync(source) && process.env.A2A_CONFORMANCE_DIST !== '1') {
   const { register } = await import('tsx/esm/api');
   register();
   entry = source;

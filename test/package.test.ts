@@ -41,7 +41,7 @@ async function vendorProject(dir: string, tarball: string, kind: 'commonjs' | 'm
 const VENDOR_IDS = ['acme/expired-certificate', 'acme/untrusted-ca', 'acme/wrong-host'];
 
 describe('the packed package', () => {
-  it('installs from its tarball (compiled: no TypeScript sources, no tsx) into an ESM and a CommonJS project; vendor .ts, .mts and .json scenarios run together with the built-in ones (the whole catalogue in the ESM project, one rule's in the CommonJS one)', { timeout: 400_000 }, async () => {
+  it('installs from its tarball (compiled: no TypeScript sources, no tsx) into an ESM and a CommonJS project; vendor .ts, .mts and .json scenarios run together with the built-in ones (the whole catalogue in the ESM project, one rule\'s in the CommonJS one)', { timeout: 400_000 }, async () => {
     const dir = await mkdtemp(join(tmpdir(), 'a2a-pack-'));
     const packed = await sh(npm, ['pack', '--pack-destination', dir], ROOT);
     expect(packed.code, packed.stderr).toBe(0);
