@@ -44,7 +44,9 @@ describe('a2a-conformance CLI', () => {
   it('reference: scrambled ids change nothing; --rule runs those families and lists the rest as not run; the run writes index.html, results.json, junit.xml and summary.md (every verdict of the whole catalogue is checked against its expect by the shard test below)', async () => {
     // Arrange + Act: two runs with different opaque-id salts, side by side.
     const rules = ['--rule', 'SPEC-TLS-VERIFY,TRUST-UNKNOWN-KID', '--dialect', 'a2a-v1'];
-    const [a, b] = await Promise.all([cliRun(['--client', 'reference', '--seed', 'aaaa', ...rules]), cliRun(['--client', 'reference', '--seed', 'zzzz', ...rules])]);
+    const [a, b] = await Promise.all([cliRun(['--client', 'reference', '--seed', 'aaaa', ...rules]), cliRun(['--client', 'reference', '--seed', 'zzzz', '--reporter', 'json', ...rules])]);
+    // --reporter json: stdout is the results document itself, nothing else.
+    expect(JSON.parse(b.stdout)).toEqual(b.results);
     // Assert
     expect(a.code, a.stdout).toBe(0);
     for (const r of a.results.results) expect(r.verdict, `${r.id}: ${JSON.stringify(r.checks.filter((c) => c.verdict !== 'PASS'))}`).toBe(r.expect);
@@ -61,12 +63,43 @@ describe('a2a-conformance CLI', () => {
     expect(b.results.notRun.length).toBeGreaterThan(0);
     expect(b.results.notRun[0]!.reason).toContain('--rule');
     expect(readdirSync(b.out).sort()).toEqual(['index.html', 'junit.xml', 'results.json', 'summary.md']);
-    expect(b.stdout).toContain(`report: ${join(b.out, 'index.html')}`);
+    expect(a.stdout).toContain(`report: ${join(a.out, 'index.html')}`);
     // results.json follows its published JSON Schema.
     const validate = resultsValidator();
     expect(validate(a.results), JSON.stringify(validate.errors)).toBe(true);
   });
 
+});
+
+describe('picking and reporting: --grep, --scenario, --bail, --reporter', () => {
+  it('--grep /regex/ picks by id; --bail stops after the first unexpected verdict (the rest not run, saying why); --reporter tap writes TAP 13', { timeout: 120_000 }, async () => {
+    const r = await cliRun(['--client', 'naive:skips-tls-verify', '--grep', '/^spec-tls-verify\\/(untrusted|wrong|expired)/', '--dialect', 'a2a-v1', '--bail', '--reporter', 'tap']);
+    expect(r.code).toBe(1);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines[0]).toBe('TAP version 13');
+    const tests = lines.filter((l) => /^(not )?ok \d+ - /.test(l));
+    expect(tests[0]).toMatch(/^not ok 1 - spec-tls-verify\/\S+ # FAIL: SPEC-TLS-VERIFY: /);
+    expect(lines).toContain(`1..${tests.length}`);
+    // Three picked; the first FAIL stopped the run before all of them finished.
+    const bailed = r.results.notRun.filter((n) => n.reason.startsWith('not run: --bail stopped the run after the unexpected verdict of spec-tls-verify/'));
+    expect(r.results.results.length + bailed.length).toBe(3);
+    expect(bailed.length).toBeGreaterThan(0);
+    expect(r.results.notRun.find((n) => n.id === 'spec-tls-verify/valid-certificate-control')?.reason).toBe('filtered out by --grep /^spec-tls-verify\\/(untrusted|wrong|expired)/');
+  });
+
+  it('argument errors of the picking options: exit 2, one line', async () => {
+    for (const [args, says] of [
+      [['--reporter', 'nope'], /--reporter must be one of progress, dot, tap, json/],
+      [['--grep', '/(/'], /--grep \/\(\/: not a regular expression/],
+      [['--scenario', 'no-such/scenario'], /--scenario: no scenario "no-such\/scenario" in the catalogue/],
+      [['--scenarios', 'no-such-folder/*.scenario.ts'], /--scenarios "no-such-folder\/\*\.scenario\.ts" matches no scenario file/],
+      [['--no-builtin'], /--no-builtin leaves no scenarios/],
+    ] as Array<[string[], RegExp]>) {
+      const o = await runMain(['run', '--client', 'reference', ...args]);
+      expect(o.code, args.join(' ')).toBe(2);
+      expect(o.stderr).toMatch(says);
+    }
+  });
 });
 
 describe('expectations files (DESIGN.md §4.3)', () => {

@@ -12,12 +12,11 @@ import { DIALECTS, type Dialect } from '../core/vocabulary/types.js';
 import { dutyLevel } from '../core/oracle/rule.js';
 import { rulesText } from '../core/oracle/describe.js';
 import type { RunResults } from '../core/results.js';
-import { VERDICT_KINDS } from '../core/verdict.js';
 import { harnessVersion } from '../runner/package-root.js';
 import type { Expectations } from '../runner/expectations.js';
-import type { WrittenReport } from '../../reports/index.js';
 import type { Serving } from './serve.js';
 import type { Interruptible, StopSignal } from './interrupt.js';
+import { makeReporter, REPORTERS, summaryText, wantsColour, type ReporterName } from './reporters.js';
 import { printable, printableJson } from '../core/text.js';
 
 /**
@@ -50,6 +49,10 @@ const write = (stream: NodeJS.WriteStream, text: string) => {
   if (!gone.has(stream)) stream.write(printable(text));
 };
 const print = (text: string) => write(process.stdout, text);
+/** For a reporter, which has made every untrusted piece printable itself (and may add colour). */
+const writeRaw = (stream: NodeJS.WriteStream, text: string) => {
+  if (!gone.has(stream)) stream.write(text);
+};
 const printErr = (text: string) => write(process.stderr, text);
 const onStreamError = function (this: NodeJS.WriteStream) {
   gone.add(this);
@@ -113,20 +116,26 @@ async function readExpectations(file: string): Promise<Expectations> {
   return (await load.expectations()).parseExpectations(text, file);
 }
 
-function printSummary(r: RunResults, out: WrittenReport): void {
-  const counts = VERDICT_KINDS.map((k) => `${k} ${r.summary[k]}`).join('  ');
-  const lines = [
-    '',
-    `a2a-conformance ${r.harness.version} · client ${r.client.name} ${r.client.version} · ${r.results.length} scenario(s) run, ${r.notRun.length} not run · ${(r.durationMs / 1000).toFixed(1)} s`,
-    counts,
-  ];
-  for (const u of r.unexpected) {
-    const res = r.results.find((x) => x.id === u.id);
-    const worst = res?.checks.find((c) => c.verdict === u.verdict);
-    lines.push(`  ✗ ${u.verdict.padEnd(10)} ${u.id}${worst ? ` — ${worst.rule}: ${worst.reason}` : ''}`);
+interface Grep {
+  source: string;
+  test(text: string): boolean;
+}
+
+/** `--grep`: `/regex/flags` is a regular expression; anything else a case-insensitive substring. */
+function grepOf(v: string): Grep {
+  const m = /^\/(.+)\/([a-z]*)$/s.exec(v);
+  if (m) {
+    let re: RegExp;
+    try {
+      re = new RegExp(m[1]!, m[2]!.replace(/[gy]/g, ''));
+    } catch (err) {
+      throw new UsageError(`--grep ${v}: not a regular expression: ${(err as Error).message}`);
+    }
+    return { source: v, test: (t) => re.test(t) };
   }
-  lines.push(`report: ${out.html}`, `results: ${out.results} · junit: ${out.junit} · summary: ${out.markdown}`, `exit code ${r.exitCode}`);
-  print(lines.join('\n') + '\n');
+  if (!v) throw new UsageError('--grep needs a text or a /regex/');
+  const needle = v.toLowerCase();
+  return { source: v, test: (t) => t.toLowerCase().includes(needle) };
 }
 
 function ruleList(v: string, prev: string[] = []): string[] {
@@ -167,7 +176,14 @@ export function buildProgram(): Command {
       return x;
     }, 1)
     .option('--seed <salt>', 'salt of the opaque scenario ids (random by default)')
-    .action(async (opts: { client?: string; clientCmd?: string; scenarios?: string[]; builtin: boolean; rule?: string[]; dialect?: Dialect; out: string; strict: boolean; deadlineMultiplier: number; seed?: string; expectations?: string; updateExpectations?: string; shard?: string }) => {
+    .option('--scenario <id>', 'only this scenario (repeatable, or comma-separated)', (v: string, prev: string[] = []) => [...prev, ...v.split(',').map((x) => x.trim()).filter(Boolean)])
+    .option('--grep <text|/regex/>', 'only scenarios whose id or title contains the text (case-insensitive) or matches /regex/flags', grepOf)
+    .option('--bail', 'stop starting scenarios after the first unexpected verdict (the rest are listed as not run)', false)
+    .option('--reporter <name>', `what goes to stdout: ${REPORTERS.join(', ')} (json: the results document)`, (v: string) => {
+      if (!(REPORTERS as readonly string[]).includes(v)) throw new UsageError(`--reporter must be one of ${REPORTERS.join(', ')}, got "${v}"`);
+      return v as ReporterName;
+    }, 'progress')
+    .action(async (opts: { client?: string; clientCmd?: string; scenarios?: string[]; builtin: boolean; rule?: string[]; dialect?: Dialect; out: string; strict: boolean; deadlineMultiplier: number; seed?: string; expectations?: string; updateExpectations?: string; shard?: string; scenario?: string[]; grep?: Grep; bail: boolean; reporter: ReporterName }) => {
       if (opts.shard !== undefined && !/^[1-9]\d*\/[1-9]\d*$/.test(opts.shard)) throw new UsageError(`--shard must look like 1/3, got "${opts.shard}"`);
       if (opts.shard) {
         const [i, n] = opts.shard.split('/').map(Number) as [number, number];
@@ -185,10 +201,13 @@ export function buildProgram(): Command {
       const { interruptible } = await load.interrupt();
       const { runConformance, RunInterrupted } = await load.run();
       const catalogue = await loadCatalogue(await scenarioFiles(opts.scenarios, opts.builtin));
+      const unknown = (opts.scenario ?? []).filter((id) => !catalogue.some((e) => e.scenario.id === id));
+      if (unknown.length) throw new UsageError(`--scenario: no scenario "${unknown[0]}" in the catalogue (see \`a2a-conformance list\`)`);
       const updateTo = opts.updateExpectations !== undefined ? checkWritableFile('--update-expectations', opts.updateExpectations) : undefined;
       await reap();
       const out = await claimOutput('--out', opts.out);
       const stop = interruptible((l) => printErr(l + '\n'), 'the run', { onStop: (s) => out.abandon(`it was stopped by ${s}`) });
+      const reporter = makeReporter(opts.reporter, { out: (t) => writeRaw(process.stdout, t), err: (t) => writeRaw(process.stderr, t), colour: wantsColour(opts.reporter === 'progress' ? process.stderr : process.stdout) });
       let results: RunResults;
       try {
         results = await runConformance({
@@ -204,7 +223,10 @@ export function buildProgram(): Command {
           expectations,
           shard: opts.shard,
           signal: stop.signal,
-          onProgress: (n, total, r) => printErr(`[${String(n).padStart(String(total).length)}/${total}] ${r.verdict.padEnd(13)} ${r.id} (${r.durationMs} ms)\n`),
+          pick: { ...(opts.scenario ? { ids: opts.scenario } : {}), ...(opts.grep ? { grep: opts.grep } : {}) },
+          bail: opts.bail,
+          onStart: (id) => reporter.start(id),
+          onProgress: (n, total, r, unexpected) => reporter.result(n, total, r, unexpected),
         });
       } catch (err) {
         if (err instanceof RunInterrupted || stop.received) throw new Stopped(stop.received ?? 'SIGINT');
@@ -212,6 +234,7 @@ export function buildProgram(): Command {
         throw err;
       } finally {
         stop.dispose();
+        reporter.dispose();
       }
       if (updateTo) {
         const baseline = (await load.expectations()).baselineFrom(results.results, { strict: opts.strict }, results.client.name);
@@ -219,7 +242,7 @@ export function buildProgram(): Command {
         printErr(`wrote ${baseline.entries.length} expectation(s) to ${updateTo}\n`);
       }
       const written = await out.commit(results);
-      printSummary(results, written);
+      reporter.end(results, written);
       process.exitCode = results.exitCode;
     });
 
@@ -262,7 +285,7 @@ export function buildProgram(): Command {
         out.abandon(`writing it failed: ${(err as Error).message}`);
         throw err;
       });
-      printSummary(merged, written);
+      print(summaryText(merged, written, wantsColour(process.stdout)));
       process.exitCode = merged.exitCode;
     });
 

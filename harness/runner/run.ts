@@ -9,7 +9,7 @@ import { clientLabel, createClient, type ClientChoice } from './client-factory.j
 import { ClientFault } from '../adapters/subprocess.js';
 import type { RunResults, ScenarioResult } from '../core/results.js';
 import { RESULTS_SCHEMA } from '../core/results.js';
-import { dialectProblem, unmetConstraint } from '../core/scenario.js';
+import { dialectProblem, unmetConstraint, type Scenario } from '../core/scenario.js';
 import type { Dialect } from '../core/vocabulary/types.js';
 import type { Hello } from '../core/vocabulary/types.js';
 import { helloProblem } from '../adapters/contract.js';
@@ -42,11 +42,18 @@ export interface RunOptions extends ClientChoice {
   rules?: string[];
   /** Only the scenarios whose peer speaks this dialect (`--dialect`). */
   dialect?: Dialect;
+  /** Only these ids, or those whose id or title matches (`--scenario`, `--grep`). */
+  pick?: ScenarioPick;
+  /** Stop after the first unexpected verdict (`--bail`): no new scenario starts; the rest are listed as not run. */
+  bail?: boolean;
   strict?: boolean;
   deadlineMultiplier?: number;
   /** Salt of the opaque scenario ids (random when absent). */
   seed?: string;
-  onProgress?: (done: number, total: number, r: ScenarioResult) => void;
+  /** Each result as it comes: its place, and whether it is unexpected (by the expectations and --strict). */
+  onProgress?: (done: number, total: number, r: ScenarioResult, unexpected: boolean) => void;
+  /** A scenario started (its id). */
+  onStart?: (scenarioId: string) => void;
   expectations?: Expectations;
   /** `<index>/<count>`: run only this shard of the scenario files (vitest --shard). */
   shard?: string;
@@ -57,15 +64,33 @@ export interface RunOptions extends ClientChoice {
 
 export { harnessVersion };
 
+/** `--scenario <id>` (exact ids) and `--grep <text|/regex/flags>` (over id and title), as the CLI picks scenarios. */
+export interface ScenarioPick {
+  ids?: string[];
+  grep?: { source: string; test(text: string): boolean };
+}
+
+/** Why a pick leaves this scenario out, or undefined. */
+function pickProblem(s: Scenario, pick: ScenarioPick): string | undefined {
+  if (pick.ids?.length && !pick.ids.includes(s.id)) return `filtered out by --scenario ${pick.ids.join(',')}`;
+  if (pick.grep && !pick.grep.test(s.id) && !pick.grep.test(s.title)) return `filtered out by --grep ${pick.grep.source}`;
+  return undefined;
+}
+
 /**
- * Which scenarios run: a `--rule` filter and a fixed profile's unmet constraints leave scenarios out
+ * Which scenarios run: `--scenario` and `--grep` picks, a `--rule` filter and a fixed profile's unmet constraints leave scenarios out
  * (listed as not run, with the reason). Task classes the client does not list still run as
  * UNSUPPORTED results, so they show as coverage.
  */
-export function selectScenarios(catalogue: CatalogueEntry[], hello: Hello, rules?: string[], dialect?: Dialect): { selected: CatalogueEntry[]; notRun: RunResults['notRun'] } {
+export function selectScenarios(catalogue: CatalogueEntry[], hello: Hello, rules?: string[], dialect?: Dialect, pick: ScenarioPick = {}): { selected: CatalogueEntry[]; notRun: RunResults['notRun'] } {
   const notRun: RunResults['notRun'] = [];
   const selected: CatalogueEntry[] = [];
   for (const e of catalogue) {
+    const unpicked = pickProblem(e.scenario, pick);
+    if (unpicked) {
+      notRun.push({ id: e.scenario.id, reason: unpicked });
+      continue;
+    }
     if (rules?.length && !rules.includes(e.scenario.rule)) {
       notRun.push({ id: e.scenario.id, reason: `filtered out by --rule ${rules.join(',')}` });
       continue;
@@ -161,7 +186,7 @@ async function runIn(folder: RunFolder, catalogue: CatalogueEntry[], o: RunOptio
   if (problem) throw new ClientFault(`the client ${clientLabel(o)} answered hello badly: ${problem}`);
   if (o.signal?.aborted) throw interrupted(o.signal);
 
-  const { selected, notRun } = selectScenarios(catalogue, hello, o.rules, o.dialect);
+  const { selected, notRun } = selectScenarios(catalogue, hello, o.rules, o.dialect, o.pick);
 
   const seed = o.seed ?? randomBytes(4).toString('hex');
   const deadlineMultiplier = o.deadlineMultiplier ?? 1;
@@ -175,10 +200,22 @@ async function runIn(folder: RunFolder, catalogue: CatalogueEntry[], o: RunOptio
   const inShardFile = (f: string) => !inShard || inShard.has(moduleOf.get(f) ?? f);
   const total = () => selected.filter((e) => inShardFile(e.file)).length;
   const ranHere = (e: CatalogueEntry) => inShardFile(e.file);
+  const policy = { strict: o.strict === true };
+  const ids = catalogue.map((e) => e.scenario.id);
+  // --bail: the first unexpected verdict stops the run from starting more scenarios (not an interruption).
+  const bail = new AbortController();
+  let bailedAfter: string | undefined;
+  const unexpectedOne = (r: ScenarioResult) => judge([r], policy, o.expectations, ids).unexpected.some((u) => u.id === r.id);
+  const bailOn = (r: ScenarioResult) => {
+    if (o.bail && bailedAfter === undefined && unexpectedOne(r)) {
+      bailedAfter = r.id;
+      bail.abort('bail');
+    }
+  };
   if (selected.length > 0) {
     await runScenarioFiles({
       shard: o.shard,
-      signal: o.signal,
+      signal: o.signal ? AbortSignal.any([o.signal, bail.signal]) : bail.signal,
       modulesDir: folder.modulesDir,
       onFiles: (files) => {
         if (o.shard) inShard = new Set(files);
@@ -189,27 +226,33 @@ async function runIn(folder: RunFolder, catalogue: CatalogueEntry[], o: RunOptio
       onResult: (r) => {
         r.file = relativeToRoot(fileOf.get(r.id) ?? '');
         results.set(r.id, r);
-        o.onProgress?.(results.size, total(), r);
+        o.onProgress?.(results.size, total(), r, unexpectedOne(r));
+        bailOn(r);
       },
+      ...(o.onStart ? { onStart: o.onStart } : {}),
       onError: (id, message) => {
         const targets = id === '*' ? selected.filter((e) => ranHere(e) && !results.has(e.scenario.id)) : selected.filter((e) => e.scenario.id === id);
         for (const e of targets) {
           if (results.has(e.scenario.id)) continue;
+          if (bailedAfter !== undefined) continue; // canceled by --bail: listed as not run below
           const r = errorResult(e, `the harness could not run this scenario: ${message}`);
           results.set(r.id, r);
-          o.onProgress?.(results.size, total(), r);
+          o.onProgress?.(results.size, total(), r, unexpectedOne(r));
+          bailOn(r);
         }
       },
     });
   }
   // With a shard, scenarios in files of other shards are not run here (`report` merges the shards).
-  const ran = selected.filter(ranHere);
   for (const e of selected) if (!ranHere(e)) notRun.push({ id: e.scenario.id, reason: `in another shard than ${o.shard}` });
+  // After --bail, what never finished was never started (or was canceled): not run, with the reason.
+  if (bailedAfter !== undefined)
+    for (const e of selected) if (ranHere(e) && !results.has(e.scenario.id)) notRun.push({ id: e.scenario.id, reason: `not run: --bail stopped the run after the unexpected verdict of ${bailedAfter}` });
+  const ran = selected.filter((e) => ranHere(e) && (bailedAfter === undefined || results.has(e.scenario.id)));
   for (const e of ran) if (!results.has(e.scenario.id)) results.set(e.scenario.id, errorResult(e, 'no result came back from the scenario run'));
 
   const ordered = creditDialect(ran.map((e) => results.get(e.scenario.id)!));
-  const policy = { strict: o.strict === true };
-  const { unexpected } = judge(ordered, policy, o.expectations, catalogue.map((e) => e.scenario.id));
+  const { unexpected } = judge(ordered, policy, o.expectations, ids);
   return {
     schema: RESULTS_SCHEMA,
     harness: { name: 'a2a-conformance', version: harnessVersion() },

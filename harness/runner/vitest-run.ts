@@ -10,12 +10,15 @@ import type { ScenarioResult } from '../core/results.js';
 import type { WorkerConfig } from './define.js';
 import { createHash } from 'node:crypto';
 import { PACKAGE_ROOT } from './catalogue.js';
+import { COMPILED } from './package-root.js';
 
 export interface VitestRunOptions {
   files: string[];
   config: WorkerConfig;
   /** Called as each scenario finishes. */
   onResult?: (r: ScenarioResult) => void;
+  /** Called as each selected scenario starts, with its id. */
+  onStart?: (scenarioId: string) => void;
   /** Called for a test that produced no result (a harness fault). */
   onError?: (scenarioId: string, message: string) => void;
   maxWorkers?: number;
@@ -63,6 +66,9 @@ export async function runScenarioFiles(o: VitestRunOptions): Promise<void> {
       ranFiles.add(module.moduleId);
       o.onFiles?.([...ranFiles]);
     },
+    onTestCaseReady(test: TestCase) {
+      if (test.options.mode !== 'skip') o.onStart?.(test.name);
+    },
     onTestCaseResult(test: TestCase) {
       const r = test.meta().a2aResult;
       const state = test.result().state;
@@ -95,8 +101,9 @@ export async function runScenarioFiles(o: VitestRunOptions): Promise<void> {
       ...(o.maxWorkers ? { maxWorkers: o.maxWorkers } : {}),
       ...(o.shard ? { shard: o.shard } : {}),
       passWithNoTests: true,
-      // Installed from npm, the harness is TypeScript inside node_modules: let vite transform it.
-      server: { deps: { inline: [/a2a-conformance/] } },
+      // From its TypeScript sources inside node_modules (a git install before `prepare` has run), vite
+      // must transform the harness; compiled, Node loads it as it is.
+      ...(COMPILED ? {} : { server: { deps: { inline: [/a2a-conformance/] } } }),
       silent: true,
       sequence: { sequencer: stableShards(o.modulesDir) },
     },

@@ -62,7 +62,7 @@ export const SPEC_TLS_VERIFY: Rule = {
     if (!b.binds || !bad) return b.binds ? mustComplete(x, b.reason) : informational(b.reason);
     const reqs = https(x).filter((e) => e.listener === bad);
     if (reqs.length > 0)
-      return harm(`HTTP requests arrived over TLS with a ${bad} certificate the client should have refused`, reqs.slice(0, 5).map((e) => wireEvidence(e.seq, `${e.method} ${e.path}`)));
+      return harm(`HTTP requests arrived over TLS on the ${bad} listener, whose certificate the client should have refused (${WHAT[bad] ?? bad})`, reqs.slice(0, 5).map((e) => wireEvidence(e.seq, `${e.method} ${e.path}`)));
     const tls = tlsEvents(x).filter((e) => e.listener === bad);
     const refused = tls.filter((e) => !e.ok);
     if (refused.length > 0)

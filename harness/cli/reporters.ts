@@ -1,0 +1,126 @@
+/**
+ * What `run` prints while it runs and when it ends (`--reporter`):
+ *
+ * - `progress` (default): a line per scenario on stderr as it finishes, the summary on stdout;
+ * - `dot`: a character per scenario on stdout (`.` as expected, `F` unexpected), then the summary;
+ * - `tap`: TAP version 13 on stdout, `ok`/`not ok` by whether the verdict is expected, the plan last;
+ * - `json`: nothing while it runs; the results document (docs/results.schema.json) on stdout.
+ *
+ * Colour only on a terminal, never with NO_COLOR set (https://no-color.org). Text that comes from a
+ * scenario file or a client is made printable before any colour is added. A scenario still running
+ * after 10 s is said on stderr (progress, dot), every 10 s, so a long run never looks hung.
+ */
+import type { RunResults, ScenarioResult } from '../core/results.js';
+import { printable, printableInline, printableJson } from '../core/text.js';
+import { VERDICT_KINDS, type VerdictKind } from '../core/verdict.js';
+import type { WrittenReport } from '../../reports/index.js';
+
+export const REPORTERS = ['progress', 'dot', 'tap', 'json'] as const;
+export type ReporterName = (typeof REPORTERS)[number];
+
+export interface RunReporter {
+  start(scenarioId: string): void;
+  result(done: number, total: number, r: ScenarioResult, unexpected: boolean): void;
+  end(results: RunResults, written: WrittenReport): void;
+  dispose(): void;
+}
+
+export interface ReporterIo {
+  /** Writes to stdout / stderr as given (the reporter has made untrusted text printable). */
+  out(text: string): void;
+  err(text: string): void;
+  colour: boolean;
+}
+
+/** Colour for a stream: a terminal, and NO_COLOR absent or empty. */
+export const wantsColour = (stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv = process.env) => stream.isTTY === true && !env.NO_COLOR;
+
+const SGR: Record<VerdictKind, number> = { PASS: 32, NON_STRICT: 33, FAIL: 31, INFORMATIONAL: 36, UNSUPPORTED: 90, TIMEOUT: 35, ERROR: 31 };
+const paint = (on: boolean, code: number, text: string) => (on ? `\u001b[${code}m${text}\u001b[39m` : text);
+
+/** The summary every human-facing reporter ends with. */
+export function summaryText(r: RunResults, out: WrittenReport, colour = false): string {
+  const counts = VERDICT_KINDS.map((k) => (r.summary[k] > 0 ? paint(colour, SGR[k], `${k} ${r.summary[k]}`) : `${k} ${r.summary[k]}`)).join('  ');
+  const lines = [
+    '',
+    printable(`a2a-conformance ${r.harness.version} · client ${r.client.name} ${r.client.version} · ${r.results.length} scenario(s) run, ${r.notRun.length} not run · ${(r.durationMs / 1000).toFixed(1)} s`),
+    counts,
+  ];
+  for (const u of r.unexpected) {
+    const res = r.results.find((x) => x.id === u.id);
+    const worst = res?.checks.find((c) => c.verdict === u.verdict);
+    lines.push(`  ✗ ${paint(colour, SGR[u.verdict], u.verdict.padEnd(10))} ${printable(`${u.id}${worst ? ` — ${worst.rule}: ${worst.reason}` : ''}`)}`);
+  }
+  lines.push(printable(`report: ${out.html}`), printable(`results: ${out.results} · junit: ${out.junit} · summary: ${out.markdown}`), `exit code ${r.exitCode}`);
+  return lines.join('\n') + '\n';
+}
+
+/** Says on stderr which scenarios are still running after 10 s, every 10 s. */
+function inFlight(io: ReporterIo) {
+  const started = new Map<string, number>();
+  const timer = setInterval(() => {
+    const now = Date.now();
+    for (const [id, at] of started) {
+      const s = Math.floor((now - at) / 1000);
+      if (s >= 10 && s % 10 < 2) io.err(`  … ${printableInline(id)} still running (${s} s)\n`);
+    }
+  }, 2000);
+  timer.unref();
+  return {
+    start: (id: string) => started.set(id, Date.now()),
+    done: (id: string) => started.delete(id),
+    stop: () => clearInterval(timer),
+  };
+}
+
+export function makeReporter(name: ReporterName, io: ReporterIo): RunReporter {
+  const c = io.colour;
+  if (name === 'json')
+    return {
+      start() {},
+      result() {},
+      end: (results) => io.out(printableJson(results, 2) + '\n'),
+      dispose() {},
+    };
+  if (name === 'tap') {
+    let n = 0;
+    io.out('TAP version 13\n');
+    return {
+      start() {},
+      result(_done, _total, r, unexpected) {
+        n += 1;
+        const worst = r.checks.find((x) => x.verdict === r.verdict);
+        const why = unexpected && worst ? `: ${worst.rule}: ${worst.reason}` : '';
+        io.out(`${unexpected ? 'not ok' : 'ok'} ${n} - ${printableInline(r.id)} # ${r.verdict}${printableInline(why).replace(/#/g, '\\#')}\n`);
+      },
+      end(results, written) {
+        io.out(`1..${n}\n`);
+        for (const line of summaryText(results, written).trim().split('\n')) io.out(`# ${line}\n`);
+      },
+      dispose() {},
+    };
+  }
+  const flight = inFlight(io);
+  if (name === 'dot') {
+    let col = 0;
+    return {
+      start: flight.start,
+      result(_done, _total, r, unexpected) {
+        flight.done(r.id);
+        io.out(unexpected ? paint(c, SGR[r.verdict], 'F') : '.');
+        if (++col % 60 === 0) io.out('\n');
+      },
+      end: (results, written) => io.out(`\n${summaryText(results, written, c)}`),
+      dispose: flight.stop,
+    };
+  }
+  return {
+    start: flight.start,
+    result(done, total, r) {
+      flight.done(r.id);
+      io.err(`[${String(done).padStart(String(total).length)}/${total}] ${paint(c, SGR[r.verdict], r.verdict.padEnd(13))} ${printableInline(r.id)} (${r.durationMs} ms)\n`);
+    },
+    end: (results, written) => io.out(summaryText(results, written, c)),
+    dispose: flight.stop,
+  };
+}
