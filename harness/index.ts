@@ -9,7 +9,8 @@
  * docs/scenario.schema.json.
  */
 export { defineScenario, defineScenarios } from './runner/define.js';
-export type { Scenario, PeerDescription, PeerRuntime, CardSignal, ListenerKind, OutputChannel } from './core/scenario.js';
+export type { Scenario, PeerDescription, PeerRuntime, CardSignal, ListenerKind, OutputChannel, Assertion, Operation } from './core/scenario.js';
+export { OPERATIONS, ASSERTABLE_HEADERS } from './core/scenario.js';
 export type {
   ClientProfile,
   ProfileConstraints,

@@ -102,6 +102,17 @@ describe('picking and reporting: --grep, --scenario, --bail, --reporter', () => 
   });
 });
 
+describe('check-scenarios: a vendor\'s files against the reference client', () => {
+  it('exits 1 naming the scenario whose expect differs from the reference\'s verdict; the others are ok', { timeout: 120_000 }, async () => {
+    const { cli } = await import('./helpers/cli.js');
+    const o = await cli(['check-scenarios', 'test/fixtures/vendor-asserting']);
+    expect(o.code, o.stderr).toBe(1);
+    expect(o.stdout).toContain('ok   acme/probe-before-task (PASS)');
+    expect(o.stdout).toMatch(/✗ {4}acme\/large-ticket-expect-wrong: declares PASS, the reference client got INFORMATIONAL — HS-SPLIT-ORIGIN: Residual risk/);
+    expect(o.stdout.trim().split('\n').at(-1)).toBe('2 scenario(s): 1 as declared, 1 differ (acme/large-ticket-expect-wrong)');
+  });
+});
+
 describe('expectations files (DESIGN.md §4.3)', () => {
   const write = async (entries: Array<{ scenario: string; verdict: string; reason: string }>) => {
     const { mkdtemp, writeFile } = await import('node:fs/promises');

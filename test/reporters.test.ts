@@ -5,7 +5,7 @@ import type { RunResults, ScenarioResult } from '../harness/core/results.js';
 
 const result = (id: string, verdict: ScenarioResult['verdict']) => ({ id, verdict, durationMs: 12, checks: [{ rule: 'WIRE-X', verdict, reason: 'because\u001b[2J', evidence: [] }] }) as unknown as ScenarioResult;
 const run = { harness: { version: '0.1.0' }, client: { name: 'c', version: '1' }, results: [], notRun: [], durationMs: 10, summary: { PASS: 1, NON_STRICT: 0, FAIL: 1, INFORMATIONAL: 0, UNSUPPORTED: 0, TIMEOUT: 0, ERROR: 0 }, unexpected: [], exitCode: 1 } as unknown as RunResults;
-const written = { html: 'o/index.html', results: 'o/results.json', junit: 'o/junit.xml', markdown: 'o/summary.md' };
+const written = { dir: 'o', html: 'o/index.html', results: 'o/results.json', junit: 'o/junit.xml', markdown: 'o/summary.md' };
 
 function capture(name: Parameters<typeof makeReporter>[0], colour: boolean) {
   const out: string[] = [];

@@ -247,6 +247,45 @@ export function buildProgram(): Command {
     });
 
   program
+    .command('check-scenarios')
+    .description('run the reference client over your scenario files; exit 1 naming each scenario whose verdict differs from its `expect`')
+    .argument('<patterns...>', 'scenario files, folders or globs (the built-in scenarios are not included)')
+    .option('--out <dir>', 'also write the report of the reference run here')
+    .action(async (patterns: string[], opts: { out?: string }) => {
+      const { loadCatalogue } = await load.catalogue();
+      const { runConformance, RunInterrupted } = await load.run();
+      const { interruptible } = await load.interrupt();
+      const { claimOutput } = await load.output();
+      const catalogue = await loadCatalogue(await scenarioFiles(patterns, false));
+      await reap();
+      const out = opts.out !== undefined ? await claimOutput('--out', opts.out) : undefined;
+      const stop = interruptible((l) => printErr(l + '\n'), 'the check', { onStop: (s) => out?.abandon(`it was stopped by ${s}`) });
+      let results: RunResults;
+      try {
+        results = await runConformance({ client: 'reference', files: catalogue.map((e) => e.file), catalogue, signal: stop.signal });
+      } catch (err) {
+        if (err instanceof RunInterrupted || stop.received) throw new Stopped(stop.received ?? 'SIGINT');
+        out?.abandon(`it failed: ${(err as Error).message}`);
+        throw err;
+      } finally {
+        stop.dispose();
+      }
+      const differ = results.results.filter((r) => r.verdict !== r.expect);
+      for (const r of results.results) {
+        if (r.verdict === r.expect) {
+          print(`ok   ${r.id} (${r.verdict})\n`);
+          continue;
+        }
+        const worst = r.checks.find((c) => c.verdict === r.verdict);
+        print(`✗    ${r.id}: declares ${r.expect}, the reference client got ${r.verdict}${worst ? ` — ${worst.rule}: ${worst.reason}` : ''}\n`);
+      }
+      for (const n of results.notRun) print(`skip ${n.id}: ${n.reason}\n`);
+      if (out) await out.commit(results);
+      print(`${results.results.length} scenario(s): ${results.results.length - differ.length} as declared, ${differ.length} differ${differ.length ? ` (${differ.map((r) => r.id).join(', ')})` : ''}\n`);
+      process.exitCode = differ.length > 0 || results.results.length === 0 ? 1 : 0;
+    });
+
+  program
     .command('report')
     .description('re-render reports from results.json files; several (shards of one run) are merged')
     .argument('<results...>', 'results.json files')

@@ -208,7 +208,51 @@ export interface Scenario {
   deadlineMs: number;
   /** The verdict the reference client must get. */
   expect: VerdictKind;
+  /**
+   * The author's own assertions (docs/scenarios.md), graded from the wire beside the rules: each is
+   * a check of its own (`VENDOR:<id>`), FAIL when missed unless it says `onMiss: NON_STRICT`.
+   */
+  assertions?: Assertion[];
 }
+
+/** The A2A operations an assertion may name (v1.0 §3.1; a v0.3 call is recorded under its operation). */
+export const OPERATIONS = [
+  'SendMessage',
+  'SendStreamingMessage',
+  'GetTask',
+  'ListTasks',
+  'CancelTask',
+  'SubscribeToTask',
+  'CreateTaskPushNotificationConfig',
+  'GetTaskPushNotificationConfig',
+  'ListTaskPushNotificationConfigs',
+  'DeleteTaskPushNotificationConfig',
+  'GetExtendedAgentCard',
+] as const;
+export type Operation = (typeof OPERATIONS)[number];
+
+/** The request headers the transcript keeps, so an assertion can name them. */
+export const ASSERTABLE_HEADERS = ['A2A-Version', 'A2A-Extensions', 'Authorization', 'Accept', 'Content-Type'] as const;
+
+interface AssertionBase {
+  /** A short name, unique in the scenario: the check is `VENDOR:<id>`. */
+  id: string;
+  /** Why, in the author's words (the incident, the requirement): shown as the check's source. */
+  because: string;
+  /** The verdict of a miss (default FAIL). */
+  onMiss?: 'FAIL' | 'NON_STRICT';
+}
+
+/** One of the declarative checks a scenario may carry. */
+export type Assertion = AssertionBase &
+  (
+    | { kind: 'no-task' }
+    | { kind: 'max-tasks'; max: number }
+    | { kind: 'never-calls'; method: Operation }
+    | { kind: 'calls'; method: Operation; before?: Operation }
+    | { kind: 'header'; name: (typeof ASSERTABLE_HEADERS)[number]; method?: Operation; equals?: string }
+    | { kind: 'saw-state'; state: string }
+  );
 
 /**
  * The profile a per-run (`profile: null`) client is handed: defaults, then the constraints. Known

@@ -10,12 +10,14 @@
  * - `security`: a SHOULD about verification that the harness holds as MUST, said openly in the rule.
  * - `seed`: an inference of the field reports that A2A v1.0 fields cannot express.
  * - `convention`: only an extension URI of ours says it (docs/extensions.md).
+ * - `vendor`: a scenario author's own assertion, in the author's words (docs/scenarios.md); no rule
+ *   of the harness rests on it.
  */
-export const LEVELS = ['MUST', 'security', 'SHOULD', 'seed', 'convention'] as const;
+export const LEVELS = ['MUST', 'security', 'SHOULD', 'seed', 'convention', 'vendor'] as const;
 export type Level = (typeof LEVELS)[number];
 
 /** Strength of a level: a chain of reasoning is as strong as its weakest link. */
-const RANK: Record<Level, number> = { MUST: 5, security: 5, SHOULD: 3, seed: 2, convention: 1 };
+const RANK: Record<Level, number> = { MUST: 5, security: 5, SHOULD: 3, seed: 2, convention: 1, vendor: 1 };
 
 export function levelRank(l: Level): number {
   return RANK[l];

@@ -51,9 +51,10 @@ export const absentEvidence = (source: 'wire' | 'ledger', fact: string): Evidenc
  * - `claims`: the client's report contradicts the ledger;
  * - `met`: the rule's duty was met; `not-binding`: the rule does not bind here;
  * - `unsupported`: the client declined the task class; `harness`: the harness failed;
- * - `protocol`: the client's channel (warnings that cost nothing).
+ * - `protocol`: the client's channel (warnings that cost nothing);
+ * - `assertion`: a scenario author's own assertion missed (`VENDOR:<id>`, docs/scenarios.md).
  */
-export const BASES = ['harm', 'up-front', 'duty', 'over-rejection', 'no-credit', 'record', 'deadline', 'crash', 'claims', 'met', 'not-binding', 'unsupported', 'harness', 'protocol'] as const;
+export const BASES = ['harm', 'up-front', 'duty', 'over-rejection', 'no-credit', 'record', 'deadline', 'crash', 'claims', 'met', 'not-binding', 'unsupported', 'harness', 'protocol', 'assertion'] as const;
 export type Basis = (typeof BASES)[number];
 
 interface VerdictBase {

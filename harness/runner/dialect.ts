@@ -10,21 +10,10 @@
  */
 import type { ScenarioResult } from '../core/results.js';
 import { wireEvidence } from '../core/verdict.js';
+import { OPERATIONS } from '../core/scenario.js';
 
 /** The neutral operations: A2A v1.0's JSON-RPC method names (spec §5.3, §9.4), which the v0.3 dialect decodes into. */
-export const V1_METHODS: ReadonlySet<string> = new Set([
-  'SendMessage',
-  'SendStreamingMessage',
-  'GetTask',
-  'ListTasks',
-  'CancelTask',
-  'SubscribeToTask',
-  'CreateTaskPushNotificationConfig',
-  'GetTaskPushNotificationConfig',
-  'ListTaskPushNotificationConfigs',
-  'DeleteTaskPushNotificationConfig',
-  'GetExtendedAgentCard',
-]);
+export const V1_METHODS: ReadonlySet<string> = new Set(OPERATIONS);
 
 const KEEP = new Set(['FAIL', 'TIMEOUT', 'ERROR', 'UNSUPPORTED']);
 

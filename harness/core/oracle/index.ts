@@ -12,6 +12,7 @@ import type { TaskRecord } from '../transcript.js';
 import { probeTasks, situationOf, type GradeInput, type Situation } from './evidence.js';
 import type { Applicability, Rule } from './rule.js';
 import { RULES, ruleById } from './rules.js';
+import { gradeAssertions } from './assertions.js';
 
 export type { GradeInput, RunOutcome } from './evidence.js';
 export { RULES, ruleById, CROSS_CUTTING, RULE_IDS, isRuleId, type Rule, type RuleId } from './rules.js';
@@ -60,6 +61,8 @@ export function grade(x: GradeInput): Grade {
     }
   }
   for (const rule of RULES) if (rule.scope === 'always' && !graded.has(rule.id)) run(rule, false);
+  // The scenario author's own assertions, each a check of its own.
+  checks.push(...gradeAssertions(x));
 
   // A fault of the harness grades nothing of the client's: the checks stay visible, not graded.
   const harnessErrors = x.events.filter((e) => e.kind === 'harness' && e.level === 'error');

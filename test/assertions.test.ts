@@ -1,0 +1,92 @@
+/**
+ * A scenario author's own assertions (docs/scenarios.md): graded from the wire as checks
+ * `VENDOR:<id>`, sourced to the author's words; and one that catches a naive mistake no built-in
+ * rule fails.
+ */
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ScenarioResult } from '../harness/core/results.js';
+import type { Assertion, Scenario } from '../harness/core/scenario.js';
+import { gradeAssertions } from '../harness/core/oracle/assertions.js';
+import { loadCatalogue, scenarioProblem } from '../harness/runner/catalogue.js';
+import { ROOT } from './helpers/cli.js';
+import { startHarness, type InProcessHarness } from './helpers/harness.js';
+
+const FIXTURE = join(ROOT, 'test/fixtures/vendor-asserting/acme-probe.scenario.json');
+let probe: Scenario;
+const harnesses: InProcessHarness[] = [];
+const runWith = async (client: string, s: Scenario) => {
+  const h = await startHarness(client);
+  harnesses.push(h);
+  return h.run(s);
+};
+beforeAll(async () => {
+  probe = (await loadCatalogue([FIXTURE]))[0]!.scenario;
+});
+afterAll(async () => {
+  for (const h of harnesses) await h.close();
+});
+
+const vendorChecks = (r: ScenarioResult) => r.checks.filter((c) => c.rule.startsWith('VENDOR:'));
+
+/** Grades `assertions` against a recorded run, as the oracle would. */
+const regrade = (r: ScenarioResult, assertions: Assertion[]) =>
+  gradeAssertions({ scenario: { ...probe, assertions }, card: r.card, profile: r.profile, intent: r.intent, events: r.transcript, tasks: r.ledger, claims: r.claims, outcome: r.outcome as never });
+
+describe('scenario assertions', () => {
+  let good: ScenarioResult;
+  let naive: ScenarioResult;
+  beforeAll(async () => {
+    [good, naive] = [await runWith('reference', probe), await runWith('naive:skips-origin-probe', probe)];
+  });
+
+  it('the reference client meets every assertion: four VENDOR checks PASS, each sourced to the author\'s words at level vendor', () => {
+    expect(good.verdict).toBe('PASS');
+    expect(vendorChecks(good).map((c) => [c.rule, c.verdict])).toEqual([
+      ['VENDOR:own-card-first', 'PASS'],
+      ['VENDOR:one-task', 'PASS'],
+      ['VENDOR:version-header', 'PASS'],
+      ['VENDOR:saw-completion', 'PASS'],
+    ]);
+    const source = vendorChecks(good)[0]!.sources![0]!;
+    expect(source).toMatchObject({ doc: 'scenario acme/probe-before-task', section: 'assertion own-card-first', level: 'vendor' });
+    expect(source.quote).toContain('Acme incident 2026-07');
+    expect(vendorChecks(good).every((c) => c.evidence.length > 0)).toBe(true);
+  });
+
+  it('catches naive:skips-origin-probe, which no built-in rule fails here (HS-SPLIT-ORIGIN: NON_STRICT only)', () => {
+    expect(naive.verdict).toBe('FAIL');
+    expect(naive.checks.filter((c) => c.verdict === 'FAIL').map((c) => c.rule)).toEqual(['VENDOR:own-card-first']);
+    expect(naive.checks.find((c) => c.rule === 'HS-SPLIT-ORIGIN')?.verdict).toBe('NON_STRICT');
+    const miss = vendorChecks(naive)[0]!;
+    expect(miss).toMatchObject({ basis: 'assertion', level: 'vendor' });
+    expect(miss.reason).toBe('SendMessage was called, and GetExtendedAgentCard never');
+    expect(miss.evidence[0]!.seq).toBeGreaterThan(0);
+  });
+
+  it('each kind is judged from the wire; onMiss NON_STRICT softens a miss; nothing is met by default', () => {
+    const judge = (a: Record<string, unknown>) => regrade(good, [{ id: 'x', because: 'b', ...a } as Assertion])[0]!.verdict;
+    expect(judge({ kind: 'no-task' })).toBe('FAIL');
+    expect(judge({ kind: 'no-task', onMiss: 'NON_STRICT' })).toBe('NON_STRICT');
+    expect(judge({ kind: 'max-tasks', max: 0 })).toBe('FAIL');
+    expect(judge({ kind: 'max-tasks', max: 1 })).toBe('PASS');
+    expect(judge({ kind: 'never-calls', method: 'SendMessage' })).toBe('FAIL');
+    expect(judge({ kind: 'never-calls', method: 'SubscribeToTask' })).toBe('PASS');
+    expect(judge({ kind: 'calls', method: 'CancelTask' })).toBe('FAIL');
+    expect(judge({ kind: 'calls', method: 'SendMessage', before: 'GetExtendedAgentCard' })).toBe('FAIL');
+    expect(judge({ kind: 'header', name: 'A2A-Version', equals: '0.3' })).toBe('FAIL');
+    expect(judge({ kind: 'header', name: 'A2A-Extensions' })).toBe('FAIL');
+    expect(judge({ kind: 'saw-state', state: 'TASK_STATE_CANCELED' })).toBe('FAIL');
+    // The same assertions on a transcript without the client's calls: what needed a call is missed.
+    const silent = { ...good, transcript: good.transcript.filter((e) => !(e.kind === 'http' && e.rpc)) };
+    expect(regrade(silent, [{ id: 'x', because: 'b', kind: 'saw-state', state: 'TASK_STATE_COMPLETED' }])[0]!.verdict).toBe('FAIL');
+  });
+
+  it('the scenario schema takes the assertion vocabulary and refuses what is not in it', () => {
+    const withA = (a: unknown) => scenarioProblem({ ...probe, assertions: [a] });
+    expect(withA({ id: 'a', because: 'b', kind: 'max-tasks', max: 2 })).toBeUndefined();
+    expect(withA({ id: 'a', because: 'b', kind: 'calls', method: 'SendMesage' })).toMatch(/assertions\.0/);
+    expect(withA({ id: 'a', because: 'b', kind: 'eventually-works' })).toMatch(/assertions\.0/);
+    expect(withA({ id: 'a', kind: 'no-task' })).toMatch(/assertions\.0/);
+  });
+});
