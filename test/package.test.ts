@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { RunResults } from '../harness/core/results.js';
-import { ROOT } from './helpers/cli.js';
+import { resultsValidator, ROOT } from './helpers/cli.js';
 
 const run = promisify(execFile);
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -41,7 +41,7 @@ async function vendorProject(dir: string, tarball: string, kind: 'commonjs' | 'm
 const VENDOR_IDS = ['acme/expired-certificate', 'acme/untrusted-ca', 'acme/wrong-host'];
 
 describe('the packed package', () => {
-  it('installs from its tarball (compiled: no TypeScript sources, no tsx) into an ESM and a CommonJS project; vendor .ts, .mts and .json scenarios run together with the built-in ones (the whole catalogue in the ESM project, one rule\'s in the CommonJS one)', { timeout: 400_000 }, async () => {
+  it('installs from its tarball (compiled: no TypeScript sources, no tsx) into an ESM and a CommonJS project; vendor .ts, .mts and .json scenarios run together with the built-in ones (the whole catalogue in the ESM project, in two shards merged by `report`; one rule\'s in the CommonJS one)', { timeout: 400_000 }, async () => {
     const dir = await mkdtemp(join(tmpdir(), 'a2a-pack-'));
     const packed = await sh(npm, ['pack', '--pack-destination', dir], ROOT);
     expect(packed.code, packed.stderr).toBe(0);
@@ -54,15 +54,26 @@ describe('the packed package', () => {
     const version = await sh('npx', ['a2a-conformance', '--version'], cjs);
     expect(version.stdout.trim()).toBe((JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version);
 
-    // ESM project: the whole built-in catalogue plus the vendor folder, with the reference client.
-    const all = await sh('npx', ['a2a-conformance', 'run', '--client', 'reference', '--scenarios', 'vendor', '--out', 'out'], esm);
-    expect(all.code, all.stderr + all.stdout).toBe(0);
-    const results = JSON.parse(await readFile(join(esm, 'out/results.json'), 'utf8')) as RunResults;
+    // ESM project: the whole built-in catalogue plus the vendor folder, with the reference client, in two
+    // shards side by side, merged by `report`: every verdict its declared expect, results.json by its schema.
+    const [one, two] = await Promise.all(['1/2', '2/2'].map((shard, i) => sh('npx', ['a2a-conformance', 'run', '--client', 'reference', '--scenarios', 'vendor', '--shard', shard, '--out', `out-${i + 1}`], esm)));
+    expect(one!.code, one!.stderr + one!.stdout).toBe(0);
+    expect(two!.code, two!.stderr + two!.stdout).toBe(0);
+    const shards = await Promise.all([1, 2].map(async (i) => JSON.parse(await readFile(join(esm, `out-${i}/results.json`), 'utf8')) as RunResults));
+    const validate = resultsValidator();
+    for (const r of shards) expect(validate(r), JSON.stringify(validate.errors)).toBe(true);
+    const all = shards.flatMap((r) => r.results);
     const builtin = JSON.parse((await sh('npx', ['a2a-conformance', 'list', '--json'], esm)).stdout) as Array<{ id: string }>;
     expect(builtin.length).toBeGreaterThan(100);
-    expect(results.results.map((r) => r.id).sort()).toEqual([...builtin.map((b) => b.id), ...VENDOR_IDS].sort());
-    expect(results.results.filter((r) => r.verdict !== r.expect).map((r) => r.id)).toEqual([]);
-    expect(await readFile(join(esm, 'out/index.html'), 'utf8')).toContain('<svg');
+    expect(all.map((r) => r.id).sort()).toEqual([...builtin.map((b) => b.id), ...VENDOR_IDS].sort());
+    for (const r of all) expect(r.verdict, `${r.id}: ${JSON.stringify(r.checks.filter((c) => c.verdict !== 'PASS'))}`).toBe(r.expect);
+    expect(all.some((r) => r.signatures?.length)).toBe(true);
+    const merged = await sh('npx', ['a2a-conformance', 'report', 'out-1/results.json', 'out-2/results.json', '--out', 'merged'], esm);
+    expect(merged.code, merged.stderr).toBe(0);
+    const m = JSON.parse(await readFile(join(esm, 'merged/results.json'), 'utf8')) as RunResults;
+    expect(m.results.length).toBe(all.length);
+    expect(m.notRun).toEqual([]);
+    expect(await readFile(join(esm, 'merged/index.html'), 'utf8')).toContain('<svg');
 
     // CommonJS project: built-in and vendor scenarios of one rule together; a client that skips TLS verification fails the vendor ones.
     const some = await sh('npx', ['a2a-conformance', 'run', '--client', 'naive:skips-tls-verify', '--rule', 'SPEC-TLS-VERIFY', '--dialect', 'a2a-v1', '--scenarios', 'vendor/*.scenario.*', '--out', 'out'], cjs);

@@ -167,6 +167,17 @@ describe('a2a-conformance doctor', () => {
     expect(o.stdout).toContain('line: not json');
   });
 
+  it('a client that writes nothing on stdout: asks whether stdout was flushed, and shows its stderr; one that leaves a line without its newline is told so', async () => {
+    const silent = await runMain(['doctor', '--client-cmd', `echo 'Traceback: no module named a2a' >&2; exit 3`]);
+    expect(silent.code).toBe(1);
+    expect(silent.stdout).toContain('nothing came on stdout: did you flush stdout after writing hello?');
+    expect(silent.stdout).toContain('stderr: Traceback: no module named a2a');
+    const unterminated = await runMain(['doctor', '--client-cmd', `printf '{"type":"hello"'; exit 0`]);
+    expect(unterminated.code).toBe(1);
+    expect(unterminated.stdout).toContain('15 byte(s) on stdout wait for a newline');
+    expect(unterminated.stdout).not.toContain('did you flush');
+  });
+
   it('passes a client that speaks the protocol, exit 0', async () => {
     const o = await runMain(['doctor', '--client-cmd', cmd('good')]);
     expect(o.stdout).toContain('✓ hello: hostile-good 1');

@@ -123,7 +123,14 @@ class Child {
   private parts: Buffer[] = [];
   private partBytes = 0;
 
+  /** Bytes the process wrote on stdout, and how many of them wait for a newline (for `doctor`'s hints). */
+  stdoutBytes = 0;
+  get pendingBytes(): number {
+    return this.partBytes;
+  }
+
   private onData(c: Buffer): void {
+    this.stdoutBytes += c.length;
     let rest = c;
     for (;;) {
       const nl = rest.indexOf(0x0a);
@@ -276,6 +283,12 @@ export class SubprocessClient implements ClientAdapter {
       };
       return this.helloAnswer;
     }
+  }
+
+  /** What the process that failed its hello left: its stderr, and what it wrote on stdout (for `doctor`). */
+  failedProcess(): { stderr: string; stdoutBytes: number; pendingBytes: number } | undefined {
+    const c = this.lastFailed;
+    return c ? { stderr: c.takeStderr(), stdoutBytes: c.stdoutBytes, pendingBytes: c.pendingBytes } : undefined;
   }
 
   private fault(problem: string, line: string | undefined, child?: Child): ClientFault {
