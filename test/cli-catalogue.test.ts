@@ -1,8 +1,9 @@
 /**
  * `report` over shard results, in this process: one shard alone is an incomplete report (exit 1), a
  * tampered exit code is recomputed, a malformed file is exit 2. The whole built-in catalogue through
- * the real CLI in two shards, merged by `report`, runs in test/package.test.ts, from the packed
- * package as a vendor installs it.
+ * the real CLI (every verdict its declared expect, results.json by its schema) runs in
+ * test/package.test.ts, from the packed package as a vendor installs it; shards through the CLI in
+ * test/cli.test.ts.
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
