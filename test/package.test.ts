@@ -43,7 +43,8 @@ const VENDOR_IDS = ['acme/expired-certificate', 'acme/untrusted-ca', 'acme/wrong
 describe('the packed package', () => {
   it('installs from its tarball (compiled: no TypeScript sources, no tsx) into an ESM and a CommonJS project; vendor .ts, .mts and .json scenarios run together with the built-in ones (the whole catalogue in the ESM project; one rule\'s in the CommonJS one)', { timeout: 400_000 }, async () => {
     const dir = await mkdtemp(join(tmpdir(), 'a2a-pack-'));
-    const packed = await sh(npm, ['pack', '--pack-destination', dir], ROOT);
+    // dist/ was compiled by test/global-setup.ts: packing without `prepare` never rewrites it under other tests.
+    const packed = await sh(npm, ['pack', '--ignore-scripts', '--pack-destination', dir], ROOT);
     expect(packed.code, packed.stderr).toBe(0);
     const tarball = (await readdir(dir)).find((f) => f.endsWith('.tgz'))!;
     const [esm, cjs] = await Promise.all([vendorProject(dir, tarball, 'module'), vendorProject(dir, tarball, 'commonjs')]);
