@@ -118,7 +118,7 @@ function composeParts(a: PeerParts, b: PeerParts): PeerParts {
       return b.finishCard ? b.finishCard(first, ctx) : first;
     },
     origins: (ctx, card) => [...(a.origins?.(ctx, card) ?? []), ...(b.origins?.(ctx, card) ?? [])],
-    gates: (ctx, url) => [...(a.gates?.(ctx, url) ?? []), ...(b.gates?.(ctx, url) ?? [])],
+    gates: (ctx, url, dialect) => [...(a.gates?.(ctx, url, dialect) ?? []), ...(b.gates?.(ctx, url, dialect) ?? [])],
     jwks: (ctx) => [...(a.jwks?.(ctx) ?? []), ...(b.jwks?.(ctx) ?? [])],
   };
 }

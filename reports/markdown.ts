@@ -1,5 +1,5 @@
 /** A Markdown summary fit for a CI job summary (GitHub's $GITHUB_STEP_SUMMARY, GitLab notes). */
-import type { RunResults } from '../harness/core/results.js';
+import { checkBehind, type RunResults } from '../harness/core/results.js';
 import { sourceLabel } from '../harness/core/sources.js';
 import { VERDICT_KINDS } from '../harness/core/verdict.js';
 import { printableInline } from '../harness/core/text.js';
@@ -31,7 +31,7 @@ export function renderMarkdown(r: RunResults, reportPath?: string): string {
   if (r.unexpected.length) {
     lines.push('', '### Unexpected', '', '| verdict | scenario | check | on what authority | why |', '|---|---|---|---|---|');
     for (const u of r.unexpected) {
-      const c = r.results.find((x) => x.id === u.id)?.checks.find((x) => x.verdict === u.verdict);
+      const c = checkBehind(r.results.find((x) => x.id === u.id), u.verdict);
       const rests = c && ['up-front', 'duty', 'record', 'harm'].includes(c.basis ?? '') ? c.sources?.find((x) => (c.basis === 'harm' ? x.role === 'harm' : x.role !== 'harm')) : undefined;
       const authority = c ? [c.basis, rests ? sourceLabel(rests) : c.level].filter(Boolean).join(' · ') : '';
       lines.push(`| ${u.verdict} | ${md(u.id)} | ${md(c ? `${c.rule}: ${c.reason}` : '')} | ${md(authority)} | ${md(u.why)} |`);

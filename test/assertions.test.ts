@@ -60,11 +60,12 @@ describe('scenario assertions', () => {
     expect(naive.checks.find((c) => c.rule === 'HS-SPLIT-ORIGIN')?.verdict).toBe('NON_STRICT');
     const miss = vendorChecks(naive)[0]!;
     expect(miss).toMatchObject({ basis: 'assertion', level: 'vendor' });
-    expect(miss.reason).toBe('SendMessage was called, and GetExtendedAgentCard never');
+    // The first task start counts, whichever operation it was (`before` lists both).
+    expect(miss.reason).toBe('SendStreamingMessage was called, and GetExtendedAgentCard never');
     expect(miss.evidence[0]!.seq).toBeGreaterThan(0);
   });
 
-  it('each kind is judged from the wire; onMiss NON_STRICT softens a miss; nothing is met by default', () => {
+  it('each kind is judged from the wire; onMiss NON_STRICT softens a miss; a check over calls holds vacuously where there is no call, saw-state does not', () => {
     const judge = (a: Record<string, unknown>) => regrade(good, [{ id: 'x', because: 'b', ...a } as Assertion])[0]!.verdict;
     expect(judge({ kind: 'no-task' })).toBe('FAIL');
     expect(judge({ kind: 'no-task', onMiss: 'NON_STRICT' })).toBe('NON_STRICT');
@@ -79,12 +80,37 @@ describe('scenario assertions', () => {
     expect(judge({ kind: 'saw-state', state: 'TASK_STATE_CANCELED' })).toBe('FAIL');
     // The same assertions on a transcript without the client's calls: what needed a call is missed.
     const silent = { ...good, transcript: good.transcript.filter((e) => !(e.kind === 'http' && e.rpc)) };
-    expect(regrade(silent, [{ id: 'x', because: 'b', kind: 'saw-state', state: 'TASK_STATE_COMPLETED' }])[0]!.verdict).toBe('FAIL');
+    const onSilent = (a: Record<string, unknown>) => regrade(silent, [{ id: 'x', because: 'b', ...a } as Assertion])[0]!;
+    expect(onSilent({ kind: 'saw-state', state: 'TASK_STATE_COMPLETED' }).verdict).toBe('FAIL');
+    expect(onSilent({ kind: 'calls', method: 'GetTask' }).verdict).toBe('FAIL');
+    // Documented (docs/scenarios.md): nothing to hold them against, so they hold.
+    expect(onSilent({ kind: 'header', name: 'A2A-Version' })).toMatchObject({ verdict: 'PASS', reason: 'no A2A call to carry A2A-Version' });
+    expect(onSilent({ kind: 'calls', method: 'GetExtendedAgentCard', before: ['SendMessage', 'SendStreamingMessage'] }).verdict).toBe('PASS');
+  });
+
+  it('declined as unsupported with no task: an assertion that asks the client to act reads UNSUPPORTED, one that asks it to refrain is graded as ever', () => {
+    const declined = { ...good, transcript: good.transcript.filter((e) => !(e.kind === 'http' && e.rpc)), ledger: [] };
+    const grade = (a: Record<string, unknown>) =>
+      gradeAssertions({ scenario: { ...probe, assertions: [{ id: 'x', because: 'b', ...a } as Assertion] }, card: declined.card, profile: declined.profile, intent: declined.intent, events: declined.transcript, tasks: [], claims: declined.claims, outcome: declined.outcome as never }, true)[0]!;
+    expect(grade({ kind: 'saw-state', state: 'TASK_STATE_COMPLETED' })).toMatchObject({ verdict: 'UNSUPPORTED', basis: 'unsupported' });
+    expect(grade({ kind: 'calls', method: 'GetTask' }).verdict).toBe('UNSUPPORTED');
+    expect(grade({ kind: 'no-task' }).verdict).toBe('PASS');
+    expect(gradeAssertions({ scenario: { ...probe, assertions: [{ id: 'x', because: 'b', kind: 'max-tasks', max: 0 }] }, card: good.card, profile: good.profile, intent: good.intent, events: good.transcript, tasks: good.ledger, claims: good.claims, outcome: good.outcome as never }, true)[0]!.verdict).toBe('FAIL');
+  });
+
+  it('an assertion id used twice in a scenario is a load error', async () => {
+    const { mkdtemp, writeFile } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const file = join(await mkdtemp(join(tmpdir(), 'a2a-assert-')), 'twice.scenario.json');
+    const a = { id: 'same', because: 'b', kind: 'no-task' };
+    await writeFile(file, JSON.stringify([{ ...probe, assertions: [a, a] }]));
+    await expect(loadCatalogue([file])).rejects.toThrow(/assertions: the id "same" is used twice/);
   });
 
   it('the scenario schema takes the assertion vocabulary and refuses what is not in it', () => {
     const withA = (a: unknown) => scenarioProblem({ ...probe, assertions: [a] });
     expect(withA({ id: 'a', because: 'b', kind: 'max-tasks', max: 2 })).toBeUndefined();
+    expect(withA({ id: 'a', because: 'b', kind: 'calls', method: 'GetTask', before: ['SendMessage', 'SendStreamingMessage'] })).toBeUndefined();
     expect(withA({ id: 'a', because: 'b', kind: 'calls', method: 'SendMesage' })).toMatch(/assertions\.0/);
     expect(withA({ id: 'a', because: 'b', kind: 'eventually-works' })).toMatch(/assertions\.0/);
     expect(withA({ id: 'a', kind: 'no-task' })).toMatch(/assertions\.0/);

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_CLIENTS } from '../clients/index.js';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,7 +41,7 @@ describe('a2a-conformance CLI', () => {
     expect(badRule.stderr).toContain('unknown rule "NEG-NOPE"');
   });
 
-  it('reference: scrambled ids change nothing; --rule runs those families and lists the rest as not run; the run writes index.html, results.json, junit.xml and summary.md (every verdict of the whole catalogue is checked against its expect by the shard test below)', async () => {
+  it('reference: scrambled ids change nothing; --rule runs those families and lists the rest as not run; the run writes index.html, results.json, junit.xml and summary.md (every verdict of the whole catalogue is checked against its expect by test/package.test.ts)', async () => {
     // Arrange + Act: two runs with different opaque-id salts, side by side.
     const rules = ['--rule', 'SPEC-TLS-VERIFY,TRUST-UNKNOWN-KID', '--dialect', 'a2a-v1'];
     const [a, b] = await Promise.all([cliRun(['--client', 'reference', '--seed', 'aaaa', ...rules]), cliRun(['--client', 'reference', '--seed', 'zzzz', '--reporter', 'json', ...rules])]);
@@ -168,11 +168,20 @@ describe('expectations files (DESIGN.md §4.3)', () => {
 });
 
 describe('reports and shards', () => {
-  it('a shard that gets no scenario file runs nothing: no ERROR, exit 1 (nothing graded)', async () => {
-    const r = await cliRun(['--client', 'reference', '--rule', 'SPEC-TLS-VERIFY', '--dialect', 'a2a-v1', '--shard', '2/2']);
+  it('a shard that gets no scenario file runs nothing: no ERROR, exit 1 (nothing graded); `report` merges it with the shard that ran them: exit 0, nothing left not run', async () => {
+    const args = ['--client', 'reference', '--rule', 'SPEC-TLS-VERIFY', '--dialect', 'a2a-v1'];
+    const [one, r] = await Promise.all([cliRun([...args, '--shard', '1/2']), cliRun([...args, '--shard', '2/2'])]);
     expect(r.results.summary.ERROR).toBe(0);
     expect(r.results.results).toEqual([]);
     expect(r.results.notRun.filter((n) => n.reason.includes('another shard')).length).toBe(4);
     expect(r.code).toBe(1);
+    expect(one.code, one.stdout).toBe(0);
+    const out = await mkdtemp(join(tmpdir(), 'a2a-merged-'));
+    const merged = await runMain(['report', join(one.out, 'results.json'), join(r.out, 'results.json'), '--out', out]);
+    expect(merged.code, merged.stderr).toBe(0);
+    const m = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as typeof one.results;
+    expect(m.results.map((x) => x.id).sort()).toEqual(one.results.results.map((x) => x.id).sort());
+    expect(m.results).toHaveLength(4);
+    expect(m.notRun.filter((n) => n.reason.includes('another shard'))).toEqual([]);
   });
 });

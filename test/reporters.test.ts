@@ -1,5 +1,5 @@
 /** The run reporters (harness/cli/reporters.ts): what each writes where, colour only when asked, untrusted text made printable. */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { makeReporter, wantsColour } from '../harness/cli/reporters.js';
 import type { RunResults, ScenarioResult } from '../harness/core/results.js';
 
@@ -47,4 +47,31 @@ describe('run reporters', () => {
     expect(wantsColour(tty, { NO_COLOR: '1' })).toBe(false);
     expect(wantsColour({ isTTY: false } as NodeJS.WriteStream, {})).toBe(false);
   });
+
+  it('a failed run ends a TAP stream with Bail out!; a scenario still running is said after 10 s and after each further 10 s, once each', () => {
+    const out: string[] = [];
+    const tap = makeReporter('tap', { out: (t) => out.push(t), err: () => {}, colour: false });
+    tap.failed('the client answered hello badly: hello.name must be a non-empty string\nmore');
+    expect(out.join('')).toBe('TAP version 13\nBail out! the client answered hello badly: hello.name must be a non-empty string\n');
+    vi.useFakeTimers();
+    const err: string[] = [];
+    const progress = makeReporter('progress', { out: () => {}, err: (t) => err.push(t), colour: false });
+    progress.start('slow/one');
+    vi.advanceTimersByTime(9_500);
+    expect(err).toEqual([]);
+    vi.advanceTimersByTime(1_000);
+    expect(err).toEqual(['  … slow/one still running (10 s)\n']);
+    vi.advanceTimersByTime(9_000);
+    expect(err).toHaveLength(1);
+    vi.advanceTimersByTime(1_000);
+    expect(err.at(-1)).toBe('  … slow/one still running (20 s)\n');
+    progress.result(1, 1, result('slow/one', 'PASS'), false);
+    vi.advanceTimersByTime(30_000);
+    expect(err.filter((l) => l.includes('still running'))).toHaveLength(2);
+    progress.dispose();
+  });
+});
+
+afterEach(() => {
+  vi.useRealTimers();
 });

@@ -167,10 +167,11 @@ describe('a2a-conformance doctor', () => {
     expect(o.stdout).toContain('line: not json');
   });
 
-  it('a client that writes nothing on stdout: asks whether stdout was flushed, and shows its stderr; one that leaves a line without its newline is told so', async () => {
+  it('a client that exits without a word on stdout: said so, with its stderr (no flush hint: it exited); one that leaves a line without its newline is told so', async () => {
     const silent = await runMain(['doctor', '--client-cmd', `echo 'Traceback: no module named a2a' >&2; exit 3`]);
     expect(silent.code).toBe(1);
-    expect(silent.stdout).toContain('nothing came on stdout: did you flush stdout after writing hello?');
+    expect(silent.stdout).toContain('it wrote nothing on stdout before it exited');
+    expect(silent.stdout).not.toContain('did you flush');
     expect(silent.stdout).toContain('stderr: Traceback: no module named a2a');
     const unterminated = await runMain(['doctor', '--client-cmd', `printf '{"type":"hello"'; exit 0`]);
     expect(unterminated.code).toBe(1);

@@ -7,6 +7,7 @@
  */
 import * as oauth from 'oauth4webapi';
 import type { ClientCredentials } from '../../harness/core/vocabulary/types.js';
+import { cardDialect, V03_SCHEME_KIND } from '../../harness/core/vocabulary/card-view.js';
 
 type Json = Record<string, unknown>;
 const asObject = (v: unknown): Json => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : {});
@@ -26,13 +27,13 @@ export function oauthPlanFor(cardJson: unknown, credentials: readonly ClientCred
   const card = asObject(cardJson);
   // v1.0: `securityRequirements[].schemes[name].list`, wrapped schemes (`oauth2SecurityScheme`).
   // v0.3.0: `security[][name]` is the scope list itself, schemes are `type`-tagged (`type: "oauth2"`).
-  const v03 = !Array.isArray(card.supportedInterfaces) && typeof card.url === 'string';
+  const v03 = cardDialect(card) === 'a2a-v0.3';
   const scopesOf = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
   const requirements: Array<Record<string, string[]>> = v03
     ? (Array.isArray(card.security) ? card.security : []).map((r) => Object.fromEntries(Object.entries(asObject(r)).map(([k, v]) => [k, scopesOf(v)])))
     : (Array.isArray(card.securityRequirements) ? card.securityRequirements : []).map((r) => Object.fromEntries(Object.entries(asObject(asObject(r).schemes)).map(([k, v]) => [k, scopesOf(asObject(v).list)])));
   for (const [name, scheme] of Object.entries(asObject(card.securitySchemes))) {
-    const oauth = v03 ? (asObject(scheme).type === 'oauth2' ? asObject(scheme) : {}) : asObject(asObject(scheme).oauth2SecurityScheme);
+    const oauth = v03 ? (V03_SCHEME_KIND[String(asObject(scheme).type)] === 'oauth2SecurityScheme' ? asObject(scheme) : {}) : asObject(asObject(scheme).oauth2SecurityScheme);
     const flow = asObject(asObject(oauth.flows).clientCredentials);
     const tokenUrl = typeof flow.tokenUrl === 'string' ? flow.tokenUrl : undefined;
     const held = tokenUrl ? credentials.find((c) => c.kind === 'oauth2-client-credentials' && c.tokenUrl === tokenUrl) : undefined;

@@ -21,7 +21,7 @@ export interface ClientCard {
   requirements: string[][];
 }
 
-import { V03_SCHEME_KIND } from '../../harness/core/vocabulary/card-view.js';
+import { cardDialect, V03_SCHEME_KIND } from '../../harness/core/vocabulary/card-view.js';
 
 type Json = Record<string, unknown>;
 const asObject = (v: unknown): Json => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : {});
@@ -37,7 +37,7 @@ const asStrings = (v: unknown): string[] => asList(v).filter((x): x is string =>
 export function readClientCard(json: unknown): ClientCard {
   const card = asObject(json);
   const caps = asObject(card.capabilities);
-  const v03 = !Array.isArray(card.supportedInterfaces) && typeof card.url === 'string';
+  const v03 = cardDialect(card) === 'a2a-v0.3';
   const schemes = new Map<string, string>();
   for (const [name, scheme] of Object.entries(asObject(card.securitySchemes))) {
     if (v03) {

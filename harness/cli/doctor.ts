@@ -39,8 +39,11 @@ async function check(command: string, harmless: Scenario, out: (l: string) => vo
     for (const p of client.protocolLog.slice(0, -1)) report(false, p.problem, p.line);
     report(false, last ? `the client ${last.problem}` : (err as Error).message, last?.line);
     const gone = client.failedProcess();
-    if (gone && gone.stdoutBytes === 0) out('    nothing came on stdout: did you flush stdout after writing hello? (Python: print(..., flush=True); C: fflush(stdout))');
-    else if (gone && gone.pendingBytes > 0) out(`    ${gone.pendingBytes} byte(s) on stdout wait for a newline: end every message with "\\n" and flush`);
+    // A process still running when the wait ended may hold its hello in a buffer; one that exited has flushed (most runtimes do at exit).
+    const timedOut = last?.problem.startsWith('did not answer hello') === true;
+    if (gone && gone.pendingBytes > 0) out(`    ${gone.pendingBytes} byte(s) on stdout wait for a newline: end every message with "\\n" and flush`);
+    else if (gone && gone.stdoutBytes === 0)
+      out(timedOut ? '    nothing came on stdout: did you flush stdout after writing hello? (Python: print(..., flush=True); C: fflush(stdout))' : '    it wrote nothing on stdout before it exited: its stderr may say why');
     if (gone?.stderr.trim()) out(`    stderr: ${gone.stderr.trim().split('\n').slice(-10).join('\n            ')}`);
     await client.close();
     out('the handshake failed: fix it before grading (docs/protocol.md)');

@@ -6,14 +6,15 @@
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { RULE_IDS, RULES } from '../core/oracle/rules.js';
 import { DIALECTS, type Dialect } from '../core/vocabulary/types.js';
 import { dutyLevel } from '../core/oracle/rule.js';
 import { rulesText } from '../core/oracle/describe.js';
-import type { RunResults } from '../core/results.js';
+import { checkBehind, type RunResults } from '../core/results.js';
 import { harnessVersion } from '../runner/package-root.js';
 import type { Expectations } from '../runner/expectations.js';
+import type { ScenarioPick } from '../runner/run.js';
 import type { Serving } from './serve.js';
 import type { Interruptible, StopSignal } from './interrupt.js';
 import { makeReporter, REPORTERS, summaryText, wantsColour, type ReporterName } from './reporters.js';
@@ -116,10 +117,8 @@ async function readExpectations(file: string): Promise<Expectations> {
   return (await load.expectations()).parseExpectations(text, file);
 }
 
-interface Grep {
-  source: string;
-  test(text: string): boolean;
-}
+/** How a run picks by `--grep` (the run's own type). */
+type Grep = NonNullable<ScenarioPick['grep']>;
 
 /** `--grep`: `/regex/flags` is a regular expression; anything else a case-insensitive substring. */
 function grepOf(v: string): Grep {
@@ -144,6 +143,10 @@ function ruleList(v: string, prev: string[] = []): string[] {
   return [...prev, ...ids];
 }
 
+/** `--scenarios` and `--no-builtin`, as `run`, `serve` and `list` take them (a new Option per command). */
+const scenariosOption = () => new Option('--scenarios <glob...>', 'your scenario files, folders or globs, run with the built-in ones (*.scenario.ts|mts|js|mjs|json)');
+const noBuiltinOption = () => new Option('--no-builtin', 'leave out the built-in scenarios: only those of --scenarios');
+
 export function buildProgram(): Command {
   const program = new Command('a2a-conformance')
     .description('Conformance harness for A2A (Agent2Agent) clients: scripted vendor peers over real TLS/mTLS, graded from the wire.')
@@ -158,8 +161,8 @@ export function buildProgram(): Command {
     .description('run the scenarios against a client and write <out>/results.json')
     .option('--client <name>', 'a built-in client (reference, naive, a2a-js-sdk, …; see `list --clients`)')
     .option('--client-cmd <command>', 'any other client: a command that speaks the NDJSON protocol (docs/protocol.md)')
-    .option('--scenarios <glob...>', 'your scenario files, folders or globs, run with the built-in ones (*.scenario.ts|mts|js|mjs|json)')
-    .option('--no-builtin', 'leave out the built-in scenarios: only those of --scenarios')
+    .addOption(scenariosOption())
+    .addOption(noBuiltinOption())
     .option('--rule <id>', 'only scenarios of this rule (repeatable, or comma-separated)', ruleList)
     .option('--dialect <name>', `only scenarios whose peer speaks this A2A dialect (${DIALECTS.join(', ')})`, (v) => {
       if (!(DIALECTS as readonly string[]).includes(v)) throw new UsageError(`--dialect must be one of ${DIALECTS.join(', ')}, got "${v}"`);
@@ -229,6 +232,7 @@ export function buildProgram(): Command {
           onProgress: (n, total, r, unexpected) => reporter.result(n, total, r, unexpected),
         });
       } catch (err) {
+        reporter.failed(stop.received ? `stopped by ${stop.received}` : (err as Error).message);
         if (err instanceof RunInterrupted || stop.received) throw new Stopped(stop.received ?? 'SIGINT');
         out.abandon(`it failed: ${(err as Error).message}`);
         throw err;
@@ -276,7 +280,7 @@ export function buildProgram(): Command {
           print(`ok   ${r.id} (${r.verdict})\n`);
           continue;
         }
-        const worst = r.checks.find((c) => c.verdict === r.verdict);
+        const worst = checkBehind(r);
         print(`✗    ${r.id}: declares ${r.expect}, the reference client got ${r.verdict}${worst ? ` — ${worst.rule}: ${worst.reason}` : ''}\n`);
       }
       for (const n of results.notRun) print(`skip ${n.id}: ${n.reason}\n`);
@@ -352,8 +356,8 @@ export function buildProgram(): Command {
     .description('start the scripted peers on 127.0.0.1 for debugging a client by hand; Ctrl-C stops')
     .option('--peer <name>', 'a scenario id or a peer factory name (default: every scenario)')
     .option('--pki-dir <dir>', 'keep the certificates here and reuse them across runs')
-    .option('--scenarios <glob...>', 'your scenario files, folders or globs, run with the built-in ones (*.scenario.ts|mts|js|mjs|json)')
-    .option('--no-builtin', 'leave out the built-in scenarios: only those of --scenarios')
+    .addOption(scenariosOption())
+    .addOption(noBuiltinOption())
     .action(async (opts: { peer?: string; pkiDir?: string; scenarios?: string[]; builtin: boolean }) => {
       const catalogue = await (await load.catalogue()).loadCatalogue(await scenarioFiles(opts.scenarios, opts.builtin));
       const { interruptible } = await load.interrupt();
@@ -384,8 +388,8 @@ export function buildProgram(): Command {
     .description('list the scenarios (or, with --clients, the built-in clients; with --rules, the rules and their sources)')
     .option('--clients', 'print the built-in clients, one per line')
     .option('--rules', 'print every rule with its sources (quoted, with section and level) and how it grades')
-    .option('--scenarios <glob...>', 'your scenario files, folders or globs, run with the built-in ones (*.scenario.ts|mts|js|mjs|json)')
-    .option('--no-builtin', 'leave out the built-in scenarios: only those of --scenarios')
+    .addOption(scenariosOption())
+    .addOption(noBuiltinOption())
     .option('--json', 'print JSON')
     .action(async (opts: { clients?: boolean; rules?: boolean; scenarios?: string[]; builtin: boolean; json?: boolean }) => {
       if (opts.rules) {

@@ -10,7 +10,7 @@
  * scenario file or a client is made printable before any colour is added. A scenario still running
  * after 10 s is said on stderr (progress, dot), every 10 s, so a long run never looks hung.
  */
-import type { RunResults, ScenarioResult } from '../core/results.js';
+import { checkBehind, type RunResults, type ScenarioResult } from '../core/results.js';
 import { printable, printableInline, printableJson } from '../core/text.js';
 import { VERDICT_KINDS, type VerdictKind } from '../core/verdict.js';
 import type { WrittenReport } from '../../reports/index.js';
@@ -20,6 +20,8 @@ export type ReporterName = (typeof REPORTERS)[number];
 
 export interface RunReporter {
   start(scenarioId: string): void;
+  /** The run failed before it could end (a client that never said hello…): TAP says `Bail out!`. */
+  failed(reason: string): void;
   result(done: number, total: number, r: ScenarioResult, unexpected: boolean): void;
   end(results: RunResults, written: WrittenReport): void;
   dispose(): void;
@@ -48,26 +50,29 @@ export function summaryText(r: RunResults, out: WrittenReport, colour = false): 
   ];
   for (const u of r.unexpected) {
     const res = r.results.find((x) => x.id === u.id);
-    const worst = res?.checks.find((c) => c.verdict === u.verdict);
+    const worst = checkBehind(res, u.verdict);
     lines.push(`  ✗ ${paint(colour, SGR[u.verdict], u.verdict.padEnd(10))} ${printable(`${u.id}${worst ? ` — ${worst.rule}: ${worst.reason}` : ''}`)}`);
   }
   lines.push(printable(`report: ${out.html}`), printable(`results: ${out.results} · junit: ${out.junit} · summary: ${out.markdown}`), `exit code ${r.exitCode}`);
   return lines.join('\n') + '\n';
 }
 
-/** Says on stderr which scenarios are still running after 10 s, every 10 s. */
+/** Says on stderr which scenarios are still running after 10 s, then after each further 10 s. */
 function inFlight(io: ReporterIo) {
-  const started = new Map<string, number>();
+  /** When each running scenario started, and the next mark (in seconds) to announce. */
+  const started = new Map<string, { at: number; next: number }>();
   const timer = setInterval(() => {
     const now = Date.now();
-    for (const [id, at] of started) {
-      const s = Math.floor((now - at) / 1000);
-      if (s >= 10 && s % 10 < 2) io.err(`  … ${printableInline(id)} still running (${s} s)\n`);
+    for (const [id, s] of started) {
+      const secs = Math.floor((now - s.at) / 1000);
+      if (secs < s.next) continue;
+      io.err(`  … ${printableInline(id)} still running (${secs} s)\n`);
+      s.next = (Math.floor(secs / 10) + 1) * 10;
     }
-  }, 2000);
+  }, 1000);
   timer.unref();
   return {
-    start: (id: string) => started.set(id, Date.now()),
+    start: (id: string) => started.set(id, { at: Date.now(), next: 10 }),
     done: (id: string) => started.delete(id),
     stop: () => clearInterval(timer),
   };
@@ -80,6 +85,7 @@ export function makeReporter(name: ReporterName, io: ReporterIo): RunReporter {
       start() {},
       result() {},
       end: (results) => io.out(printableJson(results, 2) + '\n'),
+      failed() {},
       dispose() {},
     };
   if (name === 'tap') {
@@ -89,10 +95,11 @@ export function makeReporter(name: ReporterName, io: ReporterIo): RunReporter {
       start() {},
       result(_done, _total, r, unexpected) {
         n += 1;
-        const worst = r.checks.find((x) => x.verdict === r.verdict);
+        const worst = checkBehind(r);
         const why = unexpected && worst ? `: ${worst.rule}: ${worst.reason}` : '';
         io.out(`${unexpected ? 'not ok' : 'ok'} ${n} - ${printableInline(r.id)} # ${r.verdict}${printableInline(why).replace(/#/g, '\\#')}\n`);
       },
+      failed: (reason) => io.out(`Bail out! ${printableInline(reason.split('\n')[0]!)}\n`),
       end(results, written) {
         io.out(`1..${n}\n`);
         for (const line of summaryText(results, written).trim().split('\n')) io.out(`# ${line}\n`);
@@ -111,6 +118,7 @@ export function makeReporter(name: ReporterName, io: ReporterIo): RunReporter {
         if (++col % 60 === 0) io.out('\n');
       },
       end: (results, written) => io.out(`\n${summaryText(results, written, c)}`),
+      failed() {},
       dispose: flight.stop,
     };
   }
@@ -121,6 +129,7 @@ export function makeReporter(name: ReporterName, io: ReporterIo): RunReporter {
       io.err(`[${String(done).padStart(String(total).length)}/${total}] ${paint(c, SGR[r.verdict], r.verdict.padEnd(13))} ${printableInline(r.id)} (${r.durationMs} ms)\n`);
     },
     end: (results, written) => io.out(summaryText(results, written, c)),
+    failed() {},
     dispose: flight.stop,
   };
 }

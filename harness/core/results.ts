@@ -9,6 +9,11 @@ import type { Check, VerdictKind } from './verdict.js';
 
 export const RESULTS_SCHEMA = 'a2a-conformance/results@1';
 
+/** The check that gave a result its verdict (or `verdict`, where an expectation speaks of another): the first with it. */
+export function checkBehind(r: Pick<ScenarioResult, 'checks' | 'verdict'> | undefined, verdict: VerdictKind | undefined = r?.verdict): Check | undefined {
+  return r?.checks.find((c) => c.verdict === verdict);
+}
+
 /** A card signature as the harness read it (harness/runner/signature-status.ts): for the report, never graded. */
 export interface SignatureStatus {
   alg: string;

@@ -249,7 +249,7 @@ export type Assertion = AssertionBase &
     | { kind: 'no-task' }
     | { kind: 'max-tasks'; max: number }
     | { kind: 'never-calls'; method: Operation }
-    | { kind: 'calls'; method: Operation; before?: Operation }
+    | { kind: 'calls'; method: Operation; before?: Operation | Operation[] }
     | { kind: 'header'; name: (typeof ASSERTABLE_HEADERS)[number]; method?: Operation; equals?: string }
     | { kind: 'saw-state'; state: string }
   );

@@ -68,6 +68,9 @@ export function shapeProblem(value: unknown, max = MAX_SCENARIO_DEPTH): string |
  * once its URLs are filled (v1.0 against the proto; v0.3 against its schema's shapes).
  */
 function servableProblem(s: Scenario): string | undefined {
+  const ids = (s.assertions ?? []).map((a) => a.id);
+  const twice = ids.find((id, i) => ids.indexOf(id) !== i);
+  if (twice !== undefined) return `assertions: the id "${twice}" is used twice (each assertion is the check VENDOR:<id>)`;
   const peer = peerProblem(s.peer);
   if (peer) return peer;
   // The peer fills its {{…}} placeholders with its listeners' URLs; any https URL stands in here.
@@ -144,13 +147,13 @@ export async function loadCatalogue(files: string[]): Promise<CatalogueEntry[]> 
       }
       list = jsonScenarios(file, doc);
     } else {
-      let mod: { default?: unknown };
+      let mod: { default?: unknown } | VendorImportError;
       try {
         mod = vendor.get(file) ?? ((await import(pathToFileURL(file).href)) as { default?: unknown });
       } catch (err) {
-        throw new ScenarioLoadError(`${file}: failed to load: ${String((err as Error)?.message ?? err).split('\n')[0]}`);
+        mod = new VendorImportError(err);
       }
-      if (mod.default instanceof VendorImportError) throw new ScenarioLoadError(`${file}: failed to load: ${mod.default.message}`);
+      if (mod instanceof VendorImportError) throw new ScenarioLoadError(`${file}: failed to load: ${mod.message}`);
       list = mod.default;
       if (!Array.isArray(list)) throw new ScenarioLoadError(`${file}: the default export must be the array returned by defineScenarios([...])`);
     }

@@ -6,7 +6,7 @@
  * shards and fixed-profile clients are not punished for what they did not run.
  */
 import picomatch from 'picomatch';
-import type { RunResults, ScenarioResult } from '../core/results.js';
+import { checkBehind, type RunResults, type ScenarioResult } from '../core/results.js';
 import { VERDICT_KINDS, type VerdictKind } from '../core/verdict.js';
 import { unexpectedWhy, type Policy } from './policy.js';
 import { schemaValidator } from './json-schema.js';
@@ -98,7 +98,7 @@ export function baselineFrom(results: ScenarioResult[], policy: Policy, client: 
   const entries: ExpectationEntry[] = [];
   for (const r of results) {
     if (!unexpectedWhy(r.verdict, policy)) continue;
-    const worst = r.checks.find((c) => c.verdict === r.verdict);
+    const worst = checkBehind(r);
     entries.push({ scenario: r.id, verdict: r.verdict, reason: worst ? `${worst.rule}: ${worst.reason}` : '' });
   }
   return { schema: EXPECTATIONS_SCHEMA, client, entries };

@@ -62,8 +62,6 @@ export interface RunOptions extends ClientChoice {
   signal?: AbortSignal;
 }
 
-export { harnessVersion };
-
 /** `--scenario <id>` (exact ids) and `--grep <text|/regex/flags>` (over id and title), as the CLI picks scenarios. */
 export interface ScenarioPick {
   ids?: string[];
@@ -202,12 +200,17 @@ async function runIn(folder: RunFolder, catalogue: CatalogueEntry[], o: RunOptio
   const ranHere = (e: CatalogueEntry) => inShardFile(e.file);
   const policy = { strict: o.strict === true };
   const ids = catalogue.map((e) => e.scenario.id);
+  // Each result is judged as it comes, for the reporter and --bail. (The run's own judgement comes at the
+  // end, after the dialect credit, which looks at the whole run: a run that never spoke A2A turns its
+  // PASSes into UNSUPPORTED there.)
   // --bail: the first unexpected verdict stops the run from starting more scenarios (not an interruption).
   const bail = new AbortController();
   let bailedAfter: string | undefined;
-  const unexpectedOne = (r: ScenarioResult) => judge([r], policy, o.expectations, ids).unexpected.some((u) => u.id === r.id);
-  const bailOn = (r: ScenarioResult) => {
-    if (o.bail && bailedAfter === undefined && unexpectedOne(r)) {
+  const finished = (r: ScenarioResult) => {
+    results.set(r.id, r);
+    const unexpected = judge([r], policy, o.expectations, ids).unexpected.some((u) => u.id === r.id);
+    o.onProgress?.(results.size, total(), r, unexpected);
+    if (o.bail && unexpected && bailedAfter === undefined) {
       bailedAfter = r.id;
       bail.abort('bail');
     }
@@ -225,9 +228,7 @@ async function runIn(folder: RunFolder, catalogue: CatalogueEntry[], o: RunOptio
       maxWorkers: o.maxWorkers,
       onResult: (r) => {
         r.file = relativeToRoot(fileOf.get(r.id) ?? '');
-        results.set(r.id, r);
-        o.onProgress?.(results.size, total(), r, unexpectedOne(r));
-        bailOn(r);
+        finished(r);
       },
       ...(o.onStart ? { onStart: o.onStart } : {}),
       onError: (id, message) => {
@@ -235,10 +236,7 @@ async function runIn(folder: RunFolder, catalogue: CatalogueEntry[], o: RunOptio
         for (const e of targets) {
           if (results.has(e.scenario.id)) continue;
           if (bailedAfter !== undefined) continue; // canceled by --bail: listed as not run below
-          const r = errorResult(e, `the harness could not run this scenario: ${message}`);
-          results.set(r.id, r);
-          o.onProgress?.(results.size, total(), r, unexpectedOne(r));
-          bailOn(r);
+          finished(errorResult(e, `the harness could not run this scenario: ${message}`));
         }
       },
     });

@@ -7,8 +7,9 @@
  */
 import { dirname } from 'node:path';
 
-export async function importVendorModules(files: string[]): Promise<Map<string, { default?: unknown }>> {
-  const out = new Map<string, { default?: unknown }>();
+/** Each file's module, or the error it failed to load with. */
+export async function importVendorModules(files: string[]): Promise<Map<string, { default?: unknown } | VendorImportError>> {
+  const out = new Map<string, { default?: unknown } | VendorImportError>();
   if (files.length === 0) return out;
   const { createServer, createServerModuleRunner } = await import('vite');
   const server = await createServer({
@@ -27,7 +28,7 @@ export async function importVendorModules(files: string[]): Promise<Map<string, 
       try {
         out.set(file, (await runner.import(file)) as { default?: unknown });
       } catch (err) {
-        out.set(file, { default: new VendorImportError(err) });
+        out.set(file, new VendorImportError(err));
       }
     }
   } finally {

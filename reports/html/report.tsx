@@ -7,7 +7,7 @@
  */
 import { render } from 'preact-render-to-string';
 import type { ComponentChildren } from 'preact';
-import type { RunResults, ScenarioResult } from '../../harness/core/results.js';
+import { checkBehind, type RunResults, type ScenarioResult } from '../../harness/core/results.js';
 import { TASK_CLASSES } from '../../harness/core/vocabulary/types.js';
 import { sourceLabel } from '../../harness/core/sources.js';
 import { severity, VERDICT_KINDS, type Check, type VerdictKind } from '../../harness/core/verdict.js';
@@ -465,7 +465,7 @@ function Page({ r }: { r: RunResults }) {
             <h2>Unexpected ({r.unexpected.length})</h2>
             <ul>
               {r.unexpected.map((u) => {
-                const worst = r.results.find((x) => x.id === u.id)?.checks.find((c) => c.verdict === u.verdict);
+                const worst = checkBehind(r.results.find((x) => x.id === u.id), u.verdict);
                 return (
                   <li>
                     <Badge v={u.verdict} /> <a href={`#${anchor(u.id)}`}><code>{u.id}</code></a>

@@ -91,15 +91,22 @@ export function cardReadEvidence(x: GradeInput): EvidenceRef[] {
   return [absentEvidence('wire', `no successful GET of the card before the decision, in ${x.events.length} recorded event(s)`)];
 }
 
-/** The sequence number at which the client first saw a terminal state of this task, if it did. */
-export function terminalSeenAt(x: GradeInput, taskId: string): number | undefined {
+/**
+ * The first event at which the client saw one of its tasks in a state `wanted` accepts: a 2xx answer
+ * carrying it, a stream event, or a push delivered to the client's receiver.
+ */
+export function stateSeen(x: GradeInput, wanted: (state: string | undefined, taskId: string | undefined) => boolean): { seq: number; fact: string } | undefined {
   for (const e of x.events) {
-    if (e.kind === 'http' && e.taskId === taskId && !failed(e) && isTerminal(e.taskState)) return e.seq;
-    if (e.kind === 'sse' && e.taskId === taskId && isTerminal(e.state)) return e.seq;
-    if (e.kind === 'push-attempt' && e.taskId === taskId && e.outcome === 'delivered' && isTerminal(e.state))
-      return e.seq;
+    if (e.kind === 'http' && !failed(e) && e.taskState !== undefined && wanted(e.taskState, e.taskId)) return { seq: e.seq, fact: `${e.rpc?.method ?? e.method} answered with task ${e.taskId} in ${e.taskState}` };
+    if (e.kind === 'sse' && wanted(e.state, e.taskId)) return { seq: e.seq, fact: `an event of task ${e.taskId} in ${e.state}` };
+    if (e.kind === 'push-attempt' && e.outcome === 'delivered' && wanted(e.state, e.taskId)) return { seq: e.seq, fact: `a push of task ${e.taskId} in ${e.state} delivered` };
   }
   return undefined;
+}
+
+/** The sequence number at which the client first saw a terminal state of this task, if it did. */
+export function terminalSeenAt(x: GradeInput, taskId: string): number | undefined {
+  return stateSeen(x, (state, id) => id === taskId && isTerminal(state))?.seq;
 }
 
 /** Tasks the client itself canceled (a CancelTask it sent, answered with the canceled task). */

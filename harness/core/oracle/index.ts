@@ -62,7 +62,7 @@ export function grade(x: GradeInput): Grade {
   }
   for (const rule of RULES) if (rule.scope === 'always' && !graded.has(rule.id)) run(rule, false);
   // The scenario author's own assertions, each a check of its own.
-  checks.push(...gradeAssertions(x));
+  checks.push(...gradeAssertions(x, declined));
 
   // A fault of the harness grades nothing of the client's: the checks stay visible, not graded.
   const harnessErrors = x.events.filter((e) => e.kind === 'harness' && e.level === 'error');
