@@ -53,6 +53,8 @@ export function summaryText(r: RunResults, out: WrittenReport, colour = false): 
     const worst = checkBehind(res, u.verdict);
     lines.push(`  ✗ ${paint(colour, SGR[u.verdict], u.verdict.padEnd(10))} ${printable(`${u.id}${worst ? ` — ${worst.rule}: ${worst.reason}` : ''}`)}`);
   }
+  if (r.shard && !r.shard.startsWith('merged') && r.results.length === 0 && r.notRun.length > 0 && r.exitCode === 0)
+    lines.push(printable(`shard ${r.shard} holds no scenario file (there are more shards than files): nothing to run here; \`report\` merges the shards`));
   lines.push(printable(`report: ${out.html}`), printable(`results: ${out.results} · junit: ${out.junit} · summary: ${out.markdown}`), `exit code ${r.exitCode}`);
   return lines.join('\n') + '\n';
 }
