@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClientAdapter } from '../harness/adapters/contract.js';
 import type { Scenario } from '../harness/core/scenario.js';
-import { DEFAULT_PROFILE, TASK_CLASSES, type Hello } from '../harness/core/vocabulary/types.js';
+import { DECISIONS, DEFAULT_PROFILE, DEGRADATION_RECORDS, ERROR_CLASSES, TASK_CLASSES, isKnownDegradation, type Hello } from '../harness/core/vocabulary/types.js';
 import { readFileSync } from 'node:fs';
 import { loadCatalogue, scenarioProblem } from '../harness/runner/catalogue.js';
 import { RULE_IDS } from '../harness/core/oracle/rules.js';
@@ -111,6 +111,38 @@ describe('hostile clients cost one scenario, never the run', () => {
     await h.close();
     expect(r.checks.find((c) => c.rule === 'WIRE-HONEST-REPORT')).toMatchObject({ verdict: 'FAIL' });
     expect(r.verdict).toBe('FAIL');
+  });
+
+  it('a degradation record outside the closed list is a protocol warning, read as absent: the missing push->polling is NON_STRICT', async () => {
+    const ref = createBuiltinClient('reference');
+    const misspelt = client(async (req, signal) => {
+      const r = await ref.run(req, signal);
+      return { ...r, degradations: r.degradations.map((d) => (d === 'push->polling' ? 'push->poll' : d)) };
+    }, await ref.hello());
+    const h = await startHarness(misspelt);
+    const r = await h.run(scenario('hs-aspirational/push-not-supported'));
+    await h.close();
+    expect(r.claims?.degradations).toEqual(['push->poll']);
+    expect(r.verdict).toBe('NON_STRICT');
+    const warning = r.checks.find((c) => c.rule === 'CLIENT-PROTOCOL');
+    expect(warning?.verdict).toBe('INFORMATIONAL');
+    expect(warning?.evidence).toEqual([expect.objectContaining({ source: 'claims', fact: expect.stringContaining('degradation record "push->poll" is not one the harness reads') })]);
+    // The reference's own records are all in the list: no warning.
+    const h2 = await startHarness('reference');
+    const ok = await h2.run(scenario('hs-aspirational/push-not-supported'));
+    await h2.close();
+    expect(ok.claims?.degradations).toEqual(['push->polling']);
+    expect(ok.checks.some((c) => c.rule === 'CLIENT-PROTOCOL')).toBe(false);
+  });
+
+  it('docs/protocol.md and the result schema carry the closed lists the code reads, each value once', () => {
+    const doc = readFileSync(join(ROOT, 'docs/protocol.md'), 'utf8');
+    const schema = JSON.parse(readFileSync(join(ROOT, 'docs/ndjson/result.schema.json'), 'utf8')) as { properties: Record<string, { enum?: string[] }> };
+    expect(schema.properties.decision!.enum).toEqual([...DECISIONS]);
+    expect(schema.properties.errorClass!.enum).toEqual([...ERROR_CLASSES]);
+    for (const v of [...DECISIONS, ...ERROR_CLASSES, ...DEGRADATION_RECORDS]) expect(doc.match(new RegExp(`^\\| \`${v.replace(/[-/\\^$*+?.()|[\]{}]/g, '\\$&')}\` `, 'gm')), v).toHaveLength(1);
+    expect(isKnownDegradation('skill (default)->summarize') && isKnownDegradation('skill->card-minimum')).toBe(true);
+    expect(isKnownDegradation('push->poll') || isKnownDegradation('skills a->b')).toBe(false);
   });
 
   it('a client that says it rejected while doing nothing passes only what the wire shows', async () => {

@@ -9,7 +9,8 @@ import { grade, markProbes, type RunOutcome } from '../core/oracle/index.js';
 import type { ScenarioResult } from '../core/results.js';
 import { JWKS_PATH, dialectProblem, dialectsFor, fillProfile, profileFor, type Scenario } from '../core/scenario.js';
 import { Transcript } from '../core/transcript.js';
-import { DECISIONS, DEFAULT_PROFILE, ERROR_CLASSES, type ClientReport, type ClientTls, type Hello, type RunRequest } from '../core/vocabulary/types.js';
+import { claimEvidence } from '../core/verdict.js';
+import { DECISIONS, DEFAULT_PROFILE, DEGRADATION_RECORDS, ERROR_CLASSES, isKnownDegradation, type ClientReport, type ClientTls, type Hello, type RunRequest } from '../core/vocabulary/types.js';
 import { PeerHost } from '../net/peer-host.js';
 import type { PushDispatcher } from '../net/push-dispatcher.js';
 import type { Pki, PkiFiles } from '../pki/index.js';
@@ -201,8 +202,14 @@ export async function executeScenario(s: Scenario, env: RunEnv): Promise<Scenari
     if (!found || found.harness !== expected)
       g = { verdict: 'ERROR', checks: [{ rule: 'HARNESS', verdict: 'ERROR', reason: `the scenario's signing (${JSON.stringify(sg)}) should give a signature that ${expected}; the harness finds ${found ? `one that ${found.harness}${found.why ? ` (${found.why})` : ''}` : 'none'}`, evidence: [] }, ...g.checks] };
   }
-  if (diagnostics?.warnings.length)
-    g.checks.push({ rule: 'CLIENT-PROTOCOL', verdict: 'INFORMATIONAL', reason: `${diagnostics.warnings.length} protocol warning(s); they cost nothing by themselves`, evidence: diagnostics.warnings.slice(0, 20).map((w) => ({ fact: w, source: 'wire' as const })), basis: 'protocol' });
+  // Degradation records outside the closed list (docs/protocol.md) are kept as claims, and said.
+  const strayRecords = (claims?.degradations ?? []).filter((d) => !isKnownDegradation(d));
+  const warnings = [
+    ...(diagnostics?.warnings ?? []).map((w) => ({ fact: w, source: 'wire' as const })),
+    ...strayRecords.slice(0, 5).map((d) => claimEvidence(`degradation record ${JSON.stringify(d.slice(0, 100))} is not one the harness reads (${DEGRADATION_RECORDS.join(', ')}, skill <from>-><to>): kept as a claim, read as absent`)),
+  ];
+  if (warnings.length)
+    g.checks.push({ rule: 'CLIENT-PROTOCOL', verdict: 'INFORMATIONAL', reason: `${warnings.length} protocol warning(s); they cost nothing by themselves`, evidence: warnings.slice(0, 20), basis: 'protocol' });
   return {
     ...base,
     profile,

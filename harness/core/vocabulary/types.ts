@@ -78,6 +78,17 @@ export const ERROR_CLASSES = ['unnegotiable-card', 'media-type', 'untrusted-card
 export type ErrorClass = (typeof ERROR_CLASSES)[number];
 
 /**
+ * The degradation records a result may carry (docs/protocol.md): a closed list. `push->polling` and
+ * `resubscribe->polling` are read by rules (a missing one is NON_STRICT where the rule binds);
+ * `stream->polling` and `skill <from>-><to>` are shown, never graded. Any other record is kept as a
+ * claim and costs a protocol warning, never a verdict.
+ */
+export const DEGRADATION_RECORDS = ['push->polling', 'resubscribe->polling', 'stream->polling'] as const;
+/** `skill <from>-><to>`: the client turned from the skill asked for to another (ids as the card gives them; `(default)` for none); DESIGN.md's `skill->card-minimum` too. */
+export const SKILL_DEGRADATION = /^skill( \S.*)?->\S/;
+export const isKnownDegradation = (d: string): boolean => (DEGRADATION_RECORDS as readonly string[]).includes(d) || SKILL_DEGRADATION.test(d);
+
+/**
  * What a client says it did. Kept apart as `claims`: it never decides a binding rule on its own.
  */
 export interface ClientReport {
