@@ -1,8 +1,11 @@
 /**
  * The HTML report in a real browser (Debian chromium driven by playwright-core), offline: summary
- * numbers agree with results.json, a filter works, a failing scenario's panel opens, and a
- * screenshot is saved under test-output/. With CI=true a missing Chromium fails instead of skipping.
+ * numbers agree with results.json, a filter works, a failing scenario's panel opens, the card is the
+ * bytes served, the sequence diagrams have their own arrowheads, the layout holds at 390 px, and a
+ * merged report links only to what it holds. Screenshots at 1400 and 390 px go to
+ * test-output/report-browser/. With CI=true a missing Chromium fails instead of skipping.
  */
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -12,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunResults } from '../harness/core/results.js';
 import { VERDICT_KINDS } from '../harness/core/verdict.js';
 import { writeReports } from '../reports/index.js';
+import { mergeResults } from '../harness/runner/merge.js';
 import { ROOT } from './helpers/cli.js';
 import { runInProcess } from './helpers/results.js';
 
@@ -35,6 +39,10 @@ describe('the HTML report in Chromium', () => {
       'neg-escalate/known-extension',
       'spec-tls-verify/expired',
       'spec-tls-verify/valid-certificate-control',
+      // A card literal with undefined keys (securitySchemes: undefined): the view must not show them.
+      'neg-push-mtls/no-signal',
+      // A card whose highlighted field sits below the card box's first screen.
+      'hs-skill-override/text-to-json-skill',
     ]);
     html = (await writeReports(results, OUT)).html;
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true });
@@ -79,10 +87,116 @@ describe('the HTML report in Chromium', () => {
     await expect.poll(() => failing.locator('.checks .badge.v-FAIL').count()).toBeGreaterThan(0);
     expect(await failing.locator('svg').count()).toBe(1);
 
-    await page.screenshot({ path: join(OUT, 'report.png'), fullPage: false });
+    await page.screenshot({ path: join(OUT, 'report-1400.png'), fullPage: false });
     await failing.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: join(OUT, 'report-panel.png'), fullPage: false });
-    expect(existsSync(join(OUT, 'report.png'))).toBe(true);
+    await page.screenshot({ path: join(OUT, 'report-1400-panel.png'), fullPage: false });
+    expect(existsSync(join(OUT, 'report-1400.png'))).toBe(true);
     expect(external).toEqual([]);
+    await page.close();
+  });
+
+  it.skipIf(!CHROMIUM)('matrix cells are counts per verdict, the worst first, and add up to the scenarios', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.goto(pathToFileURL(html).href);
+    const cells = await page.locator('.cell-btn').evaluateAll((els) => els.map((e) => ({ text: e.textContent ?? '', counts: e.getAttribute('data-counts') ?? '' })));
+    let total = 0;
+    for (const c of cells) {
+      expect(c.text).toMatch(/^\d+ [A-Z_]+( · \d+ [A-Z_]+)*$/);
+      expect(c.text).not.toContain('/');
+      const parsed = c.counts.split(',').map((x) => x.split('=') as [string, string]);
+      expect(c.text).toBe(parsed.map(([k, n]) => `${n} ${k}`).join(' · '));
+      total += parsed.reduce((n, [, x]) => n + Number(x), 0);
+    }
+    expect(total).toBe(results.results.length);
+    await page.close();
+  });
+
+  it.skipIf(!CHROMIUM)('shows each card as the bytes the peer served (no undefined keys), and brings its highlighted field into view on opening', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.goto(pathToFileURL(html).href);
+    for (const r of results.results) {
+      const panel = page.locator(`details.scenario[data-rule="${r.rule}"]`).filter({ has: page.locator(`code.sid:text-is("${r.id}")`) });
+      const card = panel.locator('.card-bytes + pre.json');
+      const text = (await card.textContent())!;
+      expect(text, r.id).not.toMatch(/:\s*,|:\s*\n\s*[}\]]|undefined/);
+      // The text is the card as results.json holds it, pretty-printed: the bytes the peer served.
+      expect(text).toBe(JSON.stringify(JSON.parse(JSON.stringify(r.card)), null, 2));
+      const digest = createHash('sha256').update(text).digest('hex');
+      expect(await panel.locator('.card-bytes').getAttribute('data-sha256')).toBe(digest);
+      const served = r.transcript.find((e) => e.kind === 'http' && e.bodyDigest === digest);
+      if (r.transcript.some((e) => e.kind === 'http' && e.path.endsWith('/.well-known/agent-card.json') && e.status === 200))
+        expect(served, `${r.id}: the peer recorded serving these bytes`).toBeDefined();
+      if (served) expect(await panel.locator('.card-bytes').textContent()).toContain(`byte for byte what the client was served at #${served.seq}`);
+    }
+    const deep = page.locator('details.scenario').filter({ has: page.locator('code.sid:text-is("hs-skill-override/text-to-json-skill")') });
+    const pre = deep.locator('.card-bytes + pre.json');
+    await deep.locator('summary').click();
+    await expect.poll(() => pre.evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
+    const [box, mark] = await Promise.all([pre.boundingBox(), pre.locator('mark').first().boundingBox()]);
+    expect(mark!.y).toBeGreaterThanOrEqual(box!.y);
+    expect(mark!.y + mark!.height).toBeLessThanOrEqual(box!.y + box!.height);
+    await page.close();
+  });
+
+  it.skipIf(!CHROMIUM)('draws arrowheads in every diagram (its own markers), requests apart from responses, and a bad certificate the client accepted', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.goto(pathToFileURL(html).href);
+    // Every marker id is unique, and every arrow's head is defined in its own SVG.
+    const problems = await page.evaluate(() => {
+      const out: string[] = [];
+      const ids = [...document.querySelectorAll('marker')].map((m) => m.id);
+      if (new Set(ids).size !== ids.length) out.push('duplicate marker ids');
+      for (const line of document.querySelectorAll('svg line[marker-end]')) {
+        const id = /url\(#(.+)\)/.exec(line.getAttribute('marker-end') ?? '')?.[1];
+        const marker = id ? document.getElementById(id) : null;
+        if (!marker || marker.closest('svg') !== line.closest('svg')) out.push(`arrow without its own head: ${id}`);
+      }
+      return out;
+    });
+    expect(problems).toEqual([]);
+    const expired = page.locator('details.scenario').filter({ has: page.locator('code.sid:text-is("spec-tls-verify/expired")') });
+    await expired.locator('summary').click();
+    const requests = expired.locator('svg g[data-kind="request"] line');
+    const responses = expired.locator('svg g[data-kind="response"] line');
+    expect(await requests.count()).toBeGreaterThan(0);
+    expect(await responses.count()).toBeGreaterThan(0);
+    for (const l of await requests.all()) expect(await l.getAttribute('stroke-dasharray')).toBeNull();
+    for (const l of await responses.all()) expect(await l.getAttribute('stroke-dasharray')).toBe('6 4');
+    // The naive client accepts the expired certificate: that handshake is drawn, in red.
+    expect(await expired.locator('svg g.ev.fail[data-kind="request"] text.label', { hasText: 'TLS handshake accepted: an expired certificate' }).count()).toBeGreaterThan(0);
+    await expired.locator('svg').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(OUT, 'report-1400-diagram.png'), fullPage: false });
+    await page.close();
+  });
+
+  it.skipIf(!CHROMIUM)('works at 390 px: nothing wider than the screen outside its own scrolling box', async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
+    await page.goto(pathToFileURL(html).href);
+    const width = () => page.evaluate(() => document.documentElement.scrollWidth);
+    expect(await width()).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: join(OUT, 'report-390.png'), fullPage: false });
+    const failing = page.locator('details.scenario.v-FAIL').first();
+    await failing.locator('summary').click();
+    expect(await width()).toBeLessThanOrEqual(390);
+    await failing.locator('.checks').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(OUT, 'report-390-panel.png'), fullPage: false });
+    expect(existsSync(join(OUT, 'report-390.png'))).toBe(true);
+    await page.close();
+  });
+
+  it.skipIf(!CHROMIUM)('a merged report with a shard missing links only to scenarios it holds', async () => {
+    const half = Math.ceil(results.results.length / 2);
+    const shard = { ...results, shard: '1/2', results: results.results.slice(0, half), notRun: results.results.slice(half).map((x) => ({ id: x.id, reason: 'in another shard than 1/2' })) };
+    const merged = mergeResults([shard]);
+    expect(merged.unexpected.some((u) => !merged.results.some((x) => x.id === u.id))).toBe(true);
+    const file = (await writeReports(merged, join(OUT, 'merged'))).html;
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.goto(pathToFileURL(file).href);
+    const dangling = await page.evaluate(() => [...document.querySelectorAll('a[href^="#"]')].map((a) => a.getAttribute('href')!).filter((h) => !document.getElementById(h.slice(1))));
+    expect(dangling).toEqual([]);
+    const items = page.locator('.unexpected-list li');
+    expect(await items.count()).toBe(merged.unexpected.length);
+    expect(await page.locator('.unexpected-list li a').count()).toBe(merged.unexpected.filter((u) => merged.results.some((x) => x.id === u.id)).length);
+    await page.close();
   });
 });

@@ -53,7 +53,21 @@ details.scenario.unexpected > summary { background: #fff3f3; }
 .diagram .fail .label { fill: #c62828; } .diagram .note .label { fill: #455a64; font-style: italic; }
 .unexpected-list li, .not-run li { margin: 3px 0; }
 footer { margin-top: 32px; font-size: 12px; }
-@media (max-width: 900px) { .grid2 { grid-template-columns: 1fr; } }
+.diagram .legend { font-size: 11px; margin: 2px 8px 6px; }
+.matrix-wrap { overflow-x: auto; } .cell-btn .cn { font-weight: 800; } .cell-btn .cc { white-space: nowrap; }
+.json { position: relative; } .card-bytes { font-size: 12px; margin: 0 0 4px; }
+header code, .unexpected-list li, .not-run li, .sid { overflow-wrap: anywhere; } .kv td, .checks td { overflow-wrap: break-word; }
+@media (max-width: 900px) { .grid2 { grid-template-columns: minmax(0, 1fr); } }
+@media (max-width: 600px) {
+  body { padding: 10px 10px 32px; } h1 { font-size: 18px; }
+  .count { min-width: 0; flex: 1 1 28%; padding: 4px 8px; } .count .n { font-size: 18px; }
+  #text-filter { min-width: 0; flex: 1 1 100%; }
+  .filters { position: static; }
+  details.scenario > summary { flex-wrap: wrap; gap: 4px 8px; } .right { margin-left: 0; } .badge { min-width: 0; }
+  .body { padding: 4px 8px 10px; }
+  .checks, .checks tbody, .checks tr, .checks td { display: block; } .checks td { padding: 2px 4px; border: 0; } .checks tr { border-bottom: 1px solid #eee; padding: 4px 0; }
+  .sources, .authority q { max-width: none; } .kv td, .checks td { overflow-wrap: anywhere; }
+}
 `;
 
 export const REPORT_SCRIPT = `
@@ -91,6 +105,18 @@ export const REPORT_SCRIPT = `
   if (dialect) dialect.addEventListener('change', apply);
   text.addEventListener('input', apply);
   onlyUnexpected.addEventListener('change', apply);
+  // Opening a scenario brings the card's first highlighted field into view inside its scrolling box.
+  panels.forEach(function (p) {
+    p.addEventListener('toggle', function () {
+      if (!p.open) return;
+      Array.prototype.slice.call(p.querySelectorAll('pre.json')).forEach(function (pre) {
+        var m = pre.querySelector('mark');
+        if (!m) return;
+        pre.scrollTop = Math.max(0, m.offsetTop - 24);
+        if (m.offsetLeft + m.offsetWidth > pre.scrollLeft + pre.clientWidth) pre.scrollLeft = Math.max(0, m.offsetLeft - 24);
+      });
+    });
+  });
   function openHash() {
     var el = location.hash && document.getElementById(location.hash.slice(1));
     if (el && el.tagName === 'DETAILS') { el.open = true; el.scrollIntoView(); }

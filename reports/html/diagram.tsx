@@ -2,8 +2,10 @@
 /** @jsxImportSource preact */
 /**
  * The sequence diagram of one scenario run's transcript, as inline SVG: lanes for the client, each
- * peer listener and the push receiver; one row per event; failed handshakes and lost pushes in red.
- * Text goes through preact, which escapes it.
+ * peer listener and the push receiver; one row per event. A request is a solid arrow with a filled
+ * head, a response a dashed arrow with an open head; red marks what went wrong (a failed handshake, a
+ * lost push, an error answer, a bad certificate the client accepted). Text goes through preact,
+ * which escapes it.
  */
 import type { WireEvent } from '../../harness/core/transcript.js';
 
@@ -12,12 +14,22 @@ const LANE_W = 190;
 const TOP = 36;
 const MAX_ROWS = 250;
 
+/** The listeners whose certificate a client must refuse (SPEC-TLS-VERIFY), and what is wrong with it. */
+const BAD_CERT: Readonly<Record<string, string>> = {
+  expired: 'an expired certificate',
+  'wrong-host': 'a certificate for another host',
+  'untrusted-ca': 'a certificate from an untrusted CA',
+};
+
 interface Row {
   seq: number;
   from: string;
   to: string;
   label: string;
-  kind: 'arrow' | 'note' | 'fail';
+  /** request: solid, filled head; response: dashed, open head; note: text on a lane. */
+  kind: 'request' | 'response' | 'note';
+  /** Drawn in red: something went wrong here. */
+  bad: boolean;
 }
 
 function rowsOf(events: WireEvent[]): Row[] {
@@ -29,39 +41,66 @@ function rowsOf(events: WireEvent[]): Row[] {
         const what = e.rpc ? e.rpc.method : `${e.method} ${e.path.replace(/^\/t\/[^/]+/, '')}`;
         // The Authorization scheme and its digest (never the credential), and a 401's challenge: seed 003's evidence.
         const auth = e.headers.authScheme ? ` [${e.headers.authScheme}${e.headers.authDigest ? ` ${e.headers.authDigest.slice(0, 6)}` : ''}]` : '';
-        rows.push({ seq: e.seq, from: 'client', to: peer(e.listener), label: `${what}${e.headers.a2aVersion ? '' : ' (no A2A-Version)'}${e.clientCert.presented ? ' [client cert]' : ''}${auth}`, kind: 'arrow' });
+        rows.push({ seq: e.seq, from: 'client', to: peer(e.listener), label: `${what}${e.headers.a2aVersion ? '' : ' (no A2A-Version)'}${e.clientCert.presented ? ' [client cert]' : ''}${auth}`, kind: 'request', bad: false });
         const challenge = e.response?.wwwAuthenticate ? ` · WWW-Authenticate: ${e.response.wwwAuthenticate.slice(0, 80)}` : '';
         const answer = e.rpcError ? `error ${e.rpcError.code}` : `${e.status ?? '—'}${e.taskState ? ` ${e.taskState.replace('TASK_STATE_', '')}` : ''}${challenge}`;
-        rows.push({ seq: e.seq, from: peer(e.listener), to: 'client', label: answer, kind: e.rpcError || (e.status ?? 200) >= 300 ? 'fail' : 'arrow' });
+        rows.push({ seq: e.seq, from: peer(e.listener), to: 'client', label: answer, kind: 'response', bad: Boolean(e.rpcError) || (e.status ?? 200) >= 300 });
         break;
       }
-      case 'tls':
-        if (!e.ok) rows.push({ seq: e.seq, from: 'client', to: peer(e.listener), label: `TLS handshake failed: ${e.error ?? ''}`, kind: 'fail' });
+      case 'tls': {
+        // A handshake is drawn where it matters: on a listener with a bad certificate (accepted: the
+        // harm; refused: the right call), or where it failed. Good handshakes are every request's.
+        const bad = BAD_CERT[e.listener];
+        if (bad && e.ok) rows.push({ seq: e.seq, from: 'client', to: peer(e.listener), label: `TLS handshake accepted: ${bad}`, kind: 'request', bad: true });
+        else if (bad) rows.push({ seq: e.seq, from: 'client', to: peer(e.listener), label: `TLS handshake refused by the client: ${bad}`, kind: 'request', bad: false });
+        else if (!e.ok) rows.push({ seq: e.seq, from: 'client', to: peer(e.listener), label: `TLS handshake failed: ${e.error ?? ''}`, kind: 'request', bad: true });
         break;
+      }
       case 'task':
-        rows.push({ seq: e.seq, from: 'peer', to: 'peer', label: `${e.taskId}: ${e.state.replace('TASK_STATE_', '')} (${e.cause})`, kind: 'note' });
+        rows.push({ seq: e.seq, from: 'peer', to: 'peer', label: `${e.taskId}: ${e.state.replace('TASK_STATE_', '')} (${e.cause})`, kind: 'note', bad: false });
         break;
       case 'push-register':
-        rows.push({ seq: e.seq, from: 'peer', to: 'peer', label: `push registered (${e.via}) → ${e.url}`, kind: 'note' });
+        rows.push({ seq: e.seq, from: 'peer', to: 'peer', label: `push registered (${e.via}) → ${e.url}`, kind: 'note', bad: false });
         break;
       case 'push-attempt':
-        rows.push({ seq: e.seq, from: 'peer', to: 'push receiver', label: `push ${e.state.replace('TASK_STATE_', '')}: ${e.outcome}${e.error ? ` ${e.error}` : ''}`, kind: e.outcome === 'delivered' ? 'arrow' : 'fail' });
+        rows.push({ seq: e.seq, from: 'peer', to: 'push receiver', label: `push ${e.state.replace('TASK_STATE_', '')}: ${e.outcome}${e.error ? ` ${e.error}` : ''}`, kind: 'request', bad: e.outcome !== 'delivered' });
         break;
       case 'sse':
-        rows.push({ seq: e.seq, from: 'peer', to: 'client', label: `SSE ${e.state ? e.state.replace('TASK_STATE_', '') : 'artifact'}`, kind: 'arrow' });
+        rows.push({ seq: e.seq, from: 'peer', to: 'client', label: `SSE ${e.state ? e.state.replace('TASK_STATE_', '') : 'artifact'}`, kind: 'response', bad: false });
         break;
       case 'harness':
-        rows.push({ seq: e.seq, from: 'peer', to: 'peer', label: `harness ${e.level}: ${e.message.split('\n')[0]}`, kind: 'fail' });
+        rows.push({ seq: e.seq, from: 'peer', to: 'peer', label: `harness ${e.level}: ${e.message.split('\n')[0]}`, kind: 'note', bad: true });
         break;
       case 'decision':
-        rows.push({ seq: e.seq, from: 'client', to: 'client', label: e.outcome === 'reported' ? `the client decided: ${e.decision ?? '?'}` : e.outcome === 'timeout' ? 'deadline: no decision' : 'the client gave no valid result', kind: e.outcome === 'reported' ? 'note' : 'fail' });
+        rows.push({ seq: e.seq, from: 'client', to: 'client', label: e.outcome === 'reported' ? `the client decided: ${e.decision ?? '?'}` : e.outcome === 'timeout' ? 'deadline: no decision' : 'the client gave no valid result', kind: 'note', bad: e.outcome !== 'reported' });
         break;
     }
   }
   return rows;
 }
 
-export function SequenceDiagram({ events }: { events: WireEvent[] }) {
+/** Arrowheads: filled for a request, open for a response; grey, or red where it went wrong. */
+function Markers({ id }: { id: string }) {
+  const head = (name: string, colour: string, open: boolean) => (
+    <marker id={`${id}-${name}`} viewBox="0 0 10 10" refX="9" refY="5" markerWidth="8" markerHeight="8" orient="auto-start-reverse" markerUnits="userSpaceOnUse">
+      <path d={open ? 'M 1 1 L 9 5 L 1 9' : 'M 0 0 L 10 5 L 0 10 z'} fill={open ? 'none' : colour} stroke={colour} stroke-width={open ? 1.6 : 0} />
+    </marker>
+  );
+  return (
+    <defs>
+      {head('req', '#444', false)}
+      {head('req-bad', '#c62828', false)}
+      {head('res', '#444', true)}
+      {head('res-bad', '#c62828', true)}
+    </defs>
+  );
+}
+
+/**
+ * `id` makes the arrowheads' ids unique in the document: every diagram carries its own markers, so
+ * none depends on another panel's SVG (which a closed panel does not render).
+ */
+export function SequenceDiagram({ events, id }: { events: WireEvent[]; id: string }) {
   const all = rowsOf(events);
   const rows = all.slice(0, MAX_ROWS);
   if (rows.length === 0) return <p class="muted">No event reached a peer.</p>;
@@ -77,14 +116,7 @@ export function SequenceDiagram({ events }: { events: WireEvent[] }) {
   return (
     <div class="diagram">
       <svg xmlns="http://www.w3.org/2000/svg" width={width} height={height} viewBox={`0 0 ${width} ${height}`} role="img" aria-label="sequence diagram of the transcript">
-        <defs>
-          <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
-            <path d="M 0 0 L 10 5 L 0 10 z" fill="#555" />
-          </marker>
-          <marker id="arrow-fail" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
-            <path d="M 0 0 L 10 5 L 0 10 z" fill="#c62828" />
-          </marker>
-        </defs>
+        <Markers id={id} />
         {lanes.map((l) => (
           <g>
             <text x={x(l)} y={20} text-anchor="middle" class="lane">{l}</text>
@@ -95,23 +127,24 @@ export function SequenceDiagram({ events }: { events: WireEvent[] }) {
           const y = TOP + i * ROW + 12;
           if (r.kind === 'note' || r.from === r.to)
             return (
-              <g class={r.kind === 'fail' ? 'ev fail' : 'ev note'}>
+              <g class={r.bad ? 'ev note fail' : 'ev note'} data-kind="note">
                 <text x={20} y={y + 4} class="seq">#{r.seq}</text>
                 <text x={x(r.from) + 8} y={y + 4} class="label">{r.label}</text>
               </g>
             );
           const x1 = x(r.from);
           const x2 = x(r.to);
-          const fail = r.kind === 'fail';
+          const head = `${r.kind === 'request' ? 'req' : 'res'}${r.bad ? '-bad' : ''}`;
           return (
-            <g class={fail ? 'ev fail' : 'ev'}>
+            <g class={r.bad ? 'ev fail' : 'ev'} data-kind={r.kind}>
               <text x={20} y={y + 4} class="seq">#{r.seq}</text>
-              <line x1={x1} y1={y} x2={x2} y2={y} stroke={fail ? '#c62828' : '#555'} stroke-dasharray={fail ? '5 3' : undefined} marker-end={fail ? 'url(#arrow-fail)' : 'url(#arrow)'} />
+              <line x1={x1} y1={y} x2={x2} y2={y} stroke={r.bad ? '#c62828' : '#444'} stroke-width={r.kind === 'request' ? 1.4 : 1.1} stroke-dasharray={r.kind === 'response' ? '6 4' : undefined} marker-end={`url(#${id}-${head})`} />
               <text x={(x1 + x2) / 2} y={y - 4} text-anchor="middle" class="label">{r.label.length > 60 ? `${r.label.slice(0, 57)}…` : r.label}</text>
             </g>
           );
         })}
       </svg>
+      <p class="legend muted">solid, filled head: a request · dashed, open head: a response · red: what went wrong · #n: the transcript's sequence number</p>
       {all.length > rows.length ? <p class="muted">{all.length - rows.length} more event(s) are in results.json.</p> : null}
     </div>
   );

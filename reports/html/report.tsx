@@ -5,6 +5,7 @@
  * self-contained file, no network. Rendering goes through preact-render-to-string, which escapes
  * every string; the only raw HTML is this module's own CSS and script constants.
  */
+import { createHash } from 'node:crypto';
 import { render } from 'preact-render-to-string';
 import type { ComponentChildren } from 'preact';
 import { checkBehind, type RunResults, type ScenarioResult } from '../../harness/core/results.js';
@@ -25,8 +26,15 @@ function Badge({ v }: { v: VerdictKind }) {
   return <span class={`badge v-${v}`}>{v}</span>;
 }
 
-/** JSON, pretty-printed, with the values at `marks` (JSON pointers) highlighted. */
-function JsonView({ value, marks = [] }: { value: unknown; marks?: string[] }) {
+/** A value as JSON has it: keys whose value is undefined dropped, undefined in arrays null (JSON.stringify's rules). */
+const asJson = (value: unknown): unknown => (value === undefined ? null : JSON.parse(JSON.stringify(value)));
+
+/**
+ * JSON, pretty-printed with two spaces, with the values at `marks` (JSON pointers) highlighted. Its
+ * text is exactly `JSON.stringify(value, null, 2)`: for a card, the bytes the peer served.
+ */
+function JsonView({ value: raw, marks = [] }: { value: unknown; marks?: string[] }) {
+  const value = asJson(raw);
   const marked = new Set(marks);
   const esc = (k: string) => k.replace(/~/g, '~0').replace(/\//g, '~1');
   const node = (v: unknown, ptr: string, indent: string): ComponentChildren => {
@@ -112,10 +120,19 @@ function Matrix({ r }: { r: RunResults }) {
               const here = r.results.filter((x) => x.rule === rule && x.intent.taskClass === c);
               if (here.length === 0) return <td class="empty">·</td>;
               const worst = here.reduce((a, b) => (severity(b.verdict) > severity(a.verdict) ? b : a)).verdict;
+              // Counts per verdict, the worst first: "1 FAIL · 2 PASS".
+              const counts = VERDICT_KINDS.map((k) => [k, here.filter((x) => x.verdict === k).length] as const)
+                .filter(([, n]) => n > 0)
+                .sort((a, b) => severity(b[0]) - severity(a[0]));
               return (
                 <td class={`cell v-${worst}`}>
-                  <button type="button" class="cell-btn" data-rule={rule} title={here.map((x) => `${x.id}: ${x.verdict}`).join('\n')}>
-                    {worst} <span class="muted">{here.filter((x) => x.verdict === worst).length}/{here.length}</span>
+                  <button type="button" class="cell-btn" data-rule={rule} data-counts={counts.map(([k, n]) => `${k}=${n}`).join(',')} title={here.map((x) => `${x.id}: ${x.verdict}`).join('\n')}>
+                    {counts.map(([k, n], i) => (
+                      <span class="cc">
+                        {i > 0 ? ' · ' : ''}
+                        <span class="cn">{n}</span> {k}
+                      </span>
+                    ))}
                   </button>
                 </td>
               );
@@ -340,6 +357,23 @@ function MediaTypeViewSection({ s }: { s: ScenarioResult }) {
   ) : null;
 }
 
+/**
+ * What the card view is: the bytes served, with their digest, and the request that fetched them
+ * (the peer records a digest of every card body it serves), so a reader can tell the card shown from
+ * a reconstruction.
+ */
+function CardBytes({ s }: { s: ScenarioResult }) {
+  const text = JSON.stringify(asJson(s.card), null, 2);
+  const digest = createHash('sha256').update(text).digest('hex');
+  const fetched = s.transcript.find((e): e is HttpEvent => e.kind === 'http' && e.bodyDigest === digest);
+  return (
+    <p class="muted card-bytes" data-sha256={digest}>
+      {Buffer.byteLength(text)} bytes · sha256 <code>{digest.slice(0, 16)}…</code> ·{' '}
+      {fetched ? `byte for byte what the client was served at #${fetched.seq}` : 'what the peer served (the client never fetched it)'}
+    </p>
+  );
+}
+
 function ScenarioPanel({ s, unexpected }: { s: ScenarioResult; unexpected: boolean }) {
   const text = [s.id, s.title, s.rule, ...s.checks.map((c) => c.reason)].join(' ').toLowerCase();
   const rec = s as ScenarioResult & { counterexample?: unknown; replay?: string; seed?: unknown; path?: string };
@@ -391,7 +425,7 @@ function ScenarioPanel({ s, unexpected }: { s: ScenarioResult; unexpected: boole
           </div>
         </div>
         <h4>Wire: sequence diagram</h4>
-        <SequenceDiagram events={s.transcript} />
+        <SequenceDiagram events={s.transcript} id={`${anchor(s.id)}-seq`} />
         <h4>Claims beside the wire</h4>
         <ClaimsVsWire s={s} />
         {s.signatures?.length ? (
@@ -404,6 +438,7 @@ function ScenarioPanel({ s, unexpected }: { s: ScenarioResult; unexpected: boole
         <div class="grid2">
           <div>
             <h4>Card served (highlighted: the fields that matter)</h4>
+            <CardBytes s={s} />
             <JsonView value={s.card} marks={s.cardPointers} />
           </div>
           <div>
@@ -458,17 +493,21 @@ function Page({ r }: { r: RunResults }) {
         <Summary r={r} />
         <section>
           <h2>Rules × task classes</h2>
-          <Matrix r={r} />
+          <div class="matrix-wrap">
+            <Matrix r={r} />
+          </div>
         </section>
         {r.unexpected.length ? (
           <section class="unexpected-list">
             <h2>Unexpected ({r.unexpected.length})</h2>
             <ul>
               {r.unexpected.map((u) => {
-                const worst = checkBehind(r.results.find((x) => x.id === u.id), u.verdict);
+                const result = r.results.find((x) => x.id === u.id);
+                const worst = checkBehind(result, u.verdict);
                 return (
                   <li>
-                    <Badge v={u.verdict} /> <a href={`#${anchor(u.id)}`}><code>{u.id}</code></a>
+                    {/* A link only to a scenario in this report: a missing shard's, or an expectation's glob, has no panel. */}
+                    <Badge v={u.verdict} /> {result ? <a href={`#${anchor(u.id)}`}><code>{u.id}</code></a> : <code>{u.id}</code>}
                     {worst ? <> — <code>{worst.rule}</code>: {worst.reason}</> : null} <span class="muted">({u.why})</span>
                   </li>
                 );
