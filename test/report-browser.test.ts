@@ -144,9 +144,9 @@ describe('the HTML report in Chromium', () => {
     // Every marker id is unique, and every arrow's head is defined in its own SVG.
     const problems = await page.evaluate(() => {
       const out: string[] = [];
-      const ids = [...document.querySelectorAll('marker')].map((m) => m.id);
+      const ids = Array.from(document.querySelectorAll('marker')).map((m) => m.id);
       if (new Set(ids).size !== ids.length) out.push('duplicate marker ids');
-      for (const line of document.querySelectorAll('svg line[marker-end]')) {
+      for (const line of Array.from(document.querySelectorAll('svg line[marker-end]'))) {
         const id = /url\(#(.+)\)/.exec(line.getAttribute('marker-end') ?? '')?.[1];
         const marker = id ? document.getElementById(id) : null;
         if (!marker || marker.closest('svg') !== line.closest('svg')) out.push(`arrow without its own head: ${id}`);
@@ -192,7 +192,7 @@ describe('the HTML report in Chromium', () => {
     const file = (await writeReports(merged, join(OUT, 'merged'))).html;
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     await page.goto(pathToFileURL(file).href);
-    const dangling = await page.evaluate(() => [...document.querySelectorAll('a[href^="#"]')].map((a) => a.getAttribute('href')!).filter((h) => !document.getElementById(h.slice(1))));
+    const dangling = await page.evaluate(() => Array.from(document.querySelectorAll('a[href^="#"]')).map((a) => a.getAttribute('href')!).filter((h) => !document.getElementById(h.slice(1))));
     expect(dangling).toEqual([]);
     const items = page.locator('.unexpected-list li');
     expect(await items.count()).toBe(merged.unexpected.length);
