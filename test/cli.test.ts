@@ -87,7 +87,7 @@ describe('picking and reporting: --grep, --scenario, --bail, --reporter', () => 
     expect(r.results.notRun.find((n) => n.id === 'spec-tls-verify/valid-certificate-control')?.reason).toBe('filtered out by --grep /^spec-tls-verify\\/(untrusted|wrong|expired)/');
   });
 
-  it('argument errors of the picking options: exit 2, one line', async () => {
+  it('argument errors of the picking options: exit 2, one line, then the usage line', async () => {
     for (const [args, says] of [
       [['--reporter', 'nope'], /--reporter must be one of progress, dot, tap, json/],
       [['--grep', '/(/'], /--grep \/\(\/: not a regular expression/],
@@ -98,6 +98,10 @@ describe('picking and reporting: --grep, --scenario, --bail, --reporter', () => 
       const o = await runMain(['run', '--client', 'reference', ...args]);
       expect(o.code, args.join(' ')).toBe(2);
       expect(o.stderr).toMatch(says);
+      const lines = o.stderr.trim().split('\n');
+      expect(lines).toHaveLength(2);
+      expect(lines[0]).toMatch(/^a2a-conformance: /);
+      expect(lines[1]).toBe('usage: a2a-conformance run [options]  (a2a-conformance run --help: every option)');
     }
   });
 });

@@ -151,10 +151,10 @@ export function buildProgram(): Command {
   const program = new Command('a2a-conformance')
     .description('Conformance harness for A2A (Agent2Agent) clients: scripted vendor peers over real TLS/mTLS, graded from the wire.')
     .version(harnessVersion())
-    .showHelpAfterError('(run with --help for usage)')
     // Set before the subcommands are made: they copy these settings, so their errors exit 2 as well.
     .exitOverride()
-    .configureOutput({ writeOut: (s) => print(s), writeErr: (s) => printErr(s) });
+    // Commander's own argument errors read like ours: "a2a-conformance: <what>", then the usage line (main).
+    .configureOutput({ writeOut: (s) => print(s), writeErr: (s) => printErr(s), outputError: (s) => printErr(s.replace(/^error: /, 'a2a-conformance: ')) });
 
   program
     .command('run')
@@ -414,6 +414,18 @@ export function buildProgram(): Command {
   return program;
 }
 
+/**
+ * The usage line printed after an argument error: the command's own (the first word of the arguments
+ * that names one), or the program's.
+ */
+function usageLine(program: Command, argv: string[]): string {
+  const words = argv.slice(2);
+  const cmd = program.commands.find((c) => c.name() === words.find((w) => !w.startsWith('-')));
+  return cmd
+    ? `usage: a2a-conformance ${cmd.name()} ${cmd.usage()}  (a2a-conformance ${cmd.name()} --help: every option)\n`
+    : `usage: a2a-conformance <command> [options]  (a2a-conformance --help: the commands)\n`;
+}
+
 export async function main(argv: string[]): Promise<number> {
   const program = buildProgram();
   watchStream(process.stdout);
@@ -423,12 +435,15 @@ export async function main(argv: string[]): Promise<number> {
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (err) {
     if (err instanceof CommanderError) {
-      // --help and --version exit 0 through here too.
-      return err.exitCode === 0 ? 0 : 2;
+      // --help and --version exit 0 through here too; an argument error has been said, in one line.
+      if (err.exitCode === 0) return 0;
+      printErr(usageLine(program, argv));
+      return 2;
     }
     if (err instanceof Stopped) return (await load.interrupt()).signalExitCode(err.signal); // the signal handler has said so
     if (err instanceof UsageError) {
       printErr(`a2a-conformance: ${err.message}\n`);
+      printErr(usageLine(program, argv));
       return 2;
     }
     // An error of a module a command loaded: its class comes from the same (cached) module.
