@@ -7,7 +7,11 @@
  */
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { generate } from 'selfsigned';
+import type { generate as Generate } from 'selfsigned';
+
+/** selfsigned loads only where a PKI is made (the CLI's process), never in a worker that reads one (about 0.1 s). */
+let generator: Promise<typeof Generate> | undefined;
+const loadGenerate = () => (generator ??= import('selfsigned').then((m) => m.generate));
 
 export interface KeyPair {
   cert: string;
@@ -50,7 +54,7 @@ export type PkiName = keyof Pki;
 
 const DAY = 864e5;
 
-type Ext = Parameters<typeof generate>[1] extends infer O ? (O extends { extensions?: infer E } ? E : never) : never;
+type Ext = Parameters<typeof Generate>[1] extends infer O ? (O extends { extensions?: infer E } ? E : never) : never;
 
 const caExtensions = [
   { name: 'basicConstraints', cA: true, critical: true },
@@ -80,6 +84,7 @@ async function make(
   cn: string,
   opts: { ca?: KeyPair; extensions: Ext; notBefore?: Date; notAfter?: Date },
 ): Promise<KeyPair> {
+  const generate = await loadGenerate();
   const now = Date.now();
   const out = await generate([{ name: 'commonName', value: cn }], {
     keyType: 'ec',
@@ -88,7 +93,7 @@ async function make(
     notAfterDate: opts.notAfter ?? new Date(now + 7 * DAY),
     extensions: opts.extensions,
     ...(opts.ca ? { ca: { key: opts.ca.key, cert: opts.ca.cert } } : {}),
-  } as Parameters<typeof generate>[1]);
+  } as Parameters<typeof Generate>[1]);
   return { cert: out.cert, key: out.private };
 }
 

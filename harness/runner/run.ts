@@ -174,6 +174,9 @@ async function runIn(folder: RunFolder, catalogue: CatalogueEntry[], o: RunOptio
   const started = Date.now();
   const choice = { client: o.client, clientCmd: o.clientCmd, cwd: o.cwd ?? process.cwd(), runDir: folder.dir };
   const adapter = createClient(choice);
+  // The PKI's keys are made off the main thread (WebCrypto) while the client starts and says hello.
+  const pkiSoon = makePki();
+  pkiSoon.catch(() => {});
   let hello: Hello;
   try {
     hello = await adapter.hello();
@@ -190,7 +193,7 @@ async function runIn(folder: RunFolder, catalogue: CatalogueEntry[], o: RunOptio
   const deadlineMultiplier = o.deadlineMultiplier ?? 1;
   const results = new Map<string, ScenarioResult>();
   const fileOf = new Map(catalogue.map((e) => [e.scenario.id, e.file]));
-  const pki = await writePki(await makePki(), folder.pkiDir);
+  const pki = await writePki(await pkiSoon, folder.pkiDir);
   // With a shard, only what vitest queues runs here; a shard that gets no file runs nothing.
   let inShard: Set<string> | undefined = o.shard ? new Set() : undefined;
   const moduleOf = new Map<string, string>();
