@@ -4,9 +4,6 @@
 // shadowed by a stale build. A2A_CONFORMANCE_DIST=1 makes a clone run its dist/ (what ships).
 import { existsSync } from 'node:fs';
 
-// A CLI started from inside a vitest run (a test, a vendor's CI step) must not look like a worker.
-for (const k of Object.keys(process.env)) if (k === 'VITEST' || k.startsWith('VITEST_')) delete process.env[k];
-
 const source = new URL('../harness/cli/main.ts', import.meta.url);
 let entry = new URL('../dist/harness/cli/main.js', import.meta.url);
 if (existsSync(source) && process.env.A2A_CONFORMANCE_DIST !== '1') {
@@ -17,5 +14,5 @@ if (existsSync(source) && process.env.A2A_CONFORMANCE_DIST !== '1') {
 const { main } = await import(entry.href);
 const code = await main(process.argv);
 process.exitCode = code;
-// Stopped by a signal (128 + its number): the run is cleaned up; what vitest still closes must not hold the exit.
+// Stopped by a signal (128 + its number): the run is cleaned up; a scenario still winding down on a lane must not hold the exit.
 if (code >= 128) process.exit(code);

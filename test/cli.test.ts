@@ -73,14 +73,15 @@ describe('a2a-conformance CLI', () => {
 
 describe('picking and reporting: --grep, --scenario, --bail, --reporter', () => {
   it('--grep /regex/ picks by id; --bail stops after the first unexpected verdict (the rest not run, saying why); --reporter tap writes TAP 13', { timeout: 120_000 }, async () => {
-    const r = await cliRun(['--client', 'naive:skips-tls-verify', '--grep', '/^spec-tls-verify\\/(untrusted|wrong|expired)/', '--dialect', 'a2a-v1', '--bail', '--reporter', 'tap']);
+    const r = await cliRun(['--client', 'naive:skips-tls-verify', '--grep', '/^spec-tls-verify\\/(untrusted|wrong|expired)/', '--dialect', 'a2a-v1', '--bail', '--reporter', 'tap', '--lanes', '1']);
     expect(r.code).toBe(1);
     const lines = r.stdout.trim().split('\n');
     expect(lines[0]).toBe('TAP version 13');
     const tests = lines.filter((l) => /^(not )?ok \d+ - /.test(l));
     expect(tests[0]).toMatch(/^not ok 1 - spec-tls-verify\/\S+ # FAIL: SPEC-TLS-VERIFY: /);
     expect(lines).toContain(`1..${tests.length}`);
-    // Three picked; the first FAIL stopped the run before all of them finished.
+    // Three picked, on one lane (--bail stops lanes from starting more; what is in flight finishes);
+    // the first FAIL stopped the run before the others started.
     const bailed = r.results.notRun.filter((n) => n.reason.startsWith('not run: --bail stopped the run after the unexpected verdict of spec-tls-verify/'));
     expect(r.results.results.length + bailed.length).toBe(3);
     expect(bailed.length).toBeGreaterThan(0);

@@ -1,7 +1,7 @@
 /**
  * SIGINT, SIGTERM and SIGHUP during a long command. The first signal does the cleanup at once,
  * synchronously (every open run folder's processes killed and the folder removed, then `onStop`),
- * because other handlers may end the process right after ours (vitest's own exits 1 ms later);
+ * because other handlers may end the process right after ours;
  * then it aborts the work, which winds down. If that has not finished within GRACE_MS, or a second
  * signal comes, the process exits. Exit code 128 + the signal's number (130 for SIGINT, 143 for
  * SIGTERM, 129 for SIGHUP).

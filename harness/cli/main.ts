@@ -171,7 +171,7 @@ export function buildProgram(): Command {
     .option('--out <dir>', 'where the report goes: index.html, results.json, junit.xml, summary.md', 'conformance-report')
     .option('--expectations <file>', 'known verdicts (docs/expectations.schema.json): they decide what is unexpected')
     .option('--update-expectations <file>', 'write a baseline that makes this run\'s verdicts expected')
-    .option('--shard <index/count>', 'run one shard of the scenario files (vitest --shard); merge with `report`')
+    .option('--shard <index/count>', 'run one shard of the scenario files; merge with `report`')
     .option('--strict', 'treat NON_STRICT as unexpected', false)
     .option('--deadline-multiplier <x>', 'scale every scenario deadline (slow machines)', (v) => {
       const x = Number(v);
@@ -179,6 +179,11 @@ export function buildProgram(): Command {
       return x;
     }, 1)
     .option('--seed <salt>', 'salt of the opaque scenario ids (random by default)')
+    .option('--lanes <n>', 'scenarios in flight at once, each on its own listeners and client process (default: twice the cores, at most 8)', (v) => {
+      const n = Number(v);
+      if (!(Number.isInteger(n) && n >= 1 && n <= 64)) throw new UsageError(`--lanes must be a whole number from 1 to 64, got "${v}"`);
+      return n;
+    })
     .option('--scenario <id>', 'only this scenario (repeatable, or comma-separated)', (v: string, prev: string[] = []) => [...prev, ...v.split(',').map((x) => x.trim()).filter(Boolean)])
     .option('--grep <text|/regex/>', 'only scenarios whose id or title contains the text (case-insensitive) or matches /regex/flags', grepOf)
     .option('--bail', 'stop starting scenarios after the first unexpected verdict (the rest are listed as not run)', false)
@@ -186,7 +191,7 @@ export function buildProgram(): Command {
       if (!(REPORTERS as readonly string[]).includes(v)) throw new UsageError(`--reporter must be one of ${REPORTERS.join(', ')}, got "${v}"`);
       return v as ReporterName;
     }, 'progress')
-    .action(async (opts: { client?: string; clientCmd?: string; scenarios?: string[]; builtin: boolean; rule?: string[]; dialect?: Dialect; out: string; strict: boolean; deadlineMultiplier: number; seed?: string; expectations?: string; updateExpectations?: string; shard?: string; scenario?: string[]; grep?: Grep; bail: boolean; reporter: ReporterName }) => {
+    .action(async (opts: { client?: string; clientCmd?: string; scenarios?: string[]; builtin: boolean; rule?: string[]; dialect?: Dialect; out: string; strict: boolean; deadlineMultiplier: number; seed?: string; lanes?: number; expectations?: string; updateExpectations?: string; shard?: string; scenario?: string[]; grep?: Grep; bail: boolean; reporter: ReporterName }) => {
       if (opts.shard !== undefined && !/^[1-9]\d*\/[1-9]\d*$/.test(opts.shard)) throw new UsageError(`--shard must look like 1/3, got "${opts.shard}"`);
       if (opts.shard) {
         const [i, n] = opts.shard.split('/').map(Number) as [number, number];
@@ -223,6 +228,7 @@ export function buildProgram(): Command {
           strict: opts.strict,
           deadlineMultiplier: opts.deadlineMultiplier,
           seed: opts.seed,
+          ...(opts.lanes ? { lanes: opts.lanes } : {}),
           expectations,
           shard: opts.shard,
           signal: stop.signal,

@@ -46,6 +46,11 @@ export interface TlsEvent extends EventBase {
   error?: string;
   clientCert: boolean;
   clientCertSubject?: string;
+  /**
+   * The connection's handshake was made in another run (a client that pools connections across runs):
+   * recorded at this run's first request on it, so every run shows the TLS context of what it used.
+   */
+  reused?: boolean;
 }
 
 export interface HttpEvent extends EventBase {

@@ -2,8 +2,8 @@
  * PeerHost: real Node `https` listeners on 127.0.0.1 that serve msw request handlers through
  * `getResponse` (DESIGN.md §5). It records what only a listener can know (handshakes, failed ones
  * included; client certificates; every request) into the transcript of the scenario run the
- * request belongs to. Runs share listeners; a request is attributed by its path prefix
- * `/t/<run>/`, a handshake to the run active on this host (one per worker at a time).
+ * request belongs to. A request is attributed by its path prefix `/t/<run>/`, a handshake to the
+ * run active on this host: a host serves one run at a time (each lane of a run has its own host).
  */
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:https';
@@ -64,6 +64,8 @@ export function redactQuery(url: string): string {
 
 export class PeerHost {
   private readonly runs = new Map<string, RunSlot>();
+  /** The run each TLS connection's handshake (or latest use) is on record in. */
+  private readonly socketRun = new WeakMap<TLSSocket, RunSlot | undefined>();
   private readonly listeners = new Map<ListenerKind, Listener>();
   private active: RunSlot | undefined;
   /** The card-signing keys the peers on this host sign with (PEMs from the run's PKI). */
@@ -94,7 +96,11 @@ export class PeerHost {
           key: leaf[kind].key,
           // The mTLS listener demands a client certificate from the test CA.
           ...(kind === 'mtls' ? { ca: pki.testCa.cert, requestCert: true, rejectUnauthorized: true } : {}),
-          keepAliveTimeout: 2000,
+          // Longer than any client's keep-alive threshold (undici's is 2 s, subtracted from the
+          // server's hint): a scenario's requests share a connection, and its handshakes are those the
+          // client really makes. Connections are not cut when a run ends: a client that pools them
+          // across runs would meet a closed socket it did not close, a fault of the harness's making.
+          keepAliveTimeout: 30_000,
         });
         server.on('request', (req, res) => {
           host.onRequest(kind, req, res).catch((err: unknown) => {
@@ -108,6 +114,7 @@ export class PeerHost {
         server.on('secureConnection', (socket: TLSSocket) => {
           host.outcomes++;
           const cert = certSubject(socket);
+          host.socketRun.set(socket, host.active);
           host.active?.transcript.record({
             kind: 'tls',
             listener: kind,
@@ -200,6 +207,15 @@ export class PeerHost {
       const v = req.headers[n];
       return Array.isArray(v) ? v.join(', ') : v;
     };
+    // A connection whose handshake is on record in another run (kept alive across runs by the client),
+    // or in none (made while no run was active): this run records it once, before the request.
+    const socket = req.socket as TLSSocket;
+    const was = this.socketRun.get(socket);
+    if (this.socketRun.has(socket) && was !== slot) {
+      const cert = certSubject(socket);
+      slot.transcript.record({ kind: 'tls', listener: kind, ok: true, ...(was ? { reused: true } : {}), clientCert: cert.presented, ...(cert.subject ? { clientCertSubject: cert.subject } : {}) });
+      this.socketRun.set(socket, slot);
+    }
     const auth = header('authorization');
     let versionQuery: string | undefined;
     try {

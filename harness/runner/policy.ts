@@ -1,6 +1,6 @@
 /**
  * What counts as unexpected, and the exit code (DESIGN.md §4.3). Computed from verdicts only,
- * never taken from vitest.
+ * never taken from a test runner.
  */
 import type { ScenarioResult } from '../core/results.js';
 import type { VerdictKind } from '../core/verdict.js';

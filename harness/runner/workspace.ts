@@ -20,8 +20,6 @@ export const RUN_FOLDER_PREFIX = 'a2a-conformance-run-';
 export interface RunFolder {
   dir: string;
   pkiDir: string;
-  /** Generated vitest modules (the wrappers of JSON scenario files). */
-  modulesDir: string;
   /** One empty file per client process group, named by its id. */
   procsDir: string;
 }
@@ -64,8 +62,8 @@ function alive(o: Owner): boolean {
 /** Makes this run's folder. Removed by `closeRunFolder`, and on the process's exit whatever happens. */
 export async function openRunFolder(command: string): Promise<RunFolder> {
   const dir = await mkdtemp(join(tmpdir(), RUN_FOLDER_PREFIX));
-  const f: RunFolder = { dir, pkiDir: join(dir, 'pki'), modulesDir: join(dir, 'modules'), procsDir: join(dir, 'procs') };
-  for (const d of [f.pkiDir, f.modulesDir, f.procsDir]) mkdirSync(d, { mode: 0o700 });
+  const f: RunFolder = { dir, pkiDir: join(dir, 'pki'), procsDir: join(dir, 'procs') };
+  for (const d of [f.pkiDir, f.procsDir]) mkdirSync(d, { mode: 0o700 });
   const owner: Owner = { pid: process.pid, startTicks: startTicks(process.pid), pidNamespace: pidNamespace(), startedAt: new Date().toISOString(), command };
   await writeFile(join(dir, 'owner.json'), JSON.stringify(owner) + '\n', { mode: 0o600 });
   OPEN.add(dir);
@@ -106,8 +104,8 @@ export function markedProcesses(dir: string): number[] {
 }
 
 /**
- * Kills every process of a run. The marked processes go first (on Linux): a run's vitest workers
- * carry the mark, and a worker left running by a SIGKILLed CLI would otherwise start another client
+ * Kills every process of a run. The marked processes go first (on Linux): a run's client processes
+ * carry the mark, and one left running by a SIGKILLed CLI could otherwise start another process
  * between the read of the registry and the kill. Then each registered process group (its leader the
  * very process registered, or holding a marked process), then whatever carries the mark by now (a
  * client that started its own session, say).

@@ -51,7 +51,7 @@ function rowsOf(events: WireEvent[]): Row[] {
         // A handshake is drawn where it matters: on a listener with a bad certificate (accepted: the
         // harm; refused: the right call), or where it failed. Good handshakes are every request's.
         const bad = BAD_CERT[e.listener];
-        if (bad && e.ok) rows.push({ seq: e.seq, from: 'client', to: peer(e.listener), label: `TLS handshake accepted: ${bad}`, kind: 'request', bad: true });
+        if (bad && e.ok) rows.push({ seq: e.seq, from: 'client', to: peer(e.listener), label: e.reused ? `TLS connection reused (accepted in an earlier run): ${bad}` : `TLS handshake accepted: ${bad}`, kind: 'request', bad: true });
         else if (bad) rows.push({ seq: e.seq, from: 'client', to: peer(e.listener), label: `TLS handshake refused by the client: ${bad}`, kind: 'request', bad: false });
         else if (!e.ok) rows.push({ seq: e.seq, from: 'client', to: peer(e.listener), label: `TLS handshake failed: ${e.error ?? ''}`, kind: 'request', bad: true });
         break;

@@ -1,0 +1,97 @@
+/**
+ * Runs scenarios in this process on bounded lanes. A lane has its own listeners (a PeerHost), push
+ * dispatcher and client adapter (for a subprocess client, its own process), and runs one scenario at
+ * a time: every handshake and listener error on a lane belongs to the one run in flight there, so
+ * runs on different lanes overlap without sharing attribution. Lanes take scenarios from one queue,
+ * in catalogue order. The modules are loaded once, by the catalogue, before the first lane opens.
+ */
+import { createHash } from 'node:crypto';
+import { availableParallelism } from 'node:os';
+import { relative } from 'node:path';
+import type { ClientAdapter } from '../adapters/contract.js';
+import type { ScenarioResult } from '../core/results.js';
+import type { Scenario } from '../core/scenario.js';
+import { closeEnv, openEnv, type EnvOptions } from './env.js';
+import { executeScenario, type RunEnv } from './execute.js';
+
+/**
+ * Lanes when `--lanes` is not given: twice the cores, at most 8. A scenario spends most of its time
+ * waiting on the peer's scripted timers, so a core keeps two lanes busy without starving either.
+ */
+export function defaultLanes(): number {
+  return Math.max(1, Math.min(8, availableParallelism() * 2));
+}
+
+export interface LaneOptions {
+  scenarios: Scenario[];
+  lanes: number;
+  /** Everything a lane's environment needs but its client. */
+  env: Omit<EnvOptions, 'client'>;
+  /** A fresh client adapter for each lane. */
+  client: () => ClientAdapter;
+  /** Aborted: no lane starts another scenario. */
+  stop?: AbortSignal;
+  /** Aborted: the lanes close their listeners and clients at once (a signal stops the run). */
+  kill?: AbortSignal;
+  onStart?: (id: string) => void;
+  onResult: (r: ScenarioResult) => void;
+  /** A scenario that produced no result (a harness fault), or one a lane could not open for. */
+  onError: (id: string, message: string) => void;
+}
+
+export async function runLanes(o: LaneOptions): Promise<void> {
+  const queue = o.scenarios;
+  let next = 0;
+  const open = new Set<RunEnv>();
+  const killAll = () => {
+    for (const env of open) void closeEnv(env);
+  };
+  o.kill?.addEventListener('abort', killAll, { once: true });
+  const lane = async () => {
+    if (next >= queue.length || o.stop?.aborted || o.kill?.aborted) return;
+    let env: RunEnv;
+    try {
+      env = await openEnv({ ...o.env, client: o.client() });
+    } catch (err) {
+      // This lane's share goes to the others; with no lane open, run.ts records what never came back.
+      o.onError('*', `a lane could not open its listeners: ${(err as Error).message}`);
+      return;
+    }
+    open.add(env);
+    try {
+      while (next < queue.length && !o.stop?.aborted && !o.kill?.aborted) {
+        const s = queue[next++]!;
+        o.onStart?.(s.id);
+        try {
+          o.onResult(await executeScenario(s, env));
+        } catch (err) {
+          o.onError(s.id, (err as Error).message);
+        }
+      }
+    } finally {
+      open.delete(env);
+      await closeEnv(env);
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(o.lanes, queue.length)) }, lane));
+  } finally {
+    o.kill?.removeEventListener('abort', killAll);
+  }
+}
+
+/**
+ * `--shard <index>/<count>`: this shard's share of the scenario files. Files are ordered by a hash of
+ * their path relative to `root` (so every machine of a CI matrix splits alike) and cut as vitest
+ * cuts them: the first (files mod count) shards take one file more.
+ */
+export function shardFiles(files: string[], shard: string, root: string): Set<string> {
+  const [index, count] = shard.split('/').map(Number) as [number, number];
+  const sorted = [...new Set(files)]
+    .map((f) => ({ f, key: createHash('sha1').update(relative(root, f)).digest('hex') }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const base = Math.floor(sorted.length / count);
+  const extra = sorted.length % count;
+  const start = (index - 1) * base + Math.min(index - 1, extra);
+  return new Set(sorted.slice(start, start + base + (index <= extra ? 1 : 0)).map((x) => x.f));
+}
