@@ -21,6 +21,10 @@ interface PeerEntry {
 }
 
 const PEERS: Record<string, PeerEntry> = {
+  generated: {
+    summary: 'A peer of a property family\'s generated case (harness/gen): its card and runtime description are the whole story, drifts included.',
+    check: () => undefined,
+  },
   'contoso-control': {
     summary: 'A well-behaved peer: what its card says is what its runtime does.',
     check: () => undefined,

@@ -58,6 +58,59 @@ export interface ScenarioResult {
   file?: string;
   /** The served card's signatures as the harness read them (signed cards only). */
   signatures?: SignatureStatus[];
+  /** For the counterexample of a property family: how to find it again (DESIGN.md §4.2). */
+  property?: PropertyCounterexample;
+}
+
+/** The shrunk case a property family failed on, with everything that reproduces it. */
+export interface PropertyCounterexample {
+  family: string;
+  /** fast-check's seed and path of the shrunk case: `replay --family --seed --path` runs it alone. */
+  seed: number;
+  path: string;
+  /** The path of the first case that failed, before shrinking. */
+  firstFailure: string;
+  shrinks: number;
+  /** Shrinking stopped at its time budget: the case is the smallest found by then. */
+  shrinkInterrupted?: boolean;
+  /** The generated case: its story, its runtime's drifts, and the rule it was graded by (the card, profile, intent and runtime are the result's own). */
+  story: string;
+  drifts: string[];
+  /** The command that replays it (client options as the run had them). */
+  replay: string;
+}
+
+/** One case of a property family, compactly: enough to find it again and count it. */
+export interface PropertyCase {
+  path: string;
+  story: string;
+  rule: string;
+  verdict: VerdictKind;
+  drifts?: string[];
+  durationMs: number;
+}
+
+/** A property family's run: its counts, its cases, and its counterexample where it failed. */
+export interface PropertyFamilyResult {
+  family: string;
+  title: string;
+  rules: string[];
+  seed: number;
+  /** Cases asked for (`--runs`) and cases run (fewer after a failure stops the sweep, or a signal). */
+  runs: number;
+  ran: number;
+  verdicts: Partial<Record<VerdictKind, number>>;
+  /** Cases per story. */
+  stories: Record<string, number>;
+  /** Cases whose rule bound, per rule (the label of each case). */
+  labels: Record<string, number>;
+  failed: boolean;
+  /** The id of the counterexample's result in `results`. */
+  counterexample?: string;
+  cases: PropertyCase[];
+  durationMs: number;
+  /** Time spent shrinking. */
+  shrinkMs?: number;
 }
 
 export interface RunResults {
@@ -80,4 +133,6 @@ export interface RunResults {
   /** Scenario ids whose verdict was unexpected under the run's policy, with why. */
   unexpected: Array<{ id: string; verdict: VerdictKind; why: string }>;
   exitCode: number;
+  /** A property run (`a2a-conformance properties`): one entry per family; `results` holds the counterexamples. */
+  properties?: PropertyFamilyResult[];
 }

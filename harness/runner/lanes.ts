@@ -97,3 +97,48 @@ export function shardFiles(files: string[], shard: string, root: string): Set<st
   const start = (index - 1) * base + Math.min(index - 1, extra);
   return new Set(sorted.slice(start, start + base + (index <= extra ? 1 : 0)).map((x) => x.f));
 }
+
+/** Lanes kept open across many runs (a property run): each scenario waits for a free lane. */
+export interface LanePool {
+  readonly size: number;
+  run(s: Scenario): Promise<ScenarioResult>;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens `lanes` environments at once. A lane that cannot open is left out, and the pool says so
+ * through `onError`; a pool with no lane at all is an error. `kill` closes every lane at once.
+ */
+export async function openLanePool(o: { lanes: number; env: Omit<EnvOptions, 'client'>; client: () => ClientAdapter; kill?: AbortSignal; onError?: (message: string) => void }): Promise<LanePool> {
+  const opened = await Promise.allSettled(Array.from({ length: Math.max(1, o.lanes) }, () => openEnv({ ...o.env, client: o.client() })));
+  const envs: RunEnv[] = [];
+  for (const r of opened) {
+    if (r.status === 'fulfilled') envs.push(r.value);
+    else o.onError?.(`a lane could not open its listeners: ${(r.reason as Error).message}`);
+  }
+  if (envs.length === 0) throw new Error(`no lane could open its listeners: ${((opened[0] as PromiseRejectedResult).reason as Error).message}`);
+  const free = [...envs];
+  const waiting: Array<(env: RunEnv) => void> = [];
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await Promise.allSettled(envs.map((e) => closeEnv(e)));
+  };
+  o.kill?.addEventListener('abort', () => void close(), { once: true });
+  return {
+    size: envs.length,
+    async run(s) {
+      if (closed) throw new Error('the lanes are closed');
+      const env = free.pop() ?? (await new Promise<RunEnv>((r) => waiting.push(r)));
+      try {
+        return await executeScenario(s, env);
+      } finally {
+        const next = waiting.shift();
+        if (next) next(env);
+        else free.push(env);
+      }
+    },
+    close,
+  };
+}

@@ -118,28 +118,35 @@ let active = false;
 
 export async function runConformance(o: RunOptions): Promise<RunResults> {
   const catalogue = o.catalogue ?? (await loadCatalogue(o.files));
+  return inRunFolder(o.signal, (folder) => runIn(folder, catalogue, o));
+}
+
+/**
+ * Runs `work` in a run folder of its own: everything it writes or starts belongs to the folder,
+ * removed on every exit path; an abort of `signal` settles it at once with RunInterrupted.
+ */
+export async function inRunFolder<T>(signal: AbortSignal | undefined, work: (folder: RunFolder) => Promise<T>): Promise<T> {
   if (active) throw new Error('[harness] one conformance run per process at a time (a run sets TMPDIR and its mark in the environment)');
   active = true;
-  // Everything the run writes or starts belongs to this folder, removed on every exit path.
   const folder = await openRunFolder('run').catch((err: unknown) => {
     active = false;
     throw err;
   });
-  // What the run starts (the client, vitest's workers and what they start) inherits the run's mark
-  // (after a SIGKILL of this process the next run finds them) and the run's folder as its temp
-  // folder: vitest's module cache and whatever a client writes to its temp folder go with the run.
+  // What the run starts (the client and what it starts) inherits the run's mark (after a SIGKILL of
+  // this process the next run finds them) and the run's folder as its temp folder: whatever a client
+  // writes to its temp folder goes with the run.
   const before = { mark: process.env[RUN_MARK], tmp: process.env.TMPDIR };
   process.env[RUN_MARK] = folder.dir;
   process.env.TMPDIR = folder.dir;
   try {
     // An abort settles the run at once; the finally below kills its processes and removes its folder.
     const aborted = new Promise<never>((_, reject) => {
-      if (o.signal?.aborted) reject(interrupted(o.signal));
-      o.signal?.addEventListener('abort', () => reject(interrupted(o.signal!)), { once: true });
+      if (signal?.aborted) reject(interrupted(signal));
+      signal?.addEventListener('abort', () => reject(interrupted(signal)), { once: true });
     });
     aborted.catch(() => {});
-    const results = await Promise.race([runIn(folder, catalogue, o), aborted]);
-    if (o.signal?.aborted) throw interrupted(o.signal);
+    const results = await Promise.race([work(folder), aborted]);
+    if (signal?.aborted) throw interrupted(signal);
     return results;
   } finally {
     restoreEnv(RUN_MARK, before.mark);
@@ -149,9 +156,8 @@ export async function runConformance(o: RunOptions): Promise<RunResults> {
   }
 }
 
-async function runIn(folder: RunFolder, catalogue: CatalogueEntry[], o: RunOptions): Promise<RunResults> {
-  const started = Date.now();
-  const choice = { client: o.client, clientCmd: o.clientCmd, cwd: o.cwd ?? process.cwd(), runDir: folder.dir };
+/** Greets the client (one process, closed after hello) while the run's PKI is made; checks the hello. */
+export async function greet(choice: ClientChoice & { cwd: string; runDir: string }, folder: RunFolder, signal?: AbortSignal): Promise<{ hello: Hello; pkiDir: string }> {
   const adapter = createClient(choice);
   // The PKI's keys are made off the main thread (WebCrypto) while the client starts and says hello.
   const pkiSoon = makePki();
@@ -163,8 +169,28 @@ async function runIn(folder: RunFolder, catalogue: CatalogueEntry[], o: RunOptio
     await adapter.close?.();
   }
   const problem = helloProblem(hello);
-  if (problem) throw new ClientFault(`the client ${clientLabel(o)} answered hello badly: ${problem}`);
-  if (o.signal?.aborted) throw interrupted(o.signal);
+  if (problem) throw new ClientFault(`the client ${clientLabel(choice)} answered hello badly: ${problem}`);
+  if (signal?.aborted) throw interrupted(signal);
+  const pki = await writePki(await pkiSoon, folder.pkiDir);
+  return { hello, pkiDir: pki.dir };
+}
+
+/** The run's client, as results.json records it. */
+export function clientOf(hello: Hello): RunResults['client'] {
+  return {
+    name: hello.name,
+    version: hello.version,
+    profile: hello.profile,
+    taskClasses: hello.taskClasses,
+    ...(hello.extensions ? { extensions: hello.extensions } : {}),
+    ...(hello.dialects ? { dialects: hello.dialects } : {}),
+  };
+}
+
+async function runIn(folder: RunFolder, catalogue: CatalogueEntry[], o: RunOptions): Promise<RunResults> {
+  const started = Date.now();
+  const choice = { client: o.client, clientCmd: o.clientCmd, cwd: o.cwd ?? process.cwd(), runDir: folder.dir };
+  const { hello, pkiDir } = await greet(choice, folder, o.signal);
 
   const { selected, notRun } = selectScenarios(catalogue, hello, o.rules, o.dialect, o.pick);
 
@@ -172,7 +198,6 @@ async function runIn(folder: RunFolder, catalogue: CatalogueEntry[], o: RunOptio
   const deadlineMultiplier = o.deadlineMultiplier ?? 1;
   const results = new Map<string, ScenarioResult>();
   const fileOf = new Map(catalogue.map((e) => [e.scenario.id, e.file]));
-  const pki = await writePki(await pkiSoon, folder.pkiDir);
   // With a shard, this run takes its share of the selected scenarios' files.
   const inShard = o.shard ? shardFiles(selected.map((e) => e.file), o.shard, PACKAGE_ROOT) : undefined;
   const ranHere = (e: CatalogueEntry) => !inShard || inShard.has(e.file);
@@ -199,7 +224,7 @@ async function runIn(folder: RunFolder, catalogue: CatalogueEntry[], o: RunOptio
     await runLanes({
       scenarios: here.map((e) => e.scenario),
       lanes: o.lanes ?? defaultLanes(),
-      env: { pkiDir: pki.dir, hello, idSalt: seed, deadlineMultiplier },
+      env: { pkiDir, hello, idSalt: seed, deadlineMultiplier },
       client: () => createClient(choice),
       stop: o.signal ? AbortSignal.any([o.signal, bail.signal]) : bail.signal,
       ...(o.signal ? { kill: o.signal } : {}),
@@ -235,14 +260,7 @@ async function runIn(folder: RunFolder, catalogue: CatalogueEntry[], o: RunOptio
     schema: RESULTS_SCHEMA,
     harness: { name: 'a2a-conformance', version: harnessVersion() },
     ruleset: RULESET_VERSION,
-    client: {
-      name: hello.name,
-      version: hello.version,
-      profile: hello.profile,
-      taskClasses: hello.taskClasses,
-      ...(hello.extensions ? { extensions: hello.extensions } : {}),
-      ...(hello.dialects ? { dialects: hello.dialects } : {}),
-    },
+    client: clientOf(hello),
     seed,
     shard: o.shard ?? null,
     strict: policy.strict,

@@ -50,7 +50,7 @@ export function grade(x: GradeInput): Grade {
         run(other, true);
         decidedBy = other.id;
       }
-    } else if (primary.otherwise && (!b.binds || v.basis !== 'met')) {
+    } else if (primary.otherwise && (b.binds ? v.basis !== 'met' : !b.final)) {
       // "Graded by the rule it would otherwise hit": as if the client had no extension to take this rule's way.
       const other = ruleById(primary.otherwise);
       if (other) {

@@ -38,6 +38,7 @@ import {
   met,
   missingRecord,
   notBinding,
+  finalNotBinding,
   signal,
   timeout,
   upFrontMiss,
@@ -554,7 +555,7 @@ export const NEG_ESCALATE: Rule = {
   notBinding: [
     'the client did not declare the extension in its hello (the harness never assigns one): graded by NEG-LIVE-INPUT',
     'the card is not contradictory for this intent: graded by NEG-LIVE-INPUT',
-    'the card declares the extension but the runtime does not honour it: INFORMATIONAL (recovery is graded by the WIRE checks)',
+    'the card declares the extension but the runtime does not honour it: INFORMATIONAL, and NEG-LIVE-INPUT does not grade it either (recovery is graded by the WIRE checks)',
   ],
   applies(s) {
     if (!contradictoryForLiveInput(s, s.intent)) return notBinding('the card is not contradictory for this intent', 'NEG-LIVE-INPUT');
@@ -563,7 +564,8 @@ export const NEG_ESCALATE: Rule = {
       const offered = s.card.extensions.map((e) => e.uri).filter((u) => !s.profile.knownExtensions.includes(u));
       return notBinding(`${offered.length ? `the client did not declare ${offered.join(', ')} in its hello` : 'the card declares no extension that resolves it'}: graded by the rule it would otherwise hit`, 'NEG-LIVE-INPUT');
     }
-    if (s.truth.runtime.input?.sessionExtension !== ext) return notBinding(`the card declares ${ext}, but the runtime does not honour it: recovery is graded by the WIRE checks`);
+    // The card's way was the one to take; the runtime broke it. Nothing grades the up-front decision (not even NEG-LIVE-INPUT).
+    if (s.truth.runtime.input?.sessionExtension !== ext) return finalNotBinding(`the card declares ${ext}, but the runtime does not honour it: recovery is graded by the WIRE checks`);
     const c = completable(s);
     if (!c.ok) return notBinding(`${c.why}: the live session would not complete the intent`);
     const i = s.card.extensions.findIndex((e) => e.uri === ext);

@@ -75,12 +75,20 @@ export interface NotBinding {
   reason: string;
   /** The rule that grades this scenario instead (e.g. NEG-ESCALATE for a client without the extension). */
   gradedBy?: RuleId;
+  /**
+   * No rule grades the up-front decision: not even the rule's `otherwise`. For a runtime that breaks
+   * what the card declares, where the card's way was the right one to take (the WIRE checks grade
+   * the recovery).
+   */
+  final?: true;
 }
 
 export type Applicability = Binding | NotBinding;
 
 export const binds = (reason: string, acceptable: Behaviour[], signals: SignalRef[] = []): Binding => ({ binds: true, reason, signals, acceptable });
 export const notBinding = (reason: string, gradedBy?: RuleId): NotBinding => ({ binds: false, reason, ...(gradedBy ? { gradedBy } : {}) });
+/** Not binding, and no other rule grades the up-front decision either (NotBinding.final). */
+export const finalNotBinding = (reason: string): NotBinding => ({ binds: false, reason, final: true });
 
 /** A row of the rule's grading table, for the docs and `list --rules`. */
 export interface GradeRow {

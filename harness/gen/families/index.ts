@@ -1,0 +1,11 @@
+/** The built-in property families, in the order they run. */
+import type { Family } from '../family.js';
+import { handshakeFamily } from './handshake.js';
+import { negotiationFamily } from './negotiation.js';
+import { transportFamily } from './transport.js';
+
+export const FAMILIES: Family[] = [negotiationFamily, handshakeFamily, transportFamily];
+
+export function familyById(id: string): Family | undefined {
+  return FAMILIES.find((f) => f.id === id);
+}

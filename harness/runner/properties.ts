@@ -1,0 +1,246 @@
+/**
+ * A property run (`a2a-conformance properties`): for each family, `runs` generated cases from one
+ * seed, run against the client on lanes, each graded from the wire by the rule its story's
+ * `applies()` labels it with. A family fails on the first case (in generation order) whose verdict
+ * is FAIL, TIMEOUT or ERROR (NON_STRICT too under `--strict`); that case is shrunk by fast-check,
+ * one candidate at a time, and the smallest failing case is kept, full, as the family's
+ * counterexample, with the seed and path that replay it. Passing cases are kept compactly.
+ *
+ * The cases of a seed are fast-check's own: the i-th case is the value its runner generates for
+ * path `i`, so `replay --seed --path` and shrinking find exactly the same card, profile and intent.
+ */
+import fc from 'fast-check';
+import type { PropertyCase, PropertyFamilyResult, RunResults, ScenarioResult } from '../core/results.js';
+import { RESULTS_SCHEMA } from '../core/results.js';
+import { DEFAULT_PROFILE, type Hello } from '../core/vocabulary/types.js';
+import { profileFor, unmetConstraint, type Scenario } from '../core/scenario.js';
+import type { VerdictKind } from '../core/verdict.js';
+import { caseId, caseScenario, labelCase, type Family, type GeneratedCase } from '../gen/family.js';
+import { createClient, type ClientChoice } from './client-factory.js';
+import { defaultLanes, openLanePool, type LanePool } from './lanes.js';
+import { harnessVersion } from './package-root.js';
+import { summarize } from './policy.js';
+import { clientOf, greet, inRunFolder, RULESET_VERSION } from './run.js';
+
+/** Cases per family when `--runs` is not given. */
+export const DEFAULT_RUNS = 100;
+/** How long a family may spend shrinking before it keeps the smallest case found so far. */
+export const SHRINK_BUDGET_MS = 120_000;
+
+export interface PropertyRunOptions extends ClientChoice {
+  families: Family[];
+  runs?: number;
+  seed: number;
+  /** Replay: run only this path of each family (no sweep, no shrinking). */
+  path?: string;
+  strict?: boolean;
+  deadlineMultiplier?: number;
+  lanes?: number;
+  shrinkBudgetMs?: number;
+  /** The client options as the user gave them, for the replay command (`--client reference`, `--client-cmd "…"`). */
+  clientArgs?: string;
+  signal?: AbortSignal;
+  onCase?: (family: string, done: number, total: number, c: PropertyCase, failing: boolean) => void;
+  onShrink?: (family: string, step: number, r: ScenarioResult) => void;
+  onFamily?: (f: PropertyFamilyResult) => void;
+}
+
+/** Whether a verdict fails a family: FAIL, TIMEOUT and ERROR always; NON_STRICT under --strict. */
+export function failsProperty(v: VerdictKind, strict: boolean): boolean {
+  return v === 'FAIL' || v === 'TIMEOUT' || v === 'ERROR' || (strict && v === 'NON_STRICT');
+}
+
+/** The first `runs` cases of a family's arbitrary for a seed, in fast-check's order (path `i` is the i-th). */
+export function generateCases(family: Family, seed: number, runs: number): GeneratedCase[] {
+  const out: GeneratedCase[] = [];
+  fc.check(fc.property(family.arbitrary, (c) => void out.push(c)), { seed, numRuns: runs });
+  return out;
+}
+
+/** The case at a fast-check path (`17`, or `17:3:0` after shrinking), for a seed. */
+export function caseAt(family: Family, seed: number, path: string): GeneratedCase {
+  let found: GeneratedCase | undefined;
+  fc.check(fc.property(family.arbitrary, (c) => {
+    found = c;
+    return false;
+  }), { seed, path, endOnFailure: true });
+  if (!found) throw new Error(`no case at path ${path} of family ${family.id} for seed ${seed}`);
+  return found;
+}
+
+/** The command that replays a counterexample. */
+export function replayCommand(family: string, seed: number, path: string, clientArgs: string): string {
+  return `npx a2a-conformance replay ${clientArgs} --family ${family} --seed ${seed} --path ${path}`;
+}
+
+export async function runProperties(o: PropertyRunOptions): Promise<RunResults> {
+  return inRunFolder(o.signal, async (folder) => {
+    const started = Date.now();
+    const strict = o.strict === true;
+    const choice = { client: o.client, clientCmd: o.clientCmd, cwd: o.cwd ?? process.cwd(), runDir: folder.dir };
+    const { hello, pkiDir } = await greet(choice, folder, o.signal);
+    const deadlineMultiplier = o.deadlineMultiplier ?? 1;
+    const laneProblems: string[] = [];
+    const pool = await openLanePool({
+      lanes: o.lanes ?? defaultLanes(),
+      env: { pkiDir, hello, idSalt: String(o.seed), deadlineMultiplier },
+      client: () => createClient(choice),
+      ...(o.signal ? { kill: o.signal } : {}),
+      onError: (m) => laneProblems.push(m),
+    });
+    const families: PropertyFamilyResult[] = [];
+    const results: ScenarioResult[] = [];
+    try {
+      for (const family of o.families) {
+        if (o.signal?.aborted) break;
+        const run = o.path !== undefined ? await replayFamily(family, o, hello, pool, strict) : await sweepFamily(family, o, hello, pool, strict);
+        families.push(run.family);
+        if (run.result) results.push(run.result);
+        o.onFamily?.(run.family);
+      }
+    } finally {
+      await pool.close();
+    }
+    const failed = families.filter((f) => f.failed);
+    const ran = families.reduce((n, f) => n + f.ran, 0);
+    const unexpected = results.filter((r) => failsProperty(r.verdict, strict)).map((r) => ({ id: r.id, verdict: r.verdict, why: `the ${r.property?.family ?? ''} family failed on this case${r.verdict === 'NON_STRICT' ? ' (NON_STRICT under --strict)' : ''}` }));
+    return {
+      schema: RESULTS_SCHEMA,
+      harness: { name: 'a2a-conformance', version: harnessVersion() },
+      ruleset: RULESET_VERSION,
+      client: clientOf(hello),
+      seed: String(o.seed),
+      shard: null,
+      strict,
+      deadlineMultiplier,
+      startedAt: new Date(started).toISOString(),
+      durationMs: Date.now() - started,
+      results,
+      notRun: laneProblems.map((m) => ({ id: '*', reason: m })),
+      summary: summarize(results),
+      expectations: null,
+      unexpected,
+      // 2 for a harness fault; 1 for a failed family, or when no case ran at all; else 0.
+      exitCode: results.some((r) => r.verdict === 'ERROR') ? 2 : failed.length > 0 || ran === 0 ? 1 : 0,
+      properties: families,
+    };
+  });
+}
+
+interface FamilyRun {
+  family: PropertyFamilyResult;
+  result?: ScenarioResult;
+}
+
+/** A case as the scenario the client runs: labelled for this client's profile; undefined where a fixed profile cannot run it. */
+function toScenario(family: Family, c: GeneratedCase, id: string, hello: Hello): Scenario | undefined {
+  if (hello.profile && unmetConstraint(hello.profile, c.profileConstraints)) return undefined;
+  const profile = hello.profile ?? profileFor(DEFAULT_PROFILE, c.profileConstraints, hello.extensions ?? []);
+  return caseScenario(family, c, id, labelCase(c, profile));
+}
+
+function tally(family: Family, o: PropertyRunOptions, cases: PropertyCase[], started: number): PropertyFamilyResult {
+  const verdicts: PropertyFamilyResult['verdicts'] = {};
+  const stories: Record<string, number> = {};
+  const labels: Record<string, number> = {};
+  for (const c of cases) {
+    verdicts[c.verdict] = (verdicts[c.verdict] ?? 0) + 1;
+    stories[c.story] = (stories[c.story] ?? 0) + 1;
+    labels[c.rule] = (labels[c.rule] ?? 0) + 1;
+  }
+  return { family: family.id, title: family.title, rules: family.rules, seed: o.seed, runs: o.runs ?? DEFAULT_RUNS, ran: cases.length, verdicts, stories, labels, failed: false, cases, durationMs: Date.now() - started };
+}
+
+const compact = (path: string, c: GeneratedCase, r: ScenarioResult): PropertyCase => ({
+  path,
+  story: c.story,
+  rule: r.rule,
+  verdict: r.verdict,
+  ...(c.drifts.length ? { drifts: c.drifts } : {}),
+  durationMs: r.durationMs,
+});
+
+async function sweepFamily(family: Family, o: PropertyRunOptions, hello: Hello, pool: LanePool, strict: boolean): Promise<FamilyRun> {
+  const started = Date.now();
+  const runs = o.runs ?? DEFAULT_RUNS;
+  const cases = generateCases(family, o.seed, runs);
+  const done: Array<PropertyCase | undefined> = new Array(cases.length);
+  let firstFailure = Number.POSITIVE_INFINITY;
+  let next = 0;
+  let count = 0;
+  // Lanes take the cases in order; after a failure no later case starts (an earlier one still in flight may fail first).
+  const worker = async () => {
+    while (next < cases.length && next < firstFailure && !o.signal?.aborted) {
+      const i = next++;
+      const c = cases[i]!;
+      const s = toScenario(family, c, caseId(family.id, o.seed, String(i)), hello);
+      if (!s) continue;
+      const r = await pool.run(s);
+      const pc = compact(String(i), c, r);
+      done[i] = pc;
+      const failing = failsProperty(r.verdict, strict);
+      if (failing) firstFailure = Math.min(firstFailure, i);
+      o.onCase?.(family.id, ++count, runs, pc, failing);
+    }
+  };
+  await Promise.all(Array.from({ length: pool.size }, worker));
+  const ran = done.filter((x): x is PropertyCase => x !== undefined);
+  const summary = tally(family, o, ran, started);
+  if (!Number.isFinite(firstFailure) || o.signal?.aborted) return { family: summary };
+
+  // Shrink from the first failure, one candidate at a time: the last candidate that failed is the counterexample.
+  const shrinkStarted = Date.now();
+  let last: ScenarioResult | undefined;
+  let steps = 0;
+  const details = await fc.check(
+    fc.asyncProperty(family.arbitrary, async (c) => {
+      if (o.signal?.aborted) return true;
+      const s = toScenario(family, c, caseId(family.id, o.seed, 'shrinking'), hello);
+      if (!s) return true;
+      const r = await pool.run(s);
+      if (!failsProperty(r.verdict, strict)) return true;
+      last = r;
+      o.onShrink?.(family.id, ++steps, r);
+      return false;
+    }),
+    { seed: o.seed, path: String(firstFailure), interruptAfterTimeLimit: o.shrinkBudgetMs ?? SHRINK_BUDGET_MS, markInterruptAsFailure: false },
+  );
+  const path = details.counterexamplePath ?? String(firstFailure);
+  const c = (details.counterexample?.[0] as GeneratedCase | undefined) ?? cases[firstFailure]!;
+  const result = last ?? (await pool.run(toScenario(family, c, caseId(family.id, o.seed, path), hello)!));
+  const counterexample = finish(family, o, c, result, path, String(firstFailure), details.numShrinks, details.interrupted);
+  return { family: { ...summary, failed: true, counterexample: counterexample.id, durationMs: Date.now() - started, shrinkMs: Date.now() - shrinkStarted }, result: counterexample };
+}
+
+async function replayFamily(family: Family, o: PropertyRunOptions, hello: Hello, pool: LanePool, strict: boolean): Promise<FamilyRun> {
+  const started = Date.now();
+  const path = o.path!;
+  const c = caseAt(family, o.seed, path);
+  const s = toScenario(family, c, caseId(family.id, o.seed, path), hello);
+  if (!s) return { family: { ...tally(family, o, [], started), runs: 1 } };
+  const r = await pool.run(s);
+  const summary = { ...tally(family, o, [compact(path, c, r)], started), runs: 1 };
+  const failing = failsProperty(r.verdict, strict);
+  const result = finish(family, o, c, r, path, path, 0, false);
+  return { family: { ...summary, failed: failing, counterexample: result.id }, result };
+}
+
+/** The counterexample's result: its id from the seed and path, and how to replay it. */
+function finish(family: Family, o: PropertyRunOptions, c: GeneratedCase, r: ScenarioResult, path: string, firstFailure: string, shrinks: number, interrupted: boolean): ScenarioResult {
+  const id = caseId(family.id, o.seed, path);
+  return {
+    ...r,
+    id,
+    property: {
+      family: family.id,
+      seed: o.seed,
+      path,
+      firstFailure,
+      shrinks,
+      ...(interrupted ? { shrinkInterrupted: true } : {}),
+      story: c.story,
+      drifts: c.drifts,
+      replay: replayCommand(family.id, o.seed, path, o.clientArgs ?? (o.clientCmd ? `--client-cmd ${JSON.stringify(o.clientCmd)}` : `--client ${o.client ?? 'reference'}`)),
+    },
+  };
+}
