@@ -78,4 +78,15 @@ export default defineScenarios(bothDialects([
     intent: liveAudio,
     expect: 'PASS',
   },
+  {
+    ...common,
+    id: 'neg-escalate/extension-not-honoured',
+    title: 'The card declares the extension; the runtime does not honour it',
+    description: 'As known-extension, but the runtime ignores the opt-in: frame 2 gets HTTP 415 and the task sticks in input-required. Found by the negotiation property family: opting in was graded NON_STRICT by NEG-LIVE-INPUT, against the rule\'s own table.',
+    expectation: 'Opting in is the card\'s way and earns no blame; the recovery is graded by the WIRE checks: never resend the refused frame, cancel the stuck task, decide within the deadline.',
+    peer: { ...peer, factory: 'contoso-audio-batch', runtime: { ...runtime, input: { ...runtime.input!, sessionExtension: undefined } } },
+    profileConstraints: { liveOnlyInputModes: ['audio/pcm'], knownExtensions: [SESSION_EXT] },
+    intent: liveAudio,
+    expect: 'INFORMATIONAL',
+  },
 ] satisfies Scenario[]));
