@@ -19,6 +19,7 @@ import type { Serving } from './serve.js';
 import type { Interruptible, StopSignal } from './interrupt.js';
 import { makeReporter, REPORTERS, summaryText, wantsColour, type ReporterName } from './reporters.js';
 import { printable, printableJson } from '../core/text.js';
+import { FAMILY_IDS } from '../gen/family-ids.js';
 
 /**
  * The rest of the harness loads when a command needs it: `--version`, `--help` and argument
@@ -38,6 +39,8 @@ const load = {
   output: () => import('./output.js'),
   interrupt: () => import('./interrupt.js'),
   workspace: () => import('../runner/workspace.js'),
+  properties: () => import('./properties.js'),
+  families: () => import('../gen/families/index.js'),
 };
 
 /**
@@ -147,6 +150,38 @@ function ruleList(v: string, prev: string[] = []): string[] {
 const scenariosOption = () => new Option('--scenarios <glob...>', 'your scenario files, folders or globs, run with the built-in ones (*.scenario.ts|mts|js|mjs|json)');
 const noBuiltinOption = () => new Option('--no-builtin', 'leave out the built-in scenarios: only those of --scenarios');
 
+/** The options `properties` and `replay` share, as commander gives them. */
+interface PropertyOpts {
+  client?: string;
+  clientCmd?: string;
+  out: string;
+  strict: boolean;
+  deadlineMultiplier: number;
+  lanes?: number;
+  export?: string;
+}
+
+function wholeNumber(option: string, v: string, min: number, max: number): number {
+  const n = Number(v);
+  if (!(Number.isInteger(n) && n >= min && n <= max)) throw new UsageError(`${option} must be a whole number from ${min} to ${max}, got "${v}"`);
+  return n;
+}
+
+const multiplierOf = (v: string) => {
+  const x = Number(v);
+  if (!(x > 0 && x <= 100)) throw new UsageError(`--deadline-multiplier must be a number in (0, 100], got "${v}"`);
+  return x;
+};
+
+const lanesOf = (v: string) => wholeNumber('--lanes', v, 1, 64);
+
+/** `--family`: ids of the built-in families (checked against the list `list --families` prints). */
+function familyList(v: string, prev: string[] = []): string[] {
+  const ids = v.split(',').map((x) => x.trim()).filter(Boolean);
+  for (const id of ids) if (!FAMILY_IDS.includes(id)) throw new UsageError(`unknown family "${id}". Families: ${FAMILY_IDS.join(', ')}`);
+  return [...prev, ...ids];
+}
+
 export function buildProgram(): Command {
   const program = new Command('a2a-conformance')
     .description('Conformance harness for A2A (Agent2Agent) clients: scripted vendor peers over real TLS/mTLS, graded from the wire.')
@@ -173,17 +208,9 @@ export function buildProgram(): Command {
     .option('--update-expectations <file>', 'write a baseline that makes this run\'s verdicts expected')
     .option('--shard <index/count>', 'run one shard of the scenario files; merge with `report`')
     .option('--strict', 'treat NON_STRICT as unexpected', false)
-    .option('--deadline-multiplier <x>', 'scale every scenario deadline (slow machines)', (v) => {
-      const x = Number(v);
-      if (!(x > 0 && x <= 100)) throw new UsageError(`--deadline-multiplier must be a number in (0, 100], got "${v}"`);
-      return x;
-    }, 1)
+    .option('--deadline-multiplier <x>', 'scale every scenario deadline (slow machines)', multiplierOf, 1)
     .option('--seed <salt>', 'salt of the opaque scenario ids (random by default)')
-    .option('--lanes <n>', 'scenarios in flight at once, each on its own listeners and client process (default: twice the cores, at most 8)', (v) => {
-      const n = Number(v);
-      if (!(Number.isInteger(n) && n >= 1 && n <= 64)) throw new UsageError(`--lanes must be a whole number from 1 to 64, got "${v}"`);
-      return n;
-    })
+    .option('--lanes <n>', 'scenarios in flight at once, each on its own listeners and client process (default: twice the cores, at most 8)', lanesOf)
     .option('--scenario <id>', 'only this scenario (repeatable, or comma-separated)', (v: string, prev: string[] = []) => [...prev, ...v.split(',').map((x) => x.trim()).filter(Boolean)])
     .option('--grep <text|/regex/>', 'only scenarios whose id or title contains the text (case-insensitive) or matches /regex/flags', grepOf)
     .option('--bail', 'stop starting scenarios after the first unexpected verdict (the rest are listed as not run)', false)
@@ -255,6 +282,85 @@ export function buildProgram(): Command {
       reporter.end(results, written);
       process.exitCode = results.exitCode;
     });
+
+  /** The options `properties` and `replay` share. */
+  const propertyCommand = (name: string, description: string) =>
+    program
+      .command(name)
+      .description(description)
+      .option('--client <name>', 'a built-in client (reference, naive, a2a-js-sdk, …; see `list --clients`)')
+      .option('--client-cmd <command>', 'any other client: a command that speaks the NDJSON protocol (docs/protocol.md)')
+      .option('--out <dir>', 'where the report goes: index.html, results.json, junit.xml, summary.md', 'conformance-report')
+      .option('--strict', 'a NON_STRICT case fails its family too', false)
+      .option('--deadline-multiplier <x>', 'scale every case deadline (slow machines)', multiplierOf, 1)
+      .option('--lanes <n>', 'cases in flight at once, each on its own listeners and client process (default: twice the cores, at most 8)', lanesOf)
+      .option('--export <file>', 'write each counterexample as a .scenario.json that runs as a plain scenario (--scenarios <file>)');
+
+  propertyCommand('properties', 'run the property families: generated cards, profiles, intents and runtimes; a family fails on its first FAIL or TIMEOUT, which is shrunk and can be replayed')
+    .option('--family <id>', 'only this family (repeatable, or comma-separated; see `list --families`)', familyList)
+    .option('--runs <n>', 'generated cases per family (default 100)', (v) => wholeNumber('--runs', v, 1, 1_000_000))
+    .option('--seed <n>', 'the seed of the generated cases (random by default; a fixed seed gives the same cases)', (v) => wholeNumber('--seed', v, 0, 2 ** 31 - 1))
+    .action(async (opts: PropertyOpts & { family?: string[]; runs?: number; seed?: number }) => {
+      const seed = opts.seed ?? Math.floor(Math.random() * 2 ** 31);
+      await propertyAction(opts, { seed, ...(opts.runs !== undefined ? { runs: opts.runs } : {}) }, opts.family);
+    });
+
+  propertyCommand('replay', 'run one generated case again, by the seed and path a property run printed')
+    .requiredOption('--seed <n>', 'the seed of the run', (v) => wholeNumber('--seed', v, 0, 2 ** 31 - 1))
+    .requiredOption('--path <path>', 'the path of the case (e.g. 17:3:0)', (v) => {
+      if (!/^\d+(:\d+)*$/.test(v)) throw new UsageError(`--path must look like 17 or 17:3:0, got "${v}"`);
+      return v;
+    })
+    .option('--family <id>', 'the family (default: the path in every family)', familyList)
+    .action(async (opts: PropertyOpts & { family?: string[]; seed: number; path: string }) => {
+      await propertyAction({ ...opts, lanes: opts.lanes ?? 1 }, { seed: opts.seed, path: opts.path }, opts.family);
+    });
+
+  /** What `properties` and `replay` do once their options are read. */
+  async function propertyAction(opts: PropertyOpts, what: { seed: number; runs?: number; path?: string }, familyIds?: string[]) {
+    if (opts.client && opts.clientCmd) throw new UsageError('give --client or --client-cmd, not both');
+    if (!opts.client && !opts.clientCmd) throw new UsageError('say which client to run: --client <name> (see `a2a-conformance list --clients`) or --client-cmd "<command>"');
+    const { BUILTIN_CLIENTS } = await load.clients();
+    if (opts.client && !BUILTIN_CLIENTS.some((c) => c.name === opts.client))
+      throw new UsageError(`unknown client "${opts.client}". Built-in clients: ${BUILTIN_CLIENTS.map((c) => c.name).join(', ')}`);
+    const { FAMILIES } = await load.families();
+    const families = familyIds?.length ? FAMILIES.filter((f) => familyIds.includes(f.id)) : FAMILIES;
+    const { checkWritableFile, claimOutput } = await load.output();
+    if (opts.export !== undefined && !opts.export.endsWith('.scenario.json')) throw new UsageError(`--export must name a .scenario.json file (so --scenarios finds it), got "${opts.export}"`);
+    const exportTo = opts.export !== undefined ? checkWritableFile('--export', opts.export) : undefined;
+    const { interruptible } = await load.interrupt();
+    const { propertiesCommand, propertiesSummary } = await load.properties();
+    const { RunInterrupted } = await load.run();
+    await reap();
+    const out = await claimOutput('--out', opts.out);
+    const stop = interruptible((l) => printErr(l + '\n'), 'the run', { onStop: (s) => out.abandon(`it was stopped by ${s}`) });
+    let results: RunResults;
+    try {
+      results = await propertiesCommand({
+        ...(opts.client !== undefined ? { client: opts.client } : {}),
+        ...(opts.clientCmd !== undefined ? { clientCmd: opts.clientCmd } : {}),
+        families,
+        ...what,
+        strict: opts.strict,
+        deadlineMultiplier: opts.deadlineMultiplier,
+        ...(opts.lanes !== undefined ? { lanes: opts.lanes } : {}),
+        ...(exportTo !== undefined ? { exportTo } : {}),
+        out,
+        signal: stop.signal,
+        err: (t) => printErr(t),
+        outText: (t) => print(t),
+      });
+    } catch (err) {
+      if (err instanceof RunInterrupted || stop.received) throw new Stopped(stop.received ?? 'SIGINT');
+      out.abandon(`it failed: ${(err as Error).message}`);
+      throw err;
+    } finally {
+      stop.dispose();
+    }
+    const written = await out.commit(results);
+    print(propertiesSummary(results, written));
+    process.exitCode = results.exitCode;
+  }
 
   program
     .command('check-scenarios')
@@ -391,13 +497,20 @@ export function buildProgram(): Command {
 
   program
     .command('list')
-    .description('list the scenarios (or, with --clients, the built-in clients; with --rules, the rules and their sources)')
+    .description('list the scenarios (or, with --clients, the built-in clients; with --rules, the rules and their sources; with --families, the property families)')
     .option('--clients', 'print the built-in clients, one per line')
+    .option('--families', 'print the property families: id, rules, title')
     .option('--rules', 'print every rule with its sources (quoted, with section and level) and how it grades')
     .addOption(scenariosOption())
     .addOption(noBuiltinOption())
     .option('--json', 'print JSON')
-    .action(async (opts: { clients?: boolean; rules?: boolean; scenarios?: string[]; builtin: boolean; json?: boolean }) => {
+    .action(async (opts: { clients?: boolean; rules?: boolean; families?: boolean; scenarios?: string[]; builtin: boolean; json?: boolean }) => {
+      if (opts.families) {
+        const { FAMILIES } = await load.families();
+        if (opts.json) write(process.stdout, printableJson(FAMILIES.map((f) => ({ id: f.id, title: f.title, rules: f.rules, spec: f.spec })), 2) + '\n');
+        else for (const f of FAMILIES) print(`${f.id.padEnd(14)} ${f.rules.join(',').padEnd(90)} ${f.title}\n`);
+        return;
+      }
       if (opts.rules) {
         if (opts.json)
           write(process.stdout, printableJson(RULES.map((r) => ({ id: r.id, title: r.title, family: r.family, scope: r.scope, level: dutyLevel(r) ?? null, sources: r.sources, limits: r.limits ?? [], grades: r.grades, notBinding: r.notBinding, ...(r.otherwise ? { otherwise: r.otherwise } : {}) })), 2) + '\n');

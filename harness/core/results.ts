@@ -2,7 +2,7 @@
  * The results model (`a2a-conformance/results@1`, DESIGN.md §4.2). Reports are rendered from this
  * alone. JSON Schema: docs/results.schema.json. Change it only by addition.
  */
-import type { PeerRuntime } from './scenario.js';
+import type { PeerRuntime, Scenario } from './scenario.js';
 import type { TaskRecord, WireEvent } from './transcript.js';
 import type { ClientProfile, ClientReport, Dialect, TaskClass, TaskIntent } from './vocabulary/types.js';
 import type { Check, VerdictKind } from './verdict.js';
@@ -78,6 +78,8 @@ export interface PropertyCounterexample {
   drifts: string[];
   /** The command that replays it (client options as the run had them). */
   replay: string;
+  /** The case as a plain scenario (its card a template, as the peer was given it): what `--export` writes. */
+  scenario: Scenario;
 }
 
 /** One case of a property family, compactly: enough to find it again and count it. */

@@ -40,8 +40,8 @@ export interface Family {
   arbitrary: fc.Arbitrary<GeneratedCase>;
 }
 
-/** The family's cases' scenario id: the family, the seed and the fast-check path. */
-export const caseId = (family: string, seed: number, path: string) => `${family}/seed-${seed}/${path}`;
+/** The family's cases' scenario id: the family, the seed and the fast-check path (its `:` as `.`, as scenario ids spell it). */
+export const caseId = (family: string, seed: number, path: string) => `${family}/seed-${seed}/${path.replace(/:/g, '.')}`;
 
 /** The rule a case is graded by, for this profile: the first of its story's rules that binds, else the story's first. */
 export function labelCase(c: GeneratedCase, profile: ClientProfile): RuleId {

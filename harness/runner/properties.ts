@@ -16,6 +16,7 @@ import { DEFAULT_PROFILE, type Hello } from '../core/vocabulary/types.js';
 import { profileFor, unmetConstraint, type Scenario } from '../core/scenario.js';
 import type { VerdictKind } from '../core/verdict.js';
 import { caseId, caseScenario, labelCase, type Family, type GeneratedCase } from '../gen/family.js';
+import type { RuleId } from '../core/oracle/rule.js';
 import { createClient, type ClientChoice } from './client-factory.js';
 import { defaultLanes, openLanePool, type LanePool } from './lanes.js';
 import { harnessVersion } from './package-root.js';
@@ -66,6 +67,11 @@ export function caseAt(family: Family, seed: number, path: string): GeneratedCas
   }), { seed, path, endOnFailure: true });
   if (!found) throw new Error(`no case at path ${path} of family ${family.id} for seed ${seed}`);
   return found;
+}
+
+/** A word as a POSIX shell reads it back unchanged: bare where that is safe, else single-quoted. */
+export function shellWord(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
 /** The command that replays a counterexample. */
@@ -240,7 +246,8 @@ function finish(family: Family, o: PropertyRunOptions, c: GeneratedCase, r: Scen
       ...(interrupted ? { shrinkInterrupted: true } : {}),
       story: c.story,
       drifts: c.drifts,
-      replay: replayCommand(family.id, o.seed, path, o.clientArgs ?? (o.clientCmd ? `--client-cmd ${JSON.stringify(o.clientCmd)}` : `--client ${o.client ?? 'reference'}`)),
+      replay: replayCommand(family.id, o.seed, path, o.clientArgs ?? (o.clientCmd ? `--client-cmd ${shellWord(o.clientCmd)}` : `--client ${shellWord(o.client ?? 'reference')}`)),
+      scenario: caseScenario(family, c, id, r.rule as RuleId),
     },
   };
 }

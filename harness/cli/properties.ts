@@ -1,0 +1,118 @@
+/**
+ * `properties` and `replay`: the property families against a client, from the command line. Progress
+ * goes to stderr, one line per family (and one per shrink step); the report is written as for `run`;
+ * `--export` writes each counterexample as a `.scenario.json` that runs as a plain scenario, its
+ * `expect` being the reference client's verdict on it.
+ */
+import type { PropertyFamilyResult, RunResults, ScenarioResult } from '../core/results.js';
+import type { Scenario } from '../core/scenario.js';
+import { scenarioVerdict, VERDICT_KINDS } from '../core/verdict.js';
+import { printable } from '../core/text.js';
+import type { Family } from '../gen/family.js';
+import { runProperties, shellWord, type PropertyRunOptions } from '../runner/properties.js';
+import { runConformance } from '../runner/run.js';
+import { writeFileAtomic, type ClaimedOutput } from './output.js';
+
+export interface PropertiesCommand {
+  client?: string;
+  clientCmd?: string;
+  families: Family[];
+  runs?: number;
+  seed: number;
+  path?: string;
+  strict: boolean;
+  deadlineMultiplier: number;
+  lanes?: number;
+  /** A checked, writable `.scenario.json` path. */
+  exportTo?: string;
+  out: ClaimedOutput;
+  signal: AbortSignal;
+  err: (text: string) => void;
+  outText: (text: string) => void;
+}
+
+const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+function counts(f: PropertyFamilyResult): string {
+  return VERDICT_KINDS.filter((k) => f.verdicts[k]).map((k) => `${k} ${f.verdicts[k]}`).join(' · ');
+}
+
+export async function propertiesCommand(c: PropertiesCommand): Promise<RunResults> {
+  const clientArgs = c.clientCmd !== undefined ? `--client-cmd ${shellWord(c.clientCmd)}` : `--client ${shellWord(c.client ?? 'reference')}`;
+  const o: PropertyRunOptions = {
+    families: c.families,
+    seed: c.seed,
+    strict: c.strict,
+    deadlineMultiplier: c.deadlineMultiplier,
+    clientArgs,
+    signal: c.signal,
+    ...(c.client !== undefined ? { client: c.client } : {}),
+    ...(c.clientCmd !== undefined ? { clientCmd: c.clientCmd } : {}),
+    ...(c.runs !== undefined ? { runs: c.runs } : {}),
+    ...(c.path !== undefined ? { path: c.path } : {}),
+    ...(c.lanes !== undefined ? { lanes: c.lanes } : {}),
+  };
+  let lastTick = Date.now();
+  o.onCase = (family, done, total, pc, failing) => {
+    const now = Date.now();
+    if (failing) c.err(printable(`  ${family}: the case at path ${pc.path} failed (${pc.verdict}, ${pc.rule}, story ${pc.story}); shrinking…\n`));
+    else if (now - lastTick > 5000) {
+      lastTick = now;
+      c.err(`  ${family}: ${done}/${total} cases\n`);
+    }
+  };
+  o.onShrink = (family, step, r) => {
+    if (step % 5 === 1) c.err(printable(`  ${family}: shrink step ${step}: still ${r.verdict} (${r.rule})\n`));
+  };
+  o.onFamily = (f) => {
+    const head = `${f.failed ? '✗' : '✓'} ${f.family.padEnd(12)} ${String(f.ran).padStart(5)} case(s) · ${counts(f) || 'none run'} · ${secs(f.durationMs)}`;
+    c.err(printable(`${head}${f.failed ? ` · shrunk ${f.shrinkMs !== undefined ? `in ${secs(f.shrinkMs)}` : ''}` : ''}\n`));
+  };
+  c.err(printable(`a2a-conformance properties · seed ${c.seed} · ${c.path !== undefined ? `path ${c.path}` : `${c.runs ?? 100} case(s) per family`} · ${c.families.map((f) => f.id).join(', ')}\n`));
+  const results = await runProperties(o);
+  if (c.exportTo) await exportCounterexamples(results.results.filter((r) => r.property), c.exportTo, c);
+  return results;
+}
+
+/** The lines that end a property run: each counterexample with its replay command. */
+export function propertiesSummary(r: RunResults, written: { html: string; results: string }): string {
+  const lines: string[] = [''];
+  const fams = r.properties ?? [];
+  const ran = fams.reduce((n, f) => n + f.ran, 0);
+  lines.push(`a2a-conformance ${r.harness.version} · client ${r.client.name} ${r.client.version} · ${fams.length} famil${fams.length === 1 ? 'y' : 'ies'}, ${ran} case(s) · seed ${r.seed} · ${secs(r.durationMs)}`);
+  for (const res of r.results) {
+    const p = res.property!;
+    const worst = res.checks.find((x) => x.verdict === res.verdict);
+    lines.push(
+      `  ✗ ${p.family}: ${res.verdict} on story ${p.story}${p.drifts.length ? ` (${p.drifts.join(', ')})` : ''}, graded by ${res.rule}${worst ? ` — ${worst.rule}: ${worst.reason}` : ''}`,
+      p.firstFailure === p.path && p.shrinks === 0
+        ? `    the case at path ${p.path}`
+        : `    first failure at path ${p.firstFailure}, shrunk ${p.shrinks} time(s) to path ${p.path}${p.shrinkInterrupted ? ' (shrinking stopped at its time budget)' : ''}`,
+      `    replay: ${p.replay}`,
+    );
+  }
+  if (fams.length && !r.results.some((x) => x.property && fams.find((f) => f.family === x.property!.family)?.failed)) lines.push('  every family passed');
+  lines.push(`report: ${written.html}`, `results: ${written.results}`, `exit code ${r.exitCode}`);
+  return printable(lines.join('\n')) + '\n';
+}
+
+/**
+ * Writes the counterexamples as one `.scenario.json`, then runs the reference client over that file
+ * (loading it as any vendor file is loaded) and records its verdicts as the scenarios' `expect`.
+ */
+async function exportCounterexamples(results: ScenarioResult[], file: string, c: PropertiesCommand): Promise<void> {
+  if (results.length === 0) {
+    c.err('--export: no counterexample to write (every family passed); nothing written\n');
+    return;
+  }
+  const scenarios: Scenario[] = results.map((r) => ({ ...r.property!.scenario, expect: 'PASS' }));
+  await writeFileAtomic(file, JSON.stringify(scenarios, null, 2) + '\n');
+  const reference = await runConformance({ client: 'reference', files: [file], signal: c.signal, lanes: 1 });
+  // The scenario's own verdict: a run of rejections alone is not credited (runner/dialect.ts), but beside the
+  // built-in scenarios, where the exported file is meant to run, it is.
+  const own = (r: ScenarioResult) => (r.checks[0]?.rule === 'DIALECT' ? scenarioVerdict(r.checks.slice(1), r.rule) : r.verdict);
+  const verdicts = new Map(reference.results.map((r) => [r.id, own(r)]));
+  const settled = scenarios.map((s) => ({ ...s, expect: verdicts.get(s.id) ?? s.expect }));
+  await writeFileAtomic(file, JSON.stringify(settled, null, 2) + '\n');
+  c.err(printable(`exported ${settled.length} counterexample(s) to ${file} (expect: the reference client's verdict, ${settled.map((s) => s.expect).join(', ')}); run it with --scenarios ${file}\n`));
+}
