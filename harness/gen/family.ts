@@ -33,8 +33,10 @@ export interface Family {
   /** Stable id: `--family`, the ids of its cases, the replay command. */
   id: string;
   title: string;
-  /** The rules its stories are about, in the order that labels a case. */
+  /** The rules its stories are about. */
   rules: RuleId[];
+  /** Cross-cutting rules (graded on every case) whose mistakes its stories provoke, as the mutation check shows. */
+  provokes?: RuleId[];
   /** Where its stories come from. */
   spec: string;
   arbitrary: fc.Arbitrary<GeneratedCase>;

@@ -120,6 +120,7 @@ export const negotiationFamily: Family = {
   id: 'negotiation',
   title: 'Negotiation (seed 000)',
   rules: ['NEG-LIVE-INPUT', 'NEG-PUSH-MTLS', 'NEG-RESUB-ONLY-OUTPUT', 'NEG-ESCALATE'],
+  provokes: ['WIRE-NO-ORPHANS', 'WIRE-NO-BLIND-RETRY'],
   spec: 'seed 000 §Core Distinction, §What Was Observed, §Decision Boundary',
   arbitrary: fc.oneof(liveInput, sessionExtensionStory, push, resubscribeOnly),
 };

@@ -1,0 +1,111 @@
+/**
+ * The property families: their arbitraries make valid cases by construction, a seed always makes the
+ * same cases, a path finds the case a sweep made, the reference client passes every family, and a
+ * fixed seed gives the same verdicts twice. (Each naive mistake a family covers is caught by it
+ * alone: test/property-mutants.test.ts.)
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { validateCardV1 } from '../harness/core/card-validator.js';
+import { fillCard, profileFor } from '../harness/core/scenario.js';
+import { DEFAULT_PROFILE } from '../harness/core/vocabulary/types.js';
+import { agentCard } from '../harness/gen/agent-card.js';
+import { clientProfile } from '../harness/gen/client-profile.js';
+import { FAMILY_IDS } from '../harness/gen/family-ids.js';
+import { FAMILIES } from '../harness/gen/families/index.js';
+import { peerRuntime } from '../harness/gen/peer-runtime.js';
+import { taskIntent } from '../harness/gen/task-intent.js';
+import { caseAt, generateCases, runProperties } from '../harness/runner/properties.js';
+import { PROTO, protoMessages } from './helpers/proto.js';
+
+const VARS = { rpcUrl: 'https://127.0.0.1:4443/t/abc/rpc', tokenUrl: 'https://127.0.0.1:4443/t/abc/token' };
+
+/** The value at a JSON pointer, or undefined. */
+function at(doc: unknown, pointer: string): unknown {
+  let v: unknown = doc;
+  for (const raw of pointer.split('/').slice(1)) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    v = v && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined;
+  }
+  return v;
+}
+
+describe('arbitraries', () => {
+  it.each(FAMILIES.map((f) => [f.id, f] as const))('%s: every case is valid by construction (card, signals, profile, intent)', (_, family) => {
+    fc.assert(
+      fc.property(family.arbitrary, (c) => {
+        const card = fillCard(c.card, VARS);
+        expect(validateCardV1(card), JSON.stringify(card)).toEqual([]);
+        for (const s of c.signals) expect(at(card, s.pointer), `${c.story}: signal ${s.pointer}`).toBeDefined();
+        const profile = profileFor(DEFAULT_PROFILE, c.profileConstraints);
+        expect(profile.liveOnlyInputModes.filter((m) => profile.bufferableInputModes.includes(m))).toEqual([]);
+        expect(c.intent.acceptedOutputModes.length).toBeGreaterThan(0);
+        if (c.intent.requiredOutputMode) expect(c.intent.acceptedOutputModes).toContain(c.intent.requiredOutputMode);
+        expect(c.rules.length).toBeGreaterThan(0);
+        for (const r of c.rules) expect(family.rules).toContain(r);
+        expect(c.deadlineMs).toBeGreaterThanOrEqual(3000);
+      }),
+      { seed: 42, numRuns: 300 },
+    );
+  });
+
+  it.skipIf(!existsSync(PROTO))("every generated card has the proto's REQUIRED AgentCard fields, non-empty (A2A v1.0.1 §5.7)", () => {
+    const required = protoMessages(readFileSync(PROTO, 'utf8')).get('AgentCard')!.required;
+    expect(required.length).toBeGreaterThan(3);
+    for (const family of FAMILIES)
+      for (const c of generateCases(family, 9, 200))
+        for (const f of required) {
+          const v = c.card[f];
+          expect(v === undefined || v === '' || (Array.isArray(v) && v.length === 0), `${family.id}/${c.story}: ${f}`).toBe(false);
+        }
+  });
+
+  it('a seed makes the same cases; a path finds the case the sweep made there', () => {
+    for (const family of FAMILIES) {
+      const a = generateCases(family, 1234, 40);
+      expect(generateCases(family, 1234, 40)).toEqual(a);
+      expect(generateCases(family, 1235, 40)).not.toEqual(a);
+      for (const i of [0, 7, 39]) expect(caseAt(family, 1234, String(i))).toEqual(a[i]);
+    }
+  });
+
+  it('every story of a family shows up in its first 100 cases', () => {
+    for (const family of FAMILIES) {
+      const stories = new Set(generateCases(family, 1, 100).map((c) => c.story));
+      const all = new Set(generateCases(family, 1, 2000).map((c) => c.story));
+      expect([...stories].sort(), family.id).toEqual([...all].sort());
+    }
+  });
+
+  it('the builders refuse impossible constraints with a message that names them', () => {
+    expect(() => agentCard({ maxExtraSkills: -1 })).toThrow(/^agentCard: /);
+    expect(() => agentCard({ skills: [], maxExtraSkills: 0 })).toThrow(/^agentCard: a card needs at least one skill/);
+    expect(() => agentCard({ inputModes: [] })).toThrow(/^agentCard: /);
+    expect(() => clientProfile({ callbacks: [] })).toThrow(/^clientProfile: /);
+    expect(() => taskIntent({ taskClass: 'text', input: { mediaType: 'text/plain' }, completion: [], accepted: ['text/plain'] })).toThrow(/^taskIntent: /);
+    expect(() => taskIntent({ taskClass: 'text', input: { mediaType: 'text/plain' }, completion: ['poll'], accepted: ['text/plain'], required: 'audio/pcm' })).toThrow(/^taskIntent: required/);
+    expect(() => peerRuntime({ streaming: false, workMs: { min: 5, max: 1 } })).toThrow(/^peerRuntime: /);
+  });
+
+  it("the CLI's family ids are the families'", () => {
+    expect(FAMILIES.map((f) => f.id)).toEqual([...FAMILY_IDS]);
+  });
+});
+
+describe('property runs with the reference client', () => {
+  it('every family passes, and a fixed seed gives the same cases and verdicts twice', async () => {
+    const run = () => runProperties({ client: 'reference', families: FAMILIES, runs: 30, seed: 7 });
+    const first = await run();
+    expect(first.exitCode).toBe(0);
+    expect(first.results).toEqual([]);
+    for (const f of first.properties!) {
+      expect(f.failed, f.family).toBe(false);
+      expect(f.ran).toBe(30);
+      expect(Object.keys(f.verdicts).filter((v) => v !== 'PASS' && v !== 'INFORMATIONAL'), f.family).toEqual([]);
+    }
+    const second = await run();
+    const shape = (r: typeof first) => r.properties!.map((f) => f.cases.map(({ path, story, rule, verdict }) => ({ path, story, rule, verdict })));
+    expect(shape(second)).toEqual(shape(first));
+  });
+});
