@@ -19,7 +19,8 @@ export interface WrittenReport {
   markdown: string;
 }
 
-export async function writeReports(r: RunResults, dir: string): Promise<WrittenReport> {
+/** Writes the report files into `dir`; `finalDir` is where they will live (summary.md names the report there). */
+export async function writeReports(r: RunResults, dir: string, finalDir: string = dir): Promise<WrittenReport> {
   await mkdir(dir, { recursive: true });
   const out: WrittenReport = {
     dir,
@@ -32,7 +33,7 @@ export async function writeReports(r: RunResults, dir: string): Promise<WrittenR
     writeFile(out.results, JSON.stringify(r, null, 2) + '\n'),
     writeFile(out.html, renderHtmlReport(r)),
     writeFile(out.junit, renderJunit(r)),
-    writeFile(out.markdown, renderMarkdown(r, out.html)),
+    writeFile(out.markdown, renderMarkdown(r, join(finalDir, 'index.html'))),
   ]);
   return out;
 }

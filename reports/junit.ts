@@ -34,7 +34,15 @@ function detail(s: ScenarioResult): string {
 
 export function renderJunit(r: RunResults): string {
   const unexpected = new Map(r.unexpected.map((u) => [u.id, u.why]));
-  const cases = r.results.map((s) => {
+  // A property run: one test per family, failing with its counterexample.
+  const familyCases = (r.properties ?? []).map((f) => {
+    const ce = r.results.find((x) => x.id === f.counterexample);
+    const base = { '@_name': `property:${f.family}`, '@_classname': `a2a-conformance.properties`, '@_time': (f.durationMs / 1000).toFixed(3), '@_status': f.failed ? (ce?.verdict ?? 'FAIL') : 'PASS' };
+    if (f.failed && ce?.verdict === 'ERROR') return { ...base, error: { '@_message': ce.checks[0]?.reason ?? 'harness error', '@_type': 'ERROR', '#text': detail(ce) } };
+    if (f.failed && ce) return { ...base, failure: { '@_message': `${ce.verdict} after ${f.ran} case(s); replay: ${ce.property?.replay ?? ''}`, '@_type': ce.verdict, '#text': detail(ce) } };
+    return base;
+  });
+  const cases = r.properties ? familyCases : r.results.map((s) => {
     const why = unexpected.get(s.id);
     const props = {
       property: [

@@ -37,6 +37,14 @@ export function renderMarkdown(r: RunResults, reportPath?: string): string {
       lines.push(`| ${u.verdict} | ${md(u.id)} | ${md(c ? `${c.rule}: ${c.reason}` : '')} | ${md(authority)} | ${md(u.why)} |`);
     }
   }
+  if (r.properties?.length) {
+    lines.push('', `### Property families (seed ${md(r.seed, false)})`, '', '| family | result | cases | verdicts | replay |', '|---|---|---|---|---|');
+    for (const f of r.properties) {
+      const ce = r.results.find((x) => x.id === f.counterexample);
+      const counts = VERDICT_KINDS.filter((k) => f.verdicts[k]).map((k) => `${k} ${f.verdicts[k]}`).join(' · ');
+      lines.push(`| ${md(f.family)} | ${f.failed ? `❌ ${ce ? md(`${ce.verdict} on ${ce.property?.story ?? ''}, ${ce.rule}`) : ''}` : '✅'} | ${f.ran} | ${counts} | ${ce?.property && f.failed ? md(ce.property.replay) : ''} |`);
+    }
+  }
   if (reportPath) lines.push('', `Full report: ${md(reportPath, false)}`);
   return lines.join('\n') + '\n';
 }

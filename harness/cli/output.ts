@@ -128,7 +128,7 @@ export async function claimOutput(option: string, given: string): Promise<Claime
     async commit(r) {
       const staging = join(dir, `${STAGING}${randomBytes(4).toString('hex')}`);
       try {
-        const written = await writeReports(r, staging);
+        const written = await writeReports(r, staging, dir);
         // results.json last: whoever reads it finds the other files in place.
         for (const f of [written.junit, written.markdown, written.html, written.results]) await rename(f, join(dir, basename(f)));
         await unlink(join(dir, MARKER));

@@ -18,6 +18,8 @@ export class MergeError extends Error {
 export function mergeResults(runs: RunResults[]): RunResults {
   if (runs.length === 0) throw new MergeError('nothing to merge');
   const first = runs[0]!;
+  if (runs.some((r) => !!r.properties) !== runs.every((r) => !!r.properties)) throw new MergeError('cannot merge a property run (a2a-conformance properties) with a scenario run');
+  const properties = first.properties ? runs.flatMap((r) => r.properties ?? []) : undefined;
   for (const r of runs) {
     if (r.schema !== first.schema) throw new MergeError(`cannot merge ${r.schema} with ${first.schema}`);
     if (r.client.name !== first.client.name || r.client.version !== first.client.version)
@@ -51,6 +53,8 @@ export function mergeResults(runs: RunResults[]): RunResults {
     notRun: [...notRun].map(([id, reason]) => ({ id, reason })),
     summary: summarize(results),
     unexpected,
-    exitCode: Math.max(exitCode(results, unexpected), unexpected.length ? 1 : 0),
+    // A property run's exit code is its families' (a passing one holds no result at all).
+    exitCode: properties ? Math.max(...runs.map((r) => r.exitCode), unexpected.length ? 1 : 0) : Math.max(exitCode(results, unexpected), unexpected.length ? 1 : 0),
+    ...(properties ? { properties } : {}),
   };
 }

@@ -376,7 +376,6 @@ function CardBytes({ s }: { s: ScenarioResult }) {
 
 function ScenarioPanel({ s, unexpected }: { s: ScenarioResult; unexpected: boolean }) {
   const text = [s.id, s.title, s.rule, ...s.checks.map((c) => c.reason)].join(' ').toLowerCase();
-  const rec = s as ScenarioResult & { counterexample?: unknown; replay?: string; seed?: unknown; path?: string };
   return (
     <details class={`scenario v-${s.verdict}${unexpected ? ' unexpected' : ''}`} id={anchor(s.id)} data-verdict={s.verdict} data-rule={s.rule} data-dialect={s.peer.dialect ?? 'a2a-v1'} data-unexpected={unexpected ? 'true' : 'false'} data-text={text}>
       <summary>
@@ -454,15 +453,53 @@ function ScenarioPanel({ s, unexpected }: { s: ScenarioResult; unexpected: boole
             <pre class="stderr">{s.stderr}</pre>
           </>
         ) : null}
-        {rec.counterexample !== undefined ? (
+        {s.property ? (
           <>
-            <h4>Counterexample</h4>
-            <JsonView value={rec.counterexample} />
-            {rec.replay ? <pre class="replay">{rec.replay}</pre> : null}
+            <h4>Counterexample of the {s.property.family} family</h4>
+            <p>
+              Story <code>{s.property.story}</code>
+              {s.property.drifts.length ? <> · the runtime drifts from its card: {s.property.drifts.map((d) => <code>{d}</code>)}</> : ' · the runtime honours its card'} · seed <code>{s.property.seed}</code> ·{' '}
+              {s.property.path === s.property.firstFailure && s.property.shrinks === 0 ? <>path <code>{s.property.path}</code></> : <>first failure at path <code>{s.property.firstFailure}</code>, shrunk {s.property.shrinks} time(s) to path <code>{s.property.path}</code>{s.property.shrinkInterrupted ? ' (shrinking stopped at its time budget)' : ''}</>}
+              . The card, profile, intent and runtime above are the shrunk case's; <code>--export</code> writes it as a scenario file.
+            </p>
+            <pre class="replay">{s.property.replay}</pre>
           </>
         ) : null}
       </div>
     </details>
+  );
+}
+
+/**
+ * A property run's families: counts per verdict, story and rule, and a link to the counterexample. The
+ * cases themselves stay in results.json (a compact row each): the page stays small at any run count.
+ */
+function Properties({ r }: { r: RunResults }) {
+  const fams = r.properties ?? [];
+  const list = (m: Record<string, number>) => Object.entries(m).sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join(' · ');
+  return (
+    <section class="properties">
+      <h2>Property families</h2>
+      <p class="muted">Seed <code>{r.seed}</code> · {fams.reduce((n, f) => n + f.ran, 0)} generated case(s). Each case is in results.json (<code>properties[].cases</code>: path, story, rule, verdict); replay one with <code>a2a-conformance replay --family &lt;id&gt; --seed {r.seed} --path &lt;path&gt;</code>.</p>
+      <div class="matrix-wrap">
+        <table class="families">
+          <thead><tr><th>family</th><th>result</th><th>cases</th><th>verdicts</th><th>stories</th><th>graded by</th><th>time</th></tr></thead>
+          <tbody>
+            {fams.map((f) => (
+              <tr data-family={f.family} data-failed={f.failed ? 'true' : 'false'}>
+                <td><code>{f.family}</code><br /><span class="muted">{f.title}</span></td>
+                <td>{f.failed ? (f.counterexample ? <a href={`#${anchor(f.counterexample)}`}>✗ failed: counterexample</a> : '✗ failed') : '✓ passed'}</td>
+                <td>{f.ran} of {f.runs}</td>
+                <td>{VERDICT_KINDS.filter((k) => f.verdicts[k]).map((k) => <span class={`v-${k}`}>{k} {f.verdicts[k]} </span>)}</td>
+                <td>{list(f.stories)}</td>
+                <td>{list(f.labels)}</td>
+                <td>{(f.durationMs / 1000).toFixed(1)} s{f.shrinkMs !== undefined ? ` (shrinking ${(f.shrinkMs / 1000).toFixed(1)} s)` : ''}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
   );
 }
 
@@ -515,8 +552,9 @@ function Page({ r }: { r: RunResults }) {
             </ul>
           </section>
         ) : null}
+        {r.properties ? <Properties r={r} /> : null}
         <section>
-          <h2>Scenarios</h2>
+          <h2>{r.properties ? 'Counterexamples' : 'Scenarios'}</h2>
           <Filters r={r} />
           <div id="scenarios">{r.results.map((s) => <ScenarioPanel s={s} unexpected={unexpected.has(s.id)} />)}</div>
         </section>
