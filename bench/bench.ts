@@ -7,7 +7,7 @@
  * Usage: npm run bench [-- --rounds 5]
  * A benchmark, not a test: the numbers go in the README, never into an assertion.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { createBuiltinClient } from '../clients/index.js';
@@ -16,6 +16,7 @@ import type { Scenario } from '../harness/core/scenario.js';
 import type { HttpEvent } from '../harness/core/transcript.js';
 import { CODE_ROOT, findScenarioFiles, loadCatalogue, PACKAGE_ROOT, DEFAULT_SCENARIO_GLOB } from '../harness/runner/catalogue.js';
 import { closeEnv, openEnv } from '../harness/runner/env.js';
+import { defaultLanes } from '../harness/runner/lanes.js';
 import { executeScenario, type RunEnv } from '../harness/runner/execute.js';
 import { makePki, readPki, writePki } from '../harness/pki/index.js';
 import { closeRunFolder, openRunFolder } from '../harness/runner/workspace.js';
@@ -142,6 +143,29 @@ async function main() {
   await insecure.close();
   await closeEnv(env);
   await closeRunFolder(folder);
+  await propertyFigures(harnessMs / n, bareMs / n);
+}
+
+/**
+ * The property families (issue 13): generated cases per second over real TLS on one lane and on the
+ * default lanes, CPU per case against the bare replay's time per scenario, and peak RSS with the
+ * report's rendering at 1,000 cases (and 10,000 with `--big`). Each run is a child process of its own.
+ */
+async function propertyFigures(harnessPerScenario: number, barePerScenario: number): Promise<void> {
+  const one = (runs: number, lanes: number) => {
+    const out = execFileSync(process.execPath, ['--import', 'tsx', join(PACKAGE_ROOT, 'bench/property-bench.ts'), String(runs), String(lanes)], { encoding: 'utf8', maxBuffer: 1 << 24 });
+    return JSON.parse(out.trim().split('\n').at(-1)!) as { cases: number; failed: string[]; wallMs: number; cpuMs: number; rssMiB: number; renderMs: number; htmlKiB: number; jsonKiB: number };
+  };
+  const lanes = defaultLanes();
+  const line = (label: string, r: ReturnType<typeof one>) =>
+    console.log(`${label.padEnd(22)} ${(r.cases / (r.wallMs / 1000)).toFixed(1)} cases/s (${r.cases} cases in ${(r.wallMs / 1000).toFixed(1)} s) · CPU ${(r.cpuMs / r.cases).toFixed(1)} ms/case · peak RSS ${r.rssMiB} MiB · report ${r.renderMs} ms, ${r.htmlKiB} KiB HTML, ${r.jsonKiB} KiB JSON${r.failed.length ? ` · FAILED: ${r.failed.join(', ')}` : ''}`);
+  line('generated, 1 lane', one(100, 1));
+  line(`generated, ${lanes} lanes`, one(100, lanes));
+  const k = one(334, lanes);
+  line('1,000 cases', k);
+  console.log(`CPU per case vs floor   ${(k.cpuMs / k.cases).toFixed(1)} ms of CPU per generated case; a hand-written scenario takes ${harnessPerScenario.toFixed(0)} ms of wall time through the reference client against ${barePerScenario.toFixed(0)} ms replayed with bare undici (keep-alive)`);
+  if (process.argv.includes('--big')) line('10,000 cases', one(3334, lanes));
 }
 
 await main();
+
