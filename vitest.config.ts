@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 // The project's own tests. Scenario files (scenarios/**) are not tests of this project: the CLI
-// runs them with its own programmatic vitest configuration (harness/runner/vitest-run.ts).
+// loads them and runs them on its own lanes (harness/runner/lanes.ts).
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'harness/**/*.test.ts', 'peers/**/*.test.ts', 'clients/**/*.test.ts'],
