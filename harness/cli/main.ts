@@ -175,6 +175,15 @@ const multiplierOf = (v: string) => {
 
 const lanesOf = (v: string) => wholeNumber('--lanes', v, 1, 64);
 
+/** `--client` or `--client-cmd`, exactly one, and a built-in client that exists: as `run`, `properties` and `replay` take them. */
+async function checkClientChoice(opts: { client?: string; clientCmd?: string }): Promise<void> {
+  if (opts.client && opts.clientCmd) throw new UsageError('give --client or --client-cmd, not both');
+  if (!opts.client && !opts.clientCmd) throw new UsageError('say which client to run: --client <name> (see `a2a-conformance list --clients`) or --client-cmd "<command>"');
+  const { BUILTIN_CLIENTS } = await load.clients();
+  if (opts.client && !BUILTIN_CLIENTS.some((c) => c.name === opts.client))
+    throw new UsageError(`unknown client "${opts.client}". Built-in clients: ${BUILTIN_CLIENTS.map((c) => c.name).join(', ')}`);
+}
+
 /** `--family`: ids of the built-in families (checked against the list `list --families` prints). */
 function familyList(v: string, prev: string[] = []): string[] {
   const ids = v.split(',').map((x) => x.trim()).filter(Boolean);
@@ -225,11 +234,7 @@ export function buildProgram(): Command {
         if (i > n) throw new UsageError(`--shard ${opts.shard}: the index must be at most the count`);
       }
       const expectations = opts.expectations ? await readExpectations(opts.expectations) : undefined;
-      if (opts.client && opts.clientCmd) throw new UsageError('give --client or --client-cmd, not both');
-      if (!opts.client && !opts.clientCmd) throw new UsageError('say which client to run: --client <name> (see `a2a-conformance list --clients`) or --client-cmd "<command>"');
-      const { BUILTIN_CLIENTS } = await load.clients();
-      if (opts.client && !BUILTIN_CLIENTS.some((c) => c.name === opts.client))
-        throw new UsageError(`unknown client "${opts.client}". Built-in clients: ${BUILTIN_CLIENTS.map((c) => c.name).join(', ')}`);
+      await checkClientChoice(opts);
       // Everything is checked before anything runs: the scenario files (all of them), then every path written.
       const { loadCatalogue } = await load.catalogue();
       const { checkWritableFile, claimOutput, writeFileAtomic } = await load.output();
@@ -318,11 +323,7 @@ export function buildProgram(): Command {
 
   /** What `properties` and `replay` do once their options are read. */
   async function propertyAction(opts: PropertyOpts, what: { seed: number; runs?: number; path?: string }, familyIds?: string[]) {
-    if (opts.client && opts.clientCmd) throw new UsageError('give --client or --client-cmd, not both');
-    if (!opts.client && !opts.clientCmd) throw new UsageError('say which client to run: --client <name> (see `a2a-conformance list --clients`) or --client-cmd "<command>"');
-    const { BUILTIN_CLIENTS } = await load.clients();
-    if (opts.client && !BUILTIN_CLIENTS.some((c) => c.name === opts.client))
-      throw new UsageError(`unknown client "${opts.client}". Built-in clients: ${BUILTIN_CLIENTS.map((c) => c.name).join(', ')}`);
+    await checkClientChoice(opts);
     const { FAMILIES } = await load.families();
     const families = familyIds?.length ? FAMILIES.filter((f) => familyIds.includes(f.id)) : FAMILIES;
     const { checkWritableFile, claimOutput } = await load.output();
@@ -345,10 +346,8 @@ export function buildProgram(): Command {
         deadlineMultiplier: opts.deadlineMultiplier,
         ...(opts.lanes !== undefined ? { lanes: opts.lanes } : {}),
         ...(exportTo !== undefined ? { exportTo } : {}),
-        out,
         signal: stop.signal,
         err: (t) => printErr(t),
-        outText: (t) => print(t),
       });
     } catch (err) {
       if (err instanceof RunInterrupted || stop.received) throw new Stopped(stop.received ?? 'SIGINT');

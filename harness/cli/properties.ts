@@ -11,7 +11,7 @@ import { printable } from '../core/text.js';
 import type { Family } from '../gen/family.js';
 import { runProperties, shellWord, type PropertyRunOptions } from '../runner/properties.js';
 import { runConformance } from '../runner/run.js';
-import { writeFileAtomic, type ClaimedOutput } from './output.js';
+import { writeFileAtomic } from './output.js';
 
 export interface PropertiesCommand {
   client?: string;
@@ -25,10 +25,8 @@ export interface PropertiesCommand {
   lanes?: number;
   /** A checked, writable `.scenario.json` path. */
   exportTo?: string;
-  out: ClaimedOutput;
   signal: AbortSignal;
   err: (text: string) => void;
-  outText: (text: string) => void;
 }
 
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;

@@ -10,7 +10,7 @@ import type { RuleId } from '../core/oracle/rule.js';
 import { ruleById } from '../core/oracle/rules.js';
 import type { CardSignal, CardSigning, PeerRuntime, Scenario } from '../core/scenario.js';
 import type { ClientProfile, ProfileConstraints, TaskIntent } from '../core/vocabulary/types.js';
-import { readCard } from '../core/vocabulary/card-view.js';
+import { situationOf } from '../core/oracle/evidence.js';
 import type { Drift } from './peer-runtime.js';
 
 export interface GeneratedCase {
@@ -47,13 +47,18 @@ export const caseId = (family: string, seed: number, path: string) => `${family}
 
 /** The rule a case is graded by, for this profile: the first of its story's rules that binds, else the story's first. */
 export function labelCase(c: GeneratedCase, profile: ClientProfile): RuleId {
-  const situation = { truth: { factory: 'generated', runtime: c.runtime, signals: c.signals, ...(c.signing ? { signing: c.signing } : {}), vendorKeysTrusted: (c.profileConstraints.trustedJwks ?? []).includes('{{vendorJwksUrl}}') }, card: readCard(c.card), profile, intent: c.intent };
+  // What the oracle would read before any wire: the same Situation it grades from (situationOf).
+  const scenario = caseScenario(LABEL_FAMILY, c, 'label', c.rules[0]!);
+  const situation = situationOf({ scenario, card: c.card, profile, intent: c.intent, events: [], tasks: [], claims: null, outcome: { kind: 'reported' } });
   for (const id of c.rules) {
     const rule = ruleById(id);
     if (rule?.applies(situation).binds) return id;
   }
   return c.rules[0]!;
 }
+
+/** The family a case is labelled under: only its words would differ, and applies() reads none of them. */
+const LABEL_FAMILY = { id: 'label', title: 'label', rules: [], spec: '', arbitrary: undefined as never } satisfies Family;
 
 /** A generated case as a plain scenario, graded by `rule`. */
 export function caseScenario(family: Family, c: GeneratedCase, id: string, rule: RuleId): Scenario {
