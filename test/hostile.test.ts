@@ -280,8 +280,10 @@ describe.concurrent('signals, crashes and pipes (the real CLI in child processes
   hostile('SIGKILL mid-run leaves a findable folder; the next run says a previous run died and removes it; SIGINT mid-run (a client that ignores SIGTERM and the end of stdin, and clears its environment) leaves nothing', 150_000, async () => {
     const pids = join(fixtures, 'immortal.pids');
     // `env -i`: the client drops the run's mark from its environment; its registered process group still finds it.
-    // One short family: the run only has to be under way when it is killed.
-    const args = ['run', '--client-cmd', `exec env -i ${cmd('immortal', pids)}`, '--deadline-multiplier', '0.5', '--rule', 'SPEC-TLS-VERIFY', '--dialect', 'a2a-v1'];
+    // One short family: the run only has to be under way when it is killed. One lane, so the scenarios
+    // run one after another and the run is still going after the first is printed (with the default
+    // lanes all four end together, and the SIGINT could arrive after the run had finished).
+    const args = ['run', '--client-cmd', `exec env -i ${cmd('immortal', pids)}`, '--deadline-multiplier', '0.5', '--rule', 'SPEC-TLS-VERIFY', '--dialect', 'a2a-v1', '--lanes', '1'];
     const killed = startCli([...args, '--out', join(fixtures, 'out-kill')]);
     await killed.waitFor(/\[\s*1\/\d+\]/);
     const timeline = [`first run ${killed.child.pid} SIGKILLed at ${new Date().toISOString()}`];
@@ -337,7 +339,7 @@ describe.concurrent('signals, crashes and pipes (the real CLI in child processes
 
   hostile('SIGTERM mid-run, with a client that leaves a child in its group and one in a new session: exit 143, nothing left', 90_000, async () => {
     const pids = join(fixtures, 'orphans.pids');
-    const cli = startCli(['run', '--client-cmd', cmd('orphans', pids), '--deadline-multiplier', '0.5', '--rule', 'SPEC-TLS-VERIFY', '--dialect', 'a2a-v1', '--out', join(fixtures, 'out-term')]);
+    const cli = startCli(['run', '--client-cmd', cmd('orphans', pids), '--deadline-multiplier', '0.5', '--rule', 'SPEC-TLS-VERIFY', '--dialect', 'a2a-v1', '--lanes', '1', '--out', join(fixtures, 'out-term')]);
     await cli.waitFor(/\[\s*1\/\d+\]/);
     cli.child.kill('SIGTERM');
     const { code } = await cli.exit;
