@@ -173,7 +173,10 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
         }
         // An open stream that sends nothing more must not outlast the budget: race the next event against it.
         const pending = it.next();
-        const raced = await Promise.race([pending, sleep(Math.max(0, budgetLeft()), signal).then(() => 'budget' as const)]);
+        // The budget's timer is cleared when the event wins, so a finished run leaves no timer behind.
+        const lost = new AbortController();
+        const raced = await Promise.race([pending, sleep(Math.max(0, budgetLeft()), AbortSignal.any([signal, lost.signal])).then(() => 'budget' as const)]);
+        lost.abort();
         if (raced === 'budget') {
           // Cancel first: the peer then ends the stream, and the pending read with it (a generator's return waits for it).
           pending.catch(() => {});
