@@ -219,7 +219,7 @@ export function buildProgram(): Command {
     .option('--strict', 'treat NON_STRICT as unexpected', false)
     .option('--deadline-multiplier <x>', 'scale every scenario deadline (slow machines)', multiplierOf, 1)
     .option('--seed <salt>', 'salt of the opaque scenario ids (random by default)')
-    .option('--lanes <n>', 'scenarios in flight at once, each on its own listeners and client process (default: twice the cores, at most 8)', lanesOf)
+    .option('--lanes <n>', 'scenarios in flight at once, each on its own listeners and client (default: 8 per core, at most 16, for a built-in client; 2 per core, at most 8, for --client-cmd)', lanesOf)
     .option('--scenario <id>', 'only this scenario (repeatable, or comma-separated)', (v: string, prev: string[] = []) => [...prev, ...v.split(',').map((x) => x.trim()).filter(Boolean)])
     .option('--grep <text|/regex/>', 'only scenarios whose id or title contains the text (case-insensitive) or matches /regex/flags', grepOf)
     .option('--bail', 'stop starting scenarios after the first unexpected verdict (the rest are listed as not run)', false)
@@ -298,7 +298,7 @@ export function buildProgram(): Command {
       .option('--out <dir>', 'where the report goes: index.html, results.json, junit.xml, summary.md', 'conformance-report')
       .option('--strict', 'a NON_STRICT case fails its family too', false)
       .option('--deadline-multiplier <x>', 'scale every case deadline (slow machines)', multiplierOf, 1)
-      .option('--lanes <n>', 'cases in flight at once, each on its own listeners and client process (default: twice the cores, at most 8)', lanesOf)
+      .option('--lanes <n>', 'cases in flight at once, each on its own listeners and client (default: 8 per core, at most 16, for a built-in client; 2 per core, at most 8, for --client-cmd)', lanesOf)
       .option('--export <file>', 'write each counterexample as a .scenario.json that runs as a plain scenario (--scenarios <file>)');
 
   propertyCommand('properties', 'run the property families: generated cards, profiles, intents and runtimes; a family fails on its first FAIL or TIMEOUT, which is shrunk and can be replayed')

@@ -88,7 +88,7 @@ export async function runProperties(o: PropertyRunOptions): Promise<RunResults> 
     const deadlineMultiplier = o.deadlineMultiplier ?? 1;
     const laneProblems: string[] = [];
     const pool = await openLanePool({
-      lanes: o.lanes ?? defaultLanes(),
+      lanes: o.lanes ?? defaultLanes(choice.clientCmd ? 'process' : 'builtin'),
       env: { pkiDir, hello, idSalt: String(o.seed), deadlineMultiplier },
       client: () => createClient(choice),
       ...(o.signal ? { kill: o.signal } : {}),

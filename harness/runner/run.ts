@@ -223,7 +223,7 @@ async function runIn(folder: RunFolder, catalogue: CatalogueEntry[], o: RunOptio
   if (here.length > 0) {
     await runLanes({
       scenarios: here.map((e) => e.scenario),
-      lanes: o.lanes ?? defaultLanes(),
+      lanes: o.lanes ?? defaultLanes(choice.clientCmd ? 'process' : 'builtin'),
       env: { pkiDir, hello, idSalt: seed, deadlineMultiplier },
       client: () => createClient(choice),
       stop: o.signal ? AbortSignal.any([o.signal, bail.signal]) : bail.signal,
