@@ -3,12 +3,14 @@
  * scenario (FAIL or TIMEOUT with a reason that says which), the process is restarted for the next,
  * and the run always finishes. Plus `doctor` on a broken hello.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SharedProcess } from '../harness/adapters/shared-process.js';
 import { SubprocessClient } from '../harness/adapters/subprocess.js';
+import { runConformance } from '../harness/runner/run.js';
 import { ROOT } from './helpers/cli.js';
 import { runMain } from './helpers/main.js';
 import { startHarness } from './helpers/harness.js';
@@ -154,6 +156,56 @@ describe('subprocess clients (NDJSON)', () => {
     expect(crashed!.outcome.kind).toBe('crashed');
     expect(next!.outcome.kind).toBe('reported');
     expect(next!.verdict).toBe('PASS');
+  });
+});
+
+describe('several runs per process (hello.concurrency)', () => {
+  const BUILTIN_FILES = readdirSync(join(ROOT, 'scenarios')).filter((f) => f.endsWith('.scenario.ts')).map((f) => join(ROOT, 'scenarios', f));
+  const REFERENCE_NDJSON = (n: number) => `"${process.execPath}" --import tsx "${join(ROOT, 'test/fixtures/clients/reference-ndjson.ts')}" ${n}`;
+
+  it('a process that declares concurrency 4 gets up to four runs at once, its lanes share processes, and the verdicts are those of the in-process client', async () => {
+    const rules = ['NEG-LIVE-INPUT', 'TRUST-ALG', 'HS-SKILL-OVERRIDE'];
+    const shared = await runConformance({ clientCmd: REFERENCE_NDJSON(4), files: BUILTIN_FILES, rules, lanes: 8, dialect: 'a2a-v1' });
+    const inProcess = await runConformance({ client: 'reference', files: BUILTIN_FILES, rules, lanes: 8, dialect: 'a2a-v1' });
+    expect(shared.client.concurrency).toBe(4);
+    const verdicts = (r: typeof shared) => Object.fromEntries(r.results.map((x) => [x.id, x.verdict]));
+    expect(shared.results.length).toBeGreaterThan(10);
+    expect(verdicts(shared)).toEqual(verdicts(inProcess));
+    // The fixture's stderr names its pid and how many runs it held: never more than four, on at most two processes.
+    const lines = shared.results.flatMap((x) => (x.stderr ?? '').split('\n').filter((l) => l.includes('starts with')));
+    const held = lines.map((l) => Number(/starts with (\d+) in flight/.exec(l)![1]));
+    const pids = new Set(lines.map((l) => /pid (\d+)/.exec(l)![1]));
+    expect(Math.max(...held)).toBeLessThanOrEqual(4);
+    expect(Math.max(...held)).toBeGreaterThan(1);
+    expect(pids.size).toBeLessThanOrEqual(2);
+  });
+
+  it('a process that exits while it holds three runs: each of them FAILs, saying how many it held', async () => {
+    const r = await runConformance({ clientCmd: cmd('shared-crash'), files: BUILTIN_FILES, pick: { ids: [REJECT_IS_RIGHT, 'trust-alg/none', 'trust-kid/unknown'] }, lanes: 3 });
+    expect(r.client.concurrency).toBe(3);
+    expect(r.results.map((x) => [x.verdict, x.outcome.kind === 'crashed' ? x.outcome.reason : x.outcome.kind])).toEqual(
+      Array(3).fill(['FAIL', 'the client process exited with code 5 with 3 run(s) in flight']),
+    );
+  });
+
+  it('a run that ignores its abort takes its process down with the runs it shares; the lane runs on on a fresh one', async () => {
+    const marker = join(await mkdtemp(join(tmpdir(), 'a2a-shared-')), 'hung');
+    const shared = new SharedProcess({ command: cmd('shared-hang-first', `"${marker}"`), killAfterAbortMs: 300 });
+    const [a, b] = [await startHarness(shared.lane(), { abortGraceMs: 300 }), await startHarness(shared.lane(), { abortGraceMs: 300 })];
+    try {
+      const hung = a.run({ ...scenario(REJECT_IS_RIGHT), deadlineMs: 300 });
+      // The second run would answer 1.5 s after reading the card; the kill comes first, 300 ms after the first run's abort.
+      await new Promise((r) => setTimeout(r, 100));
+      const [h, taken] = await Promise.all([hung, b.run({ ...scenario(REJECT_IS_RIGHT), deadlineMs: 8000 })]);
+      expect(h.verdict).toBe('TIMEOUT');
+      expect(taken.verdict).toBe('FAIL');
+      expect(taken.outcome.kind === 'crashed' && taken.outcome.reason).toMatch(/^the client process was killed: run r-\S+ did not answer its abort within 0.3 s/);
+      // A fresh process (the fixture hangs only once): both lanes run on it, and pass.
+      const again = await Promise.all([a.run({ ...scenario(REJECT_IS_RIGHT), deadlineMs: 8000 }), b.run({ ...scenario(REJECT_IS_RIGHT), deadlineMs: 8000 })]);
+      expect(again.map((x) => x.verdict)).toEqual(['PASS', 'PASS']);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
   });
 });
 

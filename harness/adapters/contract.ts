@@ -6,6 +6,9 @@ import { DIALECTS, TASK_CLASSES, type Hello } from '../core/vocabulary/types.js'
 
 export type { BuiltinClient, ClientAdapter, ClientDiagnostics } from '../core/vocabulary/adapter.js';
 
+/** The most runs one client process may declare it takes at once (`hello.concurrency`). */
+export const MAX_CONCURRENCY = 64;
+
 /** Checks a hello answer: name, version, profile (null or an object), known task classes. */
 export function helloProblem(h: unknown): string | undefined {
   const o = h as Partial<Hello> | null;
@@ -16,5 +19,6 @@ export function helloProblem(h: unknown): string | undefined {
   if (!Array.isArray(o.taskClasses) || o.taskClasses.some((c) => !TASK_CLASSES.includes(c))) return `hello.taskClasses must list some of ${TASK_CLASSES.join(', ')}`;
   if (o.extensions !== undefined && (!Array.isArray(o.extensions) || o.extensions.some((e) => typeof e !== 'string' || e === ''))) return 'hello.extensions must be a list of extension URIs';
   if (o.dialects !== undefined && (!Array.isArray(o.dialects) || o.dialects.some((d) => !DIALECTS.includes(d)))) return `hello.dialects must list some of ${DIALECTS.join(', ')}`;
+  if (o.concurrency !== undefined && (!Number.isInteger(o.concurrency) || o.concurrency < 1 || o.concurrency > MAX_CONCURRENCY)) return `hello.concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}`;
   return undefined;
 }

@@ -15,14 +15,14 @@ import { registerProcessGroup, RUN_MARK, unregisterProcessGroup } from './proces
 export const PROTOCOL = 'a2a-conformance/1';
 export const MAX_LINE_BYTES = 1024 * 1024;
 const HELLO_TIMEOUT_MS = 10_000;
-const KILL_AFTER_ABORT_MS = 2_000;
+export const KILL_AFTER_ABORT_MS = 2_000;
 /** How long the next run waits for the previous one to end (a killed process to exit). */
 const PREVIOUS_RUN_MS = 10_000;
 const MAX_STDERR = 64 * 1024;
 const MAX_QUEUED = 1000;
 /** Bytes of unread lines kept (a client writing while nobody reads costs at most this). */
 const MAX_QUEUED_BYTES = 4 * 1024 * 1024;
-const MAX_WARNINGS = 100;
+export const MAX_WARNINGS = 100;
 /** How the shell in front of a run's client exits when stdin ends before it was told to start. */
 const GATE_CLOSED_EXIT = 125;
 
@@ -57,7 +57,7 @@ export interface SubprocessOptions {
 type LineEvent = { kind: 'line'; text: string } | { kind: 'too-long'; bytes: number } | { kind: 'exit'; code: number | null; signal: string | null };
 
 /** One live child process and its line stream. */
-class Child {
+export class Child {
   readonly proc: ChildProcess;
   private queue: LineEvent[] = [];
   private waiter: ((e: LineEvent) => void) | undefined;
@@ -221,10 +221,59 @@ class Child {
  * The first `n` characters of a line, as a string of their own: a plain slice of a 1 MB line keeps
  * the whole line alive for as long as the slice is kept (V8 shares the parent's memory).
  */
-const head = (s: string, n: number): string => (s.length <= n ? s : Buffer.from(s.slice(0, n), 'utf8').toString('utf8'));
+export const head = (s: string, n: number): string => (s.length <= n ? s : Buffer.from(s.slice(0, n), 'utf8').toString('utf8'));
 
-const describeExit = (e: { code: number | null; signal: string | null }) =>
+export const describeExit = (e: { code: number | null; signal: string | null }) =>
   e.signal ? `was ended by ${e.signal}` : `exited with code ${e.code}`;
+
+/** What a process did instead of a good hello: the problem, and the line that showed it. */
+export class HelloFailure extends Error {
+  constructor(
+    problem: string,
+    readonly line?: string,
+  ) {
+    super(problem);
+  }
+}
+
+/**
+ * Greets a fresh process and reads its hello, within 10 s: non-JSON lines and unknown message types
+ * before it are logged and skipped; anything else that is not a good hello throws HelloFailure.
+ */
+export async function greetChild(child: Child, protocolLog: Array<{ problem: string; line?: string }>): Promise<Hello> {
+  child.send({ type: 'hello', protocol: PROTOCOL });
+  const deadline = Date.now() + HELLO_TIMEOUT_MS;
+  for (;;) {
+    const e = await child.next(Math.max(0, deadline - Date.now()));
+    if (!e) throw new HelloFailure(`did not answer hello within ${HELLO_TIMEOUT_MS / 1000} s`);
+    if (e.kind === 'exit') throw new HelloFailure(`${describeExit(e)} before answering hello`);
+    if (e.kind === 'too-long') throw new HelloFailure(`sent a line of ${e.bytes} bytes (over 1 MiB) instead of hello`);
+    let msg: unknown;
+    try {
+      msg = JSON.parse(e.text);
+    } catch {
+      if (protocolLog.length < MAX_WARNINGS) protocolLog.push({ problem: 'non-JSON line on stdout (ignored)', line: head(e.text, 300) });
+      continue;
+    }
+    if (!msg || typeof msg !== 'object' || Array.isArray(msg)) throw new HelloFailure('answered hello with JSON that is not an object', e.text);
+    const m = msg as Record<string, unknown>;
+    if (m.type !== 'hello' && typeof m.type === 'string' && m.type !== 'result') {
+      if (protocolLog.length < MAX_WARNINGS) protocolLog.push({ problem: `unknown message type ${JSON.stringify(head(m.type, 100))} (ignored)`, line: head(e.text, 300) });
+      continue;
+    }
+    const problem = m.type === 'hello' ? helloProblem(m) : `expected {"type":"hello",…}, got type ${JSON.stringify(m.type)}`;
+    if (problem) throw new HelloFailure(`bad hello: ${problem}`, e.text);
+    return {
+      name: m.name as string,
+      version: m.version as string,
+      profile: m.profile as Hello['profile'],
+      taskClasses: m.taskClasses as Hello['taskClasses'],
+      ...(Array.isArray(m.extensions) ? { extensions: m.extensions as string[] } : {}),
+      ...(Array.isArray(m.dialects) ? { dialects: m.dialects as Hello['dialects'] } : {}),
+      ...(typeof m.concurrency === 'number' ? { concurrency: m.concurrency } : {}),
+    };
+  }
+}
 
 export class SubprocessClient implements ClientAdapter {
   private child: Child | undefined;
@@ -251,37 +300,12 @@ export class SubprocessClient implements ClientAdapter {
     this.child?.kill();
     const child = new Child(this.o);
     this.child = child;
-    child.send({ type: 'hello', protocol: PROTOCOL });
-    const deadline = Date.now() + HELLO_TIMEOUT_MS;
-    for (;;) {
-      const e = await child.next(Math.max(0, deadline - Date.now()));
-      if (!e) throw this.fault(`did not answer hello within ${HELLO_TIMEOUT_MS / 1000} s`, undefined, child);
-      if (e.kind === 'exit') throw this.fault(`${describeExit(e)} before answering hello`, undefined, child);
-      if (e.kind === 'too-long') throw this.fault(`sent a line of ${e.bytes} bytes (over 1 MiB) instead of hello`, undefined, child);
-      let msg: unknown;
-      try {
-        msg = JSON.parse(e.text);
-      } catch {
-        if (this.protocolLog.length < MAX_WARNINGS) this.protocolLog.push({ problem: 'non-JSON line on stdout (ignored)', line: head(e.text, 300) });
-        continue;
-      }
-      if (!msg || typeof msg !== 'object' || Array.isArray(msg)) throw this.fault('answered hello with JSON that is not an object', e.text, child);
-      const m = msg as Record<string, unknown>;
-      if (m.type !== 'hello' && typeof m.type === 'string' && m.type !== 'result') {
-        if (this.protocolLog.length < MAX_WARNINGS) this.protocolLog.push({ problem: `unknown message type ${JSON.stringify(head(m.type, 100))} (ignored)`, line: head(e.text, 300) });
-        continue;
-      }
-      const problem = m.type === 'hello' ? helloProblem(m) : `expected {"type":"hello",…}, got type ${JSON.stringify(m.type)}`;
-      if (problem) throw this.fault(`bad hello: ${problem}`, e.text, child);
-      this.helloAnswer = {
-        name: m.name as string,
-        version: m.version as string,
-        profile: m.profile as Hello['profile'],
-        taskClasses: m.taskClasses as Hello['taskClasses'],
-        ...(Array.isArray(m.extensions) ? { extensions: m.extensions as string[] } : {}),
-        ...(Array.isArray(m.dialects) ? { dialects: m.dialects as Hello['dialects'] } : {}),
-      };
+    try {
+      this.helloAnswer = await greetChild(child, this.protocolLog);
       return this.helloAnswer;
+    } catch (err) {
+      if (err instanceof HelloFailure) throw this.fault(err.message, err.line, child);
+      throw err;
     }
   }
 

@@ -54,7 +54,7 @@ async function check(command: string, harmless: Scenario, out: (l: string) => vo
   const helloMsg = { type: 'hello', ...hello };
   const schemaOk = validHello(helloMsg);
   const semantic = helloProblem(hello);
-  report(schemaOk && !semantic, `hello: ${hello.name} ${hello.version}, profile ${hello.profile ? 'fixed' : 'per run'}, task classes ${hello.taskClasses.join(', ') || '(none)'}${schemaOk ? '' : ` — ${(validHello.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ')}`}${semantic ? ` — ${semantic}` : ''}`, schemaOk && !semantic ? undefined : JSON.stringify(helloMsg));
+  report(schemaOk && !semantic, `hello: ${hello.name} ${hello.version}, profile ${hello.profile ? 'fixed' : 'per run'}, task classes ${hello.taskClasses.join(', ') || '(none)'}${hello.concurrency && hello.concurrency > 1 ? `, ${hello.concurrency} runs at once` : ''}${schemaOk ? '' : ` — ${(validHello.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ')}`}${semantic ? ` — ${semantic}` : ''}`, schemaOk && !semantic ? undefined : JSON.stringify(helloMsg));
 
   const files = await writePki(await makePki(), pkiDir);
   const env = await openEnv({ pkiDir: files.dir, client, hello, idSalt: 'doctor', deadlineMultiplier: 1 });

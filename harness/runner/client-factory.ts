@@ -1,7 +1,9 @@
 /** Makes the client under test from the run's configuration: a built-in by name, or a subprocess. */
 import { createBuiltinClient } from '../../clients/index.js';
 import type { ClientAdapter } from '../adapters/contract.js';
+import { SharedProcess } from '../adapters/shared-process.js';
 import { SubprocessClient } from '../adapters/subprocess.js';
+import type { Hello } from '../core/vocabulary/types.js';
 
 export interface ClientChoice {
   client?: string;
@@ -19,3 +21,25 @@ export function createClient(c: ClientChoice): ClientAdapter {
 }
 
 export const clientLabel = (c: ClientChoice) => c.clientCmd ?? c.client ?? '?';
+
+/**
+ * The client of each lane: a fresh adapter per lane, except for a `--client-cmd` client whose hello
+ * declared `concurrency: n` (n > 1), whose processes are shared by n lanes each.
+ */
+export function laneClients(c: ClientChoice, hello: Hello): () => ClientAdapter {
+  const n = c.clientCmd ? (hello.concurrency ?? 1) : 1;
+  if (n <= 1) return () => createClient(c);
+  let shared: SharedProcess | undefined;
+  let taken = 0;
+  return () => {
+    if (!shared || taken === n) {
+      shared = new SharedProcess({ command: c.clientCmd!, cwd: c.cwd, runDir: c.runDir });
+      taken = 0;
+    }
+    taken++;
+    return shared.lane();
+  };
+}
+
+/** What a lane costs with this client: in this process, or a process per lane (per n lanes with `concurrency: n`). */
+export const laneKind = (c: ClientChoice, hello: Hello): 'builtin' | 'process' => (c.clientCmd && (hello.concurrency ?? 1) <= 1 ? 'process' : 'builtin');

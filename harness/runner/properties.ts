@@ -17,7 +17,7 @@ import { profileFor, unmetConstraint, type Scenario } from '../core/scenario.js'
 import type { VerdictKind } from '../core/verdict.js';
 import { caseId, caseScenario, labelCase, type Family, type GeneratedCase } from '../gen/family.js';
 import type { RuleId } from '../core/oracle/rule.js';
-import { createClient, type ClientChoice } from './client-factory.js';
+import { laneClients, laneKind, type ClientChoice } from './client-factory.js';
 import { defaultLanes, openLanePool, type LanePool } from './lanes.js';
 import { harnessVersion } from './package-root.js';
 import { summarize } from './policy.js';
@@ -88,9 +88,9 @@ export async function runProperties(o: PropertyRunOptions): Promise<RunResults> 
     const deadlineMultiplier = o.deadlineMultiplier ?? 1;
     const laneProblems: string[] = [];
     const pool = await openLanePool({
-      lanes: o.lanes ?? defaultLanes(choice.clientCmd ? 'process' : 'builtin'),
+      lanes: o.lanes ?? defaultLanes(laneKind(choice, hello)),
       env: { pkiDir, hello, idSalt: String(o.seed), deadlineMultiplier },
-      client: () => createClient(choice),
+      client: laneClients(choice, hello),
       ...(o.signal ? { kill: o.signal } : {}),
       onError: (m) => laneProblems.push(m),
     });

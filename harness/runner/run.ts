@@ -3,7 +3,7 @@
  * scenarios on lanes in this process (lanes.ts), and assemble `results.json` with its exit code.
  */
 import { randomBytes } from 'node:crypto';
-import { clientLabel, createClient, type ClientChoice } from './client-factory.js';
+import { clientLabel, createClient, laneClients, laneKind, type ClientChoice } from './client-factory.js';
 import { ClientFault } from '../adapters/subprocess.js';
 import type { RunResults, ScenarioResult } from '../core/results.js';
 import { RESULTS_SCHEMA } from '../core/results.js';
@@ -184,6 +184,7 @@ export function clientOf(hello: Hello): RunResults['client'] {
     taskClasses: hello.taskClasses,
     ...(hello.extensions ? { extensions: hello.extensions } : {}),
     ...(hello.dialects ? { dialects: hello.dialects } : {}),
+    ...(hello.concurrency ? { concurrency: hello.concurrency } : {}),
   };
 }
 
@@ -223,9 +224,9 @@ async function runIn(folder: RunFolder, catalogue: CatalogueEntry[], o: RunOptio
   if (here.length > 0) {
     await runLanes({
       scenarios: here.map((e) => e.scenario),
-      lanes: o.lanes ?? defaultLanes(choice.clientCmd ? 'process' : 'builtin'),
+      lanes: o.lanes ?? defaultLanes(laneKind(choice, hello)),
       env: { pkiDir, hello, idSalt: seed, deadlineMultiplier },
-      client: () => createClient(choice),
+      client: laneClients(choice, hello),
       stop: o.signal ? AbortSignal.any([o.signal, bail.signal]) : bail.signal,
       ...(o.signal ? { kill: o.signal } : {}),
       ...(o.onStart ? { onStart: o.onStart } : {}),

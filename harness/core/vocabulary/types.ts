@@ -111,6 +111,12 @@ export interface Hello {
   extensions?: string[];
   /** The A2A dialects the client speaks; absent: not declared, A2A v1.0 assumed (scenarios for another are not run). */
   dialects?: Dialect[];
+  /**
+   * How many runs one process of a `--client-cmd` client takes at once (1–64; absent: one). With more
+   * than one, the harness sends up to that many `run` messages before their results and the lanes
+   * share processes (protocol addition, docs/protocol.md).
+   */
+  concurrency?: number;
 }
 
 /** TLS material handed to a client for one run (file paths; DESIGN.md §4.1). */

@@ -1,0 +1,213 @@
+/**
+ * A `--client-cmd` client whose hello declared `concurrency: n` (n > 1): one process takes up to n
+ * runs at once, so n lanes share it (docs/protocol.md, "Several runs per process"). Each `result` is
+ * matched to its run by `id`; a result for no run in flight (a late answer to an aborted run) is a
+ * warning, never a fault.
+ *
+ * What a misbehaving process costs is as in subprocess.ts, widened to the runs it had in flight: a
+ * crash, an exit or a line over 1 MiB fails every run in flight on it; a run that ignores its abort
+ * for 2 s gets the process killed, and the others in flight fail, saying which run it was. The
+ * process is started again (with a new hello) for the next run.
+ */
+import type { ClientReport, Hello, RunRequest } from '../core/vocabulary/types.js';
+import type { ClientAdapter, ClientDiagnostics } from './contract.js';
+import { Child, ClientFault, describeExit, greetChild, head, HelloFailure, KILL_AFTER_ABORT_MS, MAX_WARNINGS, type SubprocessOptions } from './subprocess.js';
+
+/** stderr kept per process: the last 256 KiB, from which each run takes what came while it was in flight. */
+const STDERR_KEEP = 256 * 1024;
+const STDERR_PER_RUN = 64 * 1024;
+
+interface InFlight {
+  resolve(r: ClientReport): void;
+  reject(e: Error): void;
+  d: ClientDiagnostics;
+}
+
+/** One process and the runs in flight on it. */
+class Process {
+  readonly inflight = new Map<string, InFlight>();
+  /** stderr as one rolling window: `log` holds the characters from `logStart` on. */
+  private log = '';
+  private logStart = 0;
+  /** Why the process was killed, for the runs it takes down with it. */
+  killedBecause: string | undefined;
+
+  constructor(
+    readonly child: Child,
+    readonly hello: Hello,
+  ) {}
+
+  get stderrAt(): number {
+    this.drain();
+    return this.logStart + this.log.length;
+  }
+
+  /** What the process wrote on stderr from `from` on (at most 64 KiB). */
+  stderrSince(from: number): string {
+    this.drain();
+    const s = this.log.slice(Math.max(0, from - this.logStart));
+    return s.length > STDERR_PER_RUN ? s.slice(0, STDERR_PER_RUN) : s;
+  }
+
+  private drain(): void {
+    this.log += this.child.takeStderr();
+    if (this.log.length > STDERR_KEEP) {
+      const cut = this.log.length - STDERR_KEEP;
+      this.log = this.log.slice(cut);
+      this.logStart += cut;
+    }
+  }
+
+  /** Every run in flight fails with this fault. */
+  failAll(problem: string): void {
+    for (const [id, f] of this.inflight) {
+      this.inflight.delete(id);
+      f.reject(new ClientFault(`the client process ${problem}`));
+    }
+  }
+}
+
+/** The process n lanes share, started (and restarted) on demand. */
+export class SharedProcess {
+  private current: Process | undefined;
+  private starting: Promise<Process> | undefined;
+  private readonly diag = new Map<string, ClientDiagnostics>();
+  private lanes = 0;
+  readonly protocolLog: Array<{ problem: string; line?: string }> = [];
+
+  constructor(private readonly o: SubprocessOptions) {}
+
+  /** A lane's view: the adapter one lane holds. Closing the last view closes the process. */
+  lane(): ClientAdapter {
+    this.lanes++;
+    let closed = false;
+    return {
+      hello: async () => (await this.ready()).hello,
+      prepare: async () => void (await this.ready()),
+      run: (req, signal) => this.run(req, signal),
+      diagnostics: (id) => {
+        const d = this.diag.get(id);
+        this.diag.delete(id);
+        return d;
+      },
+      close: async () => {
+        if (closed) return;
+        closed = true;
+        if (--this.lanes === 0) await this.close();
+      },
+    };
+  }
+
+  /** The live, greeted process; a new one when there is none (a fault costs the caller's run). */
+  private ready(): Promise<Process> {
+    if (this.current && !this.current.child.exited) return Promise.resolve(this.current);
+    if (!this.starting)
+      this.starting = this.start().finally(() => {
+        this.starting = undefined;
+      });
+    return this.starting;
+  }
+
+  private async start(): Promise<Process> {
+    const child = new Child(this.o);
+    let hello: Hello;
+    try {
+      hello = await greetChild(child, this.protocolLog);
+    } catch (err) {
+      child.kill();
+      if (err instanceof HelloFailure) throw new ClientFault(`the client process ${err.message}${err.line !== undefined ? `: ${head(err.line, 300)}` : ''}`);
+      throw err;
+    }
+    const p = new Process(child, hello);
+    this.current = p;
+    void this.pump(p);
+    return p;
+  }
+
+  /** Reads the process's lines and hands each result to its run, until the process is gone. */
+  private async pump(p: Process): Promise<void> {
+    const warn = (w: string) => {
+      for (const f of p.inflight.values()) if (f.d.warnings.length < MAX_WARNINGS) f.d.warnings.push(w);
+    };
+    for (;;) {
+      const e = await p.child.next(60_000);
+      if (!e) continue;
+      if (e.kind === 'exit') {
+        if (this.current === p) this.current = undefined;
+        p.failAll(p.killedBecause ?? `${describeExit(e)} with ${p.inflight.size} run(s) in flight`);
+        return;
+      }
+      if (e.kind === 'too-long') {
+        p.killedBecause = `sent a line of ${e.bytes} bytes (over the 1 MiB limit)`;
+        p.child.kill();
+        continue;
+      }
+      let msg: unknown;
+      try {
+        msg = JSON.parse(e.text);
+      } catch {
+        warn(`non-JSON line on stdout: ${head(e.text, 200)}`);
+        continue;
+      }
+      const m = (msg && typeof msg === 'object' && !Array.isArray(msg) ? msg : {}) as Record<string, unknown>;
+      if (m.type !== 'result') {
+        warn(`message of unknown type ${JSON.stringify(typeof m.type === 'string' ? head(m.type, 100) : (m.type ?? null))} ignored: ${head(e.text, 200)}`);
+        continue;
+      }
+      const f = typeof m.id === 'string' ? p.inflight.get(m.id) : undefined;
+      if (!f) {
+        // With several runs on one process, a late answer to an aborted run is expected: nobody reads it.
+        warn(`a result for no run in flight (${JSON.stringify(head(String(m.id), 100))}) ignored`);
+        continue;
+      }
+      p.inflight.delete(m.id as string);
+      const { type: _t, id: _i, ...report } = m;
+      f.resolve(report as unknown as ClientReport); // shape checked by the runner
+    }
+  }
+
+  private async run(req: RunRequest, signal: AbortSignal): Promise<ClientReport> {
+    const d: ClientDiagnostics = { stderr: '', warnings: [] };
+    this.diag.set(req.id, d);
+    if (signal.aborted) throw new ClientFault('the deadline passed before the run could start');
+    const aborted = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new ClientFault('the deadline passed while the client process was starting')), { once: true }));
+    aborted.catch(() => {});
+    const p = await Promise.race([this.ready(), aborted]);
+    if (p.inflight.has(req.id)) throw new Error(`[harness] run ${req.id} is already in flight`);
+    const from = p.stderrAt;
+    const answered = new Promise<ClientReport>((resolve, reject) => p.inflight.set(req.id, { resolve, reject, d }));
+    p.child.send({ type: 'run', id: req.id, scenario: req.scenario, cardUrl: req.cardUrl, intent: req.intent, profile: req.profile, deadlineMs: req.deadlineMs, tls: req.tls, ...(req.credentials ? { credentials: req.credentials } : {}) });
+    let killTimer: NodeJS.Timeout | undefined;
+    const onAbort = () => {
+      p.child.send({ type: 'abort', id: req.id });
+      killTimer = setTimeout(() => {
+        if (!p.inflight.has(req.id)) return;
+        p.killedBecause = `was killed: run ${req.id} did not answer its abort within ${(this.o.killAfterAbortMs ?? KILL_AFTER_ABORT_MS) / 1000} s (the runs in flight on a process end with it)`;
+        p.child.kill();
+      }, this.o.killAfterAbortMs ?? KILL_AFTER_ABORT_MS);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      return await answered;
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+      clearTimeout(killTimer);
+      p.inflight.delete(req.id);
+      d.stderr += p.stderrSince(from);
+      // A killed process is gone before the lane runs again: nothing it does lands in the next scenario.
+      if (p.child.exited || p.killedBecause) await p.child.killAndWait();
+    }
+  }
+
+  private async close(): Promise<void> {
+    const p = this.current;
+    this.current = undefined;
+    if (!p || p.child.exited) return;
+    p.child.send({ type: 'shutdown' });
+    // The pump reads the process's lines: wait for the exit itself, a second at most.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([p.child.gone, new Promise((r) => (timer = setTimeout(r, 1000)))]);
+    clearTimeout(timer);
+    if (!p.child.exited) await p.child.killAndWait();
+  }
+}
