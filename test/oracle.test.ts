@@ -431,6 +431,28 @@ describe('the client\'s words never outrank the wire', () => {
   });
 });
 
+describe('a probe that ends on its own just before its cancel (found under load)', () => {
+  it('the cancel refused with TaskNotCancelableError while the task had ended shows the client that end (§3.3.2); refused while it still works, it shows nothing', async () => {
+    const r = await record('reference', 'neg-push-mtls/mtls-receiver.v03');
+    expect(r.verdict).toBe('PASS');
+    const canceled = r.transcript.find((e) => e.kind === 'task' && e.cause === 'canceled')!;
+    expect(canceled, 'the reference probes this card with a task it cancels').toBeDefined();
+    const probe = (canceled as { taskId: string }).taskId;
+    const cancelCall = r.transcript.find((e) => e.kind === 'http' && e.rpc?.method === 'CancelTask' && e.taskId === probe) as HttpEvent;
+    // The runtime completes the probe first; the cancel that follows is refused.
+    const ended = r.transcript.flatMap((e): WireEvent[] => {
+      if (e === canceled) return [];
+      if (e === cancelCall) return [{ ...canceled, state: 'TASK_STATE_COMPLETED', cause: 'runtime', seq: cancelCall.seq - 0.5 } as WireEvent, { ...cancelCall, taskState: undefined, rpcError: { code: -32002, message: 'Task cannot be canceled: task is TASK_STATE_COMPLETED' } } as WireEvent];
+      return [e];
+    });
+    const g = regrade(r, ended);
+    expect([check(g, 'NEG-PUSH-MTLS'), check(g, 'WIRE-DEADLINE'), check(g, 'WIRE-NO-ORPHANS')]).toEqual(['PASS', 'PASS', 'PASS']);
+    // Refused while the ledger still has it WORKING: the client was shown no end, and the probe is live.
+    const stillWorking = ended.filter((e) => !(e.kind === 'task' && e.taskId === probe && e.state === 'TASK_STATE_COMPLETED'));
+    expect(regrade(r, stillWorking).verdict).toBe('FAIL');
+  });
+});
+
 describe('scenario verdict', () => {
   it('is the worst check; a rule that does not bind reads INFORMATIONAL; INFORMATIONAL never masks a failure', () => {
     const c = (rule: string, verdict: 'PASS' | 'FAIL' | 'INFORMATIONAL' | 'NON_STRICT' | 'TIMEOUT') => ({ rule, verdict, reason: '', evidence: [] });

@@ -97,11 +97,29 @@ export function cardReadEvidence(x: GradeInput): EvidenceRef[] {
  */
 export function stateSeen(x: GradeInput, wanted: (state: string | undefined, taskId: string | undefined) => boolean): { seq: number; fact: string } | undefined {
   for (const e of x.events) {
+    if (e.kind === 'http') {
+      const refused = cancelRefusedAsTerminal(x, e);
+      if (refused && wanted(refused, e.taskId)) return { seq: e.seq, fact: `CancelTask of ${e.taskId} answered TaskNotCancelableError while the task was ${refused}` };
+    }
     if (e.kind === 'http' && !failed(e) && e.taskState !== undefined && wanted(e.taskState, e.taskId)) return { seq: e.seq, fact: `${e.rpc?.method ?? e.method} answered with task ${e.taskId} in ${e.taskState}` };
     if (e.kind === 'sse' && wanted(e.state, e.taskId)) return { seq: e.seq, fact: `an event of task ${e.taskId} in ${e.state}` };
     if (e.kind === 'push-attempt' && e.outcome === 'delivered' && wanted(e.state, e.taskId)) return { seq: e.seq, fact: `a push of task ${e.taskId} in ${e.state} delivered` };
   }
   return undefined;
+}
+
+/**
+ * A CancelTask answered with TaskNotCancelableError (-32002) while the ledger had the task in a
+ * terminal state: the client was told the task had ended (A2A v1.0.1 §3.3.2: "not in a cancelable
+ * state (e.g., it has already reached a terminal state …)"), so it has seen that state. The state, or
+ * undefined. A task that ended between the client's last read and its cancel (a probe on a loaded
+ * machine) is then not one the client lost track of.
+ */
+export function cancelRefusedAsTerminal(x: GradeInput, e: HttpEvent): string | undefined {
+  if (e.rpc?.method !== 'CancelTask' || e.rpcError?.code !== -32002 || !e.taskId) return undefined;
+  const t = x.tasks.find((r) => r.id === e.taskId);
+  const before = t?.history.filter((h) => h.seq < e.seq).at(-1)?.state;
+  return before && isTerminal(before) ? before : undefined;
 }
 
 /** The sequence number at which the client first saw a terminal state of this task, if it did. */
@@ -167,7 +185,8 @@ export function probeTasks(x: GradeInput): TaskRecord[] {
   const starts = startAttempts(x);
   const declined = !!x.claims && x.claims.decision !== 'proceeded' && x.claims.decision !== 'downgraded';
   return x.tasks.filter((t) => {
-    const cancel = x.events.find((e) => e.kind === 'task' && e.taskId === t.id && e.cause === 'canceled');
+    // Canceled by the client, or refused a cancel because it had just ended on its own.
+    const cancel = x.events.find((e) => (e.kind === 'task' && e.taskId === t.id && e.cause === 'canceled') || (e.kind === 'http' && e.taskId === t.id && cancelRefusedAsTerminal(x, e) !== undefined));
     if (!cancel) return false;
     // The same message sent again after the cancel is a retry of the task, not a probe before it.
     const minted = starts.find((e) => e.taskId === t.id);

@@ -237,7 +237,7 @@ export const WIRE_DEADLINE: Rule = {
   grades: [
     { when: 'no decision by the deadline', verdict: 'TIMEOUT' },
     { when: 'the client crashed, or gave no valid result', verdict: 'FAIL' },
-    { when: 'it proceeded, but never saw a terminal state of its task (a GetTask/SendMessage/CancelTask answer, an SSE event or a delivered push carrying it)', verdict: 'FAIL (harm)' },
+    { when: 'it proceeded, but never saw a terminal state of its task (a GetTask/SendMessage/CancelTask answer, an SSE event or a delivered push carrying it, or a CancelTask refused with TaskNotCancelableError while the task had ended, §3.3.2)', verdict: 'FAIL (harm)' },
   ],
   notBinding: [],
   applies: always,
