@@ -470,6 +470,7 @@ export const TRUST_PARAM_MATCH: Rule = {
   grades: [
     { when: 'the card offers the accepted type only with other parameters (seed 001: `profile="v3"` against a registry without it), and a task was sent. The seed\'s own `supports()` lets an offered type carry parameters its registry entry lacks, so a client that copies it takes this card as a match: the loose matching its Condition of Validity says masks the failure', verdict: 'NON_STRICT (seed; RFC 6906 lets a profile-unaware reader use a profiled representation, so no MUST) — FAIL where re-sends or orphans follow' },
     { when: 'no task, after the card was read', verdict: 'PASS' },
+    { when: 'a skill emits an accepted type exactly: a task that names it (Message.metadata.skillId, a convention of ours) and completes, or a refusal', verdict: 'PASS' },
     { when: 'the same type with a charset or type/subtype in another case: no task completed', verdict: 'FAIL (over-rejection: RFC 9110 says they match)' },
   ],
   notBinding: ['a status-only consumer', 'an accepted type the card offers exactly as the client spells it', 'types that differ in more than their parameters (not this rule\'s question)'],
@@ -486,12 +487,25 @@ export const TRUST_PARAM_MATCH: Rule = {
     }
     const loose = offered.filter((o) => wanted.some((m) => looseMatch(o, m)));
     if (loose.length === 0) return notBinding('no offered type shares a type/subtype with an accepted one');
+    const alt = decodableSkills(s)[0];
+    if (alt)
+      return binds(`the card offers ${loose.join(', ')}; the client decodes ${wanted.join(', ')}: the parameters differ, but skill ${alt.id} emits ${alt.modes.join(', ')}`, ['downgrade', 'reject'], [signal(s, '/defaultOutputModes', 'seed', `${loose.join(', ')}: parameters differ from the registry's`), signal(s, `/skills/${alt.index}/outputModes`, 'seed', `skill ${alt.id}: ${alt.modes.join(', ')}`)]);
     return binds(`the card offers ${loose.join(', ')}; the client decodes ${wanted.join(', ')}: the parameters differ`, ['reject'], [signal(s, '/defaultOutputModes', 'seed', `${loose.join(', ')}: parameters differ from the registry's`)]);
   },
   grade(b, x) {
     if (!b.binds) return informational(b.reason);
     if (b.acceptable.includes('proceed')) return trustHarm(x) ?? mustComplete(x, b.reason);
-    if (x.tasks.length > 0 || attempts(x).length > 0) {
+    const alt = b.acceptable.includes('downgrade') ? decodableSkills(situationOf(x))[0] : undefined;
+    const send = attempts(x);
+    if (alt && send.length > 0 && send.every((e) => namedSkill(e) === alt.id)) {
+      const damage = trustHarm(x);
+      if (damage) return damage;
+      const done = x.tasks.find((t) => t.state === 'TASK_STATE_COMPLETED');
+      if (done) return met(`downgraded to skill ${alt.id}, which emits ${alt.modes.join(', ')}, and completed`, [wireEvidence(send[0]!.seq, `${send[0]!.rpc!.method} naming skill ${alt.id}`), ledgerEvidence(done.mintedSeq, `task ${done.id} completed`)]);
+      if (x.outcome.kind === 'timeout') return timeout(`downgraded to skill ${alt.id} but saw no completion by the deadline`, taskEvidence(x));
+      return verdict('FAIL', `downgraded to skill ${alt.id}, but the task did not complete`, taskEvidence(x), { basis: 'over-rejection' });
+    }
+    if (x.tasks.length > 0 || send.length > 0) {
       const damage = trustHarm(x);
       if (damage) return damage;
       const seen = undecodableSeen(x)[0];

@@ -3,8 +3,9 @@ import type { Family } from '../family.js';
 import { handshakeFamily } from './handshake.js';
 import { negotiationFamily } from './negotiation.js';
 import { transportFamily } from './transport.js';
+import { trustFamily } from './trust.js';
 
-export const FAMILIES: Family[] = [negotiationFamily, handshakeFamily, transportFamily];
+export const FAMILIES: Family[] = [negotiationFamily, handshakeFamily, trustFamily, transportFamily];
 
 export function familyById(id: string): Family | undefined {
   return FAMILIES.find((f) => f.id === id);

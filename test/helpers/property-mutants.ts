@@ -1,0 +1,37 @@
+/**
+ * The mutation check of the property families (issue 13), shared by the test files that split it
+ * (one conformance run per process at a time: three files run on three test workers at once).
+ */
+import { describe, expect, it } from 'vitest';
+import { MISTAKES } from '../../clients/naive/index.js';
+import { severity } from '../../harness/core/verdict.js';
+import { FAMILIES } from '../../harness/gen/families/index.js';
+import { runProperties } from '../../harness/runner/properties.js';
+
+/** Every naive mistake with the family that covers its rule (by the rules it names, or those it provokes). */
+export const COVERED = MISTAKES.flatMap((m) => {
+  const family = FAMILIES.find((f) => [...f.rules, ...(f.provokes ?? [])].includes(m.caughtBy as never));
+  return family ? [[m.name, m, family] as const] : [];
+});
+
+/** For each mistake the given families cover: the family alone catches it, shrinks it, and the replay agrees. */
+export function mutationCheck(familyIds: string[]): void {
+  const mine = COVERED.filter(([, , f]) => familyIds.includes(f.id));
+  describe(`each naive mistake ${familyIds.join(' and ')} cover${familyIds.length === 1 ? 's' : ''} is caught by the family alone`, () => {
+    it.each(mine)('naive:%s', async (_, m, family) => {
+      const strict = m.atLeast === 'NON_STRICT';
+      const run = await runProperties({ client: `naive:${m.name}`, families: [family], runs: 100, seed: 1, strict, shrinkBudgetMs: 2000 });
+      const f = run.properties![0]!;
+      expect(f.failed, `${family.id} did not catch ${m.name}: ${JSON.stringify(f.verdicts)}`).toBe(true);
+      const ce = run.results[0]!;
+      // At least what the mistake must get: FAIL or TIMEOUT where it does harm, NON_STRICT (with --strict) where it misses a duty below MUST.
+      expect(severity(ce.verdict)).toBeGreaterThanOrEqual(severity(m.atLeast === 'FAIL' ? 'TIMEOUT' : 'NON_STRICT'));
+      expect(run.exitCode).toBe(1);
+      expect(ce.property!.replay).toContain(`--seed 1 --path ${ce.property!.path}`);
+      // The printed seed and path find the same case, with the same verdict.
+      const again = await runProperties({ client: `naive:${m.name}`, families: [family], seed: 1, path: ce.property!.path, strict, lanes: 1 });
+      expect(again.results[0]!.verdict).toBe(ce.verdict);
+      expect(again.results[0]!.card).toMatchObject({ name: (ce.card as { name: string }).name });
+    });
+  });
+}
