@@ -179,6 +179,7 @@ describe('action.yml', () => {
         scenarios: 'test/fixtures/vendor/*.json\ntest/fixtures/vendor-asserting/acme-probe.scenario.json',
         'no-builtin': 'true',
         'deadline-multiplier': '2',
+        lanes: '2',
         args: '--reporter dot',
         out,
       });
