@@ -174,7 +174,9 @@ export function negotiate(card: ClientCard, profile: ClientProfile, intent: Task
   const unreachableAll = card.streaming || mistakes.ignoresResubscribeOnly ? [] : resubscribeOnlyModes(card);
   const unreachable = accepted.filter((m) => has(unreachableAll, m));
   const reachable = accepted.filter((m) => !has(unreachableAll, m));
-  if (intent.acceptedOutputModes.length > 0 && accepted.length === 0)
+  // A client that reads status only never decodes an output: what the card offers cannot stop it (seed 001:
+  // "A caller that only reads status updates and ignores artifacts can proceed").
+  if (profile.consumesArtifacts && intent.acceptedOutputModes.length > 0 && accepted.length === 0)
     return { action: 'reject', errorClass: 'media-type', notes: `the card offers none of ${intent.acceptedOutputModes.join(', ')}` };
   // The one output the application cannot do without: offered, and reachable.
   const required = intent.requiredOutputMode;
