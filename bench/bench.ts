@@ -17,6 +17,7 @@ import type { HttpEvent } from '../harness/core/transcript.js';
 import { CODE_ROOT, findScenarioFiles, loadCatalogue, PACKAGE_ROOT, DEFAULT_SCENARIO_GLOB } from '../harness/runner/catalogue.js';
 import { closeEnv, openEnv } from '../harness/runner/env.js';
 import { defaultLanes } from '../harness/runner/lanes.js';
+import { FAMILIES } from '../harness/gen/families/index.js';
 import { executeScenario, type RunEnv } from '../harness/runner/execute.js';
 import { makePki, readPki, writePki } from '../harness/pki/index.js';
 import { closeRunFolder, openRunFolder } from '../harness/runner/workspace.js';
@@ -69,27 +70,46 @@ async function startup(): Promise<void> {
   const npxOverhead = timeCommand('npx', ['tsc', '--version'], dist) - timeCommand(process.execPath, [tsc, '--version'], dist);
   const sourceVersion = timeCommand(process.execPath, [BIN, '--version'], source, 3);
   const first = median([await firstScenarioMs(dist), await firstScenarioMs(dist), await firstScenarioMs(dist)]);
+  // The README's first command, as a new user runs it in a clone (the TypeScript sources, through npm).
+  const conformance = timeCommand('npm', ['run', '-s', 'conformance'], { ...process.env, A2A_CONFORMANCE_DIST: '' }, 3);
+  const firstSource = median([await firstScenarioMs(source), await firstScenarioMs(source), await firstScenarioMs(source)]);
   console.log(`CLI start-up (--version, median of 5): ${distVersion.toFixed(0)} ms installed (dist/); ${npxVersion.toFixed(0)} ms through npx, which adds about ${npxOverhead.toFixed(0)} ms to any bin (\`npx tsc --version\` against tsc's bin); ${sourceVersion.toFixed(0)} ms from the TypeScript sources`);
-  console.log(`time to the first scenario (run --client reference, dist/, median of 3): ${first.toFixed(0)} ms from the command to its first result line`);
+  console.log(`time to the first scenario (run --client reference, median of 3): ${first.toFixed(0)} ms installed (dist/), ${firstSource.toFixed(0)} ms from the sources, from the command to its first result line`);
+  console.log(`npm run conformance    ${(conformance / 1000).toFixed(1)} s wall (median of 3: every built-in scenario against the reference client on the default ${defaultLanes()} lanes, report written)`);
 }
 
 function pct(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-/** Replays the requests a recorded run made, with bare undici, against a fresh run of the same peer. */
-async function bareReplay(env: RunEnv, s: Scenario, recorded: ScenarioResult, agent: Agent, insecure: Agent): Promise<number> {
+/** Keep-alive dispatchers of the bare replay, and the TLS options a fresh connection is made with. */
+interface Dispatchers {
+  agent: Agent;
+  insecure: Agent;
+  connect: { ca: string; cert: string; key: string };
+}
+
+/**
+ * Replays the requests a recorded run made, with bare undici, against a fresh run of the same peer:
+ * its wall time, and the CPU it cost (client and peer, both in this process). `fresh`: a new
+ * connection, so a new TLS handshake, for every request.
+ */
+async function bareReplay(env: RunEnv, s: Scenario, recorded: ScenarioResult, d: Dispatchers, fresh = false): Promise<{ wallMs: number; cpuMs: number }> {
+  const { agent, insecure } = d;
   const m = mountPeer(env.host, env.dispatcher, s.peer, { key: `bare${Math.random().toString(16).slice(2, 8)}`, deadlineMs: s.deadlineMs });
   const key = m.key;
   const recordedKey = /^\/t\/([^/]+)\//.exec((recorded.transcript.find((e) => e.kind === 'http') as HttpEvent | undefined)?.path ?? '')?.[1];
   const started = performance.now();
+  const cpu = process.cpuUsage();
   for (const e of recorded.transcript) {
     if (e.kind !== 'http') continue;
+    const tls = e.listener === 'tls' || e.listener === 'mtls';
+    const once = fresh ? new Agent({ connect: tls ? d.connect : { rejectUnauthorized: false }, pipelining: 0 }) : undefined;
     const url = e.origin + (recordedKey ? e.path.replace(`/t/${recordedKey}/`, `/t/${key}/`) : e.path);
     try {
       const res = await request(url, {
         method: e.method as 'GET' | 'POST',
-        dispatcher: e.listener === 'tls' || e.listener === 'mtls' ? agent : insecure,
+        dispatcher: once ?? (tls ? agent : insecure),
         headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
         ...(e.rpc ? { body: JSON.stringify({ jsonrpc: '2.0', id: e.rpc.id, method: e.rpc.method, params: e.rpc.params }) } : {}),
       });
@@ -99,10 +119,12 @@ async function bareReplay(env: RunEnv, s: Scenario, recorded: ScenarioResult, ag
     } catch {
       /* a refused handshake costs what it costs */
     }
+    await once?.close();
   }
+  const used = process.cpuUsage(cpu);
   const elapsed = performance.now() - started;
   m.end();
-  return elapsed;
+  return { wallMs: elapsed, cpuMs: (used.user + used.system) / 1000 };
 }
 
 async function main() {
@@ -111,21 +133,33 @@ async function main() {
   const files = await writePki(await makePki(), folder.pkiDir);
   const env = await openEnv({ pkiDir: files.dir, client: createBuiltinClient('reference'), idSalt: 'bench', deadlineMultiplier: 1 });
   const pki = await readPki(files.dir);
-  const agent = new Agent({ connect: { ca: pki.testCa.cert, cert: pki.client.cert, key: pki.client.key } });
+  const connect = { ca: pki.testCa.cert, cert: pki.client.cert, key: pki.client.key };
+  const agent = new Agent({ connect });
   const insecure = new Agent({ connect: { rejectUnauthorized: false } });
+  const d: Dispatchers = { agent, insecure, connect };
   const latencies: number[] = [];
   const stalls: number[] = [];
   let harnessMs = 0;
+  let harnessCpu = 0;
   let bareMs = 0;
+  let bareCpu = 0;
+  let freshCpu = 0;
   const started = performance.now();
   for (let round = 0; round < rounds; round++) {
     for (const { scenario } of catalogue) {
+      const cpu = process.cpuUsage();
       const r = await executeScenario(scenario, env);
+      const used = process.cpuUsage(cpu);
+      harnessCpu += (used.user + used.system) / 1000;
       if (r.verdict !== r.expect) console.warn(`warning: ${r.id} ${r.verdict}, expected ${r.expect}`);
       // Scenarios whose correct behaviour is to wait out a stalled peer are reported apart.
       (r.durationMs > scenario.deadlineMs / 2 ? stalls : latencies).push(r.durationMs);
       harnessMs += r.durationMs;
-      bareMs += await bareReplay(env, scenario, r, agent, insecure);
+      const bare = await bareReplay(env, scenario, r, d);
+      bareMs += bare.wallMs;
+      bareCpu += bare.cpuMs;
+      // The floor with a new connection (a TLS handshake) for every request.
+      freshCpu += (await bareReplay(env, scenario, r, d, true)).cpuMs;
     }
   }
   const wall = (performance.now() - started) / 1000;
@@ -139,32 +173,36 @@ async function main() {
   console.log(`stalling scenarios     ${stalls.length} runs, median ${pct(stalls.sort((a, b) => a - b), 50) ?? 0} ms (the client waits out a stalled peer by design)`);
   console.log(`peak RSS               ${rss.toFixed(0)} MiB`);
   console.log(`harness vs bare undici ${(harnessMs / bareMs).toFixed(1)}× (${harnessMs.toFixed(0)} ms through the reference client vs ${bareMs.toFixed(0)} ms replaying the same requests)`);
+  console.log(`CPU per scenario       ${(harnessCpu / n).toFixed(1)} ms through the reference client (one lane); bare undici floor ${(bareCpu / n).toFixed(1)} ms with keep-alive, ${(freshCpu / n).toFixed(1)} ms with a new TLS handshake per request (client and peer in one process)`);
   await agent.close();
   await insecure.close();
   await closeEnv(env);
   await closeRunFolder(folder);
-  await propertyFigures(harnessMs / n, bareMs / n);
+  await propertyFigures(bareCpu / n, freshCpu / n);
 }
 
 /**
  * The property families (issue 13): generated cases per second over real TLS on one lane and on the
- * default lanes, CPU per case against the bare replay's time per scenario, and peak RSS with the
- * report's rendering at 1,000 cases (and 10,000 with `--big`). Each run is a child process of its own.
+ * default lanes, CPU per case against the bare undici floor (per scenario, keep-alive and fresh
+ * handshakes), and peak RSS with the report's rendering at 1,000 cases (and 10,000 with `--big`).
+ * Each run is a child process of its own, so each peak RSS is that run's alone.
  */
-async function propertyFigures(harnessPerScenario: number, barePerScenario: number): Promise<void> {
-  const one = (runs: number, lanes: number) => {
-    const out = execFileSync(process.execPath, ['--import', 'tsx', join(PACKAGE_ROOT, 'bench/property-bench.ts'), String(runs), String(lanes)], { encoding: 'utf8', maxBuffer: 1 << 24 });
-    return JSON.parse(out.trim().split('\n').at(-1)!) as { cases: number; failed: string[]; wallMs: number; cpuMs: number; rssMiB: number; renderMs: number; htmlKiB: number; jsonKiB: number };
+async function propertyFigures(floorCpu: number, freshFloorCpu: number): Promise<void> {
+  const one = (cases: number, lanes: number) => {
+    const runs = Math.ceil(cases / FAMILIES.length);
+    const out = execFileSync(process.execPath, [join(PACKAGE_ROOT, 'bench/property-bench.mjs'), String(runs), String(lanes)], { encoding: 'utf8', maxBuffer: 1 << 24 });
+    return JSON.parse(out.trim().split('\n').at(-1)!) as { cases: number; failed: string[]; wallMs: number; cpuMs: number; reportMs: number; rssMiB: number; renderMs: number; renderRssMiB: number; htmlKiB: number; jsonKiB: number };
   };
   const lanes = defaultLanes();
   const line = (label: string, r: ReturnType<typeof one>) =>
-    console.log(`${label.padEnd(22)} ${(r.cases / (r.wallMs / 1000)).toFixed(1)} cases/s (${r.cases} cases in ${(r.wallMs / 1000).toFixed(1)} s) · CPU ${(r.cpuMs / r.cases).toFixed(1)} ms/case · peak RSS ${r.rssMiB} MiB · report ${r.renderMs} ms, ${r.htmlKiB} KiB HTML, ${r.jsonKiB} KiB JSON${r.failed.length ? ` · FAILED: ${r.failed.join(', ')}` : ''}`);
+    console.log(`${label.padEnd(22)} ${(r.cases / (r.wallMs / 1000)).toFixed(1)} cases/s (${r.cases} cases in ${(r.wallMs / 1000).toFixed(1)} s, report written in ${r.reportMs} ms) · CPU ${(r.cpuMs / r.cases).toFixed(1)} ms/case · peak RSS ${r.rssMiB} MiB, run and report · ${r.htmlKiB} KiB HTML, ${r.jsonKiB} KiB JSON · rendered again from results.json in ${r.renderMs} ms, peak RSS ${r.renderRssMiB} MiB${r.failed.length ? ` · FAILED: ${r.failed.join(', ')}` : ''}`);
   line('generated, 1 lane', one(100, 1));
-  line(`generated, ${lanes} lanes`, one(100, lanes));
-  const k = one(334, lanes);
+  line(`generated, ${lanes} lanes`, one(400, lanes));
+  const k = one(1000, lanes);
   line('1,000 cases', k);
-  console.log(`CPU per case vs floor   ${(k.cpuMs / k.cases).toFixed(1)} ms of CPU per generated case; a hand-written scenario takes ${harnessPerScenario.toFixed(0)} ms of wall time through the reference client against ${barePerScenario.toFixed(0)} ms replayed with bare undici (keep-alive)`);
-  if (process.argv.includes('--big')) line('10,000 cases', one(3334, lanes));
+  const perCase = k.cpuMs / k.cases;
+  console.log(`CPU per case vs floor   ${perCase.toFixed(1)} ms per generated case = ${(perCase / floorCpu).toFixed(1)}× the keep-alive floor (${floorCpu.toFixed(1)} ms), ${(perCase / freshFloorCpu).toFixed(1)}× the fresh-handshake floor (${freshFloorCpu.toFixed(1)} ms)`);
+  if (process.argv.includes('--big')) line('10,000 cases', one(10_000, lanes));
 }
 
 await main();
