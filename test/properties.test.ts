@@ -8,10 +8,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { validateCardV1 } from '../harness/core/card-validator.js';
+import { validateCardV03 } from '../harness/core/card-validator-v03.js';
 import { fillCard, profileFor } from '../harness/core/scenario.js';
 import { DEFAULT_PROFILE } from '../harness/core/vocabulary/types.js';
 import { agentCard } from '../harness/gen/agent-card.js';
 import { clientProfile } from '../harness/gen/client-profile.js';
+import { caseScenario } from '../harness/gen/family.js';
 import { FAMILY_IDS } from '../harness/gen/family-ids.js';
 import { FAMILIES } from '../harness/gen/families/index.js';
 import { peerRuntime } from '../harness/gen/peer-runtime.js';
@@ -90,6 +92,24 @@ describe('arbitraries', () => {
     expect(() => taskIntent({ taskClass: 'text', input: { mediaType: 'text/plain' }, completion: [], accepted: ['text/plain'] })).toThrow(/^taskIntent: /);
     expect(() => taskIntent({ taskClass: 'text', input: { mediaType: 'text/plain' }, completion: ['poll'], accepted: ['text/plain'], required: 'audio/pcm' })).toThrow(/^taskIntent: required/);
     expect(() => peerRuntime({ streaming: false, workMs: { min: 5, max: 1 } })).toThrow(/^peerRuntime: /);
+  });
+
+  it('a client that speaks v0.3 gets cases told by v0.3 peers, valid v0.3 cards (signed ones stay v1.0); a v1.0-only client gets the families as they are', () => {
+    const both = ['a2a-v1', 'a2a-v0.3'] as const;
+    for (const family of FAMILIES) {
+      expect(generateCases(family, 5, 40, ['a2a-v1'])).toEqual(generateCases(family, 5, 40));
+      expect(generateCases(family, 5, 40).some((c) => c.dialect)).toBe(false);
+      const cases = generateCases(family, 5, 60, both);
+      expect(caseAt(family, 5, '17', both)).toEqual(cases[17]);
+      for (const c of cases.filter((x) => x.dialect)) {
+        expect(c.signing, `${family.id}/${c.story}: a signed card told in v0.3`).toBeUndefined();
+        const s = caseScenario(family, c, 'x', c.rules[0]!);
+        expect(s.peer.dialect).toBe('a2a-v0.3');
+        expect(validateCardV03(fillCard(s.peer.card, VARS)), JSON.stringify(s.peer.card)).toEqual([]);
+      }
+      // Every family but trust (whose stories are mostly signed) tells some of its cases in v0.3.
+      if (family.id !== 'trust') expect(cases.filter((x) => x.dialect).length, family.id).toBeGreaterThan(5);
+    }
   });
 
   it("the CLI's family ids are the families'", () => {

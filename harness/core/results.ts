@@ -89,6 +89,8 @@ export interface PropertyCase {
   rule: string;
   verdict: VerdictKind;
   drifts?: string[];
+  /** Told by an A2A v0.3 peer (absent: v1.0). */
+  dialect?: 'a2a-v0.3';
   durationMs: number;
 }
 

@@ -5,11 +5,12 @@
  * (so it runs, grades, reports and exports as any other); the rule it is graded by is the first of
  * its story's rules whose `applies()` binds for the client's profile, else the story's first.
  */
-import type fc from 'fast-check';
+import fc from 'fast-check';
+import { scenarioToV03 } from '../core/card-v03.js';
 import type { RuleId } from '../core/oracle/rule.js';
 import { ruleById } from '../core/oracle/rules.js';
 import type { CardSignal, CardSigning, PeerRuntime, Scenario } from '../core/scenario.js';
-import type { ClientProfile, ProfileConstraints, TaskIntent } from '../core/vocabulary/types.js';
+import type { ClientProfile, Dialect, ProfileConstraints, TaskIntent } from '../core/vocabulary/types.js';
 import { situationOf } from '../core/oracle/evidence.js';
 import type { Drift } from './peer-runtime.js';
 
@@ -27,6 +28,8 @@ export interface GeneratedCase {
   intent: TaskIntent;
   signing?: CardSigning;
   deadlineMs: number;
+  /** Told by an A2A v0.3 peer (its card in v0.3 form, v0.3's JSON-RPC), as `<id>.v03` scenarios are. Absent: v1.0. */
+  dialect?: 'a2a-v0.3';
 }
 
 export interface Family {
@@ -40,6 +43,20 @@ export interface Family {
   /** Where its stories come from. */
   spec: string;
   arbitrary: fc.Arbitrary<GeneratedCase>;
+}
+
+/**
+ * A family's cases for a client that speaks these dialects. A v1.0-only client gets the family's
+ * arbitrary as it is (its paths unchanged); a client that speaks v0.3 gets each case told by a v1.0
+ * or a v0.3 peer (a v0.3-only client: by a v0.3 peer), except signed cards, which v0.3 cannot carry
+ * (A2A v0.3.0 specifies no canonical form to sign) and which stay v1.0.
+ */
+export function familyArbitrary(family: Family, dialects: readonly Dialect[]): fc.Arbitrary<GeneratedCase> {
+  const v03 = dialects.includes('a2a-v0.3');
+  if (!v03) return family.arbitrary;
+  const tell = (c: GeneratedCase, d: Dialect): GeneratedCase => (d === 'a2a-v0.3' && !c.signing ? { ...c, dialect: 'a2a-v0.3' } : c);
+  if (!dialects.includes('a2a-v1')) return family.arbitrary.map((c) => tell(c, 'a2a-v0.3'));
+  return fc.tuple(family.arbitrary, fc.constantFrom<Dialect>('a2a-v1', 'a2a-v0.3')).map(([c, d]) => tell(c, d));
 }
 
 /** The family's cases' scenario id: the family, the seed and the fast-check path (its `:` as `.`, as scenario ids spell it). */
@@ -62,12 +79,13 @@ const LABEL_FAMILY = { id: 'label', title: 'label', rules: [], spec: '', arbitra
 
 /** A generated case as a plain scenario, graded by `rule`. */
 export function caseScenario(family: Family, c: GeneratedCase, id: string, rule: RuleId): Scenario {
+  const told = c.dialect === 'a2a-v0.3' ? ' Told by an A2A v0.3 peer.' : '';
   const drift = c.drifts.length ? `; the runtime drifts from its card: ${c.drifts.join(', ')}` : '; the runtime honours its card';
-  return {
+  const scenario: Scenario = {
     id,
     rule,
     title: `${family.title}: ${c.story}${c.drifts.length ? ` (${c.drifts.join(', ')})` : ''}`,
-    description: `A generated case of the ${family.id} family, story ${c.story}${drift}. Task class ${c.intent.taskClass}, ${c.intent.input.mediaType} in, completion by ${c.intent.completion}.`,
+    description: `A generated case of the ${family.id} family, story ${c.story}${drift}. Task class ${c.intent.taskClass}, ${c.intent.input.mediaType} in, completion by ${c.intent.completion}.${told}`,
     expectation: 'Whatever the rules say for this card, profile and intent: no FAIL and no TIMEOUT (NON_STRICT only under --strict).',
     spec: family.spec,
     peer: { factory: 'generated', card: c.card, runtime: c.runtime, signals: c.signals, ...(c.signing ? { signing: c.signing } : {}) },
@@ -76,4 +94,6 @@ export function caseScenario(family: Family, c: GeneratedCase, id: string, rule:
     deadlineMs: c.deadlineMs,
     expect: 'PASS',
   };
+  // A v0.3 telling is the same story as a hand-written `<id>.v03` scenario: its card and pointers in v0.3 form.
+  return c.dialect === 'a2a-v0.3' ? { ...scenarioToV03(scenario), id } : scenario;
 }

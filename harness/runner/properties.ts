@@ -12,12 +12,13 @@
 import fc from 'fast-check';
 import type { PropertyCase, PropertyFamilyResult, RunResults, ScenarioResult } from '../core/results.js';
 import { RESULTS_SCHEMA } from '../core/results.js';
-import { DEFAULT_PROFILE, type Hello } from '../core/vocabulary/types.js';
+import { DEFAULT_PROFILE, type Dialect, type Hello } from '../core/vocabulary/types.js';
 import { profileFor, unmetConstraint, type Scenario } from '../core/scenario.js';
 import type { VerdictKind } from '../core/verdict.js';
-import { caseId, caseScenario, labelCase, type Family, type GeneratedCase } from '../gen/family.js';
+import { caseId, caseScenario, familyArbitrary, labelCase, type Family, type GeneratedCase } from '../gen/family.js';
 import type { RuleId } from '../core/oracle/rule.js';
 import { laneClients, laneKind, type ClientChoice } from './client-factory.js';
+import { boundHeap } from './heap.js';
 import { defaultLanes, openLanePool, type LanePool } from './lanes.js';
 import { harnessVersion } from './package-root.js';
 import { summarize } from './policy.js';
@@ -46,22 +47,29 @@ export interface PropertyRunOptions extends ClientChoice {
   onFamily?: (f: PropertyFamilyResult) => void;
 }
 
+/** The dialects a client speaks, as its hello declares them (none declared: v1.0). */
+const V1: readonly Dialect[] = ['a2a-v1'];
+const dialectsOf = (hello: Hello): readonly Dialect[] => hello.dialects ?? V1;
+
 /** Whether a verdict fails a family: FAIL, TIMEOUT and ERROR always; NON_STRICT under --strict. */
 export function failsProperty(v: VerdictKind, strict: boolean): boolean {
   return v === 'FAIL' || v === 'TIMEOUT' || v === 'ERROR' || (strict && v === 'NON_STRICT');
 }
 
-/** The first `runs` cases of a family's arbitrary for a seed, in fast-check's order (path `i` is the i-th). */
-export function generateCases(family: Family, seed: number, runs: number): GeneratedCase[] {
+/**
+ * The first `runs` cases of a family for a seed, in fast-check's order (path `i` is the i-th), for a
+ * client that speaks these dialects (familyArbitrary; default v1.0 only).
+ */
+export function generateCases(family: Family, seed: number, runs: number, dialects: readonly Dialect[] = V1): GeneratedCase[] {
   const out: GeneratedCase[] = [];
-  fc.check(fc.property(family.arbitrary, (c) => void out.push(c)), { seed, numRuns: runs });
+  fc.check(fc.property(familyArbitrary(family, dialects), (c) => void out.push(c)), { seed, numRuns: runs });
   return out;
 }
 
 /** The case at a fast-check path (`17`, or `17:3:0` after shrinking), for a seed. */
-export function caseAt(family: Family, seed: number, path: string): GeneratedCase {
+export function caseAt(family: Family, seed: number, path: string, dialects: readonly Dialect[] = V1): GeneratedCase {
   let found: GeneratedCase | undefined;
-  fc.check(fc.property(family.arbitrary, (c) => {
+  fc.check(fc.property(familyArbitrary(family, dialects), (c) => {
     found = c;
     return false;
   }), { seed, path, endOnFailure: true });
@@ -96,6 +104,7 @@ export async function runProperties(o: PropertyRunOptions): Promise<RunResults> 
     });
     const families: PropertyFamilyResult[] = [];
     const results: ScenarioResult[] = [];
+    const unbound = boundHeap();
     try {
       for (const family of o.families) {
         if (o.signal?.aborted) break;
@@ -105,6 +114,7 @@ export async function runProperties(o: PropertyRunOptions): Promise<RunResults> 
         o.onFamily?.(run.family);
       }
     } finally {
+      unbound();
       await pool.close();
     }
     const failed = families.filter((f) => f.failed);
@@ -141,6 +151,8 @@ interface FamilyRun {
 /** A case as the scenario the client runs: labelled for this client's profile; undefined where a fixed profile cannot run it. */
 function toScenario(family: Family, c: GeneratedCase, id: string, hello: Hello): Scenario | undefined {
   if (hello.profile && unmetConstraint(hello.profile, c.profileConstraints)) return undefined;
+  // A signed case stays v1.0, which a v0.3-only client does not speak: not run, as `run` lists such scenarios.
+  if (!dialectsOf(hello).includes(c.dialect ?? 'a2a-v1')) return undefined;
   const profile = hello.profile ?? profileFor(DEFAULT_PROFILE, c.profileConstraints, hello.extensions ?? []);
   return caseScenario(family, c, id, labelCase(c, profile));
 }
@@ -163,13 +175,14 @@ const compact = (path: string, c: GeneratedCase, r: ScenarioResult): PropertyCas
   rule: r.rule,
   verdict: r.verdict,
   ...(c.drifts.length ? { drifts: c.drifts } : {}),
+  ...(c.dialect ? { dialect: c.dialect } : {}),
   durationMs: r.durationMs,
 });
 
 async function sweepFamily(family: Family, o: PropertyRunOptions, hello: Hello, pool: LanePool, strict: boolean): Promise<FamilyRun> {
   const started = Date.now();
   const runs = o.runs ?? DEFAULT_RUNS;
-  const cases = generateCases(family, o.seed, runs);
+  const cases = generateCases(family, o.seed, runs, dialectsOf(hello));
   const done: Array<PropertyCase | undefined> = new Array(cases.length);
   let firstFailure = Number.POSITIVE_INFINITY;
   let next = 0;
@@ -199,7 +212,7 @@ async function sweepFamily(family: Family, o: PropertyRunOptions, hello: Hello, 
   let last: ScenarioResult | undefined;
   let steps = 0;
   const details = await fc.check(
-    fc.asyncProperty(family.arbitrary, async (c) => {
+    fc.asyncProperty(familyArbitrary(family, dialectsOf(hello)), async (c) => {
       if (o.signal?.aborted) return true;
       const s = toScenario(family, c, caseId(family.id, o.seed, 'shrinking'), hello);
       if (!s) return true;
@@ -221,7 +234,7 @@ async function sweepFamily(family: Family, o: PropertyRunOptions, hello: Hello, 
 async function replayFamily(family: Family, o: PropertyRunOptions, hello: Hello, pool: LanePool, strict: boolean): Promise<FamilyRun> {
   const started = Date.now();
   const path = o.path!;
-  const c = caseAt(family, o.seed, path);
+  const c = caseAt(family, o.seed, path, dialectsOf(hello));
   const s = toScenario(family, c, caseId(family.id, o.seed, path), hello);
   if (!s) return { family: { ...tally(family, o, [], started), runs: 1 } };
   const r = await pool.run(s);
