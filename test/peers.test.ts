@@ -16,6 +16,9 @@ import { validateCardV1 } from '../harness/core/card-validator.js';
 import { validateCard } from '../harness/core/card-validator-v03.js';
 import { cardDialect } from '../harness/core/vocabulary/card-view.js';
 import { fillCard } from '../harness/core/scenario.js';
+import { Transcript } from '../harness/core/transcript.js';
+import { PushDispatcher } from '../harness/net/push-dispatcher.js';
+import { makePki } from '../harness/pki/index.js';
 import { audioMessage, bareRpc, peerFixture, rpcUrlOf, type PeerFixture, clientAgent } from './helpers/peer.js';
 import { ALL_SCENARIOS, scenario } from './helpers/scenarios.js';
 import { DEFAULT_SCENARIO_GLOB, findScenarioFiles, loadCatalogue, PACKAGE_ROOT } from '../harness/runner/catalogue.js';
@@ -430,5 +433,36 @@ describe('@a2a-js/sdk 1.3.0 against the control peer: our peers speak real A2A v
     expect(run.ledger.get(task.id)!.state).toBe('TASK_STATE_CANCELED');
     await sdkAgent.close();
     run.end();
+  });
+});
+
+describe('the push dispatcher', () => {
+  it("a run's record waits for a delivery under way: a receiver that acts on the body before it answers still leaves its push in the transcript", async () => {
+    const pki = await makePki();
+    const dispatcher = new PushDispatcher(pki);
+    const transcript = new Transcript(() => performance.now());
+    // The receiver has the body at once (as a client that reports on a COMPLETED push), and answers 300 ms later.
+    let got!: () => void;
+    const received = new Promise<void>((r) => (got = r));
+    const receiver = createServer({ cert: pki.receiver.cert, key: pki.receiver.key }, (req, res) => {
+      req.resume();
+      req.on('end', () => {
+        got();
+        setTimeout(() => res.writeHead(200).end(), 300);
+      });
+    });
+    receiver.listen(0, '127.0.0.1');
+    await once(receiver, 'listening');
+    try {
+      const url = `https://127.0.0.1:${(receiver.address() as AddressInfo).port}/push`;
+      void dispatcher.dispatch({ transcript, taskId: 't-1', url, state: 'TASK_STATE_COMPLETED', mode: 'plain', payload: { statusUpdate: {} } } as never);
+      await received;
+      expect(transcript.events.filter((e) => e.kind === 'push-attempt')).toEqual([]);
+      await dispatcher.settled(transcript, 5000);
+      expect(transcript.events.filter((e) => e.kind === 'push-attempt').map((e) => (e as { outcome: string }).outcome)).toEqual(['delivered']);
+    } finally {
+      receiver.close();
+      await dispatcher.close();
+    }
   });
 });

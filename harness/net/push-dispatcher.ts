@@ -40,7 +40,37 @@ export class PushDispatcher {
     });
   }
 
-  async dispatch(p: PushRequest): Promise<PushAttemptEvent> {
+  /** Deliveries under way, per transcript: a run's record waits for them (settled). */
+  private readonly pending = new Map<Transcript, Set<Promise<PushAttemptEvent>>>();
+
+  /**
+   * Posts one push and records its outcome in its run's transcript. The receiver may act on the body
+   * before the peer has read the answer (a client that reports as soon as a COMPLETED push lands): the
+   * run then waits for `settled` before its transcript is sealed.
+   */
+  dispatch(p: PushRequest): Promise<PushAttemptEvent> {
+    const attempt = this.attempt(p);
+    let set = this.pending.get(p.transcript);
+    if (!set) this.pending.set(p.transcript, (set = new Set()));
+    set.add(attempt);
+    const done = () => {
+      set.delete(attempt);
+      if (set.size === 0 && this.pending.get(p.transcript) === set) this.pending.delete(p.transcript);
+    };
+    attempt.then(done, done);
+    return attempt;
+  }
+
+  /** Resolves once every delivery of this transcript under way has its outcome recorded, or after `ms`. */
+  async settled(transcript: Transcript, ms: number): Promise<void> {
+    const set = this.pending.get(transcript);
+    if (!set || set.size === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.allSettled([...set]), new Promise((r) => (timer = setTimeout(r, ms)))]);
+    clearTimeout(timer);
+  }
+
+  private async attempt(p: PushRequest): Promise<PushAttemptEvent> {
     const base = { kind: 'push-attempt' as const, taskId: p.taskId, url: p.url, state: p.state, presentedClientCert: p.mode === 'partner-mtls' };
     let host: string;
     try {

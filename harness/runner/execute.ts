@@ -173,7 +173,8 @@ export async function executeScenario(s: Scenario, env: RunEnv): Promise<Scenari
       }
     } else transcript.record({ kind: 'decision', outcome: 'crashed' });
     // Let in-flight pushes, state changes and handshake outcomes land before the ledger is read.
-    await Promise.all([new Promise((r) => setTimeout(r, 30)), env.host.handshakesSettled(1000)]);
+    // A push the client acted on before the peer read its answer is recorded here, not lost (found under load).
+    await Promise.all([new Promise((r) => setTimeout(r, 30)), env.host.handshakesSettled(1000), env.dispatcher.settled(transcript, 1000)]);
   } catch (err) {
     transcript.record({ kind: 'harness', level: 'error', message: (err as Error).stack ?? String(err) });
   } finally {
