@@ -4,7 +4,10 @@
  * fixed seed gives the same verdicts twice. (Each naive mistake a family covers is caught by it
  * alone: test/property-mutants.test.ts.)
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from './helpers/cli.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { validateCardV1 } from '../harness/core/card-validator.js';
@@ -114,6 +117,20 @@ describe('arbitraries', () => {
 
   it("the CLI's family ids are the families'", () => {
     expect(FAMILIES.map((f) => f.id)).toEqual([...FAMILY_IDS]);
+  });
+});
+
+describe('a failure that does not come back', () => {
+  it('a case that failed in the sweep but passes when shrinking replays it stays the counterexample, unshrunk and said to be unreproduced (never a passing re-run)', async () => {
+    const marker = join(mkdtempSync(join(tmpdir(), 'a2a-flaky-')), 'crashed');
+    const cmd = `"${process.execPath}" --import tsx "${join(ROOT, 'test/fixtures/clients/reference-ndjson.ts')}" 1 crash-first "${marker}"`;
+    const run = await runProperties({ clientCmd: cmd, families: [FAMILIES.find((f) => f.id === 'transport')!], runs: 5, seed: 3, lanes: 1 });
+    const f = run.properties![0]!;
+    expect(f.failed).toBe(true);
+    const ce = run.results[0]!;
+    expect(ce.verdict).toBe('FAIL');
+    expect(ce.outcome.kind === 'crashed' && ce.outcome.reason).toMatch(/exited with code 3/);
+    expect(ce.property).toMatchObject({ path: '0', firstFailure: '0', shrinks: 0, notReproduced: true });
   });
 });
 

@@ -64,7 +64,7 @@ export async function propertiesCommand(c: PropertiesCommand): Promise<RunResult
   };
   o.onFamily = (f) => {
     const head = `${f.failed ? '✗' : '✓'} ${f.family.padEnd(12)} ${String(f.ran).padStart(5)} case(s) · ${counts(f) || 'none run'} · ${secs(f.durationMs)}`;
-    c.err(printable(`${head}${f.failed ? ` · shrunk ${f.shrinkMs !== undefined ? `in ${secs(f.shrinkMs)}` : ''}` : ''}\n`));
+    c.err(printable(`${head}${f.failed && f.shrinkMs !== undefined ? ` · shrunk in ${secs(f.shrinkMs)}` : ''}\n`));
   };
   c.err(printable(`a2a-conformance properties · seed ${c.seed} · ${c.path !== undefined ? `path ${c.path}` : `${c.runs ?? 100} case(s) per family`} · ${c.families.map((f) => f.id).join(', ')}\n`));
   const results = await runProperties(o);
@@ -83,7 +83,9 @@ export function propertiesSummary(r: RunResults, written: { html: string; result
     const worst = res.checks.find((x) => x.verdict === res.verdict);
     lines.push(
       `  ✗ ${p.family}: ${res.verdict} on story ${p.story}${p.drifts.length ? ` (${p.drifts.join(', ')})` : ''}, graded by ${res.rule}${worst ? ` — ${worst.rule}: ${worst.reason}` : ''}`,
-      p.firstFailure === p.path && p.shrinks === 0
+      p.notReproduced
+        ? `    the case at path ${p.path} did not fail again when replayed: flaky here (on a loaded machine, lower --lanes or raise --deadline-multiplier)`
+        : p.firstFailure === p.path && p.shrinks === 0
         ? `    the case at path ${p.path}`
         : `    first failure at path ${p.firstFailure}, shrunk ${p.shrinks} time(s) to path ${p.path}${p.shrinkInterrupted ? ' (shrinking stopped at its time budget)' : ''}`,
       `    replay: ${p.replay}`,

@@ -73,6 +73,8 @@ export interface PropertyCounterexample {
   shrinks: number;
   /** Shrinking stopped at its time budget: the case is the smallest found by then. */
   shrinkInterrupted?: boolean;
+  /** The case did not fail again when shrinking replayed it (flaky: a TIMEOUT under load, typically); its first failing run is kept. */
+  notReproduced?: boolean;
   /** The generated case: its story, its runtime's drifts, and the rule it was graded by (the card, profile, intent and runtime are the result's own). */
   story: string;
   drifts: string[];

@@ -185,6 +185,8 @@ async function sweepFamily(family: Family, o: PropertyRunOptions, hello: Hello, 
   const cases = generateCases(family, o.seed, runs, dialectsOf(hello));
   const done: Array<PropertyCase | undefined> = new Array(cases.length);
   let firstFailure = Number.POSITIVE_INFINITY;
+  /** The failing runs of the sweep, by index: the first one stands if shrinking cannot make it fail again. */
+  const failures = new Map<number, ScenarioResult>();
   let next = 0;
   let count = 0;
   // Lanes take the cases in order; after a failure no later case starts (an earlier one still in flight may fail first).
@@ -198,7 +200,10 @@ async function sweepFamily(family: Family, o: PropertyRunOptions, hello: Hello, 
       const pc = compact(String(i), c, r);
       done[i] = pc;
       const failing = failsProperty(r.verdict, strict);
-      if (failing) firstFailure = Math.min(firstFailure, i);
+      if (failing) {
+        firstFailure = Math.min(firstFailure, i);
+        failures.set(i, r);
+      }
       o.onCase?.(family.id, ++count, runs, pc, failing);
     }
   };
@@ -224,10 +229,13 @@ async function sweepFamily(family: Family, o: PropertyRunOptions, hello: Hello, 
     }),
     { seed: o.seed, path: String(firstFailure), interruptAfterTimeLimit: o.shrinkBudgetMs ?? SHRINK_BUDGET_MS, markInterruptAsFailure: false },
   );
-  const path = details.counterexamplePath ?? String(firstFailure);
-  const c = (details.counterexample?.[0] as GeneratedCase | undefined) ?? cases[firstFailure]!;
-  const result = last ?? (await pool.run(toScenario(family, c, caseId(family.id, o.seed, path), hello)!));
-  const counterexample = finish(family, o, c, result, path, String(firstFailure), details.numShrinks, details.interrupted);
+  // The case the sweep saw fail did not fail again (a TIMEOUT of a loaded machine, typically): its
+  // own failing run is the counterexample, said to be unreproduced, never a passing re-run.
+  const reproduced = last !== undefined;
+  const path = reproduced ? (details.counterexamplePath ?? String(firstFailure)) : String(firstFailure);
+  const c = reproduced ? ((details.counterexample?.[0] as GeneratedCase | undefined) ?? cases[firstFailure]!) : cases[firstFailure]!;
+  const result = last ?? failures.get(firstFailure)!;
+  const counterexample = finish(family, o, c, result, path, String(firstFailure), reproduced ? details.numShrinks : 0, reproduced && details.interrupted, reproduced);
   return { family: { ...summary, failed: true, counterexample: counterexample.id, durationMs: Date.now() - started, shrinkMs: Date.now() - shrinkStarted }, result: counterexample };
 }
 
@@ -245,7 +253,7 @@ async function replayFamily(family: Family, o: PropertyRunOptions, hello: Hello,
 }
 
 /** The counterexample's result: its id from the seed and path, and how to replay it. */
-function finish(family: Family, o: PropertyRunOptions, c: GeneratedCase, r: ScenarioResult, path: string, firstFailure: string, shrinks: number, interrupted: boolean): ScenarioResult {
+function finish(family: Family, o: PropertyRunOptions, c: GeneratedCase, r: ScenarioResult, path: string, firstFailure: string, shrinks: number, interrupted: boolean, reproduced = true): ScenarioResult {
   const id = caseId(family.id, o.seed, path);
   return {
     ...r,
@@ -257,6 +265,7 @@ function finish(family: Family, o: PropertyRunOptions, c: GeneratedCase, r: Scen
       firstFailure,
       shrinks,
       ...(interrupted ? { shrinkInterrupted: true } : {}),
+      ...(reproduced ? {} : { notReproduced: true }),
       story: c.story,
       drifts: c.drifts,
       replay: replayCommand(family.id, o.seed, path, o.clientArgs ?? (o.clientCmd ? `--client-cmd ${shellWord(o.clientCmd)}` : `--client ${shellWord(o.client ?? 'reference')}`)),

@@ -459,7 +459,7 @@ function ScenarioPanel({ s, unexpected }: { s: ScenarioResult; unexpected: boole
             <p>
               Story <code>{s.property.story}</code>
               {s.property.drifts.length ? <> · the runtime drifts from its card: {s.property.drifts.map((d) => <code>{d}</code>)}</> : ' · the runtime honours its card'} · seed <code>{s.property.seed}</code> ·{' '}
-              {s.property.path === s.property.firstFailure && s.property.shrinks === 0 ? <>path <code>{s.property.path}</code></> : <>first failure at path <code>{s.property.firstFailure}</code>, shrunk {s.property.shrinks} time(s) to path <code>{s.property.path}</code>{s.property.shrinkInterrupted ? ' (shrinking stopped at its time budget)' : ''}</>}
+              {s.property.notReproduced ? <>path <code>{s.property.path}</code>, which did not fail again when replayed (flaky here)</> : s.property.path === s.property.firstFailure && s.property.shrinks === 0 ? <>path <code>{s.property.path}</code></> : <>first failure at path <code>{s.property.firstFailure}</code>, shrunk {s.property.shrinks} time(s) to path <code>{s.property.path}</code>{s.property.shrinkInterrupted ? ' (shrinking stopped at its time budget)' : ''}</>}
               . The card, profile, intent and runtime above are the shrunk case's; <code>--export</code> writes it as a scenario file.
             </p>
             <pre class="replay">{s.property.replay}</pre>

@@ -1,7 +1,8 @@
 /**
  * The handshake family (seed 003): skills that narrow the card's input modes, task endpoints that
  * challenge with a scheme the card may not list, push flags with or without methods behind them, and
- * cards from a CDN origin of their own that may be stale.
+ * cards from a CDN origin of their own that may be stale; any of the last three may meet a ceiling
+ * on the payload that no card field shows.
  */
 import fc from 'fast-check';
 import type { CardSignal } from '../../core/scenario.js';
@@ -12,6 +13,22 @@ import { peerRuntime, type Drift } from '../peer-runtime.js';
 import { taskIntent } from '../task-intent.js';
 
 const JSON_MT = 'application/json';
+/** A ceiling on the request body no card field shows (seed 003's residual risk), and a text over it. */
+const CEILING = 2048;
+const LARGE_TEXT = 'Line of the incident log, kept for the ticket. '.repeat(130);
+
+/**
+ * One case in five of a story meets the runtime's hidden ceiling: HTTP 413 above 2 KiB of request,
+ * and an intent whose text is over it. The story's rule stands down there (no signal covers it); the
+ * cross-cutting checks still grade what the client does with the 413.
+ */
+function mayHitCeiling(story: fc.Arbitrary<GeneratedCase>): fc.Arbitrary<GeneratedCase> {
+  return fc.tuple(story, fc.integer({ min: 0, max: 4 })).map(([c, n]): GeneratedCase =>
+    n !== 0 || c.intent.input.text === undefined
+      ? c
+      : { ...c, drifts: [...c.drifts, 'hidden-ceiling'], runtime: { ...c.runtime, maxRequestBytes: CEILING }, intent: { ...c.intent, input: { ...c.intent.input, text: LARGE_TEXT } } },
+  );
+}
 
 /** A skill that re-declares the card's input modes as JSON alone; the intent may name it, carry text or JSON. */
 const skillOverride: fc.Arbitrary<GeneratedCase> = fc
@@ -102,5 +119,5 @@ export const handshakeFamily: Family = {
   title: 'Handshake (seed 003)',
   rules: ['HS-SKILL-OVERRIDE', 'HS-CHALLENGE-SCHEME', 'HS-ASPIRATIONAL-CAPABILITY', 'HS-SPLIT-ORIGIN'],
   spec: 'seed 003 §What Was Observed, §Condition of Validity, §Decision Boundary; A2A v1.0.1 §3.1.11, §7.3',
-  arbitrary: fc.oneof(skillOverride, challenge, aspirationalPush, splitOrigin),
+  arbitrary: fc.oneof(skillOverride, mayHitCeiling(challenge), mayHitCeiling(aspirationalPush), mayHitCeiling(splitOrigin)),
 };
