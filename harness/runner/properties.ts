@@ -227,7 +227,9 @@ async function sweepFamily(family: Family, o: PropertyRunOptions, hello: Hello, 
       o.onShrink?.(family.id, ++steps, r);
       return false;
     }),
-    { seed: o.seed, path: String(firstFailure), interruptAfterTimeLimit: o.shrinkBudgetMs ?? SHRINK_BUDGET_MS, markInterruptAsFailure: false },
+    // numRuns 1: the case at the path and its shrinks only; without it, a case that passes on replay
+    // would have fast-check run on through the rest of the seed's cases.
+    { seed: o.seed, path: String(firstFailure), numRuns: 1, interruptAfterTimeLimit: o.shrinkBudgetMs ?? SHRINK_BUDGET_MS, markInterruptAsFailure: false },
   );
   // The case the sweep saw fail did not fail again (a TIMEOUT of a loaded machine, typically): its
   // own failing run is the counterexample, said to be unreproduced, never a passing re-run.
