@@ -186,6 +186,12 @@ describe('a rejection is credited only when the client could have read the card 
     expect(ref.results.map((x) => x.verdict)).toEqual(['PASS', 'PASS', 'PASS']);
   });
 
+  it('a miss stays a miss in a run that never spoke A2A: NON_STRICT is kept, not turned UNSUPPORTED (an exported counterexample run alone fails as it did)', async () => {
+    const r = await runInProcess('naive:never-escalates', ['neg-escalate/known-extension']);
+    expect(r.results[0]!.transcript.some((e) => e.kind === 'http' && !!e.rpc)).toBe(false);
+    expect(r.results[0]!.verdict).toBe('NON_STRICT');
+  });
+
   it('a client that declares only a2a-v0.3 in its hello gets UNSUPPORTED, said why, for a scenario that needs a v1.0 client (the CLI lists it as not run)', async () => {
     const h = await startHarness(client(async () => ({ decision: 'rejected', degradations: [], taskIds: [] }), { ...hello, dialects: ['a2a-v0.3'] }));
     const r = await h.run(scenario('neg-live-input/live-audio-to-batch-peer'));

@@ -4,9 +4,9 @@
  * operation (v1.0's names) only where the peer took it in its own dialect (a v0.3 peer decodes
  * `message/send` to SendMessage; a v1.0 peer records `message/send` as sent). A run in which no
  * request named one shows a client that never reached A2A in a dialect its peers speak (a v0.3-only
- * client that fails on v1.0 cards, a broken TLS set-up): its verdicts that are not failures become UNSUPPORTED with that reason, so it
- * does not collect PASSes by declining everything. Failures stay: a task class it declared could
- * not even start.
+ * client that fails on v1.0 cards, a broken TLS set-up): its PASS and INFORMATIONAL verdicts become UNSUPPORTED with that reason, so it
+ * does not collect PASSes by declining everything. Failures stay (a task class it declared could
+ * not even start), and so does NON_STRICT: a miss is no credit to take back.
  */
 import type { ScenarioResult } from '../core/results.js';
 import { wireEvidence } from '../core/verdict.js';
@@ -15,7 +15,8 @@ import { OPERATIONS } from '../core/scenario.js';
 /** The neutral operations: A2A v1.0's JSON-RPC method names (spec §5.3, §9.4), which the v0.3 dialect decodes into. */
 export const V1_METHODS: ReadonlySet<string> = new Set(OPERATIONS);
 
-const KEEP = new Set(['FAIL', 'TIMEOUT', 'ERROR', 'UNSUPPORTED']);
+/** Verdicts the credit never touches: failures, and NON_STRICT (a miss is no credit to take back). */
+const KEEP = new Set(['FAIL', 'TIMEOUT', 'ERROR', 'UNSUPPORTED', 'NON_STRICT']);
 
 export function spokeV1(results: readonly ScenarioResult[]): boolean {
   // A call the peer refused as method-not-found (-32601) was not in its dialect, whatever its name.
