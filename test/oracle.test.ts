@@ -451,6 +451,22 @@ describe('a probe that ends on its own just before its cancel (found under load)
     const stillWorking = ended.filter((e) => !(e.kind === 'task' && e.taskId === probe && e.state === 'TASK_STATE_COMPLETED'));
     expect(regrade(r, stillWorking).verdict).toBe('FAIL');
   });
+
+  it('a client that probes, is refused the cancel because the probe had ended, and then rejects left no task behind (WIRE-NO-TASK-AFTER-REJECT); refused while it works, it did', async () => {
+    const r = await record('reference', 'neg-push-mtls/mtls-receiver.v03');
+    const canceled = r.transcript.find((e) => e.kind === 'task' && e.cause === 'canceled')!;
+    const probe = (canceled as { taskId: string }).taskId;
+    const cancelCall = r.transcript.find((e) => e.kind === 'http' && e.rpc?.method === 'CancelTask' && e.taskId === probe) as HttpEvent;
+    // The wire up to the probe's cancel, the probe completed just before it, the cancel refused; then the client rejects.
+    const upTo = r.transcript.filter((e) => e.seq <= cancelCall.seq && e !== canceled);
+    const ended = upTo.flatMap((e): WireEvent[] =>
+      e === cancelCall ? [{ ...canceled, state: 'TASK_STATE_COMPLETED', cause: 'runtime', seq: cancelCall.seq - 0.5 } as WireEvent, { ...cancelCall, taskState: undefined, rpcError: { code: -32002, message: 'Task cannot be canceled' } } as WireEvent] : [e],
+    );
+    const rejected: ClientReport = { decision: 'rejected', errorClass: 'handshake', degradations: [], taskIds: [probe] };
+    expect(check(regrade(r, ended, { claims: rejected }), 'WIRE-NO-TASK-AFTER-REJECT')).toBe('PASS');
+    const stillWorking = ended.filter((e) => !(e.kind === 'task' && e.state === 'TASK_STATE_COMPLETED'));
+    expect(check(regrade(r, stillWorking, { claims: rejected }), 'WIRE-NO-TASK-AFTER-REJECT')).toBe('FAIL');
+  });
 });
 
 describe('scenario verdict', () => {

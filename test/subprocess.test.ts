@@ -161,7 +161,7 @@ describe('subprocess clients (NDJSON)', () => {
 
 describe('several runs per process (hello.concurrency)', () => {
   const BUILTIN_FILES = readdirSync(join(ROOT, 'scenarios')).filter((f) => f.endsWith('.scenario.ts')).map((f) => join(ROOT, 'scenarios', f));
-  const REFERENCE_NDJSON = (n: number) => `"${process.execPath}" --import tsx "${join(ROOT, 'test/fixtures/clients/reference-ndjson.ts')}" ${n}`;
+  const REFERENCE_NDJSON = (n: number) => `"${process.execPath}" "${join(ROOT, 'test/fixtures/clients/reference-ndjson.mjs')}" ${n}`;
 
   it('a process that declares concurrency 4 gets up to four runs at once, its lanes share processes, and the verdicts are those of the in-process client', async () => {
     const rules = ['NEG-LIVE-INPUT', 'TRUST-ALG', 'HS-SKILL-OVERRIDE'];

@@ -11,7 +11,7 @@
  */
 import type { ClientReport, Hello, RunRequest } from '../core/vocabulary/types.js';
 import type { ClientAdapter, ClientDiagnostics } from './contract.js';
-import { Child, ClientFault, describeExit, greetChild, head, HelloFailure, KILL_AFTER_ABORT_MS, MAX_WARNINGS, type SubprocessOptions } from './subprocess.js';
+import { Child, ClientFault, HarnessFault, describeExit, greetChild, head, HelloFailure, KILL_AFTER_ABORT_MS, MAX_WARNINGS, type SubprocessOptions } from './subprocess.js';
 
 /** stderr kept per process: the last 256 KiB, from which each run takes what came while it was in flight. */
 const STDERR_KEEP = 256 * 1024;
@@ -72,6 +72,8 @@ export class SharedProcess {
   private current: Process | undefined;
   private starting: Promise<Process> | undefined;
   private readonly diag = new Map<string, ClientDiagnostics>();
+  /** Where each run's share of its process's stderr begins. */
+  private readonly stderrOf = new Map<string, { p: Process; from: number }>();
   private lanes = 0;
   readonly protocolLog: Array<{ problem: string; line?: string }> = [];
 
@@ -88,6 +90,10 @@ export class SharedProcess {
       diagnostics: (id) => {
         const d = this.diag.get(id);
         this.diag.delete(id);
+        // Asked after the run settled: stderr arrives on its own pipe, often after the result line.
+        const e = this.stderrOf.get(id);
+        this.stderrOf.delete(id);
+        if (d && e) d.stderr += e.p.stderrSince(e.from);
         return d;
       },
       close: async () => {
@@ -100,7 +106,8 @@ export class SharedProcess {
 
   /** The live, greeted process; a new one when there is none (a fault costs the caller's run). */
   private ready(): Promise<Process> {
-    if (this.current && !this.current.child.exited) return Promise.resolve(this.current);
+    // A process being killed is not live, though its exit has not come yet: a run is never put on it.
+    if (this.current && !this.current.child.exited && !this.current.killedBecause) return Promise.resolve(this.current);
     if (!this.starting)
       this.starting = this.start().finally(() => {
         this.starting = undefined;
@@ -173,8 +180,10 @@ export class SharedProcess {
     const aborted = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new ClientFault('the deadline passed while the client process was starting')), { once: true }));
     aborted.catch(() => {});
     const p = await Promise.race([this.ready(), aborted]);
-    if (p.inflight.has(req.id)) throw new Error(`[harness] run ${req.id} is already in flight`);
+    if (p.inflight.has(req.id)) throw new HarnessFault(`[harness] run ${req.id} is already in flight`);
+    if (p.child.exited || p.killedBecause) throw new ClientFault(`the client process ${p.killedBecause ?? 'exited'} before run ${req.id} could start`);
     const from = p.stderrAt;
+    this.stderrOf.set(req.id, { p, from });
     const answered = new Promise<ClientReport>((resolve, reject) => p.inflight.set(req.id, { resolve, reject, d }));
     p.child.send({ type: 'run', id: req.id, scenario: req.scenario, cardUrl: req.cardUrl, intent: req.intent, profile: req.profile, deadlineMs: req.deadlineMs, tls: req.tls, ...(req.credentials ? { credentials: req.credentials } : {}) });
     let killTimer: NodeJS.Timeout | undefined;
@@ -193,13 +202,14 @@ export class SharedProcess {
       signal.removeEventListener('abort', onAbort);
       clearTimeout(killTimer);
       p.inflight.delete(req.id);
-      d.stderr += p.stderrSince(from);
       // A killed process is gone before the lane runs again: nothing it does lands in the next scenario.
       if (p.child.exited || p.killedBecause) await p.child.killAndWait();
     }
   }
 
   private async close(): Promise<void> {
+    // A process still being started is closed too, once it is up (or has failed).
+    await this.starting?.catch(() => undefined);
     const p = this.current;
     this.current = undefined;
     if (!p || p.child.exited) return;

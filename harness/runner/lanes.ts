@@ -61,9 +61,11 @@ export async function runLanes(o: LaneOptions): Promise<void> {
     if (i > 0) await firstOpen;
     if (next >= queue.length || o.stop?.aborted || o.kill?.aborted) return;
     let env: RunEnv;
+    const client = o.client();
     try {
-      env = await openEnv({ ...o.env, client: o.client() });
+      env = await openEnv({ ...o.env, client });
     } catch (err) {
+      await client.close?.().catch(() => undefined);
       // This lane's share goes to the others; with no lane open, run.ts records what never came back.
       o.onError('*', `a lane could not open its listeners: ${(err as Error).message}`);
       return;
@@ -121,7 +123,16 @@ export interface LanePool {
  * through `onError`; a pool with no lane at all is an error. `kill` closes every lane at once.
  */
 export async function openLanePool(o: { lanes: number; env: Omit<EnvOptions, 'client'>; client: () => ClientAdapter; kill?: AbortSignal; onError?: (message: string) => void }): Promise<LanePool> {
-  const opened = await Promise.allSettled(Array.from({ length: Math.max(1, o.lanes) }, () => openEnv({ ...o.env, client: o.client() })));
+  const opened = await Promise.allSettled(
+    Array.from({ length: Math.max(1, o.lanes) }, async () => {
+      const client = o.client();
+      // A lane that cannot open lets its client go (a shared process counts the lanes that hold it).
+      return openEnv({ ...o.env, client }).catch(async (err: unknown) => {
+        await client.close?.().catch(() => undefined);
+        throw err;
+      });
+    }),
+  );
   const envs: RunEnv[] = [];
   for (const r of opened) {
     if (r.status === 'fulfilled') envs.push(r.value);

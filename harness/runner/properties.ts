@@ -233,11 +233,13 @@ async function sweepFamily(family: Family, o: PropertyRunOptions, hello: Hello, 
   );
   // The case the sweep saw fail did not fail again (a TIMEOUT of a loaded machine, typically): its
   // own failing run is the counterexample, said to be unreproduced, never a passing re-run.
-  const reproduced = last !== undefined;
+  // A stopped run (a signal) may not have replayed the case at all: that is an interrupted shrink, not a flaky case.
+  const reproduced = last !== undefined || o.signal?.aborted === true;
   const path = reproduced ? (details.counterexamplePath ?? String(firstFailure)) : String(firstFailure);
   const c = reproduced ? ((details.counterexample?.[0] as GeneratedCase | undefined) ?? cases[firstFailure]!) : cases[firstFailure]!;
   const result = last ?? failures.get(firstFailure)!;
-  const counterexample = finish(family, o, c, result, path, String(firstFailure), reproduced ? details.numShrinks : 0, reproduced && details.interrupted, reproduced);
+  const stopped = last === undefined && o.signal?.aborted === true;
+  const counterexample = finish(family, o, c, result, path, String(firstFailure), last ? details.numShrinks : 0, (reproduced && details.interrupted) || stopped, reproduced);
   return { family: { ...summary, failed: true, counterexample: counterexample.id, durationMs: Date.now() - started, shrinkMs: Date.now() - shrinkStarted }, result: counterexample };
 }
 

@@ -97,10 +97,6 @@ export function cardReadEvidence(x: GradeInput): EvidenceRef[] {
  */
 export function stateSeen(x: GradeInput, wanted: (state: string | undefined, taskId: string | undefined) => boolean): { seq: number; fact: string } | undefined {
   for (const e of x.events) {
-    if (e.kind === 'http') {
-      const refused = cancelRefusedAsTerminal(x, e);
-      if (refused && wanted(refused, e.taskId)) return { seq: e.seq, fact: `CancelTask of ${e.taskId} answered TaskNotCancelableError while the task was ${refused}` };
-    }
     if (e.kind === 'http' && !failed(e) && e.taskState !== undefined && wanted(e.taskState, e.taskId)) return { seq: e.seq, fact: `${e.rpc?.method ?? e.method} answered with task ${e.taskId} in ${e.taskState}` };
     if (e.kind === 'sse' && wanted(e.state, e.taskId)) return { seq: e.seq, fact: `an event of task ${e.taskId} in ${e.state}` };
     if (e.kind === 'push-attempt' && e.outcome === 'delivered' && wanted(e.state, e.taskId)) return { seq: e.seq, fact: `a push of task ${e.taskId} in ${e.state} delivered` };
@@ -111,7 +107,8 @@ export function stateSeen(x: GradeInput, wanted: (state: string | undefined, tas
 /**
  * A CancelTask answered with TaskNotCancelableError (-32002) while the ledger had the task in a
  * terminal state: the client was told the task had ended (A2A v1.0.1 §3.3.2: "not in a cancelable
- * state (e.g., it has already reached a terminal state …)"), so it has seen that state. The state, or
+ * state (e.g., it has already reached a terminal state …)"), so it has seen that the task ended
+ * (which end, the error does not say: terminalSeenAt counts it, stateSeen does not). The state, or
  * undefined. A task that ended between the client's last read and its cancel (a probe on a loaded
  * machine) is then not one the client lost track of.
  */
@@ -124,7 +121,10 @@ export function cancelRefusedAsTerminal(x: GradeInput, e: HttpEvent): string | u
 
 /** The sequence number at which the client first saw a terminal state of this task, if it did. */
 export function terminalSeenAt(x: GradeInput, taskId: string): number | undefined {
-  return stateSeen(x, (state, id) => id === taskId && isTerminal(state))?.seq;
+  const seen = stateSeen(x, (state, id) => id === taskId && isTerminal(state))?.seq;
+  // A refused cancel says the task has ended, not in which state: it counts here, where any end will do.
+  const refused = https(x).find((e) => e.taskId === taskId && cancelRefusedAsTerminal(x, e) !== undefined)?.seq;
+  return seen === undefined ? refused : refused === undefined ? seen : Math.min(seen, refused);
 }
 
 /** Tasks the client itself canceled (a CancelTask it sent, answered with the canceled task). */

@@ -6,6 +6,7 @@ import { isTerminal, type HttpEvent } from '../transcript.js';
 import { absentEvidence, claimEvidence, ledgerEvidence, verdict, wireEvidence, type EvidenceRef } from '../verdict.js';
 import {
   canceledByClient,
+  cancelRefusedAsTerminal,
   decisionSeq,
   describeCall,
   describeTask,
@@ -46,14 +47,17 @@ export const WIRE_NO_TASK_AFTER_REJECT: Rule = {
   grades: [
     { when: 'decision `rejected` or `unsupported`, and a task was minted that the client did not cancel itself', verdict: 'FAIL (harm)' },
     { when: 'a task the client minted and canceled itself before its decision', verdict: 'a probe: PASS, named in the reason' },
+    { when: 'a probe whose cancel was refused with TaskNotCancelableError because the runtime had already ended it (§3.3.2): the client canceled as soon as it could', verdict: 'a probe: PASS, named in the reason' },
   ],
   notBinding: ['any other decision: INFORMATIONAL'],
   applies: always,
   grade(_b, x) {
     const d = x.claims?.decision;
     if (d !== 'rejected' && d !== 'unsupported') return informational(`does not apply: the client reported ${d ?? 'nothing'}`);
-    const probes = x.tasks.filter((t) => canceledByClient(t, x));
-    const kept = x.tasks.filter((t) => !canceledByClient(t, x));
+    // A probe the runtime ended before the client's cancel reached it was canceled as soon as the client could.
+    const canceled = (t: (typeof x.tasks)[number]) => canceledByClient(t, x) || https(x).some((e) => e.taskId === t.id && cancelRefusedAsTerminal(x, e) !== undefined);
+    const probes = x.tasks.filter(canceled);
+    const kept = x.tasks.filter((t) => !canceled(t));
     if (kept.length > 0)
       return harm(`the client reported ${d} but minted ${kept.length} task(s) it did not cancel`, [...taskEvidence(x, kept), claimEvidence(`decision: ${d}`)]);
     if (probes.length > 0)
