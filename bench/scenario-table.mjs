@@ -3,7 +3,7 @@
 // between <!-- results:<marker>:start --> and <!-- results:<marker>:end -->.
 // Usage: node bench/scenario-table.mjs (--client <name> | --client-cmd "<cmd>") --readme <file> --marker <name>
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -18,6 +18,7 @@ const bin = new URL('../bin/a2a-conformance.mjs', import.meta.url).pathname;
 const out = await mkdtemp(join(tmpdir(), 'a2a-table-'));
 await new Promise((done) => execFile(process.execPath, [bin, 'run', ...client, '--out', out, '--seed', 'table'], { maxBuffer: 1 << 26 }, () => done()));
 const r = JSON.parse(await readFile(join(out, 'results.json'), 'utf8'));
+await rm(out, { recursive: true, force: true });
 const cell = (s) => String(s).replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const rows = r.results.map((s) => {
   const worst = s.checks.find((c) => c.verdict === s.verdict && c.verdict !== 'PASS') ?? s.checks.find((c) => c.rule === s.rule);

@@ -5,11 +5,11 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import type { RunResults } from '../harness/core/results.js';
 import { resultsValidator, ROOT } from './helpers/cli.js';
 
@@ -43,6 +43,8 @@ const VENDOR_IDS = ['acme/expired-certificate', 'acme/untrusted-ca', 'acme/wrong
 describe('the packed package', () => {
   it('installs from its tarball (compiled: no TypeScript sources, no tsx) into an ESM and a CommonJS project; vendor .ts, .mts and .json scenarios run together with the built-in ones (the whole catalogue in the ESM project; one rule\'s in the CommonJS one)', { timeout: 400_000 }, async () => {
     const dir = await mkdtemp(join(tmpdir(), 'a2a-pack-'));
+    // Two installed projects and the tarball: about 160 MB, removed whether the test passes or not.
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
     // dist/ was compiled by test/global-setup.ts: packing without `prepare` never rewrites it under other tests.
     const packed = await sh(npm, ['pack', '--ignore-scripts', '--pack-destination', dir], ROOT);
     expect(packed.code, packed.stderr).toBe(0);

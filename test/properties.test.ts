@@ -4,12 +4,12 @@
  * fixed seed gives the same verdicts twice. (Each naive mistake a family covers is caught by it
  * alone: test/property-mutants.test.ts.)
  */
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from './helpers/cli.js';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { validateCardV1 } from '../harness/core/card-validator.js';
 import { validateCardV03 } from '../harness/core/card-validator-v03.js';
 import { fillCard, profileFor } from '../harness/core/scenario.js';
@@ -122,7 +122,9 @@ describe('arbitraries', () => {
 
 describe('a failure that does not come back', () => {
   it('a case that failed in the sweep but passes when shrinking replays it stays the counterexample, unshrunk and said to be unreproduced (never a passing re-run)', async () => {
-    const marker = join(mkdtempSync(join(tmpdir(), 'a2a-flaky-')), 'crashed');
+    const dir = mkdtempSync(join(tmpdir(), 'a2a-flaky-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const marker = join(dir, 'crashed');
     const cmd = `"${process.execPath}" "${join(ROOT, 'test/fixtures/clients/reference-ndjson.mjs')}" 1 crash-first "${marker}"`;
     const run = await runProperties({ clientCmd: cmd, families: [FAMILIES.find((f) => f.id === 'transport')!], runs: 5, seed: 3, lanes: 1 });
     const f = run.properties![0]!;

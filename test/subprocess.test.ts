@@ -4,10 +4,10 @@
  * and the run always finishes. Plus `doctor` on a broken hello.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { SharedProcess } from '../harness/adapters/shared-process.js';
 import { SubprocessClient } from '../harness/adapters/subprocess.js';
 import { runConformance } from '../harness/runner/run.js';
@@ -189,7 +189,9 @@ describe('several runs per process (hello.concurrency)', () => {
   });
 
   it('a run that ignores its abort takes its process down with the runs it shares; the lane runs on on a fresh one', async () => {
-    const marker = join(await mkdtemp(join(tmpdir(), 'a2a-shared-')), 'hung');
+    const dir = await mkdtemp(join(tmpdir(), 'a2a-shared-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    const marker = join(dir, 'hung');
     const shared = new SharedProcess({ command: cmd('shared-hang-first', `"${marker}"`), killAfterAbortMs: 300 });
     const [a, b] = [await startHarness(shared.lane(), { abortGraceMs: 300 }), await startHarness(shared.lane(), { abortGraceMs: 300 })];
     try {

@@ -1,8 +1,9 @@
 /** Runs the real CLI in a child process, as a vendor's CI would. */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { onTestFinished } from 'vitest';
 import type { RunResults } from '../../harness/core/results.js';
 import { schemaValidator } from '../../harness/runner/json-schema.js';
 
@@ -27,6 +28,8 @@ export function cli(args: string[], opts: { cwd?: string; timeoutMs?: number } =
 /** `run` into a fresh folder; returns the outcome and the parsed results.json. */
 export async function cliRun(args: string[]): Promise<CliOutcome & { results: RunResults; out: string }> {
   const out = await mkdtemp(join(tmpdir(), 'a2a-conformance-test-'));
+  // The report folder goes with the test that asked for it.
+  onTestFinished(() => rm(out, { recursive: true, force: true }));
   const o = await cli(['run', ...args, '--out', out]);
   let results: RunResults;
   try {
