@@ -11,7 +11,7 @@
  */
 import type { ClientReport, Hello, RunRequest } from '../core/vocabulary/types.js';
 import type { ClientAdapter, ClientDiagnostics } from './contract.js';
-import { Child, ClientFault, HarnessFault, describeExit, greetChild, head, HelloFailure, KILL_AFTER_ABORT_MS, MAX_WARNINGS, type SubprocessOptions } from './subprocess.js';
+import { Child, ClientFault, HarnessFault, describeExit, greetChild, head, HelloFailure, KILL_AFTER_ABORT_MS, MAX_WARNINGS, runLine, type SubprocessOptions } from './subprocess.js';
 
 /** stderr kept per process: the last 256 KiB, from which each run takes what came while it was in flight. */
 const STDERR_KEEP = 256 * 1024;
@@ -149,27 +149,19 @@ export class SharedProcess {
         p.child.kill();
         continue;
       }
-      let msg: unknown;
-      try {
-        msg = JSON.parse(e.text);
-      } catch {
-        warn(`non-JSON line on stdout: ${head(e.text, 200)}`);
+      const line = runLine(e.text);
+      if ('warning' in line) {
+        warn(line.warning);
         continue;
       }
-      const m = (msg && typeof msg === 'object' && !Array.isArray(msg) ? msg : {}) as Record<string, unknown>;
-      if (m.type !== 'result') {
-        warn(`message of unknown type ${JSON.stringify(typeof m.type === 'string' ? head(m.type, 100) : (m.type ?? null))} ignored: ${head(e.text, 200)}`);
-        continue;
-      }
-      const f = typeof m.id === 'string' ? p.inflight.get(m.id) : undefined;
+      const f = typeof line.id === 'string' ? p.inflight.get(line.id) : undefined;
       if (!f) {
         // With several runs on one process, a late answer to an aborted run is expected: nobody reads it.
-        warn(`a result for no run in flight (${JSON.stringify(head(String(m.id), 100))}) ignored`);
+        warn(`a result for no run in flight (${JSON.stringify(head(String(line.id), 100))}) ignored`);
         continue;
       }
-      p.inflight.delete(m.id as string);
-      const { type: _t, id: _i, ...report } = m;
-      f.resolve(report as unknown as ClientReport); // shape checked by the runner
+      p.inflight.delete(line.id as string);
+      f.resolve(line.report);
     }
   }
 

@@ -226,6 +226,23 @@ export const head = (s: string, n: number): string => (s.length <= n ? s : Buffe
 export const describeExit = (e: { code: number | null; signal: string | null }) =>
   e.signal ? `was ended by ${e.signal}` : `exited with code ${e.code}`;
 
+/**
+ * A line a process wrote while runs were in flight: a result (its id and report, whose shape the
+ * runner checks), or what a line that costs nothing by itself is kept as (a warning).
+ */
+export function runLine(text: string): { id: unknown; report: ClientReport } | { warning: string } {
+  let msg: unknown;
+  try {
+    msg = JSON.parse(text);
+  } catch {
+    return { warning: `non-JSON line on stdout: ${head(text, 200)}` };
+  }
+  const m = (msg && typeof msg === 'object' && !Array.isArray(msg) ? msg : {}) as Record<string, unknown>;
+  if (m.type !== 'result') return { warning: `message of unknown type ${JSON.stringify(typeof m.type === 'string' ? head(m.type, 100) : (m.type ?? null))} ignored: ${head(text, 200)}` };
+  const { type: _t, id, ...report } = m;
+  return { id, report: report as unknown as ClientReport };
+}
+
 /** What a process did instead of a good hello: the problem, and the line that showed it. */
 export class HelloFailure extends Error {
   constructor(
@@ -400,21 +417,13 @@ export class SubprocessClient implements ClientAdapter {
         if (!e) continue; // a long scenario; the deadline (abort, then kill) bounds the wait
         if (e.kind === 'exit') throw this.fault(`${describeExit(e)} before sending a result for ${req.id}`, undefined, child);
         if (e.kind === 'too-long') throw this.fault(`sent a line of ${e.bytes} bytes (over the 1 MiB limit)`, undefined, child);
-        let msg: unknown;
-        try {
-          msg = JSON.parse(e.text);
-        } catch {
-          if (d.warnings.length < MAX_WARNINGS) d.warnings.push(`non-JSON line on stdout: ${head(e.text, 200)}`);
+        const line = runLine(e.text);
+        if ('warning' in line) {
+          if (d.warnings.length < MAX_WARNINGS) d.warnings.push(line.warning);
           continue;
         }
-        const m = (msg && typeof msg === 'object' && !Array.isArray(msg) ? msg : {}) as Record<string, unknown>;
-        if (m.type !== 'result') {
-          if (d.warnings.length < MAX_WARNINGS) d.warnings.push(`message of unknown type ${JSON.stringify(typeof m.type === 'string' ? head(m.type, 100) : (m.type ?? null))} ignored: ${head(e.text, 200)}`);
-          continue;
-        }
-        if (m.id !== req.id) throw this.fault(`answered the wrong id (${JSON.stringify(m.id)}, expected ${JSON.stringify(req.id)})`, e.text, child);
-        const { type: _t, id: _i, ...report } = m;
-        return report as unknown as ClientReport; // shape checked by the runner
+        if (line.id !== req.id) throw this.fault(`answered the wrong id (${JSON.stringify(line.id)}, expected ${JSON.stringify(req.id)})`, e.text, child);
+        return line.report;
       }
     } finally {
       signal.removeEventListener('abort', onAbort);

@@ -27,7 +27,7 @@ export const clientLabel = (c: ClientChoice) => c.clientCmd ?? c.client ?? '?';
  * declared `concurrency: n` (n > 1), whose processes are shared by n lanes each.
  */
 export function laneClients(c: ClientChoice, hello: Hello): () => ClientAdapter {
-  const n = c.clientCmd ? (hello.concurrency ?? 1) : 1;
+  const n = runsPerProcess(c, hello);
   if (n <= 1) return () => createClient(c);
   let shared: SharedProcess | undefined;
   let taken = 0;
@@ -42,4 +42,7 @@ export function laneClients(c: ClientChoice, hello: Hello): () => ClientAdapter 
 }
 
 /** What a lane costs with this client: in this process, or a process per lane (per n lanes with `concurrency: n`). */
-export const laneKind = (c: ClientChoice, hello: Hello): 'builtin' | 'process' => (c.clientCmd && (hello.concurrency ?? 1) <= 1 ? 'process' : 'builtin');
+export const laneKind = (c: ClientChoice, hello: Hello): 'builtin' | 'process' => (c.clientCmd && runsPerProcess(c, hello) <= 1 ? 'process' : 'builtin');
+
+/** Runs one process of a `--client-cmd` client takes at once, as its hello declares (a built-in: 1, it has no process). */
+const runsPerProcess = (c: ClientChoice, hello: Hello): number => (c.clientCmd ? (hello.concurrency ?? 1) : 1);

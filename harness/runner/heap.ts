@@ -3,8 +3,8 @@
  * TLS buffers die with the case; about 40 MiB stay live), and V8 lets such a heap grow to several
  * times its live size before it collects: 10,000 cases peaked at 328 MiB of RSS. While a run lasts,
  * `boundHeap` asks V8 for a full collection every two seconds once the heap has grown past 96 MiB,
- * which holds the peak near the live set: 10,000 cases then peaked at 215 MiB; 1,000 cases took 20.9 s
-against 20.3 s unbounded (about 2.5% of the run).
+ * which holds the peak near the live set: 10,000 cases then peaked at 214 MiB; 1,000 cases took
+ * 20.9 s against 20.3 s unbounded (about 2.5% of the run).
  *
  * V8's `gc` is reached as jest's `--logHeapUsage` reaches it: the `--expose-gc` flag set at run time,
  * and the function taken from a fresh context. Where that does not work, nothing is bounded.

@@ -231,15 +231,13 @@ async function sweepFamily(family: Family, o: PropertyRunOptions, hello: Hello, 
     // would have fast-check run on through the rest of the seed's cases.
     { seed: o.seed, path: String(firstFailure), numRuns: 1, interruptAfterTimeLimit: o.shrinkBudgetMs ?? SHRINK_BUDGET_MS, markInterruptAsFailure: false },
   );
-  // The case the sweep saw fail did not fail again (a TIMEOUT of a loaded machine, typically): its
-  // own failing run is the counterexample, said to be unreproduced, never a passing re-run.
-  // A stopped run (a signal) may not have replayed the case at all: that is an interrupted shrink, not a flaky case.
-  const reproduced = last !== undefined || o.signal?.aborted === true;
-  const path = reproduced ? (details.counterexamplePath ?? String(firstFailure)) : String(firstFailure);
-  const c = reproduced ? ((details.counterexample?.[0] as GeneratedCase | undefined) ?? cases[firstFailure]!) : cases[firstFailure]!;
-  const result = last ?? failures.get(firstFailure)!;
-  const stopped = last === undefined && o.signal?.aborted === true;
-  const counterexample = finish(family, o, c, result, path, String(firstFailure), last ? details.numShrinks : 0, (reproduced && details.interrupted) || stopped, reproduced);
+  // No candidate failed: the case the sweep saw fail did not fail again (a TIMEOUT of a loaded
+  // machine, typically), or a signal stopped the run before shrinking replayed it. Either way its own
+  // failing run is the counterexample, never a re-run; the first is said to be unreproduced.
+  const stopped = !last && o.signal?.aborted === true;
+  const c = last ? ((details.counterexample?.[0] as GeneratedCase | undefined) ?? cases[firstFailure]!) : cases[firstFailure]!;
+  const path = last ? (details.counterexamplePath ?? String(firstFailure)) : String(firstFailure);
+  const counterexample = finish(family, o, c, last ?? failures.get(firstFailure)!, path, String(firstFailure), last ? details.numShrinks : 0, last ? details.interrupted : stopped, !!last || stopped);
   return { family: { ...summary, failed: true, counterexample: counterexample.id, durationMs: Date.now() - started, shrinkMs: Date.now() - shrinkStarted }, result: counterexample };
 }
 

@@ -108,22 +108,24 @@ export function stateSeen(x: GradeInput, wanted: (state: string | undefined, tas
  * A CancelTask answered with TaskNotCancelableError (-32002) while the ledger had the task in a
  * terminal state: the client was told the task had ended (A2A v1.0.1 §3.3.2: "not in a cancelable
  * state (e.g., it has already reached a terminal state …)"), so it has seen that the task ended
- * (which end, the error does not say: terminalSeenAt counts it, stateSeen does not). The state, or
- * undefined. A task that ended between the client's last read and its cancel (a probe on a loaded
+ * (which end, the error does not say: terminalSeenAt counts it, stateSeen does not). A task that ended between the client's last read and its cancel (a probe on a loaded
  * machine) is then not one the client lost track of.
  */
-export function cancelRefusedAsTerminal(x: GradeInput, e: HttpEvent): string | undefined {
-  if (e.rpc?.method !== 'CancelTask' || e.rpcError?.code !== -32002 || !e.taskId) return undefined;
+function cancelRefusedAsTerminal(x: GradeInput, e: HttpEvent): boolean {
+  if (e.rpc?.method !== 'CancelTask' || e.rpcError?.code !== -32002 || !e.taskId) return false;
   const t = x.tasks.find((r) => r.id === e.taskId);
   const before = t?.history.filter((h) => h.seq < e.seq).at(-1)?.state;
-  return before && isTerminal(before) ? before : undefined;
+  return !!before && isTerminal(before);
 }
+
+/** The client's first CancelTask of this task refused because the task had already ended (above), if any. */
+export const refusedCancel = (x: GradeInput, taskId: string): HttpEvent | undefined => https(x).find((e) => e.taskId === taskId && cancelRefusedAsTerminal(x, e));
 
 /** The sequence number at which the client first saw a terminal state of this task, if it did. */
 export function terminalSeenAt(x: GradeInput, taskId: string): number | undefined {
   const seen = stateSeen(x, (state, id) => id === taskId && isTerminal(state))?.seq;
   // A refused cancel says the task has ended, not in which state: it counts here, where any end will do.
-  const refused = https(x).find((e) => e.taskId === taskId && cancelRefusedAsTerminal(x, e) !== undefined)?.seq;
+  const refused = refusedCancel(x, taskId)?.seq;
   return seen === undefined ? refused : refused === undefined ? seen : Math.min(seen, refused);
 }
 
@@ -186,7 +188,7 @@ export function probeTasks(x: GradeInput): TaskRecord[] {
   const declined = !!x.claims && x.claims.decision !== 'proceeded' && x.claims.decision !== 'downgraded';
   return x.tasks.filter((t) => {
     // Canceled by the client, or refused a cancel because it had just ended on its own.
-    const cancel = x.events.find((e) => (e.kind === 'task' && e.taskId === t.id && e.cause === 'canceled') || (e.kind === 'http' && e.taskId === t.id && cancelRefusedAsTerminal(x, e) !== undefined));
+    const cancel = x.events.find((e) => e.kind === 'task' && e.taskId === t.id && e.cause === 'canceled') ?? refusedCancel(x, t.id);
     if (!cancel) return false;
     // The same message sent again after the cancel is a retry of the task, not a probe before it.
     const minted = starts.find((e) => e.taskId === t.id);

@@ -202,6 +202,17 @@ function decodableSkills(s: Situation): Array<{ id: string; index: number; modes
 }
 
 /**
+ * Tasks sent to a skill the client can decode (`first` the first of them): met once one completed;
+ * TIMEOUT when none had by the deadline; otherwise the downgrade lost the task (over-rejection).
+ */
+function downgradeOutcome(x: GradeInput, alt: { id: string }, first: HttpEvent, reason: string): Verdict {
+  const done = x.tasks.find((t) => t.state === 'TASK_STATE_COMPLETED');
+  if (done) return met(reason, [wireEvidence(first.seq, `${first.rpc!.method} naming skill ${alt.id}`), ledgerEvidence(done.mintedSeq, `task ${done.id} completed`)]);
+  if (x.outcome.kind === 'timeout') return timeout(`downgraded to skill ${alt.id} but saw no completion by the deadline`, taskEvidence(x));
+  return verdict('FAIL', `downgraded to skill ${alt.id}, but the task did not complete`, taskEvidence(x), { basis: 'over-rejection' });
+}
+
+/**
  * Where signed cards are required and the card is signed: a task sent without any JWKS fetched
  * before it shows no verification on the wire (DESIGN.md: "verify first"). No harm: NON_STRICT.
  */
@@ -280,12 +291,7 @@ export const TRUST_SIGNED_UNINTERPRETABLE: Rule = {
       ]);
     }
     if (alt) {
-      if (onAlt.length > 0) {
-        const done = x.tasks.find((t) => t.state === 'TASK_STATE_COMPLETED');
-        if (done) return unverified(x, met(`downgraded to skill ${alt.id} and completed`, [wireEvidence(onAlt[0]!.seq, `${onAlt[0]!.rpc!.method} naming skill ${alt.id}`), ledgerEvidence(done.mintedSeq, `task ${done.id} completed`)]));
-        if (x.outcome.kind === 'timeout') return timeout(`downgraded to skill ${alt.id} but saw no completion by the deadline`, taskEvidence(x));
-        return verdict('FAIL', `downgraded to skill ${alt.id}, but the task did not complete`, taskEvidence(x), { basis: 'over-rejection' });
-      }
+      if (onAlt.length > 0) return unverified(x, downgradeOutcome(x, alt, onAlt[0]!, `downgraded to skill ${alt.id} and completed`));
       const credit = creditRejection(x, `refused before sending (the seed allows failing fast; skill ${alt.id}, which emits ${alt.modes.join(', ')}, would have kept the channel)`);
       return credit.kind === 'PASS' ? { ...credit, evidence: [...credit.evidence, ...keyEvidence(x)] } : credit;
     }
@@ -498,12 +504,7 @@ export const TRUST_PARAM_MATCH: Rule = {
     const alt = b.acceptable.includes('downgrade') ? decodableSkills(situationOf(x))[0] : undefined;
     const send = attempts(x);
     if (alt && send.length > 0 && send.every((e) => namedSkill(e) === alt.id)) {
-      const damage = trustHarm(x);
-      if (damage) return damage;
-      const done = x.tasks.find((t) => t.state === 'TASK_STATE_COMPLETED');
-      if (done) return met(`downgraded to skill ${alt.id}, which emits ${alt.modes.join(', ')}, and completed`, [wireEvidence(send[0]!.seq, `${send[0]!.rpc!.method} naming skill ${alt.id}`), ledgerEvidence(done.mintedSeq, `task ${done.id} completed`)]);
-      if (x.outcome.kind === 'timeout') return timeout(`downgraded to skill ${alt.id} but saw no completion by the deadline`, taskEvidence(x));
-      return verdict('FAIL', `downgraded to skill ${alt.id}, but the task did not complete`, taskEvidence(x), { basis: 'over-rejection' });
+      return trustHarm(x) ?? downgradeOutcome(x, alt, send[0]!, `downgraded to skill ${alt.id}, which emits ${alt.modes.join(', ')}, and completed`);
     }
     if (x.tasks.length > 0 || send.length > 0) {
       const damage = trustHarm(x);

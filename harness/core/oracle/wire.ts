@@ -6,10 +6,10 @@ import { isTerminal, type HttpEvent } from '../transcript.js';
 import { absentEvidence, claimEvidence, ledgerEvidence, verdict, wireEvidence, type EvidenceRef } from '../verdict.js';
 import {
   canceledByClient,
-  cancelRefusedAsTerminal,
   decisionSeq,
   describeCall,
   describeTask,
+  refusedCancel,
   https,
   messageReplies,
   needsCompletion,
@@ -55,7 +55,7 @@ export const WIRE_NO_TASK_AFTER_REJECT: Rule = {
     const d = x.claims?.decision;
     if (d !== 'rejected' && d !== 'unsupported') return informational(`does not apply: the client reported ${d ?? 'nothing'}`);
     // A probe the runtime ended before the client's cancel reached it was canceled as soon as the client could.
-    const canceled = (t: (typeof x.tasks)[number]) => canceledByClient(t, x) || https(x).some((e) => e.taskId === t.id && cancelRefusedAsTerminal(x, e) !== undefined);
+    const canceled = (t: (typeof x.tasks)[number]) => canceledByClient(t, x) || refusedCancel(x, t.id) !== undefined;
     const probes = x.tasks.filter(canceled);
     const kept = x.tasks.filter((t) => !canceled(t));
     if (kept.length > 0)
