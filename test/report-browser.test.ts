@@ -82,7 +82,7 @@ describe('the HTML report in Chromium', () => {
 
     // Open a failing scenario's panel: its checks and its sequence diagram show.
     const failing = page.locator('details.scenario.v-FAIL').first();
-    await failing.locator('summary').click();
+    await failing.locator(':scope > summary').click();
     expect(await failing.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
     await expect.poll(() => failing.locator('.checks .badge.v-FAIL').count()).toBeGreaterThan(0);
     expect(await failing.locator('svg').count()).toBe(1);
@@ -130,7 +130,7 @@ describe('the HTML report in Chromium', () => {
     }
     const deep = page.locator('details.scenario').filter({ has: page.locator('code.sid:text-is("hs-skill-override/text-to-json-skill")') });
     const pre = deep.locator('.card-bytes + pre.json');
-    await deep.locator('summary').click();
+    await deep.locator(':scope > summary').click();
     await expect.poll(() => pre.evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
     const [box, mark] = await Promise.all([pre.boundingBox(), pre.locator('mark').first().boundingBox()]);
     expect(mark!.y).toBeGreaterThanOrEqual(box!.y);
@@ -155,7 +155,7 @@ describe('the HTML report in Chromium', () => {
     });
     expect(problems).toEqual([]);
     const expired = page.locator('details.scenario').filter({ has: page.locator('code.sid:text-is("spec-tls-verify/expired")') });
-    await expired.locator('summary').click();
+    await expired.locator(':scope > summary').click();
     const requests = expired.locator('svg g[data-kind="request"] line');
     const responses = expired.locator('svg g[data-kind="response"] line');
     expect(await requests.count()).toBeGreaterThan(0);
@@ -169,6 +169,28 @@ describe('the HTML report in Chromium', () => {
     await page.close();
   });
 
+  it.skipIf(!CHROMIUM)('shows what the peer answered: a response arrow links to its body, which is the body results.json keeps', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.goto(pathToFileURL(html).href);
+    // The first JSON-RPC answer with a body: its arrow's label is a link to the body under the diagram.
+    const answeredIn = (x: (typeof results.results)[number]) => x.transcript.find((e) => e.kind === 'http' && !!e.rpc && e.responseBody?.json !== undefined);
+    const r = results.results.find((x) => answeredIn(x));
+    expect(r, 'a scenario with a JSON-RPC answer kept with its body').toBeDefined();
+    const answered = answeredIn(r!);
+    const panel = page.locator('details.scenario').filter({ has: page.locator(`code.sid:text-is("${r!.id}")`) });
+    await panel.locator(':scope > summary').click();
+    const link = panel.locator(`svg a[href$="-body-${answered!.seq}"]`);
+    expect(await link.count()).toBe(1);
+    await link.click();
+    const body = panel.locator(`[id$="-body-${answered!.seq}"]`);
+    await expect.poll(() => body.isVisible()).toBe(true);
+    const shown = JSON.parse((await body.locator('pre').textContent()) ?? 'null') as unknown;
+    expect(shown).toEqual((answered as { responseBody: { json: unknown } }).responseBody.json);
+    await body.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(OUT, 'report-1400-bodies.png'), fullPage: false });
+    await page.close();
+  });
+
   it.skipIf(!CHROMIUM)('works at 390 px: nothing wider than the screen outside its own scrolling box', async () => {
     const page = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
     await page.goto(pathToFileURL(html).href);
@@ -176,7 +198,7 @@ describe('the HTML report in Chromium', () => {
     expect(await width()).toBeLessThanOrEqual(390);
     await page.screenshot({ path: join(OUT, 'report-390.png'), fullPage: false });
     const failing = page.locator('details.scenario.v-FAIL').first();
-    await failing.locator('summary').click();
+    await failing.locator(':scope > summary').click();
     expect(await width()).toBeLessThanOrEqual(390);
     await failing.locator('.checks').scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(OUT, 'report-390-panel.png'), fullPage: false });

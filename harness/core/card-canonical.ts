@@ -50,8 +50,16 @@ function holdsDefault(f: FieldSpec, v: unknown): boolean {
     case 'messageMap':
     case 'stringMap':
       return isObject(v) && Object.keys(v).length === 0;
+    case 'int':
+      return v === 0 || v === '0';
+    case 'enum':
+      return typeof v === 'string' && v.endsWith('_UNSPECIFIED');
+    case 'bytes':
+      return v === '';
     case 'message':
     case 'struct':
+    case 'timestamp':
+    case 'value':
       return false; // messages have presence: set means set (reading 4)
   }
 }

@@ -19,11 +19,22 @@ export type FieldType =
   | { t: 'messages'; of: string }
   | { t: 'messageMap'; of: string }
   | { t: 'stringMap' }
-  | { t: 'struct' };
+  | { t: 'struct' }
+  | { t: 'int' }
+  | { t: 'enum'; of: string }
+  | { t: 'timestamp' }
+  | { t: 'bytes' }
+  | { t: 'value' };
 
 export interface FieldSpec {
   type: FieldType;
   required?: boolean;
+  /**
+   * A REQUIRED string or list that may be empty, because the field's own comment says so
+   * (ListTasksResponse's `next_page_token`: "or empty if there are no more results"; its `tasks`:
+   * "tasks matching the specified criteria", of which there may be none).
+   */
+  emptyAllowed?: boolean;
   /** Declared with proto3's `optional` keyword: explicit presence, so a default value set on purpose counts (§5.7, §8.4.1). */
   optional?: boolean;
 }
@@ -42,7 +53,26 @@ const ss = (required = false): FieldSpec => ({ type: { t: 'strings' }, required 
 const m = (of: string, required = false): FieldSpec => ({ type: { t: 'message', of }, required });
 const ms = (of: string, required = false): FieldSpec => ({ type: { t: 'messages', of }, required });
 
-/** Proto message name → its JSON fields. */
+const int = (required = false): FieldSpec => ({ type: { t: 'int' }, required });
+const struct = (): FieldSpec => ({ type: { t: 'struct' } });
+
+/** Proto enum name → its values, as ProtoJSON writes them (the value names). */
+export const V1_ENUMS: Record<string, readonly string[]> = {
+  TaskState: [
+    'TASK_STATE_UNSPECIFIED',
+    'TASK_STATE_SUBMITTED',
+    'TASK_STATE_WORKING',
+    'TASK_STATE_COMPLETED',
+    'TASK_STATE_FAILED',
+    'TASK_STATE_CANCELED',
+    'TASK_STATE_INPUT_REQUIRED',
+    'TASK_STATE_REJECTED',
+    'TASK_STATE_AUTH_REQUIRED',
+  ],
+  Role: ['ROLE_UNSPECIFIED', 'ROLE_USER', 'ROLE_AGENT'],
+};
+
+/** Proto message name → its JSON fields: the Agent Card and the messages an agent answers with. */
 export const V1_MESSAGES: Record<string, MessageSpec> = {
   AgentCard: {
     fields: {
@@ -153,6 +183,56 @@ export const V1_MESSAGES: Record<string, MessageSpec> = {
       scopes: { type: { t: 'stringMap' }, required: true },
     },
   },
+  // What an agent answers with (the payload test validates every body the peers send against these).
+  Task: {
+    fields: { id: s(true), contextId: s(), status: m('TaskStatus', true), artifacts: ms('Artifact'), history: ms('Message'), metadata: struct() },
+  },
+  TaskStatus: { fields: { state: { type: { t: 'enum', of: 'TaskState' }, required: true }, message: m('Message'), timestamp: { type: { t: 'timestamp' } } } },
+  Part: {
+    fields: {
+      text: s(),
+      raw: { type: { t: 'bytes' } },
+      url: s(),
+      data: { type: { t: 'value' } },
+      metadata: struct(),
+      filename: s(),
+      mediaType: s(),
+    },
+    oneof: ['text', 'raw', 'url', 'data'],
+  },
+  Message: {
+    fields: {
+      messageId: s(true),
+      contextId: s(),
+      taskId: s(),
+      role: { type: { t: 'enum', of: 'Role' }, required: true },
+      parts: ms('Part', true),
+      metadata: struct(),
+      extensions: ss(),
+      referenceTaskIds: ss(),
+    },
+  },
+  Artifact: {
+    fields: { artifactId: s(true), name: s(), description: s(), parts: ms('Part', true), metadata: struct(), extensions: ss() },
+  },
+  TaskStatusUpdateEvent: { fields: { taskId: s(true), contextId: s(true), status: m('TaskStatus', true), metadata: struct() } },
+  TaskArtifactUpdateEvent: {
+    fields: { taskId: s(true), contextId: s(true), artifact: m('Artifact', true), append: b(), lastChunk: b(), metadata: struct() },
+  },
+  AuthenticationInfo: { fields: { scheme: s(true), credentials: s() } },
+  TaskPushNotificationConfig: {
+    fields: { tenant: s(), id: s(), taskId: s(), url: s(true), token: s(), authentication: m('AuthenticationInfo') },
+  },
+  ListTasksResponse: {
+    // "Array of tasks matching the specified criteria": none may match, so the REQUIRED list may be empty here, §5.7's "at least one element" notwithstanding.
+    fields: { tasks: { ...ms('Task', true), emptyAllowed: true }, nextPageToken: { ...s(true), emptyAllowed: true }, pageSize: int(true), totalSize: int(true) },
+  },
+  SendMessageResponse: { fields: { task: m('Task'), message: m('Message') }, oneof: ['task', 'message'] },
+  StreamResponse: {
+    fields: { task: m('Task'), message: m('Message'), statusUpdate: m('TaskStatusUpdateEvent'), artifactUpdate: m('TaskArtifactUpdateEvent') },
+    oneof: ['task', 'message', 'statusUpdate', 'artifactUpdate'],
+  },
+  ListTaskPushNotificationConfigsResponse: { fields: { configs: ms('TaskPushNotificationConfig'), nextPageToken: s() } },
 };
 
 export interface ValidationIssue {
@@ -200,7 +280,7 @@ function validateField(msg: string, field: string, fs: FieldSpec, v: unknown, p:
   switch (fs.type.t) {
     case 'string':
       if (typeof v !== 'string') out.push({ pointer: p, message: `${where} must be a string` });
-      else if (fs.required && v === '') out.push({ pointer: p, message: `${where} is REQUIRED and empty` });
+      else if (fs.required && !fs.emptyAllowed && v === '') out.push({ pointer: p, message: `${where} is REQUIRED and empty` });
       return;
     case 'bool':
       if (typeof v !== 'boolean') out.push({ pointer: p, message: `${where} must be a boolean` });
@@ -222,7 +302,7 @@ function validateField(msg: string, field: string, fs: FieldSpec, v: unknown, p:
       else {
         const of = fs.type.of;
         v.forEach((x, i) => validateMessage(of, x, `${p}/${i}`, out));
-        if (fs.required && v.length === 0) out.push({ pointer: p, message: `${where} is REQUIRED and empty` });
+        if (fs.required && !fs.emptyAllowed && v.length === 0) out.push({ pointer: p, message: `${where} is REQUIRED and empty` });
       }
       return;
     case 'messageMap':
@@ -241,7 +321,44 @@ function validateField(msg: string, field: string, fs: FieldSpec, v: unknown, p:
     case 'struct':
       if (!isObj(v)) out.push({ pointer: p, message: `${where} must be an object` });
       return;
+    case 'value':
+      return; // google.protobuf.Value: any JSON value
+    case 'int':
+      // ProtoJSON writes int32 as a number (a string of digits is accepted on input).
+      if (!(typeof v === 'number' && Number.isInteger(v) && Math.abs(v) <= 2 ** 31) && !(typeof v === 'string' && /^-?\d+$/.test(v)))
+        out.push({ pointer: p, message: `${where} must be an integer` });
+      return;
+    case 'enum': {
+      const values = V1_ENUMS[fs.type.of] ?? [];
+      if (typeof v !== 'string' || !values.includes(v)) out.push({ pointer: p, message: `${where} must be one of ${fs.type.of}'s names (${values.join(', ')})` });
+      return;
+    }
+    case 'timestamp':
+      // google.protobuf.Timestamp in ProtoJSON: RFC 3339 with a Z or an offset.
+      if (typeof v !== 'string' || !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?(Z|[+-]\d\d:\d\d)$/.test(v) || Number.isNaN(Date.parse(v)))
+        out.push({ pointer: p, message: `${where} must be an RFC 3339 timestamp` });
+      return;
+    case 'bytes':
+      // bytes in ProtoJSON: standard or URL-safe base64, padded or not.
+      if (typeof v !== 'string' || !isBase64(v)) out.push({ pointer: p, message: `${where} must be base64 (ProtoJSON bytes)` });
+      return;
   }
+}
+
+/** Standard or URL-safe base64, with or without padding (ProtoJSON's reading of `bytes`). */
+export function isBase64(v: string): boolean {
+  if (/^[A-Za-z0-9+/]*={0,2}$/.test(v) || /^[A-Za-z0-9_-]*={0,2}$/.test(v)) {
+    const bare = v.replace(/=+$/, '');
+    return bare.length % 4 !== 1 && (v.length === bare.length || v.length % 4 === 0);
+  }
+  return false;
+}
+
+/** Validates a value as the ProtoJSON of an A2A v1.0 message (`Task`, `StreamResponse`, …). An empty list: valid. */
+export function validateV1(message: string, value: unknown): ValidationIssue[] {
+  const out: ValidationIssue[] = [];
+  validateMessage(message, value, '', out);
+  return out;
 }
 
 /** Validates an A2A v1.0 Agent Card. An empty list means the card is structurally valid. */

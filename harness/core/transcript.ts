@@ -4,6 +4,8 @@
  * listeners, the peers and the push dispatcher write into it, the oracle reads it.
  */
 
+import type { BodyRecord } from './body.js';
+
 /** Header a listener adds to the Request it hands to peer handlers: the transcript seq of the request. */
 export const SEQ_HEADER = 'x-a2a-conformance-seq';
 
@@ -76,6 +78,8 @@ export interface HttpEvent extends EventBase {
   versionQuery?: string;
   /** Response headers that matter to the rules. */
   response?: { wwwAuthenticate?: string; retryAfter?: string; etag?: string; a2aExtensions?: string };
+  /** The body the peer answered with, bounded and redacted (core/body.ts); a stream's events as they went out. */
+  responseBody?: BodyRecord;
   clientCert: { presented: boolean; subject?: string };
   /**
    * Filled by the dialect for JSON-RPC calls: `method` is the dialect-neutral operation (the spec's
@@ -138,6 +142,8 @@ export interface PushAttemptEvent extends EventBase {
   status?: number;
   /** What the dispatcher presented and trusted. */
   presentedClientCert: boolean;
+  /** The body the peer posted, bounded and redacted (core/body.ts). */
+  body?: BodyRecord;
 }
 
 export interface StreamEvent extends EventBase {

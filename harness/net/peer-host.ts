@@ -16,6 +16,8 @@ import type { Pki } from '../pki/index.js';
 import type { ListenerKind } from '../core/scenario.js';
 import { LISTENER_KINDS } from '../core/scenario.js';
 import { SEQ_HEADER, type HttpEvent, type Transcript } from '../core/transcript.js';
+import { addStreamEvent, bodyRecord, type BodyRecord } from '../core/body.js';
+import { createParser } from 'eventsource-parser';
 
 const MAX_BODY = 2 * 1024 * 1024;
 
@@ -299,14 +301,37 @@ export class PeerHost {
       ...(out['a2a-extensions'] ? { a2aExtensions: out['a2a-extensions'].slice(0, 2000) } : {}),
     };
     if (Object.keys(kept).length) ev.response = kept;
+    const contentType = out['content-type'];
+    // A whole body is read before it is sent, so the transcript keeps it; an event stream is kept event by event as it goes.
+    const streamed = !!response.body && /^text\/event-stream/i.test(contentType ?? '');
+    let whole: Buffer | undefined;
+    if (response.body && !streamed) whole = Buffer.from(await response.arrayBuffer());
+    if (whole !== undefined || !response.body) {
+      const bytes = whole?.length ?? 0;
+      const digest = bytes ? createHash('sha256').update(whole!).digest('hex').slice(0, 16) : undefined;
+      // The card is shown beside the scenario byte for byte (its digest is on the event): not kept twice.
+      ev.responseBody = ev.bodyDigest
+        ? { ...(contentType ? { contentType } : {}), bytes, ...(digest ? { digest } : {}), omitted: 'the Agent Card: shown with the scenario, byte for byte' }
+        : bodyRecord(whole?.toString('utf8') ?? '', bytes, contentType, digest);
+    }
     res.writeHead(response.status, out);
     slot.transcript.onAnswer?.(ev);
     if (!response.body) {
       res.end();
       return;
     }
+    if (whole !== undefined) {
+      res.end(whole);
+      return;
+    }
     slot.streams.add(res);
     res.on('close', () => slot.streams.delete(res));
+    const rec: BodyRecord = { ...(contentType ? { contentType } : {}), bytes: 0, events: [] };
+    ev.responseBody = rec;
+    const budget = { chars: 0 };
+    // Events are added while the run records: a sealed transcript is graded and never changes.
+    const parser = createParser({ onEvent: (e) => void (!slot.transcript.isSealed && addStreamEvent(rec, e.data, budget)) });
+    const dec = new TextDecoder();
     try {
       const reader = response.body.getReader();
       for (;;) {
@@ -316,6 +341,7 @@ export class PeerHost {
           await reader.cancel();
           break;
         }
+        parser.feed(dec.decode(value, { stream: true }));
         res.write(value);
       }
       res.end();

@@ -4,7 +4,9 @@
  * verifying the receiver against the partner CA). Each attempt is recorded with its TLS outcome.
  * Loopback URLs only: anything else is refused without a connection.
  */
+import { createHash } from 'node:crypto';
 import { Agent, request } from 'undici';
+import { bodyRecord } from '../core/body.js';
 import type { Pki } from '../pki/index.js';
 import type { PushOrder } from '../core/push.js';
 import type { PushAttemptEvent, Transcript } from '../core/transcript.js';
@@ -71,7 +73,9 @@ export class PushDispatcher {
   }
 
   private async attempt(p: PushRequest): Promise<PushAttemptEvent> {
-    const base = { kind: 'push-attempt' as const, taskId: p.taskId, url: p.url, state: p.state, presentedClientCert: p.mode === 'partner-mtls' };
+    const text = JSON.stringify(p.payload);
+    const body = bodyRecord(text, Buffer.byteLength(text), 'application/a2a+json', createHash('sha256').update(text).digest('hex').slice(0, 16));
+    const base = { kind: 'push-attempt' as const, taskId: p.taskId, url: p.url, state: p.state, presentedClientCert: p.mode === 'partner-mtls', body };
     let host: string;
     try {
       const u = new URL(p.url);
@@ -90,7 +94,7 @@ export class PushDispatcher {
         method: 'POST',
         dispatcher: p.mode === 'partner-mtls' ? this.partner : this.plain,
         headers,
-        body: JSON.stringify(p.payload),
+        body: text,
         headersTimeout: 2000,
         bodyTimeout: 2000,
       });

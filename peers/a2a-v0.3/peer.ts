@@ -103,8 +103,11 @@ export function v03Endpoint(ctx: PeerRunContext, url: string, coreUrl: string, c
       return HttpResponse.json({ jsonrpc: '2.0', id: null, error: new RpcError('parse').toJson() });
     }
     const id = isObj(body) && (typeof body.id === 'string' || typeof body.id === 'number') ? body.id : null;
-    if (!isObj(body) || body.jsonrpc !== '2.0' || typeof body.method !== 'string') {
+    // An id that is not a string, a number or null is an invalid request (v0.3.0 §6.11.1; JSON-RPC 2.0 §4), answered with a null id.
+    const badId = isObj(body) && body.id !== undefined && body.id !== null && id === null;
+    if (!isObj(body) || body.jsonrpc !== '2.0' || typeof body.method !== 'string' || badId) {
       ev.rpcError = { code: -32600, message: 'Invalid Request' };
+      if (badId && isObj(body)) ev.note = `JSON-RPC id is not a string, number or null: ${Array.isArray(body.id) ? 'array' : typeof body.id}`;
       return HttpResponse.json({ jsonrpc: '2.0', id, error: new RpcError('invalidRequest').toJson() });
     }
     const wireMethod = body.method.slice(0, 200);

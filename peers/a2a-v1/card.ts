@@ -13,13 +13,18 @@ export function cardHandler(ctx: PeerRunContext, cardUrl: string, card: Record<s
   const body = JSON.stringify(card, null, 2);
   const digest = createHash('sha256').update(body).digest('hex');
   const etag = `"${digest.slice(0, 32)}"`;
-  return http.get(cardUrl, ({ request }) => {
+  // GET and HEAD (RFC 9110 §9.1: a server that answers GET MUST answer HEAD, with the same header fields and no content).
+  return http.all(cardUrl, ({ request }) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD')
+      return new HttpResponse(`${request.method} is not allowed on the Agent Card`, { status: 405, headers: { allow: 'GET, HEAD', 'content-type': 'text/plain' } });
     const ev = eventOf(ctx, request);
     const headers = { 'cache-control': 'max-age=60', etag };
     // If-None-Match compares weakly (RFC 9110 §13.1.2): a W/ prefix does not matter.
     const match = (request.headers.get('if-none-match') ?? '').split(',').map((s) => s.trim().replace(/^W\//, ''));
     if (match.includes(etag) || match.includes('*')) return new HttpResponse(null, { status: 304, headers });
+    const typed = { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) };
+    if (request.method === 'HEAD') return new HttpResponse(null, { status: 200, headers: typed });
     if (ev) ev.bodyDigest = digest;
-    return new HttpResponse(body, { status: 200, headers: { ...headers, 'content-type': 'application/json' } });
+    return new HttpResponse(body, { status: 200, headers: typed });
   });
 }

@@ -14,6 +14,7 @@ import { isTerminal } from '../../harness/core/transcript.js';
 import { includesMediaType } from '../../harness/core/vocabulary/media-type.js';
 import type { PeerRunContext } from '../context.js';
 import { RpcError } from './errors.js';
+import { depthOver, MAX_BODY_CHARS, MAX_BODY_DEPTH, redactJson } from '../../harness/core/body.js';
 import { eventOf, isObj } from './event.js';
 import { sseResponse } from './stream.js';
 import { TaskRuntime } from './tasks.js';
@@ -32,18 +33,15 @@ const INNER_V03 = `a2a-v0.3 ${randomUUID()}`;
 export const markViaV03 = (headers: Headers) => headers.set(INNER_HEADER, INNER_V03);
 const viaV03 = (request: Request) => request.headers.get(INNER_HEADER) === INNER_V03;
 
-/** Params as the transcript keeps them: whole when small and shallow, else a digest (a flood must not cost memory or stack). */
+/**
+ * Params as the transcript keeps them: whole when small and shallow, else a digest (a flood must not
+ * cost memory or stack); a credential under its key (a push config's `token`, its `credentials`)
+ * redacted, as response bodies are (core/body.ts). The params digest is taken before, from the whole params.
+ */
 function recordable(params: Params, raw: string): unknown {
-  const MAX_BYTES = 64 * 1024;
-  const MAX_DEPTH = 48;
-  if (raw.length > MAX_BYTES) return { '@truncated': true, bytes: raw.length };
-  const stack: Array<[unknown, number]> = [[params, 0]];
-  while (stack.length) {
-    const [v, d] = stack.pop()!;
-    if (d > MAX_DEPTH) return { '@truncated': true, bytes: raw.length, reason: `nested deeper than ${MAX_DEPTH}` };
-    if (v && typeof v === 'object') for (const x of Object.values(v)) stack.push([x, d + 1]);
-  }
-  return params;
+  if (raw.length > MAX_BODY_CHARS) return { '@truncated': true, bytes: raw.length };
+  if (depthOver(params, MAX_BODY_DEPTH)) return { '@truncated': true, bytes: raw.length, reason: `nested deeper than ${MAX_BODY_DEPTH}` };
+  return redactJson(params);
 }
 
 /**
@@ -342,10 +340,12 @@ export function rpcHandler(o: RpcOptions): RequestHandler {
       ev.taskId = t.rec.id;
       return { ...tasks.addPushConfig(t, pushConfigOf(params), 'create', ev.seq, viaV03(request) ? 'a2a-v0.3' : 'a2a-v1') };
     },
-    async GetTaskPushNotificationConfig(params) {
+    async GetTaskPushNotificationConfig(params, _ev, request) {
       requirePush('GetTaskPushNotificationConfig');
       const t = tasks.get(taskIdParam(params, 'taskId'));
-      const cfg = t.pushConfigs.find((c) => c.id === params.id);
+      // v0.3 also takes bare TaskIdParams (v0.3.0 §7.4.1, §7.6): the task's config, the first set. v1.0's id is REQUIRED.
+      if ((params.id === undefined || params.id === null) && !viaV03(request)) throw new RpcError('invalidParams', 'id is REQUIRED');
+      const cfg = params.id === undefined || params.id === null ? t.pushConfigs[0] : t.pushConfigs.find((c) => c.id === params.id);
       if (!cfg) throw new RpcError('taskNotFound', 'no such push notification config');
       return { ...cfg };
     },

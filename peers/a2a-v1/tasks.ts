@@ -58,6 +58,36 @@ function artifactFor(mediaType: string, i: number): ArtifactJson {
   return { artifactId: `artifact-${i}`, name: `output ${mediaType}`, parts: [part] };
 }
 
+const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const strings = (v: unknown): string[] | undefined => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? v : undefined);
+
+/** A Part as the proto defines it (lf.a2a.v1.Part): its one content field, and the optional metadata, filename and media type. */
+function partForHistory(p: unknown): Record<string, unknown> {
+  const o = isObj(p) ? p : {};
+  const content =
+    typeof o.text === 'string' ? { text: o.text } : typeof o.raw === 'string' ? { raw: o.raw } : typeof o.url === 'string' ? { url: o.url } : o.data !== undefined ? { data: o.data } : { text: '' };
+  return {
+    ...content,
+    ...(isObj(o.metadata) ? { metadata: o.metadata } : {}),
+    ...(typeof o.filename === 'string' ? { filename: o.filename } : {}),
+    ...(typeof o.mediaType === 'string' ? { mediaType: o.mediaType } : {}),
+  };
+}
+
+/** A Message as the proto defines it (lf.a2a.v1.Message), of the fields the client sent. */
+export function messageForHistory(m: Record<string, unknown>): Record<string, unknown> {
+  const ext = strings(m.extensions);
+  const refs = strings(m.referenceTaskIds);
+  return {
+    messageId: typeof m.messageId === 'string' ? m.messageId : '',
+    role: m.role === 'ROLE_AGENT' ? 'ROLE_AGENT' : 'ROLE_USER',
+    parts: (Array.isArray(m.parts) ? m.parts : []).map(partForHistory),
+    ...(isObj(m.metadata) ? { metadata: m.metadata } : {}),
+    ...(ext ? { extensions: ext } : {}),
+    ...(refs ? { referenceTaskIds: refs } : {}),
+  };
+}
+
 export class TaskRuntime {
   private readonly tasks = new Map<string, TaskState>();
   /** Push configs set through a v0.3 interface: their deliveries are v0.3 Tasks. */
@@ -111,14 +141,14 @@ export class TaskRuntime {
     return t;
   }
 
-  /** Keeps a message the client sent in the task's history (bulky parts summarised). */
+  /**
+   * Keeps a message the client sent in the task's history, as a valid Message: the fields A2A v1.0
+   * defines, each of its type (the parts as sent: `send` checked them); a field the client added
+   * that the proto does not define is not echoed back (§5.7: recipients SHOULD ignore unrecognized
+   * fields, and a history that carried them would not be a valid Message).
+   */
   remember(t: TaskState, message: Record<string, unknown>): void {
-    const parts = Array.isArray(message.parts) ? message.parts : [];
-    const slim = parts.map((p) => {
-      const o = (p && typeof p === 'object' ? p : {}) as Record<string, unknown>;
-      return typeof o.raw === 'string' && o.raw.length > 256 ? { ...o, raw: o.raw.slice(0, 16) + '…' } : o;
-    });
-    t.history.push({ ...message, taskId: t.rec.id, contextId: t.rec.contextId, parts: slim });
+    t.history.push({ ...messageForHistory(message), taskId: t.rec.id, contextId: t.rec.contextId });
   }
 
   /** Input arrived for the task: complete payload → work; a partial frame → wait for more. */

@@ -54,6 +54,8 @@ details.scenario.unexpected > summary { background: #fff3f3; }
 .unexpected-list li, .not-run li { margin: 3px 0; }
 footer { margin-top: 32px; font-size: 12px; }
 .diagram .legend { font-size: 11px; margin: 2px 8px 6px; }
+.diagram .body-link .label { text-decoration: underline; cursor: pointer; }
+.bodies { margin: 0 8px 8px; font-size: 12px; } .wire-body p { margin: 8px 0 2px; overflow-wrap: anywhere; } .wire-body pre { max-height: 320px; overflow: auto; margin: 0; }
 .matrix-wrap { overflow-x: auto; } .cell-btn .cn { font-weight: 800; } .cell-btn .cc { white-space: nowrap; }
 .json { position: relative; } .card-bytes { font-size: 12px; margin: 0 0 4px; }
 header code, .unexpected-list li, .not-run li, .sid { overflow-wrap: anywhere; } .kv td, .checks td { overflow-wrap: break-word; }
@@ -117,9 +119,12 @@ export const REPORT_SCRIPT = `
       });
     });
   });
+  // A link to a scenario, or to a body under its diagram, opens what holds it.
   function openHash() {
     var el = location.hash && document.getElementById(location.hash.slice(1));
-    if (el && el.tagName === 'DETAILS') { el.open = true; el.scrollIntoView(); }
+    if (!el) return;
+    for (var d = el; d; d = d.parentElement) if (d.tagName === 'DETAILS') d.open = true;
+    el.scrollIntoView();
   }
   window.addEventListener('hashchange', openHash);
   openHash();

@@ -7,6 +7,7 @@
  * lost push, an error answer, a bad certificate the client accepted). Text goes through preact,
  * which escapes it.
  */
+import type { BodyRecord } from '../../harness/core/body.js';
 import type { WireEvent } from '../../harness/core/transcript.js';
 
 const ROW = 24;
@@ -30,7 +31,12 @@ interface Row {
   kind: 'request' | 'response' | 'note';
   /** Drawn in red: something went wrong here. */
   bad: boolean;
+  /** The body this arrow carried, shown under the diagram (its label links to it). */
+  body?: BodyRecord;
 }
+
+/** Characters of one body shown in the report; the rest is in results.json. */
+const BODY_SHOWN = 12_000;
 
 function rowsOf(events: WireEvent[]): Row[] {
   const rows: Row[] = [];
@@ -44,7 +50,7 @@ function rowsOf(events: WireEvent[]): Row[] {
         rows.push({ seq: e.seq, from: 'client', to: peer(e.listener), label: `${what}${e.headers.a2aVersion ? '' : ' (no A2A-Version)'}${e.clientCert.presented ? ' [client cert]' : ''}${auth}`, kind: 'request', bad: false });
         const challenge = e.response?.wwwAuthenticate ? ` · WWW-Authenticate: ${e.response.wwwAuthenticate.slice(0, 80)}` : '';
         const answer = e.rpcError ? `error ${e.rpcError.code}` : `${e.status ?? '—'}${e.taskState ? ` ${e.taskState.replace('TASK_STATE_', '')}` : ''}${challenge}`;
-        rows.push({ seq: e.seq, from: peer(e.listener), to: 'client', label: answer, kind: 'response', bad: Boolean(e.rpcError) || (e.status ?? 200) >= 300 });
+        rows.push({ seq: e.seq, from: peer(e.listener), to: 'client', label: answer, kind: 'response', bad: Boolean(e.rpcError) || (e.status ?? 200) >= 300, ...(e.responseBody?.bytes ? { body: e.responseBody } : {}) });
         break;
       }
       case 'tls': {
@@ -63,7 +69,7 @@ function rowsOf(events: WireEvent[]): Row[] {
         rows.push({ seq: e.seq, from: 'peer', to: 'peer', label: `push registered (${e.via}) → ${e.url}`, kind: 'note', bad: false });
         break;
       case 'push-attempt':
-        rows.push({ seq: e.seq, from: 'peer', to: 'push receiver', label: `push ${e.state.replace('TASK_STATE_', '')}: ${e.outcome}${e.error ? ` ${e.error}` : ''}`, kind: 'request', bad: e.outcome !== 'delivered' });
+        rows.push({ seq: e.seq, from: 'peer', to: 'push receiver', label: `push ${e.state.replace('TASK_STATE_', '')}: ${e.outcome}${e.error ? ` ${e.error}` : ''}`, kind: 'request', bad: e.outcome !== 'delivered', ...(e.body ? { body: e.body } : {}) });
         break;
       case 'sse':
         rows.push({ seq: e.seq, from: 'peer', to: 'client', label: `SSE ${e.state ? e.state.replace('TASK_STATE_', '') : 'artifact'}`, kind: 'response', bad: false });
@@ -135,17 +141,51 @@ export function SequenceDiagram({ events, id }: { events: WireEvent[]; id: strin
           const x1 = x(r.from);
           const x2 = x(r.to);
           const head = `${r.kind === 'request' ? 'req' : 'res'}${r.bad ? '-bad' : ''}`;
+          const label = (
+            <text x={(x1 + x2) / 2} y={y - 4} text-anchor="middle" class="label">{r.label.length > 60 ? `${r.label.slice(0, 57)}…` : r.label}{r.body ? ' ▾' : ''}</text>
+          );
           return (
             <g class={r.bad ? 'ev fail' : 'ev'} data-kind={r.kind}>
               <text x={20} y={y + 4} class="seq">#{r.seq}</text>
               <line x1={x1} y1={y} x2={x2} y2={y} stroke={r.bad ? '#c62828' : '#444'} stroke-width={r.kind === 'request' ? 1.4 : 1.1} stroke-dasharray={r.kind === 'response' ? '6 4' : undefined} marker-end={`url(#${id}-${head})`} />
-              <text x={(x1 + x2) / 2} y={y - 4} text-anchor="middle" class="label">{r.label.length > 60 ? `${r.label.slice(0, 57)}…` : r.label}</text>
+              {r.body ? <a href={`#${id}-body-${r.seq}`} class="body-link">{label}</a> : label}
             </g>
           );
         })}
       </svg>
-      <p class="legend muted">solid, filled head: a request · dashed, open head: a response · red: what went wrong · #n: the transcript's sequence number</p>
+      <p class="legend muted">solid, filled head: a request · dashed, open head: a response · red: what went wrong · #n: the transcript's sequence number · ▾: the body is below</p>
       {all.length > rows.length ? <p class="muted">{all.length - rows.length} more event(s) are in results.json.</p> : null}
+      <Bodies rows={rows} id={id} />
     </div>
+  );
+}
+
+/** A body as text for the report: JSON pretty-printed, a stream as its events, cut at BODY_SHOWN characters. */
+function bodyText(b: BodyRecord): string {
+  const text = b.events ? b.events.map((e, i) => `event ${i}: ${typeof e === 'string' ? e : JSON.stringify(e, null, 2)}`).join('\n') : b.json !== undefined ? JSON.stringify(b.json, null, 2) : (b.text ?? '');
+  return text.length > BODY_SHOWN ? `${text.slice(0, BODY_SHOWN)}\n… ${text.length - BODY_SHOWN} more character(s) in results.json` : text;
+}
+
+/** The bodies the arrows carried, each under its sequence number: what the peer answered, what a push posted. */
+function Bodies({ rows, id }: { rows: Row[]; id: string }) {
+  const withBody = rows.filter((r) => r.body);
+  if (withBody.length === 0) return null;
+  return (
+    <details class="bodies">
+      <summary>Bodies the peers sent ({withBody.length}): answers, stream events and push deliveries, as the transcript keeps them</summary>
+      {withBody.map((r) => {
+        const b = r.body!;
+        return (
+          <div class="wire-body" id={`${id}-body-${r.seq}`}>
+            <p class="muted">
+              <code>#{r.seq}</code> {r.from} → {r.to}: {r.label} · {b.contentType ?? 'no content type'} · {b.bytes} byte(s){b.digest ? ` · sha256 ${b.digest}` : ''}
+              {b.redacted?.length ? ` · redacted: ${b.redacted.join(', ')}` : ''}
+              {b.truncated ? ` · kept in part: ${b.truncated}` : ''}
+            </p>
+            {b.omitted ? <p class="muted">{b.omitted}</p> : <pre class="json">{bodyText(b)}</pre>}
+          </div>
+        );
+      })}
+    </details>
   );
 }

@@ -1,0 +1,130 @@
+/**
+ * Bodies as the transcript keeps them (DESIGN.md §4.2): what a peer answered, what a push carried,
+ * so that a disputed verdict can be settled from the report alone. Bounded (a body over
+ * MAX_BODY_CHARS keeps its head, its size and its digest) and redacted (a value under a key that
+ * names a credential becomes `REDACTED`: OAuth's `access_token`, a push config's `token` and
+ * `credentials`, a client secret). Pure: the caller hashes.
+ */
+
+/** A body kept whole up to this many characters; beyond it, its head only. */
+export const MAX_BODY_CHARS = 64 * 1024;
+/** The head kept of a body over MAX_BODY_CHARS. */
+export const BODY_HEAD_CHARS = 2048;
+/** Deepest JSON kept as JSON: anything deeper is kept as text (a flood of nesting costs no stack). */
+export const MAX_BODY_DEPTH = 48;
+/** Events kept of one event stream. */
+export const MAX_STREAM_EVENTS = 200;
+
+/** Keys whose string values are credentials (RFC 6749 §5.1, §2.3.1; A2A TaskPushNotificationConfig, AuthenticationInfo). */
+const SECRET_KEY = /^(access_token|refresh_token|id_token|client_secret|password|token|credentials|api_?key|secret)$/i;
+
+export interface BodyRecord {
+  /** The response's Content-Type, as sent. */
+  contentType?: string;
+  /** Size of the body in bytes (of the text, for a stream: so far). */
+  bytes: number;
+  /** SHA-256 (hex, first 16) of the body, where it was complete. */
+  digest?: string;
+  /** The body parsed as JSON, redacted; absent where it is not JSON or not kept. */
+  json?: unknown;
+  /** The body as text (not JSON), or the head of one too large to keep. */
+  text?: string;
+  /** An event stream: each event's `data`, parsed as JSON where it is, redacted. */
+  events?: unknown[];
+  /** Kept in part only: over the bound, nested too deep, or more events than kept. */
+  truncated?: string;
+  /** Paths (JSON pointers) whose values were replaced by `REDACTED`. */
+  redacted?: string[];
+  /** Why the body itself is not here (a card: shown beside the scenario, byte for byte). */
+  omitted?: string;
+}
+
+const esc = (k: string) => k.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** Depth of a JSON value, counted without recursion (stops counting past `limit`). */
+export function depthOver(value: unknown, limit: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length) {
+    const [v, d] = stack.pop()!;
+    if (d > limit) return true;
+    if (v && typeof v === 'object') for (const x of Object.values(v as Record<string, unknown>)) stack.push([x, d + 1]);
+  }
+  return false;
+}
+
+/**
+ * A copy of a JSON value with every string under a credential key replaced by `REDACTED`; the
+ * pointers replaced are pushed to `paths`. The value must be no deeper than MAX_BODY_DEPTH.
+ */
+export function redactJson(value: unknown, paths: string[] = [], at = ''): unknown {
+  if (Array.isArray(value)) return value.map((v, i) => redactJson(v, paths, `${at}/${i}`));
+  if (!value || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    if (SECRET_KEY.test(k) && typeof v === 'string' && v !== '') {
+      out[k] = 'REDACTED';
+      if (paths.length < 20) paths.push(`${at}/${esc(k)}`);
+    } else out[k] = redactJson(v, paths, `${at}/${esc(k)}`);
+  }
+  return out;
+}
+
+/** A form-encoded body (a token request or answer) with every credential value replaced. */
+function redactForm(text: string, paths: string[]): string {
+  return text
+    .split('&')
+    .map((kv) => {
+      const eq = kv.indexOf('=');
+      if (eq < 0) return kv;
+      const name = kv.slice(0, eq);
+      if (!SECRET_KEY.test(name)) return kv;
+      paths.push(`/${esc(name)}`);
+      return `${name}=REDACTED`;
+    })
+    .join('&');
+}
+
+/** JSON text as the transcript keeps it: parsed and redacted, or undefined where it is not JSON. */
+function jsonOf(text: string): { json: unknown; redacted: string[]; deep?: true } | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (depthOver(parsed, MAX_BODY_DEPTH)) return { json: undefined, redacted: [], deep: true };
+  const redacted: string[] = [];
+  return { json: redactJson(parsed, redacted), redacted };
+}
+
+/** A whole (non-streamed) body as the transcript keeps it. */
+export function bodyRecord(text: string, bytes: number, contentType: string | undefined, digest: string | undefined): BodyRecord {
+  const base: BodyRecord = { ...(contentType ? { contentType: contentType.slice(0, 200) } : {}), bytes, ...(digest ? { digest } : {}) };
+  if (bytes === 0) return base;
+  if (text.length > MAX_BODY_CHARS) return { ...base, text: text.slice(0, BODY_HEAD_CHARS), truncated: `over ${MAX_BODY_CHARS} characters: the first ${BODY_HEAD_CHARS} kept` };
+  const j = jsonOf(text);
+  if (j?.deep) return { ...base, text: text.slice(0, BODY_HEAD_CHARS), truncated: `JSON nested deeper than ${MAX_BODY_DEPTH}: the first ${Math.min(BODY_HEAD_CHARS, text.length)} characters kept as text` };
+  if (j) return { ...base, json: j.json, ...(j.redacted.length ? { redacted: j.redacted } : {}) };
+  const redacted: string[] = [];
+  const shown = /x-www-form-urlencoded/i.test(contentType ?? '') ? redactForm(text, redacted) : text;
+  return { ...base, text: shown, ...(redacted.length ? { redacted } : {}) };
+}
+
+/**
+ * One event of a stream added to its record (the `data` of an SSE event), within the bounds: at most
+ * MAX_STREAM_EVENTS events and MAX_BODY_CHARS characters of data in all.
+ */
+export function addStreamEvent(rec: BodyRecord, data: string, kept: { chars: number }): void {
+  rec.bytes += data.length;
+  rec.events ??= [];
+  if (rec.events.length >= MAX_STREAM_EVENTS || kept.chars + data.length > MAX_BODY_CHARS) {
+    rec.truncated = `more than ${rec.events.length} event(s) or ${MAX_BODY_CHARS} characters: the first ${rec.events.length} kept`;
+    return;
+  }
+  kept.chars += data.length;
+  const j = jsonOf(data);
+  if (j && !j.deep) {
+    rec.events.push(j.json);
+    if (j.redacted.length) rec.redacted = [...(rec.redacted ?? []), ...j.redacted.map((p) => `/events/${rec.events!.length - 1}${p}`)].slice(0, 20);
+  } else rec.events.push(data.slice(0, BODY_HEAD_CHARS));
+}
