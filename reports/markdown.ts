@@ -1,5 +1,5 @@
 /** A Markdown summary fit for a CI job summary (GitHub's $GITHUB_STEP_SUMMARY, GitLab notes). */
-import { checkBehind, type RunResults } from '../harness/core/results.js';
+import { checkBehind, controlSentence, type RunResults } from '../harness/core/results.js';
 import { sourceLabel } from '../harness/core/sources.js';
 import { VERDICT_KINDS } from '../harness/core/verdict.js';
 import { printableInline } from '../harness/core/text.js';
@@ -28,6 +28,7 @@ export function renderMarkdown(r: RunResults, reportPath?: string): string {
   lines.push(`| ${VERDICT_KINDS.join(' | ')} |`);
   lines.push(`|${VERDICT_KINDS.map(() => '---').join('|')}|`);
   lines.push(`| ${VERDICT_KINDS.map((k) => r.summary[k]).join(' | ')} |`);
+  if (r.control?.length) lines.push('', `Control exchange: ${md(controlSentence(r.control), false)}`);
   if (r.unexpected.length) {
     lines.push('', '### Unexpected', '', '| verdict | scenario | check | on what authority | why |', '|---|---|---|---|---|');
     for (const u of r.unexpected) {

@@ -10,7 +10,7 @@
  * scenario file or a client is made printable before any colour is added. A scenario still running
  * after 10 s is said on stderr (progress, dot), every 10 s, so a long run never looks hung.
  */
-import { checkBehind, type RunResults, type ScenarioResult } from '../core/results.js';
+import { checkBehind, controlSentence, type RunResults, type ScenarioResult } from '../core/results.js';
 import { printable, printableInline, printableJson } from '../core/text.js';
 import { VERDICT_KINDS, type VerdictKind } from '../core/verdict.js';
 import type { WrittenReport } from '../../reports/index.js';
@@ -48,6 +48,7 @@ export function summaryText(r: RunResults, out: WrittenReport, colour = false): 
     printable(`a2a-conformance ${r.harness.version} · client ${r.client.name} ${r.client.version} · ${r.results.length} scenario(s) run, ${r.notRun.length} not run · ${(r.durationMs / 1000).toFixed(1)} s`),
     counts,
   ];
+  if (r.control?.length) lines.push(printable(`control: ${controlSentence(r.control)}`));
   for (const u of r.unexpected) {
     const res = r.results.find((x) => x.id === u.id);
     const worst = checkBehind(res, u.verdict);

@@ -119,6 +119,34 @@ export interface PropertyFamilyResult {
   shrinkMs?: number;
 }
 
+/**
+ * The control exchange of a run (harness/runner/control.ts): where none of the run's scenarios
+ * showed the client speaking A2A, the harness ran a plain text task of its own on a clean peer, to
+ * establish that it does before crediting a rejection (DESIGN.md §3). Not a scenario: never graded.
+ */
+export interface ControlRecord {
+  dialect: Dialect;
+  /** Whether the client took an A2A operation there (a request the peer took in its dialect). */
+  spoke: boolean;
+  /** What happened, in a line: the requests and methods the peer saw, and how the run ended. */
+  summary: string;
+  /** How the client's run ended (its decision, or timeout / crashed). */
+  outcome: ScenarioResult['outcome']['kind'];
+  decision?: string;
+  durationMs: number;
+  /** The control's transcript, as the scenarios' are kept. */
+  transcript: WireEvent[];
+}
+
+/** The control exchanges of a run in a sentence, for the summary and the report. */
+export function controlSentence(control: readonly ControlRecord[]): string {
+  const spoke = control.find((c) => c.spoke);
+  const tried = control.map((c) => `${c.dialect}: ${c.summary}`).join('; ');
+  return `no scenario of this run showed the client speaking A2A, so the harness ran its control exchange (a plain text task on a clean peer; ${tried}): ${
+    spoke ? `the client speaks ${spoke.dialect}, so its rejections are credited` : 'it took no A2A operation there either, so nothing it declined is credited (UNSUPPORTED)'
+  }`;
+}
+
 export interface RunResults {
   schema: typeof RESULTS_SCHEMA;
   harness: { name: string; version: string };
@@ -141,4 +169,9 @@ export interface RunResults {
   exitCode: number;
   /** A property run (`a2a-conformance properties`): one entry per family; `results` holds the counterexamples. */
   properties?: PropertyFamilyResult[];
+  /**
+   * The control exchanges the harness ran because no scenario of the run showed the client speaking
+   * A2A (absent: the scenarios showed it, or nothing needed the credit), in the order they ran.
+   */
+  control?: ControlRecord[];
 }

@@ -44,8 +44,9 @@ export function mergeResults(runs: RunResults[]): RunResults {
     if (reason.startsWith('in another shard')) unexpected.push({ id, verdict: 'ERROR', why: 'its shard is missing from the merge: the report is incomplete' });
   const starts = runs.map((r) => Date.parse(r.startedAt));
   const ends = runs.map((r) => Date.parse(r.startedAt) + r.durationMs);
+  const { control: _firstControl, ...rest } = first;
   return {
-    ...first,
+    ...rest,
     shard: runs.length > 1 ? `merged ${runs.map((r) => r.shard ?? 'full').join(' + ')}` : first.shard,
     startedAt: new Date(Math.min(...starts)).toISOString(),
     durationMs: Math.max(...ends) - Math.min(...starts),
@@ -56,5 +57,6 @@ export function mergeResults(runs: RunResults[]): RunResults {
     // A property run's exit code is its families' (a passing one holds no result at all).
     exitCode: properties ? Math.max(...runs.map((r) => r.exitCode), unexpected.length ? 1 : 0) : Math.max(exitCode(results, unexpected), unexpected.length ? 1 : 0),
     ...(properties ? { properties } : {}),
+    ...(runs.some((r) => r.control?.length) ? { control: runs.flatMap((r) => r.control ?? []) } : {}),
   };
 }

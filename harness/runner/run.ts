@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { clientLabel, createClient, laneClients, laneKind, type ClientChoice } from './client-factory.js';
 import { ClientFault } from '../adapters/subprocess.js';
-import type { RunResults, ScenarioResult } from '../core/results.js';
+import type { ControlRecord, RunResults, ScenarioResult } from '../core/results.js';
 import { RESULTS_SCHEMA } from '../core/results.js';
 import { dialectProblem, unmetConstraint, type Scenario } from '../core/scenario.js';
 import type { Dialect } from '../core/vocabulary/types.js';
@@ -17,7 +17,8 @@ import { PACKAGE_ROOT, harnessVersion } from './package-root.js';
 import { exitCode, summarize } from './policy.js';
 import { judge, type Expectations } from './expectations.js';
 import { defaultLanes, runLanes, shardFiles } from './lanes.js';
-import { creditDialect } from './dialect.js';
+import { creditDialect, needsControl } from './dialect.js';
+import { runControl } from './control.js';
 import { closeRunFolder, openRunFolder, type RunFolder } from './workspace.js';
 import { RUN_MARK } from '../adapters/process-group.js';
 
@@ -52,6 +53,8 @@ export interface RunOptions extends ClientChoice {
   onProgress?: (done: number, total: number, r: ScenarioResult, unexpected: boolean) => void;
   /** A scenario started (its id). */
   onStart?: (scenarioId: string) => void;
+  /** The harness ran its control exchange (no scenario showed the client speaking A2A): what it found. */
+  onControl?: (control: ControlRecord[]) => void;
   expectations?: Expectations;
   /** `<index>/<count>`: run only this shard of the scenario files. */
   shard?: string;
@@ -252,7 +255,12 @@ async function runIn(folder: RunFolder, catalogue: CatalogueEntry[], o: RunOptio
   const ran = selected.filter((e) => ranHere(e) && (bailedAfter === undefined || results.has(e.scenario.id)));
   for (const e of ran) if (!results.has(e.scenario.id)) results.set(e.scenario.id, errorResult(e, laneProblem ?? 'no result came back from the scenario run'));
 
-  const ordered = creditDialect(ran.map((e) => results.get(e.scenario.id)!));
+  const { ordered, control } = await creditRun(
+    ran.map((e) => results.get(e.scenario.id)!),
+    () => runControl({ choice, hello, pkiDir, idSalt: seed, deadlineMultiplier, ...(o.signal ? { signal: o.signal } : {}) }),
+    o.signal,
+  );
+  if (control) o.onControl?.(control);
   const { unexpected } = judge(ordered, policy, o.expectations, ids);
   // More shards than scenario files leaves a shard with none: nothing there to grade, and nobody at
   // fault. It exits 0; the merge (`report`) grades the run as a whole.
@@ -274,7 +282,18 @@ async function runIn(folder: RunFolder, catalogue: CatalogueEntry[], o: RunOptio
     expectations: o.expectations ?? null,
     unexpected,
     exitCode: emptyShard ? 0 : exitCode(ordered, unexpected),
+    ...(control ? { control } : {}),
   };
+}
+
+/**
+ * What a run's verdicts depend on across its scenarios: the dialect credit. Where no scenario showed
+ * the client speaking A2A, the harness shows it itself (`control`, control.ts), so a scenario run
+ * alone gets the verdict it gets in the full run.
+ */
+export async function creditRun(raw: ScenarioResult[], control: () => Promise<ControlRecord[]>, signal?: AbortSignal): Promise<{ ordered: ScenarioResult[]; control?: ControlRecord[] }> {
+  const ran = needsControl(raw) && !signal?.aborted ? await control() : undefined;
+  return { ordered: creditDialect(raw, ran?.find((c) => c.spoke) ?? ran?.at(-1)), ...(ran ? { control: ran } : {}) };
 }
 
 function restoreEnv(name: string, value: string | undefined): void {

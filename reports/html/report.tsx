@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { render } from 'preact-render-to-string';
 import type { ComponentChildren } from 'preact';
-import { checkBehind, type RunResults, type ScenarioResult } from '../../harness/core/results.js';
+import { controlSentence, checkBehind, type RunResults, type ScenarioResult } from '../../harness/core/results.js';
 import { TASK_CLASSES } from '../../harness/core/vocabulary/types.js';
 import { sourceLabel } from '../../harness/core/sources.js';
 import { severity, VERDICT_KINDS, type Check, type VerdictKind } from '../../harness/core/verdict.js';
@@ -96,6 +96,11 @@ function Summary({ r }: { r: RunResults }) {
         <strong data-testid="not-run">{r.notRun.length}</strong> not run · <strong data-testid="unexpected">{r.unexpected.length}</strong> unexpected · exit code{' '}
         <strong data-testid="exit-code">{r.exitCode}</strong>
       </p>
+      {r.control?.length ? (
+        <p class="coverage" data-testid="control">
+          Control exchange: {controlSentence(r.control)}.
+        </p>
+      ) : null}
     </section>
   );
 }
