@@ -34,7 +34,8 @@ export function renderMarkdown(r: RunResults, reportPath?: string): string {
     for (const u of r.unexpected) {
       const c = checkBehind(r.results.find((x) => x.id === u.id), u.verdict);
       const rests = c && ['up-front', 'duty', 'record', 'harm'].includes(c.basis ?? '') ? c.sources?.find((x) => (c.basis === 'harm' ? x.role === 'harm' : x.role !== 'harm')) : undefined;
-      const authority = c ? [c.basis, rests ? sourceLabel(rests) : c.level].filter(Boolean).join(' · ') : '';
+      const cited = c?.cites?.[0];
+      const authority = c ? [c.basis, cited ? `${cited.doc} ${/^\d/.test(cited.section) ? `§${cited.section}` : cited.section}` : rests ? sourceLabel(rests) : c.level].filter(Boolean).join(' · ') : '';
       lines.push(`| ${u.verdict} | ${md(u.id)} | ${md(c ? `${c.rule}: ${c.reason}` : '')} | ${md(authority)} | ${md(u.why)} |`);
     }
   }

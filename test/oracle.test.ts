@@ -199,7 +199,7 @@ describe('NEG-PUSH-MTLS: webhooks are authenticated with the client-chosen crede
     const taskId = good.ledger[0]!.id;
     const early = good.transcript.filter((e) => !(e.kind === 'task' && e.state === 'TASK_STATE_COMPLETED') && !(e.kind === 'http' && e.taskState === 'TASK_STATE_COMPLETED'));
     const cancel: WireEvent = { seq: 94, t: 1, kind: 'task', taskId, state: 'TASK_STATE_CANCELED', cause: 'canceled' };
-    expect(checkOf(regrade(good, [...early, cancel]), 'NEG-PUSH-MTLS')).toMatchObject({ verdict: 'FAIL', basis: 'over-rejection' });
+    expect(checkOf(regrade(good, [...early, cancel]), 'NEG-PUSH-MTLS')).toMatchObject({ verdict: 'FAIL', basis: 'incomplete' });
   });
 });
 

@@ -37,7 +37,7 @@ export const MISTAKES: MistakeInfo[] = [
   { name: 'loose-media-match', flag: 'looseMediaMatch', description: "matches media types as seed 001's supports() does: the offered type may carry extra parameters", caughtBy: 'TRUST-PARAM-MATCH', atLeast: 'NON_STRICT' },
   { name: 'retries-on-decode', flag: 'retriesOnDecode', description: 're-sends the same message when an artifact cannot be decoded, as if the failure were transient', caughtBy: 'TRUST-NO-RETRY-ON-DECODE', atLeast: 'FAIL' },
   { name: 'trusts-any-jku', flag: 'trustsAnyJku', description: 'fetches the JWKS any jku names and trusts its keys', caughtBy: 'TRUST-UNTRUSTED-JKU', atLeast: 'FAIL' },
-  { name: 'binds-blind-to-card-defaults', flag: 'ignoresSkillModes', description: "binds to the card's default input modes, whatever a skill re-declares", caughtBy: 'HS-SKILL-OVERRIDE', atLeast: 'FAIL' },
+  { name: 'binds-blind-to-card-defaults', flag: 'ignoresSkillModes', description: "binds to the card's default input modes, whatever a skill re-declares", caughtBy: 'HS-SKILL-OVERRIDE', atLeast: 'NON_STRICT' },
   { name: 'repeats-challenged-call', flag: 'repeatsChallengedCall', description: 'repeats a call answered 401 with the same credentials', caughtBy: 'HS-CHALLENGE-SCHEME', atLeast: 'FAIL' },
   { name: 'aborts-where-a-surface-works', flag: 'abortsOnRefusal', description: 'gives up when the push registration is refused, although polling works', caughtBy: 'HS-ASPIRATIONAL-CAPABILITY', atLeast: 'NON_STRICT' },
   { name: 'stalls-on-refused-push', flag: 'waitsOnRefusedPush', description: 'waits on push alone after its registration was refused', caughtBy: 'HS-ASPIRATIONAL-CAPABILITY', atLeast: 'FAIL' },

@@ -82,11 +82,16 @@ export function expandable(s: Scenario): string | undefined {
 /** The same scenario told by a v0.3 peer, to a client that speaks v0.3: `<id>.v03`. */
 export function scenarioToV03(s: Scenario): Scenario {
   const signals: CardSignal[] = s.peer.signals.map((x) => ({ ...x, pointer: pointerToV03(x.pointer) }));
+  // Seed 003 "Applies to A2A v1.0 agent-to-agent delegation": told in v0.3, its rules are this harness's extension of it.
+  const extendsSeed = s.rule.startsWith('HS-');
   return {
     ...s,
     id: `${s.id}.v03`,
     title: `${s.title} (A2A v0.3)`,
-    spec: `${s.spec}; told by an A2A v0.3 peer`,
+    spec: `${s.spec}; told by an A2A v0.3 peer${extendsSeed ? ' (seed 003 is scoped to A2A v1.0: this telling extends it to v0.3, at level convention)' : ''}`,
+    ...(extendsSeed
+      ? { levelCap: { level: 'convention' as const, why: 'seed 003 is scoped to A2A v1.0 ("Applies to A2A v1.0 agent-to-agent delegation"); told by a v0.3 peer, this scenario extends it to v0.3, which only this harness says (level convention)' } }
+      : {}),
     peer: {
       ...s.peer,
       dialect: 'a2a-v0.3',

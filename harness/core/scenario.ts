@@ -213,6 +213,12 @@ export interface Scenario {
    * a check of its own (`VENDOR:<id>`), FAIL when missed unless it says `onMiss: NON_STRICT`.
    */
   assertions?: Assertion[];
+  /**
+   * The strongest level at which any up-front miss in this scenario is graded, and why: where the
+   * scenario carries a source beyond its scope (seed 003, scoped to A2A v1.0, told by a v0.3 peer),
+   * a miss grades at this weaker reading (DESIGN.md §3). Harm is FAIL whatever it says.
+   */
+  levelCap?: { level: Level; why: string };
 }
 
 /** The A2A operations an assertion may name (v1.0 §3.1; a v0.3 call is recorded under its operation). */

@@ -103,6 +103,8 @@ export interface HttpEvent extends EventBase {
   partTypes?: string[];
   /** The skill the message named (`Message.metadata.skillId`, docs/extensions.md). */
   skillId?: string;
+  /** A message that named no skill: the skill the runtime routed it to on its own (`unnamedSkill`, a route no card field shows). */
+  routedSkill?: string;
   /** `Message.extensions` of the message this request carried. */
   messageExtensions?: string[];
   /** SHA-256 (hex) of the body served, for the card. */

@@ -1,7 +1,7 @@
 /**
  * Verdicts (DESIGN.md §2): a `kind`-tagged union, each with a reason and the evidence that decided it.
  */
-import type { Level, Source } from './sources.js';
+import type { Level, Limit, Source } from './sources.js';
 
 export const VERDICT_KINDS = [
   'PASS',
@@ -44,7 +44,9 @@ export const absentEvidence = (source: 'wire' | 'ledger', fact: string): Evidenc
  * - `up-front`: the client did not act on a binding signal before minting a task (FAIL or
  *   NON_STRICT by the level, which the check carries);
  * - `duty`: a duty on every request missed (e.g. A2A-Version), FAIL or NON_STRICT by its level;
- * - `over-rejection`: the intent was completable and the client did not complete it;
+ * - `over-rejection`: the intent was completable and the client declined it;
+ * - `incomplete`: the client proceeded, and the task did not complete before it stopped (gave up,
+ *   canceled, or ran out of its own time): never worded as a refusal;
  * - `no-credit`: a rejection the wire cannot credit (the card was never read);
  * - `record`: a degradation the client did not record (NON_STRICT at the rule's level);
  * - `deadline`: no decision by the deadline; `crash`: the client gave no valid answer;
@@ -54,7 +56,7 @@ export const absentEvidence = (source: 'wire' | 'ledger', fact: string): Evidenc
  * - `protocol`: the client's channel (warnings that cost nothing);
  * - `assertion`: a scenario author's own assertion missed (`VENDOR:<id>`, docs/scenarios.md).
  */
-export const BASES = ['harm', 'up-front', 'duty', 'over-rejection', 'no-credit', 'record', 'deadline', 'crash', 'claims', 'met', 'not-binding', 'unsupported', 'harness', 'protocol', 'assertion'] as const;
+export const BASES = ['harm', 'up-front', 'duty', 'over-rejection', 'incomplete', 'no-credit', 'record', 'deadline', 'crash', 'claims', 'met', 'not-binding', 'unsupported', 'harness', 'protocol', 'assertion'] as const;
 export type Basis = (typeof BASES)[number];
 
 interface VerdictBase {
@@ -63,6 +65,8 @@ interface VerdictBase {
   basis?: Basis;
   /** For `up-front` and `record` verdicts: the level that decided between FAIL and NON_STRICT. */
   level?: Level;
+  /** Sentences the reason rests on where they are not the rule's duty sources (an over-rejection's way to proceed). */
+  cites?: Limit[];
 }
 export type Verdict =
   | ({ kind: 'PASS' } & VerdictBase)
@@ -82,6 +86,8 @@ export interface Check {
   basis?: Basis;
   level?: Level;
   sources?: Source[];
+  /** Sentences this verdict's reason rests on, beside the rule's sources (see Verdict.cites). */
+  cites?: Limit[];
 }
 
 export function verdict(kind: VerdictKind, reason: string, evidence: EvidenceRef[] = [], extra: { basis?: Basis; level?: Level } = {}): Verdict {
@@ -97,6 +103,7 @@ export function toCheck(rule: string, v: Verdict, sources?: Source[]): Check {
     ...(v.basis ? { basis: v.basis } : {}),
     ...(v.level ? { level: v.level } : {}),
     ...(sources?.length ? { sources } : {}),
+    ...(v.cites?.length ? { cites: v.cites } : {}),
   };
 }
 

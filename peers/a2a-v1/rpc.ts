@@ -140,11 +140,13 @@ export function rpcHandler(o: RpcOptions): RequestHandler {
   /** Tasks by the `messageId` that minted them, where the runtime deduplicates (§3.3.1). */
   const byMessageId = new Map<string, ReturnType<typeof tasks.mint>>();
 
-  /** The skill a message goes to: the one it names (`Message.metadata.skillId`), else the runtime's route for unnamed messages. */
-  const skillOf = (message: Params): string | undefined => {
+  /** The skill a message names (`Message.metadata.skillId`, docs/extensions.md), if any. */
+  const namedSkill = (message: Params): string | undefined => {
     const meta = isObj(message.metadata) ? message.metadata : {};
-    return typeof meta.skillId === 'string' && meta.skillId ? meta.skillId.slice(0, 128) : rt.unnamedSkill;
+    return typeof meta.skillId === 'string' && meta.skillId ? meta.skillId.slice(0, 128) : undefined;
   };
+  /** The skill a message goes to: the one it names, else the runtime's route for unnamed messages. */
+  const skillOf = (message: Params): string | undefined => namedSkill(message) ?? rt.unnamedSkill;
 
   function parseParts(message: Params, ev: HttpEvent): { bytes: number } {
     const parts = message.parts;
@@ -153,7 +155,9 @@ export function rpcHandler(o: RpcOptions): RequestHandler {
     // The runtime honours a skill's own input modes where it has them (seed 003), the card's defaults otherwise.
     const skillModes = skill !== undefined && rt.skillInputModes && Object.hasOwn(rt.skillInputModes, skill) ? rt.skillInputModes[skill] : undefined;
     const accepted = skillModes ?? inputModes;
-    if (skill !== undefined) ev.skillId = skill;
+    // What the message named, apart from where the runtime routed a message that named none.
+    if (skill !== undefined && skill === namedSkill(message)) ev.skillId = skill;
+    else if (skill !== undefined) ev.routedSkill = skill;
     const types: string[] = [];
     let bytes = 0;
     for (const p of parts) {

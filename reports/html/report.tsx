@@ -186,8 +186,9 @@ function Authority({ c }: { c: Check }) {
   const duty = (c.sources ?? []).filter((x) => x.role !== 'harm');
   const harm = (c.sources ?? []).filter((x) => x.role === 'harm');
   const shown = c.basis === 'harm' ? (harm.length ? harm : duty) : duty.length ? duty : harm;
-  // The sentence a graded miss rests on: for up-front, duty, record and harm verdicts (the others say why in their basis).
-  const quoted = c.verdict !== 'PASS' && c.verdict !== 'INFORMATIONAL' && ['up-front', 'duty', 'record', 'harm'].includes(c.basis ?? '') ? shown[0] : undefined;
+  // The sentence a graded miss rests on: for up-front, duty, record and harm verdicts (the others say why in their basis);
+  // a verdict that cites sentences of its own (an over-rejection's way to proceed) shows those.
+  const quoted = c.cites?.length ? c.cites[0] : c.verdict !== 'PASS' && c.verdict !== 'INFORMATIONAL' && ['up-front', 'duty', 'record', 'harm'].includes(c.basis ?? '') ? shown[0] : undefined;
   return (
     <div class="authority">
       {c.basis ? (
@@ -202,6 +203,13 @@ function Authority({ c }: { c: Check }) {
             <li title={`“${x.quote}”`}>
               <span class={`lvl lvl-${x.level}`}>{x.level}</span> {sourceLabel(x).replace(/ · [^·]+$/, '')}
             </li>
+          ))}
+        </ul>
+      ) : null}
+      {c.cites?.length ? (
+        <ul class="sources">
+          {c.cites.map((x) => (
+            <li title={`“${x.quote}”`}>cites {x.doc} {/^\d/.test(x.section) ? `§${x.section}` : x.section}</li>
           ))}
         </ul>
       ) : null}

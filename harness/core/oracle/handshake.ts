@@ -38,11 +38,18 @@ import { binds, harm, informational, met, missingRecord, notBinding, signal, tim
 
 // --- sources ---------------------------------------------------------------------------------
 
-const SKILL_OVERRIDE: Source = {
+/** The proto says a skill's modes override the defaults; it carries no RFC keyword, so it makes no duty of its own. */
+const SKILL_OVERRIDE: Limit = {
   doc: 'A2A v1.0.1 proto',
   section: 'AgentSkill.input_modes',
   quote: "The set of supported input media types for this skill, overriding the agent's defaults.",
-  level: 'MUST',
+};
+/** The duty to read the skill's modes before sending: the seed's signal, which it says the spec does not require (so `seed`, not MUST). */
+const SEED_SKILL_SIGNAL: Source = {
+  doc: 'seed 003',
+  section: 'What Was Observed',
+  quote: 'Structural signal: a skill entry that re-declares a field also present at card scope.',
+  level: 'seed',
 };
 const SEED_SKILL: Source = {
   doc: 'seed 003',
@@ -74,6 +81,11 @@ const RFC6750_INVALID_TOKEN: Limit = {
   doc: 'RFC 6750',
   section: '3.1',
   quote: 'The access token provided is expired, revoked, malformed, or invalid for other reasons. The resource SHOULD respond with the HTTP 401 (Unauthorized) status code. The client MAY request a new access token and retry the protected resource request.',
+};
+const DISCOVER_SCHEMES: Limit = {
+  doc: 'A2A v1.0.1',
+  section: '7.3',
+  quote: "Discovery of Requirements: The client discovers the server's required authentication schemes via the securitySchemes field in the AgentCard.",
 };
 const CREDENTIALS_EVERY_REQUEST: Limit = {
   doc: 'A2A v1.0.1',
@@ -216,16 +228,18 @@ export const HS_SKILL_OVERRIDE: Rule = {
   title: "A skill's own input modes override the card's defaults: a mode the skill leaves out is not sent to it",
   family: 'handshake',
   scope: 'own',
-  sources: [SKILL_OVERRIDE, SEED_SKILL, SEED_NO_RETRY],
+  sources: [SEED_SKILL_SIGNAL, SEED_SKILL, SEED_NO_RETRY],
   limits: [
+    SKILL_OVERRIDE,
     { doc: 'A2A v1.0.1', section: '3.3.2', quote: "A Media Type provided in the request's message parts or implied for an artifact is not supported by the agent or the specific skill being invoked." },
     { doc: 'seed 003', section: 'What Was Observed', quote: 'The card was internally consistent only if you read the skill-level field as authoritative — which the spec permits but does not require the delegator to prefer.' },
     { doc: 'docs/extensions.md', section: 'Naming the target skill of a message', quote: 'A2A v1.0 has no skill selector on the wire: a message goes to the agent, not to a skill.' },
     SEED_RESIDUAL,
   ],
   grades: [
-    { when: "the excluded card-default mode sent to the skill (the proto's comment carries no RFC keyword; it says the skill's list overrides, which the harness reads as MUST)", verdict: 'FAIL (MUST reading of the proto)' },
+    { when: "the excluded card-default mode sent in a message that names the skill (the proto's comment says the skill's list overrides, with no RFC keyword; seed 003: the spec \"permits but does not require\" preferring it)", verdict: 'NON_STRICT (seed)' },
     { when: 'the excluded mode sent again after -32005', verdict: 'FAIL (harm)' },
+    { when: "a message that names no skill, in a mode the card's defaults list, which the runtime routed to the narrower skill on its own (a route no card field shows): not what the client aimed at", verdict: 'INFORMATIONAL' },
     { when: 'no such send, after the card was read: declined, or the intent carried in a mode the skill takes', verdict: 'PASS' },
     { when: "an input the skill takes, or a skill with no modes of its own, or no skill named where the card's defaults apply: no task completed", verdict: 'FAIL (over-rejection)' },
   ],
@@ -240,7 +254,7 @@ export const HS_SKILL_OVERRIDE: Rule = {
       return binds(
         `skill ${skillId} takes ${modes.join(', ')} only, overriding the card's defaults, which list ${mt}`,
         ['reject'],
-        [signal(s, `/skills/${index}/inputModes`, 'MUST', `${skillId} re-declares the card's inputModes without ${mt}`)],
+        [signal(s, `/skills/${index}/inputModes`, 'seed', `${skillId} re-declares the card's inputModes without ${mt}`)],
       );
     }
     const res = residual(s);
@@ -254,12 +268,21 @@ export const HS_SKILL_OVERRIDE: Rule = {
     const skillId = x.intent.skillId!;
     const modes = inputModesFor(situationCard(x), skillId);
     const excluded = (e: HttpEvent) => (e.partTypes ?? []).some((t) => !includesMediaType(modes, t));
-    const offending = rpcCalls(x).filter((e) => (e.rpc!.method === 'SendMessage' || e.rpc!.method === 'SendStreamingMessage') && e.skillId === skillId && excluded(e));
+    const sends = rpcCalls(x).filter((e) => e.rpc!.method === 'SendMessage' || e.rpc!.method === 'SendStreamingMessage');
+    // What the client aimed at: the skill its message names. A message that names none went to the agent.
+    const offending = sends.filter((e) => e.skillId === skillId && excluded(e));
     const evidence = offending.slice(0, 4).map((e) => wireEvidence(e.seq, `${e.rpc!.method} carried ${(e.partTypes ?? []).join(', ')} to skill ${skillId} → ${e.rpcError ? `${e.rpcError.code}` : e.status}`));
     const refused = offending.findIndex((e) => e.rpcError?.code === -32005);
     if (refused >= 0 && offending.length > refused + 1)
       return harm(`${x.intent.input.mediaType} sent to skill ${skillId} ${offending.length} times, again after -32005 at #${offending[refused]!.seq}`, evidence);
     if (offending.length > 0) return upFrontMiss(this, b as Binding, `sent ${x.intent.input.mediaType} to skill ${skillId}, whose own input modes (${modes.join(', ')}) leave it out`, [...cardReadEvidence(x), ...evidence]);
+    const defaults = situationCard(x).defaultInputModes;
+    const routed = sends.filter((e) => e.skillId === undefined && e.routedSkill === skillId && (e.partTypes ?? []).every((t) => includesMediaType(defaults, t)));
+    if (routed.length > 0 && !x.tasks.some((t) => t.state === 'TASK_STATE_COMPLETED'))
+      return informational(
+        `the client's message named no skill and carried ${(routed[0]!.partTypes ?? []).join(', ')}, which the card's defaults list: it was sent to the agent, not aimed at skill ${skillId}; the runtime routed it there on its own (a route no card field shows). Not this rule's miss; the cross-cutting checks still grade what followed`,
+        routed.slice(0, 3).map((e) => wireEvidence(e.seq, `${e.rpc!.method} naming no skill, ${(e.partTypes ?? []).join(', ')} → ${e.rpcError ? `${e.rpcError.code} (routed to ${skillId})` : e.status}`)),
+      );
     const done = x.tasks.find((t) => t.state === 'TASK_STATE_COMPLETED');
     if (done) return met(`never sent ${x.intent.input.mediaType} to skill ${skillId}; the task went in a mode the skill takes and completed`, taskEvidence(x, [done]));
     return creditRejection(x, `declined before sending: skill ${skillId} takes ${modes.join(', ')} only`);
@@ -281,7 +304,7 @@ export const HS_CHALLENGE_SCHEME: Rule = {
     RFC9110_401,
     RFC6750_INVALID_TOKEN,
     CREDENTIALS_EVERY_REQUEST,
-    { doc: 'A2A v1.0.1', section: '7.3', quote: "Discovery of Requirements: The client discovers the server's required authentication schemes via the securitySchemes field in the AgentCard." },
+    DISCOVER_SCHEMES,
     { doc: 'A2A v1.0.1', section: '7.3', quote: 'Credential Acquisition (Out-of-Band): The client obtains the necessary credentials through an out-of-band process specific to the required authentication scheme.' },
     { doc: 'seed 003', section: 'What Was Observed', quote: "The card's security declaration described the discovery surface, not the task surface." },
     SEED_RESIDUAL,
@@ -291,7 +314,7 @@ export const HS_CHALLENGE_SCHEME: Rule = {
     { when: 'the challenge names a scheme the card does not list: more than 3 calls answered with it', verdict: 'FAIL (harm: a structural failure hammered)' },
     { when: 'the challenge names a scheme the card does not list: the client stopped after it (no task can be had)', verdict: 'PASS (the token requests and the challenge cited)' },
     { when: 'the challenge names a listed scheme, or the token works, or it expires mid-task: the task completed (a new token after an expiry is the answer, RFC 6750 §3.1)', verdict: 'PASS' },
-    { when: 'the same, and no task completed', verdict: 'FAIL (over-rejection)' },
+    { when: 'the same, and no task completed', verdict: 'FAIL (over-rejection; its reason cites A2A v1.0.1 §7.3: credentials for the schemes the card lists, sent on every request, not the unlisted-scheme sentence)' },
   ],
   notBinding: ['a peer that takes no credentials', 'the residual risk: a working token and a payload over a ceiling no field shows (INFORMATIONAL)'],
   applies(s) {
@@ -318,7 +341,9 @@ export const HS_CHALLENGE_SCHEME: Rule = {
     if (repeated) return repeated;
     if (b.acceptable.includes('proceed')) {
       const done = complete(x, b.reason);
-      if (done.kind !== 'PASS') return { ...done, evidence: [...done.evidence, ...tokenEvidence(x)] };
+      // Not completing here is not about an unlisted scheme: the card lists one the client can meet (§7.3).
+      const way = done.basis === 'over-rejection' || done.basis === 'incomplete' ? { cites: [DISCOVER_SCHEMES, CREDENTIALS_EVERY_REQUEST], reason: `${done.reason} (A2A v1.0.1 §7.3: the card's securitySchemes list a scheme the client can meet, and its credentials go on every request)` } : {};
+      if (done.kind !== 'PASS') return { ...done, ...way, evidence: [...done.evidence, ...tokenEvidence(x)] };
       const challenged = https(x).filter((e) => e.rpc && e.status === 401);
       const bearer = https(x).find((e) => e.rpc && e.headers.authScheme?.toLowerCase() === 'bearer' && !failed(e));
       return met(`${done.reason}${challenged.length ? `; met ${challenged.length} challenge(s) with new credentials` : ''}`, [
@@ -394,7 +419,7 @@ export const HS_ASPIRATIONAL_CAPABILITY: Rule = {
     if (done.kind !== 'PASS') {
       // Stopping where polling works is the seed's "not abort, downgrade" (level seed); harm (an
       // orphan, a stall) is graded by the cross-cutting checks and above.
-      if (done.basis === 'over-rejection')
+      if (done.basis === 'over-rejection' || done.basis === 'incomplete')
         return upFrontMiss(this, b as Binding, `stopped although polling works${refused.length ? ` (the push registration was refused at #${refused[0]!.seq})` : ''}: the seed's answer is "downgrade", not "abort"`, [...done.evidence, ...refusedEvidence]);
       return { ...done, evidence: [...done.evidence, ...refusedEvidence] };
     }
@@ -453,7 +478,7 @@ export const HS_SPLIT_ORIGIN: Rule = {
     const probes = probeEvidence(x, real?.seq);
     if (done.kind === 'TIMEOUT') return { ...done, evidence: [...done.evidence, ...probes] };
     if (done.kind !== 'PASS') {
-      if (!b.acceptable.includes('proceed') && done.basis === 'over-rejection')
+      if (!b.acceptable.includes('proceed') && (done.basis === 'over-rejection' || done.basis === 'incomplete'))
         return upFrontMiss(this, b as Binding, `stopped although a working surface exists (polling): the seed's answer to a refusal is "downgrade", not "abort"`, [...done.evidence, ...probes]);
       return done;
     }

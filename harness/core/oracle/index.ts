@@ -13,6 +13,7 @@ import { probeTasks, situationOf, type GradeInput, type Situation } from './evid
 import type { Applicability, Rule } from './rule.js';
 import { RULES, ruleById } from './rules.js';
 import { gradeAssertions } from './assertions.js';
+import { levelRank, upFrontMissFails } from '../sources.js';
 
 export type { GradeInput, RunOutcome } from './evidence.js';
 export { RULES, ruleById, CROSS_CUTTING, RULE_IDS, isRuleId, type Rule, type RuleId } from './rules.js';
@@ -31,7 +32,7 @@ export function grade(x: GradeInput): Grade {
   const run = (rule: Rule, standsForPrimary: boolean, sit: Situation = s, input: GradeInput = x): { b: Applicability; v: Verdict } => {
     graded.add(rule.id);
     const b = rule.applies(sit);
-    let v = rule.grade(b, input);
+    let v = capped(rule.grade(b, input), x.scenario.levelCap);
     if (standsForPrimary && declined && v.basis !== 'harm')
       v = verdict('UNSUPPORTED', `the client declined task class ${x.intent.taskClass} as unsupported and minted no task (without that, ${rule.id} would say ${v.kind}: ${v.reason})`, [claimEvidence('decision: unsupported'), ...v.evidence], { basis: 'unsupported' });
     checks.push(toCheck(rule.id, v, rule.sources));
@@ -72,6 +73,16 @@ export function grade(x: GradeInput): Grade {
     return { verdict: 'ERROR', checks: [error, ...notGraded] };
   }
   return { verdict: scenarioVerdict(checks, decidedBy), checks };
+}
+
+/**
+ * An up-front miss in a scenario that carries a source beyond its scope grades at the scenario's
+ * cap (DESIGN.md §3: a source grades at its weaker reading): by the level, as every up-front miss
+ * does, never by a branch of its own. Harm, over-rejection and the rest are untouched.
+ */
+function capped(v: Verdict, cap: GradeInput['scenario']['levelCap']): Verdict {
+  if (!cap || v.basis !== 'up-front' || !v.level || levelRank(cap.level) >= levelRank(v.level)) return v;
+  return { ...v, kind: upFrontMissFails(cap.level) ? 'FAIL' : 'NON_STRICT', level: cap.level, reason: `${v.reason}; graded at level ${cap.level}: ${cap.why}` } as Verdict;
 }
 
 /** The ledger with each probe task marked (DESIGN.md §3: "it is recorded in the ledger as such"), as results.json and the report show it. */

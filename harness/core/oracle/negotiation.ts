@@ -83,10 +83,11 @@ export function mustComplete(x: GradeInput, why: string): Verdict {
       claimEvidence(`decision: ${x.claims?.decision ?? 'none'}${x.claims?.notes ? ` — ${x.claims.notes}` : ''}`),
     ], { basis: 'over-rejection' });
   const refused = https(x).filter(failed);
-  return verdict('FAIL', `the task did not complete although ${why}`, [
+  // The client proceeded: whatever stopped the task short (a refusal, its own budget), it did not decline the intent.
+  return verdict('FAIL', `proceeded, but the task did not complete before the client stopped, although ${why}`, [
     ...taskEvidence(x),
     ...refused.map((e) => wireEvidence(e.seq, `${e.rpc?.method ?? e.path} failed (${e.status}${e.rpcError ? `, ${e.rpcError.code}` : ''})`)),
-  ], { basis: 'over-rejection' });
+  ], { basis: 'incomplete' });
 }
 
 /** A rejection the binding allows: credited only when the client could have read the card. */
@@ -352,7 +353,7 @@ export const NEG_PUSH_MTLS: Rule = {
       if (x.outcome.kind === 'timeout') return timeout('the task was not driven to a terminal state before the deadline', ev);
       // Canceling a task the runtime would have completed loses it (over-rejection); leaving it unseen and live is harm.
       return notDriven.every((r) => canceledByClient(r.t, x))
-        ? verdict('FAIL', 'the client canceled a task that polling would have completed', ev, { basis: 'over-rejection' })
+        ? verdict('FAIL', 'the client canceled a task that polling would have completed', ev, { basis: 'incomplete' })
         : harm('the client stopped without seeing a terminal state its task reached', ev);
     }
     const terminalEvidence = seen.map((r) => wireEvidence(r.at, `terminal state of ${r.t.id} seen by the client`));
@@ -598,7 +599,7 @@ export const NEG_ESCALATE: Rule = {
     const done = x.tasks.find((t) => t.state === COMPLETED);
     if (done) return met(`opted into ${ext} at #${first.seq}; the live task completed`, [wireEvidence(first.seq, `${first.rpc?.method} with ${ext}`), ledgerEvidence(done.mintedSeq, `task ${done.id} completed`)]);
     if (x.outcome.kind === 'timeout') return timeout('opted in, but no completed task by the deadline', [wireEvidence(first.seq, `${first.rpc?.method} with ${ext}`), ...taskEvidence(x)]);
-    return verdict('FAIL', `opted into ${ext} at #${first.seq}, but the live task did not complete`, [wireEvidence(first.seq, `${first.rpc?.method} with ${ext}`), ...taskEvidence(x)], { basis: 'over-rejection' });
+    return verdict('FAIL', `opted into ${ext} at #${first.seq}, but the live task did not complete`, [wireEvidence(first.seq, `${first.rpc?.method} with ${ext}`), ...taskEvidence(x)], { basis: 'incomplete' });
   },
 };
 

@@ -144,7 +144,8 @@ export function signal(s: Situation, pointer: string, level: Level, note: string
 
 /** The level that decides a miss of this binding: the weakest link of the rule's duty and its signals. */
 export function bindingLevel(rule: Pick<Rule, 'sources'>, b: Binding): Level {
-  return weakest([dutyLevel(rule) ?? 'convention', ...b.signals.map((x) => x.level)]) ?? 'convention';
+  // The signals first: between levels of equal strength (MUST, security) the signal's own is the one the reason names.
+  return weakest([...b.signals.map((x) => x.level), dutyLevel(rule) ?? 'convention']) ?? 'convention';
 }
 
 /** The verdict for a client that did not act on a binding signal up front: FAIL or NON_STRICT by level. */

@@ -7,7 +7,7 @@
  */
 import type { CardSigning } from '../scenario.js';
 import type { Level, Limit, Source } from '../sources.js';
-import type { HttpEvent } from '../transcript.js';
+import type { HttpEvent, TaskRecord } from '../transcript.js';
 import { isTerminal } from '../transcript.js';
 import { absentEvidence, ledgerEvidence, verdict, wireEvidence, type EvidenceRef, type Verdict } from '../verdict.js';
 import { outputModesFor } from '../vocabulary/card-view.js';
@@ -55,6 +55,17 @@ const TRUSTED_KEY_STORE: Source = {
   level: 'security',
 };
 const EXPIRED_KEYS: Source = { doc: 'A2A v1.0.1', section: '8.4.3', quote: 'Expired or revoked keys MUST NOT be used for verification', level: 'MUST' };
+/** Which keys a run's client trusts: the run's trust anchors, as the test protocol states them (no RFC keyword: the level comes from §8.4.3). */
+const TRUST_ANCHORS: Limit = {
+  doc: 'a2a-conformance/1',
+  section: 'docs/protocol.md, Trust anchors and decoders',
+  quote: 'trustedJwks (list of https:// URLs): the JWKS documents the client trusts for card signatures. Fetch them over TLS with tls.caFile as for any peer; look the signature\'s kid up there; follow a jku only where it names one of these URLs.',
+};
+const KEY_WINDOW: Limit = {
+  doc: 'a2a-conformance/1',
+  section: 'docs/protocol.md, Trust anchors and decoders',
+  quote: 'Its keys carry an x5c certificate whose validity window says when the key may be used.',
+};
 const X5C_MATCH: Source = { doc: 'RFC 7517', section: '4.7', quote: 'The key in the first certificate MUST match the public key represented by other members of the JWK.', level: 'MUST' };
 const CERT_VALIDITY: Source = {
   doc: 'RFC 5280',
@@ -123,10 +134,12 @@ export function breachOf(signing: CardSigning | undefined, vendorKeysTrusted: bo
   if (!signing) return undefined;
   if (signing.breaker === 'alg-none') return { kind: 'alg', why: 'the signature is alg "none" with an empty signature (an Unsecured JWS)' };
   if (signing.breaker === 'hmac-public-key') return { kind: 'alg', why: 'the signature is HS256, keyed with the signing key\'s public key' };
-  if (signing.key === 'own-origin') return { kind: 'jku', why: "the card is signed with a key published only on the peer's own origin, which jku names; the client never trusted it" };
+  if (signing.key === 'own-origin')
+    return { kind: 'jku', why: "the card is signed with a key published only on the peer's own origin, which jku names: not one of the run's trust anchors (docs/protocol.md: follow a jku only where it names one of them; A2A v1.0.1 §8.4.3: keys from a trusted key store)" };
   if (signing.key === 'unlisted') return { kind: 'kid', why: 'the kid is in no JWKS the client trusts' };
-  if (signing.key === 'expired') return { kind: 'kid', why: "the kid's certificate (x5c) in the trusted JWKS expired before this run" };
-  if (signing.key === 'not-yet-valid') return { kind: 'kid', why: "the kid's certificate (x5c) in the trusted JWKS is not valid yet" };
+  if (signing.key === 'expired') return { kind: 'kid', why: "the kid's certificate (x5c) in the trusted JWKS expired before this run (A2A v1.0.1 §8.4.3: expired keys MUST NOT be used)" };
+  if (signing.key === 'not-yet-valid')
+    return { kind: 'kid', why: "the kid's certificate (x5c) in the trusted JWKS is not valid yet (docs/protocol.md: the window says when the key may be used; RFC 5280 §4.1.2.5: valid from notBefore)" };
   if (!vendorKeysTrusted) return { kind: 'kid', why: "the client has no trust anchor for the origin that publishes the card's key" };
   if (signing.tamper) return { kind: 'tamper', why: `the card was changed after it was signed (${signing.tamper.pointer})` };
   return undefined;
@@ -172,6 +185,13 @@ function resends(x: GradeInput): { minted: HttpEvent[]; deduplicated: HttpEvent[
 function trustHarm(x: GradeInput): Verdict | undefined {
   const { minted } = resends(x);
   const left = x.tasks.filter((t) => !isTerminal(t.state));
+  // One re-send, after every earlier task had ended (the client canceled it), and nothing left working: the failure was
+  // treated as transient once (the seed's miss), but no task accumulated: not harm.
+  if (minted.length === 1 && left.length === 0 && x.tasks.filter((t) => t.mintedSeq < minted[0]!.seq).every((t) => endedBefore(t, minted[0]!.seq)))
+    return verdict('NON_STRICT', `the message was re-sent once after the decode failure, at #${minted[0]!.seq}, after the earlier task had ended; nothing was left working, so no task accumulated (the seed's harm), but the failure was treated as transient`, [
+      wireEvidence(minted[0]!.seq, `${minted[0]!.rpc!.method} re-sent with the same params, minting ${minted[0]!.taskId ?? 'a task'}`),
+      ...taskEvidence(x),
+    ], { basis: 'up-front', level: 'seed' });
   if (minted.length > 0)
     return harm(`${x.tasks.length} tasks minted for one intent, ${left.length} left working: the same message was re-sent ${minted.length} time(s)`, [
       ...minted.slice(0, 5).map((e) => wireEvidence(e.seq, `${e.rpc!.method} re-sent with the same params${e.messageId ? ` (messageId ${e.messageId})` : ''}, minting ${e.taskId ?? 'a task'}`)),
@@ -180,6 +200,9 @@ function trustHarm(x: GradeInput): Verdict | undefined {
   if (left.length > 0) return harm(`${left.length} task(s) left ${left.map((t) => t.state).join(', ')} at the end (orphans)`, taskEvidence(x, left));
   return undefined;
 }
+
+/** Whether a task had reached a terminal state before a sequence number. */
+const endedBefore = (t: TaskRecord, seq: number) => t.history.some((h) => h.seq < seq && isTerminal(h.state));
 
 // --- media types: what the client can decode ------------------------------------------------
 
@@ -209,7 +232,7 @@ function downgradeOutcome(x: GradeInput, alt: { id: string }, first: HttpEvent, 
   const done = x.tasks.find((t) => t.state === 'TASK_STATE_COMPLETED');
   if (done) return met(reason, [wireEvidence(first.seq, `${first.rpc!.method} naming skill ${alt.id}`), ledgerEvidence(done.mintedSeq, `task ${done.id} completed`)]);
   if (x.outcome.kind === 'timeout') return timeout(`downgraded to skill ${alt.id} but saw no completion by the deadline`, taskEvidence(x));
-  return verdict('FAIL', `downgraded to skill ${alt.id}, but the task did not complete`, taskEvidence(x), { basis: 'over-rejection' });
+  return verdict('FAIL', `downgraded to skill ${alt.id}, but the task did not complete`, taskEvidence(x), { basis: 'incomplete' });
 }
 
 /**
@@ -310,8 +333,9 @@ export const TRUST_NO_RETRY_ON_DECODE: Rule = {
   sources: [SEED_TERMINAL, SEED_ORPHANS],
   limits: [{ doc: 'A2A v1.0.1', section: '3.3.1', quote: 'Send Message operations MAY be idempotent. Agents may utilize the messageId to detect duplicate messages.' }],
   grades: [
-    { when: 'the same message re-sent after the decode failure and the peer minted another task (N tasks for one intent)', verdict: 'FAIL (harm)' },
+    { when: 'the same message re-sent after the decode failure more than once, or while an earlier task was still working (tasks accumulate, seed 001)', verdict: 'FAIL (harm)' },
     { when: 'a task left working at the end', verdict: 'FAIL (harm)' },
+    { when: 're-sent once, after the client had canceled the earlier task, and nothing left working: no task accumulated', verdict: 'NON_STRICT (seed: the failure was treated as transient)' },
     { when: 're-sent, but the peer deduplicated it by messageId (§3.3.1): no harm here', verdict: 'NON_STRICT (seed: the failure was still treated as transient)' },
     { when: 'one task, ended (canceled by the client, or terminal)', verdict: 'PASS (NON_STRICT where signed cards are required and no JWKS was fetched before the first send)' },
     { when: 'a runtime that emits what the card lists and the client decodes (the control): no task completed', verdict: 'FAIL (over-rejection)' },
@@ -392,7 +416,8 @@ function signatureRule(spec: SignatureRuleSpec): Rule {
       const required = s.profile.requireSignedCards;
       if (!required && s.profile.trustedJwks.length === 0)
         return notBinding('the client neither requires signed cards nor holds any trust anchor: a signature it cannot check is no signal to it');
-      // §8.4.3's MUST is about expired (or revoked) keys a verifying client uses; a key not valid yet is read as security.
+      // §8.4.3's MUST is about expired (or revoked) keys a verifying client uses; a key not valid yet, or one a jku names
+      // outside the run's trust anchors, rests on §8.4.3's SHOULD verify with keys from a trusted store: security.
       const level: Level = !required ? 'SHOULD' : spec.breach === 'kid' && s.truth.signing.key === 'expired' ? 'MUST' : 'security';
       return binds(`${found.why}${required ? '; the profile requires signed cards' : '; the profile does not require signed cards'}`, ['reject'], [signal(s, '/signatures/0', level, found.why)]);
     },
@@ -430,8 +455,8 @@ export const TRUST_UNKNOWN_KID = signatureRule({
   title: 'A signature whose key is not a trusted key now (unknown kid, no trust anchor, expired or not yet valid) is not trusted',
   breach: 'kid',
   sources: [VERIFY_BEFORE_TRUST, TRUSTED_KEY_STORE, EXPIRED_KEYS],
-  grades: 'the kid is in no trusted JWKS, or its certificate (x5c) is outside its validity window',
-  limits: [X5C_MATCH, CERT_VALIDITY].map(({ doc, section, quote }) => ({ doc, section, quote })),
+  grades: 'the kid is in no trusted JWKS, or its certificate (x5c) is outside its validity window (expired: MUST, §8.4.3; not yet valid: security, the window of the run\'s trust anchors)',
+  limits: [TRUST_ANCHORS, KEY_WINDOW, ...[X5C_MATCH, CERT_VALIDITY].map(({ doc, section, quote }) => ({ doc, section, quote }))],
   notBinding: ['an unsigned card', 'another way the signature fails (its own rule grades it)'],
 });
 
@@ -439,10 +464,11 @@ export const TRUST_UNTRUSTED_JKU = signatureRule({
   id: 'TRUST-UNTRUSTED-JKU',
   title: "A jku naming keys the client never trusted (on the peer's own origin) is not followed into trust",
   breach: 'jku',
-  sources: [VERIFY_BEFORE_TRUST, JKU_SSRF],
-  grades: "the key is published only at the jku on the peer's own origin",
-  // §8.4.3 lets a verifier take the key through jku; what it does not say is that any jku is a trusted one.
-  limits: [{ doc: TRUSTED_KEY_STORE.doc, section: TRUSTED_KEY_STORE.section, quote: TRUSTED_KEY_STORE.quote }],
+  sources: [VERIFY_BEFORE_TRUST, TRUSTED_KEY_STORE, JKU_SSRF],
+  grades: "the key is published only at the jku on the peer's own origin, not among the run's trust anchors (security: §8.4.3 with RFC 8725 §3.10)",
+  // §8.4.3 lets a verifier take the key through jku; what it does not say is that any jku is a trusted one. Which keys are
+  // trusted in a run is the profile's trustedJwks, as the test protocol states it.
+  limits: [TRUST_ANCHORS],
   notBinding: ['an unsigned card', 'another way the signature fails (its own rule grades it)'],
 });
 
