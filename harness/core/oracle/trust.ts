@@ -431,7 +431,7 @@ function signatureRule(spec: SignatureRuleSpec): Rule {
         return done.kind === 'PASS' ? { ...done, evidence: [...done.evidence, ...keyEvidence(x)] } : done;
       }
       if (x.tasks.length > 0 || attempts(x).length > 0) {
-        const miss = upFrontMiss(this, b as Binding, 'the client tried to start a task on a card whose signature it cannot trust', [...cardReadEvidence(x), ...keyEvidence(x), ...taskEvidence(x)]);
+        const miss = upFrontMiss(this, b as Binding, `the client tried to start a task on a card whose signature it cannot trust: ${b.reason}`, [...cardReadEvidence(x), ...keyEvidence(x), ...taskEvidence(x)]);
         const damage = trustHarm(x);
         return damage && miss.kind !== 'FAIL' ? damage : miss;
       }
