@@ -29,6 +29,8 @@ export function renderMarkdown(r: RunResults, reportPath?: string): string {
   lines.push(`|${VERDICT_KINDS.map(() => '---').join('|')}|`);
   lines.push(`| ${VERDICT_KINDS.map((k) => r.summary[k]).join(' | ')} |`);
   if (r.control?.length) lines.push('', `Control exchange: ${md(controlSentence(r.control), false)}`);
+  const rerun = r.results.filter((x) => x.attempts?.length);
+  if (rerun.length) lines.push('', `Ran again on a drained lane after the harness lagged: ${rerun.slice(0, 10).map((x) => `${md(x.id, false)} ${x.attempts!.map((a) => a.verdict).join(' → ')} → ${x.verdict}`).join(' · ')}${rerun.length > 10 ? ' · …' : ''}`);
   if (r.unexpected.length) {
     lines.push('', '### Unexpected', '', '| verdict | scenario | check | on what authority | why |', '|---|---|---|---|---|');
     for (const u of r.unexpected) {

@@ -23,6 +23,8 @@ export interface RunReporter {
   /** The run failed before it could end (a client that never said hello…): TAP says `Bail out!`. */
   failed(reason: string): void;
   result(done: number, total: number, r: ScenarioResult, unexpected: boolean): void;
+  /** A failure met while the harness lagged: it runs again on a drained lane before it is reported. */
+  deferred?(r: ScenarioResult): void;
   end(results: RunResults, written: WrittenReport): void;
   dispose(): void;
 }
@@ -49,6 +51,10 @@ export function summaryText(r: RunResults, out: WrittenReport, colour = false): 
     counts,
   ];
   if (r.control?.length) lines.push(printable(`control: ${controlSentence(r.control)}`));
+  const rerun = r.results.filter((x) => x.attempts?.length);
+  if (rerun.length)
+    lines.push(printable(`${rerun.length} scenario(s) ran again on a drained lane after the harness lagged: ${rerun.slice(0, 8).map((x) => `${x.id} ${x.attempts!.map((a) => a.verdict).join(' → ')} → ${x.verdict}`).join('; ')}${rerun.length > 8 ? '; …' : ''}`));
+  if (r.lanes?.backoffs) lines.push(`lanes: ${r.lanes.start} asked, backed off to ${r.lanes.min} while the harness lagged (${r.lanes.backoffs} time(s))`);
   for (const u of r.unexpected) {
     const res = r.results.find((x) => x.id === u.id);
     const worst = checkBehind(res, u.verdict);
@@ -122,15 +128,22 @@ export function makeReporter(name: ReporterName, io: ReporterIo): RunReporter {
       },
       end: (results, written) => io.out(`\n${summaryText(results, written, c)}`),
       failed() {},
+      deferred: (r) => flight.done(r.id),
       dispose: flight.stop,
     };
   }
+  const deferred = (r: ScenarioResult) => {
+    flight.done(r.id);
+    io.err(`  … ${printableInline(r.id)}: ${r.verdict} while the harness lagged (${printableInline(r.lag?.why ?? '')}); it runs again on a drained lane once the others are done\n`);
+  };
   return {
     start: flight.start,
     result(done, total, r) {
       flight.done(r.id);
-      io.err(`[${String(done).padStart(String(total).length)}/${total}] ${paint(c, SGR[r.verdict], r.verdict.padEnd(13))} ${printableInline(r.id)} (${r.durationMs} ms)\n`);
+      const again = r.attempts?.length ? ` · re-run after the harness lagged: ${r.attempts.map((a) => a.verdict).join(' → ')} → ${r.verdict}` : '';
+      io.err(`[${String(done).padStart(String(total).length)}/${total}] ${paint(c, SGR[r.verdict], r.verdict.padEnd(13))} ${printableInline(r.id)} (${r.durationMs} ms)${again}\n`);
     },
+    deferred,
     end: (results, written) => io.out(summaryText(results, written, c)),
     failed() {},
     dispose: flight.stop,

@@ -27,6 +27,29 @@ export interface SignatureStatus {
   why?: string;
 }
 
+/** How much the harness itself lagged while a run was in flight (harness/runner/lag.ts). */
+export interface LagRecord {
+  /** The longest the harness's event loop was late, in ms. */
+  loopDelayMaxMs: number;
+  /** The share of the loop's samples that were late beyond the threshold. */
+  loopDelayOverShare?: number;
+  /** Time the harness's main thread waited for a core (Linux only). */
+  runQueueWaitMs?: number;
+  wallMs: number;
+  /** Over a threshold: a TIMEOUT or FAIL is confirmed on a drained lane before it is reported. */
+  lagged: boolean;
+  why?: string;
+}
+
+/** An earlier attempt of a scenario run (or property case): the verdict it got while the harness lagged, kept beside the one reported. */
+export interface Attempt {
+  verdict: VerdictKind;
+  /** The check that gave it, in a line. */
+  reason: string;
+  lag: LagRecord;
+  durationMs: number;
+}
+
 export interface ScenarioResult {
   id: string;
   /** The opaque id the client saw. */
@@ -60,6 +83,13 @@ export interface ScenarioResult {
   signatures?: SignatureStatus[];
   /** For the counterexample of a property family: how to find it again (DESIGN.md §4.2). */
   property?: PropertyCounterexample;
+  /** How much the harness lagged during this run. */
+  lag?: LagRecord;
+  /**
+   * Earlier attempts of this scenario: a TIMEOUT or FAIL it got while the harness lagged, after which
+   * it ran again on a drained lane; the verdict above is that re-run's (DESIGN.md §3).
+   */
+  attempts?: Attempt[];
 }
 
 /** The shrunk case a property family failed on, with everything that reproduces it. */
@@ -94,6 +124,10 @@ export interface PropertyCase {
   /** Told by an A2A v0.3 peer (absent: v1.0). */
   dialect?: 'a2a-v0.3';
   durationMs: number;
+  /** The harness lagged during the case (its measures), where it did. */
+  lag?: LagRecord;
+  /** A verdict it got while the harness lagged, before the re-run on a drained lane gave the one above. */
+  attempts?: Attempt[];
 }
 
 /** A property family's run: its counts, its cases, and its counterexample where it failed. */
@@ -174,4 +208,6 @@ export interface RunResults {
    * A2A (absent: the scenarios showed it, or nothing needed the credit), in the order they ran.
    */
   control?: ControlRecord[];
+  /** How the lanes ran: the number asked for, the fewest open at once after backing off while the harness lagged, and how often. */
+  lanes?: { start: number; min: number; backoffs: number };
 }

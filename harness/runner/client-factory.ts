@@ -8,6 +8,8 @@ import type { Hello } from '../core/vocabulary/types.js';
 export interface ClientChoice {
   client?: string;
   clientCmd?: string;
+  /** An in-process client of the caller's (the programmatic API): a fresh adapter per lane. */
+  adapter?: () => ClientAdapter;
   /** Working directory for a subprocess client (the user's, not the harness's). */
   cwd?: string;
   /** The run's private folder: a subprocess client's processes are registered and marked with it. */
@@ -15,12 +17,13 @@ export interface ClientChoice {
 }
 
 export function createClient(c: ClientChoice): ClientAdapter {
+  if (c.adapter) return c.adapter();
   if (c.clientCmd) return new SubprocessClient({ command: c.clientCmd, cwd: c.cwd, runDir: c.runDir });
   if (!c.client) throw new Error('[harness] no client chosen');
   return createBuiltinClient(c.client);
 }
 
-export const clientLabel = (c: ClientChoice) => c.clientCmd ?? c.client ?? '?';
+export const clientLabel = (c: ClientChoice) => c.clientCmd ?? c.client ?? (c.adapter ? 'an in-process adapter' : '?');
 
 /**
  * The client of each lane: a fresh adapter per lane, except for a `--client-cmd` client whose hello

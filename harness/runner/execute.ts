@@ -6,7 +6,8 @@ import { createHash } from 'node:crypto';
 import type { ClientAdapter } from '../adapters/contract.js';
 import { validateCard } from '../core/card-validator-v03.js';
 import { grade, markProbes, type RunOutcome } from '../core/oracle/index.js';
-import type { ScenarioResult } from '../core/results.js';
+import type { LagRecord, ScenarioResult } from '../core/results.js';
+import { lagWindow } from './lag.js';
 import { JWKS_PATH, dialectProblem, dialectsFor, fillProfile, profileFor, type Scenario } from '../core/scenario.js';
 import { Transcript } from '../core/transcript.js';
 import { claimEvidence } from '../core/verdict.js';
@@ -65,6 +66,9 @@ function tlsFor(pki: PkiFiles, callback: string): ClientTls {
 
 export async function executeScenario(s: Scenario, env: RunEnv): Promise<ScenarioResult> {
   const started = performance.now();
+  // The harness's own delay while this run is in flight: a timing verdict of a lagged run is confirmed before it is reported.
+  const window = lagWindow();
+  let lag: LagRecord | undefined;
   // The dialects the client speaks of the scenario's (the CLI never selects a scenario whose dialects it speaks none of; run directly, it gets them all).
   const spoken = dialectsFor(env.hello, s.profileConstraints.dialects);
   let profile = env.hello.profile ?? { ...profileFor(DEFAULT_PROFILE, s.profileConstraints, env.hello.extensions ?? []), ...(spoken.length ? { dialects: spoken } : {}) };
@@ -90,6 +94,7 @@ export async function executeScenario(s: Scenario, env: RunEnv): Promise<Scenari
       ? undefined
       : dialectProblem(env.hello, s.profileConstraints.dialects);
   if (declined) {
+    window.end();
     return {
       ...base, card: s.peer.card, verdict: 'UNSUPPORTED',
       checks: [{ rule: s.rule, verdict: 'UNSUPPORTED', reason: declined, basis: 'unsupported', evidence: [] }],
@@ -180,6 +185,7 @@ export async function executeScenario(s: Scenario, env: RunEnv): Promise<Scenari
   } finally {
     transcript.seal();
     mounted?.end();
+    lag = window.end();
   }
   if (hungClient) {
     await env.host.close();
@@ -224,5 +230,6 @@ export async function executeScenario(s: Scenario, env: RunEnv): Promise<Scenari
     ledger: markProbes(ledgerSnapshot, { scenario: s, card, profile, intent: s.intent, events: transcript.events, tasks: ledgerSnapshot, claims, outcome }),
     ...(signatures ? { signatures } : {}),
     durationMs: Math.round(performance.now() - started),
+    ...(lag ? { lag } : {}),
   };
 }

@@ -13,6 +13,7 @@ import type { ScenarioResult } from '../core/results.js';
 import type { Scenario } from '../core/scenario.js';
 import { closeEnv, openEnv, type EnvOptions } from './env.js';
 import { executeScenario, type RunEnv } from './execute.js';
+import { Governor } from './lag.js';
 
 /**
  * Lanes when `--lanes` is not given. A scenario spends most of its time waiting on the peer's
@@ -43,9 +44,18 @@ export interface LaneOptions {
   onError: (id: string, message: string) => void;
 }
 
-export async function runLanes(o: LaneOptions): Promise<void> {
+/** How the lanes ran: the number asked for, the fewest open at once after backing off, and how often they backed off. */
+export interface LaneHistory {
+  start: number;
+  min: number;
+  backoffs: number;
+}
+
+export async function runLanes(o: LaneOptions): Promise<LaneHistory> {
   const queue = o.scenarios;
   let next = 0;
+  // Lanes back off while the harness lags (lag.ts): fewer scenarios in flight, each with its share of the machine.
+  const governor = new Governor(Math.max(1, Math.min(o.lanes, queue.length)));
   const open = new Set<RunEnv>();
   // Each lane's environment is closed once: by the lane when it is done, or here when the run is killed.
   const killAll = () => {
@@ -74,12 +84,19 @@ export async function runLanes(o: LaneOptions): Promise<void> {
     try {
       while (next < queue.length && !o.stop?.aborted && !o.kill?.aborted) {
         if (i === 0) setImmediate(firstOpened);
+        const give = await governor.slot();
+        if (next >= queue.length || o.stop?.aborted || o.kill?.aborted) {
+          give();
+          break;
+        }
         const s = queue[next++]!;
         o.onStart?.(s.id);
         try {
           o.onResult(await executeScenario(s, env));
         } catch (err) {
           o.onError(s.id, (err as Error).message);
+        } finally {
+          give();
         }
       }
     } finally {
@@ -92,7 +109,9 @@ export async function runLanes(o: LaneOptions): Promise<void> {
     await Promise.all(Array.from({ length: Math.max(1, Math.min(o.lanes, queue.length)) }, first));
   } finally {
     o.kill?.removeEventListener('abort', killAll);
+    governor.close();
   }
+  return { ...governor.history };
 }
 
 /**
@@ -115,6 +134,10 @@ export function shardFiles(files: string[], shard: string, root: string): Set<st
 export interface LanePool {
   readonly size: number;
   run(s: Scenario): Promise<ScenarioResult>;
+  /** Runs a scenario on a drained pool: once every run in flight has ended, alone, while no other starts. */
+  runAlone(s: Scenario): Promise<ScenarioResult>;
+  /** How the lanes ran (backing off while the harness lagged). */
+  readonly history: LaneHistory;
   close(): Promise<void>;
 }
 
@@ -142,24 +165,60 @@ export async function openLanePool(o: { lanes: number; env: Omit<EnvOptions, 'cl
   const free = [...envs];
   const waiting: Array<(env: RunEnv) => void> = [];
   let closed = false;
+  const governor = new Governor(envs.length);
   const close = async () => {
     if (closed) return;
     closed = true;
+    governor.close();
     await Promise.allSettled(envs.map((e) => closeEnv(e)));
   };
   o.kill?.addEventListener('abort', () => void close(), { once: true });
+  /** Runs in flight, and the gate a drained run holds closed (runs wait at it, the drained one waits for the rest to end). */
+  let inFlight = 0;
+  let gate: Promise<void> | undefined;
+  let idle: (() => void) | undefined;
+  let exclusive = Promise.resolve();
+  const onEnv = async (s: Scenario) => {
+    const env = free.pop() ?? (await new Promise<RunEnv>((r) => waiting.push(r)));
+    try {
+      return await executeScenario(s, env);
+    } finally {
+      const next = waiting.shift();
+      if (next) next(env);
+      else free.push(env);
+    }
+  };
   return {
     size: envs.length,
+    history: governor.history,
     async run(s) {
       if (closed) throw new Error('the lanes are closed');
-      const env = free.pop() ?? (await new Promise<RunEnv>((r) => waiting.push(r)));
+      while (gate) await gate;
+      const give = await governor.slot();
+      inFlight++;
       try {
-        return await executeScenario(s, env);
+        return await onEnv(s);
       } finally {
-        const next = waiting.shift();
-        if (next) next(env);
-        else free.push(env);
+        give();
+        if (--inFlight === 0) idle?.();
       }
+    },
+    runAlone(s) {
+      const mine = exclusive.then(async () => {
+        if (closed) throw new Error('the lanes are closed');
+        let open!: () => void;
+        gate = new Promise<void>((r) => (open = r));
+        try {
+          while (inFlight > 0) await new Promise<void>((r) => (idle = r));
+          idle = undefined;
+          return await onEnv(s);
+        } finally {
+          gate = undefined;
+          open();
+        }
+      });
+      exclusive = mine.then(() => undefined, () => undefined);
+      return mine;
     },
     close,
   };

@@ -19,6 +19,7 @@ import { caseId, caseScenario, familyArbitrary, labelCase, type Family, type Gen
 import type { RuleId } from '../core/oracle/rule.js';
 import { laneClients, laneKind, type ClientChoice } from './client-factory.js';
 import { boundHeap } from './heap.js';
+import { confirm } from './confirm.js';
 import { defaultLanes, openLanePool, type LanePool } from './lanes.js';
 import { harnessVersion } from './package-root.js';
 import { summarize } from './policy.js';
@@ -91,7 +92,7 @@ export async function runProperties(o: PropertyRunOptions): Promise<RunResults> 
   return inRunFolder(o.signal, async (folder) => {
     const started = Date.now();
     const strict = o.strict === true;
-    const choice = { client: o.client, clientCmd: o.clientCmd, cwd: o.cwd ?? process.cwd(), runDir: folder.dir };
+    const choice = { client: o.client, clientCmd: o.clientCmd, ...(o.adapter ? { adapter: o.adapter } : {}), cwd: o.cwd ?? process.cwd(), runDir: folder.dir };
     const { hello, pkiDir } = await greet(choice, folder, o.signal);
     const deadlineMultiplier = o.deadlineMultiplier ?? 1;
     const laneProblems: string[] = [];
@@ -117,6 +118,7 @@ export async function runProperties(o: PropertyRunOptions): Promise<RunResults> 
       unbound();
       await pool.close();
     }
+    const lanes = { ...pool.history };
     const failed = families.filter((f) => f.failed);
     const ran = families.reduce((n, f) => n + f.ran, 0);
     const unexpected = results.filter((r) => failsProperty(r.verdict, strict)).map((r) => ({ id: r.id, verdict: r.verdict, why: `the ${r.property?.family ?? ''} family failed on this case${r.verdict === 'NON_STRICT' ? ' (NON_STRICT under --strict)' : ''}` }));
@@ -139,6 +141,7 @@ export async function runProperties(o: PropertyRunOptions): Promise<RunResults> 
       // 2 for a harness fault; 1 for a failed family, or when no case ran at all; else 0.
       exitCode: results.some((r) => r.verdict === 'ERROR') ? 2 : failed.length > 0 || ran === 0 ? 1 : 0,
       properties: families,
+      lanes,
     };
   });
 }
@@ -177,7 +180,17 @@ const compact = (path: string, c: GeneratedCase, r: ScenarioResult): PropertyCas
   ...(c.drifts.length ? { drifts: c.drifts } : {}),
   ...(c.dialect ? { dialect: c.dialect } : {}),
   durationMs: r.durationMs,
+  ...(r.lag?.lagged ? { lag: r.lag } : {}),
+  ...(r.attempts?.length ? { attempts: r.attempts } : {}),
 });
+
+/**
+ * A case run on the pool; a failure met while the harness lagged runs again on the drained pool
+ * (confirm.ts) before it can fail its family.
+ */
+async function runCase(pool: LanePool, s: Scenario, strict: boolean): Promise<ScenarioResult> {
+  return confirm(await pool.run(s), () => pool.runAlone(s), (r) => failsProperty(r.verdict, strict));
+}
 
 async function sweepFamily(family: Family, o: PropertyRunOptions, hello: Hello, pool: LanePool, strict: boolean): Promise<FamilyRun> {
   const started = Date.now();
@@ -196,7 +209,7 @@ async function sweepFamily(family: Family, o: PropertyRunOptions, hello: Hello, 
       const c = cases[i]!;
       const s = toScenario(family, c, caseId(family.id, o.seed, String(i)), hello);
       if (!s) continue;
-      const r = await pool.run(s);
+      const r = await runCase(pool, s, strict);
       const pc = compact(String(i), c, r);
       done[i] = pc;
       const failing = failsProperty(r.verdict, strict);
@@ -221,7 +234,7 @@ async function sweepFamily(family: Family, o: PropertyRunOptions, hello: Hello, 
       if (o.signal?.aborted) return true;
       const s = toScenario(family, c, caseId(family.id, o.seed, 'shrinking'), hello);
       if (!s) return true;
-      const r = await pool.run(s);
+      const r = await runCase(pool, s, strict);
       if (!failsProperty(r.verdict, strict)) return true;
       last = r;
       o.onShrink?.(family.id, ++steps, r);
@@ -247,7 +260,7 @@ async function replayFamily(family: Family, o: PropertyRunOptions, hello: Hello,
   const c = caseAt(family, o.seed, path, dialectsOf(hello));
   const s = toScenario(family, c, caseId(family.id, o.seed, path), hello);
   if (!s) return { family: { ...tally(family, o, [], started), runs: 1 } };
-  const r = await pool.run(s);
+  const r = await runCase(pool, s, strict);
   const summary = { ...tally(family, o, [compact(path, c, r)], started), runs: 1 };
   const failing = failsProperty(r.verdict, strict);
   const result = finish(family, o, c, r, path, path, 0, false);

@@ -16,7 +16,10 @@ import { loadCatalogue, relativeToRoot, type CatalogueEntry } from './catalogue.
 import { PACKAGE_ROOT, harnessVersion } from './package-root.js';
 import { exitCode, summarize } from './policy.js';
 import { judge, type Expectations } from './expectations.js';
-import { defaultLanes, runLanes, shardFiles } from './lanes.js';
+import { defaultLanes, runLanes, shardFiles, type LaneHistory } from './lanes.js';
+import { confirm, needsConfirmation } from './confirm.js';
+import { closeEnv, openEnv } from './env.js';
+import { executeScenario } from './execute.js';
 import { creditDialect, needsControl } from './dialect.js';
 import { runControl } from './control.js';
 import { closeRunFolder, openRunFolder, type RunFolder } from './workspace.js';
@@ -53,6 +56,8 @@ export interface RunOptions extends ClientChoice {
   onProgress?: (done: number, total: number, r: ScenarioResult, unexpected: boolean) => void;
   /** A scenario started (its id). */
   onStart?: (scenarioId: string) => void;
+  /** A failure met while the harness lagged: it runs again on a drained lane before it is reported. */
+  onDeferred?: (r: ScenarioResult) => void;
   /** The harness ran its control exchange (no scenario showed the client speaking A2A): what it found. */
   onControl?: (control: ControlRecord[]) => void;
   expectations?: Expectations;
@@ -193,7 +198,7 @@ export function clientOf(hello: Hello): RunResults['client'] {
 
 async function runIn(folder: RunFolder, catalogue: CatalogueEntry[], o: RunOptions): Promise<RunResults> {
   const started = Date.now();
-  const choice = { client: o.client, clientCmd: o.clientCmd, cwd: o.cwd ?? process.cwd(), runDir: folder.dir };
+  const choice = { client: o.client, clientCmd: o.clientCmd, ...(o.adapter ? { adapter: o.adapter } : {}), cwd: o.cwd ?? process.cwd(), runDir: folder.dir };
   const { hello, pkiDir } = await greet(choice, folder, o.signal);
 
   const { selected, notRun } = selectScenarios(catalogue, hello, o.rules, o.dialect, o.pick);
@@ -224,8 +229,11 @@ async function runIn(folder: RunFolder, catalogue: CatalogueEntry[], o: RunOptio
     }
   };
   let laneProblem: string | undefined;
+  let lanes: LaneHistory | undefined;
+  /** Failures met while the harness lagged: confirmed on a drained lane once the lanes are done. */
+  const deferred: ScenarioResult[] = [];
   if (here.length > 0) {
-    await runLanes({
+    lanes = await runLanes({
       scenarios: here.map((e) => e.scenario),
       lanes: o.lanes ?? defaultLanes(laneKind(choice, hello)),
       env: { pkiDir, hello, idSalt: seed, deadlineMultiplier },
@@ -235,7 +243,10 @@ async function runIn(folder: RunFolder, catalogue: CatalogueEntry[], o: RunOptio
       ...(o.onStart ? { onStart: o.onStart } : {}),
       onResult: (r) => {
         r.file = relativeToRoot(fileOf.get(r.id) ?? '');
-        finished(r);
+        if (needsConfirmation(r)) {
+          deferred.push(r);
+          o.onDeferred?.(r);
+        } else finished(r);
       },
       onError: (id, message) => {
         if (id === '*') laneProblem = message;
@@ -246,6 +257,11 @@ async function runIn(folder: RunFolder, catalogue: CatalogueEntry[], o: RunOptio
         }
       },
     });
+  }
+  // Drained: every lane is closed, and each deferred failure runs again alone (confirm.ts).
+  if (deferred.length > 0) {
+    const byId = new Map(here.map((e) => [e.scenario.id, e.scenario]));
+    await confirmDeferred(deferred, (id) => byId.get(id), { choice, hello, pkiDir, idSalt: seed, deadlineMultiplier, ...(o.signal ? { signal: o.signal } : {}) }, finished);
   }
   // With a shard, scenarios in files of other shards are not run here (`report` merges the shards).
   for (const e of selected) if (!ranHere(e)) notRun.push({ id: e.scenario.id, reason: `in another shard than ${o.shard}` });
@@ -283,7 +299,34 @@ async function runIn(folder: RunFolder, catalogue: CatalogueEntry[], o: RunOptio
     unexpected,
     exitCode: emptyShard ? 0 : exitCode(ordered, unexpected),
     ...(control ? { control } : {}),
+    ...(lanes ? { lanes } : {}),
   };
+}
+
+/**
+ * Runs each failure met while the harness lagged again, alone, on a lane of its own opened after the
+ * others closed (nothing else of the run is in flight), and reports the confirmed result.
+ */
+async function confirmDeferred(
+  deferred: ScenarioResult[],
+  scenarioOf: (id: string) => Scenario | undefined,
+  o: { choice: ClientChoice & { runDir: string }; hello: Hello; pkiDir: string; idSalt: string; deadlineMultiplier: number; signal?: AbortSignal },
+  finished: (r: ScenarioResult) => void,
+): Promise<void> {
+  const env = await openEnv({ pkiDir: o.pkiDir, client: laneClients(o.choice, o.hello)(), hello: o.hello, idSalt: o.idSalt, deadlineMultiplier: o.deadlineMultiplier });
+  const onAbort = () => void closeEnv(env);
+  o.signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    for (const first of deferred) {
+      if (o.signal?.aborted) break;
+      const s = scenarioOf(first.id);
+      const r = s ? await confirm(first, () => executeScenario(s, env)) : first;
+      finished({ ...r, ...(first.file ? { file: first.file } : {}) });
+    }
+  } finally {
+    o.signal?.removeEventListener('abort', onAbort);
+    await closeEnv(env);
+  }
 }
 
 /**

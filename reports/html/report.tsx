@@ -96,6 +96,13 @@ function Summary({ r }: { r: RunResults }) {
         <strong data-testid="not-run">{r.notRun.length}</strong> not run · <strong data-testid="unexpected">{r.unexpected.length}</strong> unexpected · exit code{' '}
         <strong data-testid="exit-code">{r.exitCode}</strong>
       </p>
+      {r.results.some((x) => x.attempts?.length) || r.lanes?.backoffs ? (
+        <p class="coverage" data-testid="reruns">
+          The harness lagged during this run (a loaded machine, or its own lanes):{' '}
+          {r.results.filter((x) => x.attempts?.length).length} scenario(s) ran again on a drained lane before their verdict was reported
+          {r.lanes?.backoffs ? `; the lanes backed off from ${r.lanes.start} to ${r.lanes.min} (${r.lanes.backoffs} time(s))` : ''}. See each scenario's attempts.
+        </p>
+      ) : null}
       {r.control?.length ? (
         <p class="coverage" data-testid="control">
           Control exchange: {controlSentence(r.control)}.
@@ -396,9 +403,10 @@ function ScenarioPanel({ s, unexpected }: { s: ScenarioResult; unexpected: boole
         {unexpected ? <span class="flag">unexpected</span> : null}
         <code class="sid">{s.id}</code>
         <span class="title">{s.title}</span>
-        <span class="muted right">{s.rule} · expect {s.expect} · {s.durationMs} ms</span>
+        <span class="muted right">{s.rule} · expect {s.expect} · {s.durationMs} ms{s.attempts?.length ? ` · re-run: ${s.attempts.map((a) => a.verdict).join(' → ')} → ${s.verdict}` : ''}</span>
       </summary>
       <div class="body">
+        <LagView s={s} />
         <div class="grid2">
           <div>
             <h4>What happens</h4>
@@ -484,6 +492,39 @@ function ScenarioPanel({ s, unexpected }: { s: ScenarioResult; unexpected: boole
 }
 
 /**
+ * The harness's own delay during the run, and the attempts before the reported one: a failure met
+ * while the harness lagged ran again on a drained lane, and both are shown (DESIGN.md §3).
+ */
+function LagView({ s }: { s: ScenarioResult }) {
+  const lag = (l: NonNullable<ScenarioResult['lag']>) =>
+    `event loop up to ${l.loopDelayMaxMs} ms late${l.runQueueWaitMs !== undefined ? `, ${l.runQueueWaitMs} ms waiting for a core` : ''} over ${l.wallMs} ms`;
+  if (!s.attempts?.length && !s.lag?.lagged) return null;
+  return (
+    <div class="lag" data-testid="lag">
+      {s.attempts?.length ? (
+        <>
+          <p>
+            <strong>Ran again on a drained lane.</strong> The harness itself lagged while this scenario ran, so its failure was confirmed before it was reported: a failure that does not come back while the harness is quiet is not the client's; one that does is, whatever the load.
+          </p>
+          <ol class="attempts">
+            {s.attempts.map((a) => (
+              <li data-verdict={a.verdict}>
+                <Badge v={a.verdict} /> while the harness lagged: {a.lag.why ?? lag(a.lag)} — {a.reason}
+              </li>
+            ))}
+            <li data-verdict={s.verdict}>
+              <Badge v={s.verdict} /> reported{s.lag ? (s.lag.lagged ? `, after the attempts ran out, lagged again: ${s.lag.why ?? lag(s.lag)}` : `: the harness was under its thresholds (${lag(s.lag)})`) : ''}
+            </li>
+          </ol>
+        </>
+      ) : (
+        <p class="muted">The harness lagged during this run ({s.lag!.why}; {lag(s.lag!)}); its verdict did not rest on it (only a TIMEOUT or FAIL is run again).</p>
+      )}
+    </div>
+  );
+}
+
+/**
  * A property run's families: counts per verdict, story and rule, and a link to the counterexample. The
  * cases themselves stay in results.json (a compact row each): the page stays small at any run count.
  */
@@ -506,7 +547,10 @@ function Properties({ r }: { r: RunResults }) {
                 <td>{VERDICT_KINDS.filter((k) => f.verdicts[k]).map((k) => <span class={`v-${k}`}>{k} {f.verdicts[k]} </span>)}</td>
                 <td>{list(f.stories)}</td>
                 <td>{list(f.labels)}</td>
-                <td>{(f.durationMs / 1000).toFixed(1)} s{f.shrinkMs !== undefined ? ` (shrinking ${(f.shrinkMs / 1000).toFixed(1)} s)` : ''}</td>
+                <td>
+                  {(f.durationMs / 1000).toFixed(1)} s{f.shrinkMs !== undefined ? ` (shrinking ${(f.shrinkMs / 1000).toFixed(1)} s)` : ''}
+                  {f.cases.some((c) => c.attempts?.length) ? <><br /><span class="muted">{f.cases.filter((c) => c.attempts?.length).length} case(s) ran again after the harness lagged</span></> : null}
+                </td>
               </tr>
             ))}
           </tbody>

@@ -1,0 +1,219 @@
+/**
+ * The harness's own delay (DESIGN.md §3, "A delay of the harness is never the client's fault"). Two
+ * measures, taken per scenario run and per property case:
+ *
+ * - event-loop delay: a timer asks to run every SAMPLE_MS and records how late it ran. Everything the
+ *   peers, the listeners, the oracle and an in-process client do waits on this loop, so lateness here
+ *   is time the harness did not answer, whoever caused it (its own lanes, GC, another process);
+ * - CPU starvation: where Linux says it (`/proc/self/schedstat`, the main thread), the time the
+ *   harness was ready to run and waited for a core: the machine was busy with something else.
+ *
+ * A run during which either passes its threshold is `lagged`: a TIMEOUT or FAIL it got is confirmed
+ * on a drained lane before it is reported (run.ts, properties.ts), and the lanes back off (Governor).
+ */
+import { readFileSync } from 'node:fs';
+import type { LagRecord } from '../core/results.js';
+
+export type { LagRecord };
+
+/** How often the sampler asks to run. */
+export const SAMPLE_MS = 20;
+/** Event-loop delay beyond which a run counts as lagged. */
+export const LAG_LOOP_MS = 100;
+/** Waiting for a core beyond this share of a run's wall time (and at least LAG_WAIT_MIN_MS) counts as lagged. */
+export const LAG_WAIT_SHARE = 0.1;
+export const LAG_WAIT_MIN_MS = 100;
+
+const RING = 60_000;
+
+/** Run-queue wait of this process's main thread so far, in ms (undefined where the OS does not say). */
+function runQueueWaitMs(): number | undefined {
+  try {
+    const fields = readFileSync('/proc/self/schedstat', 'utf8').trim().split(/\s+/);
+    const ns = Number(fields[1]);
+    return Number.isFinite(ns) ? ns / 1e6 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+class LagMonitor {
+  /** [time, lateness] pairs, a ring. */
+  private readonly at = new Float64Array(RING);
+  private readonly late = new Float64Array(RING);
+  private n = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private users = 0;
+  private expected = 0;
+
+  /** Starts sampling (shared: sampling stops when the last user stops). */
+  acquire(): () => void {
+    if (this.users++ === 0) this.start();
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      if (--this.users === 0) this.stop();
+    };
+  }
+
+  private start(): void {
+    this.expected = performance.now() + SAMPLE_MS;
+    const tick = () => {
+      const now = performance.now();
+      const i = this.n++ % RING;
+      this.at[i] = now;
+      this.late[i] = Math.max(0, now - this.expected);
+      this.expected = now + SAMPLE_MS;
+      this.timer = setTimeout(tick, SAMPLE_MS);
+      this.timer.unref();
+    };
+    this.timer = setTimeout(tick, SAMPLE_MS);
+    this.timer.unref();
+  }
+
+  private stop(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Samples taken in [from, to] (performance.now() times): their max lateness and the share over the threshold. */
+  between(from: number, to: number): { max: number; over: number; count: number } {
+    let max = 0;
+    let over = 0;
+    let count = 0;
+    const first = Math.max(0, this.n - RING);
+    for (let k = this.n - 1; k >= first; k--) {
+      const i = k % RING;
+      const t = this.at[i]!;
+      if (t < from) break;
+      if (t > to) continue;
+      count++;
+      const l = this.late[i]!;
+      if (l > max) max = l;
+      if (l > LAG_LOOP_MS) over++;
+    }
+    return { max, over, count };
+  }
+
+  /** The lateness of the sampler right now: how long since it last ran, beyond its period. */
+  current(): number {
+    if (this.n === 0) return 0;
+    const last = this.at[(this.n - 1) % RING]!;
+    return Math.max(0, performance.now() - last - SAMPLE_MS);
+  }
+}
+
+const monitor = new LagMonitor();
+
+/** A window over one run: `end()` says how much the harness lagged while it was open. */
+export interface LagWindow {
+  end(): LagRecord;
+}
+
+/** Opens a lag window (and keeps the sampler running until it ends). */
+export function lagWindow(): LagWindow {
+  const release = monitor.acquire();
+  const from = performance.now();
+  const waitFrom = runQueueWaitMs();
+  return {
+    end() {
+      const to = performance.now();
+      release();
+      const s = monitor.between(from, to);
+      // A timer that never fired in the window is late by the whole window (a blocked loop).
+      const max = Math.round(Math.max(s.max, s.count === 0 ? Math.max(0, to - from - SAMPLE_MS) : 0, monitor.current()));
+      const waitTo = runQueueWaitMs();
+      const wait = waitFrom !== undefined && waitTo !== undefined ? Math.round(waitTo - waitFrom) : undefined;
+      const wallMs = Math.round(to - from);
+      return judgeLag({ loopDelayMaxMs: max, ...(s.count ? { loopDelayOverShare: Math.round((s.over / s.count) * 1000) / 1000 } : {}), ...(wait !== undefined ? { runQueueWaitMs: wait } : {}), wallMs });
+    },
+  };
+}
+
+/** Whether a measure is over a threshold, and why. */
+export function judgeLag(m: Omit<LagRecord, 'lagged' | 'why'>): LagRecord {
+  const why: string[] = [];
+  if (m.loopDelayMaxMs > LAG_LOOP_MS) why.push(`the harness's event loop ran up to ${m.loopDelayMaxMs} ms late (threshold ${LAG_LOOP_MS} ms)`);
+  if (m.runQueueWaitMs !== undefined && m.runQueueWaitMs >= LAG_WAIT_MIN_MS && m.runQueueWaitMs > m.wallMs * LAG_WAIT_SHARE)
+    why.push(`it waited ${m.runQueueWaitMs} ms of ${m.wallMs} ms for a core (threshold ${Math.round(LAG_WAIT_SHARE * 100)}%)`);
+  return { ...m, lagged: why.length > 0, ...(why.length ? { why: why.join('; ') } : {}) };
+}
+
+/**
+ * Lanes that back off when the harness lags: a lane asks for a slot before each scenario; while the
+ * harness lags, fewer slots are open (halved, at least one), and one more opens after each quiet
+ * stretch, up to the lanes asked for. What it did is kept for results.json.
+ */
+export class Governor {
+  private allowed: number;
+  private running = 0;
+  private readonly waiting: Array<() => void> = [];
+  private quietSince = performance.now();
+  private lastCut = 0;
+  readonly history: { start: number; min: number; backoffs: number } ;
+  private readonly release: () => void;
+  private readonly poll: NodeJS.Timeout;
+  private waitAt = runQueueWaitMs();
+  private waitTime = performance.now();
+
+  constructor(private readonly max: number) {
+    this.allowed = max;
+    this.history = { start: max, min: max, backoffs: 0 };
+    this.release = monitor.acquire();
+    this.poll = setInterval(() => this.observe(), 250);
+    this.poll.unref();
+  }
+
+  /** The slots open now. */
+  get open(): number {
+    return this.allowed;
+  }
+
+  private observe(): void {
+    const now = performance.now();
+    const recent = monitor.between(now - 1000, now);
+    const w = runQueueWaitMs();
+    const waitShare = w !== undefined && this.waitAt !== undefined ? (w - this.waitAt) / Math.max(1, now - this.waitTime) : 0;
+    this.waitAt = w;
+    this.waitTime = now;
+    const lagging = recent.max > LAG_LOOP_MS || waitShare > LAG_WAIT_SHARE * 2;
+    if (lagging) {
+      this.quietSince = now;
+      if (now - this.lastCut > 1000 && this.allowed > 1) {
+        this.allowed = Math.max(1, Math.ceil(this.allowed / 2));
+        this.lastCut = now;
+        this.history.backoffs++;
+        this.history.min = Math.min(this.history.min, this.allowed);
+      }
+    } else if (now - this.quietSince > 2000 && this.allowed < this.max) {
+      this.allowed++;
+      this.quietSince = now;
+      this.wake();
+    }
+  }
+
+  /** Waits for a slot; the returned function gives it back. */
+  async slot(): Promise<() => void> {
+    while (this.running >= this.allowed) await new Promise<void>((r) => this.waiting.push(r));
+    this.running++;
+    let given = false;
+    return () => {
+      if (given) return;
+      given = true;
+      this.running--;
+      this.wake();
+    };
+  }
+
+  private wake(): void {
+    const all = this.waiting.splice(0);
+    for (const w of all) w();
+  }
+
+  close(): void {
+    clearInterval(this.poll);
+    this.release();
+    this.wake();
+  }
+}

@@ -1,0 +1,151 @@
+/**
+ * A delay of the harness is never the client's fault (DESIGN.md §3; issue 23, item 7). The harness
+ * measures its own event-loop delay and CPU starvation per run; a TIMEOUT or FAIL met while it lagged
+ * runs again on a drained lane, and both attempts are kept; the lanes back off while it lags. The
+ * lag here is made for real: a client in this process that blocks the event loop on a run, so every
+ * timer of the harness fires late.
+ */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createBuiltinClient } from '../clients/index.js';
+import type { ScenarioResult } from '../harness/core/results.js';
+import type { ClientAdapter } from '../harness/core/vocabulary/adapter.js';
+import { confirm, MAX_ATTEMPTS } from '../harness/runner/confirm.js';
+import { judgeLag, lagWindow, LAG_LOOP_MS } from '../harness/runner/lag.js';
+import { runProperties } from '../harness/runner/properties.js';
+import { runConformance } from '../harness/runner/run.js';
+import { FAMILIES } from '../harness/gen/families/index.js';
+import { ROOT } from './helpers/cli.js';
+
+const BUILTIN_FILES = readdirSync(join(ROOT, 'scenarios')).filter((f) => f.endsWith('.scenario.ts')).map((f) => join(ROOT, 'scenarios', f));
+
+/** Holds the event loop for `ms`: the harness's timers (the sampler's among them) fire late by that much. */
+const block = (ms: number) => {
+  const end = performance.now() + ms;
+  while (performance.now() < end);
+};
+
+/**
+ * The reference client, except that on the runs `spoil` picks it blocks the harness's event loop for
+ * 300 ms and then reports nothing valid (a FAIL): a failure that comes with the harness lagging.
+ */
+function spoiling(spoil: (scenario: string, n: number) => boolean): () => ClientAdapter {
+  const seen = new Map<string, number>();
+  return () => {
+    const inner = createBuiltinClient('reference');
+    return {
+      hello: () => ({ ...inner.hello(), name: 'spoiling-reference' }),
+      run: async (req, signal) => {
+        const n = (seen.get(req.scenario) ?? 0) + 1;
+        seen.set(req.scenario, n);
+        if (spoil(req.scenario, n)) {
+          await new Promise((r) => setTimeout(r, 20));
+          block(300);
+          return null as never;
+        }
+        return inner.run(req, signal);
+      },
+      close: () => inner.close?.(),
+    };
+  };
+}
+
+const ONE = 'neg-push-mtls/https-receiver-polls';
+
+describe('the harness measures its own lag', () => {
+  it('a window over a blocked event loop is lagged, saying by how much; a quiet one is not', async () => {
+    const quiet = lagWindow();
+    await new Promise((r) => setTimeout(r, 200));
+    const q = quiet.end();
+    const busy = lagWindow();
+    await new Promise((r) => setTimeout(r, 50));
+    block(400);
+    await new Promise((r) => setTimeout(r, 50));
+    const b = busy.end();
+    expect(b.lagged).toBe(true);
+    expect(b.loopDelayMaxMs).toBeGreaterThanOrEqual(300);
+    expect(b.why).toMatch(/event loop ran up to \d+ ms late/);
+    // A quiet window can still see the odd late timer on a loaded test machine: it is never blamed for 400 ms.
+    expect(q.loopDelayMaxMs).toBeLessThan(b.loopDelayMaxMs);
+  });
+
+  it('judges by both measures: loop delay, or waiting for a core beyond a share of the run', () => {
+    expect(judgeLag({ loopDelayMaxMs: LAG_LOOP_MS - 1, wallMs: 1000 }).lagged).toBe(false);
+    expect(judgeLag({ loopDelayMaxMs: LAG_LOOP_MS + 1, wallMs: 1000 }).lagged).toBe(true);
+    expect(judgeLag({ loopDelayMaxMs: 0, runQueueWaitMs: 300, wallMs: 1000 })).toMatchObject({ lagged: true, why: expect.stringMatching(/waited 300 ms of 1000 ms for a core/) });
+    expect(judgeLag({ loopDelayMaxMs: 0, runQueueWaitMs: 50, wallMs: 1000 }).lagged).toBe(false);
+  });
+});
+
+describe('a failure met while the harness lagged is confirmed on a drained lane', () => {
+  const result = (verdict: ScenarioResult['verdict'], lagged: boolean) =>
+    ({ id: 'x', verdict, checks: [{ rule: 'R', verdict, reason: 'why', evidence: [] }], outcome: { kind: 'reported' }, lag: { loopDelayMaxMs: lagged ? 500 : 5, wallMs: 900, lagged }, durationMs: 900 }) as unknown as ScenarioResult;
+
+  it('a failure that does not come back is not reported; both attempts are kept', async () => {
+    const r = await confirm(result('TIMEOUT', true), async () => result('PASS', false));
+    expect(r.verdict).toBe('PASS');
+    expect(r.attempts).toEqual([expect.objectContaining({ verdict: 'TIMEOUT', reason: 'R: why' })]);
+  });
+  it('one that comes back while the harness is quiet is the client\'s, whatever the load before', async () => {
+    const r = await confirm(result('FAIL', true), async () => result('FAIL', false));
+    expect(r.verdict).toBe('FAIL');
+    expect(r.attempts).toHaveLength(1);
+  });
+  it(`one that keeps lagging is run at most ${MAX_ATTEMPTS} times, then reported as it came`, async () => {
+    let runs = 0;
+    const r = await confirm(result('FAIL', true), async () => (runs++, result('FAIL', true)));
+    expect(r.verdict).toBe('FAIL');
+    expect(runs).toBe(MAX_ATTEMPTS - 1);
+    expect(r.attempts).toHaveLength(MAX_ATTEMPTS - 1);
+  });
+  it('a failure while the harness was under its thresholds, or a pass while it lagged, is not run again', async () => {
+    let runs = 0;
+    const again = async () => (runs++, result('PASS', false));
+    expect((await confirm(result('FAIL', false), again)).attempts).toBeUndefined();
+    expect((await confirm(result('PASS', true), again)).attempts).toBeUndefined();
+    expect(runs).toBe(0);
+  });
+});
+
+describe('through the runner, with the lag made for real', () => {
+  it('run: a scenario that failed while its client held the harness up runs again alone and gets its true verdict; both attempts are in results.json', async () => {
+    const r = await runConformance({ adapter: spoiling((_, n) => n === 1), files: BUILTIN_FILES, pick: { ids: [ONE] }, lanes: 1 });
+    const [x] = r.results;
+    expect(x!.verdict).toBe('PASS');
+    expect(x!.attempts).toHaveLength(1);
+    expect(x!.attempts![0]).toMatchObject({ verdict: 'FAIL', lag: { lagged: true } });
+    expect(x!.attempts![0]!.lag.loopDelayMaxMs).toBeGreaterThanOrEqual(250);
+    expect(r.exitCode).toBe(0);
+  });
+
+  it('run: a failure that comes back every time is reported, with its attempts', async () => {
+    const r = await runConformance({ adapter: spoiling(() => true), files: BUILTIN_FILES, pick: { ids: [ONE] }, lanes: 1 });
+    const [x] = r.results;
+    expect(x!.verdict).toBe('FAIL');
+    expect(x!.attempts).toHaveLength(MAX_ATTEMPTS - 1);
+    expect(r.exitCode).toBe(1);
+  });
+
+  it('run: the lanes back off while the harness lags, and say so', async () => {
+    const ids = ['neg-push-mtls/https-receiver-polls', 'neg-push-mtls/https-receiver-wants-push', 'neg-push-mtls/mtls-receiver', 'neg-push-mtls/no-signal', 'neg-push-mtls/fire-and-forget', 'neg-push-mtls/bearer-push-no-mtls-signal', 'wire/message-reply', 'dialect/patch-version'];
+    const r = await runConformance({ adapter: spoiling((_, n) => n === 1), files: BUILTIN_FILES, pick: { ids }, lanes: 8 });
+    expect(r.lanes!.start).toBe(8);
+    expect(r.lanes!.backoffs).toBeGreaterThan(0);
+    expect(r.lanes!.min).toBeLessThan(8);
+    // Every scenario still gets the reference's verdict, each failure confirmed away.
+    expect(r.results.filter((x) => x.verdict !== x.expect)).toEqual([]);
+  });
+
+  it('properties: a case that failed while the harness lagged runs again on the drained pool and does not fail its family', async () => {
+    const family = FAMILIES.find((f) => f.id === 'transport')!;
+    let spoiled = 0;
+    const r = await runProperties({ adapter: spoiling((_, n) => n === 1 && spoiled++ < 2), families: [family], runs: 12, seed: 3, lanes: 4 });
+    const f = r.properties![0]!;
+    expect(f.failed).toBe(false);
+    const again = f.cases.filter((c) => c.attempts?.length);
+    expect(again.length).toBe(2);
+    expect(again.every((c) => c.attempts![0]!.verdict === 'FAIL' && c.attempts![0]!.lag.lagged)).toBe(true);
+    expect(r.exitCode).toBe(0);
+  });
+});
