@@ -100,7 +100,7 @@ describe('contoso-split-auth: a real OAuth 2.0 token endpoint and an auth gate',
 });
 
 describe('contoso-skill-override, contoso-aspirational-push, contoso-cdn-stale, and a ceiling no card shows', () => {
-  it('a skill\'s own input modes: text/plain to intake gets -32005 naming the skill; the parts and the skill are recorded', async () => {
+  it('a skill\'s own input modes: text/plain to intake gets -32005 naming the skill; the parts, the skill named and the one routed to are recorded', async () => {
     const run = fx.start(scenario('hs-skill-override/text-to-json-skill').peer);
     const url = rpcUrlOf(run.peer.card);
     const refused = await bareRpc(agent, url, 'SendMessage', text('hello', 'intake'));
@@ -112,7 +112,8 @@ describe('contoso-skill-override, contoso-aspirational-push, contoso-cdn-stale, 
     expect(unnamed.json?.error?.code).toBe(-32005); // the runtime routes unnamed messages to its one skill
     expect(json.json?.result?.task?.id).toBeTruthy();
     const sends = https(run.transcript.events).filter((e) => e.rpc?.method === 'SendMessage');
-    expect(sends.map((e) => [e.skillId, e.partTypes])).toEqual([['intake', ['text/plain']], ['intake', ['text/plain']], ['intake', ['application/json']]]);
+    // What the message named, apart from where the runtime routed one that named none.
+    expect(sends.map((e) => [e.skillId, e.routedSkill, e.partTypes])).toEqual([['intake', undefined, ['text/plain']], [undefined, 'intake', ['text/plain']], ['intake', undefined, ['application/json']]]);
   });
 
   it('push methods that do not exist: -32601, and an inline config dropped with a note; -32003 where they are not supported', async () => {

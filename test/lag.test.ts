@@ -35,7 +35,7 @@ function spoiling(spoil: (scenario: string, n: number) => boolean): () => Client
   return () => {
     const inner = createBuiltinClient('reference');
     return {
-      hello: () => ({ ...inner.hello(), name: 'spoiling-reference' }),
+      hello: async () => ({ ...(await inner.hello()), name: 'spoiling-reference' }),
       run: async (req, signal) => {
         const n = (seen.get(req.scenario) ?? 0) + 1;
         seen.set(req.scenario, n);
@@ -46,7 +46,9 @@ function spoiling(spoil: (scenario: string, n: number) => boolean): () => Client
         }
         return inner.run(req, signal);
       },
-      close: () => inner.close?.(),
+      close: async () => {
+        await inner.close?.();
+      },
     };
   };
 }
