@@ -1,58 +1,14 @@
 /**
- * Peers emit only valid payloads: a payload bug of ours must never become a client's FAIL. Every
- * JSON-RPC answer, stream event and push body of every built-in scenario, in both dialects, as
- * three clients drive them (the reference, which speaks both; the naive client, whose frames,
- * retries and blind sends reach the error paths; the real @a2a-js/sdk 0.3 client), is checked:
- * A2A v1.0 by the proto's ProtoJSON field rules, v0.3 by the official v0.3.0 JSON Schema where it
- * sits beside the checkout. And the peers' own fixes: a file part's bytes in history stay base64,
- * fields the proto does not define are not echoed, a v0.3 call with an object id is refused
- * (-32600), v0.3's tasks/pushNotificationConfig/get takes bare TaskIdParams, HEAD on the card.
+ * The peers' payload fixes (issue 23, item 1), each on a bare request: a file part's bytes in history
+ * stay base64, fields the proto does not define are not echoed, a v0.3 call with an object id is
+ * refused (-32600), v0.3's tasks/pushNotificationConfig/get takes bare TaskIdParams, HEAD on the card.
+ * That every payload of every built-in scenario is valid is checked in test/full-runs.test.ts.
  */
-import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Agent } from 'undici';
-import type { ScenarioResult } from '../harness/core/results.js';
 import type { PeerDescription } from '../harness/core/scenario.js';
-import { runConformance } from '../harness/runner/run.js';
-import { ROOT } from './helpers/cli.js';
-import { payloadProblems, V03_SCHEMA } from './helpers/payloads.js';
 import { audioMessage, bareRpc, clientAgent, peerFixture, rpcUrlOf, type PeerFixture } from './helpers/peer.js';
-
-const BUILTIN_FILES = readdirSync(join(ROOT, 'scenarios')).filter((f) => f.endsWith('.scenario.ts')).map((f) => join(ROOT, 'scenarios', f));
-
-describe('every payload the peers send in the built-in scenarios is valid for its dialect', () => {
-  const runs = new Map<string, ScenarioResult[]>();
-  beforeAll(async () => {
-    for (const client of ['reference', 'naive', 'a2a-js-sdk@0.3']) runs.set(client, (await runConformance({ client, files: BUILTIN_FILES, lanes: 8 })).results);
-  }, 240_000);
-
-  it.each(['reference', 'naive', 'a2a-js-sdk@0.3'])('driven by %s: no payload problem, both dialects seen', (client) => {
-    const results = runs.get(client)!;
-    const count = { v1: 0, v03: 0, v03Unchecked: 0 };
-    const problems = results.flatMap((r) => payloadProblems(r, count));
-    expect(problems).toEqual([]);
-    if (client !== 'a2a-js-sdk@0.3') expect(count.v1).toBeGreaterThan(50);
-    if (client !== 'naive') expect(count.v03 + count.v03Unchecked).toBeGreaterThan(30);
-    if (existsSync(V03_SCHEMA)) expect(count.v03Unchecked).toBe(0);
-  });
-  if (!existsSync(V03_SCHEMA)) console.log(`v0.3 bodies not checked against the official schema: ${V03_SCHEMA} is absent (it lives in ../shared/spec)`);
-
-  it('the check sees a file part whose bytes were cut (the old history summary), in v1.0 and in v0.3', () => {
-    const results = runs.get('reference')!;
-    const withRaw = (dialect: string) =>
-      results.find((r) => r.peer.dialect === dialect && r.transcript.some((e) => e.kind === 'http' && JSON.stringify(e.responseBody?.json ?? '').includes(dialect === 'a2a-v1' ? '"raw"' : '"bytes"')));
-    for (const dialect of ['a2a-v1', 'a2a-v0.3']) {
-      const r = withRaw(dialect);
-      expect(r, `a ${dialect} scenario whose answers carry a file part`).toBeDefined();
-      const cut = JSON.parse(JSON.stringify(r!).replace(/"(raw|bytes)":"([A-Za-z0-9+/=]{16})[A-Za-z0-9+/=]*"/g, '"$1":"$2…"')) as ScenarioResult;
-      const problems = payloadProblems(cut, { v1: 0, v03: 0, v03Unchecked: 0 });
-      if (dialect === 'a2a-v0.3' && !existsSync(V03_SCHEMA)) continue;
-      expect(problems.map((p) => p.problems.join('; ')).join('\n')).toMatch(/base64/);
-    }
-  });
-});
 
 describe('the peers\' payload fixes', () => {
   let fx: PeerFixture;
