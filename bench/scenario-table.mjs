@@ -22,7 +22,9 @@ await rm(out, { recursive: true, force: true });
 const cell = (s) => String(s).replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const rows = r.results.map((s) => {
   const worst = s.checks.find((c) => c.verdict === s.verdict && c.verdict !== 'PASS') ?? s.checks.find((c) => c.rule === s.rule);
-  return `| \`${s.id}\` | ${s.rule} | **${s.verdict}** | ${cell(worst ? `${worst.rule}: ${worst.reason}` : '')} |`;
+  // A verdict that follows from a choice of the shim's glue, not of the library, says so (hello.glue).
+  const glue = s.glue?.length && s.verdict !== 'PASS' && s.verdict !== 'INFORMATIONAL' ? ` — *${s.glue.join('; ')}*` : '';
+  return `| \`${s.id}\` | ${s.rule} | **${s.verdict}**${glue ? ' (glue)' : ''} | ${cell(worst ? `${worst.rule}: ${worst.reason}` : '')}${cell(glue)} |`;
 });
 const counts = Object.entries(r.summary).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(' · ');
 const table = [

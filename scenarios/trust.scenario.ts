@@ -296,7 +296,22 @@ function signatureScenarios(): Scenario[] {
     signing: CardSigning;
     profile?: Record<string, unknown>;
     expectation?: string;
+    /** The card, where it is not the invoices card: a shape whose canonical form the published readings disagree on. */
+    card?: Record<string, unknown>;
+    runtime?: PeerRuntime;
+    spec?: string;
   }
+
+  // Sound signatures over cards whose canonical form the published readings of §8.4.1 disagree on
+  // (A2A #2122): the harness keeps a set message that is empty; @a2a-js/sdk 1.3.0 and a2a-python
+  // remove every empty object. A verifier that follows either reading refuses these cards.
+  const contested = 'A2A v1.0.1 §8.4.1, §5.7; A2A #2122 (the readings of the canonical form disagree)';
+  const mtlsCard = {
+    ...card,
+    securitySchemes: { partnerMtls: { mtlsSecurityScheme: { description: 'Mutual TLS with partner certificates' } } },
+    // A scheme required with no scopes: StringList is a message, set and empty.
+    securityRequirements: [{ schemes: { partnerMtls: {} } }],
+  };
 
   const cases: Case[] = [
     {
@@ -385,6 +400,28 @@ function signatureScenarios(): Scenario[] {
       expectation: 'Verify, proceed and complete.',
     },
     {
+      id: 'trust-canonical/empty-scope-requirement',
+      rule: 'TRUST-BAD-SIGNATURE',
+      title: 'A sound signature over a security requirement with no scopes (contested canonical form)',
+      description:
+        'Soundly signed by the trusted key. The card requires mTLS with `securityRequirements: [{"schemes":{"partnerMtls":{}}}]`: the harness signs that requirement; the clean-empty reading of @a2a-js/sdk 1.3.0 and a2a-python removes it (A2A #2122).',
+      signing: { key: 'published' },
+      card: mtlsCard,
+      runtime: { ...runtime, rpcListener: 'mtls' },
+      spec: contested,
+      expectation: 'Verify, proceed over mTLS and complete. A verifier that follows the clean-empty reading refuses it: NON_STRICT, with the divergence named, never FAIL.',
+    },
+    {
+      id: 'trust-canonical/empty-capabilities',
+      rule: 'TRUST-BAD-SIGNATURE',
+      title: 'A sound signature over `capabilities: {}` (contested canonical form)',
+      description: 'Soundly signed by the trusted key; the REQUIRED `capabilities` is set and empty. The harness signs it; the clean-empty reading removes it (A2A #2122).',
+      signing: { key: 'published' },
+      card: { ...card, capabilities: {} },
+      spec: contested,
+      expectation: 'Verify, proceed and complete. A verifier that follows the clean-empty reading refuses it: NON_STRICT, with the divergence named, never FAIL.',
+    },
+    {
       id: 'trust-alg/none',
       rule: 'TRUST-ALG',
       title: 'alg "none"',
@@ -407,11 +444,11 @@ function signatureScenarios(): Scenario[] {
       title: c.title,
       description: c.description,
       expectation: c.expectation ?? 'Refuse before any task: the signature cannot be trusted.',
-      spec,
+      spec: c.spec ?? spec,
       peer: {
         factory: c.signing.key === 'published' && !c.signing.breaker && !c.signing.tamper ? 'vendorx-workflow' : 'vendorx-trust-breaker',
-        card,
-        runtime,
+        card: c.card ?? card,
+        runtime: c.runtime ?? runtime,
         signals: [{ pointer: '/signatures/0', kind: 'security', note: c.title }],
         signing: c.signing,
       },

@@ -156,3 +156,26 @@ describe('TRUST-NO-RETRY-ON-DECODE: harm is what accumulates', () => {
     expect(checkOf(regrade(r, events), 'TRUST-NO-RETRY-ON-DECODE')).toMatchObject({ verdict: 'FAIL', basis: 'harm' });
   });
 });
+
+describe('a contested canonical form (A2A #2122): refusing a sound signature the published readings disagree on is NON_STRICT', () => {
+  it.each(['trust-canonical/empty-scope-requirement', 'trust-canonical/empty-capabilities'])('%s: the reference verifies and completes; @a2a-js/sdk 1.3.0 refuses it, NON_STRICT naming the divergence', async (id) => {
+    expect((await record('reference', id)).verdict).toBe('PASS');
+    const r = await record('a2a-js-sdk', id);
+    expect(r.verdict).toBe('NON_STRICT');
+    const c = checkOf(r, 'TRUST-BAD-SIGNATURE');
+    expect(c).toMatchObject({ verdict: 'NON_STRICT', basis: 'over-rejection' });
+    expect(c.reason).toMatch(/A2A #2122/);
+    // Without the JWKS fetch before its decision, nothing on the wire shows it verified: a plain over-rejection.
+    const blind = r.transcript.filter((e) => !(e.kind === 'http' && e.path.includes('jwks')));
+    expect(checkOf(regrade(r, blind), 'TRUST-BAD-SIGNATURE')).toMatchObject({ verdict: 'FAIL', basis: 'over-rejection' });
+  });
+
+  it('the same refusal of a sound card the readings agree on is a FAIL (over-rejection)', async () => {
+    const r = await record('reference', 'trust-signature/valid');
+    const send = r.transcript.find((e) => e.kind === 'http' && !!e.rpc)!;
+    const cut = r.transcript.filter((e) => e.seq < send.seq);
+    expect(cut.some((e) => e.kind === 'http' && e.path.includes('jwks'))).toBe(true);
+    const g = regrade(r, [...cut, { kind: 'decision', seq: send.seq, t: send.t, outcome: 'reported', decision: 'rejected' } as WireEvent], { claims: { decision: 'rejected', errorClass: 'untrusted-card', degradations: [], taskIds: [] } });
+    expect(checkOf(g, 'TRUST-BAD-SIGNATURE')).toMatchObject({ verdict: 'FAIL', basis: 'over-rejection' });
+  });
+});

@@ -14,7 +14,9 @@ import { loadCatalogue, scenarioProblem } from '../harness/runner/catalogue.js';
 import { RULE_IDS } from '../harness/core/oracle/rules.js';
 import { ROOT } from './helpers/cli.js';
 import { exitCode, unexpectedWhy } from '../harness/runner/policy.js';
-import { selectScenarios } from '../harness/runner/run.js';
+import { selectScenarios, withGlue } from '../harness/runner/run.js';
+import { helloProblem } from '../harness/adapters/contract.js';
+import type { ScenarioResult } from '../harness/core/results.js';
 import { createBuiltinClient } from '../clients/index.js';
 import { startHarness } from './helpers/harness.js';
 import { runInProcess } from './helpers/results.js';
@@ -331,4 +333,24 @@ describe('scenario files', () => {
   });
 
   afterAll(() => {});
+});
+
+describe("a shim's glue, named beside the verdicts it explains (hello.glue)", () => {
+  it('names the glue on the results its globs match, and never changes a verdict', () => {
+    const glue = [{ scenarios: ['trust-kid/expired', 'neg-live-input/*'], note: 'glue: no key window' }];
+    const r = (id: string) => ({ id, verdict: 'FAIL' }) as ScenarioResult;
+    expect(withGlue(r('trust-kid/expired'), glue)).toMatchObject({ verdict: 'FAIL', glue: ['glue: no key window'] });
+    expect(withGlue(r('neg-live-input/live-audio-to-batch-peer'), glue).glue).toEqual(['glue: no key window']);
+    expect(withGlue(r('trust-kid/unknown'), glue).glue).toBeUndefined();
+  });
+  it('takes a well-formed glue list in hello, and refuses a malformed one in a line', () => {
+    const hello = { name: 'shim', version: '1', profile: null, taskClasses: ['text'] };
+    expect(helloProblem({ ...hello, glue: [{ scenarios: ['a/*'], note: 'why' }] })).toBeUndefined();
+    expect(helloProblem({ ...hello, glue: [{ scenarios: 'a/*', note: 'why' }] })).toMatch(/hello\.glue must be a list/);
+    expect(helloProblem({ ...hello, glue: [{ scenarios: ['a'], note: '' }] })).toMatch(/hello\.glue/);
+  });
+  it('the @a2a-js/sdk adapters say which of their verdicts are the glue\'s', async () => {
+    const hello = await createBuiltinClient('a2a-js-sdk').hello();
+    expect(hello.glue?.find((g) => g.scenarios.includes('trust-kid/expired'))?.note).toMatch(/x5c validity window/);
+  });
 });

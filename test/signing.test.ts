@@ -7,7 +7,7 @@ import { canonicalizeAgentCard, generateAgentCardSignature, verifyAgentCardSigna
 import { flattenedVerify, importJWK, type JWK } from 'jose';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { cardSigningPayload } from '../harness/core/card-canonical.js';
+import { cardSigningPayload, cleanEmptySigningPayload, contestedCanonicalForm } from '../harness/core/card-canonical.js';
 import { sameMediaType } from '../harness/core/vocabulary/media-type.js';
 import { fillCard } from '../harness/core/scenario.js';
 import { BREAKERS, jwksOf, makeSigningKey, signCard, signedCardParts, withSignature, type CardSignature, type SigningKey } from '../peers/a2a-v1/signing.js';
@@ -68,17 +68,37 @@ describe('the canonical form a card signature covers (§8.4.1, the reading in ca
     expect((payload.skills as Array<Record<string, unknown>>)[0]!.examples).toBeUndefined(); // repeated, not REQUIRED, empty
   });
 
-  it('agrees with @a2a-js/sdk 1.3.0 on every built-in v1.0 card but those with a security requirement without scopes, which the SDK drops', () => {
+  it('agrees with @a2a-js/sdk 1.3.0 on every built-in v1.0 card but those with a set and empty message (a security requirement without scopes, `capabilities: {}`), which the SDK drops', () => {
     const differ = V1_SCENARIOS.filter((s) => {
       const card = filled(s.id);
       return cardSigningPayload(card) !== canonicalizeAgentCard(card as never);
     }).map((s) => s.id);
     // `securityRequirements: [{ schemes: { partnerMtls: { list: [] } } }]`: the StringList is a message
     // that was set (a scheme required with no scopes), so `{}` stays here; the SDK's cleanEmpty removes
-    // it, then the emptied map, then the requirement itself.
-    const withEmptyScopes = V1_SCENARIOS.filter((s) => JSON.stringify(filled(s.id).securityRequirements ?? []).includes('{"list":[]}')).map((s) => s.id);
-    expect(withEmptyScopes.length).toBeGreaterThan(0);
-    expect(differ).toEqual(withEmptyScopes);
+    // it, then the emptied map, then the requirement itself. `capabilities: {}` likewise.
+    const emptyMessage = V1_SCENARIOS.filter((s) => {
+      const card = filled(s.id);
+      return /"(partnerMtls|[A-Za-z]+)":\{("list":\[\])?\}/.test(JSON.stringify(card.securityRequirements ?? [])) || JSON.stringify(card.capabilities) === '{}';
+    }).map((s) => s.id);
+    expect(emptyMessage).toEqual(expect.arrayContaining(['trust-canonical/empty-scope-requirement', 'trust-canonical/empty-capabilities']));
+    expect(differ).toEqual(emptyMessage);
+    // The harness names the divergence on exactly those cards.
+    expect(V1_SCENARIOS.filter((s) => contestedCanonicalForm(filled(s.id)).length > 0).map((s) => s.id)).toEqual(emptyMessage);
+  });
+
+  it("the harness's account of the clean-empty reading gives the SDK's bytes: on every built-in v1.0 card, the spec's example, and cards with empty values at every depth", () => {
+    const fragment = { name: 'Example Agent', description: '', capabilities: { streaming: false, pushNotifications: false, extensions: [] }, skills: [] };
+    const odd = {
+      ...filled(CONTROL),
+      iconUrl: '',
+      documentationUrl: '',
+      capabilities: {},
+      securitySchemes: { m: { mtlsSecurityScheme: {} }, k: { apiKeySecurityScheme: { description: '', location: 'header', name: 'X-Key' } } },
+      securityRequirements: [{ schemes: { m: { list: [] } } }, { schemes: {} }],
+      skills: [{ id: 's', name: 'S', description: 'd', tags: ['t'], examples: [], inputModes: [] }],
+      vendorField: { nested: '' },
+    };
+    for (const card of [...V1_SCENARIOS.map((s) => filled(s.id)), fragment, odd]) expect(cleanEmptySigningPayload(card)).toBe(canonicalizeAgentCard(card as never));
   });
 
   it("the built-in clients' own canonical form, written apart from this one, agrees with it on the spec's example and on every built-in card", () => {

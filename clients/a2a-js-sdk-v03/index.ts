@@ -15,11 +15,23 @@
 import { randomUUID } from 'node:crypto';
 import { ClientFactory, ClientFactoryOptions, createAuthenticatingFetchWithRetry, DefaultAgentCardResolver, JsonRpcTransportFactory, type AuthenticationHandler } from 'a2a-js-sdk-v03/client';
 import type { ClientAdapter } from '../../harness/core/vocabulary/adapter.js';
-import type { ClientReport, RunRequest } from '../../harness/core/vocabulary/types.js';
+import type { ClientReport, GlueChoice, RunRequest } from '../../harness/core/vocabulary/types.js';
 import { errorText, sdkFetch } from '../common/sdk-glue.js';
 import { PushReceiver } from '../common/push-receiver.js';
 
 export const SDK_V03_VERSION = '0.3.14';
+
+/** The verdicts that follow from a choice of this glue, not of the SDK (as the 1.3.0 glue's, where they apply to v0.3). */
+const SDK03_GLUE: GlueChoice[] = [
+  {
+    scenarios: ['neg-push-mtls/https-receiver-wants-push*'],
+    note: 'glue: push is registered whenever the intent prefers it and the profile has a receiver; the SDK registers what the application asks, and reads no mTLS signal for it',
+  },
+  {
+    scenarios: ['hs-aspirational/push-not-supported*', 'hs-split-origin/stale-*'],
+    note: 'glue: an SDK error ends the run (rejected before a task; after one, the task canceled and proceeded reported); falling back to polling, or probing first, is the application\'s to write',
+  },
+];
 const TERMINAL = new Set(['completed', 'failed', 'canceled', 'rejected']);
 const MARGIN_MS = 800;
 
@@ -127,7 +139,7 @@ async function runWithSdk03(req: RunRequest, signal: AbortSignal): Promise<Clien
 export function createA2aJsSdkV03Client(): ClientAdapter {
   return {
     // The 0.3 line speaks A2A v0.3: scenarios that need a v1.0 client are listed as not run.
-    hello: () => ({ name: '@a2a-js/sdk', version: SDK_V03_VERSION, profile: null, taskClasses: ['text', 'live-input', 'async-completion', 'artifact', 'fire-and-forget'], dialects: ['a2a-v0.3'] }),
+    hello: () => ({ name: '@a2a-js/sdk', version: SDK_V03_VERSION, profile: null, taskClasses: ['text', 'live-input', 'async-completion', 'artifact', 'fire-and-forget'], dialects: ['a2a-v0.3'], glue: SDK03_GLUE }),
     run: runWithSdk03,
   };
 }

@@ -28,10 +28,34 @@
 import { randomUUID } from 'node:crypto';
 import { ClientFactory, ClientFactoryOptions, createAuthenticatingFetchWithRetry, DefaultAgentCardResolver, JsonRpcTransportFactory, type AuthenticationHandler } from '@a2a-js/sdk/client';
 import { Role, TaskState, verifyAgentCardSignature } from '@a2a-js/sdk';
+import type { GlueChoice } from '../../harness/core/vocabulary/types.js';
 import type { ClientAdapter } from '../../harness/core/vocabulary/adapter.js';
 import type { ClientReport, RunRequest } from '../../harness/core/vocabulary/types.js';
 import { errorText, sdkFetch } from '../common/sdk-glue.js';
 import { PushReceiver } from '../common/push-receiver.js';
+
+/**
+ * The verdicts that follow from a choice of this glue, not of the SDK: the report names the glue
+ * beside them (README, "@a2a-js/sdk under test", says which party each verdict blames).
+ */
+export const SDK_GLUE: GlueChoice[] = [
+  {
+    scenarios: ['trust-kid/expired', 'trust-kid/not-yet-valid'],
+    note: "glue: the key callback hands the SDK's verifier the key the trusted JWKS lists for the kid and checks no x5c validity window; the SDK's verifier takes a key, not a window, so the window is the application's to check, and this glue does not",
+  },
+  {
+    scenarios: ['neg-live-input/*', 'neg-escalate/*'],
+    note: 'glue: live input goes as one message per frame, as the intent says (the SDK has no notion of live input or of buffering it), and a frame the agent refuses ends the run without a cancel of the task it left waiting',
+  },
+  {
+    scenarios: ['neg-push-mtls/https-receiver-wants-push'],
+    note: 'glue: push is registered whenever the intent prefers it and the profile has a receiver; the SDK registers what the application asks, and reads no mTLS signal for it',
+  },
+  {
+    scenarios: ['hs-aspirational/push-not-supported', 'hs-split-origin/stale-*'],
+    note: 'glue: an SDK error ends the run (rejected before a task; after one, the task canceled and proceeded reported); falling back to polling, or probing first, is the application\'s to write',
+  },
+];
 
 export const SDK_VERSION = '1.3.0';
 const TERMINAL = new Set<number>([TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_FAILED, TaskState.TASK_STATE_CANCELED, TaskState.TASK_STATE_REJECTED]);
@@ -199,7 +223,7 @@ async function runWithSdk(req: RunRequest, signal: AbortSignal): Promise<ClientR
 export function createA2aJsSdkClient(): ClientAdapter {
   return {
     // The 1.x client speaks A2A v1.0: scenarios that need a v0.3 client are listed as not run.
-    hello: () => ({ name: '@a2a-js/sdk', version: SDK_VERSION, profile: null, taskClasses: ['text', 'live-input', 'async-completion', 'artifact', 'fire-and-forget'], dialects: ['a2a-v1'] }),
+    hello: () => ({ name: '@a2a-js/sdk', version: SDK_VERSION, profile: null, taskClasses: ['text', 'live-input', 'async-completion', 'artifact', 'fire-and-forget'], dialects: ['a2a-v1'], glue: SDK_GLUE }),
     run: runWithSdk,
   };
 }

@@ -3,8 +3,10 @@
  * default values removed as §8.4.1 rule 1 says, in the JSON Canonicalization Scheme of RFC 8785
  * (the `canonicalize` package).
  *
- * §8.4 can be read more than one way (research/a2a-spec.md §2.5: A2A#2122, A2A#2249). The reading
- * this harness signs with, each part with the sentence it rests on:
+ * §8.4 can be read more than one way: A2A #2122 ("§8.4.1 canonicalization is under-determined - two
+ * SDKs produce different bytes for the same card, and neither reproduces the section's own worked
+ * example"); A2A #2249 adds that the signing example cannot be verified as published (no key, no
+ * payload). The reading this harness signs with, each part with the sentence it rests on:
  *
  * 1. REQUIRED fields stay, whatever they hold. §8.4.1: "Required fields: Fields marked with
  *    `REQUIRED` MUST always be present, even if the field value matches the default." The worked
@@ -20,7 +22,7 @@
  *    explicit presence (§5.7), so an empty object was set, not defaulted. The text does not say so
  *    in as many words; this is the reading of rule 1's "field presence semantics".
  * 5. §8.4.2 step 1 and §8.4.3 step 3 ("Remove properties with default values") are read as rule 1,
- *    not as a second, stricter rule (A2A#2249).
+ *    not as a second, stricter rule (the clean-empty reading below takes them as one: A2A #2122).
  * 6. `signatures` is removed from the top level only. §8.4.1 rule 3: "The `signatures` field itself
  *    MUST be excluded from the content being signed".
  * 7. A field the proto does not know is kept as it is (there is no default to compare with).
@@ -97,4 +99,82 @@ export function cardSigningPayload(card: Record<string, unknown>): string {
   const text = canonicalize(cardSigningContent(card));
   if (text === undefined) throw new Error('[harness] the card has no canonical form');
   return text;
+}
+
+// --- the other published reading: "clean-empty" (A2A #2122) -----------------------------------
+
+/**
+ * The canonical form as @a2a-js/sdk 1.3.0 (`canonicalizeAgentCard`) and a2a-python
+ * (`_canonicalize_agent_card`, "Recursively remove empty strings, lists and dicts") compute it, from
+ * their documented rules: the card through the proto's JSON mapping (fields the proto does not know
+ * dropped; a scalar without explicit presence dropped at its default; an empty list dropped), then
+ * every empty string, list and object removed at every depth, a parent emptied by that removed too;
+ * `false` and `0` stay. A2A #2122 records that the two SDKs agree with each other here and not with
+ * §8.4.1's worked example. test/signing.test.ts checks this against the SDK's own function.
+ */
+export function cleanEmptySigningContent(card: Record<string, unknown>): Record<string, unknown> {
+  const { signatures: _signatures, ...rest } = card;
+  return (cleanEmpty(protoJson(rest, 'AgentCard')) ?? {}) as Record<string, unknown>;
+}
+
+export function cleanEmptySigningPayload(card: Record<string, unknown>): string {
+  const text = canonicalize(cleanEmptySigningContent(card));
+  if (text === undefined) throw new Error('[harness] the card has no canonical form');
+  return text;
+}
+
+/** A value through the proto's JSON mapping: unknown fields dropped, defaults of fields without presence dropped. */
+function protoJson(value: unknown, message: string): unknown {
+  const spec = V1_MESSAGES[message];
+  if (!spec || !isObject(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    const f = Object.hasOwn(spec.fields, key) ? spec.fields[key] : undefined;
+    if (!f || v === null || v === undefined) continue;
+    if (!f.optional && holdsDefault(f, v)) continue;
+    const t = f.type;
+    out[key] =
+      t.t === 'message' ? protoJson(v, t.of)
+      : t.t === 'messages' && Array.isArray(v) ? v.map((x) => protoJson(x, t.of))
+      : t.t === 'messageMap' && isObject(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, protoJson(x, t.of)]))
+      : v;
+  }
+  return out;
+}
+
+/** Empty strings, lists and objects removed at every depth (a parent emptied by it too); undefined for an emptied value. */
+function cleanEmpty(v: unknown): unknown {
+  if (v === '' || v === null || v === undefined) return undefined;
+  if (Array.isArray(v)) {
+    const kept = v.map(cleanEmpty).filter((x) => x !== undefined);
+    return kept.length ? kept : undefined;
+  }
+  if (isObject(v)) {
+    const kept = Object.entries(v).map(([k, x]) => [k, cleanEmpty(x)] as const).filter(([, x]) => x !== undefined);
+    return kept.length ? Object.fromEntries(kept) : undefined;
+  }
+  return v;
+}
+
+/**
+ * Where the published readings of §8.4.1 give a card different bytes: the JSON pointers of what the
+ * harness's reading signs and the clean-empty reading leaves out (empty when they agree).
+ */
+export function contestedCanonicalForm(card: Record<string, unknown>): string[] {
+  const ours = cardSigningContent(card);
+  if (canonicalize(ours) === canonicalize(cleanEmptySigningContent(card))) return [];
+  const theirs = cleanEmptySigningContent(card);
+  const out: string[] = [];
+  const walk = (a: unknown, b: unknown, at: string) => {
+    if (out.length >= 10) return;
+    if (isObject(a)) {
+      for (const [k, x] of Object.entries(a)) {
+        const p = `${at}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+        if (!isObject(b) || !Object.hasOwn(b, k)) out.push(p);
+        else walk(x, b[k], p);
+      }
+    } else if (Array.isArray(a)) a.forEach((x, i) => (Array.isArray(b) && i < b.length ? walk(x, b[i], `${at}/${i}`) : out.push(`${at}/${i}`)));
+  };
+  walk(ours, theirs, '');
+  return out.length ? out : [''];
 }

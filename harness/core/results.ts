@@ -4,7 +4,7 @@
  */
 import type { PeerRuntime, Scenario } from './scenario.js';
 import type { TaskRecord, WireEvent } from './transcript.js';
-import type { ClientProfile, ClientReport, Dialect, TaskClass, TaskIntent } from './vocabulary/types.js';
+import type { ClientProfile, ClientReport, Dialect, GlueChoice, TaskClass, TaskIntent } from './vocabulary/types.js';
 import type { Check, VerdictKind } from './verdict.js';
 
 export const RESULTS_SCHEMA = 'a2a-conformance/results@1';
@@ -90,6 +90,8 @@ export interface ScenarioResult {
    * it ran again on a drained lane; the verdict above is that re-run's (DESIGN.md §3).
    */
   attempts?: Attempt[];
+  /** What the client's hello says of this scenario's verdict: a choice of its glue, not of the library under it (Hello.glue). */
+  glue?: string[];
 }
 
 /** The shrunk case a property family failed on, with everything that reproduces it. */
@@ -185,7 +187,7 @@ export interface RunResults {
   schema: typeof RESULTS_SCHEMA;
   harness: { name: string; version: string };
   ruleset: string;
-  client: { name: string; version: string; profile: ClientProfile | null; taskClasses: TaskClass[]; extensions?: string[]; dialects?: Dialect[]; concurrency?: number };
+  client: { name: string; version: string; profile: ClientProfile | null; taskClasses: TaskClass[]; extensions?: string[]; dialects?: Dialect[]; concurrency?: number; glue?: GlueChoice[] };
   /** Salt of the opaque scenario ids in this run. */
   seed: string;
   shard: string | null;

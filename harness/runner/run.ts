@@ -3,6 +3,7 @@
  * scenarios on lanes in this process (lanes.ts), and assemble `results.json` with its exit code.
  */
 import { randomBytes } from 'node:crypto';
+import picomatch from 'picomatch';
 import { clientLabel, createClient, laneClients, laneKind, type ClientChoice } from './client-factory.js';
 import { ClientFault } from '../adapters/subprocess.js';
 import type { ControlRecord, RunResults, ScenarioResult } from '../core/results.js';
@@ -193,7 +194,14 @@ export function clientOf(hello: Hello): RunResults['client'] {
     ...(hello.extensions ? { extensions: hello.extensions } : {}),
     ...(hello.dialects ? { dialects: hello.dialects } : {}),
     ...(hello.concurrency ? { concurrency: hello.concurrency } : {}),
+    ...(hello.glue?.length ? { glue: hello.glue } : {}),
   };
+}
+
+/** A result with the notes of the client's glue that name its scenario (Hello.glue): attribution only, never a verdict. */
+export function withGlue(r: ScenarioResult, glue: Hello['glue']): ScenarioResult {
+  const notes = (glue ?? []).filter((g) => g.scenarios.some((p) => picomatch(p)(r.id))).map((g) => g.note);
+  return notes.length ? { ...r, glue: notes } : r;
 }
 
 async function runIn(folder: RunFolder, catalogue: CatalogueEntry[], o: RunOptions): Promise<RunResults> {
@@ -271,12 +279,13 @@ async function runIn(folder: RunFolder, catalogue: CatalogueEntry[], o: RunOptio
   const ran = selected.filter((e) => ranHere(e) && (bailedAfter === undefined || results.has(e.scenario.id)));
   for (const e of ran) if (!results.has(e.scenario.id)) results.set(e.scenario.id, errorResult(e, laneProblem ?? 'no result came back from the scenario run'));
 
-  const { ordered, control } = await creditRun(
+  const { ordered: credited, control } = await creditRun(
     ran.map((e) => results.get(e.scenario.id)!),
     () => runControl({ choice, hello, pkiDir, idSalt: seed, deadlineMultiplier, ...(o.signal ? { signal: o.signal } : {}) }),
     o.signal,
   );
   if (control) o.onControl?.(control);
+  const ordered = credited.map((r) => withGlue(r, hello.glue));
   const { unexpected } = judge(ordered, policy, o.expectations, ids);
   // More shards than scenario files leaves a shard with none: nothing there to grade, and nobody at
   // fault. It exits 0; the merge (`report`) grades the run as a whole.

@@ -407,6 +407,11 @@ function ScenarioPanel({ s, unexpected }: { s: ScenarioResult; unexpected: boole
       </summary>
       <div class="body">
         <LagView s={s} />
+        {s.glue?.length ? (
+          <p class="glue" data-testid="glue">
+            <strong>The client's glue:</strong> {s.glue.join('; ')} (the client's own account of the shim around the library it wraps; the verdict is graded from the wire as any other).
+          </p>
+        ) : null}
         <div class="grid2">
           <div>
             <h4>What happens</h4>

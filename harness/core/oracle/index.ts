@@ -9,7 +9,9 @@
  */
 import { claimEvidence, scenarioVerdict, toCheck, verdict, wireEvidence, type Check, type Verdict, type VerdictKind } from '../verdict.js';
 import type { TaskRecord } from '../transcript.js';
-import { probeTasks, situationOf, type GradeInput, type Situation } from './evidence.js';
+import { decisionSeq, jwksFetches, probeTasks, situationOf, type GradeInput, type Situation } from './evidence.js';
+import { breachOf } from './trust.js';
+import { contestedCanonicalForm } from '../card-canonical.js';
 import type { Applicability, Rule } from './rule.js';
 import { RULES, ruleById } from './rules.js';
 import { gradeAssertions } from './assertions.js';
@@ -64,6 +66,10 @@ export function grade(x: GradeInput): Grade {
   for (const rule of RULES) if (rule.scope === 'always' && !graded.has(rule.id)) run(rule, false);
   // The scenario author's own assertions, each a check of its own.
   checks.push(...gradeAssertions(x, declined));
+  const contested = contestedRejection(x);
+  if (contested)
+    for (const [i, c] of checks.entries())
+      if (c.verdict === 'FAIL' && c.basis === 'over-rejection') checks[i] = { ...c, verdict: 'NON_STRICT', level: 'SHOULD', reason: `${c.reason}; ${contested}` };
 
   // A fault of the harness grades nothing of the client's: the checks stay visible, not graded.
   const harnessErrors = x.events.filter((e) => e.kind === 'harness' && e.level === 'error');
@@ -73,6 +79,24 @@ export function grade(x: GradeInput): Grade {
     return { verdict: 'ERROR', checks: [error, ...notGraded] };
   }
   return { verdict: scenarioVerdict(checks, decidedBy), checks };
+}
+
+/**
+ * A soundly signed card whose canonical form the published readings of §8.4.1 disagree on (A2A #2122):
+ * a client that verified it (a JWKS fetch before its decision, on the wire) and refused it followed a
+ * published reading, so its refusal is at worst NON_STRICT, never FAIL (DESIGN.md §3: a contested
+ * source grades at its weaker reading). Returns the note that says so, or undefined.
+ */
+function contestedRejection(x: GradeInput): string | undefined {
+  const signing = x.scenario.peer.signing;
+  if (!signing || !Array.isArray(x.card.signatures)) return undefined;
+  const s = situationOf(x);
+  if (breachOf(signing, s.truth.vendorKeysTrusted === true)) return undefined;
+  const where = contestedCanonicalForm(x.card);
+  if (where.length === 0) return undefined;
+  const decided = decisionSeq(x);
+  if (!jwksFetches(x).some((e) => e.seq < decided)) return undefined;
+  return `the card's canonical form is contested (A2A #2122): the harness signs ${where.slice(0, 3).join(', ')}, which the clean-empty reading of @a2a-js/sdk 1.3.0 and a2a-python leaves out, so a verifier that follows that published reading refuses this sound signature: NON_STRICT, not FAIL`;
 }
 
 /**

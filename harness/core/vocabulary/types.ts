@@ -117,6 +117,21 @@ export interface Hello {
    * share processes (protocol addition, docs/protocol.md).
    */
   concurrency?: number;
+  /**
+   * Choices of the glue around a library under test, not of the library (a shim's policy: how it sends
+   * live input, which keys its trust callback hands over…), each with the readable scenario ids (globs)
+   * whose verdict follows from it. The report names the glue beside those verdicts, so a table of a
+   * library's results blames the right party; grading never reads it (protocol addition).
+   */
+  glue?: GlueChoice[];
+}
+
+/** One choice of a shim's glue, and the scenarios whose verdict follows from it. */
+export interface GlueChoice {
+  /** Readable scenario ids or globs (`neg-live-input/*`). */
+  scenarios: string[];
+  /** The choice, in plain words, and why it is the glue's. */
+  note: string;
 }
 
 /** TLS material handed to a client for one run (file paths; DESIGN.md §4.1). */
