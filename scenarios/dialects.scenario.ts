@@ -5,8 +5,11 @@
  * dialect it speaks (v1.0 §8.3.2), sends the matching `A2A-Version` (none for 0.3, §3.6.1), takes
  * `1.0.1` as 1.0 (§3.6), and with no interface it speaks rejects before any task.
  *
- * The profile says which dialects the client speaks (`profile.dialects`): a per-run client is handed
- * the scenario's; a fixed profile runs only the scenarios of its dialects.
+ * The profile says which dialects the client speaks (`profile.dialects`): a per-run client whose hello
+ * says it takes them per run (`dialectsPerRun`) is handed the scenario's it declared, any other all it
+ * declared; a scenario about a client that speaks only one dialect (`dialectPremise: 'only'`) is not
+ * run for a client that declared both and cannot be narrowed; a fixed profile runs only the
+ * scenarios of its dialects.
  */
 import { defineScenarios } from '../harness/runner/define.js';
 import type { PeerRuntime, Scenario } from '../harness/core/scenario.js';
@@ -101,6 +104,7 @@ const scenarios: Scenario[] = [
     intent,
     deadlineMs: 3000,
     expect: 'PASS',
+    dialectPremise: 'only',
   },
   {
     id: 'dialect/upgraded-in-place',
@@ -114,6 +118,7 @@ const scenarios: Scenario[] = [
     intent,
     deadlineMs: 3000,
     expect: 'PASS',
+    dialectPremise: 'only',
   },
   {
     id: 'dialect/v03-card-to-v1-client',
@@ -127,6 +132,7 @@ const scenarios: Scenario[] = [
     intent,
     deadlineMs: 3000,
     expect: 'PASS',
+    dialectPremise: 'only',
   },
   {
     id: 'dialect/patch-version',

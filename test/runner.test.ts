@@ -206,6 +206,35 @@ describe('a rejection is credited only when the client could have read the card 
   });
 });
 
+describe('a client that declared both dialects is graded by what it declared unless it takes profile.dialects per run', () => {
+  const dual = { name: 'dual', version: '1', profile: null, taskClasses: ['async-completion' as const], dialects: ['a2a-v1' as const, 'a2a-v0.3' as const] };
+  const ids = ['dialect/both-offered-v1-first', 'dialect/both-offered-v03-client', 'dialect/upgraded-in-place', 'dialect/v03-card-to-v1-client', 'dialect/v03-peer'];
+  const entries = ids.map((id) => ({ scenario: scenario(id), file: 'x' }));
+
+  it('without dialectsPerRun: a scenario about a client that speaks only one dialect is not run, saying why', () => {
+    const { selected, notRun } = selectScenarios(entries, dual);
+    expect(selected.map((e) => e.scenario.id)).toEqual(['dialect/both-offered-v1-first', 'dialect/v03-peer']);
+    expect(notRun.map((n) => n.id)).toEqual(['dialect/both-offered-v03-client', 'dialect/upgraded-in-place', 'dialect/v03-card-to-v1-client']);
+    expect(notRun[0]!.reason).toMatch(/about a client that speaks only a2a-v0\.3; the client declared a2a-v1, a2a-v0\.3 and is graded by what it declared/);
+  });
+
+  it('with dialectsPerRun (the reference): it may be narrowed, and runs them all', () => {
+    expect(selectScenarios(entries, { ...dual, dialectsPerRun: true }).notRun).toEqual([]);
+  });
+
+  it('the run hands it, and the oracle grades it by, every dialect it declared: on a card offering both, v1.0 first, taking v1.0 PASSes', async () => {
+    // The reference, told nothing of per-run narrowing: handed both, it takes the first interface it speaks.
+    const inner = createBuiltinClient('reference');
+    const h = await startHarness({ hello: async () => ({ ...(await inner.hello()), dialectsPerRun: undefined }), run: (req, sig) => inner.run(req, sig) });
+    const r = await h.run(scenario('dialect/v03-peer'));
+    const both = await h.run(scenario('dialect/both-offered-v1-first'));
+    await h.close();
+    expect(r.profile.dialects).toEqual(['a2a-v1', 'a2a-v0.3']);
+    expect(r.verdict).toBe('PASS');
+    expect(both.verdict).toBe('PASS');
+  });
+});
+
 describe('harness faults are ERROR, never the client\'s fault', () => {
   it('an unknown peer factory gives ERROR with the reason', async () => {
     const h = await startHarness('reference');

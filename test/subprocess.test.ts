@@ -233,10 +233,19 @@ describe('a2a-conformance doctor', () => {
     expect(unterminated.stdout).not.toContain('did you flush');
   });
 
-  it('passes a client that speaks the protocol, exit 0', async () => {
+  it('passes a client that speaks the protocol, exit 0; warns that its hello declares no dialect', async () => {
     const o = await runMain(['doctor', '--client-cmd', cmd('good')]);
     expect(o.stdout).toContain('✓ hello: hostile-good 1');
+    expect(o.stdout).toContain('! hello declares no dialects: A2A v1.0 is assumed');
     expect(o.stdout).toContain('the client speaks a2a-conformance/1');
+    expect(o.code).toBe(0);
+  });
+
+  it('runs its plain text task in every dialect the client declares: a client that speaks v0.3 is exercised in v0.3', async () => {
+    const o = await runMain(['doctor', '--client-cmd', `"${process.execPath}" "${join(ROOT, 'test/fixtures/clients/reference-ndjson.mjs')}" 1`]);
+    expect(o.stdout).toMatch(/✓ a plain text task in a2a-v1 \(the harness's control exchange\): reported; verdict PASS/);
+    expect(o.stdout).toMatch(/✓ a plain text task in a2a-v0\.3 \(the harness's control exchange\): reported; verdict PASS/);
+    expect(o.stdout).not.toContain('declares no dialects');
     expect(o.code).toBe(0);
   });
 

@@ -20,6 +20,7 @@ export function helloProblem(h: unknown): string | undefined {
   if (o.extensions !== undefined && (!Array.isArray(o.extensions) || o.extensions.some((e) => typeof e !== 'string' || e === ''))) return 'hello.extensions must be a list of extension URIs';
   if (o.dialects !== undefined && (!Array.isArray(o.dialects) || o.dialects.some((d) => !DIALECTS.includes(d)))) return `hello.dialects must list some of ${DIALECTS.join(', ')}`;
   if (o.concurrency !== undefined && (!Number.isInteger(o.concurrency) || o.concurrency < 1 || o.concurrency > MAX_CONCURRENCY)) return `hello.concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}`;
+  if (o.dialectsPerRun !== undefined && typeof o.dialectsPerRun !== 'boolean') return 'hello.dialectsPerRun must be true or false';
   if (
     o.glue !== undefined &&
     (!Array.isArray(o.glue) ||

@@ -1,10 +1,13 @@
 /**
  * `a2a-conformance doctor --client-cmd "<command>"`: checks a subprocess client's protocol before
- * any grading. Runs the handshake and one harmless scenario, and prints each protocol error with
- * the offending line. Exit 0 when the client speaks the protocol (whatever its verdict), 1 otherwise.
+ * any grading. Runs the handshake and the harness's control exchange (a plain text task on a clean
+ * peer, harness/runner/control.ts) in each dialect the client declares, so a v0.3-only client is
+ * really exercised in v0.3, and prints each protocol error with the offending line. Warns when hello
+ * declares no dialect. Exit 0 when the client speaks the protocol (whatever its verdicts), 1 otherwise.
  */
 import { SubprocessClient } from '../adapters/subprocess.js';
-import type { Scenario } from '../core/scenario.js';
+import { controlScenario, declaredDialects } from '../runner/control.js';
+import { speaksIn } from '../runner/dialect.js';
 import { makePki, writePki } from '../pki/index.js';
 import { closeRunFolder, openRunFolder } from '../runner/workspace.js';
 import { closeEnv, openEnv } from '../runner/env.js';
@@ -12,17 +15,17 @@ import { executeScenario } from '../runner/execute.js';
 import { helloProblem } from '../adapters/contract.js';
 import { schemaValidator } from '../runner/json-schema.js';
 
-export async function doctor(command: string, harmless: Scenario, out: (l: string) => void, cwd = process.cwd()): Promise<number> {
+export async function doctor(command: string, out: (l: string) => void, cwd = process.cwd()): Promise<number> {
   // Its PKI and its client's processes belong to one private folder, removed on every exit path.
   const folder = await openRunFolder('doctor');
   try {
-    return await check(command, harmless, out, cwd, folder.dir, folder.pkiDir);
+    return await check(command, out, cwd, folder.dir, folder.pkiDir);
   } finally {
     await closeRunFolder(folder);
   }
 }
 
-async function check(command: string, harmless: Scenario, out: (l: string) => void, cwd: string, runDir: string, pkiDir: string): Promise<number> {
+async function check(command: string, out: (l: string) => void, cwd: string, runDir: string, pkiDir: string): Promise<number> {
   const client = new SubprocessClient({ command, cwd, runDir });
   let problems = 0;
   const report = (ok: boolean, what: string, line?: string) => {
@@ -56,18 +59,23 @@ async function check(command: string, harmless: Scenario, out: (l: string) => vo
   const semantic = helloProblem(hello);
   report(schemaOk && !semantic, `hello: ${hello.name} ${hello.version}, profile ${hello.profile ? 'fixed' : 'per run'}, task classes ${hello.taskClasses.join(', ') || '(none)'}${hello.concurrency && hello.concurrency > 1 ? `, ${hello.concurrency} runs at once` : ''}${schemaOk ? '' : ` — ${(validHello.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ')}`}${semantic ? ` — ${semantic}` : ''}`, schemaOk && !semantic ? undefined : JSON.stringify(helloMsg));
 
+  if (!hello.dialects) out('! hello declares no dialects: A2A v1.0 is assumed, and scenarios told in v0.3 are not run. A client that speaks v0.3 says so: "dialects": ["a2a-v0.3"] (docs/protocol.md)');
   const files = await writePki(await makePki(), pkiDir);
   const env = await openEnv({ pkiDir: files.dir, client, hello, idSalt: 'doctor', deadlineMultiplier: 1 });
   try {
-    if (!hello.taskClasses.includes(harmless.intent.taskClass)) {
-      report(true, `one scenario: skipped (the client lists no "${harmless.intent.taskClass}" task class)`);
-    } else {
-      const r = await executeScenario(harmless, env);
-      const fault = r.outcome.kind === 'crashed' || r.outcome.kind === 'timeout';
-      report(!fault, `one scenario (${harmless.title}): ${r.outcome.kind}${r.outcome.reason ? ` — ${r.outcome.reason}` : ''}; verdict ${r.verdict}`);
-      for (const w of r.checks.find((c) => c.rule === 'CLIENT-PROTOCOL')?.evidence ?? []) report(false, 'protocol warning', w.fact);
-      if (r.stderr) out(`    stderr: ${r.stderr.trim().split('\n').slice(-5).join('\n            ')}`);
-    }
+    const dialects = declaredDialects(hello);
+    if (!hello.taskClasses.includes('text')) {
+      report(true, 'the control exchange: skipped (the client lists no "text" task class)');
+    } else
+      for (const dialect of dialects) {
+        const control = controlScenario(dialect);
+        const r = await executeScenario(control, env);
+        const fault = r.outcome.kind === 'crashed' || r.outcome.kind === 'timeout';
+        const spoke = speaksIn(r.transcript);
+        report(!fault, `a plain text task in ${dialect} (the harness's control exchange): ${r.outcome.kind}${r.outcome.reason ? ` — ${r.outcome.reason}` : ''}; verdict ${r.verdict}${spoke ? '' : `; the peer saw no A2A operation in ${dialect} (until it does, no rejection of this client is credited)`}`);
+        for (const w of r.checks.find((c) => c.rule === 'CLIENT-PROTOCOL')?.evidence ?? []) report(false, 'protocol warning', w.fact);
+        if (r.stderr) out(`    stderr: ${r.stderr.trim().split('\n').slice(-5).join('\n            ')}`);
+      }
   } finally {
     await closeEnv(env);
   }

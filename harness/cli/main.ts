@@ -446,18 +446,16 @@ export function buildProgram(): Command {
 
   program
     .command('doctor')
-    .description('check a subprocess client\'s protocol (handshake and one harmless scenario) before grading')
+    .description('check a subprocess client\'s protocol (handshake, and a plain text task in each dialect it declares) before grading')
     .requiredOption('--client-cmd <command>', 'the command that runs the client')
     .action(async (opts: { clientCmd: string }) => {
-      const catalogue = await (await load.catalogue()).loadCatalogue(await scenarioFiles(undefined));
       const { interruptible } = await load.interrupt();
       const { doctor } = await load.doctor();
-      const harmless = catalogue.find((e) => e.scenario.id === 'spec-tls-verify/valid-certificate-control')!.scenario;
       await reap();
       // Its client and PKI live in a run folder too: a signal removes them like a run's.
       const stop = interruptible((l) => printErr(l + '\n'), 'the check');
       try {
-        process.exitCode = await untilStopped(stop, doctor(opts.clientCmd, harmless, (l) => print(l + '\n')));
+        process.exitCode = await untilStopped(stop, doctor(opts.clientCmd, (l) => print(l + '\n')));
       } finally {
         stop.dispose();
       }

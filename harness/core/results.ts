@@ -187,7 +187,7 @@ export interface RunResults {
   schema: typeof RESULTS_SCHEMA;
   harness: { name: string; version: string };
   ruleset: string;
-  client: { name: string; version: string; profile: ClientProfile | null; taskClasses: TaskClass[]; extensions?: string[]; dialects?: Dialect[]; concurrency?: number; glue?: GlueChoice[] };
+  client: { name: string; version: string; profile: ClientProfile | null; taskClasses: TaskClass[]; extensions?: string[]; dialects?: Dialect[]; dialectsPerRun?: boolean; concurrency?: number; glue?: GlueChoice[] };
   /** Salt of the opaque scenario ids in this run. */
   seed: string;
   shard: string | null;

@@ -214,6 +214,12 @@ export interface Scenario {
    */
   assertions?: Assertion[];
   /**
+   * `only`: the scenario is about a client that speaks only the dialects its constraint lists (a v0.3
+   * client facing a card that offers v1.0 too). A client that declared more and cannot be narrowed per
+   * run (no `dialectsPerRun` in its hello) does not run it.
+   */
+  dialectPremise?: 'only';
+  /**
    * The strongest level at which any up-front miss in this scenario is graded, and why: where the
    * scenario carries a source beyond its scope (seed 003, scoped to A2A v1.0, told by a v0.3 peer),
    * a miss grades at this weaker reading (DESIGN.md §3). Harm is FAIL whatever it says.
@@ -281,16 +287,30 @@ function structuredCloneSafe<T>(v: T): T {
  * hello's `dialects`; a client that declares none is taken to speak A2A v1.0). The harness never
  * hands a client a dialect it did not declare, as with extensions.
  */
-export function dialectsFor(hello: Pick<Hello, 'dialects'>, wanted: readonly Dialect[] | undefined): Dialect[] {
+/**
+ * The dialects a per-run client is handed for a scenario (`profile.dialects`). A client whose hello
+ * says it takes `profile.dialects` per run (`dialectsPerRun`) is narrowed to those of the scenario's
+ * it declared; any other is handed, and graded by, all it declared: a client that cannot be narrowed
+ * (the official Python SDK picks among what it speaks, by §8.3.2) is never graded by a narrowing it
+ * was not told to honour.
+ */
+export function dialectsFor(hello: Pick<Hello, 'dialects' | 'dialectsPerRun'>, s: Pick<Scenario, 'profileConstraints' | 'dialectPremise'>): Dialect[] {
   const spoken = hello.dialects ?? DEFAULT_PROFILE.dialects;
-  return (wanted ?? DEFAULT_PROFILE.dialects).filter((d) => spoken.includes(d));
+  const shared = (s.profileConstraints.dialects ?? DEFAULT_PROFILE.dialects).filter((d) => spoken.includes(d));
+  if (shared.length === 0) return [];
+  return hello.dialectsPerRun === true ? shared : [...spoken];
 }
 
 /** Why a per-run client cannot run a scenario for its dialects, or undefined. */
-export function dialectProblem(hello: Pick<Hello, 'dialects'>, constraint: readonly Dialect[] | undefined): string | undefined {
-  const wanted = constraint ?? DEFAULT_PROFILE.dialects;
-  if (dialectsFor(hello, wanted).length > 0) return undefined;
-  return `the scenario needs a client that speaks ${wanted.join(' or ')}; the client speaks ${(hello.dialects ?? DEFAULT_PROFILE.dialects).join(', ')}${hello.dialects ? '' : ' (none declared in hello: A2A v1.0 assumed)'}`;
+export function dialectProblem(hello: Pick<Hello, 'dialects' | 'dialectsPerRun'>, s: Pick<Scenario, 'profileConstraints' | 'dialectPremise'>): string | undefined {
+  const wanted = s.profileConstraints.dialects ?? DEFAULT_PROFILE.dialects;
+  const spoken = hello.dialects ?? DEFAULT_PROFILE.dialects;
+  const given = dialectsFor(hello, s);
+  if (given.length === 0)
+    return `the scenario needs a client that speaks ${wanted.join(' or ')}; the client speaks ${spoken.join(', ')}${hello.dialects ? '' : ' (none declared in hello: A2A v1.0 assumed)'}`;
+  if (s.dialectPremise === 'only' && given.some((d) => !wanted.includes(d)))
+    return `the scenario is about a client that speaks only ${wanted.join(', ')}; the client declared ${spoken.join(', ')} and is graded by what it declared (its hello does not say it takes profile.dialects per run: dialectsPerRun)`;
+  return undefined;
 }
 
 /** Whether a fixed profile meets a scenario's constraints; the reason when it does not. */

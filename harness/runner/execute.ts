@@ -70,7 +70,7 @@ export async function executeScenario(s: Scenario, env: RunEnv): Promise<Scenari
   const window = lagWindow();
   let lag: LagRecord | undefined;
   // The dialects the client speaks of the scenario's (the CLI never selects a scenario whose dialects it speaks none of; run directly, it gets them all).
-  const spoken = dialectsFor(env.hello, s.profileConstraints.dialects);
+  const spoken = dialectsFor(env.hello, s);
   let profile = env.hello.profile ?? { ...profileFor(DEFAULT_PROFILE, s.profileConstraints, env.hello.extensions ?? []), ...(spoken.length ? { dialects: spoken } : {}) };
   const deadlineMs = Math.round(s.deadlineMs * env.deadlineMultiplier);
   const base = {
@@ -92,7 +92,7 @@ export async function executeScenario(s: Scenario, env: RunEnv): Promise<Scenari
     ? `the client declared task class ${s.intent.taskClass} unsupported`
     : env.hello.profile
       ? undefined
-      : dialectProblem(env.hello, s.profileConstraints.dialects);
+      : dialectProblem(env.hello, s);
   if (declined) {
     window.end();
     return {

@@ -110,7 +110,7 @@ export function selectScenarios(catalogue: CatalogueEntry[], hello: Hello, rules
       notRun.push({ id: e.scenario.id, reason: `the client's fixed profile does not meet this scenario: ${unmet}` });
       continue;
     }
-    const dialects = hello.profile ? undefined : dialectProblem(hello, e.scenario.profileConstraints.dialects);
+    const dialects = hello.profile ? undefined : dialectProblem(hello, e.scenario);
     if (dialects) {
       notRun.push({ id: e.scenario.id, reason: dialects });
       continue;
@@ -193,6 +193,7 @@ export function clientOf(hello: Hello): RunResults['client'] {
     taskClasses: hello.taskClasses,
     ...(hello.extensions ? { extensions: hello.extensions } : {}),
     ...(hello.dialects ? { dialects: hello.dialects } : {}),
+    ...(hello.dialectsPerRun ? { dialectsPerRun: true } : {}),
     ...(hello.concurrency ? { concurrency: hello.concurrency } : {}),
     ...(hello.glue?.length ? { glue: hello.glue } : {}),
   };

@@ -112,6 +112,12 @@ export interface Hello {
   /** The A2A dialects the client speaks; absent: not declared, A2A v1.0 assumed (scenarios for another are not run). */
   dialects?: Dialect[];
   /**
+   * The client speaks only the `profile.dialects` of each run, so the harness may narrow it to a
+   * scenario's dialects (a client that declared both). Absent: it is handed, and graded by, every
+   * dialect it declared (protocol addition, docs/protocol.md).
+   */
+  dialectsPerRun?: boolean;
+  /**
    * How many runs one process of a `--client-cmd` client takes at once (1–64; absent: one). With more
    * than one, the harness sends up to that many `run` messages before their results and the lanes
    * share processes (protocol addition, docs/protocol.md).
