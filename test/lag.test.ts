@@ -28,7 +28,7 @@ const block = (ms: number) => {
 
 /**
  * The reference client, except that on the runs `spoil` picks it blocks the harness's event loop for
- * 300 ms and then reports nothing valid (a FAIL): a failure that comes with the harness lagging.
+ * 400 ms and then reports nothing valid (a FAIL): a failure that comes with the harness lagging.
  */
 function spoiling(spoil: (scenario: string, n: number) => boolean): () => ClientAdapter {
   const seen = new Map<string, number>();
@@ -41,7 +41,7 @@ function spoiling(spoil: (scenario: string, n: number) => boolean): () => Client
         seen.set(req.scenario, n);
         if (spoil(req.scenario, n)) {
           await new Promise((r) => setTimeout(r, 20));
-          block(300);
+          block(400);
           return null as never;
         }
         return inner.run(req, signal);
@@ -94,7 +94,7 @@ describe('a failure met while the harness lagged is confirmed on a drained lane'
     expect(r.verdict).toBe('FAIL');
     expect(r.attempts).toHaveLength(1);
   });
-  it(`one that keeps lagging is run at most ${MAX_ATTEMPTS} times, then reported as it came`, async () => {
+  it(`one that comes back while the harness lags again is the client's too: ${MAX_ATTEMPTS} attempts at most`, async () => {
     let runs = 0;
     const r = await confirm(result('FAIL', true), async () => (runs++, result('FAIL', true)));
     expect(r.verdict).toBe('FAIL');
@@ -117,7 +117,7 @@ describe('through the runner, with the lag made for real', () => {
     expect(x!.verdict).toBe('PASS');
     expect(x!.attempts).toHaveLength(1);
     expect(x!.attempts![0]).toMatchObject({ verdict: 'FAIL', lag: { lagged: true } });
-    expect(x!.attempts![0]!.lag.loopDelayMaxMs).toBeGreaterThanOrEqual(250);
+    expect(x!.attempts![0]!.lag.loopDelayMaxMs).toBeGreaterThanOrEqual(300);
     expect(r.exitCode).toBe(0);
   });
 

@@ -7,8 +7,8 @@
  */
 import { checkBehind, type Attempt, type ScenarioResult } from '../core/results.js';
 
-/** Attempts in all, the first included: a re-run that lagged again and failed again gets one more. */
-export const MAX_ATTEMPTS = 3;
+/** Attempts in all, the first included: the failure met while the harness lagged, and its re-run on a drained lane. */
+export const MAX_ATTEMPTS = 2;
 
 /** The verdicts a lagged run must confirm before they are reported. */
 export const isFailure = (r: Pick<ScenarioResult, 'verdict'>) => r.verdict === 'FAIL' || r.verdict === 'TIMEOUT';
@@ -24,9 +24,9 @@ export function attemptOf(r: ScenarioResult): Attempt {
 }
 
 /**
- * The result to report: `first` where it needs no confirmation; otherwise the first re-run (each from
- * `again`, on a drained lane) that is not a failure, or that failed while the harness was quiet (the
- * failure reproduces), or the last of MAX_ATTEMPTS; the earlier attempts kept on it.
+ * The result to report: `first` where it needs no confirmation; otherwise its re-run (from `again`, on
+ * a drained lane): a failure that does not come back there is not the client's, one that does is,
+ * whatever the load (MAX_ATTEMPTS bounds it); the earlier attempt is kept on it.
  */
 export async function confirm(first: ScenarioResult, again: () => Promise<ScenarioResult>, failing: (r: ScenarioResult) => boolean = isFailure): Promise<ScenarioResult> {
   if (!needsConfirmation(first, failing)) return first;

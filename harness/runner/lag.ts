@@ -159,8 +159,9 @@ export function judgeLag(m: Omit<LagRecord, 'lagged' | 'why'>): LagRecord {
 
 /**
  * Lanes that back off when the harness lags: a lane asks for a slot before each scenario; while the
- * harness lags, fewer slots are open (halved, at least one), and one more opens after each quiet
- * stretch, up to the lanes asked for. What it did is kept for results.json.
+ * harness's loop is clearly late, fewer slots are open (halved, at least one, at most once a second),
+ * and one more opens after each quiet second, up to the lanes asked for. What it did is kept for
+ * results.json.
  */
 export class Governor {
   private allowed: number;
@@ -189,8 +190,10 @@ export class Governor {
     const now = performance.now();
     // Backing off helps where the harness's own loop is late: a machine busy elsewhere while the loop
     // answers in time costs the scenarios nothing, so waiting for a core alone does not cut lanes.
+    // Cut on a clear delay (the last second's worst sample over 2.5× the threshold, or a fifth of its
+    // samples over it), not on the odd late timer of a machine that runs other work too.
     const recent = monitor.between(now - 1000, now);
-    const lagging = recent.max > thresholds.loopMs;
+    const lagging = recent.max > thresholds.loopMs * 2.5 || (recent.count > 0 && recent.over / recent.count > 0.2);
     if (lagging) {
       this.quietSince = now;
       if (now - this.lastCut > 1000 && this.allowed > 1) {
@@ -199,7 +202,7 @@ export class Governor {
         this.history.backoffs++;
         this.history.min = Math.min(this.history.min, this.allowed);
       }
-    } else if (now - this.quietSince > 2000 && this.allowed < this.max) {
+    } else if (now - this.quietSince > 1000 && this.allowed < this.max) {
       this.allowed++;
       this.quietSince = now;
       this.wake();
