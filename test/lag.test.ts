@@ -139,6 +139,23 @@ describe('through the runner, with the lag made for real', () => {
     expect(r.results.filter((x) => x.verdict !== x.expect)).toEqual([]);
   });
 
+  it('run --bail: a failure met while the harness lagged holds the lanes; confirmed, the run bails after it; not confirmed, the rest run', async () => {
+    const ids = ['neg-push-mtls/https-receiver-polls', 'neg-push-mtls/mtls-receiver', 'neg-push-mtls/no-signal', 'wire/message-reply'];
+    const first = (s: string) => s === [...seenFirst][0];
+    const seenFirst = new Set<string>();
+    const always = spoiling((s, n) => (n === 1 && seenFirst.size === 0 && seenFirst.add(s), first(s)));
+    const bailed = await runConformance({ adapter: always, files: BUILTIN_FILES, pick: { ids }, lanes: 1, bail: true });
+    expect(bailed.results).toHaveLength(1);
+    expect(bailed.results[0]!.attempts).toHaveLength(1);
+    expect(bailed.notRun.filter((n) => n.reason.startsWith('not run: --bail'))).toHaveLength(3);
+    let once = false;
+    const flaky = spoiling((_, n) => n === 1 && !once && (once = true));
+    const all = await runConformance({ adapter: flaky, files: BUILTIN_FILES, pick: { ids }, lanes: 1, bail: true });
+    expect(all.results).toHaveLength(4);
+    expect(all.results.filter((x) => x.verdict !== x.expect)).toEqual([]);
+    expect(all.results.filter((x) => x.attempts?.length)).toHaveLength(1);
+  });
+
   it('properties: a case that failed while the harness lagged runs again on the drained pool and does not fail its family', async () => {
     const family = FAMILIES.find((f) => f.id === 'transport')!;
     let spoiled = 0;

@@ -241,20 +241,31 @@ async function runIn(folder: RunFolder, catalogue: CatalogueEntry[], o: RunOptio
   let lanes: LaneHistory | undefined;
   /** Failures met while the harness lagged: confirmed on a drained lane once the lanes are done. */
   const deferred: ScenarioResult[] = [];
-  if (here.length > 0) {
-    lanes = await runLanes({
-      scenarios: here.map((e) => e.scenario),
+  const begun = new Set<string>();
+  const byId = new Map(here.map((e) => [e.scenario.id, e.scenario]));
+  // Rounds of lanes: one, unless --bail meets a failure while the harness lagged. Then no lane starts
+  // another scenario until the failure is confirmed on a drained lane: confirmed, the run bails after
+  // it; not confirmed, the scenarios not started yet run in the next round.
+  for (let queue = here; queue.length > 0 && bailedAfter === undefined && !o.signal?.aborted; ) {
+    const pending = new AbortController();
+    const stops = [bail.signal, pending.signal, ...(o.signal ? [o.signal] : [])];
+    const round = await runLanes({
+      scenarios: queue.map((e) => e.scenario),
       lanes: o.lanes ?? defaultLanes(laneKind(choice, hello)),
       env: { pkiDir, hello, idSalt: seed, deadlineMultiplier },
       client: laneClients(choice, hello),
-      stop: o.signal ? AbortSignal.any([o.signal, bail.signal]) : bail.signal,
+      stop: AbortSignal.any(stops),
       ...(o.signal ? { kill: o.signal } : {}),
-      ...(o.onStart ? { onStart: o.onStart } : {}),
+      onStart: (id) => {
+        begun.add(id);
+        o.onStart?.(id);
+      },
       onResult: (r) => {
         r.file = relativeToRoot(fileOf.get(r.id) ?? '');
         if (needsConfirmation(r)) {
           deferred.push(r);
           o.onDeferred?.(r);
+          if (o.bail && judge([r], policy, o.expectations, ids).unexpected.length > 0) pending.abort('bail pending');
         } else finished(r);
       },
       onError: (id, message) => {
@@ -266,11 +277,11 @@ async function runIn(folder: RunFolder, catalogue: CatalogueEntry[], o: RunOptio
         }
       },
     });
-  }
-  // Drained: every lane is closed, and each deferred failure runs again alone (confirm.ts).
-  if (deferred.length > 0) {
-    const byId = new Map(here.map((e) => [e.scenario.id, e.scenario]));
-    await confirmDeferred(deferred, (id) => byId.get(id), { choice, hello, pkiDir, idSalt: seed, deadlineMultiplier, ...(o.signal ? { signal: o.signal } : {}) }, finished);
+    lanes = lanes ? { start: lanes.start, min: Math.min(lanes.min, round.min), backoffs: lanes.backoffs + round.backoffs } : round;
+    // Drained: every lane is closed, and each deferred failure runs again alone (confirm.ts).
+    if (deferred.length > 0)
+      await confirmDeferred(deferred.splice(0), (id) => byId.get(id), { choice, hello, pkiDir, idSalt: seed, deadlineMultiplier, ...(o.signal ? { signal: o.signal } : {}) }, finished);
+    queue = pending.signal.aborted ? here.filter((e) => !begun.has(e.scenario.id)) : [];
   }
   // With a shard, scenarios in files of other shards are not run here (`report` merges the shards).
   for (const e of selected) if (!ranHere(e)) notRun.push({ id: e.scenario.id, reason: `in another shard than ${o.shard}` });

@@ -8,7 +8,7 @@ import { ROOT } from './cli.js';
 export function publishedVerdicts(readme: string, marker: string): Record<string, string> {
   const text = readFileSync(join(ROOT, readme), 'utf8');
   const section = text.slice(text.indexOf(`<!-- results:${marker}:start -->`), text.indexOf(`<!-- results:${marker}:end -->`));
-  return Object.fromEntries([...section.matchAll(/^\| `([^`]+)` \| [A-Z0-9-]+ \| \*\*([A-Z_]+)\*\* \|/gm)].map((m) => [m[1]!, m[2]!]));
+  return Object.fromEntries([...section.matchAll(/^\| `([^`]+)` \| [A-Z0-9-]+ \| \*\*([A-Z_]+)\*\*(?: \(glue\))? \|/gm)].map((m) => [m[1]!, m[2]!]));
 }
 
 export const verdicts = (r: RunResults) => Object.fromEntries(r.results.map((x) => [x.id, x.verdict]));
