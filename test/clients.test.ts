@@ -4,16 +4,17 @@
  * must match what their READMEs publish.
  */
 import { describe, expect, it } from 'vitest';
-import { SubprocessClient } from '../harness/adapters/subprocess.js';
+import { runConformance } from '../harness/runner/run.js';
 import { ROOT } from './helpers/cli.js';
-import { runInProcess } from './helpers/results.js';
+import { BUILTIN_FILES } from './helpers/scenarios.js';
 import { publishedVerdicts, verdicts } from './helpers/readme.js';
+
 
 
 describe('clients under test (their README tables are written by bench/scenario-table.mjs from CLI runs)', () => {
   it('the python3 shim runs over the real wire and gets the mix of verdicts its README publishes', { timeout: 120_000 }, async () => {
-    // In-process (the CLI's path is test/cli.test.ts's): the same NDJSON transport, without a cold vitest.
-    const r = { results: await runInProcess(new SubprocessClient({ command: 'python3 clients/examples/python/client.py', cwd: ROOT })) };
+    // The CLI's own run, in this process (no cold CLI start): a python process per lane, over NDJSON.
+    const r = { results: await runConformance({ clientCmd: 'python3 clients/examples/python/client.py', cwd: ROOT, files: BUILTIN_FILES, lanes: 4 }) };
     expect(r.results.exitCode).toBe(1);
     expect(r.results.client.name).toBe('python-simple');
     const control = r.results.results.find((x) => x.id === 'spec-tls-verify/valid-certificate-control')!;

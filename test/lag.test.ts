@@ -5,20 +5,17 @@
  * lag here is made for real: a client in this process that blocks the event loop on a run, so every
  * timer of the harness fires late.
  */
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createBuiltinClient } from '../clients/index.js';
 import type { ScenarioResult } from '../harness/core/results.js';
 import type { ClientAdapter } from '../harness/core/vocabulary/adapter.js';
-import { confirm, MAX_ATTEMPTS } from '../harness/runner/confirm.js';
+import { confirm, MAX_ATTEMPTS, restsOnTime } from '../harness/runner/confirm.js';
 import { judgeLag, lagWindow, LAG_LOOP_MS } from '../harness/runner/lag.js';
 import { runProperties } from '../harness/runner/properties.js';
 import { runConformance } from '../harness/runner/run.js';
 import { FAMILIES } from '../harness/gen/families/index.js';
-import { ROOT } from './helpers/cli.js';
+import { BUILTIN_FILES } from './helpers/scenarios.js';
 
-const BUILTIN_FILES = readdirSync(join(ROOT, 'scenarios')).filter((f) => f.endsWith('.scenario.ts')).map((f) => join(ROOT, 'scenarios', f));
 
 /** Holds the event loop for `ms`: the harness's timers (the sampler's among them) fire late by that much. */
 const block = (ms: number) => {
@@ -81,8 +78,8 @@ describe('the harness measures its own lag', () => {
 });
 
 describe('a failure met while the harness lagged is confirmed on a drained lane', () => {
-  const result = (verdict: ScenarioResult['verdict'], lagged: boolean) =>
-    ({ id: 'x', verdict, checks: [{ rule: 'R', verdict, reason: 'why', evidence: [] }], outcome: { kind: 'reported' }, lag: { loopDelayMaxMs: lagged ? 500 : 5, wallMs: 900, lagged }, durationMs: 900 }) as unknown as ScenarioResult;
+  const result = (verdict: ScenarioResult['verdict'], lagged: boolean, basis = 'incomplete') =>
+    ({ id: 'x', verdict, checks: [{ rule: 'R', verdict, reason: 'why', evidence: [], basis }], outcome: { kind: 'reported' }, lag: { loopDelayMaxMs: lagged ? 500 : 5, wallMs: 900, lagged }, durationMs: 900 }) as unknown as ScenarioResult;
 
   it('a failure that does not come back is not reported; both attempts are kept', async () => {
     const r = await confirm(result('TIMEOUT', true), async () => result('PASS', false));
@@ -101,12 +98,18 @@ describe('a failure met while the harness lagged is confirmed on a drained lane'
     expect(runs).toBe(MAX_ATTEMPTS - 1);
     expect(r.attempts).toHaveLength(MAX_ATTEMPTS - 1);
   });
-  it('a failure while the harness was under its thresholds, or a pass while it lagged, is not run again', async () => {
+  it('a failure while the harness was under its thresholds, a pass while it lagged, or a failure that does not rest on time, is not run again', async () => {
     let runs = 0;
     const again = async () => (runs++, result('PASS', false));
     expect((await confirm(result('FAIL', false), again)).attempts).toBeUndefined();
     expect((await confirm(result('PASS', true), again)).attempts).toBeUndefined();
+    // A blind retry, an up-front miss: the wire shows them however fast the harness answers.
+    expect((await confirm(result('FAIL', true, 'harm'), again)).attempts).toBeUndefined();
+    expect((await confirm(result('FAIL', true, 'up-front'), again)).attempts).toBeUndefined();
     expect(runs).toBe(0);
+    // A TIMEOUT always rests on time; so does a check of WIRE-DEADLINE or WIRE-NO-ORPHANS, whatever its basis.
+    expect(restsOnTime(result('TIMEOUT', true, 'deadline'))).toBe(true);
+    expect(restsOnTime({ verdict: 'FAIL', checks: [{ rule: 'WIRE-NO-ORPHANS', verdict: 'FAIL', reason: '', evidence: [], basis: 'harm' }] })).toBe(true);
   });
 });
 

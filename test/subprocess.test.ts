@@ -3,7 +3,7 @@
  * scenario (FAIL or TIMEOUT with a reason that says which), the process is restarted for the next,
  * and the run always finishes. Plus `doctor` on a broken hello.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +14,7 @@ import { runConformance } from '../harness/runner/run.js';
 import { ROOT } from './helpers/cli.js';
 import { runMain } from './helpers/main.js';
 import { startHarness } from './helpers/harness.js';
-import { scenario } from './helpers/scenarios.js';
+import { scenario, BUILTIN_FILES } from './helpers/scenarios.js';
 
 const HOSTILE = join(ROOT, 'test/fixtures/clients/hostile.mjs');
 const cmd = (...args: string[]) => `"${process.execPath}" "${HOSTILE}" ${args.join(' ')}`;
@@ -160,7 +160,6 @@ describe('subprocess clients (NDJSON)', () => {
 });
 
 describe('several runs per process (hello.concurrency)', () => {
-  const BUILTIN_FILES = readdirSync(join(ROOT, 'scenarios')).filter((f) => f.endsWith('.scenario.ts')).map((f) => join(ROOT, 'scenarios', f));
   const REFERENCE_NDJSON = (n: number) => `"${process.execPath}" "${join(ROOT, 'test/fixtures/clients/reference-ndjson.mjs')}" ${n}`;
 
   it('a process that declares concurrency 4 gets up to four runs at once, its lanes share processes, and the verdicts are those of the in-process client', async () => {

@@ -1,6 +1,7 @@
 /**
  * A failure is the client's only where it does not rest on the harness's own delay (DESIGN.md §3).
- * A TIMEOUT or FAIL that a run got while the harness lagged (lag.ts) is run again on a drained lane,
+ * A TIMEOUT, or a FAIL that rests on time (restsOnTime), that a run got while the harness lagged
+ * (lag.ts) is run again on a drained lane,
  * where nothing else of the harness's runs: a failure that does not come back there is not graded as
  * the client's; one that does is, whatever the load. Every attempt is kept (`attempts`) with its
  * verdict and the lag it met, and the report shows them.
@@ -13,9 +14,25 @@ export const MAX_ATTEMPTS = 2;
 /** The verdicts a lagged run must confirm before they are reported. */
 export const isFailure = (r: Pick<ScenarioResult, 'verdict'>) => r.verdict === 'FAIL' || r.verdict === 'TIMEOUT';
 
-/** Whether a result must be confirmed: a failure, in a run during which the harness lagged. */
+/**
+ * Why a check can rest on time: no decision by the deadline, a task started and not seen through, a
+ * refusal or a crash that a client's own budget running out looks like, a rejection made before the
+ * card arrived; and the cross-cutting checks of a client that stopped at its budget (a stall, a task
+ * left open). An up-front miss, a blind retry, tasks multiplied or a claim the ledger contradicts do
+ * not: the wire shows them however fast the harness answers.
+ */
+const TIMING_BASES = new Set(['deadline', 'incomplete', 'over-rejection', 'crash', 'no-credit']);
+const TIMING_RULES = new Set(['WIRE-DEADLINE', 'WIRE-NO-ORPHANS']);
+
+/** Whether a failure rests on time: a TIMEOUT, or a failing check of a kind a slow harness can cause. */
+export function restsOnTime(r: Pick<ScenarioResult, 'verdict' | 'checks'>): boolean {
+  if (r.verdict === 'TIMEOUT') return true;
+  return r.checks.some((c) => (c.verdict === 'FAIL' || c.verdict === 'TIMEOUT') && (TIMING_BASES.has(c.basis ?? '') || TIMING_RULES.has(c.rule)));
+}
+
+/** Whether a result must be confirmed: a failure that rests on time, in a run during which the harness lagged. */
 export function needsConfirmation(r: ScenarioResult, failing: (r: ScenarioResult) => boolean = isFailure): boolean {
-  return failing(r) && r.lag?.lagged === true && r.outcome.kind !== 'unsupported' && r.outcome.kind !== 'error';
+  return failing(r) && restsOnTime(r) && r.lag?.lagged === true && r.outcome.kind !== 'unsupported' && r.outcome.kind !== 'error';
 }
 
 export function attemptOf(r: ScenarioResult): Attempt {

@@ -1,5 +1,8 @@
 /** Looks up built-in scenarios by id (plain data; nothing runs). */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Scenario } from '../../harness/core/scenario.js';
+import { ROOT } from './cli.js';
 import dialects from '../../scenarios/dialects.scenario.js';
 import escalate from '../../scenarios/neg-escalate.scenario.js';
 import handshake from '../../scenarios/handshake.scenario.js';
@@ -17,3 +20,8 @@ export function scenario(id: string): Scenario {
   if (!s) throw new Error(`no scenario ${id}`);
   return s;
 }
+
+/** The built-in scenario files, as the CLI finds them: for runs through runConformance. */
+export const BUILTIN_FILES = readdirSync(join(ROOT, 'scenarios'))
+  .filter((f) => f.endsWith('.scenario.ts'))
+  .map((f) => join(ROOT, 'scenarios', f));
