@@ -202,6 +202,22 @@ async function sweepFamily(family: Family, o: PropertyRunOptions, hello: Hello, 
   const failures = new Map<number, ScenarioResult>();
   let next = 0;
   let count = 0;
+  const failing = (x: ScenarioResult) => failsProperty(x.verdict, strict);
+  /** Confirmations under way (confirm.ts), by case index: whether the failure stood. */
+  const confirming = new Map<number, Promise<boolean>>();
+  /**
+   * A failure met while the harness lagged is confirmed on the drained pool, in case order: only one
+   * that can still be the family's first needs it, so a later case waits for the earlier
+   * confirmations and is left as it came once one of them stands (it changes nothing then).
+   */
+  const confirmInOrder = async (i: number, ran: ScenarioResult, s: Scenario): Promise<ScenarioResult> => {
+    if (!failing(ran) || i > firstFailure) return ran;
+    for (const [, stood] of [...confirming].filter(([k]) => k < i).sort((a, b) => a[0] - b[0])) if (await stood) return ran;
+    if (i > firstFailure) return ran;
+    const p = confirm(ran, () => pool.runAlone(s), failing);
+    confirming.set(i, p.then(failing));
+    return p;
+  };
   // Lanes take the cases in order; after a failure no later case starts (an earlier one still in flight may fail first).
   const worker = async () => {
     while (next < cases.length && next < firstFailure && !o.signal?.aborted) {
@@ -209,7 +225,8 @@ async function sweepFamily(family: Family, o: PropertyRunOptions, hello: Hello, 
       const c = cases[i]!;
       const s = toScenario(family, c, caseId(family.id, o.seed, String(i)), hello);
       if (!s) continue;
-      const r = await runCase(pool, s, strict);
+      const ran = await pool.run(s);
+      const r = await confirmInOrder(i, ran, s);
       const pc = compact(String(i), c, r);
       done[i] = pc;
       const failing = failsProperty(r.verdict, strict);
