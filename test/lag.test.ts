@@ -10,7 +10,7 @@ import { createBuiltinClient } from '../clients/index.js';
 import type { ScenarioResult } from '../harness/core/results.js';
 import type { ClientAdapter } from '../harness/core/vocabulary/adapter.js';
 import { confirm, MAX_ATTEMPTS, restsOnTime } from '../harness/runner/confirm.js';
-import { judgeLag, lagWindow, LAG_LOOP_MS } from '../harness/runner/lag.js';
+import { judgeLag, lagWindow, LAG_LOOP_MS } from '../harness/net/lag.js';
 import { runProperties } from '../harness/runner/properties.js';
 import { runConformance } from '../harness/runner/run.js';
 import { FAMILIES } from '../harness/gen/families/index.js';
@@ -25,7 +25,9 @@ const block = (ms: number) => {
 
 /**
  * The reference client, except that on the runs `spoil` picks it blocks the harness's event loop for
- * 400 ms and then reports nothing valid (a FAIL): a failure that comes with the harness lagging.
+ * 400 ms and then gives up without reading the card, as a client whose own budget ran out would (a
+ * FAIL that rests on time: a refusal of a completable intent): a failure that comes with the harness
+ * lagging.
  */
 function spoiling(spoil: (scenario: string, n: number) => boolean): () => ClientAdapter {
   const seen = new Map<string, number>();
@@ -39,7 +41,7 @@ function spoiling(spoil: (scenario: string, n: number) => boolean): () => Client
         if (spoil(req.scenario, n)) {
           await new Promise((r) => setTimeout(r, 20));
           block(400);
-          return null as never;
+          return { decision: 'rejected', errorClass: 'unnegotiable-card', degradations: [], taskIds: [], notes: 'out of time' };
         }
         return inner.run(req, signal);
       },
@@ -103,13 +105,19 @@ describe('a failure met while the harness lagged is confirmed on a drained lane'
     const again = async () => (runs++, result('PASS', false));
     expect((await confirm(result('FAIL', false), again)).attempts).toBeUndefined();
     expect((await confirm(result('PASS', true), again)).attempts).toBeUndefined();
-    // A blind retry, an up-front miss: the wire shows them however fast the harness answers.
+    // A blind retry, an up-front miss, a crash: the wire shows them however fast the harness answers.
     expect((await confirm(result('FAIL', true, 'harm'), again)).attempts).toBeUndefined();
     expect((await confirm(result('FAIL', true, 'up-front'), again)).attempts).toBeUndefined();
+    expect((await confirm(result('FAIL', true, 'crash'), again)).attempts).toBeUndefined();
     expect(runs).toBe(0);
     // A TIMEOUT always rests on time; so does a check of WIRE-DEADLINE or WIRE-NO-ORPHANS, whatever its basis.
     expect(restsOnTime(result('TIMEOUT', true, 'deadline'))).toBe(true);
-    expect(restsOnTime({ verdict: 'FAIL', checks: [{ rule: 'WIRE-NO-ORPHANS', verdict: 'FAIL', reason: '', evidence: [], basis: 'harm' }] })).toBe(true);
+    const check = (rule: string, basis: string, verdict = 'FAIL') => ({ rule, verdict, reason: '', evidence: [], basis }) as ScenarioResult['checks'][number];
+    expect(restsOnTime({ verdict: 'FAIL', checks: [check('WIRE-NO-ORPHANS', 'harm')] })).toBe(true);
+    // An orphan seen by the primary rule too is the same task left open; a blind retry beside it is not time's.
+    expect(restsOnTime({ verdict: 'FAIL', checks: [check('NEG-LIVE-INPUT', 'harm'), check('WIRE-NO-ORPHANS', 'harm')] })).toBe(true);
+    expect(restsOnTime({ verdict: 'FAIL', checks: [check('WIRE-NO-BLIND-RETRY', 'harm'), check('WIRE-NO-ORPHANS', 'harm')] })).toBe(false);
+    expect(restsOnTime({ verdict: 'FAIL', checks: [check('WIRE-DEADLINE', 'crash')] })).toBe(false);
   });
 });
 

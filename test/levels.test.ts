@@ -151,6 +151,16 @@ describe('TRUST-NO-RETRY-ON-DECODE: harm is what accumulates', () => {
     expect(checkOf(regrade(r, events), 'TRUST-NO-RETRY-ON-DECODE')).toMatchObject({ verdict: 'NON_STRICT', level: 'seed' });
   });
 
+  it('one re-send after the earlier task ended by itself (not canceled by the client): the work done twice, FAIL (harm)', async () => {
+    const { r, events } = await oneResend(true);
+    // The first task's cancel becomes the runtime's own completion: the client never gave it up.
+    const first = events.find((e) => e.kind === 'http' && e.rpc?.method === 'CancelTask') as HttpEvent;
+    const ended = events
+      .filter((e) => e !== first)
+      .map((e) => (e.kind === 'task' && e.seq === first.seq + 0.1 ? ({ ...e, state: 'TASK_STATE_COMPLETED', cause: 'runtime' } as TaskEvent) : e));
+    expect(checkOf(regrade(r, ended), 'TRUST-NO-RETRY-ON-DECODE')).toMatchObject({ verdict: 'FAIL', basis: 'harm' });
+  });
+
   it('the same re-send with its task left working: FAIL (harm)', async () => {
     const { r, events } = await oneResend(false);
     expect(checkOf(regrade(r, events), 'TRUST-NO-RETRY-ON-DECODE')).toMatchObject({ verdict: 'FAIL', basis: 'harm' });

@@ -11,7 +11,7 @@ import { ROOT } from './helpers/cli.js';
 import fc from 'fast-check';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { validateCardV1 } from '../harness/core/card-validator.js';
-import { withThresholds } from '../harness/runner/lag.js';
+import { withThresholds } from '../harness/net/lag.js';
 import { validateCardV03 } from '../harness/core/card-validator-v03.js';
 import { fillCard, profileFor } from '../harness/core/scenario.js';
 import { DEFAULT_PROFILE } from '../harness/core/vocabulary/types.js';

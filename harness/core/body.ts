@@ -6,7 +6,7 @@
  * `credentials`, a client secret). Pure: the caller hashes.
  */
 
-/** A body kept whole up to this many characters; beyond it, its head only. */
+/** A body kept whole up to this many characters (UTF-16 code units); beyond it, its head only, scrubbed. */
 export const MAX_BODY_CHARS = 64 * 1024;
 /** The head kept of a body over MAX_BODY_CHARS. */
 export const BODY_HEAD_CHARS = 2048;
@@ -69,6 +69,18 @@ export function redactJson(value: unknown, paths: string[] = [], at = ''): unkno
   return out;
 }
 
+/**
+ * The head of a body too large (or too deep) to parse, with every credential value scrubbed as text:
+ * a JSON string under a credential key, cut or whole, and a form field of one.
+ */
+function scrubHead(text: string, paths: string[]): string {
+  const json = text.replace(/"(access_token|refresh_token|id_token|client_secret|password|token|credentials|api_?key|secret)"(\s*:\s*)"(?:[^"\\]|\\.)*("|$)/gi, (_m, k: string, sep: string, end: string) => {
+    if (paths.length < 20) paths.push(`(head) ${k}`);
+    return `"${k}"${sep}"REDACTED${end}`;
+  });
+  return redactForm(json, paths);
+}
+
 /** A form-encoded body (a token request or answer) with every credential value replaced. */
 function redactForm(text: string, paths: string[]): string {
   return text
@@ -101,9 +113,14 @@ function jsonOf(text: string): { json: unknown; redacted: string[]; deep?: true 
 export function bodyRecord(text: string, bytes: number, contentType: string | undefined, digest: string | undefined): BodyRecord {
   const base: BodyRecord = { ...(contentType ? { contentType: contentType.slice(0, 200) } : {}), bytes, ...(digest ? { digest } : {}) };
   if (bytes === 0) return base;
-  if (text.length > MAX_BODY_CHARS) return { ...base, text: text.slice(0, BODY_HEAD_CHARS), truncated: `over ${MAX_BODY_CHARS} characters: the first ${BODY_HEAD_CHARS} kept` };
+  const head = () => {
+    const redacted: string[] = [];
+    const shown = scrubHead(text.slice(0, BODY_HEAD_CHARS), redacted);
+    return { text: shown, ...(redacted.length ? { redacted } : {}) };
+  };
+  if (text.length > MAX_BODY_CHARS) return { ...base, ...head(), truncated: `over ${MAX_BODY_CHARS} characters: the first ${BODY_HEAD_CHARS} kept` };
   const j = jsonOf(text);
-  if (j?.deep) return { ...base, text: text.slice(0, BODY_HEAD_CHARS), truncated: `JSON nested deeper than ${MAX_BODY_DEPTH}: the first ${Math.min(BODY_HEAD_CHARS, text.length)} characters kept as text` };
+  if (j?.deep) return { ...base, ...head(), truncated: `JSON nested deeper than ${MAX_BODY_DEPTH}: the first ${Math.min(BODY_HEAD_CHARS, text.length)} characters kept as text` };
   if (j) return { ...base, json: j.json, ...(j.redacted.length ? { redacted: j.redacted } : {}) };
   const redacted: string[] = [];
   const shown = /x-www-form-urlencoded/i.test(contentType ?? '') ? redactForm(text, redacted) : text;
@@ -117,7 +134,8 @@ export function bodyRecord(text: string, bytes: number, contentType: string | un
 export function addStreamEvent(rec: BodyRecord, data: string, kept: { chars: number }): void {
   rec.bytes += data.length;
   rec.events ??= [];
-  if (rec.events.length >= MAX_STREAM_EVENTS || kept.chars + data.length > MAX_BODY_CHARS) {
+  // Once one event is left out, every later one is too: the events kept are the first ones, without gaps.
+  if (rec.truncated || rec.events.length >= MAX_STREAM_EVENTS || kept.chars + data.length > MAX_BODY_CHARS) {
     rec.truncated = `more than ${rec.events.length} event(s) or ${MAX_BODY_CHARS} characters: the first ${rec.events.length} kept`;
     return;
   }
@@ -126,5 +144,9 @@ export function addStreamEvent(rec: BodyRecord, data: string, kept: { chars: num
   if (j && !j.deep) {
     rec.events.push(j.json);
     if (j.redacted.length) rec.redacted = [...(rec.redacted ?? []), ...j.redacted.map((p) => `/events/${rec.events!.length - 1}${p}`)].slice(0, 20);
-  } else rec.events.push(data.slice(0, BODY_HEAD_CHARS));
+  } else {
+    const redacted: string[] = [];
+    rec.events.push(scrubHead(data.slice(0, BODY_HEAD_CHARS), redacted));
+    if (redacted.length) rec.redacted = [...(rec.redacted ?? []), ...redacted].slice(0, 20);
+  }
 }

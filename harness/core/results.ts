@@ -27,12 +27,14 @@ export interface SignatureStatus {
   why?: string;
 }
 
-/** How much the harness itself lagged while a run was in flight (harness/runner/lag.ts). */
+/** How much the harness itself lagged while a run was in flight (harness/net/lag.ts). */
 export interface LagRecord {
   /** The longest the harness's event loop was late, in ms. */
   loopDelayMaxMs: number;
   /** The share of the loop's samples that were late beyond the threshold. */
   loopDelayOverShare?: number;
+  /** How late the loop ran in all, summed over the samples: time the harness did not answer on schedule. */
+  loopLostMs?: number;
   /** Time the harness's main thread waited for a core (Linux only). */
   runQueueWaitMs?: number;
   wallMs: number;

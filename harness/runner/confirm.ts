@@ -16,18 +16,28 @@ export const isFailure = (r: Pick<ScenarioResult, 'verdict'>) => r.verdict === '
 
 /**
  * Why a check can rest on time: no decision by the deadline, a task started and not seen through, a
- * refusal or a crash that a client's own budget running out looks like, a rejection made before the
- * card arrived; and the cross-cutting checks of a client that stopped at its budget (a stall, a task
- * left open). An up-front miss, a blind retry, tasks multiplied or a claim the ledger contradicts do
- * not: the wire shows them however fast the harness answers.
+ * refusal a client's own budget running out looks like, a rejection made before the card arrived;
+ * and the cross-cutting checks of a client that stopped at its budget (a stall, a task left open).
+ * What cannot: an up-front miss, a duty missed on a request, a claim the ledger contradicts, a blind
+ * retry, a task after a rejection, a certificate accepted, tasks multiplied, a crash of the client's
+ * own: the wire shows them however fast the harness answers. A primary rule's harm counts as time's
+ * only beside a failing stall or orphan check (it is the same task left open).
  */
-const TIMING_BASES = new Set(['deadline', 'incomplete', 'over-rejection', 'crash', 'no-credit']);
+const TIMING_BASES = new Set(['deadline', 'incomplete', 'over-rejection', 'no-credit']);
 const TIMING_RULES = new Set(['WIRE-DEADLINE', 'WIRE-NO-ORPHANS']);
+const EVIDENT_BASES = new Set(['up-front', 'duty', 'claims', 'record', 'crash', 'assertion']);
+const EVIDENT_RULES = new Set(['WIRE-NO-BLIND-RETRY', 'WIRE-NO-TASK-AFTER-REJECT', 'WIRE-HONEST-REPORT', 'SPEC-A2A-VERSION', 'SPEC-TLS-VERIFY']);
 
-/** Whether a failure rests on time: a TIMEOUT, or a failing check of a kind a slow harness can cause. */
+/**
+ * Whether a failure rests on time: a TIMEOUT or a failing check of a kind a slow harness can cause,
+ * and no failing check the wire shows whatever the speed (that one is reported as it came).
+ */
 export function restsOnTime(r: Pick<ScenarioResult, 'verdict' | 'checks'>): boolean {
-  if (r.verdict === 'TIMEOUT') return true;
-  return r.checks.some((c) => (c.verdict === 'FAIL' || c.verdict === 'TIMEOUT') && (TIMING_BASES.has(c.basis ?? '') || TIMING_RULES.has(c.rule)));
+  const failing = r.checks.filter((c) => c.verdict === 'FAIL' || c.verdict === 'TIMEOUT');
+  const timed = (c: (typeof failing)[number]) => c.verdict === 'TIMEOUT' || TIMING_BASES.has(c.basis ?? '') || (TIMING_RULES.has(c.rule) && c.basis !== 'crash');
+  const stall = failing.some((c) => TIMING_RULES.has(c.rule) && c.basis !== 'crash');
+  const evident = failing.some((c) => !timed(c) && (EVIDENT_BASES.has(c.basis ?? '') || EVIDENT_RULES.has(c.rule) || (c.basis === 'harm' && !stall)));
+  return !evident && (r.verdict === 'TIMEOUT' || failing.some(timed));
 }
 
 /** Whether a result must be confirmed: a failure that rests on time, in a run during which the harness lagged. */

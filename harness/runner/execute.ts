@@ -7,7 +7,7 @@ import type { ClientAdapter } from '../adapters/contract.js';
 import { validateCard } from '../core/card-validator-v03.js';
 import { grade, markProbes, type RunOutcome } from '../core/oracle/index.js';
 import type { LagRecord, ScenarioResult } from '../core/results.js';
-import { lagWindow } from './lag.js';
+import { lagWindow } from '../net/lag.js';
 import { JWKS_PATH, dialectProblem, dialectsFor, fillProfile, profileFor, type Scenario } from '../core/scenario.js';
 import { Transcript } from '../core/transcript.js';
 import { claimEvidence } from '../core/verdict.js';

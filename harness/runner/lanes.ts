@@ -13,7 +13,7 @@ import type { ScenarioResult } from '../core/results.js';
 import type { Scenario } from '../core/scenario.js';
 import { closeEnv, openEnv, type EnvOptions } from './env.js';
 import { executeScenario, type RunEnv } from './execute.js';
-import { Governor } from './lag.js';
+import { Governor } from '../net/lag.js';
 
 /**
  * Lanes when `--lanes` is not given. A scenario spends most of its time waiting on the peer's
@@ -169,10 +169,12 @@ export async function openLanePool(o: { lanes: number; env: Omit<EnvOptions, 'cl
   const close = async () => {
     if (closed) return;
     closed = true;
+    o.kill?.removeEventListener('abort', onKill);
     governor.close();
     await Promise.allSettled(envs.map((e) => closeEnv(e)));
   };
-  o.kill?.addEventListener('abort', () => void close(), { once: true });
+  const onKill = () => void close();
+  o.kill?.addEventListener('abort', onKill, { once: true });
   /** Runs in flight, and the gate a drained run holds closed (runs wait at it, the drained one waits for the rest to end). */
   let inFlight = 0;
   let gate: Promise<void> | undefined;
@@ -194,12 +196,14 @@ export async function openLanePool(o: { lanes: number; env: Omit<EnvOptions, 'cl
     async run(s) {
       if (closed) throw new Error('the lanes are closed');
       while (gate) await gate;
-      const give = await governor.slot();
+      // Counted from here, a slot awaited included: a drained run waits for this one too.
       inFlight++;
+      let give: (() => void) | undefined;
       try {
+        give = await governor.slot();
         return await onEnv(s);
       } finally {
-        give();
+        give?.();
         if (--inFlight === 0) idle?.();
       }
     },

@@ -44,7 +44,8 @@ export function mergeResults(runs: RunResults[]): RunResults {
     if (reason.startsWith('in another shard')) unexpected.push({ id, verdict: 'ERROR', why: 'its shard is missing from the merge: the report is incomplete' });
   const starts = runs.map((r) => Date.parse(r.startedAt));
   const ends = runs.map((r) => Date.parse(r.startedAt) + r.durationMs);
-  const { control: _firstControl, ...rest } = first;
+  const { control: _firstControl, lanes: _firstLanes, ...rest } = first;
+  const lanes = runs.flatMap((r) => (r.lanes ? [r.lanes] : []));
   return {
     ...rest,
     shard: runs.length > 1 ? `merged ${runs.map((r) => r.shard ?? 'full').join(' + ')}` : first.shard,
@@ -58,5 +59,6 @@ export function mergeResults(runs: RunResults[]): RunResults {
     exitCode: properties ? Math.max(...runs.map((r) => r.exitCode), unexpected.length ? 1 : 0) : Math.max(exitCode(results, unexpected), unexpected.length ? 1 : 0),
     ...(properties ? { properties } : {}),
     ...(runs.some((r) => r.control?.length) ? { control: runs.flatMap((r) => r.control ?? []) } : {}),
+    ...(lanes.length ? { lanes: { start: Math.max(...lanes.map((l) => l.start)), min: Math.min(...lanes.map((l) => l.min)), backoffs: lanes.reduce((n, l) => n + l.backoffs, 0) } } : {}),
   };
 }

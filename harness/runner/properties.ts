@@ -215,7 +215,8 @@ async function sweepFamily(family: Family, o: PropertyRunOptions, hello: Hello, 
     for (const [, stood] of [...confirming].filter(([k]) => k < i).sort((a, b) => a[0] - b[0])) if (await stood) return ran;
     if (i > firstFailure) return ran;
     const p = confirm(ran, () => pool.runAlone(s), failing);
-    confirming.set(i, p.then(failing));
+    // Awaited by later cases only: a confirmation that fails (the pool closed by a signal) must not go unhandled.
+    confirming.set(i, p.then(failing, () => true));
     return p;
   };
   // Lanes take the cases in order; after a failure no later case starts (an earlier one still in flight may fail first).

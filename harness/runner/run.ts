@@ -334,7 +334,17 @@ async function confirmDeferred(
   o: { choice: ClientChoice & { runDir: string }; hello: Hello; pkiDir: string; idSalt: string; deadlineMultiplier: number; signal?: AbortSignal },
   finished: (r: ScenarioResult) => void,
 ): Promise<void> {
-  const env = await openEnv({ pkiDir: o.pkiDir, client: laneClients(o.choice, o.hello)(), hello: o.hello, idSalt: o.idSalt, deadlineMultiplier: o.deadlineMultiplier });
+  const client = laneClients(o.choice, o.hello)();
+  let env: Awaited<ReturnType<typeof openEnv>>;
+  try {
+    env = await openEnv({ pkiDir: o.pkiDir, client, hello: o.hello, idSalt: o.idSalt, deadlineMultiplier: o.deadlineMultiplier });
+  } catch (err) {
+    // A lane the harness cannot open confirms nothing: each failure is reported as it came, saying so.
+    await client.close?.().catch(() => undefined);
+    for (const first of deferred)
+      finished({ ...first, checks: [...first.checks, { rule: 'HARNESS', verdict: 'INFORMATIONAL', reason: `met while the harness lagged, and not confirmed: the harness could not open a lane to run it again (${(err as Error).message})`, evidence: [], basis: 'harness' }] });
+    return;
+  }
   const onAbort = () => void closeEnv(env);
   o.signal?.addEventListener('abort', onAbort, { once: true });
   try {

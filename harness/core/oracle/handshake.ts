@@ -277,7 +277,8 @@ export const HS_SKILL_OVERRIDE: Rule = {
       return harm(`${x.intent.input.mediaType} sent to skill ${skillId} ${offending.length} times, again after -32005 at #${offending[refused]!.seq}`, evidence);
     if (offending.length > 0) return upFrontMiss(this, b as Binding, `sent ${x.intent.input.mediaType} to skill ${skillId}, whose own input modes (${modes.join(', ')}) leave it out`, [...cardReadEvidence(x), ...evidence]);
     const defaults = situationCard(x).defaultInputModes;
-    const routed = sends.filter((e) => e.skillId === undefined && e.routedSkill === skillId && (e.partTypes ?? []).every((t) => includesMediaType(defaults, t)));
+    // A message that named no skill, in the card's default modes, refused where the runtime routed it.
+    const routed = sends.filter((e) => e.skillId === undefined && e.routedSkill === skillId && excluded(e) && (e.partTypes ?? []).every((t) => includesMediaType(defaults, t)));
     if (routed.length > 0 && !x.tasks.some((t) => t.state === 'TASK_STATE_COMPLETED'))
       return informational(
         `the client's message named no skill and carried ${(routed[0]!.partTypes ?? []).join(', ')}, which the card's defaults list: it was sent to the agent, not aimed at skill ${skillId}; the runtime routed it there on its own (a route no card field shows). Not this rule's miss; the cross-cutting checks still grade what followed`,

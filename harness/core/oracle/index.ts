@@ -34,7 +34,8 @@ export function grade(x: GradeInput): Grade {
   const run = (rule: Rule, standsForPrimary: boolean, sit: Situation = s, input: GradeInput = x): { b: Applicability; v: Verdict } => {
     graded.add(rule.id);
     const b = rule.applies(sit);
-    let v = capped(rule.grade(b, input), x.scenario.levelCap);
+    // The cap bounds the scenario's own rule and its stand-in: the sources it speaks of are theirs.
+    let v = standsForPrimary ? capped(rule.grade(b, input), x.scenario.levelCap) : rule.grade(b, input);
     if (standsForPrimary && declined && v.basis !== 'harm')
       v = verdict('UNSUPPORTED', `the client declined task class ${x.intent.taskClass} as unsupported and minted no task (without that, ${rule.id} would say ${v.kind}: ${v.reason})`, [claimEvidence('decision: unsupported'), ...v.evidence], { basis: 'unsupported' });
     checks.push(toCheck(rule.id, v, rule.sources));
@@ -69,7 +70,7 @@ export function grade(x: GradeInput): Grade {
   const contested = contestedRejection(x);
   if (contested)
     for (const [i, c] of checks.entries())
-      if (c.verdict === 'FAIL' && c.basis === 'over-rejection') checks[i] = { ...c, verdict: 'NON_STRICT', level: 'SHOULD', reason: `${c.reason}; ${contested}` };
+      if (c.verdict === 'FAIL' && c.basis === 'over-rejection') checks[i] = { ...c, verdict: 'NON_STRICT', reason: `${c.reason}; ${contested}` };
 
   // A fault of the harness grades nothing of the client's: the checks stay visible, not graded.
   const harnessErrors = x.events.filter((e) => e.kind === 'harness' && e.level === 'error');

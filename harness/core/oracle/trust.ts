@@ -137,7 +137,7 @@ export function breachOf(signing: CardSigning | undefined, vendorKeysTrusted: bo
   if (signing.key === 'own-origin')
     return { kind: 'jku', why: "the card is signed with a key published only on the peer's own origin, which jku names: not one of the run's trust anchors (docs/protocol.md: follow a jku only where it names one of them; A2A v1.0.1 §8.4.3: keys from a trusted key store)" };
   if (signing.key === 'unlisted') return { kind: 'kid', why: 'the kid is in no JWKS the client trusts' };
-  if (signing.key === 'expired') return { kind: 'kid', why: "the kid's certificate (x5c) in the trusted JWKS expired before this run (A2A v1.0.1 §8.4.3: expired keys MUST NOT be used)" };
+  if (signing.key === 'expired') return { kind: 'kid', why: "the kid's certificate (x5c) in the trusted JWKS expired before this run (A2A v1.0.1 §8.4.3: expired keys are not used for verification)" };
   if (signing.key === 'not-yet-valid')
     return { kind: 'kid', why: "the kid's certificate (x5c) in the trusted JWKS is not valid yet (docs/protocol.md: the window says when the key may be used; RFC 5280 §4.1.2.5: valid from notBefore)" };
   if (!vendorKeysTrusted) return { kind: 'kid', why: "the client has no trust anchor for the origin that publishes the card's key" };
@@ -187,7 +187,8 @@ function trustHarm(x: GradeInput): Verdict | undefined {
   const left = x.tasks.filter((t) => !isTerminal(t.state));
   // One re-send, after every earlier task had ended (the client canceled it), and nothing left working: the failure was
   // treated as transient once (the seed's miss), but no task accumulated: not harm.
-  if (minted.length === 1 && left.length === 0 && x.tasks.filter((t) => t.mintedSeq < minted[0]!.seq).every((t) => endedBefore(t, minted[0]!.seq)))
+  const earlier = x.tasks.filter((t) => t.mintedSeq < (minted[0]?.seq ?? 0));
+  if (minted.length === 1 && left.length === 0 && earlier.length > 0 && earlier.every((t) => canceledByClient(t, x) && endedBefore(t, minted[0]!.seq)))
     return verdict('NON_STRICT', `the message was re-sent once after the decode failure, at #${minted[0]!.seq}, after the earlier task had ended; nothing was left working, so no task accumulated (the seed's harm), but the failure was treated as transient`, [
       wireEvidence(minted[0]!.seq, `${minted[0]!.rpc!.method} re-sent with the same params, minting ${minted[0]!.taskId ?? 'a task'}`),
       ...taskEvidence(x),

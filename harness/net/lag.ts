@@ -73,8 +73,11 @@ class LagMonitor {
     };
   }
 
+  private startedAt = 0;
+
   private start(): void {
-    this.expected = performance.now() + SAMPLE_MS;
+    this.startedAt = performance.now();
+    this.expected = this.startedAt + SAMPLE_MS;
     const tick = () => {
       const now = performance.now();
       const i = this.n++ % RING;
@@ -93,9 +96,10 @@ class LagMonitor {
     this.timer = undefined;
   }
 
-  /** Samples taken in [from, to] (performance.now() times): their max lateness and the share over the threshold. */
-  between(from: number, to: number): { max: number; over: number; count: number } {
+  /** Samples taken in [from, to] (performance.now() times): their max lateness, the lateness in all, and how many were over the threshold. */
+  between(from: number, to: number): { max: number; lost: number; over: number; count: number } {
     let max = 0;
+    let lost = 0;
     let over = 0;
     let count = 0;
     const first = Math.max(0, this.n - RING);
@@ -106,24 +110,26 @@ class LagMonitor {
       if (t > to) continue;
       count++;
       const l = this.late[i]!;
+      lost += l;
       if (l > max) max = l;
       if (l > thresholds.loopMs) over++;
     }
-    return { max, over, count };
+    return { max, lost, over, count };
   }
 
-  /** The lateness of the sampler right now: how long since it last ran, beyond its period. */
-  current(): number {
-    if (this.n === 0) return 0;
-    const last = this.at[(this.n - 1) % RING]!;
+  /** How late the sampler is right now (it has not run since it should have), counted from `since` at the earliest. */
+  current(since: number): number {
+    if (this.timer === undefined) return 0;
+    const last = Math.max(this.n === 0 ? 0 : this.at[(this.n - 1) % RING]!, this.startedAt, since);
     return Math.max(0, performance.now() - last - SAMPLE_MS);
   }
 }
 
 const monitor = new LagMonitor();
 
-/** A window over one run: `end()` says how much the harness lagged while it was open. */
+/** A window over one run: `end()` says how much the harness lagged while it was open; `measure()` says it so far. */
 export interface LagWindow {
+  measure(): LagRecord;
   end(): LagRecord;
 }
 
@@ -132,19 +138,40 @@ export function lagWindow(): LagWindow {
   const release = monitor.acquire();
   const from = performance.now();
   const waitFrom = runQueueWaitMs();
+  const measure = () => {
+    const to = performance.now();
+    const s = monitor.between(from, to);
+    const late = monitor.current(from);
+    // A timer that never fired in the window is late by the whole window (a blocked loop).
+    const max = Math.round(Math.max(s.max, s.count === 0 ? Math.max(0, to - from - SAMPLE_MS) : 0, late));
+    const waitTo = runQueueWaitMs();
+    const wait = waitFrom !== undefined && waitTo !== undefined ? Math.round(waitTo - waitFrom) : undefined;
+    return judgeLag({
+      loopDelayMaxMs: max,
+      loopLostMs: Math.round(s.lost + late),
+      ...(s.count ? { loopDelayOverShare: Math.round((s.over / s.count) * 1000) / 1000 } : {}),
+      ...(wait !== undefined ? { runQueueWaitMs: wait } : {}),
+      wallMs: Math.round(to - from),
+    });
+  };
+  let ended: LagRecord | undefined;
   return {
+    measure,
     end() {
-      const to = performance.now();
+      if (ended) return ended;
+      ended = measure();
       release();
-      const s = monitor.between(from, to);
-      // A timer that never fired in the window is late by the whole window (a blocked loop).
-      const max = Math.round(Math.max(s.max, s.count === 0 ? Math.max(0, to - from - SAMPLE_MS) : 0, monitor.current()));
-      const waitTo = runQueueWaitMs();
-      const wait = waitFrom !== undefined && waitTo !== undefined ? Math.round(waitTo - waitFrom) : undefined;
-      const wallMs = Math.round(to - from);
-      return judgeLag({ loopDelayMaxMs: max, ...(s.count ? { loopDelayOverShare: Math.round((s.over / s.count) * 1000) / 1000 } : {}), ...(wait !== undefined ? { runQueueWaitMs: wait } : {}), wallMs });
+      return ended;
     },
   };
+}
+
+/**
+ * Time the harness owes a wait it imposed on a client (a hello, say): how long its loop ran late
+ * and its main thread waited for a core while the window was open.
+ */
+export function owedMs(l: LagRecord): number {
+  return (l.loopLostMs ?? 0) + (l.runQueueWaitMs ?? 0);
 }
 
 /** Whether a measure is over a threshold, and why. */
