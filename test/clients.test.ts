@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { runConformance } from '../harness/runner/run.js';
 import { ROOT } from './helpers/cli.js';
 import { BUILTIN_FILES } from './helpers/scenarios.js';
-import { publishedVerdicts, verdicts } from './helpers/readme.js';
+import { differences, publishedVerdicts, verdicts } from './helpers/readme.js';
 
 
 
@@ -27,6 +27,7 @@ describe('clients under test (their README tables are written by bench/scenario-
     expect(control.stderr).toContain('[python-simple] task');
     const published = publishedVerdicts('clients/examples/python/README.md', 'python');
     expect(Object.keys(published).length).toBe(r.results.results.length);
+    expect(differences(r.results, published)).toEqual([]);
     expect(verdicts(r.results)).toEqual(published);
     expect(new Set(Object.values(published))).toContain('PASS');
     expect(new Set(Object.values(published))).toContain('FAIL');

@@ -41,8 +41,9 @@ describe('a counterexample through the CLI', () => {
     // The reference client's verdict is the exported scenario's expect.
     expect(['PASS', 'INFORMATIONAL']).toContain(exported[0]!.expect);
     const plain = await runMain(['run', '--client', 'naive:repeats-challenged-call', '--scenarios', file, '--scenario', ce.id, '--out', join(dir, 'r')]);
-    expect(plain.code).toBe(1);
     const rerun = JSON.parse(readFileSync(join(dir, 'r', 'results.json'), 'utf8')) as RunResults;
-    expect(rerun.results.map((r) => [r.id, r.verdict])).toEqual([[ce.id, ce.verdict]]);
+    const why = (r: RunResults['results'][number] | undefined) => (r ? `${r.verdict}: ${r.checks.filter((c) => c.verdict === r.verdict).map((c) => `${c.rule} ${c.reason}`).join('; ')}${r.lag?.lagged ? ` [lagged: ${r.lag.why}]` : ''}` : 'none');
+    expect(rerun.results.map((r) => [r.id, r.verdict]), `the sweep's ${why(ce)}; the plain run's ${why(rerun.results[0])}`).toEqual([[ce.id, ce.verdict]]);
+    expect(plain.code).toBe(1);
   });
 });

@@ -12,3 +12,13 @@ export function publishedVerdicts(readme: string, marker: string): Record<string
 }
 
 export const verdicts = (r: RunResults) => Object.fromEntries(r.results.map((x) => [x.id, x.verdict]));
+
+/** The results whose verdict differs from a published table, each with the check behind it and its attempts: what a failing comparison must say. */
+export function differences(r: RunResults, published: Record<string, string>): string[] {
+  return r.results
+    .filter((x) => published[x.id] !== x.verdict)
+    .map((x) => {
+      const c = x.checks.find((k) => k.verdict === x.verdict);
+      return `${x.id}: ${published[x.id] ?? 'absent'} → ${x.verdict}${c ? ` (${c.rule}, ${c.basis ?? '?'}: ${c.reason})` : ''}${x.lag?.lagged ? ` [lagged: ${x.lag.why}]` : ''}${x.attempts?.length ? ` [attempts: ${x.attempts.map((a) => a.verdict).join(', ')}]` : ''}`;
+    });
+}
