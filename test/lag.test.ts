@@ -118,6 +118,9 @@ describe('a failure met while the harness lagged is confirmed on a drained lane'
     expect(restsOnTime({ verdict: 'FAIL', checks: [check('NEG-LIVE-INPUT', 'harm'), check('WIRE-NO-ORPHANS', 'harm')] })).toBe(true);
     expect(restsOnTime({ verdict: 'FAIL', checks: [check('WIRE-NO-BLIND-RETRY', 'harm'), check('WIRE-NO-ORPHANS', 'harm')] })).toBe(false);
     expect(restsOnTime({ verdict: 'FAIL', checks: [check('WIRE-DEADLINE', 'crash')] })).toBe(false);
+    // A claim the ledger contradicts beside an orphan: the client never heard of its task in time. Alone: the wire's.
+    expect(restsOnTime({ verdict: 'FAIL', checks: [check('WIRE-HONEST-REPORT', 'claims'), check('WIRE-NO-ORPHANS', 'harm')] })).toBe(true);
+    expect(restsOnTime({ verdict: 'FAIL', checks: [check('WIRE-HONEST-REPORT', 'claims')] })).toBe(false);
   });
 });
 

@@ -18,15 +18,16 @@ export const isFailure = (r: Pick<ScenarioResult, 'verdict'>) => r.verdict === '
  * Why a check can rest on time: no decision by the deadline, a task started and not seen through, a
  * refusal a client's own budget running out looks like, a rejection made before the card arrived;
  * and the cross-cutting checks of a client that stopped at its budget (a stall, a task left open).
- * What cannot: an up-front miss, a duty missed on a request, a claim the ledger contradicts, a blind
- * retry, a task after a rejection, a certificate accepted, tasks multiplied, a crash of the client's
- * own: the wire shows them however fast the harness answers. A primary rule's harm counts as time's
- * only beside a failing stall or orphan check (it is the same task left open).
+ * What cannot: an up-front miss, a duty missed on a request, a blind retry, a certificate accepted,
+ * a crash of the client's own: the wire shows them however fast the harness answers. A claim the
+ * ledger contradicts, a task after a reported rejection, or a rule's harm counts as time's only beside
+ * a failing stall or orphan check (it is the same task, left open by a client that never heard of it
+ * in time); alone, it is the wire's.
  */
 const TIMING_BASES = new Set(['deadline', 'incomplete', 'over-rejection', 'no-credit']);
 const TIMING_RULES = new Set(['WIRE-DEADLINE', 'WIRE-NO-ORPHANS']);
-const EVIDENT_BASES = new Set(['up-front', 'duty', 'claims', 'record', 'crash', 'assertion']);
-const EVIDENT_RULES = new Set(['WIRE-NO-BLIND-RETRY', 'WIRE-NO-TASK-AFTER-REJECT', 'WIRE-HONEST-REPORT', 'SPEC-A2A-VERSION', 'SPEC-TLS-VERIFY']);
+const EVIDENT_BASES = new Set(['up-front', 'duty', 'record', 'crash', 'assertion']);
+const EVIDENT_RULES = new Set(['WIRE-NO-BLIND-RETRY', 'SPEC-A2A-VERSION', 'SPEC-TLS-VERIFY']);
 
 /**
  * Whether a failure rests on time: a TIMEOUT or a failing check of a kind a slow harness can cause,
@@ -36,7 +37,9 @@ export function restsOnTime(r: Pick<ScenarioResult, 'verdict' | 'checks'>): bool
   const failing = r.checks.filter((c) => c.verdict === 'FAIL' || c.verdict === 'TIMEOUT');
   const timed = (c: (typeof failing)[number]) => c.verdict === 'TIMEOUT' || TIMING_BASES.has(c.basis ?? '') || (TIMING_RULES.has(c.rule) && c.basis !== 'crash');
   const stall = failing.some((c) => TIMING_RULES.has(c.rule) && c.basis !== 'crash');
-  const evident = failing.some((c) => !timed(c) && (EVIDENT_BASES.has(c.basis ?? '') || EVIDENT_RULES.has(c.rule) || (c.basis === 'harm' && !stall)));
+  // A claim the ledger contradicts, a task after a reported rejection, a rule's harm: beside a stall or
+  // an orphan they are that same task, which the client never heard of in time; alone, the wire's.
+  const evident = failing.some((c) => !timed(c) && (EVIDENT_BASES.has(c.basis ?? '') || EVIDENT_RULES.has(c.rule) || !stall));
   return !evident && (r.verdict === 'TIMEOUT' || failing.some(timed));
 }
 
