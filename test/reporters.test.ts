@@ -30,6 +30,21 @@ describe('run reporters', () => {
     expect(coloured.err.replace(/\u001b\[\d+m/g, '')).not.toMatch(/[\u001b\u0007]/);
   });
 
+  it('progress: a failure met while the harness lagged is shown when it first ends, and its confirmation after it, without a second count', () => {
+    const err: string[] = [];
+    const r = makeReporter('progress', { out: () => {}, err: (t) => err.push(t), colour: false });
+    const first = { ...result('c/lagged', 'TIMEOUT'), lag: { loopDelayMaxMs: 400, wallMs: 3000, lagged: true, why: 'the loop ran late' } } as ScenarioResult;
+    r.deferred?.(1, 2, first);
+    r.result(2, 2, result('a/ok', 'PASS'), false);
+    r.result(2, 2, { ...result('c/lagged', 'PASS'), attempts: [{ verdict: 'TIMEOUT', reason: 'x', lag: first.lag!, durationMs: 3000 }] } as ScenarioResult, false);
+    r.dispose();
+    expect(err.join('')).toBe(
+      '[1/2] TIMEOUT       c/lagged (12 ms) · the harness lagged (the loop ran late): runs again on a drained lane once the others are done\n' +
+        '[2/2] PASS          a/ok (12 ms)\n' +
+        '  ↻ PASS          c/lagged (12 ms) · ran again on a drained lane after the harness lagged: TIMEOUT → PASS\n',
+    );
+  });
+
   it('dot: a character per scenario, F for an unexpected one; tap: TAP 13 with the plan last; json: the results document alone', () => {
     expect(capture('dot', false).out).toMatch(/^\.F\n/);
     const tap = capture('tap', false).out.split('\n');

@@ -268,7 +268,7 @@ export function buildProgram(): Command {
           bail: opts.bail,
           onStart: (id) => reporter.start(id),
           onProgress: (n, total, r, unexpected) => reporter.result(n, total, r, unexpected),
-          onDeferred: (r) => reporter.deferred?.(r),
+          onDeferred: (n, total, r) => reporter.deferred?.(n, total, r),
         });
       } catch (err) {
         reporter.failed(stop.received ? `stopped by ${stop.received}` : (err as Error).message);

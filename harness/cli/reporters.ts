@@ -24,7 +24,7 @@ export interface RunReporter {
   failed(reason: string): void;
   result(done: number, total: number, r: ScenarioResult, unexpected: boolean): void;
   /** A failure met while the harness lagged: it runs again on a drained lane before it is reported. */
-  deferred?(r: ScenarioResult): void;
+  deferred?(done: number, total: number, r: ScenarioResult): void;
   end(results: RunResults, written: WrittenReport): void;
   dispose(): void;
 }
@@ -128,20 +128,24 @@ export function makeReporter(name: ReporterName, io: ReporterIo): RunReporter {
       },
       end: (results, written) => io.out(`\n${summaryText(results, written, c)}`),
       failed() {},
-      deferred: (r) => flight.done(r.id),
+      deferred: (_d, _t, r) => flight.done(r.id),
       dispose: flight.stop,
     };
   }
-  const deferred = (r: ScenarioResult) => {
+  const counter = (done: number, total: number) => `[${String(done).padStart(String(total).length)}/${total}]`;
+  const deferred = (done: number, total: number, r: ScenarioResult) => {
     flight.done(r.id);
-    io.err(`  … ${printableInline(r.id)}: ${r.verdict} while the harness lagged (${printableInline(r.lag?.why ?? '')}); it runs again on a drained lane once the others are done\n`);
+    io.err(`${counter(done, total)} ${paint(c, SGR[r.verdict], r.verdict.padEnd(13))} ${printableInline(r.id)} (${r.durationMs} ms) · the harness lagged (${printableInline(r.lag?.why ?? '')}): runs again on a drained lane once the others are done\n`);
   };
   return {
     start: flight.start,
     result(done, total, r) {
       flight.done(r.id);
-      const again = r.attempts?.length ? ` · re-run after the harness lagged: ${r.attempts.map((a) => a.verdict).join(' → ')} → ${r.verdict}` : '';
-      io.err(`[${String(done).padStart(String(total).length)}/${total}] ${paint(c, SGR[r.verdict], r.verdict.padEnd(13))} ${printableInline(r.id)} (${r.durationMs} ms)${again}\n`);
+      if (r.attempts?.length) {
+        io.err(`  ↻ ${paint(c, SGR[r.verdict], r.verdict.padEnd(13))} ${printableInline(r.id)} (${r.durationMs} ms) · ran again on a drained lane after the harness lagged: ${r.attempts.map((a) => a.verdict).join(' → ')} → ${r.verdict}\n`);
+        return;
+      }
+      io.err(`${counter(done, total)} ${paint(c, SGR[r.verdict], r.verdict.padEnd(13))} ${printableInline(r.id)} (${r.durationMs} ms)\n`);
     },
     deferred,
     end: (results, written) => io.out(summaryText(results, written, c)),

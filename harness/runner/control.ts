@@ -45,7 +45,7 @@ const V1_CONTROL: Scenario = {
   },
   profileConstraints: {},
   intent: { taskClass: 'text', input: { mediaType: 'text/plain', text: 'File a note: the control exchange ran.' }, acceptedOutputModes: ['text/plain'], completion: 'poll' },
-  deadlineMs: 8000,
+  deadlineMs: 5000,
   expect: 'PASS',
 };
 

@@ -58,7 +58,7 @@ export interface RunOptions extends ClientChoice {
   /** A scenario started (its id). */
   onStart?: (scenarioId: string) => void;
   /** A failure met while the harness lagged: it runs again on a drained lane before it is reported. */
-  onDeferred?: (r: ScenarioResult) => void;
+  onDeferred?: (done: number, total: number, r: ScenarioResult) => void;
   /** The harness ran its control exchange (no scenario showed the client speaking A2A): what it found. */
   onControl?: (control: ControlRecord[]) => void;
   expectations?: Expectations;
@@ -228,10 +228,13 @@ async function runIn(folder: RunFolder, catalogue: CatalogueEntry[], o: RunOptio
   // --bail: the first unexpected verdict stops the run from starting more scenarios (not an interruption).
   const bail = new AbortController();
   let bailedAfter: string | undefined;
+  /** Scenarios shown as done so far: a failure met while the harness lagged is shown when it first ends, its confirmation after. */
+  let shown = 0;
   const finished = (r: ScenarioResult) => {
     results.set(r.id, r);
     const unexpected = judge([r], policy, o.expectations, ids).unexpected.some((u) => u.id === r.id);
-    o.onProgress?.(results.size, here.length, r, unexpected);
+    if (!r.attempts?.length) shown++;
+    o.onProgress?.(shown, here.length, r, unexpected);
     if (o.bail && unexpected && bailedAfter === undefined) {
       bailedAfter = r.id;
       bail.abort('bail');
@@ -264,7 +267,7 @@ async function runIn(folder: RunFolder, catalogue: CatalogueEntry[], o: RunOptio
         r.file = relativeToRoot(fileOf.get(r.id) ?? '');
         if (needsConfirmation(r)) {
           deferred.push(r);
-          o.onDeferred?.(r);
+          o.onDeferred?.(++shown, here.length, r);
           if (o.bail && judge([r], policy, o.expectations, ids).unexpected.length > 0) pending.abort('bail pending');
         } else finished(r);
       },
