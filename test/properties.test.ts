@@ -128,7 +128,7 @@ describe('a failure that does not come back', () => {
     const marker = join(dir, 'crashed');
     const cmd = `"${process.execPath}" "${join(ROOT, 'test/fixtures/clients/reference-ndjson.mjs')}" 1 crash-first "${marker}"`;
     // The crash is the client's, not the harness's lag: thresholds out of reach, so a loaded test machine cannot send it to a re-run (test/lag.test.ts shows that path).
-    const run = await withThresholds({ loopMs: Infinity, waitMinMs: Infinity }, () => runProperties({ clientCmd: cmd, families: [FAMILIES.find((f) => f.id === 'transport')!], runs: 5, seed: 3, lanes: 1 }));
+    const run = await withThresholds({ loopMs: Infinity, blockMs: Infinity, owedMinMs: Infinity }, () => runProperties({ clientCmd: cmd, families: [FAMILIES.find((f) => f.id === 'transport')!], runs: 5, seed: 3, lanes: 1 }));
     const f = run.properties![0]!;
     expect(f.failed).toBe(true);
     const ce = run.results[0]!;

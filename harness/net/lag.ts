@@ -8,8 +8,10 @@
  * - CPU starvation: where Linux says it (`/proc/self/schedstat`, the main thread), the time the
  *   harness was ready to run and waited for a core: the machine was busy with something else.
  *
- * A run during which either passes its threshold is `lagged`: a TIMEOUT or FAIL it got is confirmed
- * on a drained lane before it is reported (run.ts, properties.ts), and the lanes back off (Governor).
+ * A run during which the harness owed it time (a long block of its loop, or its loop late or its
+ * thread waiting for a core for a share of the run) is `lagged`: a TIMEOUT, or a FAIL that rests on
+ * time, it got is confirmed on a drained lane before it is reported (runner/confirm.ts), and the
+ * lanes back off while the loop is clearly late (Governor).
  */
 import { readFileSync } from 'node:fs';
 import type { LagRecord } from '../core/results.js';
@@ -18,17 +20,23 @@ export type { LagRecord };
 
 /** How often the sampler asks to run. */
 export const SAMPLE_MS = 20;
-/** Event-loop delay beyond which a run counts as lagged. */
+/** A sample later than this is a late one (the share of late samples is kept; the lanes back off on it). */
 export const LAG_LOOP_MS = 100;
-/** Waiting for a core beyond this share of a run's wall time (and at least LAG_WAIT_MIN_MS) counts as lagged. */
-export const LAG_WAIT_SHARE = 0.1;
-export const LAG_WAIT_MIN_MS = 100;
+/** One block of the loop this long counts as lagged by itself. */
+export const LAG_BLOCK_MS = 250;
+/**
+ * The time the harness owes a run (its loop's lateness in all, or its wait for a core, whichever is
+ * more) counts as lagged beyond this share of the run's wall time, and at least LAG_OWED_MIN_MS: a
+ * harness that was idle and on time while a client hung owes it nothing.
+ */
+export const LAG_OWED_SHARE = 0.1;
+export const LAG_OWED_MIN_MS = 100;
 
 /**
  * The thresholds in force (the constants above). A test that must see a failure as it came, whatever
  * the machine's load while it runs, raises them for its own duration (`withThresholds`).
  */
-export const thresholds = { loopMs: LAG_LOOP_MS, waitShare: LAG_WAIT_SHARE, waitMinMs: LAG_WAIT_MIN_MS };
+export const thresholds = { loopMs: LAG_LOOP_MS, blockMs: LAG_BLOCK_MS, owedShare: LAG_OWED_SHARE, owedMinMs: LAG_OWED_MIN_MS };
 
 export async function withThresholds<T>(t: Partial<typeof thresholds>, work: () => Promise<T>): Promise<T> {
   const before = { ...thresholds };
@@ -167,20 +175,23 @@ export function lagWindow(): LagWindow {
 }
 
 /**
- * Time the harness owes a wait it imposed on a client (a hello, say): how long its loop ran late
- * and its main thread waited for a core while the window was open.
+ * Time the harness owes a wait it imposed on a client (a hello, say): how long its loop ran late, or
+ * its main thread waited for a core, while the window was open (the two overlap: the larger counts).
  */
 export function owedMs(l: LagRecord): number {
-  return (l.loopLostMs ?? 0) + (l.runQueueWaitMs ?? 0);
+  return Math.max(l.loopLostMs ?? 0, l.runQueueWaitMs ?? 0);
 }
 
 /** Whether a measure is over a threshold, and why. */
 export function judgeLag(m: Omit<LagRecord, 'lagged' | 'why'>): LagRecord {
   const why: string[] = [];
   const t = thresholds;
-  if (m.loopDelayMaxMs > t.loopMs) why.push(`the harness's event loop ran up to ${m.loopDelayMaxMs} ms late (threshold ${t.loopMs} ms)`);
-  if (m.runQueueWaitMs !== undefined && m.runQueueWaitMs >= t.waitMinMs && m.runQueueWaitMs > m.wallMs * t.waitShare)
-    why.push(`it waited ${m.runQueueWaitMs} ms of ${m.wallMs} ms for a core (threshold ${Math.round(t.waitShare * 100)}%)`);
+  const owed = Math.max(m.loopLostMs ?? 0, m.runQueueWaitMs ?? 0);
+  if (m.loopDelayMaxMs > t.blockMs) why.push(`the harness's event loop was held up to ${m.loopDelayMaxMs} ms at once (threshold ${t.blockMs} ms)`);
+  if (owed >= t.owedMinMs && owed > m.wallMs * t.owedShare)
+    why.push(
+      `the harness owed ${owed} ms of ${m.wallMs} ms (${m.runQueueWaitMs !== undefined && m.runQueueWaitMs >= (m.loopLostMs ?? 0) ? 'waiting for a core' : 'its event loop running late'}; threshold ${Math.round(t.owedShare * 100)}%)`,
+    );
   return { ...m, lagged: why.length > 0, ...(why.length ? { why: why.join('; ') } : {}) };
 }
 
@@ -220,7 +231,7 @@ export class Governor {
     // Cut on a clear delay (the last second's worst sample over 2.5× the threshold, or a fifth of its
     // samples over it), not on the odd late timer of a machine that runs other work too.
     const recent = monitor.between(now - 1000, now);
-    const lagging = recent.max > thresholds.loopMs * 2.5 || (recent.count > 0 && recent.over / recent.count > 0.2);
+    const lagging = recent.max > thresholds.blockMs || (recent.count > 0 && recent.over / recent.count > 0.2);
     if (lagging) {
       this.quietSince = now;
       if (now - this.lastCut > 1000 && this.allowed > 1) {
