@@ -43,9 +43,22 @@ export function restsOnTime(r: Pick<ScenarioResult, 'verdict' | 'checks'>): bool
   return !evident && (r.verdict === 'TIMEOUT' || failing.some(timed));
 }
 
-/** Whether a result must be confirmed: a failure that rests on time, in a run during which the harness lagged. */
+/**
+ * A run during which the harness owed the client at least this share of its time barely ran: whatever
+ * the client did there (its own requests timing out on its side, its budget spent waiting for us)
+ * is confirmed, whichever check failed.
+ */
+export const STARVED_SHARE = 0.5;
+
+/** Whether the harness owed the run most of its time. */
+export const starved = (r: Pick<ScenarioResult, 'lag'>) => !!r.lag && Math.max(r.lag.loopLostMs ?? 0, r.lag.runQueueWaitMs ?? 0) >= r.lag.wallMs * STARVED_SHARE;
+
+/**
+ * Whether a result must be confirmed: a failure in a run during which the harness lagged, that rests
+ * on time, or of any kind where the harness owed the run most of its time.
+ */
 export function needsConfirmation(r: ScenarioResult, failing: (r: ScenarioResult) => boolean = isFailure): boolean {
-  return failing(r) && restsOnTime(r) && r.lag?.lagged === true && r.outcome.kind !== 'unsupported' && r.outcome.kind !== 'error';
+  return failing(r) && r.lag?.lagged === true && (restsOnTime(r) || starved(r)) && r.outcome.kind !== 'unsupported' && r.outcome.kind !== 'error';
 }
 
 export function attemptOf(r: ScenarioResult): Attempt {
