@@ -7,9 +7,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { grade, type GradeInput } from '../harness/core/oracle/index.js';
 import type { ScenarioResult } from '../harness/core/results.js';
-import type { HttpEvent, TaskEvent, TaskRecord, WireEvent } from '../harness/core/transcript.js';
+import type { HttpEvent, TaskEvent, WireEvent } from '../harness/core/transcript.js';
 import { startHarness, type InProcessHarness } from './helpers/harness.js';
 import { scenario } from './helpers/scenarios.js';
+import { ledgerOf } from './helpers/ledger.js';
 
 const harnesses = new Map<string, InProcessHarness>();
 async function record(client: string, id: string): Promise<ScenarioResult> {
@@ -23,17 +24,6 @@ afterAll(async () => {
 
 const checkOf = (r: { checks: ScenarioResult['checks'] }, rule: string) => r.checks.find((c) => c.rule === rule)!;
 
-function ledgerOf(events: WireEvent[]): TaskRecord[] {
-  const tasks = new Map<string, TaskRecord>();
-  for (const e of events) {
-    if (e.kind !== 'task') continue;
-    const t = tasks.get(e.taskId) ?? { id: e.taskId, contextId: 'ctx', state: e.state, mintedSeq: e.seq, history: [] };
-    t.state = e.state;
-    t.history.push({ seq: e.seq, state: e.state });
-    tasks.set(e.taskId, t);
-  }
-  return [...tasks.values()];
-}
 function regrade(r: ScenarioResult, events: WireEvent[], as: { id?: string; claims?: ScenarioResult['claims'] } = {}) {
   const s = scenario(as.id ?? r.id);
   const input: GradeInput = { scenario: s, card: r.card, profile: r.profile, intent: s.intent, events, tasks: ledgerOf(events), claims: as.claims === undefined ? r.claims : as.claims, outcome: { kind: 'reported' } };

@@ -66,23 +66,35 @@ function holdsDefault(f: FieldSpec, v: unknown): boolean {
   }
 }
 
-function strip(value: unknown, message: string): unknown {
+/**
+ * A value with the defaults of its fields removed, message by message: this harness's reading keeps
+ * fields the proto does not know and REQUIRED fields whatever they hold (readings 1–3, 7); the proto's
+ * own JSON mapping, as the SDKs run it, drops both.
+ */
+interface Mapping {
+  unknown: 'keep' | 'drop';
+  required: 'keep' | 'drop';
+}
+const OURS: Mapping = { unknown: 'keep', required: 'keep' };
+const PROTO_JSON: Mapping = { unknown: 'drop', required: 'drop' };
+
+function strip(value: unknown, message: string, m: Mapping = OURS): unknown {
   const spec = V1_MESSAGES[message];
   if (!spec || !isObject(value)) return value;
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
     const f = Object.hasOwn(spec.fields, key) ? spec.fields[key] : undefined;
     if (!f) {
-      out[key] = v; // reading 7
+      if (m.unknown === 'keep') out[key] = v; // reading 7
       continue;
     }
     if (v === null || v === undefined) continue;
-    if (!f.required && !f.optional && holdsDefault(f, v)) continue; // readings 1–3
+    if ((m.required === 'drop' || !f.required) && !f.optional && holdsDefault(f, v)) continue; // readings 1–3
     const t = f.type;
     out[key] =
-      t.t === 'message' ? strip(v, t.of)
-      : t.t === 'messages' && Array.isArray(v) ? v.map((x) => strip(x, t.of))
-      : t.t === 'messageMap' && isObject(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, strip(x, t.of)]))
+      t.t === 'message' ? strip(v, t.of, m)
+      : t.t === 'messages' && Array.isArray(v) ? v.map((x) => strip(x, t.of, m))
+      : t.t === 'messageMap' && isObject(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, strip(x, t.of, m)]))
       : v;
   }
   return out;
@@ -114,32 +126,13 @@ export function cardSigningPayload(card: Record<string, unknown>): string {
  */
 export function cleanEmptySigningContent(card: Record<string, unknown>): Record<string, unknown> {
   const { signatures: _signatures, ...rest } = card;
-  return (cleanEmpty(protoJson(rest, 'AgentCard')) ?? {}) as Record<string, unknown>;
+  return (cleanEmpty(strip(rest, 'AgentCard', PROTO_JSON)) ?? {}) as Record<string, unknown>;
 }
 
 export function cleanEmptySigningPayload(card: Record<string, unknown>): string {
   const text = canonicalize(cleanEmptySigningContent(card));
   if (text === undefined) throw new Error('[harness] the card has no canonical form');
   return text;
-}
-
-/** A value through the proto's JSON mapping: unknown fields dropped, defaults of fields without presence dropped. */
-function protoJson(value: unknown, message: string): unknown {
-  const spec = V1_MESSAGES[message];
-  if (!spec || !isObject(value)) return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(value)) {
-    const f = Object.hasOwn(spec.fields, key) ? spec.fields[key] : undefined;
-    if (!f || v === null || v === undefined) continue;
-    if (!f.optional && holdsDefault(f, v)) continue;
-    const t = f.type;
-    out[key] =
-      t.t === 'message' ? protoJson(v, t.of)
-      : t.t === 'messages' && Array.isArray(v) ? v.map((x) => protoJson(x, t.of))
-      : t.t === 'messageMap' && isObject(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, protoJson(x, t.of)]))
-      : v;
-  }
-  return out;
 }
 
 /** Empty strings, lists and objects removed at every depth (a parent emptied by it too); undefined for an emptied value. */
