@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirst from './test/sequencer.js';
 
 // The project's own tests. Scenario files (scenarios/**) are not tests of this project: the CLI
 // loads them and runs them on its own lanes (harness/runner/lanes.ts).
@@ -16,5 +17,7 @@ export default defineConfig({
     // Most tests wait on sockets, deadlines and child processes, not the CPU: three workers on two
     // cores (measured: 151 s against 163 s with two, every test passing either way).
     maxWorkers: 3,
+    // The longest files start first (test/sequencer.ts): a clean clone has no durations cached.
+    sequence: { sequencer: LongestFirst },
   },
 });

@@ -22,7 +22,7 @@ export function mutationCheck(familyIds: string[]): void {
       const strict = m.atLeast === 'NON_STRICT';
       // Four lanes, not the default sixteen: three test files sweep at once on two cores, and a case timed
       // out by that load alone (found under load: a TIMEOUT the replay did not repeat) is not the mistake.
-      const run = await runProperties({ client: `naive:${m.name}`, families: [family], runs: 100, seed: 1, strict, shrinkBudgetMs: 2000, lanes: 4 });
+      const run = await runProperties({ client: `naive:${m.name}`, families: [family], runs: 100, seed: 1, strict, shrinkBudgetMs: 1000, lanes: 4 });
       const f = run.properties![0]!;
       expect(f.failed, `${family.id} did not catch ${m.name}: ${JSON.stringify(f.verdicts)}`).toBe(true);
       const ce = run.results[0]!;
