@@ -4,8 +4,16 @@ import { main } from '../../harness/cli/main.js';
 export interface MainOutcome {
   code: number;
   stdout: string;
+  /** What the command said on stderr, without the reaper's lines (below). */
   stderr: string;
+  /**
+   * The lines saying what a dead run left and that it was removed: they belong to whatever died
+   * before (another test file's worker, an earlier job on a reused CI machine), not to this command.
+   */
+  reaped: string[];
 }
+
+const REAPED = /^a2a-conformance: a previous .* died\b.*\n?/gm;
 
 export async function runMain(args: string[]): Promise<MainOutcome> {
   let stdout = '';
@@ -17,7 +25,7 @@ export async function runMain(args: string[]): Promise<MainOutcome> {
   process.stderr.write = ((c: string | Uint8Array) => ((stderr += c.toString()), true)) as typeof process.stderr.write;
   try {
     const code = await main(['node', 'a2a-conformance', ...args]);
-    return { code, stdout, stderr };
+    return { code, stdout, stderr: stderr.replace(REAPED, ''), reaped: stderr.match(REAPED)?.map((l) => l.trim()) ?? [] };
   } finally {
     process.stdout.write = out;
     process.stderr.write = err;
