@@ -594,6 +594,29 @@ describe('hostile clients over the NDJSON protocol (one scenario each, in this p
     return left;
   });
 
+  hostile('a result with unknown fields (one saying "verdict": "PASS"): only the declared fields are kept as claims, the others named in a warning', 60_000, async () => {
+    const { results, left } = await withClient(['extra-field'], [REJECT_IS_RIGHT]);
+    const r = (results as ScenarioResult[])[0]!;
+    expect(r.verdict, reason(r)).toBe('PASS');
+    expect(Object.keys(r.claims ?? {}).sort()).toEqual(['decision', 'degradations', 'errorClass', 'notes', 'taskIds']);
+    expect(r.checks.flatMap((c) => c.evidence.map((e) => e.fact)).join(' | ')).toMatch(/"extra", "verdict" are not ones the protocol defines/);
+    return left;
+  });
+
+  hostile('a result with an unknown field nested 4,500 deep: `run` exits 1 with its report, that scenario FAIL saying why', 90_000, async () => {
+    const before = listening();
+    const out = join(fixtures, 'deep-field-report');
+    const o = await runMain(['run', '--client-cmd', cmd('deep-field'), '--scenario', REJECT_IS_RIGHT, '--out', out, '--reporter', 'dot']);
+    expect(o.code, o.stderr).toBe(1);
+    const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResults;
+    const r = results.results[0]!;
+    expect(r.verdict).toBe('FAIL');
+    expect(reason(r)).toMatch(/the client's result is invalid: it nests deeper than 32 levels \(at "x"\."a"\."a"…\)/);
+    expect(r.claims).toBeNull();
+    expect(readFileSync(join(out, 'index.html'), 'utf8')).toMatch(/nests deeper than 32 levels/);
+    return leftInProcess([], before);
+  });
+
   hostile('JSON-RPC ids nested 3,000 and 20,000 deep: answered -32600 with id null, recorded as a short note, the result serialises', 60_000, async () => {
     const { results, left } = await withClient(['deep-id'], [CONTROL]);
     const r = (results as ScenarioResult[])[0]!;
