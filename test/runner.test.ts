@@ -376,6 +376,9 @@ describe("a shim's glue, named beside the verdicts it explains (hello.glue)", ()
     const hello = { name: 'shim', version: '1', profile: null, taskClasses: ['text'] };
     expect(helloProblem({ ...hello, glue: [{ scenarios: ['a/*'], note: 'why' }] })).toBeUndefined();
     expect(helloProblem({ ...hello, glue: [{ scenarios: 'a/*', note: 'why' }] })).toMatch(/hello\.glue must be a list/);
+    // What a hello says goes into every result: bounded in depth and length.
+    expect(helloProblem({ ...hello, profile: JSON.parse('{"a":'.repeat(4500) + '1' + '}'.repeat(4500)) })).toBe('hello nests deeper than 32 levels');
+    expect(helloProblem({ ...hello, name: 'n'.repeat(201) })).toMatch(/hello\.name must be at most 200 characters/);
     expect(helloProblem({ ...hello, glue: [{ scenarios: ['a'], note: '' }] })).toMatch(/hello\.glue/);
   });
   it('the @a2a-js/sdk adapters say which of their verdicts are the glue\'s', async () => {

@@ -2,6 +2,7 @@
  * The adapter contract's harness side: the types a client implements live in core's vocabulary
  * (harness/core/vocabulary/adapter.ts); here is how the harness checks what a client says of itself.
  */
+import { depthOver } from '../core/body.js';
 import { DIALECTS, TASK_CLASSES, type Hello } from '../core/vocabulary/types.js';
 
 export type { BuiltinClient, ClientAdapter, ClientDiagnostics } from '../core/vocabulary/adapter.js';
@@ -13,6 +14,10 @@ export const MAX_CONCURRENCY = 64;
 export function helloProblem(h: unknown): string | undefined {
   const o = h as Partial<Hello> | null;
   if (!o || typeof o !== 'object') return 'hello must be an object';
+  // Its profile goes into every result: nesting past any real profile would cost the report its stack.
+  if (depthOver(o, 32)) return 'hello nests deeper than 32 levels';
+  if (typeof o.name === 'string' && o.name.length > 200) return 'hello.name must be at most 200 characters';
+  if (typeof o.version === 'string' && o.version.length > 200) return 'hello.version must be at most 200 characters';
   if (typeof o.name !== 'string' || !o.name) return 'hello.name must be a non-empty string';
   if (typeof o.version !== 'string') return 'hello.version must be a string';
   if (o.profile !== null && (typeof o.profile !== 'object' || o.profile === undefined)) return 'hello.profile must be null or a profile object';
