@@ -27,6 +27,11 @@ export interface PeerRunContext {
   onEnd(fn: () => void): void;
   /** The vendor's card-signing keys of this run (PEM; seed 001). */
   signers: CardSigners;
+  /**
+   * How many finished tasks the peer keeps (the oldest finished are forgotten first: `serve`, which
+   * runs for hours). Absent: all, for a scenario run is short and its input bounded.
+   */
+  retainFinished?: number;
 }
 
 export interface PeerInstance {

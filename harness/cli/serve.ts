@@ -15,6 +15,8 @@ import { mountPeer, type MountedPeer } from '../runner/mount.js';
 
 /** Events each peer keeps while serving (the oldest go first). */
 export const SERVE_EVENTS = 5000;
+/** Finished tasks each peer keeps while serving (the oldest finished are forgotten: GetTask then answers TaskNotFound). */
+export const SERVE_FINISHED_TASKS = 100;
 
 export interface ServeOptions {
   catalogue: CatalogueEntry[];
@@ -81,7 +83,7 @@ export async function serve(o: ServeOptions): Promise<Serving> {
     // Requests are logged once answered, everything else as it happens.
     transcript.onRecord = (ev) => ev.kind !== 'http' && log(ev);
     transcript.onAnswer = log;
-    const m = mountPeer(host, dispatcher, e.scenario.peer, { key: `serve${i + 1}`, transcript, deadlineMs: e.scenario.deadlineMs });
+    const m = mountPeer(host, dispatcher, e.scenario.peer, { key: `serve${i + 1}`, transcript, deadlineMs: e.scenario.deadlineMs, retainFinished: SERVE_FINISHED_TASKS });
     mounted.push(m);
     o.out(`  ${e.scenario.id.padEnd(50)} ${m.peer.cardUrl}`);
     // A peer with a token endpoint: the client credentials of this session, as a run hands them over (docs/protocol.md).

@@ -109,6 +109,14 @@ function jsonOf(text: string): { json: unknown; redacted: string[]; deep?: true 
   return { json: redactJson(parsed, redacted), redacted };
 }
 
+/** What a transcript keeps whole of a body of this many characters (a larger one keeps its head only). */
+export const keptChars = (chars: number): number => (chars > MAX_BODY_CHARS ? BODY_HEAD_CHARS : chars);
+
+/** A body past its run's budget of payloads kept (transcript.ts KEPT_PAYLOAD_CHARS): its size and digest only. */
+export function shedRecord(bytes: number, contentType: string | undefined, digest: string | undefined): BodyRecord {
+  return { ...(contentType ? { contentType: contentType.slice(0, 200) } : {}), bytes, ...(digest ? { digest } : {}), truncated: 'past the run\'s budget of payloads kept whole: its size and digest only' };
+}
+
 /** A whole (non-streamed) body as the transcript keeps it. */
 export function bodyRecord(text: string, bytes: number, contentType: string | undefined, digest: string | undefined): BodyRecord {
   const base: BodyRecord = { ...(contentType ? { contentType: contentType.slice(0, 200) } : {}), bytes, ...(digest ? { digest } : {}) };
@@ -131,12 +139,16 @@ export function bodyRecord(text: string, bytes: number, contentType: string | un
  * One event of a stream added to its record (the `data` of an SSE event), within the bounds: at most
  * MAX_STREAM_EVENTS events and MAX_BODY_CHARS characters of data in all.
  */
-export function addStreamEvent(rec: BodyRecord, data: string, kept: { chars: number }): void {
+export function addStreamEvent(rec: BodyRecord, data: string, kept: { chars: number; room?: (chars: number) => boolean }): void {
   rec.bytes += data.length;
   rec.events ??= [];
   // Once one event is left out, every later one is too: the events kept are the first ones, without gaps.
   if (rec.truncated || rec.events.length >= MAX_STREAM_EVENTS || kept.chars + data.length > MAX_BODY_CHARS) {
     rec.truncated = `more than ${rec.events.length} event(s) or ${MAX_BODY_CHARS} characters: the first ${rec.events.length} kept`;
+    return;
+  }
+  if (kept.room && !kept.room(data.length)) {
+    rec.truncated = `past the run's budget of payloads kept whole: the first ${rec.events.length} event(s) kept`;
     return;
   }
   kept.chars += data.length;

@@ -199,6 +199,29 @@ export interface TaskRecord {
 
 /** Most events one run records; a flooding client cannot exhaust memory. */
 export const MAX_EVENTS = 20_000;
+/**
+ * Characters of payloads (request params, response and push bodies, stream events) one run keeps
+ * whole; beyond it a payload keeps its size and digest only, marked truncated. A real run keeps a
+ * few hundred KiB; 8,000 requests of 60 KB each kept whole held 2 GiB.
+ */
+export const KEPT_PAYLOAD_CHARS = 8 * 1024 * 1024;
+/**
+ * Bytes of request bodies a client may send in one run; past it the peers answer 429 and record
+ * nothing more of the run, as past MAX_EVENTS: what a peer stores of a run (task histories, push
+ * configs) stays within a small multiple of it. Far above any scenario's own traffic.
+ */
+export const RUN_INPUT_BYTES = 32 * 1024 * 1024;
+
+/** The transcript that recorded each HTTP event: where a payload on it asks for room (keepOn). */
+const RECORDED_BY = new WeakMap<object, Transcript>();
+
+/**
+ * Whether a payload of `chars` characters may be kept whole on this recorded event: within its
+ * run's KEPT_PAYLOAD_CHARS (counted if so). An event of no transcript keeps it.
+ */
+export function keepOn(event: object, chars: number): boolean {
+  return RECORDED_BY.get(event)?.keep(chars, event) ?? true;
+}
 
 /** Sequence-numbered recorder for one scenario run. */
 export class Transcript {
@@ -209,6 +232,13 @@ export class Transcript {
   dropped = 0;
   private count = 0;
   private readonly ring: number | undefined;
+  /** Characters of payloads kept whole so far, and by which event (a ring gives them back as it lets events go). */
+  private kept = 0;
+  private readonly keptBy = new WeakMap<object, number>();
+  /** Payloads kept as size and digest only: the run was past KEPT_PAYLOAD_CHARS. */
+  shed = 0;
+  /** Bytes of request bodies received in this run. */
+  received = 0;
   /** Called with each recorded event (the `serve` command logs them live). */
   onRecord?: (event: WireEvent) => void;
   /** Called when a recorded request has been answered (its status is known). */
@@ -227,18 +257,45 @@ export class Transcript {
 
   /** Records an event and returns it with its sequence number (0 when it was not recorded). */
   record<E extends NewWireEvent>(event: E): E & EventBase {
-    const recordable = !this.sealed && (this.ring !== undefined || this.events.length < MAX_EVENTS);
+    const recordable = !this.sealed && (this.ring !== undefined || (this.events.length < MAX_EVENTS && this.received <= RUN_INPUT_BYTES));
     const full = { ...event, seq: recordable ? ++this.count : 0, t: Math.round(this.clock() - this.start) } as E & EventBase;
     if (recordable) {
       this.events.push(full as unknown as WireEvent);
+      if (full.kind === 'http') RECORDED_BY.set(full, this);
       // Let the oldest go in batches: a shift per event would copy the whole ring each time.
       if (this.ring !== undefined && this.events.length >= this.ring * 2) {
         this.dropped += this.events.length - this.ring;
-        this.events.splice(0, this.events.length - this.ring);
+        for (const gone of this.events.splice(0, this.events.length - this.ring)) this.kept -= this.keptBy.get(gone) ?? 0;
       }
       this.onRecord?.(full as unknown as WireEvent);
     } else this.dropped++;
     return full;
+  }
+
+  /**
+   * Whether a payload of `chars` characters may be kept whole: within KEPT_PAYLOAD_CHARS for the run
+   * (for a ring, for the events it still holds). Counted against `event` when given and kept.
+   */
+  keep(chars: number, event?: object): boolean {
+    if (this.kept + chars > KEPT_PAYLOAD_CHARS) {
+      this.shed++;
+      return false;
+    }
+    this.kept += chars;
+    if (event) this.hold(event, chars);
+    return true;
+  }
+
+  /** Says that `chars` kept earlier (keep without an event) are held by this recorded event: a ring gives them back with it. */
+  hold(event: object, chars: number): void {
+    if (this.ring !== undefined && chars > 0) this.keptBy.set(event, (this.keptBy.get(event) ?? 0) + chars);
+  }
+
+  /** Counts a request body of the client's; false once the run is past RUN_INPUT_BYTES (a ring never is). */
+  receive(bytes: number): boolean {
+    if (this.ring !== undefined) return true;
+    this.received += bytes;
+    return this.received <= RUN_INPUT_BYTES;
   }
 
   /** The recorded event with this sequence number, if it is still kept. */
@@ -285,6 +342,11 @@ export class TaskLedger {
 
   get(id: string): TaskRecord | undefined {
     return this.tasks.get(id);
+  }
+
+  /** Lets a finished task go (`serve` keeps only the latest; its events stay in the transcript's ring). */
+  forget(id: string): void {
+    this.tasks.delete(id);
   }
 
   all(): TaskRecord[] {

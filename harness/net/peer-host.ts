@@ -15,8 +15,8 @@ import type { CardSigners } from '../core/scenario.js';
 import type { Pki } from '../pki/index.js';
 import type { ListenerKind } from '../core/scenario.js';
 import { LISTENER_KINDS } from '../core/scenario.js';
-import { SEQ_HEADER, type HttpEvent, type Transcript } from '../core/transcript.js';
-import { addStreamEvent, bodyRecord, type BodyRecord } from '../core/body.js';
+import { keepOn, RUN_INPUT_BYTES, SEQ_HEADER, type HttpEvent, type Transcript } from '../core/transcript.js';
+import { addStreamEvent, bodyRecord, keptChars, shedRecord, type BodyRecord } from '../core/body.js';
 import { createParser } from 'eventsource-parser';
 
 const MAX_BODY = 2 * 1024 * 1024;
@@ -256,6 +256,14 @@ export class PeerHost {
       return;
     }
     if (body && body.length > 0) ev.requestDigest = createHash('sha256').update(body).digest('hex').slice(0, 16);
+    // Past the run's input budget (a flood of large requests): answered without reaching a peer, which would store it.
+    if (!slot.transcript.receive(body?.length ?? 0)) {
+      ev.status = 429;
+      ev.note = `past the ${RUN_INPUT_BYTES / 1024 / 1024} MiB of requests one scenario run takes: not passed to the peer`;
+      slot.transcript.onAnswer?.(ev);
+      res.writeHead(429, { 'content-type': 'text/plain' }).end('too much sent in this scenario run');
+      return;
+    }
     const method = req.method ?? 'GET';
     // Methods a Fetch Request cannot carry are the client's odd choice, not a harness fault.
     if (!['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'].includes(method)) {
@@ -312,7 +320,9 @@ export class PeerHost {
       // The card is shown beside the scenario byte for byte (its digest is on the event): not kept twice.
       ev.responseBody = ev.bodyDigest
         ? { ...(contentType ? { contentType } : {}), bytes, ...(digest ? { digest } : {}), omitted: 'the Agent Card: shown with the scenario, byte for byte' }
-        : bodyRecord(whole?.toString('utf8') ?? '', bytes, contentType, digest);
+        : keepOn(ev, keptChars(bytes))
+          ? bodyRecord(whole?.toString('utf8') ?? '', bytes, contentType, digest)
+          : shedRecord(bytes, contentType, digest);
     }
     res.writeHead(response.status, out);
     slot.transcript.onAnswer?.(ev);
@@ -328,7 +338,7 @@ export class PeerHost {
     res.on('close', () => slot.streams.delete(res));
     const rec: BodyRecord = { ...(contentType ? { contentType } : {}), bytes: 0, events: [] };
     ev.responseBody = rec;
-    const budget = { chars: 0 };
+    const budget = { chars: 0, room: (chars: number) => keepOn(ev, chars) };
     // Events are added while the run records: a sealed transcript is graded and never changes.
     const parser = createParser({ onEvent: (e) => void (!slot.transcript.isSealed && addStreamEvent(rec, e.data, budget)) });
     const dec = new TextDecoder();

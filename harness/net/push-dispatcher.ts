@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { Agent, request } from 'undici';
-import { bodyRecord } from '../core/body.js';
+import { bodyRecord, keptChars, shedRecord, type BodyRecord } from '../core/body.js';
 import type { Pki } from '../pki/index.js';
 import type { PushOrder } from '../core/push.js';
 import type { PushAttemptEvent, Transcript } from '../core/transcript.js';
@@ -74,7 +74,16 @@ export class PushDispatcher {
 
   private async attempt(p: PushRequest): Promise<PushAttemptEvent> {
     const text = JSON.stringify(p.payload);
-    const body = bodyRecord(text, Buffer.byteLength(text), 'application/a2a+json', createHash('sha256').update(text).digest('hex').slice(0, 16));
+    const digest = createHash('sha256').update(text).digest('hex').slice(0, 16);
+    const chars = keptChars(text.length);
+    const kept = p.transcript.keep(chars);
+    const body = kept ? bodyRecord(text, Buffer.byteLength(text), 'application/a2a+json', digest) : shedRecord(Buffer.byteLength(text), 'application/a2a+json', digest);
+    const ev = await this.deliver(p, text, body);
+    if (kept) p.transcript.hold(ev, chars);
+    return ev;
+  }
+
+  private async deliver(p: PushRequest, text: string, body: BodyRecord): Promise<PushAttemptEvent> {
     const base = { kind: 'push-attempt' as const, taskId: p.taskId, url: p.url, state: p.state, presentedClientCert: p.mode === 'partner-mtls', body };
     let host: string;
     try {

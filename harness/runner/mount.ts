@@ -19,6 +19,8 @@ export interface MountOptions {
   transcript?: Transcript;
   /** Parts added to the peer: a step that signs its card, another origin, a gate before the RPC. */
   parts?: PeerParts;
+  /** Finished tasks the peer keeps (PeerRunContext.retainFinished): `serve`'s bound. */
+  retainFinished?: number;
 }
 
 export interface MountedPeer {
@@ -57,6 +59,7 @@ export function mountPeer(host: PeerHost, dispatcher: PushDispatcher, desc: Peer
       ledger,
       deadlineMs: o.deadlineMs ?? 30_000,
       signers: host.signers,
+      ...(o.retainFinished !== undefined ? { retainFinished: o.retainFinished } : {}),
       onEnd: (fn) => (ended ? fn() : void endings.add(fn)),
       base: (kind) => host.base(kind, key),
       push: (order) => dispatcher.dispatch({ ...order, transcript }),

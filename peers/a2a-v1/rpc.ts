@@ -10,7 +10,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { http, HttpResponse, type RequestHandler } from 'msw';
 import type { PeerRuntime } from '../../harness/core/scenario.js';
 import type { HttpEvent } from '../../harness/core/transcript.js';
-import { isTerminal } from '../../harness/core/transcript.js';
+import { isTerminal, keepOn } from '../../harness/core/transcript.js';
 import { includesMediaType } from '../../harness/core/vocabulary/media-type.js';
 import type { PeerRunContext } from '../context.js';
 import { RpcError } from './errors.js';
@@ -38,9 +38,10 @@ const viaV03 = (request: Request) => request.headers.get(INNER_HEADER) === INNER
  * cost memory or stack); a credential under its key (a push config's `token`, its `credentials`)
  * redacted, as response bodies are (core/body.ts). The params digest is taken before, from the whole params.
  */
-function recordable(params: Params, raw: string): unknown {
+function recordable(params: Params, raw: string, ev: HttpEvent): unknown {
   if (raw.length > MAX_BODY_CHARS) return { '@truncated': true, bytes: raw.length };
   if (depthOver(params, MAX_BODY_DEPTH)) return { '@truncated': true, bytes: raw.length, reason: `nested deeper than ${MAX_BODY_DEPTH}` };
+  if (!keepOn(ev, raw.length)) return { '@truncated': true, bytes: raw.length, reason: "past the run's budget of payloads kept whole" };
   return redactJson(params);
 }
 
@@ -62,6 +63,9 @@ function artifactTypesOf(task: Record<string, unknown>): string[] | undefined {
   return types.length ? types.slice(0, 20) : undefined;
 }
 
+/** The longest webhook URL, token or credentials a push config may carry (characters). */
+const MAX_PUSH_FIELD = 8000;
+
 const validId = (id: unknown) => id === null || typeof id === 'number' || typeof id === 'string';
 
 /** A digest of the params without any `messageId`: two requests with it equal sent the same params. */
@@ -80,7 +84,7 @@ function paramsDigest(params: Params): string | undefined {
 export function recordCall(ev: HttpEvent, body: Params, raw: string): void {
   const method = typeof body.method === 'string' ? body.method : '';
   const params = isObj(body.params) ? body.params : {};
-  ev.rpc = { method: method.length <= 200 ? method : `${method.slice(0, 200)}…`, id: recordableId(body.id ?? null), params: recordable(params, raw) };
+  ev.rpc = { method: method.length <= 200 ? method : `${method.slice(0, 200)}…`, id: recordableId(body.id ?? null), params: recordable(params, raw, ev) };
   ev.paramsDigest = paramsDigest(params);
 }
 
@@ -181,6 +185,11 @@ export function rpcHandler(o: RpcOptions): RequestHandler {
   /** A push config, refused at registration unless its URL is https (spec §13.2: webhooks SHOULD use HTTPS). */
   function pushConfigOf(v: unknown): { url: string; token?: string; authentication?: { scheme: string; credentials?: string } } {
     if (!isObj(v) || typeof v.url !== 'string' || v.url === '') throw new RpcError('invalidParams', 'TaskPushNotificationConfig.url is REQUIRED');
+    // RFC 9110 §4.1 asks for URIs of at least 8,000 octets; a webhook URL of megabytes is a flood, kept nowhere.
+    if (v.url.length > MAX_PUSH_FIELD) throw new RpcError('invalidParams', `TaskPushNotificationConfig.url has ${v.url.length} characters: this agent takes webhook URLs of at most ${MAX_PUSH_FIELD}`);
+    for (const k of ['token'] as const) if (typeof v[k] === 'string' && (v[k] as string).length > MAX_PUSH_FIELD) throw new RpcError('invalidParams', `TaskPushNotificationConfig.${k} has ${(v[k] as string).length} characters: at most ${MAX_PUSH_FIELD}`);
+    if (isObj(v.authentication) && typeof v.authentication.credentials === 'string' && v.authentication.credentials.length > MAX_PUSH_FIELD)
+      throw new RpcError('invalidParams', `TaskPushNotificationConfig.authentication.credentials has ${v.authentication.credentials.length} characters: at most ${MAX_PUSH_FIELD}`);
     let protocol = '';
     try {
       protocol = new URL(v.url).protocol;

@@ -94,6 +94,8 @@ export class TaskRuntime {
   private readonly v03Configs = new WeakSet<PushConfig>();
   private nextId = 1;
   private changes = 0;
+  /** Finished tasks, oldest first, where the context retains only some (ctx.retainFinished). */
+  private readonly finished: string[] = [];
 
   constructor(
     private readonly rt: PeerRuntime,
@@ -262,6 +264,17 @@ export class TaskRuntime {
     const status = { state, timestamp: t.updated };
     this.emit(t, { statusUpdate: { taskId: t.rec.id, contextId: t.rec.contextId, status } }, state);
     if (t.pushConfigs.length > 0) t.pendingPush = Promise.all([t.pendingPush, ...t.pushConfigs.map((c) => this.push(t, c, state))]);
+    if (isTerminal(state) && this.ctx.retainFinished !== undefined) this.forgetBeyond(t.rec.id, this.ctx.retainFinished);
+  }
+
+  /** Counts a task as finished and forgets the oldest finished ones past `keep`: their history, artifacts and push configs go. */
+  private forgetBeyond(id: string, keep: number): void {
+    this.finished.push(id);
+    while (this.finished.length > keep) {
+      const gone = this.finished.shift()!;
+      this.tasks.delete(gone);
+      this.ctx.ledger.forget(gone);
+    }
   }
 
   private emit(t: TaskState, event: Record<string, unknown>, state: string | undefined): void {
