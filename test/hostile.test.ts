@@ -8,7 +8,7 @@
  * request); everything that ends before a run starts goes through `main` in this process.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -23,7 +23,7 @@ import { makePki, writePki, type Pki } from '../harness/pki/index.js';
 import { closeEnv, openEnv } from '../harness/runner/env.js';
 import { executeScenario } from '../harness/runner/execute.js';
 import { mountPeer } from '../harness/runner/mount.js';
-import { closeRunFolder, markedProcesses, openRunFolder, openRunFolders } from '../harness/runner/workspace.js';
+import { closeRunFolder, markedProcesses, openRunFolder, openRunFolders, reapDeadRuns } from '../harness/runner/workspace.js';
 import { SERVE_EVENTS, SERVE_FINISHED_TASKS } from '../harness/cli/serve.js';
 import { Agent, request } from 'undici';
 import { ROOT } from './helpers/cli.js';
@@ -226,6 +226,15 @@ function startCli(args: string[], tmp = caseTmp()): CliProcess {
 }
 
 /** Which of the pids noted in a file (by a fixture client, space-separated) still run; a zombie does not. */
+/** Whether a process is alive (not gone, not a zombie). */
+function stillAlive(pid: number | undefined): boolean {
+  try {
+    return !/^\d+ \(.*\) [ZX]/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
 function stillRunning(pidFile: string): string[] {
   if (!existsSync(pidFile)) return [];
   const out: string[] = [];
@@ -575,6 +584,46 @@ describe('hostile clients over the NDJSON protocol (one scenario each, in this p
     const { results, left } = await withClient(['orphans', pids], [REJECT_IS_RIGHT], { deadlineMs: 2000 });
     expect((results as ScenarioResult[])[0]!.verdict).toBe('FAIL');
     return [...left, ...stillRunning(pids)];
+  });
+
+  hostile('a client whose grandchild calls setsid and clears its environment (no group, no run mark), then hangs: the grandchild is killed with the run', 60_000, async () => {
+    const pids = join(fixtures, 'escape-inproc.pids');
+    const { results, left } = await withClient(['escape', pids], [REJECT_IS_RIGHT], { deadlineMs: 2000 });
+    expect((results as ScenarioResult[])[0]!.verdict).toBe('TIMEOUT');
+    expect(existsSync(pids)).toBe(true);
+    return [...left, ...stillRunning(pids)];
+  });
+
+  hostile('a forged registry entry (a file in the run folder naming a process group the client never started) kills nothing, neither at the end of the run nor when the next run reaps it; what the reaper kills through a group it names', 30_000, async () => {
+    // The victim: a group of its own, started before either run, as a user's shell would be.
+    const victim = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore', detached: true });
+    const ticks = () => readFileSync(`/proc/${victim.pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[19]!;
+    try {
+      await new Promise((r) => setTimeout(r, 100));
+      const t = ticks();
+      // A live run: what a client writes in its folder is never read to kill.
+      const live = await openRunFolder('hostile test');
+      writeFileSync(join(live.procsDir, String(victim.pid)), t);
+      await closeRunFolder(live);
+      expect(stillAlive(victim.pid), 'killed by a live run').toBe(true);
+      // A dead run (its owner gone), as the next run finds it: a group that started before that run is not its.
+      const dead = mkdtempSync(join(tmpdir(), 'a2a-conformance-run-'));
+      mkdirSync(join(dead, 'procs'));
+      writeFileSync(join(dead, 'owner.json'), JSON.stringify({ pid: 999_999, startTicks: String(Number(t) + 1), pidNamespace: readlinkSync('/proc/self/ns/pid'), startedAt: new Date().toISOString(), command: 'run' }));
+      writeFileSync(join(dead, 'procs', String(victim.pid)), t);
+      // Beside it, a group that run did start (after it began), with two processes and no mark: killed, and named.
+      const left = spawn('sh', ['-c', `"${process.execPath}" -e "setInterval(() => {}, 1000)" & exec "${process.execPath}" -e "setInterval(() => {}, 1000)"`], { stdio: 'ignore', detached: true });
+      await new Promise((r) => setTimeout(r, 300));
+      writeFileSync(join(dead, 'procs', String(left.pid)), readFileSync(`/proc/${left.pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[19]!);
+      const said = reapDeadRuns().find((l) => l.includes(dead)) ?? '';
+      expect(said).toMatch(/killed 2 process\(es\) it left running: node \(pid \d+\), node \(pid \d+\)$/);
+      expect(existsSync(dead)).toBe(false);
+      expect(stillAlive(victim.pid), 'killed by the reaper').toBe(true);
+      expect(stillAlive(left.pid), 'left by the reaper').toBe(false);
+    } finally {
+      victim.kill('SIGKILL');
+    }
+    return [];
   });
 
   // 250 lines: enough to fill the 100 warnings kept (each slice of a line used to keep all of it alive:

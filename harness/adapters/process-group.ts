@@ -1,10 +1,13 @@
 /**
- * How a run finds its client processes again: each process group is registered as a file
- * `<run folder>/procs/<pgid>` holding its leader's start time, and every process carries
- * `A2A_CONFORMANCE_RUN=<run folder>` in its environment (inherited by whatever it starts, unless it
- * clears its environment). harness/runner/workspace.ts kills by both.
+ * How a run finds its client processes again: each process group is registered in this process's
+ * memory (what a live run kills: nothing a client can write) and as a file
+ * `<run folder>/procs/<pgid>` holding its leader's start time (for the next run, after a SIGKILL of
+ * this one); every process carries `A2A_CONFORMANCE_RUN=<run folder>` in its environment (inherited by
+ * whatever it starts, unless it clears its environment); and the descendants of each client process
+ * are seen while it lives (its process tree, sampled), so one that left the group, cleared its
+ * environment and lost its parent is still known. harness/runner/workspace.ts kills by all three.
  */
-import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The environment variable that marks a client process as one of a run's. */
@@ -24,7 +27,86 @@ export function statFields(pid: number): string[] | undefined {
 /** A process's start time in clock ticks (field 22): a reused pid has another. */
 export const startTicks = (pid: number): string | null => statFields(pid)?.[19] ?? null;
 
+/** Per run folder: the process groups this process registered, and every descendant of a client seen, each with its start time. */
+const GROUPS = new Map<string, Map<number, string>>();
+const SEEN = new Map<string, Map<number, string>>();
+/** Client processes whose trees are sampled, with the run folder each belongs to. */
+const ROOTS = new Map<number, string>();
+/** How often a client's process tree is sampled while it lives. */
+export const TREE_SAMPLE_MS = 200;
+let sampler: NodeJS.Timeout | undefined;
+
+/** The process groups a live run registered (from memory: a file a client wrote is never read here). */
+export const registeredGroups = (runDir: string): Map<number, string> => GROUPS.get(runDir) ?? new Map();
+
+/** Every descendant of the run's clients seen so far, with its start time. */
+export const seenDescendants = (runDir: string): Map<number, string> => SEEN.get(runDir) ?? new Map();
+
+/** Forgets what this process registered for a run folder (once it is removed). */
+export function forgetRun(runDir: string): void {
+  GROUPS.delete(runDir);
+  SEEN.delete(runDir);
+  for (const [pid, dir] of ROOTS) if (dir === runDir) ROOTS.delete(pid);
+}
+
+/**
+ * Samples the process trees of the live clients: every process whose parent chain reaches a client
+ * (or a descendant seen before) is recorded. A process that called setsid() and cleared its
+ * environment keeps its parent until that parent exits; seen once, it is known for good.
+ */
+export function sampleTrees(): void {
+  if (ROOTS.size === 0) return;
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return;
+  }
+  const parent = new Map<number, number>();
+  const ticks = new Map<number, string>();
+  for (const e of entries) {
+    if (e.charCodeAt(0) > 57) continue; // not a pid (names start with a letter)
+    const f = statFields(Number(e));
+    if (!f) continue;
+    parent.set(Number(e), Number(f[1]));
+    ticks.set(Number(e), f[19]!);
+  }
+  for (const [pid, ppid] of parent) {
+    // Walk up until a client, a known descendant of one, or the top.
+    let at = ppid;
+    for (let hops = 0; at > 1 && hops < 64; hops++) {
+      const dir = ROOTS.get(at) ?? [...SEEN].find(([, m]) => m.has(at) && m.get(at) === ticks.get(at))?.[0];
+      if (dir) {
+        let m = SEEN.get(dir);
+        if (!m) SEEN.set(dir, (m = new Map()));
+        if (!m.has(pid)) m.set(pid, ticks.get(pid)!);
+        break;
+      }
+      at = parent.get(at) ?? 0;
+    }
+  }
+}
+
+/** Starts sampling a client's process tree (Linux); stopped by `untrackTree` once it has exited and been sampled a last time. */
+export function trackTree(runDir: string, pid: number): void {
+  ROOTS.set(pid, runDir);
+  sampler ??= setInterval(() => {
+    sampleTrees();
+    if (ROOTS.size === 0) {
+      clearInterval(sampler);
+      sampler = undefined;
+    }
+  }, TREE_SAMPLE_MS).unref();
+}
+
+export function untrackTree(pid: number): void {
+  ROOTS.delete(pid);
+}
+
 export function registerProcessGroup(runDir: string, pgid: number): void {
+  let m = GROUPS.get(runDir);
+  if (!m) GROUPS.set(runDir, (m = new Map()));
+  m.set(pgid, startTicks(pgid) ?? '');
   try {
     writeFileSync(join(runDir, 'procs', String(pgid)), startTicks(pgid) ?? '', { mode: 0o600 });
   } catch {
@@ -33,6 +115,7 @@ export function registerProcessGroup(runDir: string, pgid: number): void {
 }
 
 export function unregisterProcessGroup(runDir: string, pgid: number): void {
+  GROUPS.get(runDir)?.delete(pgid);
   try {
     unlinkSync(join(runDir, 'procs', String(pgid)));
   } catch {

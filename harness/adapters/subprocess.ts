@@ -11,7 +11,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { ClientReport, Hello, RunRequest } from '../core/vocabulary/types.js';
 import { lagWindow, owedMs } from '../net/lag.js';
 import { helloProblem, type ClientAdapter, type ClientDiagnostics } from './contract.js';
-import { registerProcessGroup, RUN_MARK, unregisterProcessGroup } from './process-group.js';
+import { registerProcessGroup, RUN_MARK, sampleTrees, trackTree, unregisterProcessGroup, untrackTree } from './process-group.js';
 
 export const PROTOCOL = 'a2a-conformance/1';
 export const MAX_LINE_BYTES = 1024 * 1024;
@@ -85,6 +85,7 @@ export class Child {
     const pgid = this.proc.pid;
     if (o.runDir && pgid) {
       registerProcessGroup(o.runDir, pgid);
+      trackTree(o.runDir, pgid);
       if (gated) this.proc.stdin!.write('\n');
     }
     LIVE.add(this);
@@ -111,6 +112,7 @@ export class Child {
           // the group is already empty
         }
         if (o.runDir) unregisterProcessGroup(o.runDir, pgid);
+        untrackTree(pgid);
       }
       this.exited = true;
       LIVE.delete(this);
@@ -197,6 +199,8 @@ export class Child {
 
   kill(): void {
     if (this.exited) return;
+    // A last look at its tree: a descendant that left the group is known before its parent dies.
+    sampleTrees();
     try {
       process.kill(-this.proc.pid!, 'SIGKILL');
     } catch {

@@ -13,7 +13,7 @@ import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, 
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RUN_MARK, startTicks, statFields } from '../adapters/process-group.js';
+import { forgetRun, registeredGroups, RUN_MARK, sampleTrees, seenDescendants, startTicks, statFields } from '../adapters/process-group.js';
 
 export const RUN_FOLDER_PREFIX = 'a2a-conformance-run-';
 
@@ -110,13 +110,21 @@ export function markedProcesses(dir: string): number[] {
  * very process registered, or holding a marked process), then whatever carries the mark by now (a
  * client that started its own session, say).
  */
-export function killRunProcesses(dir: string): number {
+export function killRunProcesses(dir: string, since?: string | null): string[] {
+  const killed = new Map<number, string>();
+  const note = (pid: number) => {
+    if (!killed.has(pid)) killed.set(pid, `${commOf(pid) ?? 'process'} (pid ${pid})`);
+  };
   const canVerify = existsProc();
+  // A run of this process kills what it registered itself, never what a file in the folder says (a client can write there).
+  const own = OPEN.has(dir);
+  if (own) sampleTrees();
   const marked = markedProcesses(dir);
   const markedGroups = new Set(marked.map(groupOf).filter((g): g is number => g !== undefined));
   const killAll = (pids: number[]) => {
     for (const pid of pids) {
       try {
+        note(pid);
         process.kill(pid, 'SIGKILL');
       } catch {
         // gone meanwhile
@@ -127,39 +135,75 @@ export function killRunProcesses(dir: string): number {
   // A SIGKILL is delivered, not done, when kill() returns: wait (up to 2 s) until those processes are
   // gone or zombies, so none of them can still start and register a client after the registry is read.
   if (canVerify) waitGone(marked, 2000);
-  let groups: string[] = [];
-  try {
-    groups = readdirSync(join(dir, 'procs'));
-  } catch {
-    // no registry
+  let groups: Array<[number, string | undefined]> = [];
+  if (own) groups = [...registeredGroups(dir)];
+  else {
+    try {
+      groups = readdirSync(join(dir, 'procs')).map((g) => {
+        try {
+          return [Number(g), readFileSync(join(dir, 'procs', g), 'utf8')];
+        } catch {
+          return [Number(g), undefined]; // unregistered meanwhile
+        }
+      });
+    } catch {
+      // no registry
+    }
   }
-  let signalled = 0;
-  for (const g of groups) {
-    const pgid = Number(g);
+  for (const [pgid, ticks] of groups) {
     if (!Number.isInteger(pgid) || pgid <= 1) continue;
     // Where /proc tells, a group is killed while its leader is the very process registered (same start
     // time: a client that cleared its environment is still found), or while it held a marked process.
-    // Anything else may be a reused pid.
+    // Anything else may be a reused pid. A dead run's file is believed only for a leader that started
+    // after that run did: a file a client forged to name an older group (a shell's, say) kills nothing.
     if (canVerify) {
-      let ticks = '';
-      try {
-        ticks = readFileSync(join(dir, 'procs', g), 'utf8');
-      } catch {
-        // unregistered meanwhile
-      }
-      const sameLeader = ticks !== '' && startTicks(pgid) === ticks;
+      const now = startTicks(pgid);
+      const sameLeader = !!ticks && now === ticks && (own || !since || Number(now) >= Number(since));
       if (!sameLeader && !markedGroups.has(pgid)) continue;
     }
+    // Named before the group goes: the reap message says what was killed through it.
+    const members = canVerify ? groupMembers(pgid) : [];
+    members.forEach(note);
     try {
       process.kill(-pgid, 'SIGKILL');
-      signalled++;
+      if (!canVerify) killed.set(-pgid, `process group ${pgid}`);
     } catch {
       // the group is gone
     }
   }
+  // Descendants of the run's clients seen while they lived (one that left the group and cleared its environment), still the same process.
+  const escaped = own ? [...seenDescendants(dir)].filter(([pid, t]) => startTicks(pid) === t).map(([pid]) => pid) : [];
+  killAll(escaped);
   const late = markedProcesses(dir);
   killAll(late);
-  return canVerify ? marked.length + late.length : signalled;
+  return [...killed.values()];
+}
+
+/** A process's command name (`/proc/<pid>/stat` field 2), printable and short. */
+function commOf(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replace(/[^\x20-\x7e]/g, '?').slice(0, 32);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The live processes of a process group (Linux). */
+function groupMembers(pgid: number): number[] {
+  const out: number[] = [];
+  let entries: string[] = [];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return out;
+  }
+  for (const e of entries) {
+    if (!/^\d+$/.test(e)) continue;
+    const f = statFields(Number(e));
+    if (f && Number(f[2]) === pgid && f[0] !== 'Z' && f[0] !== 'X') out.push(Number(e));
+  }
+  return out;
 }
 
 /** Blocks until every pid is gone or a zombie, or `ms` passed (synchronous: exit hooks call it). */
@@ -186,10 +230,11 @@ function groupOf(pid: number): number | undefined {
   return pgrp === undefined ? undefined : Number(pgrp);
 }
 
-function removeRunFolderSync(dir: string): void {
-  killRunProcesses(dir);
+function removeRunFolderSync(dir: string, since?: string | null): void {
+  killRunProcesses(dir, since);
   rmSync(dir, { recursive: true, force: true });
   OPEN.delete(dir);
+  forgetRun(dir);
 }
 
 /** Kills the run's processes and removes its folder. */
@@ -245,10 +290,11 @@ export function reapDeadRuns(): string[] {
     if (OPEN.has(dir) || (owner ? alive(owner) : recent(dir))) continue;
     // A run in another pid namespace cannot be told alive or dead from here: left alone.
     if (owner?.pidNamespace && pidNamespace() && owner.pidNamespace !== pidNamespace()) continue;
-    const killed = killRunProcesses(dir);
-    removeRunFolderSync(dir);
+    const killed = killRunProcesses(dir, owner?.startTicks);
+    removeRunFolderSync(dir, owner?.startTicks);
+    const named = killed.length > 5 ? `${killed.slice(0, 5).join(', ')} and ${killed.length - 5} more` : killed.join(', ');
     lines.push(
-      `a previous ${owner?.command ?? 'run'} died${owner ? ` (pid ${owner.pid}, started ${owner.startedAt})` : ''}; removed what it left: ${dir}${killed ? `, and killed ${killed} process(es) it left running` : ''}`,
+      `a previous ${owner?.command ?? 'run'} died${owner ? ` (pid ${owner.pid}, started ${owner.startedAt})` : ''}; removed what it left: ${dir}${killed.length ? `, and killed ${killed.length} process(es) it left running: ${named}` : ''}`,
     );
   }
   return lines;
