@@ -14,7 +14,9 @@ import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect as tlsConnect } from 'node:tls';
 import { SubprocessClient } from '../harness/adapters/subprocess.js';
+import { LISTENER_KINDS } from '../harness/core/scenario.js';
 import { validateCardV1 } from '../harness/core/card-validator.js';
 import type { RunResults, ScenarioResult } from '../harness/core/results.js';
 import type { Scenario } from '../harness/core/scenario.js';
@@ -624,6 +626,49 @@ describe('hostile clients over the NDJSON protocol (one scenario each, in this p
       victim.kill('SIGKILL');
     }
     return [];
+  });
+
+  hostile("another process hammering a lane's listeners with handshakes while a client's run is under way: none of them is credited to that run", 90_000, async () => {
+    const before = listening();
+    const folder = await openRunFolder('hostile test');
+    await writePki(pki, folder.pkiDir);
+    const client = new SubprocessClient({ command: `"${process.execPath}" "${join(ROOT, 'test/fixtures/clients/reference-ndjson.mjs')}" 1`, runDir: folder.dir });
+    const env = await openEnv({ pkiDir: folder.pkiDir, client, idSalt: 'scan', deadlineMultiplier: 1 });
+    let r: ScenarioResult;
+    let scans = 0;
+    try {
+      // The scanner (this process, not the lane's client): TLS handshakes it fails on every listener, over and over.
+      let scanning = true;
+      const ports = LISTENER_KINDS.map((k) => Number(new URL(env.host.origin(k)).port));
+      const scanner = (async () => {
+        while (scanning)
+          for (const port of ports) {
+            await new Promise<void>((done) => {
+              const s = tlsConnect({ host: '127.0.0.1', port, ca: 'not a CA', rejectUnauthorized: true }, () => s.end());
+              s.on('error', () => done());
+              s.on('close', () => done());
+            });
+            scans++;
+          }
+      })();
+      try {
+        r = await executeScenario(scenario(CONTROL), env);
+      } finally {
+        scanning = false;
+        await scanner;
+      }
+    } finally {
+      await closeEnv(env);
+      await closeRunFolder(folder);
+    }
+    expect(scans).toBeGreaterThan(10);
+    expect(r.verdict, reason(r)).toBe('PASS');
+    // The client's own handshakes succeed; none of the scanner's failed ones is in the run's transcript.
+    const tls = r.transcript.filter((e) => e.kind === 'tls');
+    expect(tls.length).toBeGreaterThan(0);
+    expect(tls.filter((e) => e.kind === 'tls' && !e.ok)).toEqual([]);
+    expect(env.host.foreignConnections).toBeGreaterThan(0);
+    return leftInProcess([folder.dir], before);
   });
 
   // 250 lines: enough to fill the 100 warnings kept (each slice of a line used to keep all of it alive:

@@ -7,7 +7,7 @@
  * are seen while it lives (its process tree, sampled), so one that left the group, cleared its
  * environment and lost its parent is still known. harness/runner/workspace.ts kills by all three.
  */
-import { readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The environment variable that marks a client process as one of a run's. */
@@ -121,4 +121,75 @@ export function unregisterProcessGroup(runDir: string, pgid: number): void {
   } catch {
     // already gone
   }
+}
+
+/** The inode of the open TCP socket from 127.0.0.1:`from` to 127.0.0.1:`to` (/proc/net/tcp), or undefined. */
+function socketInode(from: number, to: number): string | undefined {
+  let text: string;
+  try {
+    text = readFileSync('/proc/net/tcp', 'utf8');
+  } catch {
+    return undefined;
+  }
+  const port = (n: number) => `:${n.toString(16).toUpperCase().padStart(4, '0')}`;
+  const [a, b] = [port(from), port(to)];
+  for (const line of text.split('\n')) {
+    const f = line.trim().split(/\s+/);
+    // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode
+    if (f.length > 9 && f[1]!.endsWith(a) && f[2]!.endsWith(b) && f[9] !== '0') return f[9];
+  }
+  return undefined;
+}
+
+function holdsSocket(pid: number, link: string): boolean {
+  let fds: string[];
+  try {
+    fds = readdirSync(`/proc/${pid}/fd`);
+  } catch {
+    return false;
+  }
+  for (const fd of fds) {
+    try {
+      if (readlinkSync(`/proc/${pid}/fd/${fd}`) === link) return true;
+    } catch {
+      // closed meanwhile
+    }
+  }
+  return false;
+}
+
+/**
+ * Whether the client end of a loopback connection (from port `from` to a listener's port `to`) is
+ * held by one of these process groups' processes or their descendants: true or false where /proc
+ * tells, undefined where it cannot (no /proc; the client already gone).
+ */
+export function connectionFrom(leaders: number[], from: number, to: number): boolean | undefined {
+  const inode = socketInode(from, to);
+  if (!inode) return undefined;
+  const link = `socket:[${inode}]`;
+  if (leaders.some((pid) => holdsSocket(pid, link))) return true;
+  // Not the leader itself (a shell that forked its command): the groups' members and the leaders' descendants.
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return undefined;
+  }
+  const lead = new Set(leaders);
+  const parent = new Map<number, number>();
+  const inGroup: number[] = [];
+  for (const e of entries) {
+    if (e.charCodeAt(0) > 57) continue;
+    const f = statFields(Number(e));
+    if (!f) continue;
+    parent.set(Number(e), Number(f[1]));
+    if (lead.has(Number(f[2])) && !lead.has(Number(e))) inGroup.push(Number(e));
+  }
+  const descends = (pid: number) => {
+    for (let at = parent.get(pid) ?? 0, hops = 0; at > 1 && hops < 64; at = parent.get(at) ?? 0, hops++) if (lead.has(at)) return true;
+    return false;
+  };
+  const candidates = new Set([...inGroup, ...[...parent.keys()].filter((p) => !lead.has(p) && descends(p))]);
+  for (const pid of candidates) if (holdsSocket(pid, link)) return true;
+  return false;
 }

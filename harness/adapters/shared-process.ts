@@ -87,6 +87,7 @@ export class SharedProcess {
       hello: async () => (await this.ready()).hello,
       prepare: async () => void (await this.ready()),
       run: (req, signal) => this.run(req, signal),
+      processes: () => (this.current?.child.proc.pid && !this.current.child.exited ? [this.current.child.proc.pid] : []),
       diagnostics: (id) => {
         const d = this.diag.get(id);
         this.diag.delete(id);

@@ -392,6 +392,11 @@ export class SubprocessClient implements ClientAdapter {
    * process if it is not running and greets it: all before the deadline starts, so neither a slow
    * kill nor a restart eats into a scenario's time. A process that fails here costs the scenario.
    */
+  processes(): number[] {
+    const pid = this.child?.proc.pid;
+    return pid && !this.child!.exited ? [pid] : [];
+  }
+
   async prepare(): Promise<void> {
     const waited = await Promise.race([this.inflight.then(() => true, () => true), new Promise<false>((r) => setTimeout(() => r(false), PREVIOUS_RUN_MS).unref())]);
     if (!waited || this.busy) throw new HarnessFault(`[harness] the previous run on this client process did not end within ${PREVIOUS_RUN_MS / 1000} s`);

@@ -4,12 +4,15 @@
  * included; client certificates; every request) into the transcript of the scenario run the
  * request belongs to. A request is attributed by its path prefix `/t/<run>/`, a handshake to the
  * run active on this host: a host serves one run at a time (each lane of a run has its own host).
+ * Where the lane's client runs in processes of its own (`owner`), a connection counts only when
+ * one of them holds its other end: another lane's client scanning these ports is not this run's.
  */
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+import { connectionFrom } from '../adapters/process-group.js';
 import { getResponse, type RequestHandler } from 'msw';
 import type { CardSigners } from '../core/scenario.js';
 import type { Pki } from '../pki/index.js';
@@ -75,12 +78,24 @@ export class PeerHost {
   /** TCP connections accepted, and handshakes that reached an outcome (done or failed), on every listener. */
   private accepted = 0;
   private outcomes = 0;
+  /** Connections whose other end is not the lane's client (by raw socket): recorded in no run. */
+  private readonly foreign = new WeakSet<object>();
+  /** Connections made by a process not the lane's client, counted. */
+  foreignConnections = 0;
 
-  private constructor() {}
+  private constructor(private readonly owner?: () => number[]) {}
 
-  /** Starts one listener of every kind on 127.0.0.1:0. */
-  static async start(pki: Pki): Promise<PeerHost> {
-    const host = new PeerHost();
+  /** Whether a TLS socket's connection came from another process than the lane's client. */
+  private isForeign(socket: TLSSocket): boolean {
+    return this.foreign.has((socket as unknown as { _parent?: object })._parent ?? socket);
+  }
+
+  /**
+   * Starts one listener of every kind on 127.0.0.1:0. `owner`: the process groups of the lane's
+   * client, where it runs in processes of its own (ClientAdapter.processes).
+   */
+  static async start(pki: Pki, owner?: () => number[]): Promise<PeerHost> {
+    const host = new PeerHost(owner);
     host.signers = { published: pki.cardSigner, expired: pki.cardSignerExpired, notYetValid: pki.cardSignerFuture };
     const leaf: Record<ListenerKind, { cert: string; key: string }> = {
       tls: pki.server,
@@ -112,9 +127,18 @@ export class PeerHost {
             else res.destroy();
           });
         });
-        server.on('connection', () => host.accepted++);
+        server.on('connection', (raw: Socket) => {
+          host.accepted++;
+          // Decided now, while the client end is open (a client that refuses the certificate closes it at once).
+          const leaders = host.owner?.();
+          if (leaders && raw.remotePort && connectionFrom(leaders, raw.remotePort, raw.localPort!) === false) {
+            host.foreign.add(raw);
+            host.foreignConnections++;
+          }
+        });
         server.on('secureConnection', (socket: TLSSocket) => {
           host.outcomes++;
+          if (host.isForeign(socket)) return void host.socketRun.set(socket, undefined);
           const cert = certSubject(socket);
           host.socketRun.set(socket, host.active);
           host.active?.transcript.record({
@@ -125,8 +149,9 @@ export class PeerHost {
             ...(cert.subject ? { clientCertSubject: cert.subject } : {}),
           });
         });
-        server.on('tlsClientError', (err: NodeJS.ErrnoException) => {
+        server.on('tlsClientError', (err: NodeJS.ErrnoException, socket: TLSSocket) => {
           host.outcomes++;
+          if (host.isForeign(socket)) return;
           host.active?.transcript.record({
             kind: 'tls',
             listener: kind,

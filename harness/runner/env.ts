@@ -19,7 +19,7 @@ export interface EnvOptions {
 
 export async function openEnv(o: EnvOptions): Promise<RunEnv> {
   const pki = await readPki(o.pkiDir);
-  const [host, hello] = await Promise.all([PeerHost.start(pki), o.hello ?? o.client.hello()]);
+  const [host, hello] = await Promise.all([PeerHost.start(pki, ownerOf(o.client)), o.hello ?? o.client.hello()]);
   return {
     host,
     dispatcher: new PushDispatcher(pki),
@@ -31,6 +31,9 @@ export async function openEnv(o: EnvOptions): Promise<RunEnv> {
     deadlineMultiplier: o.deadlineMultiplier,
   };
 }
+
+/** The process groups a lane's listeners credit connections to: a client in processes of its own (ClientAdapter.processes). */
+export const ownerOf = (client: ClientAdapter): (() => number[]) | undefined => (client.processes ? () => client.processes!() : undefined);
 
 export async function closeEnv(env: RunEnv): Promise<void> {
   await Promise.allSettled([env.host.close(), env.dispatcher.close(), env.client.close?.()]);

@@ -12,6 +12,7 @@ import { JWKS_PATH, dialectProblem, dialectsFor, fillProfile, profileFor, type S
 import { Transcript } from '../core/transcript.js';
 import { claimEvidence } from '../core/verdict.js';
 import { DECISIONS, DEFAULT_PROFILE, DEGRADATION_RECORDS, ERROR_CLASSES, isKnownDegradation, type ClientReport, type ClientTls, type Hello, type RunRequest } from '../core/vocabulary/types.js';
+import { ownerOf } from './env.js';
 import { PeerHost } from '../net/peer-host.js';
 import type { PushDispatcher } from '../net/push-dispatcher.js';
 import type { Pki, PkiFiles } from '../pki/index.js';
@@ -221,7 +222,7 @@ export async function executeScenario(s: Scenario, env: RunEnv): Promise<Scenari
   }
   if (hungClient) {
     await env.host.close();
-    env.host = await PeerHost.start(env.pems);
+    env.host = await PeerHost.start(env.pems, ownerOf(env.client));
   }
   const diagnostics = env.client.diagnostics?.(runId);
   const signatures = Array.isArray(card.signatures) ? await signatureStatus(card, mounted?.peer.jwks ?? []).catch(() => undefined) : undefined;

@@ -24,6 +24,13 @@ export interface ClientAdapter {
   diagnostics?(runId: string): ClientDiagnostics | undefined;
   /** Frees what the adapter holds (processes, agents). */
   close?(): Promise<void>;
+  /**
+   * The process groups (their leaders' pids) of a client that runs in processes of its own: the
+   * listeners credit a connection to the run only when one of these groups, or a descendant seen,
+   * holds its other end (a client that port-scans another lane's listeners changes nothing there).
+   * Absent: the client runs in this process, and every connection is credited to the run active.
+   */
+  processes?(): number[];
 }
 
 export interface ClientDiagnostics {
