@@ -306,7 +306,7 @@ describe.concurrent('signals, crashes and pipes (the real CLI in child processes
     expect(next.stderr()).toMatch(/SIGINT: stopped the run; the processes it started are killed and its temp folder removed/);
     expect(next.stderr()).not.toMatch(/\n\s+at /); // no stack trace
     expect(readFileSync(join(fixtures, 'out-int', 'INCOMPLETE'), 'utf8')).toContain('stopped by SIGINT');
-    expect(readdirSync(join(fixtures, 'out-int')).sort()).toEqual(['INCOMPLETE', 'index.html']);
+    expect(readdirSync(join(fixtures, 'out-int')).sort()).toEqual(['.a2a-conformance-report.json', 'INCOMPLETE', 'index.html']);
     await settle(killed.tmp);
     const left = [...leftByCli(killed.tmp), ...stillRunning(pids)];
     return left.length ? [...left, `timeline: ${timeline.join('; ')}`] : left;
