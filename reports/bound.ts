@@ -80,40 +80,102 @@ const message = (err: unknown) => {
   }
 };
 
-/** An empty value of the same kind: what a field that cannot be written becomes. */
-const emptyLike = (v: unknown): unknown => (Array.isArray(v) ? [] : v === null ? null : typeof v === 'object' ? {} : typeof v === 'number' ? 0 : typeof v === 'boolean' ? false : '');
+/** Values a salvaging copy takes at most: a structure built to be huge (shared references copied over and over) stops there. */
+const SALVAGE_VALUES = 1_000_000;
 
 /**
- * A scenario's result as far as it can be written: every field that serialises alone is kept, every
- * other becomes an empty value of its kind, and `unrendered` says why (a field left out of the report
- * never silently looks like a value the client sent).
+ * A copy of a value made of what can be written: a property whose getter throws, a reference to an
+ * enclosing value (a cycle), a value past `max` levels or past SALVAGE_VALUES becomes a marker string
+ * saying so; a bigint its digits; functions and symbols are dropped as JSON drops them. The shape
+ * stays: an object stays an object, an array an array. A loop over an explicit stack.
  */
-function salvage(s: ScenarioResult, err: unknown): ScenarioResult {
-  const out: Record<string, unknown> = {};
-  const lost: string[] = [];
-  let keys: string[] = [];
-  try {
-    keys = Object.keys(s);
-  } catch {
-    // a proxy that refuses even that: only the marker below is left
-  }
-  for (const k of keys) {
-    let v: unknown;
+function salvageCopy(root: unknown, max: number, startDepth: number): unknown {
+  const box: Record<string, unknown> = {};
+  let budget = SALVAGE_VALUES;
+  /** The enclosing values, innermost first: a value met again among them is a cycle. */
+  type Up = { v: object; up: Up | undefined } | undefined;
+  type Job = { from: unknown; into: Record<string, unknown> | unknown[]; key: string | number; depth: number; path: Up };
+  const jobs: Job[] = [{ from: root, into: box, key: 'v', depth: startDepth, path: undefined }];
+  const encloses = (path: Up, v: object) => {
+    for (let p = path; p; p = p.up) if (p.v === v) return true;
+    return false;
+  };
+  const put = (j: Job, v: unknown) => {
+    if (Array.isArray(j.into)) j.into[j.key as number] = v;
+    else j.into[j.key as string] = v;
+  };
+  while (jobs.length) {
+    const j = jobs.pop()!;
+    let v = j.from;
+    if (--budget < 0) {
+      put(j, '[a2a-conformance: too many values; not kept]');
+      continue;
+    }
+    if (typeof v === 'bigint') v = v.toString();
+    if (v === null || typeof v !== 'object') {
+      put(j, typeof v === 'function' || typeof v === 'symbol' ? undefined : v);
+      continue;
+    }
+    if (encloses(j.path, v)) {
+      put(j, '[a2a-conformance: a reference to an enclosing value; not kept]');
+      continue;
+    }
+    if (j.depth > max) {
+      put(j, elidedMarker(max));
+      continue;
+    }
     try {
-      v = (s as unknown as Record<string, unknown>)[k];
-      JSON.stringify(v);
-      out[k] = v;
-    } catch {
-      lost.push(k);
-      try {
-        out[k] = emptyLike(v);
-      } catch {
-        out[k] = null;
+      const toJSON = (v as { toJSON?: unknown }).toJSON;
+      if (typeof toJSON === 'function') {
+        put(j, JSON.parse(JSON.stringify(v)));
+        continue;
       }
+      const path: Up = { v, up: j.path };
+      if (Array.isArray(v)) {
+        const arr: unknown[] = new Array<unknown>(v.length);
+        put(j, arr);
+        for (let i = v.length - 1; i >= 0; i--) {
+          try {
+            jobs.push({ from: v[i], into: arr, key: i, depth: j.depth + 1, path });
+          } catch (err) {
+            arr[i] = `[a2a-conformance: could not be read (${message(err).slice(0, 200)})]`;
+          }
+        }
+      } else {
+        const obj: Record<string, unknown> = {};
+        put(j, obj);
+        for (const k of Object.keys(v)) {
+          // Its place first: the copy keeps the keys in their order (the jobs fill them later).
+          obj[k] = null;
+          try {
+            jobs.push({ from: (v as Record<string, unknown>)[k], into: obj, key: k, depth: j.depth + 1, path });
+          } catch (err) {
+            obj[k] = `[a2a-conformance: could not be read (${message(err).slice(0, 200)})]`;
+          }
+        }
+      }
+    } catch (err) {
+      put(j, `[a2a-conformance: could not be read (${message(err).slice(0, 200)})]`);
     }
   }
+  return box.v;
+}
+
+/**
+ * A scenario's result as far as it can be written: a copy of everything that can be read, with a
+ * marker in place of each value that cannot, and `unrendered` saying why (a value left out of the
+ * report never silently looks like one the client sent).
+ */
+function salvage(s: ScenarioResult, err: unknown): ScenarioResult {
+  let out = salvageCopy(s, MAX_RESULTS_DEPTH, 2) as Record<string, unknown>;
+  try {
+    JSON.stringify(out);
+  } catch {
+    out = {};
+  }
+  if (!out || typeof out !== 'object' || Array.isArray(out)) out = {};
   for (const k of ['id', 'rule', 'title', 'verdict', 'expect'] as const) if (typeof out[k] !== 'string') out[k] = k === 'verdict' || k === 'expect' ? 'ERROR' : `(${k} could not be written)`;
-  out.unrendered = `some of this scenario's data could not be written (${message(err).slice(0, 300)})${lost.length ? `; left out: ${lost.slice(0, 8).join(', ')}` : ''}`;
+  out.unrendered = `some of this scenario's data could not be written (${message(err).slice(0, 300)}); each value that could not is marked "[a2a-conformance: …]"`;
   return out as unknown as ScenarioResult;
 }
 
