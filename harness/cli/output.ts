@@ -221,7 +221,7 @@ interface LockBody extends Owner {
   nonce: string;
 }
 
-type Holder = { kind: 'none' } | { kind: 'ours'; body: LockBody } | { kind: 'unreadable'; mtimeMs: number } | { kind: 'foreign' };
+type Holder = { kind: 'none' } | { kind: 'ours'; body: LockBody; text: string } | { kind: 'unreadable'; mtimeMs: number; text: string } | { kind: 'foreign' };
 
 function lockHolder(file: string): Holder {
   let st;
@@ -234,10 +234,10 @@ function lockHolder(file: string): Holder {
   const text = smallFile(file);
   if (text === undefined) return { kind: 'none' };
   // Created and not yet written (its owner is between open and write, or died there).
-  if (!text.trim()) return { kind: 'unreadable', mtimeMs: st.mtimeMs };
+  if (!text.trim()) return { kind: 'unreadable', mtimeMs: st.mtimeMs, text };
   try {
     const body = JSON.parse(text) as LockBody;
-    if (body.harness === HARNESS && Number.isInteger(body.pid)) return { kind: 'ours', body };
+    if (body.harness === HARNESS && Number.isInteger(body.pid)) return { kind: 'ours', body, text };
   } catch {
     // torn, or not ours
   }
@@ -299,7 +299,10 @@ function takeLock(option: string, given: string, dir: string): string {
       if (o.pidNamespace && here && o.pidNamespace !== here) throw busy(`an a2a-conformance command in another pid namespace (pid ${o.pid} there, started ${o.startedAt}; if none runs, delete ${join(given, OUT_LOCK)})`);
       if (alive(o)) throw busy(`another a2a-conformance command (pid ${o.pid}, started ${o.startedAt})`);
     } else if (h.kind === 'unreadable' && Date.now() - h.mtimeMs < 10_000) throw busy('another a2a-conformance command (it is taking the lock)');
-    // Its owner is dead: the lock is taken over.
+    // Its owner is dead: the lock is taken over. Removed only while it is still the lock judged dead:
+    // another command taking it over at the same moment has replaced it with its own (the window left
+    // is the one between this read and the unlink; the loser's exclusive create then fails).
+    if (h.kind !== 'none' && smallFile(file) !== h.text) throw busy('another a2a-conformance command (it took over the same stale lock)');
     try {
       unlinkSync(file);
     } catch (err) {
@@ -382,6 +385,8 @@ export async function claimOutput(option: string, given: string): Promise<Claime
     async commit(r) {
       try {
         return await install(dir, new Set([INCOMPLETE, 'index.html']), renderReports(r, dir), [INCOMPLETE]);
+      } catch (err) {
+        throw new OutputError(`${option} ${given}: writing the report failed: ${why(err)}`);
       } finally {
         releaseLock(lock);
       }
@@ -413,6 +418,9 @@ export async function writeOutput(option: string, given: string, rendered: Rende
       throw new OutputError(`${option} ${given}: cannot write there: ${why(err)}`);
     }
     return await install(dir, listed, rendered, [...ours, INCOMPLETE]);
+  } catch (err) {
+    if (err instanceof OutputError) throw err;
+    throw new OutputError(`${option} ${given}: writing the report failed: ${why(err)}`);
   } finally {
     releaseLock(lock);
   }
