@@ -856,6 +856,14 @@ describe('report input and --out (issue 24: items 5, 6, 9; what report reads, wh
     const taken = await runMain(['report', input, '--out', out]);
     expect(taken.code, taken.stderr).toBe(realCode);
     expect(readdirSync(out).sort()).toEqual(FIVE);
+    // A run that died while it wrote: its staging folder is named in the marker, so it is the harness's to remove.
+    const marker = JSON.parse(readFileSync(join(out, '.a2a-conformance-report.json'), 'utf8')) as { files: string[] };
+    writeFileSync(join(out, '.a2a-conformance-report.json'), JSON.stringify({ ...marker, files: [...marker.files, '.writing-dead'] }));
+    mkdirSync(join(out, '.writing-dead'));
+    writeFileSync(join(out, '.writing-dead', 'results.json'), '{}');
+    const cleaned = await runMain(['report', input, '--out', out]);
+    expect(cleaned.code, cleaned.stderr).toBe(realCode);
+    expect(readdirSync(out).sort()).toEqual(FIVE);
     return leftInProcess([], before);
   });
 
