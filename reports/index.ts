@@ -5,6 +5,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunResults } from '../harness/core/results.js';
+import { writableResults } from './bound.js';
 import { renderHtmlReport } from './html/report.js';
 import { renderJunit } from './junit.js';
 import { renderMarkdown } from './markdown.js';
@@ -19,21 +20,33 @@ export interface WrittenReport {
   markdown: string;
 }
 
-/** Writes the report files into `dir`; `finalDir` is where they will live (summary.md names the report there). */
-export async function writeReports(r: RunResults, dir: string, finalDir: string = dir): Promise<WrittenReport> {
-  await mkdir(dir, { recursive: true });
-  const out: WrittenReport = {
-    dir,
-    html: join(dir, 'index.html'),
-    results: join(dir, 'results.json'),
-    junit: join(dir, 'junit.xml'),
-    markdown: join(dir, 'summary.md'),
+/** The four files of a report, rendered in memory, in the order they are put in place (results.json last). */
+export interface RenderedReport {
+  files: Array<{ name: 'junit.xml' | 'summary.md' | 'index.html' | 'results.json'; text: string }>;
+  /** What had to change for the results to be written (values nested too deep, a scenario whose data does not serialise). */
+  notes: string[];
+}
+
+/**
+ * Renders every file of the report; `finalDir` is where they will live (summary.md names the report
+ * there). Nothing is written: a caller that must not lose a previous report renders first.
+ */
+export function renderReports(r: RunResults, finalDir: string): RenderedReport {
+  const { results, notes } = writableResults(r);
+  return {
+    files: [
+      { name: 'junit.xml', text: renderJunit(results) },
+      { name: 'summary.md', text: renderMarkdown(results, join(finalDir, 'index.html')) },
+      { name: 'index.html', text: renderHtmlReport(results) },
+      { name: 'results.json', text: JSON.stringify(results, null, 2) + '\n' },
+    ],
+    notes,
   };
-  await Promise.all([
-    writeFile(out.results, JSON.stringify(r, null, 2) + '\n'),
-    writeFile(out.html, renderHtmlReport(r)),
-    writeFile(out.junit, renderJunit(r)),
-    writeFile(out.markdown, renderMarkdown(r, join(finalDir, 'index.html'))),
-  ]);
-  return out;
+}
+
+/** Writes the report files into `dir`; `finalDir` is where they will live (summary.md names the report there). */
+export async function writeReports(r: RunResults, dir: string, finalDir: string = dir, rendered: RenderedReport = renderReports(r, finalDir)): Promise<WrittenReport> {
+  await mkdir(dir, { recursive: true });
+  await Promise.all(rendered.files.map((f) => writeFile(join(dir, f.name), f.text)));
+  return { dir, html: join(dir, 'index.html'), results: join(dir, 'results.json'), junit: join(dir, 'junit.xml'), markdown: join(dir, 'summary.md') };
 }

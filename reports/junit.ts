@@ -6,11 +6,19 @@
 import { XMLBuilder } from 'fast-xml-parser';
 import type { RunResults, ScenarioResult } from '../harness/core/results.js';
 import { sourceLabel } from '../harness/core/sources.js';
+import { printable } from '../harness/core/text.js';
 
 const SKIPPED = new Set(['INFORMATIONAL', 'UNSUPPORTED']);
 
-/** Only characters XML 1.0 allows: control characters and lone surrogates (from a client's notes) would break the file. */
-const xml = (s: string) => s.replace(/[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '\uFFFD');
+/**
+ * Text as junit.xml holds it. Control characters and the bidirectional controls (which reorder what a
+ * CI page shows: a name that reads "PASS" backwards) are shown as `\u{…}` escapes, as on the terminal;
+ * what XML 1.0 cannot hold at all (lone surrogates, U+FFFE) becomes U+FFFD.
+ */
+const xml = (s: string) => printable(s).replace(/[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '\uFFFD');
+
+/** JUnit's `time`, in seconds; a duration JSON cannot hold (a tampered file's 1e400) is 0, never "Infinity". */
+const secs = (ms: number) => (Number.isFinite(ms) && ms >= 0 ? (ms / 1000).toFixed(3) : '0.000');
 
 /** Applies `xml` to every string of a plain object tree. */
 function clean<T>(v: T): T {
@@ -37,12 +45,24 @@ export function renderJunit(r: RunResults): string {
   // A property run: one test per family, failing with its counterexample.
   const familyCases = (r.properties ?? []).map((f) => {
     const ce = r.results.find((x) => x.id === f.counterexample);
-    const base = { '@_name': `property:${f.family}`, '@_classname': `a2a-conformance.properties`, '@_time': (f.durationMs / 1000).toFixed(3), '@_status': f.failed ? (ce?.verdict ?? 'FAIL') : 'PASS' };
+    const base = { '@_name': `property:${f.family}`, '@_classname': `a2a-conformance.properties`, '@_time': secs(f.durationMs), '@_status': f.failed ? (ce?.verdict ?? 'FAIL') : 'PASS' };
     if (f.failed && ce?.verdict === 'ERROR') return { ...base, error: { '@_message': ce.checks[0]?.reason ?? 'harness error', '@_type': 'ERROR', '#text': detail(ce) } };
     if (f.failed && ce) return { ...base, failure: { '@_message': `${ce.verdict} after ${f.ran} case(s); replay: ${ce.property?.replay ?? ''}`, '@_type': ce.verdict, '#text': detail(ce) } };
     return base;
   });
   const cases = r.properties ? familyCases : r.results.map((s) => {
+    try {
+      return testcase(s);
+    } catch (err) {
+      // Data this renderer cannot lay out costs its own testcase's detail, never the file.
+      const name = typeof s.id === 'string' ? s.id : '(unknown)';
+      const text = `this scenario's data could not be rendered (${err instanceof Error ? err.message : 'unknown error'})`;
+      const why = unexpected.get(name);
+      const base = { '@_name': name, '@_classname': `a2a-conformance.${typeof s.rule === 'string' ? s.rule : 'unknown'}`, '@_time': '0.000', '@_status': typeof s.verdict === 'string' ? s.verdict : 'ERROR' };
+      return why ? { ...base, failure: { '@_message': `${base['@_status']}: ${why}`, '@_type': base['@_status'], '#text': text } } : { ...base, 'system-out': text };
+    }
+  });
+  function testcase(s: ScenarioResult) {
     const why = unexpected.get(s.id);
     const props = {
       property: [
@@ -54,13 +74,14 @@ export function renderJunit(r: RunResults): string {
     };
     // `status` carries the raw verdict where importers only read the XSD's attributes (Jenkins' junit-10.xsd
     // has no testcase-level properties); `properties` carries it for those that read them.
-    const base = { '@_name': s.id, '@_classname': `a2a-conformance.${s.rule}`, '@_time': (s.durationMs / 1000).toFixed(3), '@_status': s.verdict, properties: props };
-    if (s.verdict === 'ERROR') return { ...base, error: { '@_message': s.checks[0]?.reason ?? 'harness error', '@_type': 'ERROR', '#text': detail(s) } };
-    if (why) return { ...base, failure: { '@_message': `${s.verdict}: ${why}`, '@_type': s.verdict, '#text': detail(s) } };
+    const base = { '@_name': s.id, '@_classname': `a2a-conformance.${s.rule}`, '@_time': secs(s.durationMs), '@_status': s.verdict, properties: props };
+    const text = detail(s) + (s.unrendered ? `${s.checks.length ? '\n' : ''}not all of this scenario could be written: ${s.unrendered}` : '');
+    if (s.verdict === 'ERROR') return { ...base, error: { '@_message': s.checks[0]?.reason ?? 'harness error', '@_type': 'ERROR', '#text': text } };
+    if (why) return { ...base, failure: { '@_message': `${s.verdict}: ${why}`, '@_type': s.verdict, '#text': text } };
     // The reason as text: Jenkins' XSD gives <skipped> no attributes.
     if (SKIPPED.has(s.verdict)) return { ...base, skipped: `${s.verdict}: ${s.checks.find((c) => c.rule === s.rule)?.reason ?? ''}` };
     return base;
-  });
+  }
   const failures = cases.filter((c) => 'failure' in c).length;
   const errors = cases.filter((c) => 'error' in c).length;
   const skipped = cases.filter((c) => 'skipped' in c).length;
@@ -70,7 +91,7 @@ export function renderJunit(r: RunResults): string {
     '@_failures': failures,
     '@_errors': errors,
     '@_skipped': skipped,
-    '@_time': (r.durationMs / 1000).toFixed(3),
+    '@_time': secs(r.durationMs),
     '@_timestamp': r.startedAt,
     properties: {
       property: [
@@ -84,7 +105,7 @@ export function renderJunit(r: RunResults): string {
   };
   const doc = {
     '?xml': { '@_version': '1.0', '@_encoding': 'UTF-8' },
-    testsuites: { '@_name': 'a2a-conformance', '@_tests': cases.length, '@_failures': failures, '@_errors': errors, '@_time': (r.durationMs / 1000).toFixed(3), testsuite: suite },
+    testsuites: { '@_name': 'a2a-conformance', '@_tests': cases.length, '@_failures': failures, '@_errors': errors, '@_time': secs(r.durationMs), testsuite: suite },
   };
   const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: '@_', format: true, suppressEmptyNode: true, processEntities: true });
   return builder.build(clean(doc)) as string;

@@ -34,11 +34,16 @@ export function renderMarkdown(r: RunResults, reportPath?: string): string {
   if (r.unexpected.length) {
     lines.push('', '### Unexpected', '', '| verdict | scenario | check | on what authority | why |', '|---|---|---|---|---|');
     for (const u of r.unexpected) {
-      const c = checkBehind(r.results.find((x) => x.id === u.id), u.verdict);
-      const rests = c && ['up-front', 'duty', 'record', 'harm'].includes(c.basis ?? '') ? c.sources?.find((x) => (c.basis === 'harm' ? x.role === 'harm' : x.role !== 'harm')) : undefined;
-      const cited = c?.cites?.[0];
-      const authority = c ? [c.basis, cited ? `${cited.doc} ${/^\d/.test(cited.section) ? `§${cited.section}` : cited.section}` : rests ? sourceLabel(rests) : c.level].filter(Boolean).join(' · ') : '';
-      lines.push(`| ${u.verdict} | ${md(u.id)} | ${md(c ? `${c.rule}: ${c.reason}` : '')} | ${md(authority)} | ${md(u.why)} |`);
+      try {
+        const c = checkBehind(r.results.find((x) => x.id === u.id), u.verdict);
+        const rests = c && ['up-front', 'duty', 'record', 'harm'].includes(c.basis ?? '') ? c.sources?.find((x) => (c.basis === 'harm' ? x.role === 'harm' : x.role !== 'harm')) : undefined;
+        const cited = c?.cites?.[0];
+        const authority = c ? [c.basis, cited ? `${cited.doc} ${/^\d/.test(cited.section) ? `§${cited.section}` : cited.section}` : rests ? sourceLabel(rests) : c.level].filter(Boolean).join(' · ') : '';
+        lines.push(`| ${u.verdict} | ${md(u.id)} | ${md(c ? `${c.rule}: ${c.reason}` : '')} | ${md(authority)} | ${md(u.why)} |`);
+      } catch (err) {
+        // A row whose data cannot be laid out says so; the summary stays whole.
+        lines.push(`| ${typeof u.verdict === 'string' ? md(u.verdict) : ''} | ${typeof u.id === 'string' ? md(u.id) : ''} | ${md(`this scenario's data could not be rendered (${err instanceof Error ? err.message : 'unknown error'})`)} | | |`);
+      }
     }
   }
   if (r.properties?.length) {

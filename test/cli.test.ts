@@ -62,7 +62,8 @@ describe('a2a-conformance CLI', () => {
     expect(new Set(b.results.results.map((x) => x.rule))).toEqual(new Set(['SPEC-TLS-VERIFY', 'TRUST-UNKNOWN-KID']));
     expect(b.results.notRun.length).toBeGreaterThan(0);
     expect(b.results.notRun[0]!.reason).toContain('--rule');
-    expect(readdirSync(b.out).sort()).toEqual(['index.html', 'junit.xml', 'results.json', 'summary.md']);
+    // And the marker by which the harness knows the folder as its own (harness/cli/output.ts).
+    expect(readdirSync(b.out).sort()).toEqual(['.a2a-conformance-report.json', 'index.html', 'junit.xml', 'results.json', 'summary.md']);
     expect(a.stdout).toContain(`report: ${join(a.out, 'index.html')}`);
     // results.json follows its published JSON Schema.
     const validate = resultsValidator();

@@ -31,7 +31,8 @@ const load = {
   run: () => import('../runner/run.js'),
   expectations: () => import('../runner/expectations.js'),
   merge: () => import('../runner/merge.js'),
-  resultsSchema: () => import('../runner/results-schema.js'),
+  resultsInput: () => import('./results-input.js'),
+  reports: () => import('../../reports/index.js'),
   policy: () => import('../runner/policy.js'),
   serve: () => import('./serve.js'),
   subprocess: () => import('../adapters/subprocess.js'),
@@ -409,37 +410,29 @@ export function buildProgram(): Command {
     .option('--expectations <file>', 're-judge the merged results against this expectations file')
     .option('--strict', 'with --expectations: treat NON_STRICT as unexpected', false)
     .action(async (files: string[], opts: { out: string; expectations?: string; strict: boolean }) => {
-      const { resultsProblem } = await load.resultsSchema();
       const { parseExpectations, judge } = await load.expectations();
       const { mergeResults } = await load.merge();
       const { exitCode } = await load.policy();
-      const { claimOutput } = await load.output();
-      const runs: RunResults[] = [];
-      for (const f of files) {
-        let r: RunResults;
-        try {
-          r = JSON.parse(await readFile(f, 'utf8')) as RunResults;
-        } catch (err) {
-          throw new UsageError(`cannot read ${f}: ${(err as Error).message}`);
-        }
-        const problem = resultsProblem(r);
-        if (problem) throw new UsageError(`${f} is not an a2a-conformance results file (docs/results.schema.json): ${problem}`);
+      const { checkOutput, writeOutput } = await load.output();
+      const { renderReports } = await load.reports();
+      // Each file bounded in size and depth and checked against its schema (harness/cli/results-input.ts).
+      const notes: string[] = [];
+      const runs = (await load.resultsInput()).readResultsFiles(files, (l) => notes.push(l));
+      for (const [i, r] of runs.entries())
         // The expectations a run was judged with travel inside it: checked as strictly as a file.
-        if (r.expectations) parseExpectations(JSON.stringify(r.expectations), `${f} (its "expectations")`);
-        runs.push(r);
-      }
+        if (r.expectations) parseExpectations(JSON.stringify(r.expectations), `${files[i]} (its "expectations")`);
       let merged = mergeResults(runs);
       if (opts.expectations) {
         const catalogue = [...merged.results.map((x) => x.id), ...merged.notRun.map((n) => n.id)];
         const { unexpected } = judge(merged.results, { strict: opts.strict || merged.strict }, await readExpectations(opts.expectations), catalogue);
         merged = { ...merged, unexpected, exitCode: exitCode(merged.results, unexpected) };
       }
-      // Only once every input is read and judged: a bad input never costs the previous report.
-      const out = await claimOutput('--out', opts.out);
-      const written = await out.commit(merged).catch((err: unknown) => {
-        out.abandon(`writing it failed: ${(err as Error).message}`);
-        throw err;
-      });
+      // Every input read and judged, the folder checked and the whole report rendered before --out is
+      // touched: a bad input, or data that cannot be rendered, never costs the previous report.
+      const dir = checkOutput('--out', opts.out);
+      const rendered = renderReports(merged, dir);
+      for (const l of [...notes, ...rendered.notes]) printErr(`a2a-conformance: ${l}\n`);
+      const written = await writeOutput('--out', opts.out, rendered);
       print(summaryText(merged, written, wantsColour(process.stdout)));
       process.exitCode = merged.exitCode;
     });
@@ -564,13 +557,13 @@ export async function main(argv: string[]): Promise<number> {
       return 2;
     }
     // An error of a module a command loaded: its class comes from the same (cached) module.
-    const [{ ClientFault }, { ScenarioLoadError }, { ExpectationsError }, { MergeError }, { OutputError }] = await Promise.all([load.subprocess(), load.catalogue(), load.expectations(), load.merge(), load.output()]);
+    const [{ ClientFault }, { ScenarioLoadError }, { ExpectationsError }, { MergeError }, { OutputError }, { ResultsInputError }] = await Promise.all([load.subprocess(), load.catalogue(), load.expectations(), load.merge(), load.output(), load.resultsInput()]);
     if (err instanceof ClientFault) {
       // The client's fault, not the harness's: nothing could be graded (DESIGN.md §4.3: exit 1).
       printErr(`a2a-conformance: ${err.message}\nNothing was graded. Check the client with: a2a-conformance doctor --client-cmd "<command>"\n`);
       return 1;
     }
-    if (err instanceof ScenarioLoadError || err instanceof ExpectationsError || err instanceof MergeError || err instanceof OutputError) {
+    if (err instanceof ScenarioLoadError || err instanceof ExpectationsError || err instanceof MergeError || err instanceof OutputError || err instanceof ResultsInputError) {
       printErr(`a2a-conformance: ${err.message}\n`);
       return 2;
     }

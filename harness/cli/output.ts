@@ -2,26 +2,47 @@
  * Every path the CLI writes, prepared and checked before the run starts, so a bad path costs a
  * one-line error (exit 2) and never the run.
  *
- * The report folder (`--out`) is claimed at the start: stale report files are removed and an
- * `INCOMPLETE` marker and a placeholder `index.html` say that a run is writing it; a run that dies
- * leaves exactly that, never the previous run's green report. At the end each file is written to a
- * staging folder inside it and renamed into place (results.json last), then the marker is removed.
+ * `--out` is never destructive. The harness knows its own report folders by a marker file it writes
+ * there (`.a2a-conformance-report.json`: the harness's name and version, and the name of every entry
+ * it wrote), never by file names: a folder holding anything the marker does not vouch for (a user's
+ * own index.html or results.json, say) is refused and left untouched; an empty folder or a missing
+ * one is fine. A report folder written before the marker existed is refused too, with a line that
+ * says to delete it. While a command writes the folder it holds a lock file there
+ * (`.a2a-conformance.lock`, created exclusively, holding its pid and start time): a second command
+ * on the same folder is refused; a lock whose owner is dead is taken over.
+ *
+ * A run claims the folder at its start: the previous report is removed and an `INCOMPLETE` file and a
+ * placeholder `index.html` say that a run is writing it; a run that dies leaves exactly that, never
+ * the previous run's green report. At the end each file is written to a staging folder inside it
+ * (named in the marker first) and renamed into place (results.json last), then INCOMPLETE is removed.
+ * `report` renders everything first and only then touches the folder: its previous report is
+ * replaced file by file, never deleted before the new one is on disk.
  */
 import { randomBytes } from 'node:crypto';
-import { accessSync, closeSync, constants, lstatSync, mkdirSync, openSync, readdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { rename, rm, unlink, writeFile } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { accessSync, closeSync, constants, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import type { RunResults } from '../core/results.js';
-import { writeReports, type WrittenReport } from '../../reports/index.js';
+import { RESULTS_SCHEMA } from '../core/results.js';
+import { harnessVersion } from '../runner/package-root.js';
+import { alive, ownerOfThisProcess, pidNamespace, type Owner } from '../runner/workspace.js';
+import { renderReports, type RenderedReport, type WrittenReport } from '../../reports/index.js';
 
 export class OutputError extends Error {
   override readonly name = 'OutputError';
 }
 
-/** What a report folder may hold: the report's own files, the marker, a staging folder. */
+/** The files of a report. */
 export const REPORT_FILES = ['index.html', 'results.json', 'junit.xml', 'summary.md'];
-const MARKER = 'INCOMPLETE';
+/** The marker by which the harness knows a folder it wrote, and what it wrote there. */
+export const REPORT_MARKER = '.a2a-conformance-report.json';
+/** The lock a command holds while it writes a report folder. */
+export const OUT_LOCK = '.a2a-conformance.lock';
+const INCOMPLETE = 'INCOMPLETE';
 const STAGING = '.writing-';
+const HARNESS = 'a2a-conformance';
+/** A marker or lock is a few hundred bytes: anything far larger is not one of ours. */
+const SMALL = 64 * 1024;
 
 const why = (err: unknown) => {
   const e = err as NodeJS.ErrnoException;
@@ -70,71 +91,304 @@ export function makeFolder(path: string, option: string): void {
   }
 }
 
+/** A small regular file's text, or undefined (missing, not a plain file, too large to be ours). */
+function smallFile(file: string, max = SMALL): string | undefined {
+  try {
+    const st = lstatSync(file);
+    if (!st.isFile() || st.size > max) return undefined;
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** The entries a folder's marker vouches for, or undefined where there is no marker of ours. */
+function readMarker(dir: string): Set<string> | undefined {
+  const text = smallFile(join(dir, REPORT_MARKER));
+  if (text === undefined) return undefined;
+  try {
+    const m = JSON.parse(text) as { harness?: unknown; files?: unknown };
+    if (m.harness !== HARNESS || !Array.isArray(m.files) || !m.files.every((f) => typeof f === 'string')) return undefined;
+    return new Set(m.files as string[]);
+  } catch {
+    return undefined;
+  }
+}
+
+let version: string | undefined;
+const ownVersion = () => (version ??= harnessVersion());
+
+/**
+ * Says what the harness is about to have in the folder: written before an entry is made and after
+ * one is removed, so whatever moment a run dies at, everything in the folder is vouched for.
+ */
+function writeMarker(dir: string, files: Iterable<string>): void {
+  const marker = {
+    harness: HARNESS,
+    version: ownVersion(),
+    about: `${HARNESS} wrote this folder: it replaces the entries listed in "files" when a command writes a report here again, and refuses a folder holding anything else.`,
+    files: [...new Set(files)].sort(),
+  };
+  writeFileSync(join(dir, REPORT_MARKER), JSON.stringify(marker, null, 2) + '\n');
+}
+
+/** Whether an entry the marker names is still what the harness made there: its files are plain files, its staging folders folders. */
+function sameKind(dir: string, name: string): boolean {
+  try {
+    const st = lstatSync(join(dir, name));
+    return name.startsWith(STAGING) ? st.isDirectory() : st.isFile();
+  } catch {
+    return true; // gone meanwhile: nothing to refuse
+  }
+}
+
+/** Whether a folder without a marker looks like a report of an earlier version: only report files, and a results.json of ours. */
+function earlierReport(dir: string, entries: string[]): boolean {
+  if (!entries.includes('results.json') || !entries.every((n) => REPORT_FILES.includes(n) || n === INCOMPLETE || n.startsWith(STAGING))) return false;
+  // Its opening bytes name the schema (JSON.stringify writes it first): never the whole file, which may be huge.
+  let fd: number | undefined;
+  try {
+    if (!lstatSync(join(dir, 'results.json')).isFile()) return false;
+    fd = openSync(join(dir, 'results.json'), 'r');
+    const head = Buffer.alloc(4096);
+    const n = readSync(fd, head, 0, head.length, 0);
+    return new RegExp(`"schema"\\s*:\\s*"${RESULTS_SCHEMA.split('@')[0]!.replace('/', '\\/')}@`).test(head.subarray(0, n).toString('utf8'));
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+interface Inspected {
+  dir: string;
+  exists: boolean;
+  /** The entries the harness wrote there (the marker's), to replace or remove. */
+  ours: string[];
+}
+
+/** Checks `--out` without touching it: a folder, empty or holding only what the harness's marker vouches for, or missing. */
+function inspect(option: string, given: string): Inspected {
+  if (!given.trim()) throw new OutputError(`${option} needs a folder name (it was empty)`);
+  const dir = resolve(given);
+  try {
+    const st = lstatSync(dir);
+    if (st.isSymbolicLink() ? !statSync(dir).isDirectory() : !st.isDirectory()) throw new OutputError(`${option} ${given} is a file, not a folder: name a folder for the report`);
+  } catch (err) {
+    if (err instanceof OutputError) throw err;
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new OutputError(`${option} ${given}: ${why(err)}`);
+    return { dir, exists: false, ours: [] };
+  }
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch (err) {
+    throw new OutputError(`${option} ${given}: cannot read the folder: ${why(err)}`);
+  }
+  const marker = readMarker(dir);
+  const ours: string[] = [];
+  const foreign: string[] = [];
+  for (const n of entries) {
+    if (n === OUT_LOCK) {
+      if (lockHolder(join(dir, OUT_LOCK)).kind === 'foreign') foreign.push(n);
+    } else if (n === REPORT_MARKER) {
+      if (!marker) foreign.push(n);
+    } else if (marker?.has(n) && sameKind(dir, n)) ours.push(n);
+    else foreign.push(n);
+  }
+  if (foreign.length) {
+    if (!marker && earlierReport(dir, entries))
+      throw new OutputError(`${option} ${given} holds a report of an earlier a2a-conformance, which did not mark its folders (${REPORT_MARKER}): delete that folder, or name a new one`);
+    throw new OutputError(
+      `${option} ${given} holds files that are not a report a2a-conformance wrote (${foreign.slice(0, 3).join(', ')}${foreign.length > 3 ? ', …' : ''}): name a new folder, or one a previous run wrote`,
+    );
+  }
+  return { dir, exists: true, ours };
+}
+
+/** Checks `--out` as `claimOutput` and `writeOutput` will, without touching it: a bad folder fails before any work. */
+export function checkOutput(option: string, given: string): string {
+  return inspect(option, given).dir;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The lock.
+
+interface LockBody extends Owner {
+  harness: typeof HARNESS;
+  version: string;
+  /** Tells this process's lock from a later one of the same process (in-process tests). */
+  nonce: string;
+}
+
+type Holder = { kind: 'none' } | { kind: 'ours'; body: LockBody; text: string } | { kind: 'unreadable'; mtimeMs: number; text: string } | { kind: 'foreign' };
+
+function lockHolder(file: string): Holder {
+  let st;
+  try {
+    st = lstatSync(file);
+  } catch {
+    return { kind: 'none' };
+  }
+  if (!st.isFile() || st.size > SMALL) return { kind: 'foreign' };
+  const text = smallFile(file);
+  if (text === undefined) return { kind: 'none' };
+  // Created and not yet written (its owner is between open and write, or died there).
+  if (!text.trim()) return { kind: 'unreadable', mtimeMs: st.mtimeMs, text };
+  try {
+    const body = JSON.parse(text) as LockBody;
+    if (body.harness === HARNESS && Number.isInteger(body.pid)) return { kind: 'ours', body, text };
+  } catch {
+    // torn, or not ours
+  }
+  return { kind: 'foreign' };
+}
+
+/** Locks this process holds, by lock file, with the nonce written in each. */
+const HELD = new Map<string, string>();
+let exitHook = false;
+
+function releaseLock(file: string): void {
+  const nonce = HELD.get(file);
+  if (nonce === undefined) return;
+  HELD.delete(file);
+  const h = lockHolder(file);
+  if (h.kind === 'ours' && h.body.nonce === nonce) {
+    try {
+      unlinkSync(file);
+    } catch {
+      // gone meanwhile
+    }
+  }
+}
+
+/**
+ * Takes the folder's lock, or refuses in one line: another command holds it and is alive (or lives in
+ * another pid namespace, where its life cannot be told from here). A lock whose owner is dead (a
+ * SIGKILLed run) is taken over. The liveness test is the run folders' (harness/runner/workspace.ts).
+ */
+function takeLock(option: string, given: string, dir: string): string {
+  const file = join(dir, OUT_LOCK);
+  const body: LockBody = { ...ownerOfThisProcess(`${HARNESS} ${option}`), harness: HARNESS, version: ownVersion(), nonce: randomBytes(8).toString('hex') };
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const fd = openSync(file, 'wx', 0o644);
+      try {
+        writeSync(fd, JSON.stringify(body) + '\n');
+      } finally {
+        closeSync(fd);
+      }
+      HELD.set(file, body.nonce);
+      if (!exitHook) {
+        exitHook = true;
+        process.on('exit', () => {
+          for (const f of [...HELD.keys()]) releaseLock(f);
+        });
+      }
+      return file;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw new OutputError(`${option} ${given}: cannot write there: ${why(err)}`);
+    }
+    const h = lockHolder(file);
+    const busy = (who: string) => new OutputError(`${option} ${given} is being written by ${who}: wait for it to finish, or name another folder`);
+    if (h.kind === 'foreign') throw new OutputError(`${option} ${given} holds a ${OUT_LOCK} that a2a-conformance did not write: name another folder`);
+    if (attempt > 0) throw busy('another a2a-conformance command (it took the lock as this one did)');
+    if (h.kind === 'ours') {
+      const o = h.body;
+      const here = pidNamespace();
+      if (o.pidNamespace && here && o.pidNamespace !== here) throw busy(`an a2a-conformance command in another pid namespace (pid ${o.pid} there, started ${o.startedAt}; if none runs, delete ${join(given, OUT_LOCK)})`);
+      if (alive(o)) throw busy(`another a2a-conformance command (pid ${o.pid}, started ${o.startedAt})`);
+    } else if (h.kind === 'unreadable' && Date.now() - h.mtimeMs < 10_000) throw busy('another a2a-conformance command (it is taking the lock)');
+    // Its owner is dead: the lock is taken over. Removed only while it is still the lock judged dead:
+    // another command taking it over at the same moment has replaced it with its own (the window left
+    // is the one between this read and the unlink; the loser's exclusive create then fails).
+    if (h.kind !== 'none' && smallFile(file) !== h.text) throw busy('another a2a-conformance command (it took over the same stale lock)');
+    try {
+      unlinkSync(file);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new OutputError(`${option} ${given}: cannot write there: ${why(err)}`);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Claiming and writing.
+
 export interface ClaimedOutput {
   dir: string;
-  /** Writes the reports and puts them in place; removes the marker. */
+  /** Writes the reports and puts them in place; removes the marker. Releases the lock. */
   commit(r: RunResults): Promise<WrittenReport>;
-  /** Says in the placeholder why the run did not finish (synchronous: it runs in a signal handler). */
+  /** Says in the placeholder why the run did not finish, and releases the lock (synchronous: it runs in a signal handler). */
   abandon(reason: string): void;
 }
 
 const placeholder = (text: string) =>
   `<!doctype html><meta charset="utf-8"><title>a2a-conformance: incomplete</title><h1>No report here</h1><p>${text.replace(/[<>&]/g, (c) => `&#${c.charCodeAt(0)};`)}</p>\n`;
 
-/** Claims `--out`: checks it, creates it, clears a previous report and marks the folder incomplete. */
-export async function claimOutput(option: string, given: string): Promise<ClaimedOutput> {
-  if (!given.trim()) throw new OutputError(`${option} needs a folder name (it was empty)`);
-  const dir = resolve(given);
-  let exists = false;
+const written = (dir: string): WrittenReport => ({ dir, html: join(dir, 'index.html'), results: join(dir, 'results.json'), junit: join(dir, 'junit.xml'), markdown: join(dir, 'summary.md') });
+
+/** Checks the folder, makes it if missing, takes its lock and checks it again under the lock. */
+function lockOutput(option: string, given: string): Inspected & { lock: string } {
+  const first = inspect(option, given);
+  if (!first.exists) makeFolder(first.dir, option);
+  const lock = takeLock(option, given, first.dir);
   try {
-    const st = lstatSync(dir);
-    if (st.isSymbolicLink() ? !statSync(dir).isDirectory() : !st.isDirectory()) throw new OutputError(`${option} ${given} is a file, not a folder: name a folder for the report`);
-    exists = true;
+    // What was checked before the lock may have changed before it was taken.
+    return { ...inspect(option, given), lock };
   } catch (err) {
-    if (err instanceof OutputError) throw err;
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new OutputError(`${option} ${given}: ${why(err)}`);
+    releaseLock(lock);
+    throw err;
   }
-  if (exists) {
-    let entries: string[];
-    try {
-      entries = readdirSync(dir);
-    } catch (err) {
-      throw new OutputError(`${option} ${given}: cannot read the folder: ${why(err)}`);
-    }
-    const foreign = entries.filter((n) => !REPORT_FILES.includes(n) && n !== MARKER && !n.startsWith(STAGING));
-    if (foreign.length)
-      throw new OutputError(
-        `${option} ${given} holds files that are not a report (${foreign.slice(0, 3).join(', ')}${foreign.length > 3 ? ', …' : ''}): name a new folder, or one a previous run wrote`,
-      );
-    try {
-      accessSync(dir, constants.W_OK);
-      for (const n of entries) rmSync(join(dir, n), { recursive: true, force: true });
-    } catch (err) {
-      throw new OutputError(`${option} ${given}: cannot write there: ${why(err)}`);
-    }
-  } else makeFolder(dir, option);
+}
+
+/**
+ * Puts rendered files in place: named in the marker, written to a staging folder, renamed over the
+ * old ones (results.json last); then the entries in `remove` go, and the marker names what is left.
+ */
+async function install(dir: string, listed: Set<string>, rendered: RenderedReport, remove: string[]): Promise<WrittenReport> {
+  const staging = `${STAGING}${randomBytes(4).toString('hex')}`;
+  const names: string[] = rendered.files.map((f) => f.name);
+  writeMarker(dir, [...listed, staging, ...names]);
+  try {
+    await mkdir(join(dir, staging));
+    await Promise.all(rendered.files.map((f) => writeFile(join(dir, staging, f.name), f.text, { flag: 'wx' })));
+    for (const n of names) await rename(join(dir, staging, n), join(dir, n));
+    for (const n of remove) if (!names.includes(n)) await rm(join(dir, n), { recursive: n.startsWith(STAGING), force: true });
+  } finally {
+    await rm(join(dir, staging), { recursive: true, force: true });
+  }
+  writeMarker(dir, names);
+  return written(dir);
+}
+
+/** Claims `--out` for a run: checks it, locks it, clears the harness's previous report and marks the folder incomplete. */
+export async function claimOutput(option: string, given: string): Promise<ClaimedOutput> {
+  const { dir, ours, lock } = lockOutput(option, given);
   const started = new Date().toISOString();
   const note = (reason: string) => {
-    writeFileSync(join(dir, MARKER), `${reason}\n`);
+    writeFileSync(join(dir, INCOMPLETE), `${reason}\n`);
     writeFileSync(join(dir, 'index.html'), placeholder(reason));
   };
   try {
+    accessSync(dir, constants.W_OK);
+    writeMarker(dir, [...ours, INCOMPLETE, 'index.html']);
+    // Only what the marker vouched for; a staging folder (a run that died while writing) whole.
+    for (const n of ours) rmSync(join(dir, n), { recursive: n.startsWith(STAGING), force: true });
     note(`a2a-conformance (pid ${process.pid}) started writing this report at ${started}. If that run is no longer running, it did not finish (it was interrupted or crashed): this folder holds no results.`);
+    writeMarker(dir, [INCOMPLETE, 'index.html']);
   } catch (err) {
+    releaseLock(lock);
     throw new OutputError(`${option} ${given}: cannot write there: ${why(err)}`);
   }
   return {
     dir,
     async commit(r) {
-      const staging = join(dir, `${STAGING}${randomBytes(4).toString('hex')}`);
       try {
-        const written = await writeReports(r, staging, dir);
-        // results.json last: whoever reads it finds the other files in place.
-        for (const f of [written.junit, written.markdown, written.html, written.results]) await rename(f, join(dir, basename(f)));
-        await unlink(join(dir, MARKER));
-        return { dir, html: join(dir, 'index.html'), results: join(dir, 'results.json'), junit: join(dir, 'junit.xml'), markdown: join(dir, 'summary.md') };
+        return await install(dir, new Set([INCOMPLETE, 'index.html']), renderReports(r, dir), [INCOMPLETE]);
+      } catch (err) {
+        throw new OutputError(`${option} ${given}: writing the report failed: ${why(err)}`);
       } finally {
-        await rm(staging, { recursive: true, force: true });
+        releaseLock(lock);
       }
     },
     abandon(reason) {
@@ -143,8 +397,33 @@ export async function claimOutput(option: string, given: string): Promise<Claime
       } catch {
         // the folder went away meanwhile: nothing there claims to be a report
       }
+      releaseLock(lock);
     },
   };
+}
+
+/**
+ * Writes an already rendered report to `--out` (`report`): checks and locks the folder, then replaces
+ * the harness's previous report there file by file. The previous report is never removed before the
+ * new one is on disk; while the files are renamed, INCOMPLETE says that they are being replaced.
+ */
+export async function writeOutput(option: string, given: string, rendered: RenderedReport): Promise<WrittenReport> {
+  const { dir, ours, lock } = lockOutput(option, given);
+  try {
+    const listed = new Set([...ours, INCOMPLETE]);
+    try {
+      writeMarker(dir, listed);
+      writeFileSync(join(dir, INCOMPLETE), `a2a-conformance (pid ${process.pid}) is replacing this report since ${new Date().toISOString()}. If it is no longer running, the files here may be a mix of the old report and the new one.\n`);
+    } catch (err) {
+      throw new OutputError(`${option} ${given}: cannot write there: ${why(err)}`);
+    }
+    return await install(dir, listed, rendered, [...ours, INCOMPLETE]);
+  } catch (err) {
+    if (err instanceof OutputError) throw err;
+    throw new OutputError(`${option} ${given}: writing the report failed: ${why(err)}`);
+  } finally {
+    releaseLock(lock);
+  }
 }
 
 /** Checks that a file can be written (`--update-expectations`) before the run, by writing beside it. */

@@ -94,6 +94,11 @@ export interface ScenarioResult {
   attempts?: Attempt[];
   /** What the client's hello says of this scenario's verdict: a choice of its glue, not of the library under it (Hello.glue). */
   glue?: string[];
+  /**
+   * Why some of this result's data is missing: it could not be written (it did not serialise), so the
+   * fields that could not are empty and the rest of the run's report is whole (reports/bound.ts).
+   */
+  unrendered?: string;
 }
 
 /** The shrunk case a property family failed on, with everything that reproduces it. */

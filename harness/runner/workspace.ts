@@ -24,7 +24,8 @@ export interface RunFolder {
   procsDir: string;
 }
 
-interface Owner {
+/** Who holds a run folder (or an `--out` lock: harness/cli/output.ts): enough to tell a live owner from a dead one. */
+export interface Owner {
   pid: number;
   /** The process's start time in clock ticks (Linux `/proc/<pid>/stat` field 22): tells a reused pid apart. */
   startTicks: string | null;
@@ -35,7 +36,7 @@ interface Owner {
   command: string;
 }
 
-function pidNamespace(): string | null {
+export function pidNamespace(): string | null {
   try {
     return readlinkSync('/proc/self/ns/pid');
   } catch {
@@ -46,7 +47,11 @@ function pidNamespace(): string | null {
 const OPEN = new Set<string>();
 let exitHook = false;
 
-function alive(o: Owner): boolean {
+/** This process as an owner. */
+export const ownerOfThisProcess = (command: string): Owner => ({ pid: process.pid, startTicks: startTicks(process.pid), pidNamespace: pidNamespace(), startedAt: new Date().toISOString(), command });
+
+/** Whether an owner still runs: its pid answers and, where /proc tells, with the same start time and not a zombie. */
+export function alive(o: Owner): boolean {
   try {
     process.kill(o.pid, 0);
   } catch (err) {
@@ -64,7 +69,7 @@ export async function openRunFolder(command: string): Promise<RunFolder> {
   const dir = await mkdtemp(join(tmpdir(), RUN_FOLDER_PREFIX));
   const f: RunFolder = { dir, pkiDir: join(dir, 'pki'), procsDir: join(dir, 'procs') };
   for (const d of [f.pkiDir, f.procsDir]) mkdirSync(d, { mode: 0o700 });
-  const owner: Owner = { pid: process.pid, startTicks: startTicks(process.pid), pidNamespace: pidNamespace(), startedAt: new Date().toISOString(), command };
+  const owner = ownerOfThisProcess(command);
   await writeFile(join(dir, 'owner.json'), JSON.stringify(owner) + '\n', { mode: 0o600 });
   OPEN.add(dir);
   if (!exitHook) {

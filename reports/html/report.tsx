@@ -3,7 +3,8 @@
 /**
  * The HTML conformance report, rendered from results.json alone (never from live run state): one
  * self-contained file, no network. Rendering goes through preact-render-to-string, which escapes
- * every string; the only raw HTML is this module's own CSS and script constants.
+ * every string; the only raw HTML is this module's own CSS and script constants, and the scenario
+ * panels, each rendered by preact on its own (so that one that cannot be rendered costs only itself).
  */
 import { createHash } from 'node:crypto';
 import { render } from 'preact-render-to-string';
@@ -30,53 +31,83 @@ function Badge({ v }: { v: VerdictKind }) {
 const asJson = (value: unknown): unknown => (value === undefined ? null : JSON.parse(JSON.stringify(value)));
 
 /**
+ * Levels of nesting a JSON view shows. A scenario's card is at most 64 levels deep (checked when it
+ * is loaded); a deeper value in a results file is shown elided and said to be, never walked.
+ */
+export const JSON_VIEW_DEPTH = 100;
+/** Highlights nested inside highlights, at most (each is an element: the page's own depth stays bounded). */
+const MARKS_NESTED = 16;
+
+/** One piece of work of the JSON view: a value to lay out, text to emit, or the end of a highlight. */
+type JsonStep = { v: unknown; ptr: string; indent: string; depth: number } | { text: ComponentChildren } | { endMark: string };
+
+/**
  * JSON, pretty-printed with two spaces, with the values at `marks` (JSON pointers) highlighted. Its
- * text is exactly `JSON.stringify(value, null, 2)`: for a card, the bytes the peer served.
+ * text is exactly `JSON.stringify(value, null, 2)`: for a card, the bytes the peer served. Laid out
+ * with a loop over an explicit stack, never by recursion on the value's depth; a value nested deeper
+ * than JSON_VIEW_DEPTH levels is shown as `{…}` or `[…]` and a line under the view says so.
  */
 function JsonView({ value: raw, marks = [] }: { value: unknown; marks?: string[] }) {
   const value = asJson(raw);
   const marked = new Set(marks);
   const esc = (k: string) => k.replace(/~/g, '~0').replace(/\//g, '~1');
-  const node = (v: unknown, ptr: string, indent: string): ComponentChildren => {
-    let inner: ComponentChildren;
-    if (Array.isArray(v)) {
-      inner = v.length === 0 ? '[]' : (
-        <>
-          {'[\n'}
-          {v.map((x, i) => (
-            <>
-              {indent + '  '}
-              {node(x, `${ptr}/${i}`, indent + '  ')}
-              {i < v.length - 1 ? ',\n' : '\n'}
-            </>
-          ))}
-          {indent + ']'}
-        </>
-      );
-    } else if (v && typeof v === 'object') {
-      const entries = Object.entries(v as Record<string, unknown>);
-      inner = entries.length === 0 ? '{}' : (
-        <>
-          {'{\n'}
-          {entries.map(([k, x], i) => (
-            <>
-              {indent + '  '}
-              <span class="k">{JSON.stringify(k)}</span>
-              {': '}
-              {node(x, `${ptr}/${esc(k)}`, indent + '  ')}
-              {i < entries.length - 1 ? ',\n' : '\n'}
-            </>
-          ))}
-          {indent + '}'}
-        </>
-      );
-    } else {
-      inner = <span class="s">{JSON.stringify(v)}</span>;
+  // The children being built, one list per open highlight (the first: the <pre> itself).
+  const open: Array<{ ptr: string; children: ComponentChildren[] }> = [{ ptr: '', children: [] }];
+  const emit = (c: ComponentChildren) => open[open.length - 1]!.children.push(c);
+  let elided = 0;
+  const work: JsonStep[] = [{ v: value, ptr: '', indent: '', depth: 0 }];
+  while (work.length) {
+    const step = work.pop()!;
+    if ('text' in step) {
+      emit(step.text);
+      continue;
     }
-    return marked.has(ptr) ? <mark title={ptr}>{inner}</mark> : inner;
-  };
-  return <pre class="json">{node(value, '', '')}</pre>;
+    if ('endMark' in step) {
+      const m = open.pop()!;
+      emit(<mark title={m.ptr}>{m.children}</mark>);
+      continue;
+    }
+    const { v, ptr, indent, depth } = step;
+    if (marked.has(ptr) && open.length <= MARKS_NESTED) {
+      open.push({ ptr, children: [] });
+      work.push({ endMark: ptr });
+    }
+    const array = Array.isArray(v);
+    if (!(v && typeof v === 'object')) {
+      emit(<span class="s">{JSON.stringify(v)}</span>);
+      continue;
+    }
+    const entries: Array<[string, unknown]> = array ? (v as unknown[]).map((x, i) => [String(i), x]) : Object.entries(v as Record<string, unknown>);
+    if (entries.length === 0) {
+      emit(array ? '[]' : '{}');
+      continue;
+    }
+    if (depth >= JSON_VIEW_DEPTH) {
+      elided++;
+      emit(<span class="elided" title={`nested deeper than ${JSON_VIEW_DEPTH} levels: not shown`}>{array ? '[…]' : '{…}'}</span>);
+      continue;
+    }
+    // Pushed in reverse: the stack gives them back in reading order.
+    work.push({ text: indent + (array ? ']' : '}') });
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [k, x] = entries[i]!;
+      work.push({ text: i < entries.length - 1 ? ',\n' : '\n' });
+      work.push({ v: x, ptr: `${ptr}/${esc(k)}`, indent: indent + '  ', depth: depth + 1 });
+      work.push({ text: array ? indent + '  ' : <>{indent + '  '}<span class="k">{JSON.stringify(k)}</span>{': '}</> });
+    }
+    work.push({ text: array ? '[\n' : '{\n' });
+  }
+  return (
+    <>
+      <pre class="json">{open[0]!.children}</pre>
+      {elided ? <p class="muted elided-note" data-testid="elided">{elided} value(s) nested deeper than {JSON_VIEW_DEPTH} levels are not shown ({'{…}'}, {'[…]'}).</p> : null}
+    </>
+  );
 }
+
+/** A duration as a reader can take it: a value JSON cannot hold (a tampered file's 1e400) is not printed as "Infinity". */
+const msText = (ms: number) => (Number.isFinite(ms) ? `${ms} ms` : 'no duration');
+const secsText = (ms: number) => (Number.isFinite(ms) ? `${(ms / 1000).toFixed(1)} s` : 'no duration');
 
 function Summary({ r }: { r: RunResults }) {
   const unsupported = r.summary.UNSUPPORTED;
@@ -403,9 +434,14 @@ function ScenarioPanel({ s, unexpected }: { s: ScenarioResult; unexpected: boole
         {unexpected ? <span class="flag">unexpected</span> : null}
         <code class="sid">{s.id}</code>
         <span class="title">{s.title}</span>
-        <span class="muted right">{s.rule} · expect {s.expect} · {s.durationMs} ms{s.attempts?.length ? ` · re-run: ${s.attempts.map((a) => a.verdict).join(' → ')} → ${s.verdict}` : ''}</span>
+        <span class="muted right">{s.rule} · expect {s.expect} · {msText(s.durationMs)}{s.attempts?.length ? ` · re-run: ${s.attempts.map((a) => a.verdict).join(' → ')} → ${s.verdict}` : ''}</span>
       </summary>
       <div class="body">
+        {s.unrendered ? (
+          <p class="unrendered" data-testid="unrendered">
+            <strong>Not all of this scenario could be written:</strong> {s.unrendered}. Its verdict stands as graded.
+          </p>
+        ) : null}
         <LagView s={s} />
         {s.glue?.length ? (
           <p class="glue" data-testid="glue">
@@ -497,6 +533,55 @@ function ScenarioPanel({ s, unexpected }: { s: ScenarioResult; unexpected: boole
 }
 
 /**
+ * One scenario's panel, rendered on its own: data that breaks the renderer (a value it cannot lay
+ * out, a getter that throws) costs that panel, which then says why, never the report. The markup is
+ * preact's, escaped as everywhere else.
+ */
+function panelHtml(s: ScenarioResult, unexpected: boolean): string {
+  try {
+    return render(<ScenarioPanel s={s} unexpected={unexpected} />);
+  } catch (err) {
+    let why = 'an error that cannot be shown';
+    try {
+      why = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+    } catch {
+      // keep the plain words
+    }
+    return render(<UnrenderedPanel s={s} unexpected={unexpected} why={why.slice(0, 300)} />);
+  }
+}
+
+/** The panel of a scenario whose data could not be rendered: what can still be read of it, and why the rest is missing. */
+function UnrenderedPanel({ s, unexpected, why }: { s: ScenarioResult; unexpected: boolean; why: string }) {
+  const field = (k: keyof ScenarioResult) => {
+    try {
+      const v = s[k];
+      return typeof v === 'string' ? v : '';
+    } catch {
+      return '';
+    }
+  };
+  const verdict = (VERDICT_KINDS as readonly string[]).includes(field('verdict')) ? (field('verdict') as VerdictKind) : 'ERROR';
+  const id = field('id');
+  return (
+    <details class={`scenario v-${verdict}${unexpected ? ' unexpected' : ''}`} id={anchor(id)} data-verdict={verdict} data-rule={field('rule')} data-dialect="a2a-v1" data-unexpected={unexpected ? 'true' : 'false'} data-text={`${id} ${field('title')}`.toLowerCase()}>
+      <summary>
+        <Badge v={verdict} />
+        {unexpected ? <span class="flag">unexpected</span> : null}
+        <code class="sid">{id}</code>
+        <span class="title">{field('title')}</span>
+        <span class="muted right">{field('rule')}</span>
+      </summary>
+      <div class="body">
+        <p class="unrendered" data-testid="unrendered">
+          <strong>This scenario's data could not be rendered</strong> ({why}). Its verdict stands as graded; results.json holds what could be written of it.
+        </p>
+      </div>
+    </details>
+  );
+}
+
+/**
  * The harness's own delay during the run, and the attempts before the reported one: a failure met
  * while the harness lagged ran again on a drained lane, and both are shown (DESIGN.md §3).
  */
@@ -553,7 +638,7 @@ function Properties({ r }: { r: RunResults }) {
                 <td>{list(f.stories)}</td>
                 <td>{list(f.labels)}</td>
                 <td>
-                  {(f.durationMs / 1000).toFixed(1)} s{f.shrinkMs !== undefined ? ` (shrinking ${(f.shrinkMs / 1000).toFixed(1)} s)` : ''}
+                  {secsText(f.durationMs)}{f.shrinkMs !== undefined ? ` (shrinking ${(f.shrinkMs / 1000).toFixed(1)} s)` : ''}
                   {f.cases.some((c) => c.attempts?.length) ? <><br /><span class="muted">{f.cases.filter((c) => c.attempts?.length).length} case(s) ran again after the harness lagged</span></> : null}
                 </td>
               </tr>
@@ -581,7 +666,7 @@ function Page({ r }: { r: RunResults }) {
         <header>
           <h1>{title}</h1>
           <p class="muted">
-            a2a-conformance {r.harness.version} · ruleset {r.ruleset} · started {r.startedAt} · {(r.durationMs / 1000).toFixed(1)} s · id salt <code>{r.seed}</code>
+            a2a-conformance {r.harness.version} · ruleset {r.ruleset} · started {r.startedAt} · {secsText(r.durationMs)} · id salt <code>{r.seed}</code>
             {r.shard ? ` · shard ${r.shard}` : ''}
             {r.strict ? ' · --strict' : ''}
           </p>
@@ -618,7 +703,7 @@ function Page({ r }: { r: RunResults }) {
         <section>
           <h2>{r.properties ? 'Counterexamples' : 'Scenarios'}</h2>
           <Filters r={r} />
-          <div id="scenarios">{r.results.map((s) => <ScenarioPanel s={s} unexpected={unexpected.has(s.id)} />)}</div>
+          <div id="scenarios" dangerouslySetInnerHTML={{ __html: r.results.map((s) => panelHtml(s, unexpected.has(s.id))).join('') }} />
         </section>
         {r.notRun.length ? (
           <section>
