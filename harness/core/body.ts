@@ -39,6 +39,13 @@ export interface BodyRecord {
   omitted?: string;
 }
 
+/**
+ * The first `n` characters of a string as a string of their own. V8 keeps a short slice of a long
+ * string as a view of the whole: a 2 KiB head kept of a 1.5 MB body held the 1.5 MB (measured:
+ * 300 such answers kept 450 MiB alive in `serve`).
+ */
+export const ownHead = (s: string, n: number): string => (s.length <= n ? s : Buffer.from(s.slice(0, n), 'utf8').toString('utf8'));
+
 const esc = (k: string) => k.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** Depth of a JSON value, counted without recursion (stops counting past `limit`). */
@@ -123,7 +130,7 @@ export function bodyRecord(text: string, bytes: number, contentType: string | un
   if (bytes === 0) return base;
   const head = () => {
     const redacted: string[] = [];
-    const shown = scrubHead(text.slice(0, BODY_HEAD_CHARS), redacted);
+    const shown = scrubHead(ownHead(text, BODY_HEAD_CHARS), redacted);
     return { text: shown, ...(redacted.length ? { redacted } : {}) };
   };
   if (text.length > MAX_BODY_CHARS) return { ...base, ...head(), truncated: `over ${MAX_BODY_CHARS} characters: the first ${BODY_HEAD_CHARS} kept` };
@@ -158,7 +165,7 @@ export function addStreamEvent(rec: BodyRecord, data: string, kept: { chars: num
     if (j.redacted.length) rec.redacted = [...(rec.redacted ?? []), ...j.redacted.map((p) => `/events/${rec.events!.length - 1}${p}`)].slice(0, 20);
   } else {
     const redacted: string[] = [];
-    rec.events.push(scrubHead(data.slice(0, BODY_HEAD_CHARS), redacted));
+    rec.events.push(scrubHead(ownHead(data, BODY_HEAD_CHARS), redacted));
     if (redacted.length) rec.redacted = [...(rec.redacted ?? []), ...redacted].slice(0, 20);
   }
 }

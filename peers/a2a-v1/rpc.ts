@@ -14,7 +14,7 @@ import { isTerminal, keepOn } from '../../harness/core/transcript.js';
 import { includesMediaType } from '../../harness/core/vocabulary/media-type.js';
 import type { PeerRunContext } from '../context.js';
 import { RpcError } from './errors.js';
-import { depthOver, MAX_BODY_CHARS, MAX_BODY_DEPTH, redactJson } from '../../harness/core/body.js';
+import { depthOver, MAX_BODY_CHARS, MAX_BODY_DEPTH, ownHead, redactJson } from '../../harness/core/body.js';
 import { eventOf, isObj } from './event.js';
 import { sseResponse } from './stream.js';
 import { TaskRuntime } from './tasks.js';
@@ -84,7 +84,7 @@ function paramsDigest(params: Params): string | undefined {
 export function recordCall(ev: HttpEvent, body: Params, raw: string): void {
   const method = typeof body.method === 'string' ? body.method : '';
   const params = isObj(body.params) ? body.params : {};
-  ev.rpc = { method: method.length <= 200 ? method : `${method.slice(0, 200)}…`, id: recordableId(body.id ?? null), params: recordable(params, raw, ev) };
+  ev.rpc = { method: method.length <= 200 ? method : `${ownHead(method, 200)}…`, id: recordableId(body.id ?? null), params: recordable(params, raw, ev) };
   ev.paramsDigest = paramsDigest(params);
 }
 
@@ -96,7 +96,7 @@ export function recordCall(ev: HttpEvent, body: Params, raw: string): void {
 export function recordWireCall(ev: HttpEvent, body: Params, raw: string, dialect: Dialect): void {
   const call = dialect === 'a2a-v0.3' && typeof body.method === 'string' ? requestIn(body.method, body.params) : undefined;
   recordCall(ev, call ? { ...body, method: call.op, params: call.params } : body, raw);
-  if (dialect === 'a2a-v0.3' && ev.rpc) ev.rpc.wireMethod = String(body.method).slice(0, 200);
+  if (dialect === 'a2a-v0.3' && ev.rpc) ev.rpc.wireMethod = ownHead(String(body.method), 200);
 }
 
 /** Answers a frame the batch-only input path cannot take: HTTP 415, outside JSON-RPC (seed 000). */
@@ -169,7 +169,7 @@ export function rpcHandler(o: RpcOptions): RequestHandler {
       const kinds = ['text', 'raw', 'url', 'data'].filter((k) => p[k] !== undefined);
       if (kinds.length !== 1) throw new RpcError('invalidParams', 'a part must set exactly one of text, raw, url, data');
       const mt = typeof p.mediaType === 'string' ? p.mediaType : kinds[0] === 'text' ? 'text/plain' : kinds[0] === 'data' ? 'application/json' : '';
-      if (types.length < 20) types.push(mt.slice(0, 200));
+      if (types.length < 20) types.push(ownHead(mt, 200));
       ev.partTypes = types;
       if (!mt) throw new RpcError('invalidParams', 'a raw or url part needs mediaType');
       if (!includesMediaType(accepted, mt))

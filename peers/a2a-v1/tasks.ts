@@ -39,12 +39,17 @@ interface TaskState {
   /** A counter of status changes across the runtime: the order of `updated`, ties included. */
   order: number;
   receivedBytes: number;
+  /** Characters of its history, counted where finished tasks are aged out (ctx.retainFinished). */
+  historyChars?: number;
   artifacts: ArtifactJson[];
   pushConfigs: PushConfig[];
   pushLost: boolean;
   pendingPush: Promise<unknown>;
   listeners: Set<Listener>;
 }
+
+/** Characters of history the finished tasks kept hold in all, where finished tasks are aged out (serve). */
+export const RETAINED_HISTORY_CHARS = 16 * 1024 * 1024;
 
 const INTERRUPTED = new Set(['TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED']);
 
@@ -94,8 +99,9 @@ export class TaskRuntime {
   private readonly v03Configs = new WeakSet<PushConfig>();
   private nextId = 1;
   private changes = 0;
-  /** Finished tasks, oldest first, where the context retains only some (ctx.retainFinished). */
+  /** Finished tasks, oldest first, where the context retains only some (ctx.retainFinished), and the characters of their histories. */
   private readonly finished: string[] = [];
+  private finishedChars = 0;
 
   constructor(
     private readonly rt: PeerRuntime,
@@ -150,7 +156,10 @@ export class TaskRuntime {
    * fields, and a history that carried them would not be a valid Message).
    */
   remember(t: TaskState, message: Record<string, unknown>): void {
-    t.history.push({ ...messageForHistory(message), taskId: t.rec.id, contextId: t.rec.contextId });
+    const entry = { ...messageForHistory(message), taskId: t.rec.id, contextId: t.rec.contextId };
+    t.history.push(entry);
+    // Where finished tasks are aged out (serve), what each holds is counted: a few large ones go before many small ones.
+    if (this.ctx.retainFinished !== undefined) t.historyChars = (t.historyChars ?? 0) + JSON.stringify(entry).length;
   }
 
   /** Input arrived for the task: complete payload → work; a partial frame → wait for more. */
@@ -267,11 +276,16 @@ export class TaskRuntime {
     if (isTerminal(state) && this.ctx.retainFinished !== undefined) this.forgetBeyond(t.rec.id, this.ctx.retainFinished);
   }
 
-  /** Counts a task as finished and forgets the oldest finished ones past `keep`: their history, artifacts and push configs go. */
+  /**
+   * Counts a task as finished and forgets the oldest finished ones past `keep`, or past
+   * RETAINED_HISTORY_CHARS of history in all: their history, artifacts and push configs go.
+   */
   private forgetBeyond(id: string, keep: number): void {
     this.finished.push(id);
-    while (this.finished.length > keep) {
+    this.finishedChars += this.tasks.get(id)?.historyChars ?? 0;
+    while (this.finished.length > keep || (this.finished.length > 1 && this.finishedChars > RETAINED_HISTORY_CHARS)) {
       const gone = this.finished.shift()!;
+      this.finishedChars -= this.tasks.get(gone)?.historyChars ?? 0;
       this.tasks.delete(gone);
       this.ctx.ledger.forget(gone);
     }
