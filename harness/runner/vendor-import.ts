@@ -26,6 +26,9 @@ import { printable } from '../core/text.js';
  */
 export const VENDOR_LOAD = { budgetMs: 30_000, heapMb: 512 };
 
+/** The most one file's scenarios may take as JSON: four times the largest scenario file the catalogue reads. */
+const MAX_JSON = 16 * 1024 * 1024;
+
 /** What a vendor module may print while it loads (to stderr) before the rest is dropped. */
 const MAX_OUTPUT = 64 * 1024;
 
@@ -37,7 +40,7 @@ export async function importVendorModules(files: string[]): Promise<Map<string, 
   const { budgetMs, heapMb } = VENDOR_LOAD;
   const worker = new Worker(WORKER_CODE, {
     eval: true,
-    workerData: { vite, files },
+    workerData: { vite, files, maxJson: MAX_JSON },
     // The worker needs nothing of the CLI's own flags (a loader hook, a heap size of its own).
     execArgv: [],
     stdout: true,
@@ -56,10 +59,13 @@ export async function importVendorModules(files: string[]): Promise<Map<string, 
   worker.stderr.on('data', forward);
 
   const seconds = `${Math.round(budgetMs / 100) / 10} s`;
+  // The file being imported, and the file whose timer runs now (apart from its import): a cut-off names it.
   let loading: string | undefined;
-  const outcome = await new Promise<{ results: WorkerResult[] } | { file: string; message: string }>((settle) => {
+  let running: string | undefined;
+  const results: WorkerResult[] = [];
+  const fault = await new Promise<{ file: string; message: string } | undefined>((settle) => {
     let settled = false;
-    const end = (o: { results: WorkerResult[] } | { file: string; message: string }) => {
+    const end = (o?: { file: string; message: string }) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -68,40 +74,48 @@ export async function importVendorModules(files: string[]): Promise<Map<string, 
     const timer = setTimeout(
       () =>
         end({
-          file: loading ?? files[0]!,
-          message: loading
-            ? `its import did not finish within the ${seconds} budget for loading scenario modules (a top-level await that never settles, or a loop at import?)`
-            : `the scenario loader did not start within its ${seconds} budget`,
+          file: running ?? loading ?? files[0]!,
+          message: running
+            ? `a timer it set kept the scenario loader busy past its ${seconds} budget`
+            : loading
+              ? `its import did not finish within the ${seconds} budget for loading scenario modules (a top-level await that never settles, or a loop at import?)`
+              : `the scenario loader did not start within its ${seconds} budget`,
         }),
       budgetMs,
     );
     // Node delivers every message the worker posted before its 'exit' event: a fault or the results
     // posted before the worker ended are never lost, so the outcome does not depend on timing.
     worker.on('message', (m: WorkerMessage) => {
+      if (settled) return;
       if (m.kind === 'loading') loading = m.file;
-      else if (m.kind === 'fault') end({ file: m.file ?? loading ?? files[0]!, message: m.message });
-      else if (m.kind === 'done') end({ results: m.results });
+      else if (m.kind === 'timer') running = m.file;
+      else if (m.kind === 'loaded') {
+        results.push(m.result);
+        loading = undefined;
+      }
+      else if (m.kind === 'fault') end({ file: m.file ?? running ?? loading ?? files[0]!, message: m.message });
+      else if (m.kind === 'done') end();
     });
     worker.on('error', (err: Error & { code?: string }) =>
       end({
-        file: loading ?? files[0]!,
+        file: running ?? loading ?? files[0]!,
         message: err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `loading it used up the ${heapMb} MiB heap of the scenario loader` : `the scenario loader failed: ${firstLine(err)}`,
       }),
     );
-    worker.on('exit', (code) => end({ file: loading ?? files[0]!, message: `the scenario loader ended (exit code ${code}) before the file's scenarios were read` }));
+    worker.on('exit', (code) => end({ file: running ?? loading ?? files[0]!, message: `the scenario loader ended (exit code ${code}) before the file's scenarios were read` }));
   });
   // Whatever the module left running (an interval, a pending await, a loop) ends with the worker.
   await worker.terminate();
 
-  if ('message' in outcome) {
-    out.set(outcome.file, new VendorImportError(outcome.message));
-    // The files the worker never reached: the catalogue stops at the one above before it asks for these.
-    for (const f of files) if (!out.has(f)) out.set(f, new VendorImportError(`not loaded: ${outcome.file} stopped the scenario loader`));
-    return out;
-  }
-  for (const r of outcome.results) {
+  for (const r of results) {
     if (r.error !== undefined) out.set(r.file, new VendorImportError(r.error));
     else out.set(r.file, { default: r.json === undefined ? undefined : (JSON.parse(r.json) as unknown) });
+  }
+  if (fault) {
+    // The culprit's data, if it was read before the fault, is not taken: the fault is what it did.
+    out.set(fault.file, new VendorImportError(fault.message));
+    // The files the worker never reached: the catalogue stops at the culprit, which comes before them.
+    for (const f of files) if (!out.has(f)) out.set(f, new VendorImportError(`not loaded: ${fault.file} stopped the scenario loader`));
   }
   return out;
 }
@@ -122,7 +136,7 @@ interface WorkerResult {
   json?: string;
   error?: string;
 }
-type WorkerMessage = { kind: 'loading'; file: string } | { kind: 'fault'; file?: string; message: string } | { kind: 'done'; results: WorkerResult[] };
+type WorkerMessage = { kind: 'loading'; file: string } | { kind: 'timer'; file?: string } | { kind: 'loaded'; result: WorkerResult } | { kind: 'fault'; file?: string; message: string } | { kind: 'done' };
 
 /**
  * The worker, as plain JavaScript (it runs as it is, from the sources or from dist/, and needs
@@ -137,15 +151,19 @@ const post = (m) => parentPort.postMessage(m);
 const firstLine = (err) => String((err && err.message) || err).split('\\n')[0];
 let importing; // the file being imported
 let current; // the file whose code runs now: its import, or a callback it scheduled
+let threwIn; // the file whose callback threw, for the uncaught exception that follows
 for (const name of ['setTimeout', 'setInterval', 'setImmediate']) {
   const original = globalThis[name];
   const wrapped = function (fn, ...rest) {
     const owner = current;
     if (typeof fn !== 'function' || owner === undefined) return original.call(this, fn, ...rest);
     return original.call(this, function (...args) {
+      // Said when it runs outside its own file's import, so a cut-off while it runs names its file.
+      const apart = owner !== importing;
+      if (apart) post({ kind: 'timer', file: owner });
       const before = current;
       current = owner;
-      try { return fn.apply(this, args); } finally { current = before; }
+      try { return fn.apply(this, args); } catch (err) { threwIn = owner; throw err; } finally { current = before; if (apart) post({ kind: 'timer' }); }
     }, ...rest);
   };
   Object.defineProperties(wrapped, Object.getOwnPropertyDescriptors(original));
@@ -157,14 +175,20 @@ process.exit = (code) => {
   exit(code);
 };
 process.on('uncaughtException', (err) => {
-  post({ kind: 'fault', file: current ?? importing, message: 'it threw outside its import: ' + firstLine(err) });
+  post({ kind: 'fault', file: threwIn ?? current ?? importing, message: 'it threw outside its import: ' + firstLine(err) });
   exit(1);
 });
 // Nothing is left that could settle the import: a top-level await that never settles.
 process.on('beforeExit', () => {
   if (importing !== undefined) post({ kind: 'fault', file: importing, message: 'its import never finished: a top-level await that never settles' });
 });
+const mib = (n) => (n / 1024 / 1024).toFixed(1) + ' MiB';
 const toJson = (value) => {
+  const json = asJson(value);
+  if (json !== undefined && json.length > workerData.maxJson) throw new Error('its default export is ' + mib(json.length) + ' as JSON, over the ' + mib(workerData.maxJson) + ' limit');
+  return json;
+};
+const asJson = (value) => {
   try {
     return JSON.stringify(value, (key, v) => {
       if (typeof v === 'function' || typeof v === 'symbol') throw new Error('its default export holds a ' + typeof v + (key ? ' (at "' + String(key).slice(0, 60) + '")' : '') + ': scenarios are plain data');
@@ -189,22 +213,23 @@ const toJson = (value) => {
     optimizeDeps: { noDiscovery: true, include: [] },
   });
   const runner = createServerModuleRunner(server.environments.ssr, { hmr: false });
-  const results = [];
   for (const file of workerData.files) {
     post({ kind: 'loading', file });
     importing = current = file;
+    let result;
     try {
       const mod = await runner.import(file);
-      results.push({ file, json: toJson(mod.default) });
+      result = { file, json: toJson(mod.default) };
     } catch (err) {
-      results.push({ file, error: firstLine(err) });
+      result = { file, error: firstLine(err) };
     }
     importing = current = undefined;
+    post({ kind: 'loaded', result });
   }
   // A turn of the event loop before answering: a timer an import set for right away runs now, and
   // a fault in it is said, instead of racing the answer. The worker is ended once it has answered.
   await new Promise((r) => setTimeout(r, 0));
   await new Promise((r) => setImmediate(r));
-  post({ kind: 'done', results });
+  post({ kind: 'done' });
 })().catch((err) => post({ kind: 'fault', file: importing, message: 'the scenario loader failed: ' + firstLine(err) }));
 `;
