@@ -8,7 +8,7 @@
  * request); everything that ends before a run starts goes through `main` in this process.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -24,7 +24,7 @@ import { closeEnv, openEnv } from '../harness/runner/env.js';
 import { executeScenario } from '../harness/runner/execute.js';
 import { mountPeer } from '../harness/runner/mount.js';
 import { closeRunFolder, markedProcesses, openRunFolder, openRunFolders } from '../harness/runner/workspace.js';
-import { MAX_SCENARIO_FILE_BYTES } from '../harness/runner/catalogue.js';
+import { MAX_SCENARIO_FILE_BYTES, WALK_LIMITS } from '../harness/runner/catalogue.js';
 import { VENDOR_LOAD } from '../harness/runner/vendor-import.js';
 import { SERVE_EVENTS } from '../harness/cli/serve.js';
 import { Agent, request } from 'undici';
@@ -737,6 +737,21 @@ describe('scenario modules are code, scenario searches have an end: exit 2 and o
       const started = Date.now();
       left.push(...(await refused(['list', '--no-builtin', '--scenarios', p], /scenarios ".*": a search for scenario files does not walk (the whole filesystem \(\/\)|\/proc)/)));
       expect(Date.now() - started, `${p} refused within 5 s`).toBeLessThan(5000);
+    }
+    return left;
+  });
+
+  hostile('a folder holding a link to / , and a walk past its folder limit: each stops with one line naming the pattern', 30_000, async () => {
+    const project = join(fixtures, 'linked');
+    mkdirSync(project, { recursive: true });
+    symlinkSync('/', join(project, 'root'));
+    const left = await refused(['list', '--no-builtin', '--scenarios', project], /scenarios ".*linked": a search for scenario files does not walk the whole filesystem \(\/\)/);
+    const limit = WALK_LIMITS.folders;
+    WALK_LIMITS.folders = 5;
+    try {
+      left.push(...(await refused(['list', '--no-builtin', '--scenarios', join(ROOT, 'test')], /scenarios ".*test": a search for scenario files does not walk more than 5 folders/)));
+    } finally {
+      WALK_LIMITS.folders = limit;
     }
     return left;
   });
