@@ -11,6 +11,7 @@ import type { Scenario } from '../harness/core/scenario.js';
 import { DECISIONS, DEFAULT_PROFILE, DEGRADATION_RECORDS, ERROR_CLASSES, TASK_CLASSES, isKnownDegradation, type Hello } from '../harness/core/vocabulary/types.js';
 import { readFileSync } from 'node:fs';
 import { loadCatalogue, scenarioProblem } from '../harness/runner/catalogue.js';
+import { importVendorModules, VendorImportError } from '../harness/runner/vendor-import.js';
 import { RULE_IDS } from '../harness/core/oracle/rules.js';
 import { ROOT } from './helpers/cli.js';
 import { exitCode, unexpectedWhy } from '../harness/runner/policy.js';
@@ -359,6 +360,22 @@ describe('scenario files', () => {
   it('a file without the scenario array says what to export', async () => {
     await writeFile(join(dir, 'd.scenario.ts'), 'export const x = 1;\n');
     await expect(loadCatalogue([join(dir, 'd.scenario.ts')])).rejects.toThrow(/default export must be the array returned by defineScenarios/);
+  });
+
+  it('modules load apart, as data: a function or a cycle is an error of its own file; a later file\'s timer that exits costs that file only', async () => {
+    await writeFile(join(dir, 'm1.scenario.ts'), body('mod/fn').replace('];', '].map((s) => ({ ...s, f: () => 1 }));'));
+    await writeFile(join(dir, 'm2.scenario.ts'), `const s: Record<string, unknown> = ${JSON.stringify({ ...scenario('spec-tls-verify/expired'), id: 'mod/cycle' })};\ns.self = s;\nexport default [s];\n`);
+    await writeFile(join(dir, 'm3.scenario.ts'), body('mod/fine'));
+    await writeFile(join(dir, 'm4.scenario.ts'), `setTimeout(() => process.exit(0), 0);\n${body('mod/exits')}`);
+    const loaded = await importVendorModules(['m1', 'm2', 'm3', 'm4'].map((m) => join(dir, `${m}.scenario.ts`)));
+    const said = (m: string) => {
+      const v = loaded.get(join(dir, `${m}.scenario.ts`));
+      return v instanceof VendorImportError ? v.message : (v?.default as Array<{ id: string }>).map((s) => s.id).join();
+    };
+    expect(said('m1')).toMatch(/its default export holds a function \(at "f"\)/);
+    expect(said('m2')).toMatch(/its default export refers back to itself \(a cycle\)/);
+    expect(said('m3')).toBe('mod/fine');
+    expect(said('m4')).toMatch(/it called process\.exit\(0\)/);
   });
 
   afterAll(() => {});

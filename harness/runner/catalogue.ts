@@ -2,10 +2,11 @@
  * The scenario catalogue: every scenario file found by glob, loaded as data, checked, ids unique.
  * A malformed file is a load error that names the file and the field.
  */
-import type { Stats } from 'node:fs';
+import { readdir, type Stats } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import picomatch from 'picomatch';
 import { glob } from 'tinyglobby';
 import { fillCard, type Scenario } from '../core/scenario.js';
 import { validateCard } from '../core/card-validator-v03.js';
@@ -87,10 +88,21 @@ export const SCENARIO_SUFFIXES = ['.scenario.ts', '.scenario.mts', '.scenario.js
 export const isScenarioFile = (f: string) => SCENARIO_SUFFIXES.some((x) => f.endsWith(x));
 const SUFFIX_GLOB = '*.scenario.{ts,mts,js,mjs,json}';
 
+/** Trees no scenario search walks: the kernel's views of processes, devices and itself, never a vendor's files (and /proc has no end). */
+const SYSTEM_TREES = ['/proc', '/sys', '/dev'];
+const isUnder = (p: string, root: string) => p === root || p.startsWith(root + '/');
+
+/**
+ * How far the search of one pattern may go: folders read, and time. Far above a real project
+ * (node_modules is skipped); what passes them is a pattern that names far more than scenario files.
+ */
+export const WALK_LIMITS = { folders: 100_000, ms: 30_000 };
+
 /**
  * The scenario files one pattern names, relative to `cwd`: a file (taken as given, wherever it is),
  * a folder (every scenario file under it), or a glob. A glob skips node_modules unless it names
- * node_modules itself.
+ * node_modules itself. A search never walks the whole filesystem, nor /proc, /sys or /dev, and stops
+ * at WALK_LIMITS: each is a ScenarioLoadError that names the pattern.
  */
 export async function matchScenarioFiles(pattern: string, cwd: string): Promise<string[]> {
   const path = resolve(cwd, pattern);
@@ -102,8 +114,39 @@ export async function matchScenarioFiles(pattern: string, cwd: string): Promise<
   }
   if (st?.isFile()) return isScenarioFile(path) ? [path] : [];
   const ignore = /(^|[\\/])node_modules([\\/]|$)/.test(pattern) ? [] : ['**/node_modules/**'];
-  if (st?.isDirectory()) return (await glob([`**/${SUFFIX_GLOB}`], { cwd: path, absolute: true, ignore })).filter(isScenarioFile).sort();
-  return (await glob([pattern], { cwd, absolute: true, ignore })).filter(isScenarioFile).sort();
+  const root = st?.isDirectory() ? path : resolve(cwd, picomatch.scan(pattern).base || '.');
+  const refuse = (what: string) => new ScenarioLoadError(`scenarios ${JSON.stringify(pattern)}: a search for scenario files does not walk ${what}; name the folder that holds them`);
+  if (root === '/') throw refuse('the whole filesystem (/)');
+  const tree = SYSTEM_TREES.find((t) => isUnder(root, t));
+  if (tree) throw refuse(tree);
+  // The walk reads folders through this guard: it never enters the system trees (a link may lead
+  // there), stops at the root of the filesystem (a brace or a link may lead there too), and counts.
+  const stop = new AbortController();
+  let stoppedBy: string | undefined;
+  const halt = (why: string) => {
+    stoppedBy ??= why;
+    stop.abort();
+  };
+  let folders = 0;
+  const guarded = {
+    readdir: (dir: string, options: unknown, done: (err: NodeJS.ErrnoException | null, entries: unknown[]) => void) => {
+      const at = resolve(dir);
+      if (at === '/') halt('the whole filesystem (/)');
+      else if (++folders > WALK_LIMITS.folders) halt(`more than ${WALK_LIMITS.folders.toLocaleString('en-US')} folders`);
+      if (stop.signal.aborted || SYSTEM_TREES.some((t) => isUnder(at, t))) return done(null, []);
+      readdir(dir, options as { withFileTypes: true }, done as never);
+    },
+  };
+  const timer = setTimeout(() => halt(`for longer than ${WALK_LIMITS.ms / 1000} s`), WALK_LIMITS.ms);
+  let found: string[];
+  try {
+    const options = { absolute: true, ignore, fs: guarded as never, signal: stop.signal };
+    found = st?.isDirectory() ? await glob([`**/${SUFFIX_GLOB}`], { ...options, cwd: path }) : await glob([pattern], { ...options, cwd });
+  } finally {
+    clearTimeout(timer);
+  }
+  if (stoppedBy) throw refuse(stoppedBy);
+  return found.filter(isScenarioFile).sort();
 }
 
 /** Finds scenario files: the union of what each pattern names (see matchScenarioFiles), sorted. */
@@ -125,6 +168,25 @@ function jsonScenarios(file: string, doc: unknown): unknown[] {
   return list;
 }
 
+/** The largest scenario file the catalogue reads: far above any real one (the built-in files are tens of KiB). */
+export const MAX_SCENARIO_FILE_BYTES = 4 * 1024 * 1024;
+
+/** A scenario file must be a regular file (a fifo or a device would be read forever) of at most MAX_SCENARIO_FILE_BYTES. */
+async function checkFileSize(file: string): Promise<void> {
+  let st: Stats;
+  try {
+    st = await stat(file);
+  } catch (err) {
+    throw new ScenarioLoadError(`${file}: cannot read it: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  if (!st.isFile()) {
+    const kind = st.isFIFO() ? 'a fifo' : st.isSocket() ? 'a socket' : st.isCharacterDevice() || st.isBlockDevice() ? 'a device' : st.isDirectory() ? 'a folder' : 'a special file';
+    throw new ScenarioLoadError(`${file}: is ${kind}, not a regular file`);
+  }
+  const mib = (n: number) => `${(n / 1024 / 1024).toFixed(n < 1024 * 1024 ? 2 : 1)} MiB`;
+  if (st.size > MAX_SCENARIO_FILE_BYTES) throw new ScenarioLoadError(`${file}: ${mib(st.size)} is over the ${mib(MAX_SCENARIO_FILE_BYTES)} limit for a scenario file`);
+}
+
 /**
  * Loads every scenario file and checks all of it before anything runs: its shape, each scenario
  * against the published schema (a vendor's; the built-in ones are checked by the tests), its peer
@@ -136,6 +198,8 @@ export async function loadCatalogue(files: string[]): Promise<CatalogueEntry[]> 
   const byId = new Map<string, string>();
   // A vendor's modules load as ES modules through Vite (./vendor-import.ts); the package's own through Node.
   const own = (f: string) => !relative(join(CODE_ROOT, 'scenarios'), f).startsWith('..');
+  // A vendor's file is read or imported only once it is known to be a file of a sane size.
+  for (const file of files) if (!own(file)) await checkFileSize(file);
   const vendor = await importVendorModules(files.filter((f) => !f.endsWith('.json') && !own(f)));
   for (const file of files) {
     let list: unknown;
