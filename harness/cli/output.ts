@@ -123,22 +123,30 @@ export async function claimOutput(option: string, given: string): Promise<Claime
   } catch (err) {
     throw new OutputError(`${option} ${given}: cannot write there: ${why(err)}`);
   }
+  // What a commit has under way, for abandon() in a signal handler: the staging folder to remove, or done.
+  let staging: string | undefined;
+  let committed = false;
   return {
     dir,
     async commit(r) {
-      const staging = join(dir, `${STAGING}${randomBytes(4).toString('hex')}`);
+      const here = (staging = join(dir, `${STAGING}${randomBytes(4).toString('hex')}`));
       try {
-        const written = await writeReports(r, staging, dir);
+        const written = await writeReports(r, here, dir);
         // results.json last: whoever reads it finds the other files in place.
         for (const f of [written.junit, written.markdown, written.html, written.results]) await rename(f, join(dir, basename(f)));
         await unlink(join(dir, MARKER));
+        committed = true;
         return { dir, html: join(dir, 'index.html'), results: join(dir, 'results.json'), junit: join(dir, 'junit.xml'), markdown: join(dir, 'summary.md') };
       } finally {
-        await rm(staging, { recursive: true, force: true });
+        await rm(here, { recursive: true, force: true });
       }
     },
     abandon(reason) {
+      // A finished report stays as it is; a half-written one loses its staging folder and says why.
+      if (committed) return;
       try {
+        // Files this commit already put in place go too (the claim cleared the folder): no junit.xml beside the marker.
+        if (staging) for (const f of [staging, ...REPORT_FILES.map((n) => join(dir, n))]) rmSync(f, { recursive: true, force: true });
         note(`a2a-conformance (pid ${process.pid}, started ${started}) did not finish: ${reason}. This folder holds no results.`);
       } catch {
         // the folder went away meanwhile: nothing there claims to be a report
