@@ -761,31 +761,34 @@ describe('costly globs, replay paths, the end of a run, and the places a command
   const slowReport = (out: string) =>
     startCli(['run', '--client', 'reference', '--rule', 'SPEC-TLS-VERIFY', '--dialect', 'a2a-v1', '--out', out], caseTmp(), ['--import', join(ROOT, 'test/fixtures/slow-report.mjs')]);
 
-  hostile('SIGINT while the report is being written: the write finishes, exit 130, the report whole (no INCOMPLETE, no staging folder)', 120_000, async () => {
-    const out = join(fixtures, 'out-sig-write');
-    const cli = slowReport(out);
-    await cli.waitFor(/slow-report: writing results\.json/, 90_000);
-    cli.child.kill('SIGINT');
-    const { code, signal } = await cli.exit;
-    expect({ code, signal }, cli.stderr()).toEqual({ code: 130, signal: null });
-    expect(cli.stderr()).toMatch(/SIGINT: the run has ended; its report is written to the end/);
-    expect(readdirSync(out).sort()).toEqual(['index.html', 'junit.xml', 'results.json', 'summary.md']);
-    expect((JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResults).results).toHaveLength(4);
-    return leftByCli(cli.tmp);
-  });
-
-  hostile('a second SIGTERM while the report is being written: exit 143 at once, the half-written files and the staging folder removed, the folder marked incomplete with the reason', 120_000, async () => {
-    const out = join(fixtures, 'out-sig-twice');
-    const cli = slowReport(out);
-    await cli.waitFor(/slow-report: writing results\.json/, 90_000);
-    cli.child.kill('SIGTERM');
-    await cli.waitFor(/SIGTERM: the run has ended/);
-    cli.child.kill('SIGTERM');
-    const { code, signal } = await cli.exit;
-    expect({ code, signal }, cli.stderr()).toEqual({ code: 143, signal: null });
-    expect(readdirSync(out).sort()).toEqual(['INCOMPLETE', 'index.html']);
-    expect(readFileSync(join(out, 'INCOMPLETE'), 'utf8')).toMatch(/did not finish: it was stopped by SIGTERM while its report was being written/);
-    return leftByCli(cli.tmp);
+  // Both at once (each its own child and temp folder): one CLI start's worth of the suite's time.
+  hostile('signals while the report is being written: one SIGINT lets the write finish (exit 130, the report whole, no INCOMPLETE, no staging folder); a second SIGTERM exits 143 at once, the half-written files and the staging folder removed, the folder marked incomplete with the reason', 120_000, async () => {
+    const whole = async () => {
+      const out = join(fixtures, 'out-sig-write');
+      const cli = slowReport(out);
+      await cli.waitFor(/slow-report: writing results\.json/, 90_000);
+      cli.child.kill('SIGINT');
+      const { code, signal } = await cli.exit;
+      expect({ code, signal }, cli.stderr()).toEqual({ code: 130, signal: null });
+      expect(cli.stderr()).toMatch(/SIGINT: the run has ended; its report is written to the end/);
+      expect(readdirSync(out).sort()).toEqual(['index.html', 'junit.xml', 'results.json', 'summary.md']);
+      expect((JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResults).results).toHaveLength(4);
+      return leftByCli(cli.tmp);
+    };
+    const twice = async () => {
+      const out = join(fixtures, 'out-sig-twice');
+      const cli = slowReport(out);
+      await cli.waitFor(/slow-report: writing results\.json/, 90_000);
+      cli.child.kill('SIGTERM');
+      await cli.waitFor(/SIGTERM: the run has ended/);
+      cli.child.kill('SIGTERM');
+      const { code, signal } = await cli.exit;
+      expect({ code, signal }, cli.stderr()).toEqual({ code: 143, signal: null });
+      expect(readdirSync(out).sort()).toEqual(['INCOMPLETE', 'index.html']);
+      expect(readFileSync(join(out, 'INCOMPLETE'), 'utf8')).toMatch(/did not finish: it was stopped by SIGTERM while its report was being written/);
+      return leftByCli(cli.tmp);
+    };
+    return (await Promise.all([whole(), twice()])).flat();
   });
 
   hostile('an unusable TMPDIR (a file; a folder that does not exist): one line, exit 2, before --out is claimed; the clone\'s own start says it too', 60_000, async () => {
