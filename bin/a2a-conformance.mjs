@@ -2,11 +2,18 @@
 // Entry point. An installed package runs its compiled JavaScript (dist/, built by `npm pack` and
 // `prepare`); a clone, which has the TypeScript sources, runs them through tsx, so an edit is never
 // shadowed by a stale build. A2A_CONFORMANCE_DIST=1 makes a clone run its dist/ (what ships).
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 
 const source = new URL('../harness/cli/main.ts', import.meta.url);
 let entry = new URL('../dist/harness/cli/main.js', import.meta.url);
 if (existsSync(source) && process.env.A2A_CONFORMANCE_DIST !== '1') {
+  // tsx keeps its compile cache in the temp folder, and makes it (parents too) before anything of ours
+  // runs: a TMPDIR that is not a folder would end in its stack trace. The CLI checks it again itself.
+  if (!statSync(tmpdir(), { throwIfNoEntry: false })?.isDirectory()) {
+    process.stderr.write(`a2a-conformance: the temp folder ${tmpdir()} cannot be used (not a folder): set TMPDIR to a folder you can write, or unset it\n`);
+    process.exit(2);
+  }
   const { register } = await import('tsx/esm/api');
   register();
   entry = source;

@@ -4,6 +4,7 @@
  */
 import { depthOver } from '../core/body.js';
 import { DIALECTS, TASK_CLASSES, type Hello } from '../core/vocabulary/types.js';
+import { globProblem } from '../core/glob.js';
 
 export type { BuiltinClient, ClientAdapter, ClientDiagnostics } from '../core/vocabulary/adapter.js';
 
@@ -33,5 +34,11 @@ export function helloProblem(h: unknown): string | undefined {
       o.glue.some((g) => !g || typeof g !== 'object' || typeof g.note !== 'string' || g.note === '' || g.note.length > 1000 || !Array.isArray(g.scenarios) || g.scenarios.length > 100 || g.scenarios.some((x) => typeof x !== 'string' || x === '' || x.length > 200)))
   )
     return 'hello.glue must be a list (at most 50) of {scenarios: [id or glob, …], note: "…"}';
+  // Each glob is matched against every result: one past the limits is refused here, before it costs the run.
+  for (const g of o.glue ?? [])
+    for (const x of g.scenarios) {
+      const problem = globProblem(x);
+      if (problem) return `hello.glue: ${JSON.stringify(x.slice(0, 60))} is not a usable glob: ${problem}`;
+    }
   return undefined;
 }

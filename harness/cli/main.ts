@@ -4,8 +4,9 @@
  * 2 a harness ERROR, bad arguments or a bad input file (found before anything runs); 128 + n when a
  * run is stopped by signal n (130 SIGINT, 143 SIGTERM), after it has removed everything it started.
  */
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { mkdtempSync, rmdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import { RULE_IDS, RULES } from '../core/oracle/rules.js';
 import { DIALECTS, type Dialect } from '../core/vocabulary/types.js';
@@ -17,6 +18,7 @@ import type { Expectations } from '../runner/expectations.js';
 import type { ScenarioPick } from '../runner/run.js';
 import type { Serving } from './serve.js';
 import type { Interruptible, StopSignal } from './interrupt.js';
+import type { ClaimedOutput } from './output.js';
 import { makeReporter, REPORTERS, summaryText, wantsColour, type ReporterName } from './reporters.js';
 import { printable, printableJson } from '../core/text.js';
 import { FAMILY_IDS } from '../gen/family-ids.js';
@@ -41,6 +43,8 @@ const load = {
   interrupt: () => import('./interrupt.js'),
   workspace: () => import('../runner/workspace.js'),
   properties: () => import('./properties.js'),
+  propertyRun: () => import('../runner/properties.js'),
+  inputFile: () => import('./input-file.js'),
   families: () => import('../gen/families/index.js'),
 };
 
@@ -66,13 +70,37 @@ const watchStream = (stream: NodeJS.WriteStream) => {
   if (!stream.listeners('error').includes(onStreamError)) stream.on('error', onStreamError);
 };
 
-/** Says (on stderr) what a run killed with SIGKILL left, and removes it. */
+/**
+ * Says (on stderr) what a run killed with SIGKILL left, and removes it. Every command that opens a
+ * run folder calls this first, before it claims `--out`: so the temp folder is checked here.
+ */
 const reap = async () => {
+  checkTempFolder();
   for (const line of (await load.workspace()).reapDeadRuns()) printErr(`a2a-conformance: ${line}\n`);
 };
 
 class UsageError extends Error {
   override readonly name = 'UsageError';
+}
+
+/** Not the arguments but what they meet (the temp folder, the current folder, a report that cannot be written): one line, exit 2, no usage. */
+class PlaceError extends Error {
+  override readonly name = 'PlaceError';
+}
+
+const codeOf = (err: unknown) => (err as NodeJS.ErrnoException).code ?? String((err as Error).message).split('\n')[0];
+
+/**
+ * A run's private folder is made in the temp folder (TMPDIR): one that is missing, a file or not
+ * writable is said before anything is claimed or started, not as a stack trace from deep in a run.
+ */
+function checkTempFolder(): void {
+  const dir = tmpdir();
+  try {
+    rmdirSync(mkdtempSync(join(dir, 'a2a-conformance-probe-')));
+  } catch (err) {
+    throw new PlaceError(`the temp folder ${dir} cannot be used (${codeOf(err)}): set TMPDIR to a folder you can write, or unset it`);
+  }
 }
 
 /** The command was stopped by a signal and has cleaned up: exit 128 + the signal's number. */
@@ -112,13 +140,40 @@ async function scenarioFiles(globs: string[] | undefined, builtin = true): Promi
 }
 
 async function readExpectations(file: string): Promise<Expectations> {
+  const { EXPECTATIONS_LIMITS, parseExpectations } = await load.expectations();
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await (await load.inputFile()).readInputFile(file, EXPECTATIONS_LIMITS.bytes);
   } catch (err) {
     throw new UsageError(`cannot read the expectations file ${file}: ${(err as Error).message}`);
   }
-  return (await load.expectations()).parseExpectations(text, file);
+  return parseExpectations(text, file);
+}
+
+/**
+ * The end of a command that writes a report, in the signal handler's `writing` state (interrupt.ts);
+ * the handler is removed after it. A signal that came as the work ended has already marked the
+ * folder stopped: no report, 128 + n. One during the write lets it finish, then 128 + n. A write
+ * that fails is one line, the folder marked incomplete with the reason.
+ */
+async function finishWriting<T>(stop: Interruptible, out: ClaimedOutput | undefined, write: () => Promise<T>): Promise<T> {
+  try {
+    if (stop.received) throw new Stopped(stop.received);
+    stop.writing((s) => out?.abandon(`it was stopped by ${s} while its report was being written`));
+    let written: T;
+    try {
+      written = await write();
+    } catch (err) {
+      if (stop.received) throw new Stopped(stop.received);
+      const why = String((err as Error).message).split('\n')[0]!;
+      out?.abandon(`writing the report failed: ${why}`);
+      throw new PlaceError(`could not write the report${out ? ` in ${out.dir}` : ''}: ${why}`);
+    }
+    if (stop.received) throw new Stopped(stop.received);
+    return written;
+  } finally {
+    stop.dispose();
+  }
 }
 
 /** How a run picks by `--grep` (the run's own type). */
@@ -272,20 +327,23 @@ export function buildProgram(): Command {
           onDeferred: (n, total, r) => reporter.deferred?.(n, total, r),
         });
       } catch (err) {
+        stop.dispose();
         reporter.failed(stop.received ? `stopped by ${stop.received}` : (err as Error).message);
         if (err instanceof RunInterrupted || stop.received) throw new Stopped(stop.received ?? 'SIGINT');
         out.abandon(`it failed: ${(err as Error).message}`);
         throw err;
       } finally {
-        stop.dispose();
         reporter.dispose();
       }
-      if (updateTo) {
-        const baseline = (await load.expectations()).baselineFrom(results.results, { strict: opts.strict }, results.client.name);
-        await writeFileAtomic(updateTo, JSON.stringify(baseline, null, 2) + '\n');
-        printErr(`wrote ${baseline.entries.length} expectation(s) to ${updateTo}\n`);
-      }
-      const written = await out.commit(results);
+      const done = results;
+      const written = await finishWriting(stop, out, async () => {
+        if (updateTo) {
+          const baseline = (await load.expectations()).baselineFrom(done.results, { strict: opts.strict }, done.client.name);
+          await writeFileAtomic(updateTo, JSON.stringify(baseline, null, 2) + '\n');
+          printErr(`wrote ${baseline.entries.length} expectation(s) to ${updateTo}\n`);
+        }
+        return out.commit(done);
+      });
       reporter.end(results, written);
       process.exitCode = results.exitCode;
     });
@@ -315,13 +373,22 @@ export function buildProgram(): Command {
   propertyCommand('replay', 'run one generated case again, by the seed and path a property run printed')
     .requiredOption('--seed <n>', 'the seed of the run', (v) => wholeNumber('--seed', v, 0, 2 ** 31 - 1))
     .requiredOption('--path <path>', 'the path of the case (e.g. 17:3:0)', (v) => {
-      if (!/^\d+(:\d+)*$/.test(v)) throw new UsageError(`--path must look like 17 or 17:3:0, got "${v}"`);
+      if (!/^\d+(:\d+)*$/.test(v)) throw new UsageError(`--path must look like 17 or 17:3:0, got "${v.slice(0, 80)}"`);
+      // fast-check walks to a path one generated value (or shrink) at a time, synchronously: a path
+      // past what a property run can print would hold the process, signals unheard, for ever.
+      const steps = v.split(':');
+      if (steps.length > MAX_PATH_STEPS || steps.some((n) => n.length > 7 || Number(n) > MAX_PATH_NUMBER))
+        throw new UsageError(`--path ${v.length > 40 ? `${v.slice(0, 40)}…` : v}: at most ${MAX_PATH_STEPS} steps, each a number up to ${MAX_PATH_NUMBER} (what a property run prints)`);
       return v;
     })
     .option('--family <id>', 'the family (default: the path in every family)', familyList)
     .action(async (opts: PropertyOpts & { family?: string[]; seed: number; path: string }) => {
       await propertyAction({ ...opts, lanes: opts.lanes ?? 1 }, { seed: opts.seed, path: opts.path }, opts.family);
     });
+
+  /** A replay path's bounds: the first number is a case of at most --runs (1,000,000), the rest shrink steps. */
+  const MAX_PATH_STEPS = 1000;
+  const MAX_PATH_NUMBER = 999_999;
 
   /** What `properties` and `replay` do once their options are read. */
   async function propertyAction(opts: PropertyOpts, what: { seed: number; runs?: number; path?: string }, familyIds?: string[]) {
@@ -352,13 +419,14 @@ export function buildProgram(): Command {
         err: (t) => printErr(t),
       });
     } catch (err) {
+      stop.dispose();
       if (err instanceof RunInterrupted || stop.received) throw new Stopped(stop.received ?? 'SIGINT');
       out.abandon(`it failed: ${(err as Error).message}`);
+      if (err instanceof (await load.propertyRun()).ReplayPathError) throw new PlaceError((err as Error).message);
       throw err;
-    } finally {
-      stop.dispose();
     }
-    const written = await out.commit(results);
+    const done = results;
+    const written = await finishWriting(stop, out, () => out.commit(done));
     print(propertiesSummary(results, written));
     process.exitCode = results.exitCode;
   }
@@ -381,12 +449,13 @@ export function buildProgram(): Command {
       try {
         results = await runConformance({ client: 'reference', files: catalogue.map((e) => e.file), catalogue, signal: stop.signal });
       } catch (err) {
+        stop.dispose();
         if (err instanceof RunInterrupted || stop.received) throw new Stopped(stop.received ?? 'SIGINT');
         out?.abandon(`it failed: ${(err as Error).message}`);
         throw err;
-      } finally {
-        stop.dispose();
       }
+      const done = results;
+      await finishWriting(stop, out, async () => out?.commit(done));
       const differ = results.results.filter((r) => r.verdict !== r.expect);
       for (const r of results.results) {
         if (r.verdict === r.expect) {
@@ -397,7 +466,6 @@ export function buildProgram(): Command {
         print(`✗    ${r.id}: declares ${r.expect}, the reference client got ${r.verdict}${worst ? ` — ${worst.rule}: ${worst.reason}` : ''}\n`);
       }
       for (const n of results.notRun) print(`skip ${n.id}: ${n.reason}\n`);
-      if (out) await out.commit(results);
       print(`${results.results.length} scenario(s): ${results.results.length - differ.length} as declared, ${differ.length} differ${differ.length ? ` (${differ.map((r) => r.id).join(', ')})` : ''}\n`);
       process.exitCode = differ.length > 0 || results.results.length === 0 ? 1 : 0;
     });
@@ -432,7 +500,10 @@ export function buildProgram(): Command {
       const dir = checkOutput('--out', opts.out);
       const rendered = renderReports(merged, dir);
       for (const l of [...notes, ...rendered.notes]) printErr(`a2a-conformance: ${l}\n`);
-      const written = await writeOutput('--out', opts.out, rendered);
+      // A signal while the files go into place lets them finish, then stops (exit 128+n).
+      const { interruptible } = await load.interrupt();
+      const stop = interruptible((l) => printErr(l + '\n'), 'the report');
+      const written = await finishWriting(stop, undefined, () => writeOutput('--out', opts.out, rendered));
       print(summaryText(merged, written, wantsColour(process.stdout)));
       process.exitCode = merged.exitCode;
     });
@@ -541,6 +612,13 @@ export async function main(argv: string[]): Promise<number> {
   watchStream(process.stdout);
   watchStream(process.stderr);
   try {
+    process.cwd();
+  } catch (err) {
+    // Every relative path resolves against it: said once, here, not as a stack trace from wherever it is first needed.
+    printErr(`a2a-conformance: the current folder no longer exists (${codeOf(err)}): run the command from a folder that does\n`);
+    return 2;
+  }
+  try {
     await program.parseAsync(argv);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (err) {
@@ -554,6 +632,10 @@ export async function main(argv: string[]): Promise<number> {
     if (err instanceof UsageError) {
       printErr(`a2a-conformance: ${err.message}\n`);
       printErr(usageLine(program, argv));
+      return 2;
+    }
+    if (err instanceof PlaceError) {
+      printErr(`a2a-conformance: ${err.message}\n`);
       return 2;
     }
     // An error of a module a command loaded: its class comes from the same (cached) module.

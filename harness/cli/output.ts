@@ -380,11 +380,17 @@ export async function claimOutput(option: string, given: string): Promise<Claime
     releaseLock(lock);
     throw new OutputError(`${option} ${given}: cannot write there: ${why(err)}`);
   }
+  // What a commit has under way, for abandon() in a signal handler: files being put in place, or done.
+  let writing = false;
+  let committed = false;
   return {
     dir,
     async commit(r) {
+      writing = true;
       try {
-        return await install(dir, new Set([INCOMPLETE, 'index.html']), renderReports(r, dir), [INCOMPLETE]);
+        const w = await install(dir, new Set([INCOMPLETE, 'index.html']), renderReports(r, dir), [INCOMPLETE]);
+        committed = true;
+        return w;
       } catch (err) {
         throw new OutputError(`${option} ${given}: writing the report failed: ${why(err)}`);
       } finally {
@@ -392,7 +398,12 @@ export async function claimOutput(option: string, given: string): Promise<Claime
       }
     },
     abandon(reason) {
+      // A finished report stays as it is; a half-written one loses its staging folder and says why.
+      if (committed) return;
       try {
+        // Files this commit already put in place go too (the claim cleared the folder): no junit.xml beside the marker.
+        if (writing)
+          for (const f of [...readdirSync(dir).filter((n) => n.startsWith(STAGING)), ...REPORT_FILES]) rmSync(join(dir, f), { recursive: true, force: true });
         note(`a2a-conformance (pid ${process.pid}, started ${started}) did not finish: ${reason}. This folder holds no results.`);
       } catch {
         // the folder went away meanwhile: nothing there claims to be a report

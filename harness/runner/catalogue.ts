@@ -194,6 +194,26 @@ async function checkFileSize(file: string): Promise<void> {
  * problem is a ScenarioLoadError that names the file and the field (exit 2).
  */
 export async function loadCatalogue(files: string[]): Promise<CatalogueEntry[]> {
+  const at = { file: '' };
+  try {
+    return await readCatalogue(files, at);
+  } catch (err) {
+    if (err instanceof ScenarioLoadError) throw err;
+    // A vendor's export is code: a getter or a Proxy can throw when read. That is the file's load error, in one line.
+    throw new ScenarioLoadError(`${at.file || 'a scenario file'}: reading what it exports threw: ${firstLineOf(err)}`);
+  }
+}
+
+/** The first line of whatever was thrown, even a value whose own `message` or `toString` throws. */
+function firstLineOf(err: unknown): string {
+  try {
+    return String((err as Error)?.message ?? err).split('\n')[0]!.slice(0, 300);
+  } catch {
+    return 'a value that cannot be printed';
+  }
+}
+
+async function readCatalogue(files: string[], at: { file: string }): Promise<CatalogueEntry[]> {
   const out: CatalogueEntry[] = [];
   const byId = new Map<string, string>();
   // A vendor's modules load as ES modules through Vite (./vendor-import.ts); the package's own through Node.
@@ -202,6 +222,7 @@ export async function loadCatalogue(files: string[]): Promise<CatalogueEntry[]> 
   for (const file of files) if (!own(file)) await checkFileSize(file);
   const vendor = await importVendorModules(files.filter((f) => !f.endsWith('.json') && !own(f)));
   for (const file of files) {
+    at.file = file;
     let list: unknown;
     if (file.endsWith('.json')) {
       let doc: unknown;

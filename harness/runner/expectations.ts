@@ -5,7 +5,7 @@
  * that matches nothing in the whole catalogue is stale, and stale is unexpected. Catalogue-wide, so
  * shards and fixed-profile clients are not punished for what they did not run.
  */
-import picomatch from 'picomatch';
+import { compileGlob, globProblem, isGlob, MAX_GLOB_LENGTH, MAX_GLOB_WILDCARDS, type IdMatcher } from '../core/glob.js';
 import { checkBehind, type RunResults, type ScenarioResult } from '../core/results.js';
 import { VERDICT_KINDS, type VerdictKind } from '../core/verdict.js';
 import { unexpectedWhy, type Policy } from './policy.js';
@@ -26,6 +26,13 @@ export interface Expectations {
   entries: ExpectationEntry[];
 }
 
+/**
+ * What one expectations file may hold (README "Expectations files"): every entry is matched against
+ * every scenario id, so the number of entries bounds the work as much as each glob does. The most
+ * bytes of a file is checked where it is read (harness/cli/input-file.ts).
+ */
+export const EXPECTATIONS_LIMITS = { entries: 10_000, globLength: MAX_GLOB_LENGTH, wildcards: MAX_GLOB_WILDCARDS, bytes: 8 * 1024 * 1024 } as const;
+
 export class ExpectationsError extends Error {
   override readonly name = 'ExpectationsError';
   readonly code = 'A2A_EXPECTATIONS';
@@ -42,16 +49,15 @@ export function parseExpectations(text: string, source: string): Expectations {
   const o = doc as Partial<Expectations>;
   if (!o || typeof o !== 'object' || o.schema !== EXPECTATIONS_SCHEMA) throw new ExpectationsError(`${source}: "schema" must be "${EXPECTATIONS_SCHEMA}"`);
   if (!Array.isArray(o.entries)) throw new ExpectationsError(`${source}: "entries" must be a list`);
+  if (o.entries.length > EXPECTATIONS_LIMITS.entries)
+    throw new ExpectationsError(`${source}: ${o.entries.length} entries, at most ${EXPECTATIONS_LIMITS.entries} (a glob can stand for many ids)`);
   o.entries.forEach((e, i) => {
     if (!e || typeof e.scenario !== 'string' || !e.scenario) throw new ExpectationsError(`${source}: entries[${i}].scenario must be a scenario id or glob`);
     if (!VERDICT_KINDS.includes(e.verdict)) throw new ExpectationsError(`${source}: entries[${i}].verdict must be one of ${VERDICT_KINDS.join(', ')}`);
     if (typeof e.reason !== 'string') throw new ExpectationsError(`${source}: entries[${i}].reason must be a string`);
-    // Compiled now, not after the run: a glob picomatch refuses (over 64 KiB, say) is a load error.
-    try {
-      matcher(e.scenario);
-    } catch (err) {
-      throw new ExpectationsError(`${source}: entries[${i}].scenario is not a usable glob: ${(err as Error).message.slice(0, 200)}`);
-    }
+    // Checked now, not after the run: a glob past the limits is a load error, never a slow run.
+    const problem = globProblem(e.scenario);
+    if (problem) throw new ExpectationsError(`${source}: entries[${i}].scenario is not a usable glob: ${problem}`);
   });
   // Everything else the published schema says (docs/expectations.schema.json): no unknown keys, for one.
   const validate = schemaValidator('expectations.schema.json');
@@ -64,7 +70,47 @@ export function parseExpectations(text: string, source: string): Expectations {
   return o as Expectations;
 }
 
-const matcher = (pattern: string) => picomatch(pattern, { dot: true });
+/** An expectations file's entries made ready to match: exact ids by lookup, globs compiled once. */
+interface CompiledExpectations {
+  entries: Array<ExpectationEntry & { index: number; match: IdMatcher }>;
+  /** The first entry naming each exact id. */
+  exact: Map<string, number>;
+  /** The entries that are globs, in file order. */
+  globs: number[];
+}
+
+/** Compiled once per expectations object: a run judges every result as it comes, with the same file. */
+const compiledCache = new WeakMap<Expectations, CompiledExpectations>();
+
+function compiled(expectations: Expectations): CompiledExpectations {
+  let c = compiledCache.get(expectations);
+  if (c) return c;
+  c = { entries: [], exact: new Map(), globs: [] };
+  for (const [index, e] of expectations.entries.entries()) {
+    c.entries.push({ ...e, index, match: compileGlob(e.scenario) });
+    if (isGlob(e.scenario)) c.globs.push(index);
+    else if (!c.exact.has(e.scenario)) c.exact.set(e.scenario, index);
+  }
+  compiledCache.set(expectations, c);
+  return c;
+}
+
+/** The first entry that matches an id: an exact entry or a glob, whichever comes first in the file. */
+function entryFor(c: CompiledExpectations, id: string): CompiledExpectations['entries'][number] | undefined {
+  const exact = c.exact.get(id) ?? Infinity;
+  for (const g of c.globs) {
+    if (g > exact) break;
+    if (c.entries[g]!.match(id)) return c.entries[g];
+  }
+  return exact === Infinity ? undefined : c.entries[exact];
+}
+
+/** Why one result is unexpected (its entry's verdict differs, or the default policy rejects it), or undefined. */
+export function unexpectedWhyFor(r: ScenarioResult, policy: Policy, expectations: Expectations | undefined): string | undefined {
+  const entry = expectations ? entryFor(compiled(expectations), r.id) : undefined;
+  if (entry) return entry.verdict !== r.verdict ? `the expectations file says ${entry.verdict} (${entry.reason || 'no reason given'})` : undefined;
+  return unexpectedWhy(r.verdict, policy);
+}
 
 export interface Judgement {
   unexpected: RunResults['unexpected'];
@@ -76,19 +122,15 @@ export interface Judgement {
  */
 export function judge(results: ScenarioResult[], policy: Policy, expectations: Expectations | undefined, catalogueIds: string[]): Judgement {
   const unexpected: RunResults['unexpected'] = [];
-  const entries = (expectations?.entries ?? []).map((e) => ({ ...e, match: matcher(e.scenario) }));
   for (const r of results) {
-    const entry = entries.find((e) => e.match(r.id));
-    if (entry) {
-      if (entry.verdict !== r.verdict)
-        unexpected.push({ id: r.id, verdict: r.verdict, why: `the expectations file says ${entry.verdict} (${entry.reason || 'no reason given'})` });
-      continue;
-    }
-    const why = unexpectedWhy(r.verdict, policy);
+    const why = unexpectedWhyFor(r, policy, expectations);
     if (why) unexpected.push({ id: r.id, verdict: r.verdict, why });
   }
-  for (const e of entries)
-    if (!catalogueIds.some((id) => e.match(id)))
+  if (!expectations) return { unexpected };
+  const c = compiled(expectations);
+  const ids = new Set(catalogueIds);
+  for (const e of c.entries)
+    if (isGlob(e.scenario) ? !catalogueIds.some((id) => e.match(id)) : !ids.has(e.scenario))
       unexpected.push({ id: e.scenario, verdict: e.verdict, why: 'stale expectation: it matches no scenario in the catalogue' });
   return { unexpected };
 }

@@ -67,14 +67,24 @@ export function generateCases(family: Family, seed: number, runs: number, dialec
   return out;
 }
 
+/** A replay path that names no case (a shrink step past the last): the user's input, said in one line. */
+export class ReplayPathError extends Error {
+  override readonly name = 'ReplayPathError';
+}
+
 /** The case at a fast-check path (`17`, or `17:3:0` after shrinking), for a seed. */
 export function caseAt(family: Family, seed: number, path: string, dialects: readonly Dialect[] = V1): GeneratedCase {
   let found: GeneratedCase | undefined;
-  fc.check(fc.property(familyArbitrary(family, dialects), (c) => {
-    found = c;
-    return false;
-  }), { seed, path, endOnFailure: true });
-  if (!found) throw new Error(`no case at path ${path} of family ${family.id} for seed ${seed}`);
+  try {
+    fc.check(fc.property(familyArbitrary(family, dialects), (c) => {
+      found = c;
+      return false;
+    }), { seed, path, endOnFailure: true });
+  } catch {
+    // fast-check's "Unable to replay, got wrong path": a step past the end of a shrink
+    found = undefined;
+  }
+  if (!found) throw new ReplayPathError(`no case at path ${path.length > 40 ? `${path.slice(0, 40)}…` : path} of family ${family.id} for seed ${seed}: check the path the property run printed`);
   return found;
 }
 

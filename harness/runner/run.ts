@@ -3,7 +3,6 @@
  * scenarios on lanes in this process (lanes.ts), and assemble `results.json` with its exit code.
  */
 import { randomBytes } from 'node:crypto';
-import picomatch from 'picomatch';
 import { clientLabel, createClient, laneClients, laneKind, type ClientChoice } from './client-factory.js';
 import { ClientFault } from '../adapters/subprocess.js';
 import type { ControlRecord, RunResults, ScenarioResult } from '../core/results.js';
@@ -16,7 +15,8 @@ import { makePki, writePki } from '../pki/index.js';
 import { loadCatalogue, relativeToRoot, type CatalogueEntry } from './catalogue.js';
 import { PACKAGE_ROOT, harnessVersion } from './package-root.js';
 import { exitCode, summarize } from './policy.js';
-import { judge, type Expectations } from './expectations.js';
+import { judge, unexpectedWhyFor, type Expectations } from './expectations.js';
+import { compileGlob, globProblem } from '../core/glob.js';
 import { defaultLanes, runLanes, shardFiles, type LaneHistory } from './lanes.js';
 import { confirm, needsConfirmation } from './confirm.js';
 import { closeEnv, openEnv } from './env.js';
@@ -201,8 +201,20 @@ export function clientOf(hello: Hello): RunResults['client'] {
 
 /** A result with the notes of the client's glue that name its scenario (Hello.glue): attribution only, never a verdict. */
 export function withGlue(r: ScenarioResult, glue: Hello['glue']): ScenarioResult {
-  const notes = (glue ?? []).filter((g) => g.scenarios.some((p) => picomatch(p)(r.id))).map((g) => g.note);
-  return notes.length ? { ...r, glue: notes } : r;
+  return glueNotes(glue)(r);
+}
+
+/**
+ * The glue's globs compiled once, for every result of a run. They come from the client: a glob past
+ * the limits (harness/core/glob.ts) names nothing rather than costing the run its time (hello's
+ * check refuses them first: helloProblem).
+ */
+export function glueNotes(glue: Hello['glue']): (r: ScenarioResult) => ScenarioResult {
+  const compiled = (glue ?? []).map((g) => ({ note: g.note, match: g.scenarios.filter((p) => !globProblem(p)).map(compileGlob) }));
+  return (r) => {
+    const notes = compiled.filter((g) => g.match.some((m) => m(r.id))).map((g) => g.note);
+    return notes.length ? { ...r, glue: notes } : r;
+  };
 }
 
 async function runIn(folder: RunFolder, catalogue: CatalogueEntry[], o: RunOptions): Promise<RunResults> {
@@ -232,7 +244,7 @@ async function runIn(folder: RunFolder, catalogue: CatalogueEntry[], o: RunOptio
   let shown = 0;
   const finished = (r: ScenarioResult) => {
     results.set(r.id, r);
-    const unexpected = judge([r], policy, o.expectations, ids).unexpected.some((u) => u.id === r.id);
+    const unexpected = unexpectedWhyFor(r, policy, o.expectations) !== undefined;
     if (!r.attempts?.length) shown++;
     o.onProgress?.(shown, here.length, r, unexpected);
     if (o.bail && unexpected && bailedAfter === undefined) {
@@ -268,7 +280,7 @@ async function runIn(folder: RunFolder, catalogue: CatalogueEntry[], o: RunOptio
         if (needsConfirmation(r)) {
           deferred.push(r);
           o.onDeferred?.(++shown, here.length, r);
-          if (o.bail && judge([r], policy, o.expectations, ids).unexpected.length > 0) pending.abort('bail pending');
+          if (o.bail && unexpectedWhyFor(r, policy, o.expectations) !== undefined) pending.abort('bail pending');
         } else finished(r);
       },
       onError: (id, message) => {
@@ -300,7 +312,7 @@ async function runIn(folder: RunFolder, catalogue: CatalogueEntry[], o: RunOptio
     o.signal,
   );
   if (control) o.onControl?.(control);
-  const ordered = credited.map((r) => withGlue(r, hello.glue));
+  const ordered = credited.map(glueNotes(hello.glue));
   const { unexpected } = judge(ordered, policy, o.expectations, ids);
   // More shards than scenario files leaves a shard with none: nothing there to grade, and nobody at
   // fault. It exits 0; the merge (`report`) grades the run as a whole.
