@@ -123,7 +123,10 @@ export function unregisterProcessGroup(runDir: string, pgid: number): void {
   }
 }
 
-/** The inode of the open TCP socket from 127.0.0.1:`from` to 127.0.0.1:`to` (/proc/net/tcp), or undefined. */
+/**
+ * The inode of the TCP socket from 127.0.0.1:`from` to 127.0.0.1:`to` (/proc/net/tcp): a string, '' where
+ * there is none with an owner (closed already: inode 0, or gone), undefined where /proc cannot tell.
+ */
 function socketInode(from: number, to: number): string | undefined {
   let text: string;
   try {
@@ -136,9 +139,9 @@ function socketInode(from: number, to: number): string | undefined {
   for (const line of text.split('\n')) {
     const f = line.trim().split(/\s+/);
     // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode
-    if (f.length > 9 && f[1]!.endsWith(a) && f[2]!.endsWith(b) && f[9] !== '0') return f[9];
+    if (f.length > 9 && f[1]!.endsWith(a) && f[2]!.endsWith(b) && f[9] !== '0') return f[9]!;
   }
-  return undefined;
+  return '';
 }
 
 function holdsSocket(pid: number, link: string): boolean {
@@ -158,38 +161,51 @@ function holdsSocket(pid: number, link: string): boolean {
   return false;
 }
 
+/** A process's children (Linux `/proc/<pid>/task/<tid>/children`); undefined where the kernel does not say. */
+function childrenOf(pid: number): number[] | undefined {
+  let tasks: string[];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [];
+  }
+  const out: number[] = [];
+  for (const tid of tasks) {
+    try {
+      out.push(...readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT' && tid === String(pid)) return undefined;
+    }
+  }
+  return out;
+}
+
 /**
  * Whether the client end of a loopback connection (from port `from` to a listener's port `to`) is
- * held by one of these process groups' processes or their descendants: true or false where /proc
- * tells, undefined where it cannot (no /proc; the client already gone).
+ * held by one of these process groups' leaders, their descendants (walked down from the leaders), or
+ * a descendant seen earlier (one that left the group and lost its parent). Checked at accept, before
+ * the server's first byte, so a real client has not closed its end yet: a connection with no open
+ * client end there (a scanner that connected and left) is not the client's. Undefined where /proc
+ * cannot tell.
  */
 export function connectionFrom(leaders: number[], from: number, to: number): boolean | undefined {
   const inode = socketInode(from, to);
-  if (!inode) return undefined;
+  if (inode === undefined) return undefined;
+  if (inode === '') return false;
   const link = `socket:[${inode}]`;
-  if (leaders.some((pid) => holdsSocket(pid, link))) return true;
-  // Not the leader itself (a shell that forked its command): the groups' members and the leaders' descendants.
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return undefined;
+  const seen = new Set<number>();
+  const queue = [...leaders];
+  while (queue.length && seen.size < 4096) {
+    const pid = queue.shift()!;
+    if (seen.has(pid)) continue;
+    seen.add(pid);
+    if (holdsSocket(pid, link)) return true;
+    const kids = childrenOf(pid);
+    if (kids === undefined) return undefined; // no children files: cannot tell
+    queue.push(...kids);
   }
-  const lead = new Set(leaders);
-  const parent = new Map<number, number>();
-  const inGroup: number[] = [];
-  for (const e of entries) {
-    if (e.charCodeAt(0) > 57) continue;
-    const f = statFields(Number(e));
-    if (!f) continue;
-    parent.set(Number(e), Number(f[1]));
-    if (lead.has(Number(f[2])) && !lead.has(Number(e))) inGroup.push(Number(e));
-  }
-  const descends = (pid: number) => {
-    for (let at = parent.get(pid) ?? 0, hops = 0; at > 1 && hops < 64; at = parent.get(at) ?? 0, hops++) if (lead.has(at)) return true;
-    return false;
-  };
-  const candidates = new Set([...inGroup, ...[...parent.keys()].filter((p) => !lead.has(p) && descends(p))]);
-  for (const pid of candidates) if (holdsSocket(pid, link)) return true;
+  // Descendants seen while the client lived, of whichever run these groups belong to.
+  const runs = new Set(leaders.map((l) => ROOTS.get(l)).filter((d): d is string => !!d));
+  for (const dir of runs) for (const [pid, t] of seenDescendants(dir)) if (!seen.has(pid) && startTicks(pid) === t && holdsSocket(pid, link)) return true;
   return false;
 }

@@ -387,15 +387,16 @@ export async function claimOutput(option: string, given: string): Promise<Claime
     dir,
     async commit(r) {
       writing = true;
+      let w: WrittenReport;
       try {
-        const w = await install(dir, new Set([INCOMPLETE, 'index.html']), renderReports(r, dir), [INCOMPLETE]);
-        committed = true;
-        return w;
+        w = await install(dir, new Set([INCOMPLETE, 'index.html']), renderReports(r, dir), [INCOMPLETE]);
       } catch (err) {
+        // The lock stays until abandon() has cleared what was half written (the caller abandons on failure).
         throw new OutputError(`${option} ${given}: writing the report failed: ${why(err)}`);
-      } finally {
-        releaseLock(lock);
       }
+      committed = true;
+      releaseLock(lock);
+      return w;
     },
     abandon(reason) {
       // A finished report stays as it is; a half-written one loses its staging folder and says why.

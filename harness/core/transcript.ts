@@ -265,7 +265,11 @@ export class Transcript {
       // Let the oldest go in batches: a shift per event would copy the whole ring each time.
       if (this.ring !== undefined && this.events.length >= this.ring * 2) {
         this.dropped += this.events.length - this.ring;
-        for (const gone of this.events.splice(0, this.events.length - this.ring)) this.kept -= this.keptBy.get(gone) ?? 0;
+        for (const gone of this.events.splice(0, this.events.length - this.ring)) {
+          this.kept -= this.keptBy.get(gone) ?? 0;
+          // A stream still adding to an event let go is not counted: the ring no longer holds what it adds.
+          RECORDED_BY.delete(gone);
+        }
       }
       this.onRecord?.(full as unknown as WireEvent);
     } else this.dropped++;

@@ -9,7 +9,7 @@
  * SIGKILL nothing runs; the next run finds the folder (its `owner.json` names a dead process), says
  * so, kills what is left of that run's processes and removes the folder.
  */
-import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync } from 'node:fs';
+import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -71,6 +71,9 @@ export async function openRunFolder(command: string): Promise<RunFolder> {
   for (const d of [f.pkiDir, f.procsDir]) mkdirSync(d, { mode: 0o700 });
   const owner = ownerOfThisProcess(command);
   await writeFile(join(dir, 'owner.json'), JSON.stringify(owner) + '\n', { mode: 0o600 });
+  // Held open while the run lives (close-on-exec: no client inherits it): whatever a client writes in
+  // owner.json, another command's reaper sees a live process holding the folder and leaves it alone.
+  HELD.set(dir, openSync(dir, 'r'));
   OPEN.add(dir);
   if (!exitHook) {
     exitHook = true;
@@ -163,7 +166,7 @@ export function killRunProcesses(dir: string, since?: string | null): string[] {
     // after that run did: a file a client forged to name an older group (a shell's, say) kills nothing.
     if (canVerify) {
       const now = startTicks(pgid);
-      const sameLeader = !!ticks && now === ticks && (own || !since || Number(now) >= Number(since));
+      const sameLeader = !!ticks && now === ticks && (own || (since !== undefined && since !== null && since !== 'unknown' && Number(now) >= Number(since)));
       if (!sameLeader && !markedGroups.has(pgid)) continue;
     }
     // Named before the group goes: the reap message says what was killed through it.
@@ -235,11 +238,67 @@ function groupOf(pid: number): number | undefined {
   return pgrp === undefined ? undefined : Number(pgrp);
 }
 
-function removeRunFolderSync(dir: string, since?: string | null): void {
-  killRunProcesses(dir, since);
+function removeRunFolderSync(dir: string, since?: string | null): string[] {
+  const killed = killRunProcesses(dir, since);
   rmSync(dir, { recursive: true, force: true });
   OPEN.delete(dir);
   forgetRun(dir);
+  const fd = HELD.get(dir);
+  HELD.delete(dir);
+  if (fd !== undefined) {
+    try {
+      closeSync(fd);
+    } catch {
+      // closed already
+    }
+  }
+  return killed;
+}
+
+/** The open descriptor on each run folder of this process. */
+const HELD = new Map<string, number>();
+
+/** Whether a live process holds the folder open (a run's owner does, whatever its owner.json says). */
+function heldOpen(dir: string): boolean {
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((e) => /^\d+$/.test(e));
+  } catch {
+    return false;
+  }
+  for (const pid of pids) {
+    let fds: string[];
+    try {
+      fds = readdirSync(`/proc/${pid}/fd`);
+    } catch {
+      continue; // gone, or not ours to read
+    }
+    for (const fd of fds) {
+      try {
+        if (readlinkSync(`/proc/${pid}/fd/${fd}`) === dir) return true;
+      } catch {
+        // closed meanwhile
+      }
+    }
+  }
+  return false;
+}
+
+/**
+ * The folder's birth as a start time in clock ticks since boot (as `/proc/<pid>/stat` gives one),
+ * less half a second (the two clocks are read apart); undefined where the file system keeps no birth time. A client can rewrite
+ * owner.json, never the folder's birth.
+ */
+function bornTicks(dir: string): string | undefined {
+  try {
+    const born = statSync(dir).birthtimeMs;
+    const uptime = Number(readFileSync('/proc/uptime', 'utf8').split(' ')[0]);
+    if (!(born > 0) || !(uptime > 0)) return undefined;
+    const bootMs = Date.now() - uptime * 1000;
+    return String(Math.max(0, Math.floor(((born - bootMs) / 1000 - 0.5) * 100)));
+  } catch {
+    return undefined;
+  }
 }
 
 /** Kills the run's processes and removes its folder. */
@@ -295,8 +354,10 @@ export function reapDeadRuns(): string[] {
     if (OPEN.has(dir) || (owner ? alive(owner) : recent(dir))) continue;
     // A run in another pid namespace cannot be told alive or dead from here: left alone.
     if (owner?.pidNamespace && pidNamespace() && owner.pidNamespace !== pidNamespace()) continue;
-    const killed = killRunProcesses(dir, owner?.startTicks);
-    removeRunFolderSync(dir, owner?.startTicks);
+    // A live run holds its folder open: an owner.json a client rewrote to name a dead process fools nobody.
+    if (heldOpen(dir)) continue;
+    // Registry files are believed only for groups born after the folder (its birth, not owner.json's word).
+    const killed = removeRunFolderSync(dir, bornTicks(dir) ?? 'unknown');
     const named = killed.length > 5 ? `${killed.slice(0, 5).join(', ')} and ${killed.length - 5} more` : killed.join(', ');
     lines.push(
       `a previous ${owner?.command ?? 'run'} died${owner ? ` (pid ${owner.pid}, started ${owner.startedAt})` : ''}; removed what it left: ${dir}${killed.length ? `, and killed ${killed.length} process(es) it left running: ${named}` : ''}`,

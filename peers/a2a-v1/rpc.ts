@@ -143,6 +143,10 @@ export function rpcHandler(o: RpcOptions): RequestHandler {
   const session = rt.input?.sessionExtension;
   /** Tasks by the `messageId` that minted them, where the runtime deduplicates (§3.3.1). */
   const byMessageId = new Map<string, ReturnType<typeof tasks.mint>>();
+  // A task serve forgets is forgotten here too: its history must not live on in this map.
+  tasks.onForget = (t) => {
+    for (const [k, v] of byMessageId) if (v === t) byMessageId.delete(k);
+  };
 
   /** The skill a message names (`Message.metadata.skillId`, docs/extensions.md), if any. */
   const namedSkill = (message: Params): string | undefined => {

@@ -102,6 +102,8 @@ export class TaskRuntime {
   /** Finished tasks, oldest first, where the context retains only some (ctx.retainFinished), and the characters of their histories. */
   private readonly finished: string[] = [];
   private finishedChars = 0;
+  /** Called with each task forgotten (ctx.retainFinished): whoever else holds it lets go. */
+  onForget?: (t: TaskState) => void;
 
   constructor(
     private readonly rt: PeerRuntime,
@@ -285,8 +287,10 @@ export class TaskRuntime {
     this.finishedChars += this.tasks.get(id)?.historyChars ?? 0;
     while (this.finished.length > keep || (this.finished.length > 1 && this.finishedChars > RETAINED_HISTORY_CHARS)) {
       const gone = this.finished.shift()!;
-      this.finishedChars -= this.tasks.get(gone)?.historyChars ?? 0;
+      const t = this.tasks.get(gone);
+      this.finishedChars -= t?.historyChars ?? 0;
       this.tasks.delete(gone);
+      if (t) this.onForget?.(t);
       this.ctx.ledger.forget(gone);
     }
   }
