@@ -4,9 +4,9 @@
  * the Action's run script is executed as GitHub would, against the built-in reference client.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { parse as parseShell, type ParseEntry } from 'shell-quote';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -155,23 +155,65 @@ describe('action.yml', () => {
     afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
     /** Runs one step's script the way a runner does: `bash -e`, its env evaluated from the inputs and earlier outputs. */
-    async function runStep(id: string, inputs: Record<string, string>, outputs: Record<string, string> = {}) {
+    async function runStep(id: string, inputs: Record<string, string>, outputs: Record<string, string> = {}, cwd = ROOT) {
       const s = step(id);
       const values = { ...Object.fromEntries(Object.entries(action.inputs).map(([k, v]) => [k, v.default ?? ''])), ...inputs };
       const env: Record<string, string> = {};
+      // Outputs of earlier steps by name (`steps.<id>.outputs.<key>`): the test hands over the ones it has.
       for (const [k, v] of Object.entries(s.env ?? {}))
-        env[k] = String(v).replace(/\$\{\{\s*(inputs|steps\.run\.outputs)\.([\w-]+)\s*\}\}/g, (_m, where: string, key: string) => (where === 'inputs' ? values[key] : outputs[key]) ?? '');
-      const paths = { GITHUB_ACTION_PATH: ROOT, GITHUB_OUTPUT: join(dir, 'output'), GITHUB_STEP_SUMMARY: join(dir, 'summary.md') };
+        env[k] = String(v).replace(/\$\{\{\s*(inputs|steps\.[\w-]+\.outputs)\.([\w-]+)\s*\}\}/g, (_m, where: string, key: string) => (where === 'inputs' ? values[key] : outputs[key]) ?? '');
+      const paths = { GITHUB_ACTION_PATH: ROOT, GITHUB_OUTPUT: join(dir, 'output'), GITHUB_STEP_SUMMARY: join(dir, 'summary.md'), RUNNER_TEMP: dir };
       const script = join(dir, `${id}.sh`);
       writeFileSync(script, s.run!);
-      return run('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], { cwd: ROOT, env: { ...process.env, ...paths, ...env }, timeout: 120_000 }).then(
+      return run('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], { cwd, env: { ...process.env, ...paths, ...env }, timeout: 120_000 }).then(
         (r) => ({ code: 0, ...r }),
         (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
       );
     }
     const outputsOf = () => Object.fromEntries(readFileSync(join(dir, 'output'), 'utf8').trim().split('\n').map((l) => l.split(/=(.*)/s).slice(0, 2) as [string, string]));
 
+    it("picks the job's own node when it is new enough (no download, PATH untouched) and names the installation's cache key", async () => {
+      rmSync(join(dir, 'output'), { force: true });
+      const r = await runStep('node', {});
+      expect(r.code, r.stderr).toBe(0);
+      const o = outputsOf();
+      expect(realpathSync(o.node!)).toBe(realpathSync(process.execPath));
+      expect(o.key).toMatch(/^[0-9a-f]{32}$/);
+    });
+
+    it("loads a vendor's TypeScript scenario importing 'a2a-conformance' from a folder with no package.json and no node_modules", async () => {
+      const vendor = mkdtempSync(join(dir, 'vendor-'));
+      mkdirSync(join(vendor, 'conformance'));
+      copyFileSync(join(ROOT, 'test/fixtures/vendor/acme.scenario.ts'), join(vendor, 'conformance', 'x.scenario.ts'));
+      rmSync(join(dir, 'output'), { force: true });
+      const out = join(vendor, 'conformance-report');
+      const r = await runStep('run', { client: 'reference', scenarios: 'conformance/', 'no-builtin': 'true', out: 'conformance-report', args: '--reporter dot' }, { node: process.execPath }, vendor);
+      expect(r.code, r.stderr).toBe(0);
+      expect(outputsOf()['exit-code']).toBe('0');
+      const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResults;
+      expect(results.results.map((x) => x.file)).toEqual([join('conformance', 'x.scenario.ts')].map((f) => relative(ROOT, join(vendor, f))));
+      expect(results.results.every((x) => x.verdict === x.expect)).toBe(true);
+    });
+
+    it('says in the job summary why a run that ended before its report did, and its annotation points there', async () => {
+      const vendor = mkdtempSync(join(dir, 'broken-'));
+      writeFileSync(join(vendor, 'bad.scenario.json'), '{"scenarios": "no"}');
+      rmSync(join(dir, 'output'), { force: true });
+      rmSync(join(dir, 'summary.md'), { force: true });
+      const r = await runStep('run', { client: 'reference', scenarios: 'bad.scenario.json', 'no-builtin': 'true', out: 'report' }, {}, vendor);
+      expect(r.code, r.stderr).toBe(0);
+      expect(outputsOf()['exit-code']).toBe('2');
+      expect((await runStep('summary', { out: 'report' }, { 'exit-code': '2' }, vendor)).code).toBe(0);
+      const summary = readFileSync(join(dir, 'summary.md'), 'utf8');
+      expect(summary).toContain('a2a-conformance exited 2 before writing its report');
+      expect(summary).toMatch(/bad\.scenario\.json: scenarios: a scenario JSON file is a list of scenarios/);
+      const verdict = await runStep('verdict', { out: 'report' }, { 'exit-code': '2' }, vendor);
+      expect(verdict.code).toBe(2);
+      expect(verdict.stdout).toMatch(/before writing its report: see the job summary/);
+    });
+
     it('runs a vendor glob alone, writes its outputs and the job summary, and fails only on an unexpected verdict', async () => {
+      for (const f of ['output', 'summary.md']) rmSync(join(dir, f), { force: true });
       const out = join(dir, 'report');
       const r = await runStep('run', {
         client: 'reference',

@@ -14,10 +14,12 @@
  * JSON cannot hold is a load error that names the file. This is a guard against accidents, not a
  * sandbox: the module can still read and write whatever the vendor's account can.
  */
+import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { printable } from '../core/text.js';
+import { CODE_EXT, CODE_ROOT } from './package-root.js';
 
 /**
  * What every vendor module together may take to load (Vite's start included), and the worker's
@@ -40,7 +42,7 @@ export async function importVendorModules(files: string[]): Promise<Map<string, 
   const { budgetMs, heapMb } = VENDOR_LOAD;
   const worker = new Worker(WORKER_CODE, {
     eval: true,
-    workerData: { vite, files, maxJson: MAX_JSON },
+    workerData: { vite, files, maxJson: MAX_JSON, self: join(CODE_ROOT, `harness/index${CODE_EXT}`) },
     // The worker needs nothing of the CLI's own flags (a loader hook, a heap size of its own).
     execArgv: [],
     stdout: true,
@@ -211,6 +213,9 @@ const asJson = (value) => {
     clearScreen: false,
     server: { middlewareMode: true, hmr: false, ws: false, watch: null },
     optimizeDeps: { noDiscovery: true, include: [] },
+    // 'a2a-conformance' is the running harness, whatever the vendor's repository holds (no package.json,
+    // no node_modules, or another version): a scenario file is checked by the harness that loads it.
+    resolve: { alias: [{ find: /^a2a-conformance$/, replacement: workerData.self }] },
   });
   const runner = createServerModuleRunner(server.environments.ssr, { hmr: false });
   for (const file of workerData.files) {
