@@ -299,6 +299,8 @@ export function buildProgram(): Command {
       const catalogue = await loadCatalogue(await scenarioFiles(opts.scenarios, opts.builtin));
       const unknown = (opts.scenario ?? []).filter((id) => !catalogue.some((e) => e.scenario.id === id));
       if (unknown.length) throw new UsageError(`--scenario: no scenario "${unknown[0]}" in the catalogue (see \`a2a-conformance list\`)`);
+      const empty = (await load.run()).filtersProblem(catalogue, opts.rule, opts.dialect, { ...(opts.scenario ? { ids: opts.scenario } : {}), ...(opts.grep ? { grep: opts.grep } : {}) });
+      if (empty) throw new UsageError(empty);
       const updateTo = opts.updateExpectations !== undefined ? checkWritableFile('--update-expectations', opts.updateExpectations) : undefined;
       await reap();
       const out = await claimOutput('--out', opts.out);
@@ -335,17 +337,23 @@ export function buildProgram(): Command {
       } finally {
         reporter.dispose();
       }
-      const done = results;
+      let done = results;
       const written = await finishWriting(stop, out, async () => {
         if (updateTo) {
           const baseline = (await load.expectations()).baselineFrom(done.results, { strict: opts.strict }, done.client.name);
           await writeFileAtomic(updateTo, JSON.stringify(baseline, null, 2) + '\n');
           printErr(`wrote ${baseline.entries.length} expectation(s) to ${updateTo}\n`);
+          // Writing the baseline is the run's purpose, not a failure: judged by it, every verdict is expected.
+          const { judge } = await load.expectations();
+          const { exitCode } = await load.policy();
+          const catalogueIds = [...done.results.map((x) => x.id), ...done.notRun.map((n) => n.id)];
+          const { unexpected } = judge(done.results, { strict: opts.strict }, baseline, catalogueIds);
+          done = { ...done, expectations: baseline, unexpected, exitCode: exitCode(done.results, unexpected) };
         }
         return out.commit(done);
       });
-      reporter.end(results, written);
-      process.exitCode = results.exitCode;
+      reporter.end(done, written);
+      process.exitCode = done.exitCode;
     });
 
   /** The options `properties` and `replay` share. */

@@ -84,6 +84,25 @@ function pickProblem(s: Scenario, pick: ScenarioPick): string | undefined {
 }
 
 /**
+ * Why the command line's filters (`--scenario`, `--grep`, `--rule`, `--dialect`) together leave no
+ * scenario of the catalogue, or undefined: a filter that selects nothing is an argument error, not an
+ * empty run.
+ */
+export function filtersProblem(catalogue: CatalogueEntry[], rules?: string[], dialect?: Dialect, pick: ScenarioPick = {}): string | undefined {
+  const kept = catalogue.filter(
+    (e) => !pickProblem(e.scenario, pick) && !(rules?.length && !rules.includes(e.scenario.rule)) && !(dialect && (e.scenario.peer.dialect ?? 'a2a-v1') !== dialect),
+  );
+  if (kept.length > 0 || catalogue.length === 0) return undefined;
+  const named = [
+    ...(pick.ids?.length ? [`--scenario ${pick.ids.join(',')}`] : []),
+    ...(pick.grep ? [`--grep ${JSON.stringify(pick.grep.source)}`] : []),
+    ...(rules?.length ? [`--rule ${rules.join(',')}`] : []),
+    ...(dialect ? [`--dialect ${dialect}`] : []),
+  ];
+  return `${named.join(' ')} ${named.length > 1 ? 'together select' : 'selects'} no scenario of the ${catalogue.length} in the catalogue (see \`a2a-conformance list\`)`;
+}
+
+/**
  * Which scenarios run: `--scenario` and `--grep` picks, a `--rule` filter and a fixed profile's unmet constraints leave scenarios out
  * (listed as not run, with the reason). Task classes the client does not list still run as
  * UNSUPPORTED results, so they show as coverage.
