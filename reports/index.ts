@@ -28,15 +28,15 @@ export interface RenderedReport {
 }
 
 /**
- * Renders every file of the report; `finalDir` is where they will live (summary.md names the report
- * there). Nothing is written: a caller that must not lose a previous report renders first.
+ * Renders every file of the report (summary.md names index.html by its relative path: the files live
+ * side by side). Nothing is written: a caller that must not lose a previous report renders first.
  */
-export function renderReports(r: RunResults, finalDir: string): RenderedReport {
+export function renderReports(r: RunResults): RenderedReport {
   const { results, notes } = writableResults(r);
   return {
     files: [
       { name: 'junit.xml', text: renderJunit(results) },
-      { name: 'summary.md', text: renderMarkdown(results, join(finalDir, 'index.html')) },
+      { name: 'summary.md', text: renderMarkdown(results, 'index.html') },
       { name: 'index.html', text: renderHtmlReport(results) },
       { name: 'results.json', text: JSON.stringify(results, null, 2) + '\n' },
     ],
@@ -44,8 +44,8 @@ export function renderReports(r: RunResults, finalDir: string): RenderedReport {
   };
 }
 
-/** Writes the report files into `dir`; `finalDir` is where they will live (summary.md names the report there). */
-export async function writeReports(r: RunResults, dir: string, finalDir: string = dir, rendered: RenderedReport = renderReports(r, finalDir)): Promise<WrittenReport> {
+/** Writes the report files into `dir` (rendered here unless the caller rendered them). */
+export async function writeReports(r: RunResults, dir: string, rendered: RenderedReport = renderReports(r)): Promise<WrittenReport> {
   await mkdir(dir, { recursive: true });
   await Promise.all(rendered.files.map((f) => writeFile(join(dir, f.name), f.text)));
   return { dir, html: join(dir, 'index.html'), results: join(dir, 'results.json'), junit: join(dir, 'junit.xml'), markdown: join(dir, 'summary.md') };

@@ -54,6 +54,7 @@ export function renderMarkdown(r: RunResults, reportPath?: string): string {
       lines.push(`| ${md(f.family)} | ${f.failed ? `❌ ${ce ? md(`${ce.verdict} on ${ce.property?.story ?? ''}, ${ce.rule}`) : ''}` : '✅'} | ${f.ran} | ${counts} | ${ce?.property && f.failed ? md(ce.property.replay) : ''} |`);
     }
   }
-  if (reportPath) lines.push('', `Full report: ${md(reportPath, false)}`);
+  // Relative, never the machine's own path: summary.md travels (a job summary, an artifact) and is read elsewhere.
+  if (reportPath) lines.push('', `Full report: ${md(reportPath, false)}, beside this summary in the report folder (in CI: the report artifact)`);
   return lines.join('\n') + '\n';
 }

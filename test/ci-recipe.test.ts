@@ -190,6 +190,8 @@ describe('action.yml', () => {
       const r = await runStep('run', { client: 'reference', scenarios: 'conformance/', 'no-builtin': 'true', out: 'conformance-report', args: '--reporter dot' }, { node: process.execPath }, vendor);
       expect(r.code, r.stderr).toBe(0);
       expect(outputsOf()['exit-code']).toBe('0');
+      // The console names the report by its path from the current folder, as the job's log shows it.
+      expect(r.stdout).toContain('report: conformance-report/index.html');
       const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResults;
       expect(results.results.map((x) => x.file)).toEqual([join('conformance', 'x.scenario.ts')].map((f) => relative(ROOT, join(vendor, f))));
       expect(results.results.every((x) => x.verdict === x.expect)).toBe(true);

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_CLIENTS } from '../clients/index.js';
 import { readdirSync, readFileSync } from 'node:fs';
+import { buildProgram } from '../harness/cli/main.js';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -65,6 +66,11 @@ describe('a2a-conformance CLI', () => {
     // And the marker by which the harness knows the folder as its own (harness/cli/output.ts).
     expect(readdirSync(b.out).sort()).toEqual(['.a2a-conformance-report.json', 'index.html', 'junit.xml', 'results.json', 'summary.md']);
     expect(a.stdout).toContain(`report: ${join(a.out, 'index.html')}`);
+    // summary.md travels (a job summary, an artifact): it names the report beside it, never this machine's path.
+    const summary = readFileSync(join(b.out, 'summary.md'), 'utf8');
+    expect(summary).toContain('Full report: `index.html`');
+    expect(summary).not.toContain(b.out);
+    expect(summary).not.toMatch(/(^|[\s`(])\/(tmp|home|root|work)\//m);
     // results.json follows its published JSON Schema.
     const validate = resultsValidator();
     expect(validate(a.results), JSON.stringify(validate.errors)).toBe(true);
@@ -177,6 +183,14 @@ describe('expectations files (DESIGN.md §4.3)', () => {
     const bad = await runMain(['run', '--client', 'reference', '--expectations', file]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('entries[0].verdict must be one of');
+  });
+});
+
+describe('where each command writes by default', () => {
+  it('run, properties and replay each have a folder of their own: a property run never overwrites the run\'s report', () => {
+    const program = buildProgram();
+    const outOf = (name: string) => program.commands.find((c) => c.name() === name)!.options.find((o) => o.long === '--out')!.defaultValue as string;
+    expect([outOf('run'), outOf('properties'), outOf('replay')]).toEqual(['conformance-report', 'conformance-properties', 'conformance-replay']);
   });
 });
 

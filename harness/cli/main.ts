@@ -363,7 +363,8 @@ export function buildProgram(): Command {
       .description(description)
       .option('--client <name>', 'a built-in client (reference, naive, a2a-js-sdk, …; see `list --clients`)')
       .option('--client-cmd <command>', 'any other client: a command that speaks the NDJSON protocol (docs/protocol.md)')
-      .option('--out <dir>', 'where the report goes: index.html, results.json, junit.xml, summary.md', 'conformance-report')
+      // A folder of its own by default: a property run or a replay never overwrites the run's report (conformance-report).
+      .option('--out <dir>', 'where the report goes: index.html, results.json, junit.xml, summary.md', `conformance-${name === 'replay' ? 'replay' : 'properties'}`)
       .option('--strict', 'a NON_STRICT case fails its family too', false)
       .option('--deadline-multiplier <x>', 'scale every case deadline (slow machines)', multiplierOf, 1)
       .option('--lanes <n>', 'cases in flight at once, each on its own listeners and client (default: 8 per core, at most 16, for a built-in client; 2 per core, at most 8, for --client-cmd)', lanesOf)
@@ -505,8 +506,8 @@ export function buildProgram(): Command {
       }
       // Every input read and judged, the folder checked and the whole report rendered before --out is
       // touched: a bad input, or data that cannot be rendered, never costs the previous report.
-      const dir = checkOutput('--out', opts.out);
-      const rendered = renderReports(merged, dir);
+      checkOutput('--out', opts.out);
+      const rendered = renderReports(merged);
       for (const l of [...notes, ...rendered.notes]) printErr(`a2a-conformance: ${l}\n`);
       // A signal while the files go into place lets them finish, then stops (exit 128+n).
       const { interruptible } = await load.interrupt();

@@ -389,7 +389,7 @@ export async function claimOutput(option: string, given: string): Promise<Claime
       writing = true;
       let w: WrittenReport;
       try {
-        w = await install(dir, new Set([INCOMPLETE, 'index.html']), renderReports(r, dir), [INCOMPLETE]);
+        w = await install(dir, new Set([INCOMPLETE, 'index.html']), renderReports(r), [INCOMPLETE]);
       } catch (err) {
         // The lock stays until abandon() has cleared what was half written (the caller abandons on failure).
         throw new OutputError(`${option} ${given}: writing the report failed: ${why(err)}`);

@@ -10,6 +10,7 @@
  * scenario file or a client is made printable before any colour is added. A scenario still running
  * after 10 s is said on stderr (progress, dot), every 10 s, so a long run never looks hung.
  */
+import { isAbsolute, relative } from 'node:path';
 import { checkBehind, controlSentence, type RunResults, type ScenarioResult } from '../core/results.js';
 import { printable, printableInline, printableJson } from '../core/text.js';
 import { VERDICT_KINDS, type VerdictKind } from '../core/verdict.js';
@@ -62,8 +63,14 @@ export function summaryText(r: RunResults, out: WrittenReport, colour = false): 
   }
   if (r.shard && !r.shard.startsWith('merged') && r.results.length === 0 && r.notRun.length > 0 && r.exitCode === 0)
     lines.push(printable(`shard ${r.shard} holds no scenario file (there are more shards than files): nothing to run here; \`report\` merges the shards`));
-  lines.push(printable(`report: ${out.html}`), printable(`results: ${out.results} · junit: ${out.junit} · summary: ${out.markdown}`), `exit code ${r.exitCode}`);
+  lines.push(printable(`report: ${shown(out.html)}`), printable(`results: ${shown(out.results)} · junit: ${shown(out.junit)} · summary: ${shown(out.markdown)}`), `exit code ${r.exitCode}`);
   return lines.join('\n') + '\n';
+}
+
+/** A path as the console names it: relative to the current folder where it lies under it, else as it is. */
+function shown(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
 }
 
 /** Says on stderr which scenarios are still running after 10 s, then after each further 10 s. */
