@@ -123,7 +123,35 @@ describe('check-scenarios: a vendor\'s files against the reference client', () =
     expect(o.code, o.stderr).toBe(1);
     expect(o.stdout).toContain('ok   acme/probe-before-task (PASS)');
     expect(o.stdout).toMatch(/✗ {4}acme\/large-ticket-expect-wrong: declares PASS, the reference client got INFORMATIONAL — HS-SPLIT-ORIGIN: Residual risk/);
-    expect(o.stdout.trim().split('\n').at(-1)).toBe('2 scenario(s): 1 as declared, 1 differ (acme/large-ticket-expect-wrong)');
+    expect(o.stdout.trim().split('\n').at(-1)).toMatch(/^2 scenario\(s\): 1 as declared, 1 differ \(acme\/large-ticket-expect-wrong\)/);
+  });
+
+  it('names a scenario that grades nothing: the reference and a careless client get the same INFORMATIONAL, and it has no assertion', { timeout: 120_000 }, async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { scenario } = await import('./helpers/scenarios.js');
+    const dir = mkdtempSync(join(tmpdir(), 'a2a-idle-'));
+    // One that grades (the reference rejects where a careless client sends), one that never can (fire-and-forget: nothing binds).
+    const file = join(dir, 'mine.scenario.json');
+    writeFileSync(file, JSON.stringify([{ ...scenario('neg-live-input/live-audio-to-batch-peer'), id: 'mine/grades' }, { ...scenario('neg-push-mtls/fire-and-forget'), id: 'mine/idle' }]));
+    const o = await runMain(['check-scenarios', file]);
+    expect(o.code, o.stderr).toBe(1);
+    expect(o.stdout).toContain('ok   mine/grades (PASS)');
+    expect(o.stdout).toMatch(/✗ {4}mine\/idle: grades nothing: the reference and a careless client \(naive\) get the same verdict \(INFORMATIONAL\)/);
+    expect(o.stdout.trim().split('\n').at(-1)).toBe('2 scenario(s): 2 as declared, 0 differ, 1 grade nothing (mine/idle)');
+  });
+
+  it('a signal kind of ruleset 1 loads, with one warning line that names what to write instead', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { scenario } = await import('./helpers/scenarios.js');
+    const s = scenario('neg-live-input/live-audio-to-batch-peer');
+    const file = join(mkdtempSync(join(tmpdir(), 'a2a-old-kind-')), 'old.scenario.json');
+    writeFileSync(file, JSON.stringify([{ ...s, id: 'mine/old-kind', peer: { ...s.peer, signals: s.peer.signals.map((x) => ({ ...x, kind: 'spec-derivable' })) } }]));
+    const o = await runMain(['list', '--no-builtin', '--scenarios', file]);
+    expect(o.code, o.stderr).toBe(0);
+    expect(o.stdout).toContain('mine/old-kind');
+    expect(o.stderr.trim().split('\n')).toEqual([`a2a-conformance: warning: ${file}: signal kind "spec-derivable" is deprecated (ruleset 1); write "MUST" (the level that caps nothing: the rule's own sources decide)`]);
   });
 });
 

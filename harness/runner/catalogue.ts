@@ -256,9 +256,21 @@ async function readCatalogue(files: string[], at: { file: string }): Promise<Cat
       byId.set(sc.id, file);
       out.push({ scenario: sc, file });
     });
+    // Ruleset 1's names of signal kinds still load; a vendor's file is told what to write instead, once.
+    const old = new Set((list as Scenario[]).flatMap((sc) => (sc.peer?.signals ?? []).map((x) => x.kind)).filter((k) => k in DEPRECATED_KINDS));
+    for (const k of old) deprecationWarning(`${file}: signal kind "${k}" is deprecated (ruleset 1); write ${DEPRECATED_KINDS[k as keyof typeof DEPRECATED_KINDS]}`);
   }
   return out;
 }
+
+/** The signal kinds of ruleset 1 and what replaces each (docs/scenarios.md). */
+const DEPRECATED_KINDS = {
+  'spec-derivable': '"MUST" (the level that caps nothing: the rule\'s own sources decide)',
+  'harness-convention': '"convention"',
+} as const;
+
+/** A deprecation warning: one line on stderr (the load goes on). */
+const deprecationWarning = (line: string): void => void process.stderr.write(`a2a-conformance: warning: ${line}\n`);
 
 /** A file's name in results: a built-in one relative to where the code runs (`scenarios/…`), any other relative to the package. */
 export function relativeToRoot(file: string): string {
