@@ -194,3 +194,16 @@ describe('runtime fields for the incidents vendors meet most', () => {
     expect(states.at(-1)).toBe('TASK_STATE_COMPLETED');
   });
 });
+
+describe('docs/peers.md', () => {
+  it('is generated from the factories and the schema (npm run docs:peers), and names the incident fields', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { ROOT } = await import('./helpers/cli.js');
+    const { peersPage } = await import('../harness/runner/describe-peers.js');
+    const doc = readFileSync(join(ROOT, 'docs/peers.md'), 'utf8');
+    expect(peersPage(), 'docs/peers.md is out of date: run npm run docs:peers').toBe(doc);
+    for (const f of ['unavailable', 'slow', 'drop', 'streamEnds']) expect(doc).toMatch(new RegExp(`^\\| \`${f}\` \\| no \\| `, 'm'));
+    expect(doc).toMatch(/^\| `contoso-cdn-stale` \| .* \| `runtime\.cardListener: "cdn"`/m);
+  });
+});
