@@ -16,60 +16,75 @@ export type { PeerParts } from './a2a-v1/peer.js';
 
 interface PeerEntry {
   summary: string;
+  /** The description fields its check insists on (docs/peers.md); every runtime field is read by every factory. */
+  requires: string[];
   /** Returns a problem with the description, or undefined. */
   check(desc: PeerDescription): string | undefined;
 }
 
 const PEERS: Record<string, PeerEntry> = {
   generated: {
+    requires: [],
     summary: 'A peer of a property family\'s generated case (harness/gen): its card and runtime description are the whole story, drifts included.',
     check: () => undefined,
   },
   'contoso-control': {
+    requires: [],
     summary: 'A well-behaved peer: what its card says is what its runtime does.',
     check: () => undefined,
   },
   'contoso-audio-batch': {
+    requires: ['runtime.input'],
     summary: 'Takes audio/pcm only as one complete payload under a ceiling the card never shows; a second frame gets HTTP 415 (seed 000, incident 1).',
     check: (d) => (d.runtime.input ? undefined : 'runtime.input is required'),
   },
   'contoso-mtls-push': {
+    requires: ['runtime.push.supported: true'],
     summary: 'RPC listener demands a client certificate; push registration succeeds for any https URL; delivery over partner mTLS (or plain HTTPS with the client\'s authentication), a failed one logged as dispatched and lost while the task completes all the same (seed 000, incident 2).',
     check: (d) => (d.runtime.push.supported ? undefined : 'runtime.push must be supported'),
   },
   'contoso-resubscribe-only': {
+    requires: ['runtime.outputs: a subscribe-only mode'],
     summary: 'Emits an output mode only on SubscribeToTask, which it refuses with -32004 (seed 000, invariant 3).',
     check: (d) => (d.runtime.outputs.some((o) => o.channel === 'subscribe-only') ? undefined : 'runtime.outputs needs a subscribe-only mode'),
   },
   'contoso-extension': {
+    requires: ['runtime.input.sessionExtension'],
     summary: 'A contradictory card for live audio with a vendor extension, declared in capabilities.extensions, that opens a live session when a message opts into it (seed 000, Decision Boundary).',
     check: (d) => (d.runtime.input?.sessionExtension ? undefined : 'runtime.input.sessionExtension is required'),
   },
   'vendorx-workflow': {
+    requires: ['signing: key "published", no breaker, no tamper'],
     summary: 'Signs its card with the vendor\'s current key (the kid resolves through a JWKS on another vendor\'s origin); emits what its runtime says (seed 001\'s workflow: a profiled media type) whatever acceptedOutputModes asks; a skill with outputs of its own emits those for tasks that name it (Message.metadata.skillId).',
     check: (d) => (!d.signing ? 'signing is required' : d.signing.key !== 'published' || d.signing.breaker || d.signing.tamper ? 'signing must be sound (key "published", no breaker, no tamper)' : undefined),
   },
   'vendorx-drift': {
+    requires: ['runtime.idempotency: not "message-id"'],
     summary: 'The card lists decodable output modes; the runtime emits a profiled type instead, while the task stays WORKING; every send mints a new task (seed 001, Operational Effect).',
     check: (d) => (d.runtime.idempotency === 'message-id' ? 'runtime.idempotency must be "none" (vendorx-dedupe deduplicates)' : undefined),
   },
   'vendorx-dedupe': {
+    requires: ['runtime.idempotency: "message-id"'],
     summary: 'As vendorx-drift, but a send whose messageId it has seen returns the task that messageId minted (A2A §3.3.1).',
     check: (d) => (d.runtime.idempotency === 'message-id' ? undefined : 'runtime.idempotency must be "message-id"'),
   },
   'vendorx-trust-breaker': {
+    requires: ['signing: broken one way'],
     summary: 'Serves a card whose signature cannot be trusted: tampered after signing, an unknown or expired kid, a jku to keys on its own origin, alg none, or HMAC keyed with the public key (seed 001, TRUST-*).',
     check: (d) => (!d.signing ? 'signing is required' : d.signing.key === 'published' && !d.signing.breaker && !d.signing.tamper ? 'signing must be broken one way (a key other than "published", a breaker, or a tamper)' : undefined),
   },
   'contoso-skill-override': {
+    requires: ['runtime.skillInputModes'],
     summary: "A skill declares input modes narrower than the card's defaults, and the runtime honours the skill: the excluded default mode sent to it gets -32005 (seed 003, signal 1). A message names its skill in Message.metadata.skillId; the runtime may route unnamed messages to a skill too.",
     check: (d) => (d.runtime.skillInputModes && Object.keys(d.runtime.skillInputModes).length > 0 ? undefined : 'runtime.skillInputModes must name at least one skill'),
   },
   'contoso-split-auth': {
+    requires: ['runtime.auth'],
     summary: "The card advertises OAuth 2.0 client credentials with a real token endpoint on the peer over TLS; the task endpoint takes Bearer tokens from it, or challenges with a scheme the card never lists (DPoP), or lets tokens expire mid-task (seed 003, signal 2).",
     check: (d) => (d.runtime.auth ? undefined : 'runtime.auth is required'),
   },
   'contoso-aspirational-push': {
+    requires: ['card.capabilities.pushNotifications: true'],
     summary: 'The card says pushNotifications: true; the push methods answer -32003, or do not exist (-32601, an inline config silently dropped), or (the control) work (seed 003, signal 3).',
     check: (d) => {
       const caps = d.card.capabilities as { pushNotifications?: unknown } | undefined;
@@ -77,10 +92,12 @@ const PEERS: Record<string, PeerEntry> = {
     },
   },
   'contoso-cdn-stale': {
+    requires: ['runtime.cardListener: "cdn"', 'runtime.rpcListener: not "cdn"'],
     summary: "The card is served from a CDN origin of its own, the RPC from another; after a redeploy the CDN's copy may be stale, the runtime refusing what it still offers, while GetExtendedAgentCard (where declared) serves the runtime's own card (seed 003, Condition of Validity).",
     check: (d) => (d.runtime.cardListener !== 'cdn' ? 'runtime.cardListener must be "cdn"' : d.runtime.rpcListener === 'cdn' ? 'runtime.rpcListener must not be "cdn"' : undefined),
   },
   'contoso-bad-cert': {
+    requires: ['runtime.cardListener: a bad-certificate listener'],
     summary: 'Serves its card over TLS with a certificate from an untrusted CA, for the wrong host, or expired.',
     check: (d) => (BAD_CERT_LISTENERS.has(d.runtime.cardListener) ? undefined : 'runtime.cardListener must be a bad-certificate listener'),
   },
@@ -94,6 +111,9 @@ function dialectProblem(desc: PeerDescription): string | undefined {
   if (desc.signing) return 'signing is defined for v1.0 cards only (v0.3.0 specifies no canonical form to sign)';
   return undefined;
 }
+
+/** Each factory: its name, what it serves, and what its check insists on (docs/peers.md). */
+export const peerCatalogue = () => Object.entries(PEERS).map(([name, e]) => ({ name, summary: e.summary, requires: e.requires }));
 
 export function peerSummary(name: string): string | undefined {
   return PEERS[name]?.summary;

@@ -113,6 +113,25 @@ export interface PeerRuntime {
    * stale and this one is fresh (seed 003, HS-SPLIT-ORIGIN).
    */
   extendedCard?: Record<string, unknown>;
+  /**
+   * The RPC endpoint is briefly unavailable: the first `calls` JSON-RPC calls of `method` (absent:
+   * of any method) are answered HTTP `status` with `Retry-After: <retryAfterSeconds>` before the
+   * runtime sees them (no task is minted). Later calls are served as usual.
+   */
+  unavailable?: { status: 503 | 429; retryAfterSeconds: number; calls: number; method?: Operation };
+  /** A slow answer: every call of `method` (absent: of any method) waits `ms` before it is served. */
+  slow?: { ms: number; method?: Operation };
+  /**
+   * A connection dropped mid-response: the answer to the first `calls` calls of `method` (absent:
+   * `calls` every call, `method` any method) sends its headers and `afterBytes` bytes of its body,
+   * then the socket is destroyed. `afterBytes: 0` cuts right after the headers.
+   */
+  drop?: { afterBytes: number; calls?: number; method?: Operation };
+  /**
+   * An event stream (SendStreamingMessage, SubscribeToTask) that ends cleanly after `afterEvents`
+   * events without a terminal or interrupted one; the task goes on, so GetTask still finds its end.
+   */
+  streamEnds?: { afterEvents: number };
   /** Subscribe-only outputs are also served on GetTask: a fallback the card omits. */
   pollFallback?: boolean;
   /** How SendMessage answers: with a Task (default), or with a direct Message and no task (spec §3.1.1). */

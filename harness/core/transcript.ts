@@ -9,6 +9,13 @@ import type { BodyRecord } from './body.js';
 /** Header a listener adds to the Request it hands to peer handlers: the transcript seq of the request. */
 export const SEQ_HEADER = 'x-a2a-conformance-seq';
 
+/**
+ * Header a peer handler puts on its response for the listener to read and strip (`runtime.drop`):
+ * send the headers and this many bytes of the body, then destroy the socket. Only the peer's own
+ * handlers make responses, so a client cannot ask for it.
+ */
+export const DROP_HEADER = 'x-a2a-conformance-drop-after';
+
 /** A2A v1.0 task states as ProtoJSON enum names. */
 export const TASK_STATES = [
   'TASK_STATE_SUBMITTED',

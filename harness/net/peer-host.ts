@@ -18,7 +18,7 @@ import type { CardSigners } from '../core/scenario.js';
 import type { Pki } from '../pki/index.js';
 import type { ListenerKind } from '../core/scenario.js';
 import { LISTENER_KINDS } from '../core/scenario.js';
-import { keepOn, RUN_INPUT_BYTES, SEQ_HEADER, type HttpEvent, type Transcript } from '../core/transcript.js';
+import { DROP_HEADER, keepOn, RUN_INPUT_BYTES, SEQ_HEADER, type HttpEvent, type Transcript } from '../core/transcript.js';
 import { addStreamEvent, bodyRecord, keptChars, shedRecord, type BodyRecord } from '../core/body.js';
 import { createParser } from 'eventsource-parser';
 
@@ -327,6 +327,9 @@ export class PeerHost {
     ev.status ??= response.status;
     const out: Record<string, string> = {};
     response.headers.forEach((v, k) => (out[k] = v));
+    // A scripted dropped connection (runtime.drop): the peer's mark, never sent on.
+    const dropAt = out[DROP_HEADER] === undefined ? undefined : Number(out[DROP_HEADER]);
+    delete out[DROP_HEADER];
     const kept = {
       ...(out['www-authenticate'] ? { wwwAuthenticate: out['www-authenticate'].slice(0, 500) } : {}),
       ...(out['retry-after'] ? { retryAfter: out['retry-after'].slice(0, 100) } : {}),
@@ -339,6 +342,8 @@ export class PeerHost {
     const streamed = !!response.body && /^text\/event-stream/i.test(contentType ?? '');
     let whole: Buffer | undefined;
     if (response.body && !streamed) whole = Buffer.from(await response.arrayBuffer());
+    // What a dropped answer really sent is what the transcript keeps.
+    if (dropAt !== undefined && whole !== undefined) whole = whole.subarray(0, dropAt);
     if (whole !== undefined || !response.body) {
       const bytes = whole?.length ?? 0;
       const digest = bytes ? createHash('sha256').update(whole!).digest('hex').slice(0, 16) : undefined;
@@ -351,6 +356,7 @@ export class PeerHost {
     }
     res.writeHead(response.status, out);
     slot.transcript.onAnswer?.(ev);
+    if (dropAt !== undefined) return cut(res, response, whole, dropAt);
     if (!response.body) {
       res.end();
       return;
@@ -403,3 +409,30 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
     req.on('error', reject);
   });
 }
+
+/**
+ * Sends the headers and the first `bytes` bytes of a body, then destroys the socket once they are
+ * on their way: a connection lost mid-response, as a proxy or a crashed worker leaves it.
+ */
+async function cut(res: ServerResponse, response: Response, whole: Buffer | undefined, bytes: number): Promise<void> {
+  let head: Buffer;
+  if (whole !== undefined || !response.body) head = (whole ?? Buffer.alloc(0)).subarray(0, bytes);
+  else {
+    // An event stream: read until enough has come (or it ended), then stop reading it.
+    const chunks: Buffer[] = [];
+    let have = 0;
+    const reader = response.body.getReader();
+    while (have < bytes) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(Buffer.from(value));
+      have += value.length;
+    }
+    await reader.cancel().catch(() => {});
+    head = Buffer.concat(chunks).subarray(0, bytes);
+  }
+  res.flushHeaders();
+  if (head.length === 0) res.destroy();
+  else res.write(head, () => res.destroy());
+}
+

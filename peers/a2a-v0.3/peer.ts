@@ -19,6 +19,7 @@ import { RpcError } from '../a2a-v1/errors.js';
 import { eventOf, isObj } from '../a2a-v1/event.js';
 import type { PeerParts } from '../a2a-v1/peer.js';
 import { markViaV03, recordWireCall, rpcHandler } from '../a2a-v1/rpc.js';
+import { DROP_HEADER } from '../../harness/core/transcript.js';
 import { cardIn, requestIn, resultOut, streamResultOut } from './codec.js';
 
 /** The legacy card path v0.3-era servers also served (renamed to agent-card.json in v0.3.0). */
@@ -137,6 +138,8 @@ export function v03Endpoint(ctx: PeerRunContext, url: string, coreUrl: string, c
     const out = (await res.json()) as Record<string, unknown>;
     // The extended card is the runtime's own, written in v0.3 already; everything else is encoded.
     if (out.result !== undefined && call.op !== 'GetExtendedAgentCard') out.result = resultOut(call.op, out.result);
-    return HttpResponse.json(out, { status: res.status });
+    // A scripted drop (runtime.drop) cuts the v0.3 answer as it would the v1.0 one.
+    const drop = res.headers.get(DROP_HEADER);
+    return HttpResponse.json(out, { status: res.status, ...(drop !== null ? { headers: { [DROP_HEADER]: drop } } : {}) });
   });
 }

@@ -10,7 +10,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { http, HttpResponse, type RequestHandler } from 'msw';
 import type { PeerRuntime } from '../../harness/core/scenario.js';
 import type { HttpEvent } from '../../harness/core/transcript.js';
-import { isTerminal, keepOn } from '../../harness/core/transcript.js';
+import { DROP_HEADER, isTerminal, keepOn } from '../../harness/core/transcript.js';
 import { includesMediaType } from '../../harness/core/vocabulary/media-type.js';
 import type { PeerRunContext } from '../context.js';
 import { RpcError } from './errors.js';
@@ -129,9 +129,21 @@ export interface RpcOptions {
 
 export type Method = (params: Params, ev: HttpEvent, request: Request) => Promise<unknown>;
 
+/** Counts calls per operation, so a scripted incident can hit the first N calls of one method or of all. */
+function firstCalls(limit: { calls?: number; method?: string } | undefined) {
+  let seen = 0;
+  return (method: string): boolean => {
+    if (!limit || (limit.method !== undefined && limit.method !== method)) return false;
+    seen++;
+    return limit.calls === undefined || seen <= limit.calls;
+  };
+}
+
 export function rpcHandler(o: RpcOptions): RequestHandler {
   const { rpcUrl, runtime: rt, card, ctx } = o;
   const tasks = new TaskRuntime(rt, ctx);
+  const unavailableNow = firstCalls(rt.unavailable);
+  const dropNow = firstCalls(rt.drop);
   const inputModes = Array.isArray(card.defaultInputModes) ? (card.defaultInputModes as string[]) : [];
   const versions = new Set(
     (Array.isArray(card.supportedInterfaces) ? card.supportedInterfaces : [])
@@ -408,6 +420,24 @@ export function rpcHandler(o: RpcOptions): RequestHandler {
     const method = body.method;
     const params = isObj(body.params) ? body.params : {};
     recordCall(ev, body as Params, raw);
+    // Scripted incidents in front of the runtime (docs/peers.md): busy, then slow, then cut.
+    const busy = rt.unavailable;
+    if (busy && unavailableNow(method)) {
+      ev.note = `scripted: HTTP ${busy.status} with Retry-After: ${busy.retryAfterSeconds} (runtime.unavailable)`;
+      const text = busy.status === 429 ? 'Too Many Requests' : 'Service Unavailable';
+      return new HttpResponse(text, { status: busy.status, headers: { 'content-type': 'text/plain', 'retry-after': String(busy.retryAfterSeconds) } });
+    }
+    if (rt.slow && (rt.slow.method === undefined || rt.slow.method === method)) await pause(ctx, rt.slow.ms);
+    const res = await answer(method, params, id, ev, request, raw);
+    if (rt.drop && dropNow(method)) {
+      res.headers.set(DROP_HEADER, String(rt.drop.afterBytes));
+      ev.note = `scripted: connection dropped after the headers and ${rt.drop.afterBytes} bytes of the body (runtime.drop)`;
+    }
+    return res;
+  });
+
+  /** One call, answered by the runtime (or refused by it). */
+  async function answer(method: string, params: Params, id: unknown, ev: HttpEvent, request: Request, raw: string): Promise<Response> {
     const echo: Record<string, string> = {};
     try {
       // A ceiling in front of the runtime that no card field shows (seed 003's residual risk).
@@ -425,12 +455,12 @@ export function rpcHandler(o: RpcOptions): RequestHandler {
         if (method === 'SendStreamingMessage') {
           const t = send(params, ev, request);
           if (!t) return sseResponse(ctx, id, ev, undefined, [], { message: messageReply(params) });
-          return sseResponse(ctx, id, ev, { tasks, t }, []);
+          return sseResponse(ctx, id, ev, { tasks, t }, [], undefined, rt.streamEnds?.afterEvents);
         }
         const t = tasks.get(taskIdParam(params));
         ev.taskId = t.rec.id;
         if (isTerminal(t.rec.state)) throw new RpcError('unsupportedOperation', `task is ${t.rec.state}`);
-        return sseResponse(ctx, id, ev, { tasks, t }, tasks.subscribeOnlyArtifacts());
+        return sseResponse(ctx, id, ev, { tasks, t }, tasks.subscribeOnlyArtifacts(), undefined, rt.streamEnds?.afterEvents);
       }
       const fn = Object.hasOwn(METHODS, method) ? METHODS[method] : undefined;
       if (!fn) throw new RpcError('methodNotFound', method);
@@ -448,5 +478,13 @@ export function rpcHandler(o: RpcOptions): RequestHandler {
       }
       throw err;
     }
+  }
+}
+
+/** Waits `ms`, or less when the run ends first (a slow answer must not outlive its run). */
+function pause(ctx: PeerRunContext, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    ctx.later(ms, resolve);
+    ctx.onEnd(resolve);
   });
 }

@@ -17,6 +17,8 @@ export function sseResponse(
   on: { tasks: TaskRuntime; t: ReturnType<TaskRuntime['get']> } | undefined,
   extra: ReadonlyArray<ArtifactJson>,
   only?: Record<string, unknown>,
+  /** `runtime.streamEnds`: close the stream after this many events, terminal or not. */
+  endAfter?: number,
 ): Response {
   const enc = new TextEncoder();
   let off = () => {};
@@ -29,7 +31,10 @@ export function sseResponse(
         return;
       }
       const { tasks, t } = on;
+      let sent = 0;
+      let closed = false;
       const send = (result: Record<string, unknown>, state: string | undefined, closes: boolean) => {
+        if (closed) return;
         ctx.transcript.record({
           kind: 'sse',
           requestSeq: ev.seq,
@@ -38,7 +43,12 @@ export function sseResponse(
           ...(isObj(result.artifactUpdate) ? { artifactMediaTypes: mediaTypesOf(result.artifactUpdate) } : {}),
         });
         frame(result);
-        if (closes) {
+        sent++;
+        const final = closes || (state !== undefined && (isTerminal(state) || state === 'TASK_STATE_INPUT_REQUIRED' || state === 'TASK_STATE_AUTH_REQUIRED'));
+        const cut = !final && endAfter !== undefined && sent >= endAfter;
+        if (cut && !ctx.transcript.isSealed) ev.note = `scripted: the stream ended after ${sent} events without a terminal one (runtime.streamEnds)`;
+        if (closes || cut) {
+          closed = true;
           off();
           controller.close();
         }
@@ -47,6 +57,7 @@ export function sseResponse(
       const done = isTerminal(state) || state === 'TASK_STATE_INPUT_REQUIRED' || state === 'TASK_STATE_AUTH_REQUIRED';
       send({ task: tasks.toJson(t) }, state, false);
       for (const a of extra) send({ artifactUpdate: { taskId: t.rec.id, contextId: t.rec.contextId, artifact: a, lastChunk: true } }, undefined, false);
+      if (closed) return;
       if (done) {
         controller.close();
         return;
