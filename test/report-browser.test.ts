@@ -64,12 +64,7 @@ describe('the HTML report in Chromium', () => {
     const panels = page.locator('details.scenario');
     expect(await panels.count()).toBe(onDisk.results.length);
 
-    // A filter: hide FAIL, then only FAIL by text.
-    const fails = onDisk.results.filter((r) => r.verdict === 'FAIL').length;
-    expect(fails).toBeGreaterThan(0);
-    await page.locator('[data-filter-verdict="FAIL"]').click();
-    expect(await page.locator('details.scenario:not([hidden])').count()).toBe(onDisk.results.length - fails);
-    await page.locator('[data-filter-verdict="FAIL"]').click();
+    // A filter by text.
     await page.locator('#text-filter').fill('expired');
     expect(await page.locator('details.scenario:not([hidden])').count()).toBe(1);
     await page.locator('#text-filter').fill('');
@@ -94,6 +89,37 @@ describe('the HTML report in Chromium', () => {
     expect(external).toEqual([]);
     await page.close();
   });
+
+  for (const width of [1400, 390])
+    it.skipIf(!CHROMIUM)(`at ${width} px, a verdict chip shows only its verdict (as Playwright's report does), a second click shows all again`, async () => {
+      const page = await browser.newPage({ viewport: { width, height: 900 } });
+      await page.goto(pathToFileURL(html).href);
+      const shown = () => page.locator('details.scenario:not([hidden])').evaluateAll((els) => els.map((e) => e.getAttribute('data-verdict')));
+      const count = (k: string) => results.results.filter((r) => r.verdict === k).length;
+      expect(count('FAIL')).toBeGreaterThan(0);
+      expect(count('INFORMATIONAL')).toBeGreaterThan(0);
+      const chip = (k: string) => page.locator(`[data-filter-verdict="${k}"]`);
+      expect(await chip('').getAttribute('aria-pressed')).toBe('true');
+      await chip('FAIL').click();
+      expect(await shown()).toEqual(Array(count('FAIL')).fill('FAIL'));
+      expect(await chip('FAIL').getAttribute('aria-pressed')).toBe('true');
+      expect(await chip('').getAttribute('aria-pressed')).toBe('false');
+      // Another chip replaces the selection; with Shift it adds to it.
+      await chip('INFORMATIONAL').click();
+      expect(await shown()).toEqual(Array(count('INFORMATIONAL')).fill('INFORMATIONAL'));
+      await chip('FAIL').click({ modifiers: ['Shift'] });
+      expect((await shown()).length).toBe(count('FAIL') + count('INFORMATIONAL'));
+      await chip('FAIL').click();
+      await chip('FAIL').click();
+      expect((await shown()).length).toBe(results.results.length);
+      expect(await chip('').getAttribute('aria-pressed')).toBe('true');
+      await chip('FAIL').click();
+      await chip('').click();
+      expect((await shown()).length).toBe(results.results.length);
+      await chip('FAIL').click();
+      await page.screenshot({ path: join(OUT, `report-${width}-chip.png`), fullPage: false });
+      await page.close();
+    });
 
   it.skipIf(!CHROMIUM)('matrix cells are counts per verdict, the worst first, and add up to the scenarios', async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });

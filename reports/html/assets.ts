@@ -26,7 +26,7 @@ table { border-collapse: collapse; } th, td { text-align: left; padding: 4px 8px
 .cell.v-INFORMATIONAL { background: var(--info); } .cell.v-UNSUPPORTED { background: var(--unsup); } .cell.v-ERROR { background: var(--error); } .cell .muted { color: #eee; }
 .filters { display: flex; gap: 10px; align-items: center; flex-wrap: wrap; margin: 8px 0 12px; position: sticky; top: 0; background: #fff; padding: 6px 0; z-index: 2; }
 .vf { border: 1px solid #bbb; background: #fafafa; border-radius: 14px; padding: 2px 10px; cursor: pointer; font-size: 12px; }
-.vf[aria-pressed="false"] { opacity: .35; text-decoration: line-through; }
+.vf[aria-pressed="true"] { background: #263238; border-color: #263238; color: #fff; }
 #text-filter { min-width: 280px; padding: 4px 8px; }
 details.scenario { border: 1px solid #ddd; border-left: 6px solid var(--info); border-radius: 6px; margin: 6px 0; }
 details.scenario.v-PASS { border-left-color: var(--pass); } details.scenario.v-FAIL { border-left-color: var(--fail); } details.scenario.v-NON_STRICT { border-left-color: var(--nonstrict); }
@@ -85,12 +85,16 @@ export const REPORT_SCRIPT = `
   var onlyUnexpected = document.getElementById('only-unexpected');
   var shown = document.getElementById('shown');
   function apply() {
-    var active = {};
-    verdictButtons.forEach(function (b) { active[b.getAttribute('data-filter-verdict')] = b.getAttribute('aria-pressed') === 'true'; });
+    // The verdicts pressed; none pressed (the "all" chip) shows every verdict.
+    var active = {}, any = false;
+    verdictButtons.forEach(function (b) {
+      var k = b.getAttribute('data-filter-verdict');
+      if (k && b.getAttribute('aria-pressed') === 'true') { active[k] = true; any = true; }
+    });
     var q = (text.value || '').toLowerCase().trim();
     var n = 0;
     panels.forEach(function (p) {
-      var ok = active[p.getAttribute('data-verdict')] !== false
+      var ok = (!any || active[p.getAttribute('data-verdict')] === true)
         && (!rule.value || p.getAttribute('data-rule') === rule.value)
         && (!dialect || !dialect.value || p.getAttribute('data-dialect') === dialect.value)
         && (!onlyUnexpected.checked || p.getAttribute('data-unexpected') === 'true')
@@ -100,8 +104,25 @@ export const REPORT_SCRIPT = `
     });
     shown.textContent = n + ' of ' + panels.length + ' shown';
   }
+  // A click shows only that verdict, and a second click on it shows them all again; with Ctrl, Cmd or
+  // Shift it adds the verdict to (or takes it from) those shown. The "all" chip clears the selection.
+  function select(k, add) {
+    var was = {};
+    verdictButtons.forEach(function (b) { was[b.getAttribute('data-filter-verdict')] = b.getAttribute('aria-pressed') === 'true'; });
+    var only = k && was[k] && verdictButtons.every(function (b) { var x = b.getAttribute('data-filter-verdict'); return !x || x === k || !was[x]; });
+    var any = false;
+    verdictButtons.forEach(function (b) {
+      var x = b.getAttribute('data-filter-verdict');
+      if (!x) return;
+      var on = !k ? false : add ? (x === k ? !was[x] : was[x]) : x === k && !only;
+      b.setAttribute('aria-pressed', on ? 'true' : 'false');
+      if (on) any = true;
+    });
+    verdictButtons.forEach(function (b) { if (!b.getAttribute('data-filter-verdict')) b.setAttribute('aria-pressed', any ? 'false' : 'true'); });
+    apply();
+  }
   verdictButtons.forEach(function (b) {
-    b.addEventListener('click', function () { b.setAttribute('aria-pressed', b.getAttribute('aria-pressed') === 'true' ? 'false' : 'true'); apply(); });
+    b.addEventListener('click', function (e) { select(b.getAttribute('data-filter-verdict'), e.ctrlKey || e.metaKey || e.shiftKey); });
   });
   Array.prototype.slice.call(document.querySelectorAll('.cell-btn')).forEach(function (c) {
     c.addEventListener('click', function () { rule.value = c.getAttribute('data-rule'); apply(); document.getElementById('scenarios').scrollIntoView(); });

@@ -192,8 +192,12 @@ function Filters({ r }: { r: RunResults }) {
   return (
     <section class="filters" aria-label="filters">
       <div class="verdict-filters" role="group" aria-label="verdicts">
+        {/* Chips select, as Playwright's report does: none pressed shows every verdict; a click shows only that verdict, Ctrl/Cmd/Shift-click adds one. */}
+        <button type="button" class="vf vf-all" data-filter-verdict="" aria-pressed="true">
+          all ({r.results.length})
+        </button>
         {VERDICT_KINDS.filter((k) => r.summary[k] > 0).map((k) => (
-          <button type="button" class={`vf v-${k}`} data-filter-verdict={k} aria-pressed="true">
+          <button type="button" class={`vf v-${k}`} data-filter-verdict={k} aria-pressed="false">
             {k} ({r.summary[k]})
           </button>
         ))}
