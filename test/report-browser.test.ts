@@ -43,6 +43,8 @@ describe('the HTML report in Chromium', () => {
       'neg-push-mtls/no-signal',
       // A card whose highlighted field sits below the card box's first screen.
       'hs-skill-override/text-to-json-skill',
+      // A description with a long unbroken token, and a wide media-type table (they overflowed at 390 px).
+      'trust-decode/drift',
     ]);
     html = (await writeReports(results, OUT)).html;
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true });
@@ -118,6 +120,47 @@ describe('the HTML report in Chromium', () => {
       expect((await shown()).length).toBe(results.results.length);
       await chip('FAIL').click();
       await page.screenshot({ path: join(OUT, `report-${width}-chip.png`), fullPage: false });
+      await page.close();
+    });
+
+  for (const width of [1400, 390])
+    it.skipIf(!CHROMIUM)(`at ${width} px, nothing in an expanded scenario is wider than its box, and the card scrolls down to its highlighted field with its keys in sight`, async () => {
+      const page = await browser.newPage({ viewport: { width, height: 900 } });
+      await page.goto(pathToFileURL(html).href);
+      // Every panel open; every element of its body measured, scrolling boxes too (a box that scrolls
+      // sideways hides the start of its lines). The diagram alone may scroll sideways, at 390 px only.
+      const overflowing = await page.evaluate((narrow) => {
+        const out: string[] = [];
+        for (const d of Array.from(document.querySelectorAll<HTMLDetailsElement>('details.scenario'))) {
+          d.open = true;
+          for (const el of [d, ...Array.from(d.querySelectorAll<HTMLElement>('.body, .body *'))]) {
+            if (el.closest('svg') || (narrow && el.closest('.diagram'))) continue;
+            if (el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1) out.push(`${d.id}: <${el.tagName.toLowerCase()} class="${el.className}"> ${el.scrollWidth} > ${el.clientWidth}`);
+          }
+        }
+        return out;
+      }, width < 600);
+      expect(overflowing).toEqual([]);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+
+      // The card whose highlighted field is far down: the box scrolls down to it, never sideways.
+      await page.evaluate(() => document.querySelectorAll<HTMLDetailsElement>('details.scenario').forEach((d) => (d.open = false)));
+      const deep = page.locator('details.scenario').filter({ has: page.locator('code.sid:text-is("hs-skill-override/text-to-json-skill")') });
+      const pre = deep.locator('.card-bytes + pre.json');
+      await deep.locator(':scope > summary').click();
+      await expect.poll(() => pre.evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
+      expect(await pre.evaluate((el) => [el.scrollLeft, el.scrollWidth <= el.clientWidth])).toEqual([0, true]);
+      await pre.scrollIntoViewIfNeeded();
+      // The highlighted value and the key it sits under are inside the box, both ways: nothing of the key is cut off at the left.
+      const seen = await pre.evaluate((el) => {
+        const box = el.getBoundingClientRect();
+        const mark = el.querySelector('mark')!;
+        const key = mark.previousElementSibling?.classList.contains('k') ? mark.previousElementSibling : mark.querySelector('.k');
+        const inside = (r: DOMRect) => r.left >= box.left && r.right <= box.right && r.top >= box.top && r.bottom <= box.bottom;
+        return { key: key?.textContent, keyInside: !!key && inside(key.getBoundingClientRect()), markTopInside: mark.getClientRects()[0]!.top >= box.top && mark.getClientRects()[0]!.bottom <= box.bottom };
+      });
+      expect(seen).toMatchObject({ keyInside: true, markTopInside: true });
+      await page.screenshot({ path: join(OUT, `report-${width}-card.png`), fullPage: false });
       await page.close();
     });
 

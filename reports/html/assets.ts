@@ -9,7 +9,8 @@ export const REPORT_CSS = `
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0 auto; max-width: 1400px; padding: 16px 24px 48px; color: #1b1b1b; }
 h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 17px; margin: 24px 0 8px; } h4 { margin: 14px 0 6px; font-size: 13px; text-transform: uppercase; letter-spacing: .04em; color: #444; }
 code, pre { font-family: ui-monospace, "SFMono-Regular", Menlo, monospace; font-size: 12px; }
-pre { background: #f6f7f9; padding: 8px 10px; border-radius: 6px; overflow: auto; max-height: 420px; white-space: pre; }
+/* Long lines wrap (the text is unchanged): a box that scrolled sideways would hide the keys, and on a phone most of each line. */
+pre { background: #f6f7f9; padding: 8px 10px; border-radius: 6px; overflow: auto; max-height: 420px; white-space: pre-wrap; overflow-wrap: anywhere; }
 .muted { color: #666; } .right { margin-left: auto; }
 .badge { display: inline-block; min-width: 92px; text-align: center; padding: 1px 6px; border-radius: 4px; color: #fff; font-weight: 600; font-size: 11px; }
 .v-PASS .badge, .badge.v-PASS { background: var(--pass); } .badge.v-NON_STRICT { background: var(--nonstrict); } .badge.v-FAIL { background: var(--fail); }
@@ -36,12 +37,12 @@ details.scenario > summary::-webkit-details-marker { display: none; }
 details.scenario.unexpected > summary { background: #fff3f3; }
 .flag { background: #fff; color: var(--fail); border: 1px solid var(--fail); border-radius: 4px; font-size: 11px; padding: 0 4px; }
 .sid { font-weight: 600; } .title { color: #333; }
-.body { padding: 4px 14px 14px; border-top: 1px solid #eee; }
+.body { padding: 4px 14px 14px; border-top: 1px solid #eee; overflow-wrap: anywhere; } .body table { max-width: 100%; } .checks { width: 100%; }
 .grid2 { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 18px; }
 .checks td { border-bottom: 1px solid #f0f0f0; } .evidence { margin: 4px 0 0; padding-left: 18px; color: #444; }
 .authority { margin-top: 4px; font-size: 11px; } .basis { display: inline-block; border: 1px solid #bbb; border-radius: 3px; padding: 0 4px; color: #333; }
 .basis-harm { border-color: var(--fail); color: var(--fail); } .basis-up-front, .basis-duty, .basis-record { border-color: var(--nonstrict); color: #7a4a00; }
-.sources { list-style: none; margin: 4px 0 0; padding: 0; max-width: 340px; } .sources li { margin: 2px 0; color: #444; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.sources { list-style: none; margin: 4px 0 0; padding: 0; max-width: 340px; } .sources li { margin: 2px 0; color: #444; }
 .authority q { display: block; color: #666; font-style: italic; max-width: 340px; margin-top: 2px; }
 .lvl { display: inline-block; border-radius: 3px; padding: 0 4px; font-weight: 700; color: #fff; background: #78909c; }
 .lvl-MUST, .lvl-security { background: #1565c0; } .lvl-SHOULD { background: #00838f; } .lvl-seed { background: #8d6e63; } .lvl-convention { background: #9e9e9e; }
@@ -138,8 +139,8 @@ export const REPORT_SCRIPT = `
       Array.prototype.slice.call(p.querySelectorAll('pre.json')).forEach(function (pre) {
         var m = pre.querySelector('mark');
         if (!m) return;
+        // Only down: the box wraps long lines, so the keys at the left stay in sight.
         pre.scrollTop = Math.max(0, m.offsetTop - 24);
-        if (m.offsetLeft + m.offsetWidth > pre.scrollLeft + pre.clientWidth) pre.scrollLeft = Math.max(0, m.offsetLeft - 24);
       });
     });
   });
