@@ -164,6 +164,38 @@ describe('the HTML report in Chromium', () => {
       await page.close();
     });
 
+  for (const width of [1400, 390])
+    it.skipIf(!CHROMIUM)(`at ${width} px, every matrix cell is read whole (no text clipped or off screen), and a reason the unexpected share is said once`, async () => {
+      const page = await browser.newPage({ viewport: { width, height: 900 } });
+      await page.goto(pathToFileURL(html).href);
+      const clipped = await page.evaluate((w) => {
+        const out: string[] = [];
+        const wrap = document.querySelector<HTMLElement>('.matrix-wrap')!;
+        if (wrap.scrollWidth > wrap.clientWidth + 1) out.push(`the matrix scrolls sideways: ${wrap.scrollWidth} > ${wrap.clientWidth}`);
+        for (const el of Array.from(document.querySelectorAll<HTMLElement>('.matrix .cell, .matrix .cell-btn, .matrix .cc, .matrix .rule-name'))) {
+          const r = el.getBoundingClientRect();
+          if (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1) out.push(`${el.className} "${el.textContent}" clipped`);
+          if (r.left < 0 || r.right > w || r.width === 0) out.push(`${el.className} "${el.textContent}" off screen: ${r.left}..${r.right}`);
+        }
+        return out;
+      }, width);
+      expect(clipped).toEqual([]);
+      // Each cell says which task class it is, in a table's header or (narrow) beside its counts.
+      const labels = await page.locator('.matrix td.cell').evaluateAll((els) => els.map((e) => (getComputedStyle(e, '::before').content !== 'none' ? getComputedStyle(e, '::before').content : '') || document.querySelector('.matrix thead')!.checkVisibility()));
+      for (const l of labels) expect(l === true || (typeof l === 'string' && l.length > 2)).toBe(true);
+      await page.locator('.matrix').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(OUT, `report-${width}-matrix.png`), fullPage: false });
+
+      const sentence = 'FAIL is never expected without an expectations file';
+      const fails = results.unexpected.filter((u) => u.verdict === 'FAIL').length;
+      expect(fails).toBeGreaterThan(1);
+      const text = await page.evaluate(() => document.body.innerText);
+      expect(text.split(sentence).length - 1).toBe(1);
+      expect(await page.getByTestId('why-shared').textContent()).toContain(`${fails} × ${sentence}`);
+      expect(await page.locator('.unexpected-list li').count()).toBe(results.unexpected.length);
+      await page.close();
+    });
+
   it.skipIf(!CHROMIUM)('matrix cells are counts per verdict, the worst first, and add up to the scenarios', async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     await page.goto(pathToFileURL(html).href);

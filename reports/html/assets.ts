@@ -37,7 +37,7 @@ details.scenario > summary::-webkit-details-marker { display: none; }
 details.scenario.unexpected > summary { background: #fff3f3; }
 .flag { background: #fff; color: var(--fail); border: 1px solid var(--fail); border-radius: 4px; font-size: 11px; padding: 0 4px; }
 .sid { font-weight: 600; } .title { color: #333; }
-.body { padding: 4px 14px 14px; border-top: 1px solid #eee; overflow-wrap: anywhere; } .body table { max-width: 100%; } .checks { width: 100%; }
+.body { padding: 4px 14px 14px; border-top: 1px solid #eee; overflow-wrap: anywhere; } .body table { max-width: 100%; } .body th { overflow-wrap: normal; } .checks { width: 100%; }
 .grid2 { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 18px; }
 .checks td { border-bottom: 1px solid #f0f0f0; } .evidence { margin: 4px 0 0; padding-left: 18px; color: #444; }
 .authority { margin-top: 4px; font-size: 11px; } .basis { display: inline-block; border: 1px solid #bbb; border-radius: 3px; padding: 0 4px; color: #333; }
@@ -72,6 +72,11 @@ header code, .unexpected-list li, .not-run li, .sid { overflow-wrap: anywhere; }
   details.scenario > summary { flex-wrap: wrap; gap: 4px 8px; } .right { margin-left: 0; } .badge { min-width: 0; }
   .body { padding: 4px 8px 10px; }
   .checks, .checks tbody, .checks tr, .checks td { display: block; } .checks td { padding: 2px 4px; border: 0; } .checks tr { border-bottom: 1px solid #eee; padding: 4px 0; }
+  /* The matrix as one block per rule, each cell on its own line under its task class: a phone shows every count without scrolling sideways. */
+  .matrix, .matrix tbody, .matrix tr, .matrix th, .matrix td { display: block; } .matrix thead, .matrix td.empty { display: none; }
+  .matrix tr { margin: 0 0 8px; } .matrix td.cell { display: flex; border-top: 0; }
+  .matrix td.cell::before { content: attr(data-class); flex: 0 0 42%; padding: 4px 8px; color: #fff; font-size: 12px; }
+  .cell-btn { flex: 1 1 auto; min-width: 0; } .cell-btn .cc { white-space: normal; }
   .sources, .authority q { max-width: none; } .kv td, .checks td { overflow-wrap: anywhere; }
 }
 `;
