@@ -270,6 +270,44 @@ describe('the HTML report in Chromium', () => {
     await page.close();
   });
 
+  for (const width of [1400, 390])
+    it.skipIf(!CHROMIUM)(`at ${width} px, every diagram numbers each arrow on its own, keeps its labels off the lifelines, and fills its box`, async () => {
+      const page = await browser.newPage({ viewport: { width, height: 900 } });
+      await page.goto(pathToFileURL(html).href);
+      const problems = await page.evaluate(() => {
+        const out: string[] = [];
+        for (const d of Array.from(document.querySelectorAll<HTMLDetailsElement>('details.scenario'))) {
+          d.open = true;
+          const svg = d.querySelector('svg');
+          if (!svg) continue;
+          const steps = Array.from(svg.querySelectorAll('g.ev text.seq')).map((t) => t.textContent);
+          if (new Set(steps).size !== steps.length) out.push(`${d.id}: a step number twice`);
+          // A response is its own step, not its request's number again.
+          for (const g of Array.from(svg.querySelectorAll('g.ev[data-kind="response"]'))) {
+            const prev = g.previousElementSibling;
+            if (prev?.querySelector('text.seq')?.textContent === g.querySelector('text.seq')?.textContent) out.push(`${d.id}: a response numbered as its request`);
+          }
+          const lifelines = Array.from(svg.querySelectorAll('line.lifeline')).map((l) => l.getBoundingClientRect().left);
+          for (const t of Array.from(svg.querySelectorAll('text.label, text.lane'))) {
+            const r = t.getBoundingClientRect();
+            const crossed = lifelines.filter((x) => x > r.left + 1 && x < r.right - 1);
+            // A lane's name sits centred over its own lifeline; no other line may cross it, nor any line a label.
+            if (t.classList.contains('lane') ? crossed.length > 1 : crossed.length > 0) out.push(`${d.id}: "${t.textContent}" crosses a lifeline`);
+          }
+          const box = svg.closest('.diagram')!;
+          if (svg.getBoundingClientRect().width < box.clientWidth - 2) out.push(`${d.id}: the diagram leaves its box's width unused (${svg.getBoundingClientRect().width} of ${box.clientWidth})`);
+        }
+        return out;
+      });
+      expect(problems).toEqual([]);
+      const expired = page.locator('details.scenario').filter({ has: page.locator('code.sid:text-is("spec-tls-verify/expired")') });
+      // The label ends with the transcript's sequence number, which the checks' evidence cites.
+      expect(await expired.locator('svg g[data-kind="response"] text.label').first().textContent()).toMatch(/ · #\d+/);
+      await expired.locator('svg').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(OUT, `report-${width}-sequence.png`), fullPage: false });
+      await page.close();
+    });
+
   it.skipIf(!CHROMIUM)('shows what the peer answered: a response arrow links to its body, which is the body results.json keeps', async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     await page.goto(pathToFileURL(html).href);
