@@ -43,6 +43,8 @@ describe('the HTML report in Chromium', () => {
       'neg-push-mtls/no-signal',
       // A card whose highlighted field sits below the card box's first screen.
       'hs-skill-override/text-to-json-skill',
+      // A description with a long unbroken token, and a wide media-type table (they overflowed at 390 px).
+      'trust-decode/drift',
     ]);
     html = (await writeReports(results, OUT)).html;
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true });
@@ -64,12 +66,7 @@ describe('the HTML report in Chromium', () => {
     const panels = page.locator('details.scenario');
     expect(await panels.count()).toBe(onDisk.results.length);
 
-    // A filter: hide FAIL, then only FAIL by text.
-    const fails = onDisk.results.filter((r) => r.verdict === 'FAIL').length;
-    expect(fails).toBeGreaterThan(0);
-    await page.locator('[data-filter-verdict="FAIL"]').click();
-    expect(await page.locator('details.scenario:not([hidden])').count()).toBe(onDisk.results.length - fails);
-    await page.locator('[data-filter-verdict="FAIL"]').click();
+    // A filter by text.
     await page.locator('#text-filter').fill('expired');
     expect(await page.locator('details.scenario:not([hidden])').count()).toBe(1);
     await page.locator('#text-filter').fill('');
@@ -94,6 +91,110 @@ describe('the HTML report in Chromium', () => {
     expect(external).toEqual([]);
     await page.close();
   });
+
+  for (const width of [1400, 390])
+    it.skipIf(!CHROMIUM)(`at ${width} px, a verdict chip shows only its verdict (as Playwright's report does), a second click shows all again`, async () => {
+      const page = await browser.newPage({ viewport: { width, height: 900 } });
+      await page.goto(pathToFileURL(html).href);
+      const shown = () => page.locator('details.scenario:not([hidden])').evaluateAll((els) => els.map((e) => e.getAttribute('data-verdict')));
+      const count = (k: string) => results.results.filter((r) => r.verdict === k).length;
+      expect(count('FAIL')).toBeGreaterThan(0);
+      expect(count('INFORMATIONAL')).toBeGreaterThan(0);
+      const chip = (k: string) => page.locator(`[data-filter-verdict="${k}"]`);
+      expect(await chip('').getAttribute('aria-pressed')).toBe('true');
+      await chip('FAIL').click();
+      expect(await shown()).toEqual(Array(count('FAIL')).fill('FAIL'));
+      expect(await chip('FAIL').getAttribute('aria-pressed')).toBe('true');
+      expect(await chip('').getAttribute('aria-pressed')).toBe('false');
+      // Another chip replaces the selection; with Shift it adds to it.
+      await chip('INFORMATIONAL').click();
+      expect(await shown()).toEqual(Array(count('INFORMATIONAL')).fill('INFORMATIONAL'));
+      await chip('FAIL').click({ modifiers: ['Shift'] });
+      expect((await shown()).length).toBe(count('FAIL') + count('INFORMATIONAL'));
+      await chip('FAIL').click();
+      await chip('FAIL').click();
+      expect((await shown()).length).toBe(results.results.length);
+      expect(await chip('').getAttribute('aria-pressed')).toBe('true');
+      await chip('FAIL').click();
+      await chip('').click();
+      expect((await shown()).length).toBe(results.results.length);
+      await chip('FAIL').click();
+      await page.screenshot({ path: join(OUT, `report-${width}-chip.png`), fullPage: false });
+      await page.close();
+    });
+
+  for (const width of [1400, 390])
+    it.skipIf(!CHROMIUM)(`at ${width} px, nothing in an expanded scenario is wider than its box, and the card scrolls down to its highlighted field with its keys in sight`, async () => {
+      const page = await browser.newPage({ viewport: { width, height: 900 } });
+      await page.goto(pathToFileURL(html).href);
+      // Every panel open; every element of its body measured, scrolling boxes too (a box that scrolls
+      // sideways hides the start of its lines). The diagram alone may scroll sideways, at 390 px only.
+      const overflowing = await page.evaluate((narrow) => {
+        const out: string[] = [];
+        for (const d of Array.from(document.querySelectorAll<HTMLDetailsElement>('details.scenario'))) {
+          d.open = true;
+          for (const el of [d, ...Array.from(d.querySelectorAll<HTMLElement>('.body, .body *'))]) {
+            if (el.closest('svg') || (narrow && el.closest('.diagram'))) continue;
+            if (el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1) out.push(`${d.id}: <${el.tagName.toLowerCase()} class="${el.className}"> ${el.scrollWidth} > ${el.clientWidth}`);
+          }
+        }
+        return out;
+      }, width < 600);
+      expect(overflowing).toEqual([]);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+
+      // The card whose highlighted field is far down: the box scrolls down to it, never sideways.
+      await page.evaluate(() => document.querySelectorAll<HTMLDetailsElement>('details.scenario').forEach((d) => (d.open = false)));
+      const deep = page.locator('details.scenario').filter({ has: page.locator('code.sid:text-is("hs-skill-override/text-to-json-skill")') });
+      const pre = deep.locator('.card-bytes + pre.json');
+      await deep.locator(':scope > summary').click();
+      await expect.poll(() => pre.evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
+      expect(await pre.evaluate((el) => [el.scrollLeft, el.scrollWidth <= el.clientWidth])).toEqual([0, true]);
+      await pre.scrollIntoViewIfNeeded();
+      // The highlighted value and the key it sits under are inside the box, both ways: nothing of the key is cut off at the left.
+      const seen = await pre.evaluate((el) => {
+        const box = el.getBoundingClientRect();
+        const mark = el.querySelector('mark')!;
+        const key = mark.previousElementSibling?.classList.contains('k') ? mark.previousElementSibling : mark.querySelector('.k');
+        const inside = (r: DOMRect) => r.left >= box.left && r.right <= box.right && r.top >= box.top && r.bottom <= box.bottom;
+        return { key: key?.textContent, keyInside: !!key && inside(key.getBoundingClientRect()), markTopInside: mark.getClientRects()[0]!.top >= box.top && mark.getClientRects()[0]!.bottom <= box.bottom };
+      });
+      expect(seen).toMatchObject({ keyInside: true, markTopInside: true });
+      await page.screenshot({ path: join(OUT, `report-${width}-card.png`), fullPage: false });
+      await page.close();
+    });
+
+  for (const width of [1400, 390])
+    it.skipIf(!CHROMIUM)(`at ${width} px, every matrix cell is read whole (no text clipped or off screen), and a reason the unexpected share is said once`, async () => {
+      const page = await browser.newPage({ viewport: { width, height: 900 } });
+      await page.goto(pathToFileURL(html).href);
+      const clipped = await page.evaluate((w) => {
+        const out: string[] = [];
+        const wrap = document.querySelector<HTMLElement>('.matrix-wrap')!;
+        if (wrap.scrollWidth > wrap.clientWidth + 1) out.push(`the matrix scrolls sideways: ${wrap.scrollWidth} > ${wrap.clientWidth}`);
+        for (const el of Array.from(document.querySelectorAll<HTMLElement>('.matrix .cell, .matrix .cell-btn, .matrix .cc, .matrix .rule-name'))) {
+          const r = el.getBoundingClientRect();
+          if (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1) out.push(`${el.className} "${el.textContent}" clipped`);
+          if (r.left < 0 || r.right > w || r.width === 0) out.push(`${el.className} "${el.textContent}" off screen: ${r.left}..${r.right}`);
+        }
+        return out;
+      }, width);
+      expect(clipped).toEqual([]);
+      // Each cell says which task class it is, in a table's header or (narrow) beside its counts.
+      const labels = await page.locator('.matrix td.cell').evaluateAll((els) => els.map((e) => (getComputedStyle(e, '::before').content !== 'none' ? getComputedStyle(e, '::before').content : '') || document.querySelector('.matrix thead')!.checkVisibility()));
+      for (const l of labels) expect(l === true || (typeof l === 'string' && l.length > 2)).toBe(true);
+      await page.locator('.matrix').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(OUT, `report-${width}-matrix.png`), fullPage: false });
+
+      const sentence = 'FAIL is never expected without an expectations file';
+      const fails = results.unexpected.filter((u) => u.verdict === 'FAIL').length;
+      expect(fails).toBeGreaterThan(1);
+      const text = await page.evaluate(() => document.body.innerText);
+      expect(text.split(sentence).length - 1).toBe(1);
+      expect(await page.getByTestId('why-shared').textContent()).toContain(`${fails} × ${sentence}`);
+      expect(await page.locator('.unexpected-list li').count()).toBe(results.unexpected.length);
+      await page.close();
+    });
 
   it.skipIf(!CHROMIUM)('matrix cells are counts per verdict, the worst first, and add up to the scenarios', async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
@@ -168,6 +269,44 @@ describe('the HTML report in Chromium', () => {
     await page.screenshot({ path: join(OUT, 'report-1400-diagram.png'), fullPage: false });
     await page.close();
   });
+
+  for (const width of [1400, 390])
+    it.skipIf(!CHROMIUM)(`at ${width} px, every diagram numbers each arrow on its own, keeps its labels off the lifelines, and fills its box`, async () => {
+      const page = await browser.newPage({ viewport: { width, height: 900 } });
+      await page.goto(pathToFileURL(html).href);
+      const problems = await page.evaluate(() => {
+        const out: string[] = [];
+        for (const d of Array.from(document.querySelectorAll<HTMLDetailsElement>('details.scenario'))) {
+          d.open = true;
+          const svg = d.querySelector('svg');
+          if (!svg) continue;
+          const steps = Array.from(svg.querySelectorAll('g.ev text.seq')).map((t) => t.textContent);
+          if (new Set(steps).size !== steps.length) out.push(`${d.id}: a step number twice`);
+          // A response is its own step, not its request's number again.
+          for (const g of Array.from(svg.querySelectorAll('g.ev[data-kind="response"]'))) {
+            const prev = g.previousElementSibling;
+            if (prev?.querySelector('text.seq')?.textContent === g.querySelector('text.seq')?.textContent) out.push(`${d.id}: a response numbered as its request`);
+          }
+          const lifelines = Array.from(svg.querySelectorAll('line.lifeline')).map((l) => l.getBoundingClientRect().left);
+          for (const t of Array.from(svg.querySelectorAll('text.label, text.lane'))) {
+            const r = t.getBoundingClientRect();
+            const crossed = lifelines.filter((x) => x > r.left + 1 && x < r.right - 1);
+            // A lane's name sits centred over its own lifeline; no other line may cross it, nor any line a label.
+            if (t.classList.contains('lane') ? crossed.length > 1 : crossed.length > 0) out.push(`${d.id}: "${t.textContent}" crosses a lifeline`);
+          }
+          const box = svg.closest('.diagram')!;
+          if (svg.getBoundingClientRect().width < box.clientWidth - 2) out.push(`${d.id}: the diagram leaves its box's width unused (${svg.getBoundingClientRect().width} of ${box.clientWidth})`);
+        }
+        return out;
+      });
+      expect(problems).toEqual([]);
+      const expired = page.locator('details.scenario').filter({ has: page.locator('code.sid:text-is("spec-tls-verify/expired")') });
+      // The label ends with the transcript's sequence number, which the checks' evidence cites.
+      expect(await expired.locator('svg g[data-kind="response"] text.label').first().textContent()).toMatch(/ · #\d+/);
+      await expired.locator('svg').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(OUT, `report-${width}-sequence.png`), fullPage: false });
+      await page.close();
+    });
 
   it.skipIf(!CHROMIUM)('shows what the peer answered: a response arrow links to its body, which is the body results.json keeps', async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });

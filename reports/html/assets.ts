@@ -9,7 +9,8 @@ export const REPORT_CSS = `
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0 auto; max-width: 1400px; padding: 16px 24px 48px; color: #1b1b1b; }
 h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 17px; margin: 24px 0 8px; } h4 { margin: 14px 0 6px; font-size: 13px; text-transform: uppercase; letter-spacing: .04em; color: #444; }
 code, pre { font-family: ui-monospace, "SFMono-Regular", Menlo, monospace; font-size: 12px; }
-pre { background: #f6f7f9; padding: 8px 10px; border-radius: 6px; overflow: auto; max-height: 420px; white-space: pre; }
+/* Long lines wrap (the text is unchanged): a box that scrolled sideways would hide the keys, and on a phone most of each line. */
+pre { background: #f6f7f9; padding: 8px 10px; border-radius: 6px; overflow: auto; max-height: 420px; white-space: pre-wrap; overflow-wrap: anywhere; }
 .muted { color: #666; } .right { margin-left: auto; }
 .badge { display: inline-block; min-width: 92px; text-align: center; padding: 1px 6px; border-radius: 4px; color: #fff; font-weight: 600; font-size: 11px; }
 .v-PASS .badge, .badge.v-PASS { background: var(--pass); } .badge.v-NON_STRICT { background: var(--nonstrict); } .badge.v-FAIL { background: var(--fail); }
@@ -26,7 +27,7 @@ table { border-collapse: collapse; } th, td { text-align: left; padding: 4px 8px
 .cell.v-INFORMATIONAL { background: var(--info); } .cell.v-UNSUPPORTED { background: var(--unsup); } .cell.v-ERROR { background: var(--error); } .cell .muted { color: #eee; }
 .filters { display: flex; gap: 10px; align-items: center; flex-wrap: wrap; margin: 8px 0 12px; position: sticky; top: 0; background: #fff; padding: 6px 0; z-index: 2; }
 .vf { border: 1px solid #bbb; background: #fafafa; border-radius: 14px; padding: 2px 10px; cursor: pointer; font-size: 12px; }
-.vf[aria-pressed="false"] { opacity: .35; text-decoration: line-through; }
+.vf[aria-pressed="true"] { background: #263238; border-color: #263238; color: #fff; }
 #text-filter { min-width: 280px; padding: 4px 8px; }
 details.scenario { border: 1px solid #ddd; border-left: 6px solid var(--info); border-radius: 6px; margin: 6px 0; }
 details.scenario.v-PASS { border-left-color: var(--pass); } details.scenario.v-FAIL { border-left-color: var(--fail); } details.scenario.v-NON_STRICT { border-left-color: var(--nonstrict); }
@@ -36,12 +37,12 @@ details.scenario > summary::-webkit-details-marker { display: none; }
 details.scenario.unexpected > summary { background: #fff3f3; }
 .flag { background: #fff; color: var(--fail); border: 1px solid var(--fail); border-radius: 4px; font-size: 11px; padding: 0 4px; }
 .sid { font-weight: 600; } .title { color: #333; }
-.body { padding: 4px 14px 14px; border-top: 1px solid #eee; }
+.body { padding: 4px 14px 14px; border-top: 1px solid #eee; overflow-wrap: anywhere; } .body table { max-width: 100%; } .body th { overflow-wrap: normal; } .checks { width: 100%; }
 .grid2 { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 18px; }
 .checks td { border-bottom: 1px solid #f0f0f0; } .evidence { margin: 4px 0 0; padding-left: 18px; color: #444; }
 .authority { margin-top: 4px; font-size: 11px; } .basis { display: inline-block; border: 1px solid #bbb; border-radius: 3px; padding: 0 4px; color: #333; }
 .basis-harm { border-color: var(--fail); color: var(--fail); } .basis-up-front, .basis-duty, .basis-record { border-color: var(--nonstrict); color: #7a4a00; }
-.sources { list-style: none; margin: 4px 0 0; padding: 0; max-width: 340px; } .sources li { margin: 2px 0; color: #444; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.sources { list-style: none; margin: 4px 0 0; padding: 0; max-width: 340px; } .sources li { margin: 2px 0; color: #444; }
 .authority q { display: block; color: #666; font-style: italic; max-width: 340px; margin-top: 2px; }
 .lvl { display: inline-block; border-radius: 3px; padding: 0 4px; font-weight: 700; color: #fff; background: #78909c; }
 .lvl-MUST, .lvl-security { background: #1565c0; } .lvl-SHOULD { background: #00838f; } .lvl-seed { background: #8d6e63; } .lvl-convention { background: #9e9e9e; }
@@ -71,6 +72,11 @@ header code, .unexpected-list li, .not-run li, .sid { overflow-wrap: anywhere; }
   details.scenario > summary { flex-wrap: wrap; gap: 4px 8px; } .right { margin-left: 0; } .badge { min-width: 0; }
   .body { padding: 4px 8px 10px; }
   .checks, .checks tbody, .checks tr, .checks td { display: block; } .checks td { padding: 2px 4px; border: 0; } .checks tr { border-bottom: 1px solid #eee; padding: 4px 0; }
+  /* The matrix as one block per rule, each cell on its own line under its task class: a phone shows every count without scrolling sideways. */
+  .matrix, .matrix tbody, .matrix tr, .matrix th, .matrix td { display: block; } .matrix thead, .matrix td.empty { display: none; }
+  .matrix tr { margin: 0 0 8px; } .matrix td.cell { display: flex; border-top: 0; }
+  .matrix td.cell::before { content: attr(data-class); flex: 0 0 42%; padding: 4px 8px; color: #fff; font-size: 12px; }
+  .cell-btn { flex: 1 1 auto; min-width: 0; } .cell-btn .cc { white-space: normal; }
   .sources, .authority q { max-width: none; } .kv td, .checks td { overflow-wrap: anywhere; }
 }
 `;
@@ -85,12 +91,16 @@ export const REPORT_SCRIPT = `
   var onlyUnexpected = document.getElementById('only-unexpected');
   var shown = document.getElementById('shown');
   function apply() {
-    var active = {};
-    verdictButtons.forEach(function (b) { active[b.getAttribute('data-filter-verdict')] = b.getAttribute('aria-pressed') === 'true'; });
+    // The verdicts pressed; none pressed (the "all" chip) shows every verdict.
+    var active = {}, any = false;
+    verdictButtons.forEach(function (b) {
+      var k = b.getAttribute('data-filter-verdict');
+      if (k && b.getAttribute('aria-pressed') === 'true') { active[k] = true; any = true; }
+    });
     var q = (text.value || '').toLowerCase().trim();
     var n = 0;
     panels.forEach(function (p) {
-      var ok = active[p.getAttribute('data-verdict')] !== false
+      var ok = (!any || active[p.getAttribute('data-verdict')] === true)
         && (!rule.value || p.getAttribute('data-rule') === rule.value)
         && (!dialect || !dialect.value || p.getAttribute('data-dialect') === dialect.value)
         && (!onlyUnexpected.checked || p.getAttribute('data-unexpected') === 'true')
@@ -100,8 +110,25 @@ export const REPORT_SCRIPT = `
     });
     shown.textContent = n + ' of ' + panels.length + ' shown';
   }
+  // A click shows only that verdict, and a second click on it shows them all again; with Ctrl, Cmd or
+  // Shift it adds the verdict to (or takes it from) those shown. The "all" chip clears the selection.
+  function select(k, add) {
+    var was = {};
+    verdictButtons.forEach(function (b) { was[b.getAttribute('data-filter-verdict')] = b.getAttribute('aria-pressed') === 'true'; });
+    var only = k && was[k] && verdictButtons.every(function (b) { var x = b.getAttribute('data-filter-verdict'); return !x || x === k || !was[x]; });
+    var any = false;
+    verdictButtons.forEach(function (b) {
+      var x = b.getAttribute('data-filter-verdict');
+      if (!x) return;
+      var on = !k ? false : add ? (x === k ? !was[x] : was[x]) : x === k && !only;
+      b.setAttribute('aria-pressed', on ? 'true' : 'false');
+      if (on) any = true;
+    });
+    verdictButtons.forEach(function (b) { if (!b.getAttribute('data-filter-verdict')) b.setAttribute('aria-pressed', any ? 'false' : 'true'); });
+    apply();
+  }
   verdictButtons.forEach(function (b) {
-    b.addEventListener('click', function () { b.setAttribute('aria-pressed', b.getAttribute('aria-pressed') === 'true' ? 'false' : 'true'); apply(); });
+    b.addEventListener('click', function (e) { select(b.getAttribute('data-filter-verdict'), e.ctrlKey || e.metaKey || e.shiftKey); });
   });
   Array.prototype.slice.call(document.querySelectorAll('.cell-btn')).forEach(function (c) {
     c.addEventListener('click', function () { rule.value = c.getAttribute('data-rule'); apply(); document.getElementById('scenarios').scrollIntoView(); });
@@ -117,8 +144,8 @@ export const REPORT_SCRIPT = `
       Array.prototype.slice.call(p.querySelectorAll('pre.json')).forEach(function (pre) {
         var m = pre.querySelector('mark');
         if (!m) return;
+        // Only down: the box wraps long lines, so the keys at the left stay in sight.
         pre.scrollTop = Math.max(0, m.offsetTop - 24);
-        if (m.offsetLeft + m.offsetWidth > pre.scrollLeft + pre.clientWidth) pre.scrollLeft = Math.max(0, m.offsetLeft - 24);
       });
     });
   });

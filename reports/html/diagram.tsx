@@ -102,58 +102,100 @@ function Markers({ id }: { id: string }) {
   );
 }
 
+/** Widest a label is drawn, in characters; the whole label is its tooltip and, for a body, the heading above it. */
+const LABEL_CHARS = 60;
+/** A generous width per character of the 11 px label font, so that an estimated label is never narrower than the drawn one. */
+const CHAR_PX = 6.6;
+/** Room left of the first lane, for the step numbers. */
+const LEFT = 70;
+const clip = (label: string) => (label.length > LABEL_CHARS ? `${label.slice(0, LABEL_CHARS - 1)}…` : label);
+const textPx = (label: string) => clip(label).length * CHAR_PX + 2 * CHAR_PX;
+
 /**
  * `id` makes the arrowheads' ids unique in the document: every diagram carries its own markers, so
  * none depends on another panel's SVG (which a closed panel does not render).
+ *
+ * Each row (request, response or note) has a step number of its own, down the left edge; the
+ * transcript's sequence number, which a request and its answer share and the checks' evidence cites,
+ * ends each label. Lanes are spaced so that every label fits between the lifelines it lies between,
+ * and the drawing is at least that wide: wider where the page has room, with lanes placed in
+ * percentages so that they spread over the whole box while the text keeps its size.
  */
 export function SequenceDiagram({ events, id }: { events: WireEvent[]; id: string }) {
   const all = rowsOf(events);
   const rows = all.slice(0, MAX_ROWS);
+  const labelOf = (r: Row) => `${r.label} · #${r.seq}`;
   if (rows.length === 0) return <p class="muted">No event reached a peer.</p>;
   const peerLanes = [...new Set(rows.flatMap((r) => [r.from, r.to]).filter((l) => l.startsWith('peer (')))];
   const defaultPeer = peerLanes[0] ?? 'peer (tls)';
   const lanes = ['client', ...(peerLanes.length ? peerLanes : [defaultPeer]), ...(rows.some((r) => r.to === 'push receiver') ? ['push receiver'] : [])];
-  const x = (lane: string) => {
+  const laneOf = (lane: string) => {
     const i = lanes.indexOf(lane === 'peer' ? defaultPeer : lane);
-    return 90 + (i < 0 ? 1 : i) * LANE_W;
+    return i < 0 ? 1 : i;
   };
-  const width = 90 + lanes.length * LANE_W + 120;
+  // The gap after each lane: as wide as the widest label that must fit in it (an arrow's label goes
+  // in the gap beside where it starts; a note's runs right from its lane). Past the last lane, the room its notes need.
+  const gaps = lanes.map((l) => Math.max(LANE_W, textPx(l)));
+  for (const r of rows) {
+    const a = laneOf(r.from);
+    const b = laneOf(r.to);
+    const gap = r.kind === 'note' || a === b || b > a ? a : a - 1;
+    gaps[gap] = Math.max(gaps[gap]!, textPx(labelOf(r)) + 16);
+  }
+  const laneX: number[] = [];
+  let at = LEFT;
+  for (const g of gaps) {
+    laneX.push(at);
+    at += g;
+  }
+  const width = Math.ceil(at);
   const height = TOP + rows.length * ROW + 20;
+  // Lanes and labels at a percentage of the drawing's width: at its least width they sit where laid out above; wider, they spread.
+  const pct = (px: number) => `${((px / width) * 100).toFixed(3)}%`;
+  const x = (lane: string) => laneX[laneOf(lane)]!;
   return (
     <div class="diagram">
-      <svg xmlns="http://www.w3.org/2000/svg" width={width} height={height} viewBox={`0 0 ${width} ${height}`} role="img" aria-label="sequence diagram of the transcript">
+      <svg xmlns="http://www.w3.org/2000/svg" width="100%" height={height} style={`min-width:${width}px`} role="img" aria-label="sequence diagram of the transcript">
         <Markers id={id} />
-        {lanes.map((l) => (
+        {lanes.map((l, i) => (
           <g>
-            <text x={x(l)} y={20} text-anchor="middle" class="lane">{l}</text>
-            <line x1={x(l)} y1={TOP - 8} x2={x(l)} y2={height - 8} stroke="#ccc" stroke-dasharray="4 4" />
+            <text x={pct(laneX[i]!)} y={20} text-anchor="middle" class="lane">{l}</text>
+            <line class="lifeline" x1={pct(laneX[i]!)} y1={TOP - 8} x2={pct(laneX[i]!)} y2={height - 8} stroke="#ccc" stroke-dasharray="4 4" />
           </g>
         ))}
         {rows.map((r, i) => {
           const y = TOP + i * ROW + 12;
+          const step = <text x={12} y={y + 4} class="seq" data-seq={r.seq}>{i + 1}</text>;
+          const text = labelOf(r);
+          const tip = text.length > LABEL_CHARS ? <title>{text}</title> : null;
           if (r.kind === 'note' || r.from === r.to)
             return (
               <g class={r.bad ? 'ev note fail' : 'ev note'} data-kind="note">
-                <text x={20} y={y + 4} class="seq">#{r.seq}</text>
-                <text x={x(r.from) + 8} y={y + 4} class="label">{r.label}</text>
+                {step}
+                <text x={pct(x(r.from) + 8)} y={y + 4} class="label">{tip}{clip(text)}</text>
               </g>
             );
           const x1 = x(r.from);
           const x2 = x(r.to);
           const head = `${r.kind === 'request' ? 'req' : 'res'}${r.bad ? '-bad' : ''}`;
+          // An arrow across several lanes has its label in the gap beside where it starts, clear of the lifelines it crosses.
+          const a = laneOf(r.from);
+          const b = laneOf(r.to);
+          const g = b > a ? a : a - 1;
+          const mid = (laneX[g]! + laneX[g + 1]!) / 2;
           const label = (
-            <text x={(x1 + x2) / 2} y={y - 4} text-anchor="middle" class="label">{r.label.length > 60 ? `${r.label.slice(0, 57)}…` : r.label}{r.body ? ' ▾' : ''}</text>
+            <text x={pct(mid)} y={y - 4} text-anchor="middle" class="label">{tip}{clip(text)}{r.body ? ' ▾' : ''}</text>
           );
           return (
             <g class={r.bad ? 'ev fail' : 'ev'} data-kind={r.kind}>
-              <text x={20} y={y + 4} class="seq">#{r.seq}</text>
-              <line x1={x1} y1={y} x2={x2} y2={y} stroke={r.bad ? '#c62828' : '#444'} stroke-width={r.kind === 'request' ? 1.4 : 1.1} stroke-dasharray={r.kind === 'response' ? '6 4' : undefined} marker-end={`url(#${id}-${head})`} />
+              {step}
+              <line x1={pct(x1)} y1={y} x2={pct(x2)} y2={y} stroke={r.bad ? '#c62828' : '#444'} stroke-width={r.kind === 'request' ? 1.4 : 1.1} stroke-dasharray={r.kind === 'response' ? '6 4' : undefined} marker-end={`url(#${id}-${head})`} />
               {r.body ? <a href={`#${id}-body-${r.seq}`} class="body-link">{label}</a> : label}
             </g>
           );
         })}
       </svg>
-      <p class="legend muted">solid, filled head: a request · dashed, open head: a response · red: what went wrong · #n: the transcript's sequence number · ▾: the body is below</p>
+      <p class="legend muted">solid, filled head: a request · dashed, open head: a response · red: what went wrong · left: each step's number · #n: the transcript's sequence number, which a request shares with its answer and the checks cite · ▾: the body is below</p>
       {all.length > rows.length ? <p class="muted">{all.length - rows.length} more event(s) are in results.json.</p> : null}
       <Bodies rows={rows} id={id} />
     </div>

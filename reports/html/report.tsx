@@ -161,14 +161,14 @@ function Matrix({ r }: { r: RunResults }) {
             <th class="rule-name">{rule}</th>
             {classes.map((c) => {
               const here = r.results.filter((x) => x.rule === rule && x.intent.taskClass === c);
-              if (here.length === 0) return <td class="empty">·</td>;
+              if (here.length === 0) return <td class="empty" data-class={c}>·</td>;
               const worst = here.reduce((a, b) => (severity(b.verdict) > severity(a.verdict) ? b : a)).verdict;
               // Counts per verdict, the worst first: "1 FAIL · 2 PASS".
               const counts = VERDICT_KINDS.map((k) => [k, here.filter((x) => x.verdict === k).length] as const)
                 .filter(([, n]) => n > 0)
                 .sort((a, b) => severity(b[0]) - severity(a[0]));
               return (
-                <td class={`cell v-${worst}`}>
+                <td class={`cell v-${worst}`} data-class={c}>
                   <button type="button" class="cell-btn" data-rule={rule} data-counts={counts.map(([k, n]) => `${k}=${n}`).join(',')} title={here.map((x) => `${x.id}: ${x.verdict}`).join('\n')}>
                     {counts.map(([k, n], i) => (
                       <span class="cc">
@@ -192,8 +192,12 @@ function Filters({ r }: { r: RunResults }) {
   return (
     <section class="filters" aria-label="filters">
       <div class="verdict-filters" role="group" aria-label="verdicts">
+        {/* Chips select, as Playwright's report does: none pressed shows every verdict; a click shows only that verdict, Ctrl/Cmd/Shift-click adds one. */}
+        <button type="button" class="vf vf-all" data-filter-verdict="" aria-pressed="true">
+          all ({r.results.length})
+        </button>
         {VERDICT_KINDS.filter((k) => r.summary[k] > 0).map((k) => (
-          <button type="button" class={`vf v-${k}`} data-filter-verdict={k} aria-pressed="true">
+          <button type="button" class={`vf v-${k}`} data-filter-verdict={k} aria-pressed="false">
             {k} ({r.summary[k]})
           </button>
         ))}
@@ -653,6 +657,9 @@ function Properties({ r }: { r: RunResults }) {
 function Page({ r }: { r: RunResults }) {
   const unexpected = unexpectedIds(r);
   const title = `A2A client conformance — ${r.client.name} ${r.client.version}`;
+  const whyCount = new Map<string, number>();
+  for (const u of r.unexpected) whyCount.set(u.why, (whyCount.get(u.why) ?? 0) + 1);
+  const shared = [...whyCount].filter(([, n]) => n > 1);
   return (
     <html lang="en">
       <head>
@@ -684,6 +691,12 @@ function Page({ r }: { r: RunResults }) {
         {r.unexpected.length ? (
           <section class="unexpected-list">
             <h2>Unexpected ({r.unexpected.length})</h2>
+            {/* A reason many entries share ("FAIL is never expected without an expectations file") is said once, here, not on every line. */}
+            {shared.length ? (
+              <p class="muted why-shared" data-testid="why-shared">
+                {shared.map(([why, n], i) => <>{i ? ' · ' : ''}{n} × {why}</>)}
+              </p>
+            ) : null}
             <ul>
               {r.unexpected.map((u) => {
                 const result = r.results.find((x) => x.id === u.id);
@@ -692,7 +705,8 @@ function Page({ r }: { r: RunResults }) {
                   <li>
                     {/* A link only to a scenario in this report: a missing shard's, or an expectation's glob, has no panel. */}
                     <Badge v={u.verdict} /> {result ? <a href={`#${anchor(u.id)}`}><code>{u.id}</code></a> : <code>{u.id}</code>}
-                    {worst ? <> — <code>{worst.rule}</code>: {worst.reason}</> : null} <span class="muted">({u.why})</span>
+                    {worst ? <> — <code>{worst.rule}</code>: {worst.reason}</> : null}
+                    {whyCount.get(u.why)! > 1 ? null : <> <span class="muted">({u.why})</span></>}
                   </li>
                 );
               })}
