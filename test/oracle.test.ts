@@ -424,9 +424,13 @@ describe('the client\'s words never outrank the wire', () => {
 
 describe('a probe that ends on its own just before its cancel (found under load)', () => {
   it('the cancel refused with TaskNotCancelableError while the task had ended shows the client that end (§3.3.2); refused while it still works, it shows nothing', async () => {
-    const r = await record('reference', 'neg-push-mtls/mtls-receiver.v03');
+    // The recording needs the probe canceled while it still works; on a loaded machine the runtime can
+    // finish it first (the very race this test rewrites), so a few recordings are allowed to get one.
+    let r = await record('reference', 'neg-push-mtls/mtls-receiver.v03');
+    const canceledIn = (x: typeof r) => x.transcript.find((e) => e.kind === 'task' && e.cause === 'canceled');
+    for (let i = 0; i < 4 && !canceledIn(r); i++) r = await record('reference', 'neg-push-mtls/mtls-receiver.v03');
     expect(r.verdict).toBe('PASS');
-    const canceled = r.transcript.find((e) => e.kind === 'task' && e.cause === 'canceled')!;
+    const canceled = canceledIn(r)!;
     expect(canceled, 'the reference probes this card with a task it cancels').toBeDefined();
     const probe = (canceled as { taskId: string }).taskId;
     const cancelCall = r.transcript.find((e) => e.kind === 'http' && e.rpc?.method === 'CancelTask' && e.taskId === probe) as HttpEvent;

@@ -9,22 +9,24 @@ import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const LONGEST_FIRST = [
-  // The CPU-bound mutation sweeps interleaved with files that mostly wait (child processes, deadlines).
-  'test/property-mutants.test.ts',
+  // The CPU-bound mutation sweeps interleaved with files that mostly wait (child processes, deadlines, a browser).
   'test/hostile.test.ts',
+  'test/property-mutants.test.ts',
   'test/package.test.ts',
-  'test/property-mutants-handshake.test.ts',
-  'test/subprocess.test.ts',
-  'test/full-runs.test.ts',
-  'test/property-mutants-trust.test.ts',
+  'test/report-browser.test.ts',
   'test/cli.test.ts',
   'test/mutants.test.ts',
-  'test/report-browser.test.ts',
+  'test/subprocess.test.ts',
+  'test/property-mutants-handshake.test.ts',
+  'test/full-runs.test.ts',
+  'test/property-mutants-trust.test.ts',
   'test/oracle.test.ts',
   'test/clients.test.ts',
+  'test/runner.test.ts',
+  'test/ci-recipe.test.ts',
   'test/lag.test.ts',
   'test/properties.test.ts',
-  'test/runner.test.ts',
+  'test/examples.test.ts',
   'test/clients-sdk.test.ts',
 ];
 
