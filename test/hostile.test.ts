@@ -604,6 +604,7 @@ describe('hostile clients over the NDJSON protocol (one scenario each, in this p
   hostile('a forged registry entry (a file in the run folder naming a process group the client never started) kills nothing, neither at the end of the run nor when the next run reaps it; what the reaper kills through a group it names', 30_000, async () => {
     // The victim: a group of its own, started before either run, as a user's shell would be.
     const victim = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore', detached: true });
+    let left: ChildProcess | undefined;
     const ticks = () => readFileSync(`/proc/${victim.pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[19]!;
     try {
       await new Promise((r) => setTimeout(r, 100));
@@ -623,7 +624,7 @@ describe('hostile clients over the NDJSON protocol (one scenario each, in this p
       writeFileSync(join(dead, 'owner.json'), JSON.stringify({ pid: 999_999, startTicks: String(Number(t) + 1), pidNamespace: readlinkSync('/proc/self/ns/pid'), startedAt: new Date().toISOString(), command: 'run' }));
       writeFileSync(join(dead, 'procs', String(victim.pid)), t);
       // Beside it, a group that run did start (after it began), with two processes and no mark: killed, and named.
-      const left = spawn('sh', ['-c', `"${process.execPath}" -e "setInterval(() => {}, 1000)" & exec "${process.execPath}" -e "setInterval(() => {}, 1000)"`], { stdio: 'ignore', detached: true });
+      left = spawn('sh', ['-c', `"${process.execPath}" -e "setInterval(() => {}, 1000)" & exec "${process.execPath}" -e "setInterval(() => {}, 1000)"`], { stdio: 'ignore', detached: true });
       await new Promise((r) => setTimeout(r, 300));
       writeFileSync(join(dead, 'procs', String(left.pid)), readFileSync(`/proc/${left.pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[19]!);
       const tmp = process.env.TMPDIR;
@@ -656,6 +657,14 @@ describe('hostile clients over the NDJSON protocol (one scenario each, in this p
       rmSync(own, { recursive: true, force: true });
     } finally {
       victim.kill('SIGKILL');
+      // Should the reaper have missed them, the group goes here (a failing case leaves nothing running).
+      if (left?.pid) {
+        try {
+          process.kill(-left.pid, 'SIGKILL');
+        } catch {
+          // gone: as it should be
+        }
+      }
     }
     return [];
   });
