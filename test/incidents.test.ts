@@ -3,24 +3,15 @@
  * 503/429 with Retry-After for the first N calls, a slow answer, a connection dropped mid-response,
  * and a stream that ends without a terminal event; each on the v1.0 endpoint and through v0.3's.
  */
-import { Agent, request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request } from 'undici';
+import { describe, expect, it } from 'vitest';
 import type { HttpEvent } from '../harness/core/transcript.js';
 import type { PeerDescription, PeerRuntime, Scenario } from '../harness/core/scenario.js';
 import { scenarioToV03 } from '../harness/core/card-v03.js';
 import { scenarioProblem } from '../harness/runner/catalogue.js';
-import { bareRpc, clientAgent, peerFixture, rpcUrlOf, type PeerFixture } from './helpers/peer.js';
+import { bareRpc, rpcUrlOf, sharedPeer } from './helpers/peer.js';
 
-let fx: PeerFixture;
-let agent: Agent;
-beforeAll(async () => {
-  fx = await peerFixture();
-  agent = clientAgent(fx.pki);
-});
-afterAll(async () => {
-  await agent.close();
-  await fx.close();
-});
+const shared = sharedPeer();
 
 const card = {
   name: 'Contoso Incidents',
@@ -60,7 +51,7 @@ const https = (events: readonly unknown[]) => events.filter((e): e is HttpEvent 
 /** A raw POST that reports how the connection ended instead of throwing. */
 async function raw(url: string, method: string, params: unknown, extra: Record<string, string> = {}) {
   try {
-    const res = await request(url, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json', 'a2a-version': '1.0', ...extra }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+    const res = await request(url, { method: 'POST', dispatcher: shared.agent, headers: { 'content-type': 'application/json', 'a2a-version': '1.0', ...extra }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
     const headers = res.headers;
     try {
       return { status: res.statusCode, headers, text: await res.body.text(), cut: false };
@@ -83,12 +74,12 @@ describe('runtime fields for the incidents vendors meet most', () => {
   });
 
   it('unavailable: the first N calls of the method get 503 with Retry-After and mint no task; other methods and later calls are served', async () => {
-    const run = fx.start(v1({ unavailable: { status: 503, retryAfterSeconds: 7, calls: 2, method: 'SendMessage' } }));
+    const run = shared.fx.start(v1({ unavailable: { status: 503, retryAfterSeconds: 7, calls: 2, method: 'SendMessage' } }));
     const url = rpcUrlOf(run.peer.card);
     const a = await raw(url, 'SendMessage', send());
-    const list = await bareRpc(agent, url, 'ListTasks', {});
+    const list = await bareRpc(shared.agent, url, 'ListTasks', {});
     const b = await raw(url, 'SendMessage', send());
-    const c = await bareRpc(agent, url, 'SendMessage', send());
+    const c = await bareRpc(shared.agent, url, 'SendMessage', send());
     run.end();
     expect([a.status, a.headers['retry-after'], b.status, b.headers['retry-after']]).toEqual([503, '7', 503, '7']);
     expect(list.json?.result?.tasks).toEqual([]);
@@ -104,23 +95,23 @@ describe('runtime fields for the incidents vendors meet most', () => {
   });
 
   it('unavailable without a method counts every call, and a 429 says so; through the v0.3 endpoint too', async () => {
-    const run = fx.start(v03({ unavailable: { status: 429, retryAfterSeconds: 1, calls: 1 } }));
+    const run = shared.fx.start(v03({ unavailable: { status: 429, retryAfterSeconds: 1, calls: 1 } }));
     const url = urlOf(run.peer.card);
     const a = await raw(url, 'message/send', send03());
-    const b = await bareRpc(agent, url, 'message/send', send03());
+    const b = await bareRpc(shared.agent, url, 'message/send', send03());
     run.end();
     expect([a.status, a.headers['retry-after']]).toEqual([429, '1']);
     expect(b.json?.result?.kind).toBe('task');
   });
 
   it('slow: the named method waits before it answers; another does not', async () => {
-    const run = fx.start(v1({ slow: { ms: 400, method: 'ListTasks' } }));
+    const run = shared.fx.start(v1({ slow: { ms: 400, method: 'ListTasks' } }));
     const url = rpcUrlOf(run.peer.card);
     let t = Date.now();
-    await bareRpc(agent, url, 'ListTasks', {});
+    await bareRpc(shared.agent, url, 'ListTasks', {});
     const slow = Date.now() - t;
     t = Date.now();
-    await bareRpc(agent, url, 'SendMessage', send());
+    await bareRpc(shared.agent, url, 'SendMessage', send());
     const quick = Date.now() - t;
     run.end();
     expect(slow).toBeGreaterThanOrEqual(390);
@@ -128,9 +119,9 @@ describe('runtime fields for the incidents vendors meet most', () => {
   });
 
   it('slow: a run that ends stops the wait (an answer never outlives its run)', async () => {
-    const run = fx.start(v1({ slow: { ms: 60_000 } }));
+    const run = shared.fx.start(v1({ slow: { ms: 60_000 } }));
     const t = Date.now();
-    const pending = bareRpc(agent, rpcUrlOf(run.peer.card), 'ListTasks', {});
+    const pending = bareRpc(shared.agent, rpcUrlOf(run.peer.card), 'ListTasks', {});
     setTimeout(() => run.end(), 200);
     await pending.catch(() => undefined);
     const took = Date.now() - t;
@@ -143,7 +134,7 @@ describe('runtime fields for the incidents vendors meet most', () => {
       [v1({ drop: { afterBytes: 12, calls: 1, method: 'SendMessage' } }), 'SendMessage', send()],
       [v03({ drop: { afterBytes: 12, calls: 1, method: 'SendMessage' } }), 'message/send', send03()],
     ] as const) {
-      const run = fx.start(desc);
+      const run = shared.fx.start(desc);
       const url = urlOf(run.peer.card);
       const a = await raw(url, method, params);
       const b = await raw(url, method, params);
@@ -159,7 +150,7 @@ describe('runtime fields for the incidents vendors meet most', () => {
   });
 
   it('drop after 0 bytes cuts right after the headers, every call when no count is given', async () => {
-    const run = fx.start(v1({ drop: { afterBytes: 0 } }));
+    const run = shared.fx.start(v1({ drop: { afterBytes: 0 } }));
     const url = rpcUrlOf(run.peer.card);
     const a = await raw(url, 'ListTasks', {});
     const b = await raw(url, 'GetTask', { id: 'nope' });
@@ -168,7 +159,7 @@ describe('runtime fields for the incidents vendors meet most', () => {
   });
 
   it('streamEnds: the stream closes after N events without a terminal one; GetTask still finds the end', async () => {
-    const run = fx.start(v1({ streamEnds: { afterEvents: 1 } }), { deadlineMs: 5000 });
+    const run = shared.fx.start(v1({ streamEnds: { afterEvents: 1 } }), { deadlineMs: 5000 });
     const url = rpcUrlOf(run.peer.card);
     const s = await raw(url, 'SendStreamingMessage', send(), { accept: 'text/event-stream' });
     const frames = s.text.split('\n\n').filter((f) => f.startsWith('data: ')).map((f) => JSON.parse(f.slice(6)));
@@ -179,7 +170,7 @@ describe('runtime fields for the incidents vendors meet most', () => {
     let state = '';
     for (let i = 0; i < 50 && state !== 'TASK_STATE_COMPLETED'; i++) {
       await new Promise((r) => setTimeout(r, 50));
-      state = (await bareRpc(agent, url, 'GetTask', { id })).json?.result?.status?.state;
+      state = (await bareRpc(shared.agent, url, 'GetTask', { id })).json?.result?.status?.state;
     }
     run.end();
     expect(state).toBe('TASK_STATE_COMPLETED');
@@ -187,7 +178,7 @@ describe('runtime fields for the incidents vendors meet most', () => {
   });
 
   it('without streamEnds the same stream runs to its terminal event (the control)', async () => {
-    const run = fx.start(v1({}), { deadlineMs: 5000 });
+    const run = shared.fx.start(v1({}), { deadlineMs: 5000 });
     const s = await raw(rpcUrlOf(run.peer.card), 'SendStreamingMessage', send(), { accept: 'text/event-stream' });
     run.end();
     const states = s.text.split('\n\n').filter((f) => f.startsWith('data: ')).map((f) => JSON.parse(f.slice(6)).result).map((r) => r.task?.status?.state ?? r.statusUpdate?.status?.state);

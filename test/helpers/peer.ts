@@ -7,6 +7,7 @@ import { PushDispatcher } from '../../harness/net/push-dispatcher.js';
 import { makePki, type Pki } from '../../harness/pki/index.js';
 import type { PeerInstance, PeerParts } from '../../peers/index.js';
 import { mountPeer } from '../../harness/runner/mount.js';
+import { afterAll, beforeAll } from 'vitest';
 
 export interface PeerFixture {
   pki: Pki;
@@ -65,3 +66,28 @@ export const audioMessage = (bytes: number, taskId?: string) => ({
   message: { messageId: `m-${Math.random()}`, role: 'ROLE_USER', parts: [{ raw: Buffer.alloc(bytes, 1).toString('base64'), mediaType: 'audio/pcm' }], ...(taskId ? { taskId } : {}) },
   configuration: { returnImmediately: true },
 });
+
+/**
+ * One peer fixture and one client agent for the tests of a file or describe block: started before
+ * them, closed after. Read `fx` and `agent` inside the tests (they exist once `beforeAll` ran).
+ */
+export function sharedPeer(): { readonly fx: PeerFixture; readonly agent: Agent } {
+  let fx: PeerFixture | undefined;
+  let agent: Agent | undefined;
+  beforeAll(async () => {
+    fx = await peerFixture();
+    agent = clientAgent(fx.pki);
+  });
+  afterAll(async () => {
+    await agent?.close();
+    await fx?.close();
+  });
+  return {
+    get fx() {
+      return fx!;
+    },
+    get agent() {
+      return agent!;
+    },
+  };
+}
