@@ -9,8 +9,8 @@ import { buildProgram } from '../harness/cli/main.js';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cliRun, resultsValidator } from './helpers/cli.js';
-import { runMain } from './helpers/main.js';
+import { cliRun, resultsValidator, ROOT } from './helpers/cli.js';
+import { mainRun, runMain } from './helpers/main.js';
 
 
 describe('a2a-conformance CLI', () => {
@@ -80,7 +80,7 @@ describe('a2a-conformance CLI', () => {
 
 describe('picking and reporting: --grep, --scenario, --bail, --reporter', () => {
   it('--grep /regex/ picks by id; --bail stops after the first unexpected verdict (the rest not run, saying why); --reporter tap writes TAP 13', { timeout: 120_000 }, async () => {
-    const r = await cliRun(['--client', 'naive:skips-tls-verify', '--grep', '/^spec-tls-verify\\/(untrusted|wrong|expired)/', '--dialect', 'a2a-v1', '--bail', '--reporter', 'tap', '--lanes', '1']);
+    const r = await mainRun(['--client', 'naive:skips-tls-verify', '--grep', '/^spec-tls-verify\\/(untrusted|wrong|expired)/', '--dialect', 'a2a-v1', '--bail', '--reporter', 'tap', '--lanes', '1']);
     expect(r.code).toBe(1);
     const lines = r.stdout.trim().split('\n');
     expect(lines[0]).toBe('TAP version 13');
@@ -118,8 +118,7 @@ describe('picking and reporting: --grep, --scenario, --bail, --reporter', () => 
 
 describe('check-scenarios: a vendor\'s files against the reference client', () => {
   it('exits 1 naming the scenario whose expect differs from the reference\'s verdict; the others are ok', { timeout: 120_000 }, async () => {
-    const { cli } = await import('./helpers/cli.js');
-    const o = await cli(['check-scenarios', 'test/fixtures/vendor-asserting']);
+    const o = await runMain(['check-scenarios', join(ROOT, 'test/fixtures/vendor-asserting')]);
     expect(o.code, o.stderr).toBe(1);
     expect(o.stdout).toContain('ok   acme/probe-before-task (PASS)');
     expect(o.stdout).toMatch(/✗ {4}acme\/large-ticket-expect-wrong: declares PASS, the reference client got INFORMATIONAL — HS-SPLIT-ORIGIN: Residual risk/);
@@ -168,12 +167,12 @@ describe('expectations files (DESIGN.md §4.3)', () => {
   it('exactly the failures: exit 0; one removed: 1; one matching nothing: 1; one outside the shard: 0', { timeout: 200_000 }, async () => {
     const client = 'naive:rejects-whole-card';
     const rules = ['--rule', 'NEG-LIVE-INPUT,SPEC-TLS-VERIFY', '--dialect', 'a2a-v1'];
-    const baseline = await cliRun(['--client', client, ...rules]);
+    const baseline = await mainRun(['--client', client, ...rules]);
     const failures = baseline.results.results.filter((r) => r.verdict === 'FAIL');
     expect(failures.length).toBeGreaterThanOrEqual(2);
     const entries = failures.map((f) => ({ scenario: f.id, verdict: 'FAIL', reason: 'known: rejects the whole card' }));
     // Shard 1 of 2 runs one of the two files; the entry for the other file's scenario is not stale.
-    const shard = await write(entries).then((f) => cliRun(['--client', client, ...rules, '--expectations', f, '--shard', '1/2']));
+    const shard = await write(entries).then((f) => mainRun(['--client', client, ...rules, '--expectations', f, '--shard', '1/2']));
     // The same verdicts judged again by `report --expectations` (in this process: no run needed).
     const judged = async (e: typeof entries) => runMain(['report', join(baseline.out, 'results.json'), '--expectations', await write(e), '--out', await mkdtemp(join(tmpdir(), 'a2a-judged-'))]);
     const [exact, missingOne] = [await judged(entries), await judged(entries.slice(1))];
@@ -195,7 +194,7 @@ describe('expectations files (DESIGN.md §4.3)', () => {
     const { tmpdir } = await import('node:os');
     const dir = await mkdtemp(join(tmpdir(), 'a2a-upd-'));
     const file = join(dir, 'baseline.json');
-    const first = await cliRun(['--client', 'naive:skips-tls-verify', '--rule', 'SPEC-TLS-VERIFY', '--dialect', 'a2a-v1', '--update-expectations', file]);
+    const first = await mainRun(['--client', 'naive:skips-tls-verify', '--rule', 'SPEC-TLS-VERIFY', '--dialect', 'a2a-v1', '--update-expectations', file]);
     // Writing the baseline is not a failure: judged by it, nothing is unexpected (exit 0, and results.json says so).
     expect(first.code).toBe(0);
     expect(first.results.unexpected).toEqual([]);
@@ -225,7 +224,9 @@ describe('where each command writes by default', () => {
 describe('reports and shards', () => {
   it('a shard that gets no scenario file runs nothing: no ERROR, exit 0 (nobody is at fault; the merge grades); `report` merges it with the shard that ran them: exit 0, nothing left not run', async () => {
     const args = ['--client', 'reference', '--rule', 'SPEC-TLS-VERIFY', '--dialect', 'a2a-v1'];
-    const [one, r] = await Promise.all([cliRun([...args, '--shard', '1/2']), cliRun([...args, '--shard', '2/2'])]);
+    // In this process, one after the other (a process holds one run at a time).
+    const one = await mainRun([...args, '--shard', '1/2']);
+    const r = await mainRun([...args, '--shard', '2/2']);
     expect(r.results.summary.ERROR).toBe(0);
     expect(r.results.results).toEqual([]);
     expect(r.results.notRun.filter((n) => n.reason.includes('another shard')).length).toBe(4);

@@ -1,5 +1,10 @@
 /** Runs the CLI's `main` in this process (no cold start): for argument and input checks that end before any run. */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { onTestFinished } from 'vitest';
 import { main } from '../../harness/cli/main.js';
+import type { RunResults } from '../../harness/core/results.js';
 
 export interface MainOutcome {
   code: number;
@@ -31,4 +36,21 @@ export async function runMain(args: string[]): Promise<MainOutcome> {
     process.stderr.write = err;
     process.exitCode = exitCode;
   }
+}
+
+/**
+ * `run` through `main` in this process into a fresh folder (no cold start; one at a time, as a
+ * process holds one run): the outcome and the parsed results.json.
+ */
+export async function mainRun(args: string[]): Promise<MainOutcome & { results: RunResults; out: string }> {
+  const out = await mkdtemp(join(tmpdir(), 'a2a-conformance-test-'));
+  onTestFinished(() => rm(out, { recursive: true, force: true }));
+  const o = await runMain(['run', ...args, '--out', out]);
+  let results: RunResults;
+  try {
+    results = JSON.parse(await readFile(join(out, 'results.json'), 'utf8')) as RunResults;
+  } catch {
+    throw new Error(`no results.json (exit ${o.code})\nstdout:\n${o.stdout}\nstderr:\n${o.stderr}`);
+  }
+  return { ...o, results, out };
 }
