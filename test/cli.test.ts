@@ -2,16 +2,23 @@
  * The CLI contract (DESIGN.md §4.3), end to end in child processes over real TLS:
  * the reference gets every declared `expect`; every naive mistake is caught by the rule it declares.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { BUILTIN_CLIENTS } from '../clients/index.js';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { buildProgram } from '../harness/cli/main.js';
-import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cliRun, resultsValidator, ROOT } from './helpers/cli.js';
 import { mainRun, runMain } from './helpers/main.js';
 
+
+
+/** A temp folder of the running test, removed when it finishes. */
+function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
 
 describe('a2a-conformance CLI', () => {
   // `main` in this process: these end before any run, so a cold CLI start would only cost time.
@@ -126,10 +133,9 @@ describe('check-scenarios: a vendor\'s files against the reference client', () =
   });
 
   it('names a scenario that grades nothing: the reference and a careless client get the same INFORMATIONAL, and it has no assertion', { timeout: 120_000 }, async () => {
-    const { mkdtempSync, writeFileSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
+    const { writeFileSync } = await import('node:fs');
     const { scenario } = await import('./helpers/scenarios.js');
-    const dir = mkdtempSync(join(tmpdir(), 'a2a-idle-'));
+    const dir = tempDir('a2a-idle-');
     // One that grades (the reference rejects where a careless client sends), one that never can (fire-and-forget: nothing binds).
     const file = join(dir, 'mine.scenario.json');
     writeFileSync(file, JSON.stringify([{ ...scenario('neg-live-input/live-audio-to-batch-peer'), id: 'mine/grades' }, { ...scenario('neg-push-mtls/fire-and-forget'), id: 'mine/idle' }]));
@@ -141,11 +147,10 @@ describe('check-scenarios: a vendor\'s files against the reference client', () =
   });
 
   it('a signal kind of ruleset 1 loads, with one warning line that names what to write instead', async () => {
-    const { mkdtempSync, writeFileSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
+    const { writeFileSync } = await import('node:fs');
     const { scenario } = await import('./helpers/scenarios.js');
     const s = scenario('neg-live-input/live-audio-to-batch-peer');
-    const file = join(mkdtempSync(join(tmpdir(), 'a2a-old-kind-')), 'old.scenario.json');
+    const file = join(tempDir('a2a-old-kind-'), 'old.scenario.json');
     writeFileSync(file, JSON.stringify([{ ...s, id: 'mine/old-kind', peer: { ...s.peer, signals: s.peer.signals.map((x) => ({ ...x, kind: 'spec-derivable' })) } }]));
     const o = await runMain(['list', '--no-builtin', '--scenarios', file]);
     expect(o.code, o.stderr).toBe(0);
@@ -156,9 +161,8 @@ describe('check-scenarios: a vendor\'s files against the reference client', () =
 
 describe('expectations files (DESIGN.md §4.3)', () => {
   const write = async (entries: Array<{ scenario: string; verdict: string; reason: string }>) => {
-    const { mkdtemp, writeFile } = await import('node:fs/promises');
-    const { tmpdir } = await import('node:os');
-    const dir = await mkdtemp(join(tmpdir(), 'a2a-exp-'));
+    const { writeFile } = await import('node:fs/promises');
+    const dir = tempDir('a2a-exp-');
     const file = join(dir, 'expectations.json');
     await writeFile(file, JSON.stringify({ schema: 'a2a-conformance/expectations@1', entries }));
     return file;
@@ -174,7 +178,7 @@ describe('expectations files (DESIGN.md §4.3)', () => {
     // Shard 1 of 2 runs one of the two files; the entry for the other file's scenario is not stale.
     const shard = await write(entries).then((f) => mainRun(['--client', client, ...rules, '--expectations', f, '--shard', '1/2']));
     // The same verdicts judged again by `report --expectations` (in this process: no run needed).
-    const judged = async (e: typeof entries) => runMain(['report', join(baseline.out, 'results.json'), '--expectations', await write(e), '--out', await mkdtemp(join(tmpdir(), 'a2a-judged-'))]);
+    const judged = async (e: typeof entries) => runMain(['report', join(baseline.out, 'results.json'), '--expectations', await write(e), '--out', tempDir('a2a-judged-')]);
     const [exact, missingOne] = [await judged(entries), await judged(entries.slice(1))];
     expect(exact.code, exact.stdout).toBe(0);
     expect(missingOne.code).toBe(1);
@@ -190,9 +194,8 @@ describe('expectations files (DESIGN.md §4.3)', () => {
   });
 
   it('--update-expectations writes a baseline that makes the same run pass, and so exits 0; a malformed file is exit 2 with the field named', { timeout: 120_000 }, async () => {
-    const { mkdtemp, readFile, writeFile } = await import('node:fs/promises');
-    const { tmpdir } = await import('node:os');
-    const dir = await mkdtemp(join(tmpdir(), 'a2a-upd-'));
+    const { readFile, writeFile } = await import('node:fs/promises');
+    const dir = tempDir('a2a-upd-');
     const file = join(dir, 'baseline.json');
     const first = await mainRun(['--client', 'naive:skips-tls-verify', '--rule', 'SPEC-TLS-VERIFY', '--dialect', 'a2a-v1', '--update-expectations', file]);
     // Writing the baseline is not a failure: judged by it, nothing is unexpected (exit 0, and results.json says so).
@@ -233,7 +236,7 @@ describe('reports and shards', () => {
     expect(r.code, r.stdout).toBe(0);
     expect(r.stdout).toContain('shard 2/2 holds no scenario file (there are more shards than files): nothing to run here; `report` merges the shards');
     expect(one.code, one.stdout).toBe(0);
-    const out = await mkdtemp(join(tmpdir(), 'a2a-merged-'));
+    const out = tempDir('a2a-merged-');
     const merged = await runMain(['report', join(one.out, 'results.json'), join(r.out, 'results.json'), '--out', out]);
     expect(merged.code, merged.stderr).toBe(0);
     const m = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as typeof one.results;

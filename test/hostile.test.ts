@@ -196,8 +196,15 @@ function caseTmp(): string {
   const tmp = mkdtempSync(join(tmpdir(), 'a2a-hostile-'));
   const cache = `tsx-${process.getuid?.() ?? 0}`;
   if (existsSync(join(tmpdir(), cache))) symlinkSync(join(tmpdir(), cache), join(tmp, cache));
+  CASE_TMPS.push(tmp);
   return tmp;
 }
+
+/** The cases' temp folders: each is checked for leftovers by its case, and all go when the file ends. */
+const CASE_TMPS: string[] = [];
+afterAll(() => {
+  for (const d of CASE_TMPS) rmSync(d, { recursive: true, force: true });
+});
 
 function startCli(args: string[], tmp = caseTmp(), nodeArgs: string[] = []): CliProcess {
   const child = spawn(process.execPath, [...nodeArgs, BIN, ...args], { cwd: ROOT, env: { ...process.env, TMPDIR: tmp } });
