@@ -11,6 +11,7 @@ import { gradeAssertions } from '../harness/core/oracle/assertions.js';
 import { loadCatalogue, scenarioProblem } from '../harness/runner/catalogue.js';
 import { ROOT } from './helpers/cli.js';
 import { startHarness, type InProcessHarness } from './helpers/harness.js';
+import { testTemp } from './helpers/tmp.js';
 
 const FIXTURE = join(ROOT, 'test/fixtures/vendor-asserting/acme-probe.scenario.json');
 let probe: Scenario;
@@ -99,9 +100,8 @@ describe('scenario assertions', () => {
   });
 
   it('an assertion id used twice in a scenario is a load error', async () => {
-    const { mkdtemp, writeFile } = await import('node:fs/promises');
-    const { tmpdir } = await import('node:os');
-    const file = join(await mkdtemp(join(tmpdir(), 'a2a-assert-')), 'twice.scenario.json');
+    const { writeFile } = await import('node:fs/promises');
+    const file = join(testTemp('a2a-assert-'), 'twice.scenario.json');
     const a = { id: 'same', because: 'b', kind: 'no-task' };
     await writeFile(file, JSON.stringify([{ ...probe, assertions: [a, a] }]));
     await expect(loadCatalogue([file])).rejects.toThrow(/assertions: the id "same" is used twice/);

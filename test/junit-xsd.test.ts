@@ -7,10 +7,10 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderJunit } from '../reports/junit.js';
 import { runInProcess } from './helpers/results.js';
 
@@ -34,6 +34,9 @@ describe('junit.xml against Jenkins\' published JUnit XSD', () => {
   let dir: string;
   let xsd: string;
   let xml: string;
+  afterAll(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
   beforeAll(async () => {
     if (!XMLLINT) return;
     dir = await mkdtemp(join(tmpdir(), 'a2a-junit-xsd-'));

@@ -2,7 +2,7 @@
  * The runner against hostile clients, harness faults, fixed profiles, unsupported task classes and
  * malformed scenario files: each costs at most its scenario, with a verdict or error that says why.
  */
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -323,6 +323,7 @@ describe('scenario files', () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'a2a-scenarios-'));
   });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
   const body = (id: string, extra = '') => `export default [${JSON.stringify({ ...scenario('spec-tls-verify/expired'), id })}${extra}];\n`;
 
   it('a duplicate id is a load error that names both files', async () => {

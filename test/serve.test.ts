@@ -3,12 +3,12 @@
  * requests as they arrive, keeps the CA across runs with --pki-dir, stops cleanly on SIGINT.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROOT } from './helpers/cli.js';
+import { testTemp } from './helpers/tmp.js';
 
 /** Every serve started, killed after each test: a failed assertion must not leave one running. */
 const started: ChildProcess[] = [];
@@ -37,7 +37,7 @@ function startServe(args: string[]) {
 
 describe('a2a-conformance serve', () => {
   it('serves a peer a client can reach with the printed CA, logs the request, keeps the CA, stops on SIGINT', { timeout: 60_000 }, async () => {
-    const pkiDir = await mkdtemp(join(tmpdir(), 'a2a-serve-pki-'));
+    const pkiDir = testTemp('a2a-serve-pki-');
     const s = startServe(['--peer', 'spec-tls-verify/valid-certificate-control', '--pki-dir', pkiDir]);
     await s.waitFor(/ready: 1 peer/);
     const cardUrl = (await s.waitFor(/https:\/\/127\.0\.0\.1:\d+\/t\/\S+\/\.well-known\/agent-card\.json/))[0];

@@ -4,8 +4,7 @@
  * and the run always finishes. Plus `doctor` on a broken hello.
  */
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { SharedProcess } from '../harness/adapters/shared-process.js';
@@ -16,6 +15,7 @@ import { runMain } from './helpers/main.js';
 import { startHarness } from './helpers/harness.js';
 import { scenario, BUILTIN_FILES } from './helpers/scenarios.js';
 import { withThresholds } from '../harness/net/lag.js';
+import { testTemp } from './helpers/tmp.js';
 
 const HOSTILE = join(ROOT, 'test/fixtures/clients/hostile.mjs');
 const cmd = (...args: string[]) => `"${process.execPath}" "${HOSTILE}" ${args.join(' ')}`;
@@ -72,14 +72,14 @@ describe('subprocess clients (NDJSON)', () => {
   });
 
   it('a process that crashes once is restarted, and the next scenario passes', async () => {
-    const marker = join(await mkdtemp(join(tmpdir(), 'a2a-crash-')), 'crashed');
+    const marker = join(testTemp('a2a-crash-'), 'crashed');
     const [first, second] = await runWith(['crash-once', `"${marker}"`], [REJECT_IS_RIGHT, REJECT_IS_RIGHT]);
     expect(first!.outcome.reason).toContain('exited with code 4');
     expect(second!.verdict).toBe('PASS');
   });
 
   it('a process that hangs: TIMEOUT at the deadline, killed (the client itself, not just its shell), restarted for the next', async () => {
-    const pidFile = join(await mkdtemp(join(tmpdir(), 'a2a-hang-')), 'pid');
+    const pidFile = join(testTemp('a2a-hang-'), 'pid');
     const [hung, next] = await runWith(['hang', `"${pidFile}"`], [REJECT_IS_RIGHT, REJECT_IS_RIGHT], 500);
     expect(hung!.verdict).toBe('TIMEOUT');
     expect(hung!.outcome.kind).toBe('timeout');
@@ -97,7 +97,7 @@ describe('subprocess clients (NDJSON)', () => {
   });
 
   it('a process that exited after hello is restarted for its run, then judged', async () => {
-    const marker = join(await mkdtemp(join(tmpdir(), 'a2a-exit-')), 'gone');
+    const marker = join(testTemp('a2a-exit-'), 'gone');
     const client = new SubprocessClient({ command: cmd('exit-after-hello', marker) });
     const h = await startHarness(client);
     let r;
@@ -131,7 +131,7 @@ describe('subprocess clients (NDJSON)', () => {
   });
 
   it('a client that ignores its abort, 10 times in a row: the scenario after it is never blamed (the adapter awaits the exit)', { timeout: 120_000 }, async () => {
-    const counter = join(await mkdtemp(join(tmpdir(), 'a2a-alt-')), 'n');
+    const counter = join(testTemp('a2a-alt-'), 'n');
     // The kill and the runner's grace equal, as the 2 s and 2 s that raced in ruleset 1 (shortened to keep the test quick):
     // the runner may stop waiting before the process is gone, and the next run must still wait for it.
     const h = await startHarness(new SubprocessClient({ command: cmd('alternate', `"${counter}"`), killAfterAbortMs: 300 }), { abortGraceMs: 300 });
@@ -151,7 +151,7 @@ describe('subprocess clients (NDJSON)', () => {
   });
 
   it('the deadline starts once the client holds the run: a process that takes 2.5 s to start is not timed out for it', async () => {
-    const marker = join(await mkdtemp(join(tmpdir(), 'a2a-slow-')), 'crashed');
+    const marker = join(testTemp('a2a-slow-'), 'crashed');
     // The first run crashes the process; the restart for the second takes 2.5 s, longer than its 2 s deadline.
     const [crashed, next] = await runWith(['slow-start', `"${marker}"`], [REJECT_IS_RIGHT, REJECT_IS_RIGHT], 2000);
     expect(crashed!.outcome.kind).toBe('crashed');
@@ -191,7 +191,7 @@ describe('several runs per process (hello.concurrency)', () => {
   });
 
   it('a run that ignores its abort takes its process down with the runs it shares; the lane runs on on a fresh one', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'a2a-shared-'));
+    const dir = testTemp('a2a-shared-');
     onTestFinished(() => rm(dir, { recursive: true, force: true }));
     const marker = join(dir, 'hung');
     const shared = new SharedProcess({ command: cmd('shared-hang-first', `"${marker}"`), killAfterAbortMs: 300 });
@@ -252,7 +252,7 @@ describe('a2a-conformance doctor', () => {
   });
 
   it('a run whose client fails the handshake exits 1 (nothing graded) and points at doctor', async () => {
-    const o = await runMain(['run', '--client-cmd', 'exit 5', '--out', join(await mkdtemp(join(tmpdir(), 'a2a-hs-')), 'o')]);
+    const o = await runMain(['run', '--client-cmd', 'exit 5', '--out', join(testTemp('a2a-hs-'), 'o')]);
     expect(o.code).toBe(1);
     expect(o.stderr).toContain('exited with code 5 before answering hello');
     expect(o.stderr).toContain('doctor --client-cmd');
