@@ -440,6 +440,8 @@ export class SubprocessClient implements ClientAdapter {
     child.send({ type: 'run', id: req.id, scenario: req.scenario, cardUrl: req.cardUrl, intent: req.intent, profile: req.profile, deadlineMs: req.deadlineMs, tls: req.tls, ...(req.credentials ? { credentials: req.credentials } : {}) });
     let killTimer: NodeJS.Timeout | undefined;
     const onAbort = () => {
+      // Its tree as it is at the deadline: a descendant that left the group is known before the kill.
+      sampleTrees();
       child.send({ type: 'abort', id: req.id });
       killTimer = setTimeout(() => child.kill(), this.o.killAfterAbortMs ?? KILL_AFTER_ABORT_MS);
     };
