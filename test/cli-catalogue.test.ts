@@ -9,13 +9,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runMain } from './helpers/main.js';
 import { runInProcess } from './helpers/results.js';
+import { testTemp } from './helpers/tmp.js';
 
 describe('report: merging shards', () => {
   it('one shard alone is incomplete (exit 1); a tampered exit code is recomputed; a malformed file is exit 2', async () => {
     const { mergeResults } = await import('../harness/runner/merge.js');
-    const { mkdtemp, writeFile } = await import('node:fs/promises');
-    const { tmpdir } = await import('node:os');
-    const out = await mkdtemp(join(tmpdir(), 'a2a-merged-'));
+    const { writeFile } = await import('node:fs/promises');
+    const out = testTemp('a2a-merged-');
     const run = await runInProcess('reference', ['spec-tls-verify/valid-certificate-control', 'wire/message-reply']);
     expect(mergeResults([run]).exitCode, JSON.stringify([run.results.map((r) => r.verdict), mergeResults([run]).unexpected])).toBe(0);
     // A shard: one scenario here, the other "in another shard", whose results are not in the merge.
