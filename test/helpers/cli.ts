@@ -1,11 +1,10 @@
 /** Runs the real CLI in a child process, as a vendor's CI would. */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { onTestFinished } from 'vitest';
 import type { RunResults } from '../../harness/core/results.js';
 import { schemaValidator } from '../../harness/runner/json-schema.js';
+import { testTemp } from './tmp.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 const BIN = join(ROOT, 'bin/a2a-conformance.mjs');
@@ -25,12 +24,13 @@ export function cli(args: string[], opts: { cwd?: string; timeoutMs?: number } =
   });
 }
 
-/** `run` into a fresh folder; returns the outcome and the parsed results.json. */
-export async function cliRun(args: string[]): Promise<CliOutcome & { results: RunResults; out: string }> {
-  const out = await mkdtemp(join(tmpdir(), 'a2a-conformance-test-'));
-  // The report folder goes with the test that asked for it.
-  onTestFinished(() => rm(out, { recursive: true, force: true }));
-  const o = await cli(['run', ...args, '--out', out]);
+/**
+ * Runs a command that writes a report into a fresh folder of the running test (removed when it
+ * finishes); returns its outcome, the folder and the parsed results.json.
+ */
+export async function intoReport<O extends CliOutcome>(go: (out: string) => Promise<O>): Promise<O & { results: RunResults; out: string }> {
+  const out = testTemp('a2a-conformance-test-');
+  const o = await go(out);
   let results: RunResults;
   try {
     results = JSON.parse(await readFile(join(out, 'results.json'), 'utf8')) as RunResults;
@@ -39,6 +39,9 @@ export async function cliRun(args: string[]): Promise<CliOutcome & { results: Ru
   }
   return { ...o, results, out };
 }
+
+/** `run` in a child process into a fresh folder; returns the outcome and the parsed results.json. */
+export const cliRun = (args: string[]) => intoReport((out) => cli(['run', ...args, '--out', out]));
 
 /** A validator for results.json, from its published schema (docs/results.schema.json), every error reported. */
 export const resultsValidator = () => schemaValidator('results.schema.json', undefined, true);

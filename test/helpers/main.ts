@@ -1,10 +1,6 @@
 /** Runs the CLI's `main` in this process (no cold start): for argument and input checks that end before any run. */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { onTestFinished } from 'vitest';
 import { main } from '../../harness/cli/main.js';
-import type { RunResults } from '../../harness/core/results.js';
+import { intoReport } from './cli.js';
 
 export interface MainOutcome {
   code: number;
@@ -38,19 +34,5 @@ export async function runMain(args: string[]): Promise<MainOutcome> {
   }
 }
 
-/**
- * `run` through `main` in this process into a fresh folder (no cold start; one at a time, as a
- * process holds one run): the outcome and the parsed results.json.
- */
-export async function mainRun(args: string[]): Promise<MainOutcome & { results: RunResults; out: string }> {
-  const out = await mkdtemp(join(tmpdir(), 'a2a-conformance-test-'));
-  onTestFinished(() => rm(out, { recursive: true, force: true }));
-  const o = await runMain(['run', ...args, '--out', out]);
-  let results: RunResults;
-  try {
-    results = JSON.parse(await readFile(join(out, 'results.json'), 'utf8')) as RunResults;
-  } catch {
-    throw new Error(`no results.json (exit ${o.code})\nstdout:\n${o.stdout}\nstderr:\n${o.stderr}`);
-  }
-  return { ...o, results, out };
-}
+/** `run` through `main` in this process into a fresh folder (no cold start; one at a time, as a process holds one run). */
+export const mainRun = (args: string[]) => intoReport((out) => runMain(['run', ...args, '--out', out]));
