@@ -4,7 +4,7 @@
  * skipped, reason and evidence in the failure. Built with fast-xml-parser, which escapes.
  */
 import { XMLBuilder } from 'fast-xml-parser';
-import type { RunResults, ScenarioResult } from '../harness/core/results.js';
+import { incompleteSentence, type RunResults, type ScenarioResult } from '../harness/core/results.js';
 import { sourceLabel } from '../harness/core/sources.js';
 import { printable } from '../harness/core/text.js';
 
@@ -82,6 +82,13 @@ export function renderJunit(r: RunResults): string {
     if (SKIPPED.has(s.verdict)) return { ...base, skipped: `${s.verdict}: ${s.checks.find((c) => c.rule === s.rule)?.reason ?? ''}` };
     return base;
   }
+  // What is unexpected without a scenario result behind it fails a case of its own: a stale
+  // expectation, and the shards a merge lacks. A CI that reads only junit.xml sees why the exit is 1.
+  const ran = new Set(r.results.map((s) => s.id));
+  if (!r.properties)
+    for (const u of r.unexpected)
+      if (!ran.has(u.id)) cases.push({ '@_name': u.id, '@_classname': 'a2a-conformance.expectations', '@_time': '0.000', '@_status': u.verdict, failure: { '@_message': u.why, '@_type': 'stale', '#text': `expected ${u.verdict}: ${u.why}` } } as (typeof cases)[number]);
+  if (r.incomplete) cases.push({ '@_name': 'merge', '@_classname': 'a2a-conformance.merge', '@_time': '0.000', '@_status': 'ERROR', failure: { '@_message': incompleteSentence(r.incomplete), '@_type': 'incomplete', '#text': r.incomplete.missing.join('\n') } } as (typeof cases)[number]);
   const failures = cases.filter((c) => 'failure' in c).length;
   const errors = cases.filter((c) => 'error' in c).length;
   const skipped = cases.filter((c) => 'skipped' in c).length;

@@ -1,5 +1,5 @@
 /** A Markdown summary fit for a CI job summary (GitHub's $GITHUB_STEP_SUMMARY, GitLab notes). */
-import { checkBehind, controlSentence, type RunResults } from '../harness/core/results.js';
+import { checkBehind, controlSentence, incompleteSentence, type RunResults } from '../harness/core/results.js';
 import { sourceLabel } from '../harness/core/sources.js';
 import { VERDICT_KINDS } from '../harness/core/verdict.js';
 import { printableInline } from '../harness/core/text.js';
@@ -28,6 +28,7 @@ export function renderMarkdown(r: RunResults, reportPath?: string): string {
   lines.push(`| ${VERDICT_KINDS.join(' | ')} |`);
   lines.push(`|${VERDICT_KINDS.map(() => '---').join('|')}|`);
   lines.push(`| ${VERDICT_KINDS.map((k) => r.summary[k]).join(' | ')} |`);
+  if (r.incomplete) lines.push('', `❌ ${md(incompleteSentence(r.incomplete), false)}`);
   if (r.control?.length) lines.push('', `Control exchange: ${md(controlSentence(r.control), false)}`);
   const rerun = r.results.filter((x) => x.attempts?.length);
   if (rerun.length) lines.push('', `Ran again on a drained lane after the harness lagged: ${rerun.slice(0, 10).map((x) => `${md(x.id, false)} ${x.attempts!.map((a) => a.verdict).join(' → ')} → ${x.verdict}`).join(' · ')}${rerun.length > 10 ? ' · …' : ''}`);

@@ -4,7 +4,7 @@
  * 2 a harness ERROR, bad arguments or a bad input file (found before anything runs); 128 + n when a
  * run is stopped by signal n (130 SIGINT, 143 SIGTERM), after it has removed everything it started.
  */
-import { mkdtempSync, rmdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
@@ -202,9 +202,50 @@ function ruleList(v: string, prev: string[] = []): string[] {
   return [...prev, ...ids];
 }
 
+/** The filters `run` and `list` share (a new Option per command). */
+const ruleOption = () => new Option('--rule <id>', 'only scenarios of this rule (repeatable, or comma-separated)').argParser(ruleList);
+const dialectOption = () =>
+  new Option('--dialect <name>', `only scenarios whose peer speaks this A2A dialect (${DIALECTS.join(', ')})`).argParser((v) => {
+    if (!(DIALECTS as readonly string[]).includes(v)) throw new UsageError(`--dialect must be one of ${DIALECTS.join(', ')}, got "${v}"`);
+    return v as Dialect;
+  });
+const scenarioIdOption = () => new Option('--scenario <id>', 'only this scenario (repeatable, or comma-separated)').argParser((v: string, prev: string[] = []) => [...prev, ...v.split(',').map((x) => x.trim()).filter(Boolean)]);
+const grepOption = () => new Option('--grep <text|/regex/>', 'only scenarios whose id or title contains the text (case-insensitive) or matches /regex/flags').argParser(grepOf);
+
 /** `--scenarios` and `--no-builtin`, as `run`, `serve` and `list` take them (a new Option per command). */
 const scenariosOption = () => new Option('--scenarios <glob...>', 'your scenario files, folders or globs, run with the built-in ones (*.scenario.ts|mts|js|mjs|json)');
 const noBuiltinOption = () => new Option('--no-builtin', 'leave out the built-in scenarios: only those of --scenarios');
+
+type ResultsInput = Awaited<ReturnType<typeof load.resultsInput>>;
+
+/**
+ * `--last-failed`: the scenarios the previous report in `out` found unexpected that the catalogue
+ * still holds (a stale expectation names none), and a sentence that says what was found.
+ */
+function lastFailed(out: string, catalogue: Set<string>, input: ResultsInput): { ids: string[]; said: string } {
+  const file = join(resolve(out), 'results.json');
+  if (!existsSync(file)) throw new UsageError(`--last-failed reads the previous report in --out, and ${out} holds none (no results.json): run once without it first`);
+  let previous: RunResults;
+  try {
+    [previous] = input.readResultsFiles([file], () => {}) as [RunResults];
+  } catch (err) {
+    throw new PlaceError(`--last-failed: ${(err as Error).message}`);
+  }
+  const ids = [...new Set(previous.unexpected.map((u) => u.id))].filter((id) => catalogue.has(id));
+  const said = `the previous report in ${out} (${previous.startedAt}) found ${previous.unexpected.length} unexpected verdict(s)${ids.length ? `; running ${ids.length} scenario(s) again` : ''}`;
+  return { ids, said };
+}
+
+/** `--shard-timings`: what each scenario took in an earlier run, by id (a merged report holds every shard's). */
+function timingsFrom(file: string, input: ResultsInput): Map<string, number> {
+  let runs: RunResults[];
+  try {
+    runs = input.readResultsFiles([file], () => {});
+  } catch (err) {
+    throw new PlaceError(`--shard-timings: ${(err as Error).message}`);
+  }
+  return new Map(runs.flatMap((r) => r.results.filter((x) => Number.isFinite(x.durationMs) && x.durationMs >= 0).map((x) => [x.id, x.durationMs] as const)));
+}
 
 /** The options `properties` and `replay` share, as commander gives them. */
 interface PropertyOpts {
@@ -263,11 +304,8 @@ export function buildProgram(): Command {
     .option('--client-cmd <command>', 'any other client: a command that speaks the NDJSON protocol (docs/protocol.md)')
     .addOption(scenariosOption())
     .addOption(noBuiltinOption())
-    .option('--rule <id>', 'only scenarios of this rule (repeatable, or comma-separated)', ruleList)
-    .option('--dialect <name>', `only scenarios whose peer speaks this A2A dialect (${DIALECTS.join(', ')})`, (v) => {
-      if (!(DIALECTS as readonly string[]).includes(v)) throw new UsageError(`--dialect must be one of ${DIALECTS.join(', ')}, got "${v}"`);
-      return v as Dialect;
-    })
+    .addOption(ruleOption())
+    .addOption(dialectOption())
     .option('--out <dir>', 'where the report goes: index.html, results.json, junit.xml, summary.md', 'conformance-report')
     .option('--expectations <file>', 'known verdicts (docs/expectations.schema.json): they decide what is unexpected')
     .option('--update-expectations <file>', 'write a baseline that makes this run\'s verdicts expected')
@@ -276,14 +314,16 @@ export function buildProgram(): Command {
     .option('--deadline-multiplier <x>', 'scale every scenario deadline (slow machines)', multiplierOf, 1)
     .option('--seed <salt>', 'salt of the opaque scenario ids (random by default)')
     .option('--lanes <n>', 'scenarios in flight at once, each on its own listeners and client (default: 8 per core, at most 16, for a built-in client; 2 per core, at most 8, for --client-cmd)', lanesOf)
-    .option('--scenario <id>', 'only this scenario (repeatable, or comma-separated)', (v: string, prev: string[] = []) => [...prev, ...v.split(',').map((x) => x.trim()).filter(Boolean)])
-    .option('--grep <text|/regex/>', 'only scenarios whose id or title contains the text (case-insensitive) or matches /regex/flags', grepOf)
+    .addOption(scenarioIdOption())
+    .addOption(grepOption())
+    .option('--last-failed', 'only the scenarios the previous report in --out found unexpected (its results.json); the new report replaces it')
+    .option('--shard-timings <results.json>', 'balance --shard by what each scenario took in that earlier run (the last merged report); without it, by an estimate')
     .option('--bail', 'stop starting scenarios after the first unexpected verdict (the rest are listed as not run)', false)
     .option('--reporter <name>', `what goes to stdout: ${REPORTERS.join(', ')} (json: the results document)`, (v: string) => {
       if (!(REPORTERS as readonly string[]).includes(v)) throw new UsageError(`--reporter must be one of ${REPORTERS.join(', ')}, got "${v}"`);
       return v as ReporterName;
     }, 'progress')
-    .action(async (opts: { client?: string; clientCmd?: string; scenarios?: string[]; builtin: boolean; rule?: string[]; dialect?: Dialect; out: string; strict: boolean; deadlineMultiplier: number; seed?: string; lanes?: number; expectations?: string; updateExpectations?: string; shard?: string; scenario?: string[]; grep?: Grep; bail: boolean; reporter: ReporterName }) => {
+    .action(async (opts: { client?: string; clientCmd?: string; scenarios?: string[]; builtin: boolean; rule?: string[]; dialect?: Dialect; out: string; strict: boolean; deadlineMultiplier: number; seed?: string; lanes?: number; expectations?: string; updateExpectations?: string; shard?: string; scenario?: string[]; grep?: Grep; lastFailed?: boolean; shardTimings?: string; bail: boolean; reporter: ReporterName }) => {
       if (opts.shard !== undefined && !/^[1-9]\d*\/[1-9]\d*$/.test(opts.shard)) throw new UsageError(`--shard must look like 1/3, got "${opts.shard}"`);
       if (opts.shard) {
         const [i, n] = opts.shard.split('/').map(Number) as [number, number];
@@ -299,8 +339,23 @@ export function buildProgram(): Command {
       const catalogue = await loadCatalogue(await scenarioFiles(opts.scenarios, opts.builtin));
       const unknown = (opts.scenario ?? []).filter((id) => !catalogue.some((e) => e.scenario.id === id));
       if (unknown.length) throw new UsageError(`--scenario: no scenario "${unknown[0]}" in the catalogue (see \`a2a-conformance list\`)`);
-      const empty = (await load.run()).filtersProblem(catalogue, opts.rule, opts.dialect, { ...(opts.scenario ? { ids: opts.scenario } : {}), ...(opts.grep ? { grep: opts.grep } : {}) });
+      let ids = opts.scenario;
+      if (opts.lastFailed) {
+        const again = lastFailed(opts.out, new Set(catalogue.map((e) => e.scenario.id)), await load.resultsInput());
+        if (again.ids.length === 0) {
+          // Nothing is left to run again: the previous report stays as it is, and so does its verdict.
+          printErr(`a2a-conformance: --last-failed: ${again.said}; nothing to run again (the report in ${opts.out} is left as it is)\n`);
+          return;
+        }
+        ids = opts.scenario ? opts.scenario.filter((id) => again.ids.includes(id)) : again.ids;
+        printErr(`a2a-conformance: --last-failed: ${again.said}\n`);
+        if (ids.length === 0) throw new UsageError(`--scenario ${opts.scenario!.join(',')} names none of the scenarios the previous report found unexpected (${again.ids.slice(0, 5).join(', ')}${again.ids.length > 5 ? ', …' : ''})`);
+      }
+      const pick = { ...(ids ? { ids } : {}), ...(opts.grep ? { grep: opts.grep } : {}) };
+      const empty = (await load.run()).filtersProblem(catalogue, opts.rule, opts.dialect, pick);
       if (empty) throw new UsageError(empty);
+      if (opts.shardTimings !== undefined && !opts.shard) throw new UsageError('--shard-timings balances the shards of --shard: give --shard too');
+      const shardTimings = opts.shardTimings !== undefined ? timingsFrom(opts.shardTimings, await load.resultsInput()) : undefined;
       const updateTo = opts.updateExpectations !== undefined ? checkWritableFile('--update-expectations', opts.updateExpectations) : undefined;
       await reap();
       const out = await claimOutput('--out', opts.out);
@@ -322,7 +377,8 @@ export function buildProgram(): Command {
           expectations,
           shard: opts.shard,
           signal: stop.signal,
-          pick: { ...(opts.scenario ? { ids: opts.scenario } : {}), ...(opts.grep ? { grep: opts.grep } : {}) },
+          pick,
+          ...(shardTimings ? { shardTimings } : {}),
           bail: opts.bail,
           onStart: (id) => reporter.start(id),
           onProgress: (n, total, r, unexpected) => reporter.result(n, total, r, unexpected),
@@ -525,7 +581,7 @@ export function buildProgram(): Command {
       if (opts.expectations) {
         const catalogue = [...merged.results.map((x) => x.id), ...merged.notRun.map((n) => n.id)];
         const { unexpected } = judge(merged.results, { strict: opts.strict || merged.strict }, await readExpectations(opts.expectations), catalogue);
-        merged = { ...merged, unexpected, exitCode: exitCode(merged.results, unexpected) };
+        merged = { ...merged, unexpected, exitCode: Math.max(exitCode(merged.results, unexpected), merged.incomplete ? 1 : 0) };
       }
       // Every input read and judged, the folder checked and the whole report rendered before --out is
       // touched: a bad input, or data that cannot be rendered, never costs the previous report.
@@ -597,8 +653,12 @@ export function buildProgram(): Command {
     .option('--rules', 'print every rule with its sources (quoted, with section and level) and how it grades')
     .addOption(scenariosOption())
     .addOption(noBuiltinOption())
+    .addOption(ruleOption())
+    .addOption(dialectOption())
+    .addOption(scenarioIdOption())
+    .addOption(grepOption())
     .option('--json', 'print JSON')
-    .action(async (opts: { clients?: boolean; rules?: boolean; families?: boolean; scenarios?: string[]; builtin: boolean; json?: boolean }) => {
+    .action(async (opts: { clients?: boolean; rules?: boolean; families?: boolean; scenarios?: string[]; builtin: boolean; json?: boolean; rule?: string[]; dialect?: Dialect; scenario?: string[]; grep?: Grep }) => {
       if (opts.families) {
         const { FAMILIES } = await load.families();
         if (opts.json) write(process.stdout, printableJson(FAMILIES.map((f) => ({ id: f.id, title: f.title, rules: f.rules, spec: f.spec })), 2) + '\n');
@@ -617,7 +677,13 @@ export function buildProgram(): Command {
         else print(BUILTIN_CLIENTS.map((c) => c.name).join('\n') + '\n');
         return;
       }
-      const catalogue = await (await load.catalogue()).loadCatalogue(await scenarioFiles(opts.scenarios, opts.builtin));
+      const all = await (await load.catalogue()).loadCatalogue(await scenarioFiles(opts.scenarios, opts.builtin));
+      // The filters `run` takes, with the same answer when they select nothing (exit 2, one line).
+      const { filterCatalogue, filtersProblem } = await load.run();
+      const pick = { ...(opts.scenario ? { ids: opts.scenario } : {}), ...(opts.grep ? { grep: opts.grep } : {}) };
+      const empty = filtersProblem(all, opts.rule, opts.dialect, pick);
+      if (empty) throw new UsageError(empty);
+      const catalogue = filterCatalogue(all, opts.rule, opts.dialect, pick);
       if (opts.json) {
         write(process.stdout, printableJson(catalogue.map((e) => ({ id: e.scenario.id, rule: e.scenario.rule, title: e.scenario.title, expect: e.scenario.expect })), 2) + '\n');
         return;

@@ -11,7 +11,7 @@
  * after 10 s is said on stderr (progress, dot), every 10 s, so a long run never looks hung.
  */
 import { isAbsolute, relative } from 'node:path';
-import { checkBehind, controlSentence, type RunResults, type ScenarioResult } from '../core/results.js';
+import { checkBehind, controlSentence, incompleteSentence, type RunResults, type ScenarioResult } from '../core/results.js';
 import { printable, printableInline, printableJson } from '../core/text.js';
 import { VERDICT_KINDS, type VerdictKind } from '../core/verdict.js';
 import type { WrittenReport } from '../../reports/index.js';
@@ -59,10 +59,12 @@ export function summaryText(r: RunResults, out: WrittenReport, colour = false): 
   for (const u of r.unexpected) {
     const res = r.results.find((x) => x.id === u.id);
     const worst = checkBehind(res, u.verdict);
-    lines.push(`  ✗ ${paint(colour, SGR[u.verdict], u.verdict.padEnd(10))} ${printable(`${u.id}${worst ? ` — ${worst.rule}: ${worst.reason}` : ''}`)}`);
+    // No result behind it (a stale expectation): the reason it is unexpected is all there is to say.
+    lines.push(`  ✗ ${paint(colour, SGR[u.verdict], u.verdict.padEnd(10))} ${printable(`${u.id} — ${worst ? `${worst.rule}: ${worst.reason}` : u.why}`)}`);
   }
+  if (r.incomplete) lines.push(`  ✗ ${printable(incompleteSentence(r.incomplete))}`);
   if (r.shard && !r.shard.startsWith('merged') && r.results.length === 0 && r.notRun.length > 0 && r.exitCode === 0)
-    lines.push(printable(`shard ${r.shard} holds no scenario file (there are more shards than files): nothing to run here; \`report\` merges the shards`));
+    lines.push(printable(`shard ${r.shard} holds no scenario (there are more shards than scenarios): nothing to run here; \`report\` merges the shards`));
   lines.push(printable(`report: ${shown(out.html)}`), printable(`results: ${shown(out.results)} · junit: ${shown(out.junit)} · summary: ${shown(out.markdown)}`), `exit code ${r.exitCode}`);
   return lines.join('\n') + '\n';
 }

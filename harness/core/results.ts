@@ -219,4 +219,17 @@ export interface RunResults {
   control?: ControlRecord[];
   /** How the lanes ran: the number asked for, the fewest open at once after backing off while the harness lagged, and how often. */
   lanes?: { start: number; min: number; backoffs: number };
+  /**
+   * A merge that lacks some of the run's shards: the shards missing (`3/4`, where their count is
+   * known) and the scenarios they held (also in `notRun`, not graded). Incomplete is exit code 1.
+   */
+  incomplete?: { why: string; shards?: string[]; missing: string[] };
+}
+
+/** A not-run reason that says the scenario belongs to another shard (run.ts writes it; merge.ts reads it). */
+export const inAnotherShard = (reason: string) => reason.startsWith('in another shard') || reason.startsWith('in a shard missing');
+
+/** What the console, summary.md and the HTML say of an incomplete merge, in one sentence. */
+export function incompleteSentence(i: NonNullable<RunResults['incomplete']>): string {
+  return `incomplete: ${i.missing.length} scenario(s) ${i.shards?.length ? `of shard(s) ${i.shards.join(', ')} ` : ''}are missing from the merge and were not graded (exit code 1): ${i.why}`;
 }

@@ -5,9 +5,7 @@
  * runs on different lanes overlap without sharing attribution. Lanes take scenarios from one queue,
  * in catalogue order. The modules are loaded once, by the catalogue, before the first lane opens.
  */
-import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import { relative } from 'node:path';
 import type { ClientAdapter } from '../adapters/contract.js';
 import type { ScenarioResult } from '../core/results.js';
 import type { Scenario } from '../core/scenario.js';
@@ -115,19 +113,36 @@ export async function runLanes(o: LaneOptions): Promise<LaneHistory> {
 }
 
 /**
- * `--shard <index>/<count>`: this shard's share of the scenario files. Files are ordered by a hash of
- * their path relative to `root` (so every machine of a CI matrix splits alike) and cut as vitest
- * cuts them: the first (files mod count) shards take one file more.
+ * What a scenario is expected to cost, in milliseconds, when no earlier run measured it: a base for
+ * the handshake and grading, plus the waits its peer is scripted to make (work, a slow answer, a
+ * Retry-After the client should honour). Only the order of the costs matters (shardScenarios).
  */
-export function shardFiles(files: string[], shard: string, root: string): Set<string> {
+export function estimatedCost(s: Scenario): number {
+  const rt = s.peer.runtime;
+  const waits = (rt.workMs ?? 0) + (rt.slow?.ms ?? 0) + (rt.unavailable ? rt.unavailable.retryAfterSeconds * 1000 * rt.unavailable.calls : 0);
+  return 400 + Math.min(waits, s.deadlineMs);
+}
+
+/**
+ * `--shard <index>/<count>`: this shard's share of the selected scenarios, balanced by cost. Each
+ * scenario costs what an earlier run measured (`measured`, by id: `--shard-timings`) or else its
+ * estimate; the costliest goes first to the shard with the least so far (ties: the lower index,
+ * then the id), so every machine of a CI matrix splits alike without talking to the others.
+ */
+export function shardScenarios(scenarios: Scenario[], shard: string, measured: ReadonlyMap<string, number> = new Map()): Set<string> {
   const [index, count] = shard.split('/').map(Number) as [number, number];
-  const sorted = [...new Set(files)]
-    .map((f) => ({ f, key: createHash('sha1').update(relative(root, f)).digest('hex') }))
-    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  const base = Math.floor(sorted.length / count);
-  const extra = sorted.length % count;
-  const start = (index - 1) * base + Math.min(index - 1, extra);
-  return new Set(sorted.slice(start, start + base + (index <= extra ? 1 : 0)).map((x) => x.f));
+  const costed = [...new Map(scenarios.map((s) => [s.id, s])).values()]
+    .map((s) => ({ id: s.id, cost: Math.max(1, Math.round(measured.get(s.id) ?? estimatedCost(s))) }))
+    .sort((a, b) => b.cost - a.cost || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const load = Array.from({ length: count }, () => 0);
+  const mine = new Set<string>();
+  for (const c of costed) {
+    let least = 0;
+    for (let i = 1; i < count; i++) if (load[i]! < load[least]!) least = i;
+    load[least]! += c.cost;
+    if (least === index - 1) mine.add(c.id);
+  }
+  return mine;
 }
 
 /** Lanes kept open across many runs (a property run): each scenario waits for a free lane. */

@@ -13,11 +13,11 @@ import type { Hello } from '../core/vocabulary/types.js';
 import { helloProblem } from '../adapters/contract.js';
 import { makePki, writePki } from '../pki/index.js';
 import { loadCatalogue, relativeToRoot, type CatalogueEntry } from './catalogue.js';
-import { PACKAGE_ROOT, harnessVersion } from './package-root.js';
+import { harnessVersion } from './package-root.js';
 import { exitCode, summarize } from './policy.js';
 import { judge, unexpectedWhyFor, type Expectations } from './expectations.js';
 import { compileGlob, globProblem } from '../core/glob.js';
-import { defaultLanes, runLanes, shardFiles, type LaneHistory } from './lanes.js';
+import { defaultLanes, runLanes, shardScenarios, type LaneHistory } from './lanes.js';
 import { confirm, needsConfirmation } from './confirm.js';
 import { closeEnv, openEnv } from './env.js';
 import { executeScenario } from './execute.js';
@@ -62,8 +62,10 @@ export interface RunOptions extends ClientChoice {
   /** The harness ran its control exchange (no scenario showed the client speaking A2A): what it found. */
   onControl?: (control: ControlRecord[]) => void;
   expectations?: Expectations;
-  /** `<index>/<count>`: run only this shard of the scenario files. */
+  /** `<index>/<count>`: run only this shard of the selected scenarios (balanced by cost: lanes.ts shardScenarios). */
   shard?: string;
+  /** What each scenario took in an earlier run (`--shard-timings`), by id: the shards are balanced by it. */
+  shardTimings?: ReadonlyMap<string, number>;
   /** Scenarios in flight at once, each on its own listeners and client (`--lanes`; defaultLanes() when absent). */
   lanes?: number;
   /** Aborting stops the run: its processes are killed, its folder removed, and RunInterrupted thrown. */
@@ -83,16 +85,20 @@ function pickProblem(s: Scenario, pick: ScenarioPick): string | undefined {
   return undefined;
 }
 
+/** The scenarios the command line's filters keep (`run` before the client's hello, and `list`). */
+export function filterCatalogue(catalogue: CatalogueEntry[], rules?: string[], dialect?: Dialect, pick: ScenarioPick = {}): CatalogueEntry[] {
+  return catalogue.filter(
+    (e) => !pickProblem(e.scenario, pick) && !(rules?.length && !rules.includes(e.scenario.rule)) && !(dialect && (e.scenario.peer.dialect ?? 'a2a-v1') !== dialect),
+  );
+}
+
 /**
  * Why the command line's filters (`--scenario`, `--grep`, `--rule`, `--dialect`) together leave no
  * scenario of the catalogue, or undefined: a filter that selects nothing is an argument error, not an
  * empty run.
  */
 export function filtersProblem(catalogue: CatalogueEntry[], rules?: string[], dialect?: Dialect, pick: ScenarioPick = {}): string | undefined {
-  const kept = catalogue.filter(
-    (e) => !pickProblem(e.scenario, pick) && !(rules?.length && !rules.includes(e.scenario.rule)) && !(dialect && (e.scenario.peer.dialect ?? 'a2a-v1') !== dialect),
-  );
-  if (kept.length > 0 || catalogue.length === 0) return undefined;
+  if (filterCatalogue(catalogue, rules, dialect, pick).length > 0 || catalogue.length === 0) return undefined;
   const named = [
     ...(pick.ids?.length ? [`--scenario ${pick.ids.join(',')}`] : []),
     ...(pick.grep ? [`--grep ${JSON.stringify(pick.grep.source)}`] : []),
@@ -247,9 +253,9 @@ async function runIn(folder: RunFolder, catalogue: CatalogueEntry[], o: RunOptio
   const deadlineMultiplier = o.deadlineMultiplier ?? 1;
   const results = new Map<string, ScenarioResult>();
   const fileOf = new Map(catalogue.map((e) => [e.scenario.id, e.file]));
-  // With a shard, this run takes its share of the selected scenarios' files.
-  const inShard = o.shard ? shardFiles(selected.map((e) => e.file), o.shard, PACKAGE_ROOT) : undefined;
-  const ranHere = (e: CatalogueEntry) => !inShard || inShard.has(e.file);
+  // With a shard, this run takes its share of the selected scenarios, balanced by their cost.
+  const inShard = o.shard ? shardScenarios(selected.map((e) => e.scenario), o.shard, o.shardTimings) : undefined;
+  const ranHere = (e: CatalogueEntry) => !inShard || inShard.has(e.scenario.id);
   const here = selected.filter(ranHere);
   const policy = { strict: o.strict === true };
   const ids = catalogue.map((e) => e.scenario.id);
@@ -317,7 +323,7 @@ async function runIn(folder: RunFolder, catalogue: CatalogueEntry[], o: RunOptio
       await confirmDeferred(deferred.splice(0), (id) => byId.get(id), { choice, hello, pkiDir, idSalt: seed, deadlineMultiplier, ...(o.signal ? { signal: o.signal } : {}) }, finished);
     queue = pending.signal.aborted ? here.filter((e) => !begun.has(e.scenario.id)) : [];
   }
-  // With a shard, scenarios in files of other shards are not run here (`report` merges the shards).
+  // With a shard, scenarios of other shards are not run here (`report` merges the shards).
   for (const e of selected) if (!ranHere(e)) notRun.push({ id: e.scenario.id, reason: `in another shard than ${o.shard}` });
   // After --bail, what never finished was never started (or was canceled): not run, with the reason.
   if (bailedAfter !== undefined)
@@ -333,7 +339,7 @@ async function runIn(folder: RunFolder, catalogue: CatalogueEntry[], o: RunOptio
   if (control) o.onControl?.(control);
   const ordered = credited.map(glueNotes(hello.glue));
   const { unexpected } = judge(ordered, policy, o.expectations, ids);
-  // More shards than scenario files leaves a shard with none: nothing there to grade, and nobody at
+  // More shards than scenarios leaves a shard with none: nothing there to grade, and nobody at
   // fault. It exits 0; the merge (`report`) grades the run as a whole.
   const emptyShard = o.shard !== undefined && selected.length > 0 && ran.length === 0 && bailedAfter === undefined;
   return {

@@ -58,6 +58,7 @@ footer { margin-top: 32px; font-size: 12px; }
 .diagram .body-link .label { text-decoration: underline; cursor: pointer; }
 .glue { border-left: 3px solid var(--info); background: #eceff1; padding: 4px 10px; margin: 0 0 10px; font-size: 13px; }
 .unrendered { border-left: 3px solid var(--fail); background: #ffebee; padding: 4px 10px; margin: 0 0 10px; font-size: 13px; } .json .elided { color: #757575; font-style: italic; }
+.coverage.incomplete { border-left: 3px solid var(--fail); background: #ffebee; padding: 4px 10px; }
 .lag { border-left: 3px solid var(--nonstrict); background: #fff8e1; padding: 4px 10px; margin-bottom: 10px; font-size: 13px; } .attempts { margin: 4px 0; padding-left: 20px; } .attempts li { margin: 3px 0; }
 .bodies { margin: 0 8px 8px; font-size: 12px; } .wire-body p { margin: 8px 0 2px; overflow-wrap: anywhere; } .wire-body pre { max-height: 320px; overflow: auto; margin: 0; }
 .matrix-wrap { overflow-x: auto; } .cell-btn .cn { font-weight: 800; } .cell-btn .cc { white-space: nowrap; }

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { render } from 'preact-render-to-string';
 import type { ComponentChildren } from 'preact';
-import { controlSentence, checkBehind, type RunResults, type ScenarioResult } from '../../harness/core/results.js';
+import { controlSentence, checkBehind, incompleteSentence, type RunResults, type ScenarioResult } from '../../harness/core/results.js';
 import { TASK_CLASSES } from '../../harness/core/vocabulary/types.js';
 import { sourceLabel } from '../../harness/core/sources.js';
 import { severity, VERDICT_KINDS, type Check, type VerdictKind } from '../../harness/core/verdict.js';
@@ -132,6 +132,11 @@ function Summary({ r }: { r: RunResults }) {
           The harness lagged during this run (a loaded machine, or its own lanes):{' '}
           {r.results.filter((x) => x.attempts?.length).length} scenario(s) ran again on a drained lane before their verdict was reported
           {r.lanes?.backoffs ? `; the lanes backed off from ${r.lanes.start} to ${r.lanes.min} (${r.lanes.backoffs} time(s))` : ''}. See each scenario's attempts.
+        </p>
+      ) : null}
+      {r.incomplete ? (
+        <p class="coverage incomplete" data-testid="incomplete">
+          {incompleteSentence(r.incomplete)}.
         </p>
       ) : null}
       {r.control?.length ? (
