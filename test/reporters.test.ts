@@ -1,6 +1,8 @@
 /** The run reporters (harness/cli/reporters.ts): what each writes where, colour only when asked, untrusted text made printable. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { makeReporter, wantsColour } from '../harness/cli/reporters.js';
+import { join, relative } from 'node:path';
+import { makeReporter, makeReporters, parseReporters, reportersProblem, wantsColour } from '../harness/cli/reporters.js';
+import { PACKAGE_ROOT } from '../harness/runner/package-root.js';
 import type { RunResults, ScenarioResult } from '../harness/core/results.js';
 
 const result = (id: string, verdict: ScenarioResult['verdict']) => ({ id, verdict, durationMs: 12, checks: [{ rule: 'WIRE-X', verdict, reason: 'because\u001b[2J', evidence: [] }] }) as unknown as ScenarioResult;
@@ -56,11 +58,59 @@ describe('run reporters', () => {
     expect(json.err).toBe('');
   });
 
-  it('colour is for terminals only, and never with NO_COLOR set', () => {
+  it('colour is for terminals only, never with NO_COLOR set; FORCE_COLOR forces it on (or off with 0/false) and wins over NO_COLOR, as in Node', () => {
     const tty = { isTTY: true } as NodeJS.WriteStream;
+    const pipe = { isTTY: false } as NodeJS.WriteStream;
     expect(wantsColour(tty, {})).toBe(true);
     expect(wantsColour(tty, { NO_COLOR: '1' })).toBe(false);
-    expect(wantsColour({ isTTY: false } as NodeJS.WriteStream, {})).toBe(false);
+    expect(wantsColour(pipe, {})).toBe(false);
+    expect(wantsColour(pipe, { FORCE_COLOR: '1' })).toBe(true);
+    expect(wantsColour(pipe, { FORCE_COLOR: '' })).toBe(true);
+    expect(wantsColour(pipe, { FORCE_COLOR: '1', NO_COLOR: '1' })).toBe(true);
+    expect(wantsColour(tty, { FORCE_COLOR: '0' })).toBe(false);
+    expect(wantsColour(tty, { FORCE_COLOR: 'false' })).toBe(false);
+  });
+
+  it('tap lists each scenario not run as ok … # SKIP with its reason, before the plan', () => {
+    const out: string[] = [];
+    const tap = makeReporter('tap', { out: (t) => out.push(t), err: () => {}, colour: false });
+    tap.result(1, 1, result('a/ok', 'PASS'), false);
+    tap.end({ ...run, notRun: [{ id: 'b/left', reason: 'filtered out by --grep #x' }, { id: 'c/other', reason: 'in another shard than 1/2' }] }, written);
+    const lines = out.join('').split('\n');
+    expect(lines.slice(1, 5)).toEqual(['ok 1 - a/ok # PASS', 'ok 2 - b/left # SKIP filtered out by --grep \\#x', 'ok 3 - c/other # SKIP in another shard than 1/2', '1..3']);
+  });
+
+  it('github: an ::error per unexpected verdict, escaped as the runner reads it, on the scenario file where it lies in the repository', () => {
+    const out: string[] = [];
+    const gh = makeReporter('github', { out: (t) => out.push(t), err: () => {}, colour: false });
+    const rel = relative(PACKAGE_ROOT, join(process.cwd(), 'conformance/acme.scenario.json'));
+    const fail = { ...result('acme/x,y', 'FAIL'), file: rel };
+    const builtin = { ...result('neg/z', 'TIMEOUT'), file: 'scenarios/neg.scenario.ts' };
+    gh.end({ ...run, results: [fail, builtin], unexpected: [{ id: 'acme/x,y', verdict: 'FAIL', why: '100% wrong\nreally' }, { id: 'neg/z', verdict: 'TIMEOUT', why: 'w' }, { id: 'gone/stale', verdict: 'FAIL', why: 'stale expectation: it matches no scenario in the catalogue' }] }, written);
+    const lines = out.join('').trimEnd().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/^::error file=conformance\/acme\.scenario\.json,title=A2A conformance%3A FAIL acme\/x%2Cy::WIRE-X: because.*%0Aunexpected: 100%25 wrong%0Areally$/);
+    expect(out.join('')).not.toMatch(/[\u001b\u0007]/);
+    // A built-in scenario lives in the harness's package, not the vendor's repository: no file.
+    expect(lines[1]).toMatch(/^::error title=A2A conformance%3A TIMEOUT neg\/z::WIRE-X/);
+    expect(lines[2]).toBe('::error title=A2A conformance%3A FAIL gone/stale::stale expectation: it matches no scenario in the catalogue');
+  });
+
+  it('several reporters at once: a document on stdout sends progress to stderr; name=file buffers one for a file; clashes are refused', () => {
+    const stdout: string[] = [];
+    const stderr: string[] = [];
+    const rs = makeReporters(parseReporters('progress,json', parseReporters('tap=out.tap')), { stdout: (t) => stdout.push(t), stderr: (t) => stderr.push(t), colour: { stdout: false, stderr: false } });
+    rs.result(1, 1, result('a/ok', 'PASS'), false);
+    rs.end(run, written);
+    rs.dispose();
+    expect(JSON.parse(stdout.join(''))).toEqual(run);
+    expect(stderr.join('')).toMatch(/^\[1\/1\] PASS +a\/ok[\s\S]*exit code 1\n$/);
+    expect(rs.files()).toEqual([{ file: 'out.tap', text: expect.stringMatching(/^TAP version 13\nok 1 - a\/ok # PASS\n1\.\.1\n/) }]);
+    expect(reportersProblem(parseReporters('json,junit'))).toMatch(/^--reporter json and junit would both write to stdout/);
+    expect(reportersProblem(parseReporters('github,tap'))).toMatch(/^--reporter github writes workflow commands to stdout/);
+    expect(reportersProblem(parseReporters('github,tap=t.tap,progress,junit=j.xml'))).toBeUndefined();
+    expect(reportersProblem(parseReporters('tap=x,junit=x'))).toBe('two reporters write to x: give each its own file');
+    expect(() => parseReporters('html')).toThrow('--reporter must be one of progress, dot, tap, json, junit, github (or name=file), got "html"');
   });
 
   it('a failed run ends a TAP stream with Bail out!; a scenario still running is said after 10 s and after each further 10 s, once each', () => {

@@ -19,7 +19,7 @@ import type { ScenarioPick } from '../runner/run.js';
 import type { Serving } from './serve.js';
 import type { Interruptible, StopSignal } from './interrupt.js';
 import type { ClaimedOutput } from './output.js';
-import { makeReporter, REPORTERS, summaryText, wantsColour, type ReporterName } from './reporters.js';
+import { makeReporters, parseReporters, REPORTERS, reportersProblem, summaryText, wantsColour, type ReporterChoice } from './reporters.js';
 import { printable, printableJson } from '../core/text.js';
 import { FAMILY_IDS } from '../gen/family-ids.js';
 
@@ -319,11 +319,14 @@ export function buildProgram(): Command {
     .option('--last-failed', 'only the scenarios the previous report in --out found unexpected (its results.json); the new report replaces it')
     .option('--shard-timings <results.json>', 'balance --shard by what each scenario took in that earlier run (the last merged report); without it, by an estimate')
     .option('--bail', 'stop starting scenarios after the first unexpected verdict (the rest are listed as not run)', false)
-    .option('--reporter <name>', `what goes to stdout: ${REPORTERS.join(', ')} (json: the results document)`, (v: string) => {
-      if (!(REPORTERS as readonly string[]).includes(v)) throw new UsageError(`--reporter must be one of ${REPORTERS.join(', ')}, got "${v}"`);
-      return v as ReporterName;
-    }, 'progress')
-    .action(async (opts: { client?: string; clientCmd?: string; scenarios?: string[]; builtin: boolean; rule?: string[]; dialect?: Dialect; out: string; strict: boolean; deadlineMultiplier: number; seed?: string; lanes?: number; expectations?: string; updateExpectations?: string; shard?: string; scenario?: string[]; grep?: Grep; lastFailed?: boolean; shardTimings?: string; bail: boolean; reporter: ReporterName }) => {
+    .option('--reporter <name[=file]>', `what it prints: ${REPORTERS.join(', ')}; repeatable (several at once), name=file writes one to a file (default: progress)`, (v: string, prev?: ReporterChoice[]) => {
+      try {
+        return parseReporters(v, prev);
+      } catch (err) {
+        throw new UsageError((err as Error).message);
+      }
+    })
+    .action(async (opts: { client?: string; clientCmd?: string; scenarios?: string[]; builtin: boolean; rule?: string[]; dialect?: Dialect; out: string; strict: boolean; deadlineMultiplier: number; seed?: string; lanes?: number; expectations?: string; updateExpectations?: string; shard?: string; scenario?: string[]; grep?: Grep; lastFailed?: boolean; shardTimings?: string; bail: boolean; reporter?: ReporterChoice[] }) => {
       if (opts.shard !== undefined && !/^[1-9]\d*\/[1-9]\d*$/.test(opts.shard)) throw new UsageError(`--shard must look like 1/3, got "${opts.shard}"`);
       if (opts.shard) {
         const [i, n] = opts.shard.split('/').map(Number) as [number, number];
@@ -357,10 +360,14 @@ export function buildProgram(): Command {
       if (opts.shardTimings !== undefined && !opts.shard) throw new UsageError('--shard-timings balances the shards of --shard: give --shard too');
       const shardTimings = opts.shardTimings !== undefined ? timingsFrom(opts.shardTimings, await load.resultsInput()) : undefined;
       const updateTo = opts.updateExpectations !== undefined ? checkWritableFile('--update-expectations', opts.updateExpectations) : undefined;
+      const reporters = opts.reporter ?? [{ name: 'progress' as const }];
+      const clash = reportersProblem(reporters);
+      if (clash) throw new UsageError(clash);
+      const reporterFiles = reporters.flatMap((c) => (c.file !== undefined ? [{ name: c.name, file: checkWritableFile(`--reporter ${c.name}=`, c.file) }] : []));
       await reap();
       const out = await claimOutput('--out', opts.out);
       const stop = interruptible((l) => printErr(l + '\n'), 'the run', { onStop: (s) => out.abandon(`it was stopped by ${s}`) });
-      const reporter = makeReporter(opts.reporter, { out: (t) => writeRaw(process.stdout, t), err: (t) => writeRaw(process.stderr, t), colour: wantsColour(opts.reporter === 'progress' ? process.stderr : process.stdout) });
+      const reporter = makeReporters(reporters, { stdout: (t) => writeRaw(process.stdout, t), stderr: (t) => writeRaw(process.stderr, t), colour: { stdout: wantsColour(process.stdout), stderr: wantsColour(process.stderr) } });
       let results: RunResults;
       try {
         results = await runConformance({
@@ -409,6 +416,14 @@ export function buildProgram(): Command {
         return out.commit(done);
       });
       reporter.end(done, written);
+      // The reporters given a file (`--reporter junit=junit.xml`) are written now, each whole.
+      for (const [i, f] of reporter.files().entries()) {
+        try {
+          await writeFileAtomic(reporterFiles[i]!.file, f.text);
+        } catch (err) {
+          throw new PlaceError(`could not write --reporter ${reporterFiles[i]!.name}=${f.file}: ${String((err as Error).message).split('\n')[0]}`);
+        }
+      }
       process.exitCode = done.exitCode;
     });
 
