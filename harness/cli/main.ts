@@ -4,9 +4,9 @@
  * 2 a harness ERROR, bad arguments or a bad input file (found before anything runs); 128 + n when a
  * run is stopped by signal n (130 SIGINT, 143 SIGTERM), after it has removed everything it started.
  */
-import { existsSync, mkdtempSync, rmdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import { RULE_IDS, RULES } from '../core/oracle/rules.js';
 import { DIALECTS, type Dialect } from '../core/vocabulary/types.js';
@@ -45,6 +45,7 @@ const load = {
   properties: () => import('./properties.js'),
   propertyRun: () => import('../runner/properties.js'),
   inputFile: () => import('./input-file.js'),
+  config: () => import('./config.js'),
   families: () => import('../gen/families/index.js'),
 };
 
@@ -212,6 +213,9 @@ const dialectOption = () =>
 const scenarioIdOption = () => new Option('--scenario <id>', 'only this scenario (repeatable, or comma-separated)').argParser((v: string, prev: string[] = []) => [...prev, ...v.split(',').map((x) => x.trim()).filter(Boolean)]);
 const grepOption = () => new Option('--grep <text|/regex/>', 'only scenarios whose id or title contains the text (case-insensitive) or matches /regex/flags').argParser(grepOf);
 
+/** `--config`, on every command a config file can feed (harness/cli/config.ts). */
+const configOption = () => new Option('--config <file>', 'the config file (default: a2a-conformance.config.json, .ts, .mts, .mjs or .js in the current folder; docs/config.schema.json)');
+
 /** `--scenarios` and `--no-builtin`, as `run`, `serve` and `list` take them (a new Option per command). */
 const scenariosOption = () => new Option('--scenarios <glob...>', 'your scenario files, folders or globs, run with the built-in ones (*.scenario.ts|mts|js|mjs|json)');
 const noBuiltinOption = () => new Option('--no-builtin', 'leave out the built-in scenarios: only those of --scenarios');
@@ -295,11 +299,20 @@ export function buildProgram(): Command {
     // Set before the subcommands are made: they copy these settings, so their errors exit 2 as well.
     .exitOverride()
     // Commander's own argument errors read like ours: "a2a-conformance: <what>", then the usage line (main).
-    .configureOutput({ writeOut: (s) => print(s), writeErr: (s) => printErr(s), outputError: (s) => printErr(s.replace(/^error: /, 'a2a-conformance: ')) });
+    .configureOutput({ writeOut: (s) => print(s), writeErr: (s) => printErr(s), outputError: (s) => printErr(s.replace(/^error: /, 'a2a-conformance: ')) })
+    // A config file fills in what the command line left out, before the command acts.
+    .hook('preAction', async (_program, cmd) => {
+      if (!cmd.options.some((o) => o.long === '--config')) return;
+      const { applyConfig, findConfig, loadConfig } = await load.config();
+      const cwd = process.cwd();
+      const file = findConfig(cwd, cmd.getOptionValue('config') as string | undefined);
+      if (file) applyConfig(cmd, await loadConfig(file), file, cwd, (m) => new UsageError(m));
+    });
 
   program
     .command('run')
     .description('run the scenarios against a client and write <out>/results.json')
+    .addOption(configOption())
     .option('--client <name>', 'a built-in client (reference, naive, a2a-js-sdk, …; see `list --clients`)')
     .option('--client-cmd <command>', 'any other client: a command that speaks the NDJSON protocol (docs/protocol.md)')
     .addOption(scenariosOption())
@@ -363,7 +376,16 @@ export function buildProgram(): Command {
       const reporters = opts.reporter ?? [{ name: 'progress' as const }];
       const clash = reportersProblem(reporters);
       if (clash) throw new UsageError(clash);
-      const reporterFiles = reporters.flatMap((c) => (c.file !== undefined ? [{ name: c.name, file: checkWritableFile(`--reporter ${c.name}=`, c.file) }] : []));
+      // A reporter's file may name folders that do not exist yet (as vitest's outputFile may): they are made.
+      const reporterFiles = reporters.flatMap((c) => {
+        if (c.file === undefined) return [];
+        try {
+          if (c.file.trim()) mkdirSync(dirname(resolve(c.file)), { recursive: true });
+        } catch {
+          // Said in one line by the check below (a file in the way, no permission).
+        }
+        return [{ name: c.name, file: checkWritableFile(`--reporter ${c.name}=`, c.file) }];
+      });
       await reap();
       const out = await claimOutput('--out', opts.out);
       const stop = interruptible((l) => printErr(l + '\n'), 'the run', { onStop: (s) => out.abandon(`it was stopped by ${s}`) });
@@ -432,6 +454,7 @@ export function buildProgram(): Command {
     program
       .command(name)
       .description(description)
+      .addOption(configOption())
       .option('--client <name>', 'a built-in client (reference, naive, a2a-js-sdk, …; see `list --clients`)')
       .option('--client-cmd <command>', 'any other client: a command that speaks the NDJSON protocol (docs/protocol.md)')
       // A folder of its own by default: a property run or a replay never overwrites the run's report (conformance-report).
@@ -614,15 +637,18 @@ export function buildProgram(): Command {
   program
     .command('doctor')
     .description('check a subprocess client\'s protocol (handshake, and a plain text task in each dialect it declares) before grading')
-    .requiredOption('--client-cmd <command>', 'the command that runs the client')
-    .action(async (opts: { clientCmd: string }) => {
+    .addOption(configOption())
+    .option('--client-cmd <command>', 'the command that runs the client (or the config file\'s clientCmd)')
+    .action(async (opts: { clientCmd?: string }) => {
+      if (!opts.clientCmd) throw new UsageError('doctor checks a subprocess client: give --client-cmd "<command>" (or clientCmd in the config file)');
+      const clientCmd = opts.clientCmd;
       const { interruptible } = await load.interrupt();
       const { doctor } = await load.doctor();
       await reap();
       // Its client and PKI live in a run folder too: a signal removes them like a run's.
       const stop = interruptible((l) => printErr(l + '\n'), 'the check');
       try {
-        process.exitCode = await untilStopped(stop, doctor(opts.clientCmd, (l) => print(l + '\n')));
+        process.exitCode = await untilStopped(stop, doctor(clientCmd, (l) => print(l + '\n')));
       } finally {
         stop.dispose();
       }
@@ -633,6 +659,7 @@ export function buildProgram(): Command {
     .description('start the scripted peers on 127.0.0.1 for debugging a client by hand; Ctrl-C stops')
     .option('--peer <name>', 'a scenario id or a peer factory name (default: every scenario)')
     .option('--pki-dir <dir>', 'keep the certificates here and reuse them across runs')
+    .addOption(configOption())
     .addOption(scenariosOption())
     .addOption(noBuiltinOption())
     .action(async (opts: { peer?: string; pkiDir?: string; scenarios?: string[]; builtin: boolean }) => {
@@ -666,6 +693,7 @@ export function buildProgram(): Command {
     .option('--clients', 'print the built-in clients, one per line')
     .option('--families', 'print the property families: id, rules, title')
     .option('--rules', 'print every rule with its sources (quoted, with section and level) and how it grades')
+    .addOption(configOption())
     .addOption(scenariosOption())
     .addOption(noBuiltinOption())
     .addOption(ruleOption())
@@ -752,13 +780,13 @@ export async function main(argv: string[]): Promise<number> {
       return 2;
     }
     // An error of a module a command loaded: its class comes from the same (cached) module.
-    const [{ ClientFault }, { ScenarioLoadError }, { ExpectationsError }, { MergeError }, { OutputError }, { ResultsInputError }] = await Promise.all([load.subprocess(), load.catalogue(), load.expectations(), load.merge(), load.output(), load.resultsInput()]);
+    const [{ ClientFault }, { ScenarioLoadError }, { ExpectationsError }, { MergeError }, { OutputError }, { ResultsInputError }, { ConfigError }] = await Promise.all([load.subprocess(), load.catalogue(), load.expectations(), load.merge(), load.output(), load.resultsInput(), load.config()]);
     if (err instanceof ClientFault) {
       // The client's fault, not the harness's: nothing could be graded (DESIGN.md §4.3: exit 1).
       printErr(`a2a-conformance: ${err.message}\nNothing was graded. Check the client with: a2a-conformance doctor --client-cmd "<command>"\n`);
       return 1;
     }
-    if (err instanceof ScenarioLoadError || err instanceof ExpectationsError || err instanceof MergeError || err instanceof OutputError || err instanceof ResultsInputError) {
+    if (err instanceof ScenarioLoadError || err instanceof ExpectationsError || err instanceof MergeError || err instanceof OutputError || err instanceof ResultsInputError || err instanceof ConfigError) {
       printErr(`a2a-conformance: ${err.message}\n`);
       return 2;
     }

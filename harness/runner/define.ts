@@ -4,6 +4,7 @@
  * is the typed entry point of the format, so a TypeScript file is checked as it is written.
  */
 import type { Scenario } from '../core/scenario.js';
+import type { ConformanceConfig } from '../cli/config.js';
 
 /** Declares the scenarios of one file: `export default defineScenarios([...])`. */
 export function defineScenarios(scenarios: Scenario[]): Scenario[] {
@@ -13,4 +14,13 @@ export function defineScenarios(scenarios: Scenario[]): Scenario[] {
 /** A file with a single scenario: `export default defineScenario({...})`. */
 export function defineScenario(scenario: Scenario): Scenario[] {
   return defineScenarios([scenario]);
+}
+
+/**
+ * A config file in TypeScript or JavaScript (`a2a-conformance.config.ts`): `export default
+ * defineConfig({ clientCmd: 'python shim.py', scenarios: ['conformance/'] })`. Typed, returned as it is;
+ * the CLI checks it against docs/config.schema.json.
+ */
+export function defineConfig(config: ConformanceConfig): ConformanceConfig {
+  return config;
 }

@@ -35,14 +35,14 @@ const MAX_JSON = 16 * 1024 * 1024;
 const MAX_OUTPUT = 64 * 1024;
 
 /** Each file's module, or the error it failed to load with. */
-export async function importVendorModules(files: string[]): Promise<Map<string, { default?: unknown } | VendorImportError>> {
+export async function importVendorModules(files: string[], plain = 'scenarios are plain data'): Promise<Map<string, { default?: unknown } | VendorImportError>> {
   const out = new Map<string, { default?: unknown } | VendorImportError>();
   if (files.length === 0) return out;
   const vite = pathToFileURL(createRequire(import.meta.url).resolve('vite')).href;
   const { budgetMs, heapMb } = VENDOR_LOAD;
   const worker = new Worker(WORKER_CODE, {
     eval: true,
-    workerData: { vite, files, maxJson: MAX_JSON, self: join(CODE_ROOT, `harness/index${CODE_EXT}`) },
+    workerData: { vite, files, maxJson: MAX_JSON, self: join(CODE_ROOT, `harness/index${CODE_EXT}`), plain },
     // The worker needs nothing of the CLI's own flags (a loader hook, a heap size of its own).
     execArgv: [],
     stdout: true,
@@ -193,12 +193,12 @@ const toJson = (value) => {
 const asJson = (value) => {
   try {
     return JSON.stringify(value, (key, v) => {
-      if (typeof v === 'function' || typeof v === 'symbol') throw new Error('its default export holds a ' + typeof v + (key ? ' (at "' + String(key).slice(0, 60) + '")' : '') + ': scenarios are plain data');
+      if (typeof v === 'function' || typeof v === 'symbol') throw new Error('its default export holds a ' + typeof v + (key ? ' (at "' + String(key).slice(0, 60) + '")' : '') + ': ' + workerData.plain);
       return v;
     });
   } catch (err) {
     if (err instanceof RangeError) throw new Error('its default export is nested too deep to pass back as JSON');
-    if (/circular/i.test(String(err && err.message))) throw new Error('its default export refers back to itself (a cycle): scenarios are plain data');
+    if (/circular/i.test(String(err && err.message))) throw new Error('its default export refers back to itself (a cycle): ' + workerData.plain);
     throw err;
   }
 };

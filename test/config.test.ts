@@ -1,0 +1,101 @@
+/**
+ * The config file (harness/cli/config.ts, docs/config.schema.json): it fills in what the command
+ * line leaves out, the command line wins, relative paths are read from its folder, a bad key or
+ * value is one line naming the file and the key (exit 2), a `.ts` config loads with defineConfig
+ * from a folder with no package.json. In this process (runMain), one run at a time.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runMain } from './helpers/main.js';
+import { testTemp } from './helpers/tmp.js';
+import { CONFIG_NAMES, findConfig } from '../harness/cli/config.js';
+import type { RunResults } from '../harness/core/results.js';
+
+const EXAMPLE = join(import.meta.dirname, '../examples/scenarios/retry-after.scenario.json');
+
+/** A vendor folder: a scenario folder and a config file, written as given. */
+function vendor(config: string, name = 'a2a-conformance.config.json') {
+  const dir = testTemp('a2a-config-');
+  mkdirSync(join(dir, 'conformance'));
+  writeFileSync(join(dir, 'conformance/busy.scenario.json'), readFileSync(EXAMPLE));
+  writeFileSync(join(dir, name), config);
+  return { dir, file: join(dir, name) };
+}
+
+describe('the config file', () => {
+  it('fills in client, scenarios, builtin, out, reporter and lanes; paths (out, a reporter file) are read from its folder', async () => {
+    const v = vendor(JSON.stringify({ client: 'reference', scenarios: ['conformance/'], builtin: false, out: 'reports/conformance', reporter: ['dot', 'junit=reports/junit.xml'], lanes: 2 }));
+    const r = await runMain(['run', '--config', v.file]);
+    expect(r.code, r.stderr).toBe(0);
+    // dot, not progress: one character, then the summary.
+    expect(r.stdout).toMatch(/^\.\n/);
+    const results = JSON.parse(readFileSync(join(v.dir, 'reports/conformance/results.json'), 'utf8')) as RunResults;
+    expect(results.results.map((x) => x.id)).toEqual(['example/busy-retry-after']);
+    expect(results.client.name).toBe('reference');
+    // A reporter's file is a path too, read from the config's folder.
+    expect(readFileSync(join(v.dir, 'reports/junit.xml'), 'utf8')).toBe(readFileSync(join(v.dir, 'reports/conformance/junit.xml'), 'utf8'));
+  });
+
+  it('the command line wins: --client-cmd or --client replaces the config client, --reporter its list, --out its folder', async () => {
+    const v = vendor(JSON.stringify({ client: 'no-such-client', scenarios: ['conformance/'], builtin: false, reporter: ['dot'] }));
+    const out = join(v.dir, 'here');
+    const r = await runMain(['run', '--config', v.file, '--client', 'reference', '--reporter', 'tap', '--out', out]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.startsWith('TAP version 13\n')).toBe(true);
+    expect(existsSync(join(out, 'results.json'))).toBe(true);
+    // The config's own client, where the command line names none, is checked as --client is.
+    const bad = await runMain(['run', '--config', v.file, '--out', join(v.dir, 'x')]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.split('\n')[0]).toMatch(/^a2a-conformance: unknown client "no-such-client"\. Built-in clients: reference/);
+  });
+
+  it('a key that is not one, a value its option refuses, two config files, a --config that does not exist: one line, exit 2', async () => {
+    const typo = vendor(JSON.stringify({ clinet: 'reference' }));
+    const t = await runMain(['run', '--config', typo.file]);
+    expect(t.code).toBe(2);
+    expect(t.stderr).toMatch(/a2a-conformance\.config\.json: "clinet" is not a key of the config \(docs\/config\.schema\.json\)\n$/);
+    const lanes = vendor(JSON.stringify({ client: 'reference', lanes: 0 }));
+    expect((await runMain(['run', '--config', lanes.file])).stderr).toMatch(/a2a-conformance\.config\.json: \/lanes: must be >= 1/);
+    const rule = vendor(JSON.stringify({ client: 'reference', rule: ['NO-SUCH-RULE'] }));
+    const rr = await runMain(['run', '--config', rule.file]);
+    expect(rr.code).toBe(2);
+    expect(rr.stderr.split('\n')[0]).toMatch(/a2a-conformance\.config\.json: "rule": unknown rule "NO-SUCH-RULE"\. Rules: /);
+    const two = vendor('{}');
+    writeFileSync(join(two.dir, 'a2a-conformance.config.mjs'), 'export default {};\n');
+    expect(() => findConfig(two.dir)).toThrow(/two config files in .* \(a2a-conformance\.config\.json, a2a-conformance\.config\.mjs\): keep one, or name it with --config/);
+    const none = await runMain(['doctor', '--config', join(two.dir, 'nope.json')]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('--config ');
+    expect(none.stderr).toContain('nope.json: no such file');
+    // doctor without a client command, from neither place, says where to give it.
+    const bare = vendor('{}');
+    const d = await runMain(['doctor', '--config', bare.file]);
+    expect(d.code).toBe(2);
+    expect(d.stderr.split('\n')[0]).toBe('a2a-conformance: doctor checks a subprocess client: give --client-cmd "<command>" (or clientCmd in the config file)');
+  });
+
+  it('list and serve read the scenarios from it; keys of other commands wait for them', async () => {
+    const v = vendor(JSON.stringify({ client: 'reference', scenarios: ['conformance/'], builtin: false, reporter: ['dot'], strict: true }));
+    const l = await runMain(['list', '--config', v.file]);
+    expect(l.code, l.stderr).toBe(0);
+    expect(l.stdout.trim().split('\n')).toEqual([expect.stringMatching(/^example\/busy-retry-after +WIRE-NO-BLIND-RETRY +PASS$/)]);
+  });
+
+  it('a .ts config with defineConfig loads from a folder with no package.json; a function in it is refused', async () => {
+    const v = vendor(`import { defineConfig } from 'a2a-conformance';\nexport default defineConfig({ scenarios: ['conformance/'], builtin: false });\n`, 'a2a-conformance.config.ts');
+    const l = await runMain(['list', '--config', v.file]);
+    expect(l.code, l.stderr).toBe(0);
+    expect(l.stdout).toMatch(/^example\/busy-retry-after /);
+    const f = vendor(`export default { scenarios: ['conformance/'], grep: () => true };\n`, 'a2a-conformance.config.mjs');
+    const bad = await runMain(['list', '--config', f.file]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/the config file .*a2a-conformance\.config\.mjs did not load: its default export holds a function \(at "grep"\): a config is plain data/);
+  });
+
+  it('the names it is found by are the ones the README gives', () => {
+    const doc = readFileSync(join(import.meta.dirname, '../README.md'), 'utf8');
+    expect(doc).toContain('`a2a-conformance.config.json` (or `.ts`, `.mts`, `.mjs`, `.js`');
+    expect(CONFIG_NAMES.map((n) => n.slice('a2a-conformance.config'.length))).toEqual(['.json', '.ts', '.mts', '.mjs', '.js']);
+  });
+});
