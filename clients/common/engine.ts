@@ -1,6 +1,8 @@
 /**
  * The run loop shared by the reference and the naive clients: fetch the card over TLS, negotiate,
  * then send, drive the task to a terminal state within the deadline, and cancel what it abandons.
+ * A task whose first answer was cut, or whose stream ended before it did, is followed on, never
+ * started again.
  * The mistakes of the naive client are switches; with none set this is the reference behaviour.
  */
 import type { ClientReport, RunRequest } from '../../harness/core/vocabulary/types.js';
@@ -12,6 +14,8 @@ import { PushReceiver } from './push-receiver.js';
 import { A2ATransport, newMessageId, type RpcOutcome } from './transport.js';
 
 const TERMINAL = new Set(['TASK_STATE_COMPLETED', 'TASK_STATE_CANCELED', 'TASK_STATE_FAILED', 'TASK_STATE_REJECTED']);
+/** States at which a task waits on its client: a stream ends there too (the task is not over, but it is the client's turn). */
+const INTERRUPTED = new Set(['TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED']);
 const POLL_MS = 50;
 /** Time kept back from the deadline to cancel and report. */
 const MARGIN_MS = 800;
@@ -29,6 +33,7 @@ const sleep = (ms: number, signal: AbortSignal) =>
 
 function describe(o: Exclude<RpcOutcome, { ok: true }>): string {
   if (o.kind === 'http') return `HTTP ${o.status}${o.challenge ? ` (WWW-Authenticate: ${o.challenge.slice(0, 200)})` : ''}`;
+  if (o.kind === 'cut') return `HTTP ${o.status}, then the connection closed in the middle of the answer (${o.code}: ${o.message})`;
   return o.kind === 'rpc' ? `JSON-RPC ${o.code} ${o.message}` : `${o.code}: ${o.message}`;
 }
 
@@ -39,6 +44,7 @@ interface TaskJson {
   id: string;
   status?: { state?: string };
   artifacts?: Array<{ parts?: Array<{ mediaType?: string }> }>;
+  history?: Array<{ messageId?: unknown }>;
 }
 
 const taskOf = (r: Record<string, unknown>): TaskJson | undefined => {
@@ -59,7 +65,7 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
 
     const fetched = await t.getJson(req.cardUrl);
     if (!fetched.ok)
-      return { decision: 'rejected', errorClass: fetched.kind === 'network' ? 'handshake' : 'untrusted-card', degradations: [], taskIds, notes: `card fetch failed: ${describe(fetched)}` };
+      return { decision: 'rejected', errorClass: fetched.kind === 'network' || fetched.kind === 'cut' ? 'handshake' : 'untrusted-card', degradations: [], taskIds, notes: `card fetch failed: ${describe(fetched)}` };
     // The trust gate comes first: nothing is planned from a card the client cannot trust (seed 001).
     const cardJson = (fetched.json && typeof fetched.json === 'object' && !Array.isArray(fetched.json) ? fetched.json : {}) as Record<string, unknown>;
     const trust = await checkTrust(cardJson, req.profile, async (url) => {
@@ -150,20 +156,71 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
         ? []
         : (task?.artifacts ?? []).flatMap((a) => (a.parts ?? []).map((p) => p.mediaType ?? '')).filter((mt) => mt !== '' && !req.profile.mediaTypes.some((r) => sameType(r, mt, mistakes.looseMediaMatch === true)));
     const planned = plan;
+    /** How the task came to be followed, where its first answer did not name it whole (below). */
+    let followed = '';
     const report = (notes: string): ClientReport => ({
       decision: planned.optIn ? 'escalated' : degradations.length ? 'downgraded' : 'proceeded',
       degradations,
       taskIds,
-      notes: [probeNote, planned.notes, notes].filter(Boolean).join('; '),
+      notes: [probeNote, planned.notes, followed, notes].filter(Boolean).join('; '),
+    });
+    type FirstSend = { message: ReturnType<typeof message>; configuration: Record<string, unknown> };
+
+    /** The next event of a stream, or 'budget' when the deadline budget runs out first: an open stream that sends nothing more must not outlast it. */
+    const nextWithin = async <T, R>(it: AsyncGenerator<T, R>): Promise<IteratorResult<T, R> | 'budget'> => {
+      const pending = it.next();
+      // The budget's timer is cleared when the event wins, so a finished run leaves no timer behind.
+      const lost = new AbortController();
+      const raced = await Promise.race([pending, sleep(Math.max(0, budgetLeft()), AbortSignal.any([signal, lost.signal])).then(() => 'budget' as const)]);
+      lost.abort();
+      if (raced === 'budget') pending.catch(() => {});
+      return raced;
+    };
+
+    /**
+     * The task a message minted, where the answer that named it was lost on the way: ListTasks (a Get
+     * operation, "naturally idempotent", A2A §3.3.1), each task's history searched for the message's
+     * messageId. The history need not keep the message (§3.7: clients "MUST NOT rely on this
+     * behavior"), so not finding it proves nothing; and v0.3's JSON-RPC has no tasks/list at all.
+     */
+    const findSent = async (messageId: string): Promise<{ task?: TaskJson; note: string }> => {
+      if (t.dialect === 'a2a-v0.3') return { note: 'A2A v0.3 has no tasks/list in JSON-RPC to look for it with' };
+      let pageToken = '';
+      for (let page = 0; page < 5 && !signal.aborted; page++) {
+        const got = await t.rpc(rpcUrl, 'ListTasks', { pageSize: 100, ...(pageToken ? { pageToken } : {}) }, { headers: extHeaders });
+        if (!got.ok) return { note: `ListTasks failed: ${describe(got)}` };
+        const listed = (Array.isArray(got.result.tasks) ? got.result.tasks : []) as TaskJson[];
+        const hit = listed.find((x) => typeof x?.id === 'string' && Array.isArray(x.history) && x.history.some((m) => m?.messageId === messageId));
+        if (hit) return { task: hit, note: `ListTasks found task ${hit.id}, whose history holds the message` };
+        pageToken = typeof got.result.nextPageToken === 'string' ? got.result.nextPageToken : '';
+        if (!pageToken) break;
+      }
+      return { note: 'ListTasks shows no task whose history holds the message' };
+    };
+    /**
+     * A first message whose answer was lost: the agent may have minted a task this client cannot
+     * name. It is not sent again, with the same messageId or a new one: Send Message "MAY be
+     * idempotent" (A2A §3.3.1), no more, so a second send may mint a second task for one intent.
+     */
+    const lostAnswer = (method: string, what: string, lookup: string): ClientReport => ({
+      decision: 'rejected',
+      errorClass: 'handshake',
+      degradations: [],
+      taskIds,
+      notes: [probeNote, `the answer to ${method} was lost (${what}): the agent may have minted a task this client cannot name (${lookup}); the message was not sent again, as Send Message is only MAY-idempotent (A2A §3.3.1)`].filter(Boolean).join('; '),
     });
 
     // Streamed completion: one SendStreamingMessage, read to the end. A peer that refuses streaming
     // before any task (-32004) is met on the surface that works: SendMessage and polling.
     let streamRefused = false;
     const probed = taskIds.length; // probe tasks, already canceled
+    /** A task its stream left before it ended (closed early, or cut): followed below as a task SendMessage minted is. */
+    let left: { task: TaskJson; params: FirstSend; note: string } | undefined;
     if (plan.completion === 'stream') {
-      const it = t.rpcStream(rpcUrl, 'SendStreamingMessage', { message: message(firstParts), configuration }, extHeaders);
+      const streamed: FirstSend = { message: message(firstParts), configuration };
+      const it = t.rpcStream(rpcUrl, 'SendStreamingMessage', streamed, extHeaders);
       let last: string | undefined;
+      let cut: Extract<RpcOutcome, { kind: 'cut' }> | undefined;
       for (;;) {
         if (budgetLeft() <= 0) {
           await it.return(undefined);
@@ -172,14 +229,9 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
           return report(`the stream did not reach a terminal state within the deadline budget${id ? '; task canceled' : ''}`);
         }
         // An open stream that sends nothing more must not outlast the budget: race the next event against it.
-        const pending = it.next();
-        // The budget's timer is cleared when the event wins, so a finished run leaves no timer behind.
-        const lost = new AbortController();
-        const raced = await Promise.race([pending, sleep(Math.max(0, budgetLeft()), AbortSignal.any([signal, lost.signal])).then(() => 'budget' as const)]);
-        lost.abort();
+        const raced = await nextWithin(it);
         if (raced === 'budget') {
           // Cancel first: the peer then ends the stream, and the pending read with it (a generator's return waits for it).
-          pending.catch(() => {});
           const id = taskIds[probed];
           if (id) await cancel(id);
           void it.return(undefined).catch(() => {});
@@ -191,6 +243,10 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
             if (n.value.kind === 'rpc' && n.value.code === UNSUPPORTED_OPERATION && taskIds.length === probed && !mistakes.abortsOnRefusal) {
               streamRefused = true;
               degradations.push('stream->polling');
+              break;
+            }
+            if (n.value.kind === 'cut') {
+              cut = n.value;
               break;
             }
             return { decision: 'rejected', errorClass: 'handshake', degradations: [], taskIds, notes: `stream refused: ${describe(n.value)}` };
@@ -214,17 +270,52 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
         }
         if (n.value.message && !task) last = 'a direct Message';
       }
-      if (!streamRefused) return report(`streamed to ${last ?? 'an unknown state'}`);
+      if (!streamRefused) {
+        if (last !== undefined && (last === 'a direct Message' || TERMINAL.has(last) || INTERRUPTED.has(last))) return report(`streamed to ${last}`);
+        // A task lifecycle stream closes when its task reaches a terminal state (A2A §3.1.2); this one
+        // closed, or was cut, before that, so its end says nothing of the task's. The task is followed
+        // on: SubscribeToTask (§3.1.6; the card said streaming, or there would be no stream), then
+        // GetTask, which is for "the final state of a task … after a stream has ended" (§3.1.3).
+        const how = cut ? `was cut (${describe(cut)})` : 'closed';
+        const id = taskIds[probed];
+        let task: TaskJson | undefined = id ? { id, status: { state: last } } : undefined;
+        let lookup = '';
+        if (!task) {
+          // Cut (or closed) before the first event named the task: as for a SendMessage whose answer was cut.
+          const found = await findSent(streamed.message.messageId);
+          if (!found.task) return lostAnswer('SendStreamingMessage', `the stream ${how} before any event named a task`, found.note);
+          task = found.task;
+          taskIds.push(task.id);
+          lookup = `; ${found.note}`;
+        }
+        degradations.push('stream->polling');
+        left = { task, params: streamed, note: `the stream ${how} with the task ${last ? `in ${last}` : 'in no state yet'}, before it ended${lookup}; followed it with SubscribeToTask and GetTask` };
+      }
     }
 
-    const first = { message: message(firstParts), configuration };
-    const sent = await call('SendMessage', first);
-    if (!sent.ok) return { decision: 'rejected', errorClass: 'handshake', degradations: [], taskIds, notes: `the peer refused the first message: ${describe(sent)}` };
-    // An agent may answer with a direct Message and no task (spec §3.1.1): that is the answer.
-    if (sent.result.message && !sent.result.task) return report('the agent answered with a direct Message; no task to follow');
-    const task = taskOf(sent.result);
-    if (!task) return { decision: 'rejected', errorClass: 'handshake', degradations: [], taskIds, notes: 'the peer answered with neither a task nor a message' };
-    taskIds.push(task.id);
+    /** The first message, and the task it minted: from SendMessage's answer or, where that answer was cut, a lookup. */
+    const start = async (): Promise<{ task: TaskJson; params: FirstSend; note: string } | ClientReport> => {
+      const params: FirstSend = { message: message(firstParts), configuration };
+      const sent = await call('SendMessage', params);
+      if (!sent.ok && sent.kind === 'cut') {
+        // The agent answered, so it had the message; what it did is in the part of the answer that
+        // never came. A task it minted is found by the message, never by sending the message again.
+        const found = await findSent(params.message.messageId);
+        if (!found.task) return lostAnswer('SendMessage', describe(sent), found.note);
+        return { task: found.task, params, note: `the answer to SendMessage was cut (${describe(sent)}); ${found.note}; not sent again` };
+      }
+      if (!sent.ok) return { decision: 'rejected', errorClass: 'handshake', degradations: [], taskIds, notes: `the peer refused the first message: ${describe(sent)}` };
+      // An agent may answer with a direct Message and no task (spec §3.1.1): that is the answer.
+      if (sent.result.message && !sent.result.task) return report('the agent answered with a direct Message; no task to follow');
+      const task = taskOf(sent.result);
+      if (!task) return { decision: 'rejected', errorClass: 'handshake', degradations: [], taskIds, notes: 'the peer answered with neither a task nor a message' };
+      return { task, params, note: '' };
+    };
+    const started = left ?? (await start());
+    if ('decision' in started) return started;
+    const { task, params: first } = started;
+    if (!taskIds.includes(task.id)) taskIds.push(task.id);
+    followed = started.note;
     let state = task.status?.state;
     let current = task.id;
     let resent = 0;
@@ -251,8 +342,8 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
     // The naive client's blind trust: push alone, registered or not.
     const pushOnly = !!receiver && (mistakes.registersUnusablePush === true || (pushRefused && mistakes.waitsOnRefusedPush === true));
 
-    // Live frames: one SendMessage per further frame, to the same task.
-    if (input === 'frames') {
+    // Live frames: one SendMessage per further frame, to the same task (a stream's task takes none: it had its one message).
+    if (input === 'frames' && !left) {
       for (let i = 2; i <= frames && !signal.aborted; i++) {
         const out = await call('SendMessage', { message: message([partOf(frameBytes)], task.id), configuration: { returnImmediately: true } });
         if (!out.ok) {
@@ -263,6 +354,24 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
       }
     }
     if (plan.completion === 'none') return report('fire-and-forget: sent, not followed');
+
+    // A task its stream left early: wait on SubscribeToTask until that stream ends too (at the task's
+    // terminal state, or early again), then read the outcome with GetTask below. A subscription
+    // refused (the task ended meanwhile: -32004) or cut is no loss: GetTask says where the task is.
+    if (left && !signal.aborted) {
+      const sub = t.rpcStream(rpcUrl, 'SubscribeToTask', { id: task.id }, extHeaders);
+      for (;;) {
+        const n = budgetLeft() > 0 ? await nextWithin(sub) : ('budget' as const);
+        if (n === 'budget') {
+          // The peer ends the stream when the task ends; the polling below cancels it at the budget.
+          void sub.return(undefined).catch(() => {});
+          break;
+        }
+        if (n.done) break;
+        const seen = ((n.value.statusUpdate as { status?: { state?: string } } | undefined)?.status?.state) ?? (n.value.task as TaskJson | undefined)?.status?.state;
+        if (seen) state = seen;
+      }
+    }
 
     // Drive to a terminal state: push if registered (the naive client trusts it alone), polling otherwise.
     let final: TaskJson | undefined;

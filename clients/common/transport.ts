@@ -16,7 +16,12 @@ export type RpcOutcome =
   | { ok: true; result: Record<string, unknown> }
   | { ok: false; kind: 'http'; status: number; text: string; challenge?: string }
   | { ok: false; kind: 'rpc'; code: number; message: string }
-  | { ok: false; kind: 'network'; code: string; message: string };
+  | { ok: false; kind: 'network'; code: string; message: string }
+  /**
+   * The answer began (its status and headers came) and the connection closed before its body was
+   * whole: the request reached the agent, and what the agent did with it is unknown.
+   */
+  | { ok: false; kind: 'cut'; status: number; code: string; message: string };
 
 export interface TransportOptions {
   tls: ClientTls;
@@ -132,7 +137,15 @@ export class A2ATransport {
       if (this.opts.signal.aborted) throw err;
       return { ok: false, kind: 'network', ...networkCode(err) };
     }
-    const text = await res.text();
+    let text: string;
+    try {
+      text = await res.text();
+    } catch (err) {
+      // undici's "terminated": the socket closed in the middle of the body. Not thrown on: the caller
+      // decides what a half-received answer means for its call.
+      if (this.opts.signal.aborted) throw err;
+      return { ok: false, kind: 'cut', status: res.status, ...networkCode(err) };
+    }
     if (!res.ok) return { ok: false, kind: 'http', status: res.status, text, ...(res.headers.get('www-authenticate') ? { challenge: res.headers.get('www-authenticate')! } : {}) };
     try {
       return { ok: true, json: JSON.parse(text) };
@@ -216,9 +229,16 @@ export class A2ATransport {
     if (!opened.ok) return opened;
     const res = opened.res;
     if (!(res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+      let text: string;
+      try {
+        text = await res.text();
+      } catch (err) {
+        if (this.opts.signal.aborted) throw err;
+        return { ok: false, kind: 'cut', status: res.status, ...networkCode(err) };
+      }
       let body: { error?: { code?: number; message?: string } };
       try {
-        body = JSON.parse(await res.text()) as typeof body;
+        body = JSON.parse(text) as typeof body;
       } catch {
         return { ok: false, kind: 'http', status: res.status, text: 'neither an event stream nor JSON' };
       }
@@ -227,17 +247,38 @@ export class A2ATransport {
     }
     const { EventSourceParserStream } = await import('eventsource-parser/stream');
     const events = res.body!.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream());
-    for await (const ev of events as unknown as AsyncIterable<{ data: string }>) {
-      let msg: { result?: Record<string, unknown>; error?: { code?: number; message?: string } };
-      try {
-        msg = JSON.parse(ev.data) as typeof msg;
-      } catch {
-        return { ok: false, kind: 'http', status: res.status, text: 'an event that is not JSON' };
+    const reader = (events as unknown as AsyncIterable<{ data: string }>)[Symbol.asyncIterator]();
+    // Whether the body ended by itself (closed or cut); otherwise it is closed on the way out, as
+    // `for await` would: the caller returned early, or an event ended the call.
+    let ended = false;
+    try {
+      for (;;) {
+        let next: IteratorResult<{ data: string }>;
+        try {
+          next = await reader.next();
+        } catch (err) {
+          // The connection closed in the middle of the stream. The events so far were yielded; the
+          // caller learns that the stream was cut, not closed, and can follow the task another way.
+          ended = true;
+          if (this.opts.signal.aborted) throw err;
+          return { ok: false, kind: 'cut', status: res.status, ...networkCode(err) };
+        }
+        if (next.done) {
+          ended = true;
+          return undefined;
+        }
+        let msg: { result?: Record<string, unknown>; error?: { code?: number; message?: string } };
+        try {
+          msg = JSON.parse(next.value.data) as typeof msg;
+        } catch {
+          return { ok: false, kind: 'http', status: res.status, text: 'an event that is not JSON' };
+        }
+        if (msg.error) return { ok: false, kind: 'rpc', code: Number(msg.error.code), message: String(msg.error.message ?? '') };
+        if (msg.result) yield v03 ? decodeStreamResult(msg.result) : msg.result;
       }
-      if (msg.error) return { ok: false, kind: 'rpc', code: Number(msg.error.code), message: String(msg.error.message ?? '') };
-      if (msg.result) yield v03 ? decodeStreamResult(msg.result) : msg.result;
+    } finally {
+      if (!ended) await reader.return?.().catch(() => undefined);
     }
-    return undefined;
   }
 
   async close(): Promise<void> {
