@@ -435,7 +435,7 @@ describe('arguments and paths: exit 2 and one line, before anything runs', () =>
   const cases: Array<[string, () => string[], RegExp]> = [
     ['an unknown option', () => ['run', '--client', 'reference', '--nope'], /unknown option '--nope'/],
     ['`report` with no files', () => ['report'], /missing required argument 'results'/],
-    ['`doctor` without --client-cmd', () => ['doctor'], /required option '--client-cmd <command>' not specified/],
+    ['`doctor` without --client-cmd', () => ['doctor'], /doctor checks a subprocess client: give --client-cmd "<command>" \(or clientCmd in the config file\)/],
     ['--out \'\'', () => ['run', '--client', 'reference', '--out', ''], /--out needs a folder name/],
     ['run --out /proc/x (recursive mkdir would spin)', () => ['run', '--client', 'reference', '--out', '/proc/a2a-x'], /--out \/proc\/a2a-x: cannot create \/proc\/a2a-x/],
     ['report --out /proc/x', () => ['report', write('r.json', JSON.stringify(assemble('x', []))), '--out', '/proc/a2a-x'], /--out \/proc\/a2a-x: cannot create/],

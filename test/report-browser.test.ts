@@ -345,10 +345,12 @@ describe('the HTML report in Chromium', () => {
     await page.close();
   });
 
-  it.skipIf(!CHROMIUM)('a merged report with a shard missing links only to scenarios it holds', async () => {
+  it.skipIf(!CHROMIUM)('a merged report with a shard missing says it is incomplete, and links only to scenarios it holds (a stale expectation has none)', async () => {
     const half = Math.ceil(results.results.length / 2);
-    const shard = { ...results, shard: '1/2', results: results.results.slice(0, half), notRun: results.results.slice(half).map((x) => ({ id: x.id, reason: 'in another shard than 1/2' })) };
+    const stale = { schema: 'a2a-conformance/expectations@1', entries: [{ scenario: 'gone/renamed', verdict: 'FAIL' as const, reason: 'known' }] };
+    const shard = { ...results, shard: '1/2', expectations: stale, results: results.results.slice(0, half), notRun: results.results.slice(half).map((x) => ({ id: x.id, reason: 'in another shard than 1/2' })) };
     const merged = mergeResults([shard]);
+    expect(merged.incomplete?.shards).toEqual(['2/2']);
     expect(merged.unexpected.some((u) => !merged.results.some((x) => x.id === u.id))).toBe(true);
     const file = (await writeReports(merged, join(OUT, 'merged'))).html;
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
@@ -358,6 +360,7 @@ describe('the HTML report in Chromium', () => {
     const items = page.locator('.unexpected-list li');
     expect(await items.count()).toBe(merged.unexpected.length);
     expect(await page.locator('.unexpected-list li a').count()).toBe(merged.unexpected.filter((u) => merged.results.some((x) => x.id === u.id)).length);
+    expect(await page.getByTestId('incomplete').textContent()).toContain(`incomplete: ${results.results.length - half} scenario(s) of shard(s) 2/2 are missing from the merge`);
     await page.close();
   });
 });

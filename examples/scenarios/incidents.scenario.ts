@@ -15,6 +15,27 @@
  */
 import { defineScenarios } from 'a2a-conformance';
 
+/** The agent's card, the same in each scenario but for its streaming flag: the incident is in the runtime. */
+const quickAnswers = (capabilities: { streaming: boolean }) => ({
+  name: 'Contoso Quick Answers',
+  description: 'Answers short questions.',
+  supportedInterfaces: [{ url: '{{rpcUrl}}', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+  provider: { organization: 'Contoso', url: 'https://contoso.example' },
+  version: '1.0.0',
+  capabilities: { ...capabilities, pushNotifications: false },
+  defaultInputModes: ['text/plain'],
+  defaultOutputModes: ['text/plain'],
+  skills: [{ id: 'answer', name: 'Answer', description: 'Answer a short question', tags: ['qa'] }],
+});
+
+/** What the client is asked to do: a short text question, followed by polling or on a stream. */
+const question = (completion: 'poll' | 'stream') => ({
+  taskClass: 'text' as const,
+  input: { mediaType: 'text/plain', text: 'What time is it in Oslo?' },
+  acceptedOutputModes: ['text/plain'],
+  completion,
+});
+
 export default defineScenarios([
   {
     id: 'example/slow-answer',
@@ -25,17 +46,7 @@ export default defineScenarios([
     spec: 'A2A v1.0.1 §3.1.1 (Send Message)',
     peer: {
       factory: 'contoso-control',
-      card: {
-        name: 'Contoso Quick Answers',
-        description: 'Answers short questions.',
-        supportedInterfaces: [{ url: '{{rpcUrl}}', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
-        provider: { organization: 'Contoso', url: 'https://contoso.example' },
-        version: '1.0.0',
-        capabilities: { streaming: false, pushNotifications: false },
-        defaultInputModes: ['text/plain'],
-        defaultOutputModes: ['text/plain'],
-        skills: [{ id: 'answer', name: 'Answer', description: 'Answer a short question', tags: ['qa'] }],
-      },
+      card: quickAnswers({ streaming: false }),
       runtime: {
         cardListener: 'tls',
         rpcListener: 'tls',
@@ -48,7 +59,7 @@ export default defineScenarios([
       signals: [],
     },
     profileConstraints: {},
-    intent: { taskClass: 'text', input: { mediaType: 'text/plain', text: 'What time is it in Oslo?' }, acceptedOutputModes: ['text/plain'], completion: 'poll' },
+    intent: question('poll'),
     deadlineMs: 8000,
     expect: 'PASS',
   },
@@ -63,17 +74,7 @@ export default defineScenarios([
     spec: 'A2A v1.0.1 §3.3.1 (Idempotency: Get operations are naturally idempotent; Send Message MAY be idempotent); §3.1.4 (List Tasks)',
     peer: {
       factory: 'contoso-control',
-      card: {
-        name: 'Contoso Quick Answers',
-        description: 'Answers short questions.',
-        supportedInterfaces: [{ url: '{{rpcUrl}}', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
-        provider: { organization: 'Contoso', url: 'https://contoso.example' },
-        version: '1.0.0',
-        capabilities: { streaming: false, pushNotifications: false },
-        defaultInputModes: ['text/plain'],
-        defaultOutputModes: ['text/plain'],
-        skills: [{ id: 'answer', name: 'Answer', description: 'Answer a short question', tags: ['qa'] }],
-      },
+      card: quickAnswers({ streaming: false }),
       runtime: {
         cardListener: 'tls',
         rpcListener: 'tls',
@@ -86,7 +87,7 @@ export default defineScenarios([
       signals: [],
     },
     profileConstraints: {},
-    intent: { taskClass: 'text', input: { mediaType: 'text/plain', text: 'What time is it in Oslo?' }, acceptedOutputModes: ['text/plain'], completion: 'poll' },
+    intent: question('poll'),
     deadlineMs: 8000,
     expect: 'PASS',
   },
@@ -101,17 +102,7 @@ export default defineScenarios([
     spec: 'A2A v1.0.1 §3.1.2 (the stream MUST close when the task reaches a terminal state); §3.1.6 (Subscribe to Task); §3.1.3 (Get Task: the final state after a stream has ended)',
     peer: {
       factory: 'contoso-control',
-      card: {
-        name: 'Contoso Quick Answers',
-        description: 'Answers short questions.',
-        supportedInterfaces: [{ url: '{{rpcUrl}}', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
-        provider: { organization: 'Contoso', url: 'https://contoso.example' },
-        version: '1.0.0',
-        capabilities: { streaming: true, pushNotifications: false },
-        defaultInputModes: ['text/plain'],
-        defaultOutputModes: ['text/plain'],
-        skills: [{ id: 'answer', name: 'Answer', description: 'Answer a short question', tags: ['qa'] }],
-      },
+      card: quickAnswers({ streaming: true }),
       runtime: {
         cardListener: 'tls',
         rpcListener: 'tls',
@@ -124,7 +115,7 @@ export default defineScenarios([
       signals: [],
     },
     profileConstraints: {},
-    intent: { taskClass: 'text', input: { mediaType: 'text/plain', text: 'What time is it in Oslo?' }, acceptedOutputModes: ['text/plain'], completion: 'stream' },
+    intent: question('stream'),
     deadlineMs: 8000,
     expect: 'PASS',
   },
