@@ -30,7 +30,7 @@ try {
   await page.goto(pathToFileURL(join(out, 'report', 'index.html')).href);
   await page.locator('#only-unexpected').check();
   const first = page.locator('details.scenario.unexpected').first();
-  await first.locator('summary').click();
+  await first.locator(':scope > summary').click();
   await page.screenshot({ path: join(ROOT, 'docs/report.png'), fullPage: false });
   await browser.close();
   console.log(`docs/report.png: the report of ${CLIENT}, only the unexpected verdicts, the first one open`);
