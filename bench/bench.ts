@@ -43,7 +43,11 @@ function timeCommand(cmd: string, args: string[], env: NodeJS.ProcessEnv, n = 5)
 function firstScenarioMs(env: NodeJS.ProcessEnv): Promise<number> {
   return new Promise((done, fail) => {
     const t = performance.now();
-    const child = spawn(process.execPath, [BIN, 'run', '--client', 'reference', '--out', join(PACKAGE_ROOT, 'scratch', 'bench-first')], { env, cwd: PACKAGE_ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'run', '--client', 'reference', '--out', join(PACKAGE_ROOT, 'scratch', 'bench-first')], {
+      env,
+      cwd: PACKAGE_ROOT,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let err = '';
     let at: number | undefined;
     child.stderr.on('data', (c: Buffer) => {
@@ -73,9 +77,15 @@ async function startup(): Promise<void> {
   // The README's first command, as a new user runs it in a clone (the TypeScript sources, through npm).
   const conformance = timeCommand('npm', ['run', '-s', 'conformance'], { ...process.env, A2A_CONFORMANCE_DIST: '' }, 3);
   const firstSource = median([await firstScenarioMs(source), await firstScenarioMs(source), await firstScenarioMs(source)]);
-  console.log(`CLI start-up (--version, median of 5): ${distVersion.toFixed(0)} ms installed (dist/); ${npxVersion.toFixed(0)} ms through npx, which adds about ${npxOverhead.toFixed(0)} ms to any bin (\`npx tsc --version\` against tsc's bin); ${sourceVersion.toFixed(0)} ms from the TypeScript sources`);
-  console.log(`time to the first scenario (run --client reference, median of 3): ${first.toFixed(0)} ms installed (dist/), ${firstSource.toFixed(0)} ms from the sources, from the command to its first result line`);
-  console.log(`npm run conformance    ${(conformance / 1000).toFixed(1)} s wall (median of 3: every built-in scenario against the reference client on the default ${defaultLanes()} lanes, report written)`);
+  console.log(
+    `CLI start-up (--version, median of 5): ${distVersion.toFixed(0)} ms installed (dist/); ${npxVersion.toFixed(0)} ms through npx, which adds about ${npxOverhead.toFixed(0)} ms to any bin (\`npx tsc --version\` against tsc's bin); ${sourceVersion.toFixed(0)} ms from the TypeScript sources`,
+  );
+  console.log(
+    `time to the first scenario (run --client reference, median of 3): ${first.toFixed(0)} ms installed (dist/), ${firstSource.toFixed(0)} ms from the sources, from the command to its first result line`,
+  );
+  console.log(
+    `npm run conformance    ${(conformance / 1000).toFixed(1)} s wall (median of 3: every built-in scenario against the reference client on the default ${defaultLanes()} lanes, report written)`,
+  );
 }
 
 function pct(sorted: number[], p: number): number {
@@ -170,10 +180,21 @@ async function main() {
   await startup();
   console.log(`scenarios/s            ${(n / wall).toFixed(2)}  (${n} runs in ${wall.toFixed(1)} s, bare replays included in the wall time)`);
   console.log(`latency (non-stalling) median ${pct(latencies, 50)} ms · p95 ${pct(latencies, 95)} ms · n=${latencies.length}`);
-  console.log(`stalling scenarios     ${stalls.length} runs, median ${pct(stalls.sort((a, b) => a - b), 50) ?? 0} ms (the client waits out a stalled peer by design)`);
+  console.log(
+    `stalling scenarios     ${stalls.length} runs, median ${
+      pct(
+        stalls.sort((a, b) => a - b),
+        50,
+      ) ?? 0
+    } ms (the client waits out a stalled peer by design)`,
+  );
   console.log(`peak RSS               ${rss.toFixed(0)} MiB`);
-  console.log(`harness vs bare undici ${(harnessMs / bareMs).toFixed(1)}× (${harnessMs.toFixed(0)} ms through the reference client vs ${bareMs.toFixed(0)} ms replaying the same requests)`);
-  console.log(`CPU per scenario       ${(harnessCpu / n).toFixed(1)} ms through the reference client (one lane); bare undici floor ${(bareCpu / n).toFixed(1)} ms with keep-alive, ${(freshCpu / n).toFixed(1)} ms with a new TLS handshake per request (client and peer in one process)`);
+  console.log(
+    `harness vs bare undici ${(harnessMs / bareMs).toFixed(1)}× (${harnessMs.toFixed(0)} ms through the reference client vs ${bareMs.toFixed(0)} ms replaying the same requests)`,
+  );
+  console.log(
+    `CPU per scenario       ${(harnessCpu / n).toFixed(1)} ms through the reference client (one lane); bare undici floor ${(bareCpu / n).toFixed(1)} ms with keep-alive, ${(freshCpu / n).toFixed(1)} ms with a new TLS handshake per request (client and peer in one process)`,
+  );
   await agent.close();
   await insecure.close();
   await closeEnv(env);
@@ -190,18 +211,36 @@ async function main() {
 async function propertyFigures(floorCpu: number, freshFloorCpu: number): Promise<void> {
   const one = (cases: number, lanes: number) => {
     const runs = Math.ceil(cases / FAMILIES.length);
-    const out = execFileSync(process.execPath, [join(PACKAGE_ROOT, 'bench/property-bench.mjs'), String(runs), String(lanes)], { encoding: 'utf8', maxBuffer: 1 << 24 });
-    return JSON.parse(out.trim().split('\n').at(-1)!) as { cases: number; failed: string[]; wallMs: number; cpuMs: number; reportMs: number; rssMiB: number; renderMs: number; renderRssMiB: number; htmlKiB: number; jsonKiB: number };
+    const out = execFileSync(process.execPath, [join(PACKAGE_ROOT, 'bench/property-bench.mjs'), String(runs), String(lanes)], {
+      encoding: 'utf8',
+      maxBuffer: 1 << 24,
+    });
+    return JSON.parse(out.trim().split('\n').at(-1)!) as {
+      cases: number;
+      failed: string[];
+      wallMs: number;
+      cpuMs: number;
+      reportMs: number;
+      rssMiB: number;
+      renderMs: number;
+      renderRssMiB: number;
+      htmlKiB: number;
+      jsonKiB: number;
+    };
   };
   const lanes = defaultLanes();
   const line = (label: string, r: ReturnType<typeof one>) =>
-    console.log(`${label.padEnd(22)} ${(r.cases / (r.wallMs / 1000)).toFixed(1)} cases/s (${r.cases} cases in ${(r.wallMs / 1000).toFixed(1)} s, report written in ${r.reportMs} ms) · CPU ${(r.cpuMs / r.cases).toFixed(1)} ms/case · peak RSS ${r.rssMiB} MiB, run and report · ${r.htmlKiB} KiB HTML, ${r.jsonKiB} KiB JSON · rendered again from results.json in ${r.renderMs} ms, peak RSS ${r.renderRssMiB} MiB${r.failed.length ? ` · FAILED: ${r.failed.join(', ')}` : ''}`);
+    console.log(
+      `${label.padEnd(22)} ${(r.cases / (r.wallMs / 1000)).toFixed(1)} cases/s (${r.cases} cases in ${(r.wallMs / 1000).toFixed(1)} s, report written in ${r.reportMs} ms) · CPU ${(r.cpuMs / r.cases).toFixed(1)} ms/case · peak RSS ${r.rssMiB} MiB, run and report · ${r.htmlKiB} KiB HTML, ${r.jsonKiB} KiB JSON · rendered again from results.json in ${r.renderMs} ms, peak RSS ${r.renderRssMiB} MiB${r.failed.length ? ` · FAILED: ${r.failed.join(', ')}` : ''}`,
+    );
   line('generated, 1 lane', one(100, 1));
   line(`generated, ${lanes} lanes`, one(400, lanes));
   const k = one(1000, lanes);
   line('1,000 cases', k);
   const perCase = k.cpuMs / k.cases;
-  console.log(`CPU per case vs floor   ${perCase.toFixed(1)} ms per generated case = ${(perCase / floorCpu).toFixed(1)}× the keep-alive floor (${floorCpu.toFixed(1)} ms), ${(perCase / freshFloorCpu).toFixed(1)}× the fresh-handshake floor (${freshFloorCpu.toFixed(1)} ms)`);
+  console.log(
+    `CPU per case vs floor   ${perCase.toFixed(1)} ms per generated case = ${(perCase / floorCpu).toFixed(1)}× the keep-alive floor (${floorCpu.toFixed(1)} ms), ${(perCase / freshFloorCpu).toFixed(1)}× the fresh-handshake floor (${freshFloorCpu.toFixed(1)} ms)`,
+  );
   if (process.argv.includes('--big')) line('10,000 cases', one(10_000, lanes));
 }
 
@@ -209,4 +248,3 @@ if (process.argv.includes('--load')) {
   // Quiet against loaded: the verdicts the harness gives while eight busy loops hold the cores (bench/load-bench.mjs).
   execFileSync(process.execPath, [join(PACKAGE_ROOT, 'bench/load-bench.mjs')], { stdio: 'inherit' });
 } else await main();
-

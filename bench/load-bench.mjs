@@ -28,21 +28,26 @@ function cli(args) {
 }
 
 const reruns = (r) =>
-  r.properties
-    ? r.properties.reduce((n, f) => n + f.cases.filter((c) => c.attempts?.length).length, 0)
-    : r.results.filter((x) => x.attempts?.length).length;
-const lagged = (r) => (r.properties ? r.properties.reduce((n, f) => n + f.cases.filter((c) => c.lag?.lagged).length, 0) : r.results.filter((x) => x.lag?.lagged).length);
+  r.properties ? r.properties.reduce((n, f) => n + f.cases.filter((c) => c.attempts?.length).length, 0) : r.results.filter((x) => x.attempts?.length).length;
+const lagged = (r) =>
+  r.properties ? r.properties.reduce((n, f) => n + f.cases.filter((c) => c.lag?.lagged).length, 0) : r.results.filter((x) => x.lag?.lagged).length;
 const verdicts = (r) => Object.fromEntries(r.results.map((x) => [x.id, x.verdict]));
 const lanes = (r) => (r.lanes ? `lanes ${r.lanes.start}→${r.lanes.min} (${r.lanes.backoffs} back-off(s))` : '');
 
 function measure(label) {
   const ref = cli(['run', '--client', 'reference']);
   const off = ref.results.results.filter((x) => x.verdict !== x.expect);
-  console.log(`${label.padEnd(7)} run --client reference: ${(ref.wallMs / 1000).toFixed(1)} s, exit ${ref.code}, ${ref.results.results.length} scenarios, ${off.length} not their expect${off.length ? ` (${off.map((x) => `${x.id} ${x.verdict}`).join(', ')})` : ''}; ${lagged(ref.results)} lagged, ${reruns(ref.results)} re-run; ${lanes(ref.results)}`);
+  console.log(
+    `${label.padEnd(7)} run --client reference: ${(ref.wallMs / 1000).toFixed(1)} s, exit ${ref.code}, ${ref.results.results.length} scenarios, ${off.length} not their expect${off.length ? ` (${off.map((x) => `${x.id} ${x.verdict}`).join(', ')})` : ''}; ${lagged(ref.results)} lagged, ${reruns(ref.results)} re-run; ${lanes(ref.results)}`,
+  );
   const sdk = cli(['run', '--client', 'a2a-js-sdk']);
-  console.log(`${label.padEnd(7)} run --client a2a-js-sdk: ${(sdk.wallMs / 1000).toFixed(1)} s, exit ${sdk.code}, ${JSON.stringify(sdk.results.summary)}; ${lagged(sdk.results)} lagged, ${reruns(sdk.results)} re-run; ${lanes(sdk.results)}`);
+  console.log(
+    `${label.padEnd(7)} run --client a2a-js-sdk: ${(sdk.wallMs / 1000).toFixed(1)} s, exit ${sdk.code}, ${JSON.stringify(sdk.results.summary)}; ${lagged(sdk.results)} lagged, ${reruns(sdk.results)} re-run; ${lanes(sdk.results)}`,
+  );
   const prop = cli(['properties', '--client', 'reference', '--runs', '100', '--seed', '11']);
-  console.log(`${label.padEnd(7)} properties --runs 100 --seed 11: ${(prop.wallMs / 1000).toFixed(1)} s, exit ${prop.code}, ${prop.results.properties.map((f) => `${f.family} ${f.failed ? 'FAILED' : 'passed'}`).join(', ')}; ${lagged(prop.results)} case(s) lagged, ${reruns(prop.results)} re-run; ${lanes(prop.results)}`);
+  console.log(
+    `${label.padEnd(7)} properties --runs 100 --seed 11: ${(prop.wallMs / 1000).toFixed(1)} s, exit ${prop.code}, ${prop.results.properties.map((f) => `${f.family} ${f.failed ? 'FAILED' : 'passed'}`).join(', ')}; ${lagged(prop.results)} case(s) lagged, ${reruns(prop.results)} re-run; ${lanes(prop.results)}`,
+  );
   return { sdk: verdicts(sdk.results) };
 }
 
@@ -56,4 +61,6 @@ try {
   busy.kill('SIGTERM');
 }
 const differ = Object.keys(quiet.sdk).filter((id) => quiet.sdk[id] !== loaded.sdk[id]);
-console.log(`a2a-js-sdk verdicts, loaded against quiet: ${differ.length ? `${differ.length} differ: ${differ.map((id) => `${id} ${quiet.sdk[id]}→${loaded.sdk[id]}`).join(', ')}` : 'the same, scenario by scenario'}`);
+console.log(
+  `a2a-js-sdk verdicts, loaded against quiet: ${differ.length ? `${differ.length} differ: ${differ.map((id) => `${id} ${quiet.sdk[id]}→${loaded.sdk[id]}`).join(', ')}` : 'the same, scenario by scenario'}`,
+);

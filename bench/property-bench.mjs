@@ -27,19 +27,26 @@ try {
   const out = await writeReports(r, join(dir, 'report'));
   const reportMs = performance.now() - t1;
   const rssMiB = Math.round(process.resourceUsage().maxRSS / 1024);
-  const render = JSON.parse(execFileSync(process.execPath, [join(import.meta.dirname, 'render-bench.mjs'), out.results, join(dir, 'again')], { encoding: 'utf8' }).trim().split('\n').at(-1));
-  console.log(JSON.stringify({
-    cases: r.properties.reduce((n, f) => n + f.ran, 0),
-    failed: r.properties.filter((f) => f.failed).map((f) => f.family),
-    wallMs: Math.round(wallMs),
-    cpuMs: Math.round((used.user + used.system) / 1000),
-    reportMs: Math.round(reportMs),
-    rssMiB,
-    htmlKiB: Math.round(statSync(out.html).size / 1024),
-    jsonKiB: Math.round(statSync(out.results).size / 1024),
-    renderMs: render.renderMs,
-    renderRssMiB: render.renderRssMiB,
-  }));
+  const render = JSON.parse(
+    execFileSync(process.execPath, [join(import.meta.dirname, 'render-bench.mjs'), out.results, join(dir, 'again')], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .at(-1),
+  );
+  console.log(
+    JSON.stringify({
+      cases: r.properties.reduce((n, f) => n + f.ran, 0),
+      failed: r.properties.filter((f) => f.failed).map((f) => f.family),
+      wallMs: Math.round(wallMs),
+      cpuMs: Math.round((used.user + used.system) / 1000),
+      reportMs: Math.round(reportMs),
+      rssMiB,
+      htmlKiB: Math.round(statSync(out.html).size / 1024),
+      jsonKiB: Math.round(statSync(out.results).size / 1024),
+      renderMs: render.renderMs,
+      renderRssMiB: render.renderRssMiB,
+    }),
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -26,7 +26,10 @@ const rows = r.results.map((s) => {
   const glue = s.glue?.length && s.verdict !== 'PASS' && s.verdict !== 'INFORMATIONAL' ? ` — *${s.glue.join('; ')}*` : '';
   return `| \`${s.id}\` | ${s.rule} | **${s.verdict}**${glue ? ' (glue)' : ''} | ${cell(worst ? `${worst.rule}: ${worst.reason}` : '')}${cell(glue)} |`;
 });
-const counts = Object.entries(r.summary).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(' · ');
+const counts = Object.entries(r.summary)
+  .filter(([, n]) => n > 0)
+  .map(([k, n]) => `${k} ${n}`)
+  .join(' · ');
 const table = [
   `${r.client.name} ${r.client.version} over ${r.results.length} scenarios (a2a-conformance ${r.harness.version}): ${counts}; exit code ${r.exitCode}.${r.notRun?.length ? ` Not run: ${r.notRun.length} (${[...new Set(r.notRun.map((n) => n.reason))].join('; ')}).` : ''}`,
   '',

@@ -174,7 +174,8 @@ function salvage(s: ScenarioResult, err: unknown): ScenarioResult {
     out = {};
   }
   if (!out || typeof out !== 'object' || Array.isArray(out)) out = {};
-  for (const k of ['id', 'rule', 'title', 'verdict', 'expect'] as const) if (typeof out[k] !== 'string') out[k] = k === 'verdict' || k === 'expect' ? 'ERROR' : `(${k} could not be written)`;
+  for (const k of ['id', 'rule', 'title', 'verdict', 'expect'] as const)
+    if (typeof out[k] !== 'string') out[k] = k === 'verdict' || k === 'expect' ? 'ERROR' : `(${k} could not be written)`;
   out.unrendered = `some of this scenario's data could not be written (${message(err).slice(0, 300)}); each value that could not is marked "[a2a-conformance: …]"`;
   return out as unknown as ScenarioResult;
 }

@@ -34,8 +34,14 @@ function detail(s: ScenarioResult): string {
     .map((c) => {
       const why = c.basis ? ` [${c.basis}${c.level ? ` · ${c.level}` : ''}]` : '';
       const graded = ['up-front', 'duty', 'record', 'harm'].includes(c.basis ?? '');
-      const src = graded ? (c.sources ?? []).filter((x) => (c.basis === 'harm' ? x.role === 'harm' : x.role !== 'harm')).map((x) => `  source: ${sourceLabel(x)}`) : [];
-      return [`${c.rule} ${c.verdict}${why}: ${c.reason}`, ...c.evidence.map((e) => `  ${e.source ? `${e.source} ` : ''}${e.seq !== undefined ? `#${e.seq} ` : ''}${e.fact}`), ...src].join('\n');
+      const src = graded
+        ? (c.sources ?? []).filter((x) => (c.basis === 'harm' ? x.role === 'harm' : x.role !== 'harm')).map((x) => `  source: ${sourceLabel(x)}`)
+        : [];
+      return [
+        `${c.rule} ${c.verdict}${why}: ${c.reason}`,
+        ...c.evidence.map((e) => `  ${e.source ? `${e.source} ` : ''}${e.seq !== undefined ? `#${e.seq} ` : ''}${e.fact}`),
+        ...src,
+      ].join('\n');
     })
     .join('\n');
 }
@@ -45,23 +51,42 @@ export function renderJunit(r: RunResults): string {
   // A property run: one test per family, failing with its counterexample.
   const familyCases = (r.properties ?? []).map((f) => {
     const ce = r.results.find((x) => x.id === f.counterexample);
-    const base = { '@_name': `property:${f.family}`, '@_classname': `a2a-conformance.properties`, '@_time': secs(f.durationMs), '@_status': f.failed ? (ce?.verdict ?? 'FAIL') : 'PASS' };
-    if (f.failed && ce?.verdict === 'ERROR') return { ...base, error: { '@_message': ce.checks[0]?.reason ?? 'harness error', '@_type': 'ERROR', '#text': detail(ce) } };
-    if (f.failed && ce) return { ...base, failure: { '@_message': `${ce.verdict} after ${f.ran} case(s); replay: ${ce.property?.replay ?? ''}`, '@_type': ce.verdict, '#text': detail(ce) } };
+    const base = {
+      '@_name': `property:${f.family}`,
+      '@_classname': `a2a-conformance.properties`,
+      '@_time': secs(f.durationMs),
+      '@_status': f.failed ? (ce?.verdict ?? 'FAIL') : 'PASS',
+    };
+    if (f.failed && ce?.verdict === 'ERROR')
+      return { ...base, error: { '@_message': ce.checks[0]?.reason ?? 'harness error', '@_type': 'ERROR', '#text': detail(ce) } };
+    if (f.failed && ce)
+      return {
+        ...base,
+        failure: { '@_message': `${ce.verdict} after ${f.ran} case(s); replay: ${ce.property?.replay ?? ''}`, '@_type': ce.verdict, '#text': detail(ce) },
+      };
     return base;
   });
-  const cases = r.properties ? familyCases : r.results.map((s) => {
-    try {
-      return testcase(s);
-    } catch (err) {
-      // Data this renderer cannot lay out costs its own testcase's detail, never the file.
-      const name = typeof s.id === 'string' ? s.id : '(unknown)';
-      const text = `this scenario's data could not be rendered (${err instanceof Error ? err.message : 'unknown error'})`;
-      const why = unexpected.get(name);
-      const base = { '@_name': name, '@_classname': `a2a-conformance.${typeof s.rule === 'string' ? s.rule : 'unknown'}`, '@_time': '0.000', '@_status': typeof s.verdict === 'string' ? s.verdict : 'ERROR' };
-      return why ? { ...base, failure: { '@_message': `${base['@_status']}: ${why}`, '@_type': base['@_status'], '#text': text } } : { ...base, 'system-out': text };
-    }
-  });
+  const cases = r.properties
+    ? familyCases
+    : r.results.map((s) => {
+        try {
+          return testcase(s);
+        } catch (err) {
+          // Data this renderer cannot lay out costs its own testcase's detail, never the file.
+          const name = typeof s.id === 'string' ? s.id : '(unknown)';
+          const text = `this scenario's data could not be rendered (${err instanceof Error ? err.message : 'unknown error'})`;
+          const why = unexpected.get(name);
+          const base = {
+            '@_name': name,
+            '@_classname': `a2a-conformance.${typeof s.rule === 'string' ? s.rule : 'unknown'}`,
+            '@_time': '0.000',
+            '@_status': typeof s.verdict === 'string' ? s.verdict : 'ERROR',
+          };
+          return why
+            ? { ...base, failure: { '@_message': `${base['@_status']}: ${why}`, '@_type': base['@_status'], '#text': text } }
+            : { ...base, 'system-out': text };
+        }
+      });
   function testcase(s: ScenarioResult) {
     const why = unexpected.get(s.id);
     const props = {
@@ -87,8 +112,22 @@ export function renderJunit(r: RunResults): string {
   const ran = new Set(r.results.map((s) => s.id));
   if (!r.properties)
     for (const u of r.unexpected)
-      if (!ran.has(u.id)) cases.push({ '@_name': u.id, '@_classname': 'a2a-conformance.expectations', '@_time': '0.000', '@_status': u.verdict, failure: { '@_message': u.why, '@_type': 'stale', '#text': `expected ${u.verdict}: ${u.why}` } } as (typeof cases)[number]);
-  if (r.incomplete) cases.push({ '@_name': 'merge', '@_classname': 'a2a-conformance.merge', '@_time': '0.000', '@_status': 'ERROR', failure: { '@_message': incompleteSentence(r.incomplete), '@_type': 'incomplete', '#text': r.incomplete.missing.join('\n') } } as (typeof cases)[number]);
+      if (!ran.has(u.id))
+        cases.push({
+          '@_name': u.id,
+          '@_classname': 'a2a-conformance.expectations',
+          '@_time': '0.000',
+          '@_status': u.verdict,
+          failure: { '@_message': u.why, '@_type': 'stale', '#text': `expected ${u.verdict}: ${u.why}` },
+        } as (typeof cases)[number]);
+  if (r.incomplete)
+    cases.push({
+      '@_name': 'merge',
+      '@_classname': 'a2a-conformance.merge',
+      '@_time': '0.000',
+      '@_status': 'ERROR',
+      failure: { '@_message': incompleteSentence(r.incomplete), '@_type': 'incomplete', '#text': r.incomplete.missing.join('\n') },
+    } as (typeof cases)[number]);
   const failures = cases.filter((c) => 'failure' in c).length;
   const errors = cases.filter((c) => 'error' in c).length;
   const skipped = cases.filter((c) => 'skipped' in c).length;
@@ -112,7 +151,14 @@ export function renderJunit(r: RunResults): string {
   };
   const doc = {
     '?xml': { '@_version': '1.0', '@_encoding': 'UTF-8' },
-    testsuites: { '@_name': 'a2a-conformance', '@_tests': cases.length, '@_failures': failures, '@_errors': errors, '@_time': secs(r.durationMs), testsuite: suite },
+    testsuites: {
+      '@_name': 'a2a-conformance',
+      '@_tests': cases.length,
+      '@_failures': failures,
+      '@_errors': errors,
+      '@_time': secs(r.durationMs),
+      testsuite: suite,
+    },
   };
   const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: '@_', format: true, suppressEmptyNode: true, processEntities: true });
   return builder.build(clean(doc)) as string;

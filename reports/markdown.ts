@@ -23,7 +23,9 @@ export function renderMarkdown(r: RunResults, reportPath?: string): string {
   const ok = r.exitCode === 0;
   lines.push(`## A2A client conformance: ${md(r.client.name, false)} ${md(r.client.version, false)} ${ok ? '✅' : '❌'}`);
   lines.push('');
-  lines.push(`${r.results.length} scenario(s) run, ${r.notRun.length} not run, ${r.unexpected.length} unexpected · exit code ${r.exitCode} · a2a-conformance ${r.harness.version.replace(/[^\w.+-]/g, '?')}${r.shard ? ` · shard ${md(r.shard, false)}` : ''}`);
+  lines.push(
+    `${r.results.length} scenario(s) run, ${r.notRun.length} not run, ${r.unexpected.length} unexpected · exit code ${r.exitCode} · a2a-conformance ${r.harness.version.replace(/[^\w.+-]/g, '?')}${r.shard ? ` · shard ${md(r.shard, false)}` : ''}`,
+  );
   lines.push('');
   lines.push(`| ${VERDICT_KINDS.join(' | ')} |`);
   lines.push(`|${VERDICT_KINDS.map(() => '---').join('|')}|`);
@@ -31,19 +33,38 @@ export function renderMarkdown(r: RunResults, reportPath?: string): string {
   if (r.incomplete) lines.push('', `❌ ${md(incompleteSentence(r.incomplete), false)}`);
   if (r.control?.length) lines.push('', `Control exchange: ${md(controlSentence(r.control), false)}`);
   const rerun = r.results.filter((x) => x.attempts?.length);
-  if (rerun.length) lines.push('', `Ran again on a drained lane after the harness lagged: ${rerun.slice(0, 10).map((x) => `${md(x.id, false)} ${x.attempts!.map((a) => a.verdict).join(' → ')} → ${x.verdict}`).join(' · ')}${rerun.length > 10 ? ' · …' : ''}`);
+  if (rerun.length)
+    lines.push(
+      '',
+      `Ran again on a drained lane after the harness lagged: ${rerun
+        .slice(0, 10)
+        .map((x) => `${md(x.id, false)} ${x.attempts!.map((a) => a.verdict).join(' → ')} → ${x.verdict}`)
+        .join(' · ')}${rerun.length > 10 ? ' · …' : ''}`,
+    );
   if (r.unexpected.length) {
     lines.push('', '### Unexpected', '', '| verdict | scenario | check | on what authority | why |', '|---|---|---|---|---|');
     for (const u of r.unexpected) {
       try {
-        const c = checkBehind(r.results.find((x) => x.id === u.id), u.verdict);
-        const rests = c && ['up-front', 'duty', 'record', 'harm'].includes(c.basis ?? '') ? c.sources?.find((x) => (c.basis === 'harm' ? x.role === 'harm' : x.role !== 'harm')) : undefined;
+        const c = checkBehind(
+          r.results.find((x) => x.id === u.id),
+          u.verdict,
+        );
+        const rests =
+          c && ['up-front', 'duty', 'record', 'harm'].includes(c.basis ?? '')
+            ? c.sources?.find((x) => (c.basis === 'harm' ? x.role === 'harm' : x.role !== 'harm'))
+            : undefined;
         const cited = c?.cites?.[0];
-        const authority = c ? [c.basis, cited ? `${cited.doc} ${/^\d/.test(cited.section) ? `§${cited.section}` : cited.section}` : rests ? sourceLabel(rests) : c.level].filter(Boolean).join(' · ') : '';
+        const authority = c
+          ? [c.basis, cited ? `${cited.doc} ${/^\d/.test(cited.section) ? `§${cited.section}` : cited.section}` : rests ? sourceLabel(rests) : c.level]
+              .filter(Boolean)
+              .join(' · ')
+          : '';
         lines.push(`| ${u.verdict} | ${md(u.id)} | ${md(c ? `${c.rule}: ${c.reason}` : '')} | ${md(authority)} | ${md(u.why)} |`);
       } catch (err) {
         // A row whose data cannot be laid out says so; the summary stays whole.
-        lines.push(`| ${typeof u.verdict === 'string' ? md(u.verdict) : ''} | ${typeof u.id === 'string' ? md(u.id) : ''} | ${md(`this scenario's data could not be rendered (${err instanceof Error ? err.message : 'unknown error'})`)} | | |`);
+        lines.push(
+          `| ${typeof u.verdict === 'string' ? md(u.verdict) : ''} | ${typeof u.id === 'string' ? md(u.id) : ''} | ${md(`this scenario's data could not be rendered (${err instanceof Error ? err.message : 'unknown error'})`)} | | |`,
+        );
       }
     }
   }
@@ -51,8 +72,12 @@ export function renderMarkdown(r: RunResults, reportPath?: string): string {
     lines.push('', `### Property families (seed ${md(r.seed, false)})`, '', '| family | result | cases | verdicts | replay |', '|---|---|---|---|---|');
     for (const f of r.properties) {
       const ce = r.results.find((x) => x.id === f.counterexample);
-      const counts = VERDICT_KINDS.filter((k) => f.verdicts[k]).map((k) => `${k} ${f.verdicts[k]}`).join(' · ');
-      lines.push(`| ${md(f.family)} | ${f.failed ? `❌ ${ce ? md(`${ce.verdict} on ${ce.property?.story ?? ''}, ${ce.rule}`) : ''}` : '✅'} | ${f.ran} | ${counts} | ${ce?.property && f.failed ? md(ce.property.replay) : ''} |`);
+      const counts = VERDICT_KINDS.filter((k) => f.verdicts[k])
+        .map((k) => `${k} ${f.verdicts[k]}`)
+        .join(' · ');
+      lines.push(
+        `| ${md(f.family)} | ${f.failed ? `❌ ${ce ? md(`${ce.verdict} on ${ce.property?.story ?? ''}, ${ce.rule}`) : ''}` : '✅'} | ${f.ran} | ${counts} | ${ce?.property && f.failed ? md(ce.property.replay) : ''} |`,
+      );
     }
   }
   // Relative, never the machine's own path: summary.md travels (a job summary, an artifact) and is read elsewhere.

@@ -53,7 +53,10 @@ const v1Card = (interfaces: Array<{ url: string; protocolVersion: string }>) => 
 });
 
 /** Both dialects, v1.0 first: one runtime behind a v1.0 interface and a v0.3 one. */
-const dualCard = v1Card([{ url: '{{rpcUrl}}', protocolVersion: '1.0' }, { url: '{{rpcUrl03}}', protocolVersion: '0.3' }]);
+const dualCard = v1Card([
+  { url: '{{rpcUrl}}', protocolVersion: '1.0' },
+  { url: '{{rpcUrl03}}', protocolVersion: '0.3' },
+]);
 
 const intent = {
   taskClass: 'async-completion' as const,
@@ -70,7 +73,8 @@ const scenarios: Scenario[] = [
     id: 'dialect/v03-peer',
     rule: 'SPEC-INTERFACE-SELECTION',
     title: 'A v0.3 agent, to a client that speaks v0.3',
-    description: 'The card is a v0.3 card (url, preferredTransport, protocolVersion 0.3.0); the agent speaks v0.3 JSON-RPC (message/send, tasks/get, kind-tagged parts, kebab-case states).',
+    description:
+      'The card is a v0.3 card (url, preferredTransport, protocolVersion 0.3.0); the agent speaks v0.3 JSON-RPC (message/send, tasks/get, kind-tagged parts, kebab-case states).',
     expectation: 'Speak v0.3: message/send without A2A-Version, poll tasks/get to completed.',
     spec,
     peer: { factory: 'contoso-control', dialect: 'a2a-v0.3', card: v03Card, runtime, signals: versionSignal('/protocolVersion') },
@@ -113,7 +117,12 @@ const scenarios: Scenario[] = [
     description: 'The card now offers JSON-RPC at 1.0 only; a request without A2A-Version is read as 0.3 and answered -32009 (§3.6.2).',
     expectation: 'Read the card and reject before any call: no interface it speaks.',
     spec,
-    peer: { factory: 'contoso-control', card: v1Card([{ url: '{{rpcUrl}}', protocolVersion: '1.0' }]), runtime, signals: versionSignal('/supportedInterfaces') },
+    peer: {
+      factory: 'contoso-control',
+      card: v1Card([{ url: '{{rpcUrl}}', protocolVersion: '1.0' }]),
+      runtime,
+      signals: versionSignal('/supportedInterfaces'),
+    },
     profileConstraints: { dialects: ['a2a-v0.3'] },
     intent,
     deadlineMs: 3000,
@@ -141,7 +150,12 @@ const scenarios: Scenario[] = [
     description: 'supportedInterfaces declares protocolVersion "1.0.1"; patch numbers "MUST not be considered" (§3.6), so it is 1.0.',
     expectation: 'Proceed on it with A2A-Version: 1.0 and complete; rejecting it is over-rejection.',
     spec,
-    peer: { factory: 'contoso-control', card: v1Card([{ url: '{{rpcUrl}}', protocolVersion: '1.0.1' }]), runtime, signals: versionSignal('/supportedInterfaces') },
+    peer: {
+      factory: 'contoso-control',
+      card: v1Card([{ url: '{{rpcUrl}}', protocolVersion: '1.0.1' }]),
+      runtime,
+      signals: versionSignal('/supportedInterfaces'),
+    },
     profileConstraints: { dialects: ['a2a-v1'] },
     intent,
     deadlineMs: 3000,

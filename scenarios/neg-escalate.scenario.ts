@@ -22,7 +22,14 @@ const card = {
   capabilities: {
     streaming: false,
     pushNotifications: false,
-    extensions: [{ uri: SESSION_EXT, description: 'Live audio sessions: opt in on the first message and the task takes audio frame by frame', required: false, params: { inputModes: ['audio/pcm'] } }],
+    extensions: [
+      {
+        uri: SESSION_EXT,
+        description: 'Live audio sessions: opt in on the first message and the task takes audio frame by frame',
+        required: false,
+        params: { inputModes: ['audio/pcm'] },
+      },
+    ],
   },
   defaultInputModes: ['text/plain', 'audio/pcm'],
   defaultOutputModes: ['text/plain'],
@@ -32,7 +39,11 @@ const card = {
 const signals = [
   { pointer: '/capabilities/streaming', kind: 'seed' as const, note: 'streaming:false — by seed 000, no frames' },
   { pointer: '/defaultInputModes', kind: 'MUST' as const, note: 'audio/pcm input' },
-  { pointer: '/capabilities/extensions/0', kind: 'convention' as const, note: `${SESSION_EXT}: a vendor extension (docs/extensions.md) that opens a live session` },
+  {
+    pointer: '/capabilities/extensions/0',
+    kind: 'convention' as const,
+    note: `${SESSION_EXT}: a vendor extension (docs/extensions.md) that opens a live session`,
+  },
 ];
 
 const runtime: PeerRuntime = {
@@ -55,38 +66,43 @@ const liveAudio = {
 const common = { rule: 'NEG-ESCALATE', spec: 'seed 000 §Decision Boundary (escalate); A2A v1.0.1 §4.6.1, §3.2.6 (opting into an extension)', deadlineMs: 3000 };
 const peer = { factory: 'contoso-extension', card, runtime, signals };
 
-export default defineScenarios(bothDialects([
-  {
-    ...common,
-    id: 'neg-escalate/known-extension',
-    title: 'An extension the client implements resolves the contradiction',
-    description: 'Live-only audio on a non-streaming card that declares a vendor extension opening a live session. The scenario is graded this way only for a client that declared the extension in its hello.',
-    expectation: 'Opt into the extension on the first message (A2A-Extensions header or Message.extensions), send the frames to that task, see it completed.',
-    peer,
-    profileConstraints: { liveOnlyInputModes: ['audio/pcm'], knownExtensions: [SESSION_EXT] },
-    intent: liveAudio,
-    expect: 'PASS',
-  },
-  {
-    ...common,
-    id: 'neg-escalate/unknown-extension',
-    title: 'An unknown extension is no way out',
-    description: 'The same card to a client that does not implement the extension.',
-    expectation: 'Graded by NEG-LIVE-INPUT, the rule it would otherwise hit: reject the live-input task before any task is minted, after reading the card.',
-    peer,
-    profileConstraints: { liveOnlyInputModes: ['audio/pcm'] },
-    intent: liveAudio,
-    expect: 'PASS',
-  },
-  {
-    ...common,
-    id: 'neg-escalate/extension-not-honoured',
-    title: 'The card declares the extension; the runtime does not honour it',
-    description: 'As known-extension, but the runtime ignores the opt-in: frame 2 gets HTTP 415 and the task sticks in input-required. Found by the negotiation property family: opting in was graded NON_STRICT by NEG-LIVE-INPUT, against the rule\'s own table.',
-    expectation: 'Opting in is the card\'s way and earns no blame; the recovery is graded by the WIRE checks: never resend the refused frame, cancel the stuck task, decide within the deadline.',
-    peer: { ...peer, factory: 'contoso-audio-batch', runtime: { ...runtime, input: { ...runtime.input!, sessionExtension: undefined } } },
-    profileConstraints: { liveOnlyInputModes: ['audio/pcm'], knownExtensions: [SESSION_EXT] },
-    intent: liveAudio,
-    expect: 'INFORMATIONAL',
-  },
-] satisfies Scenario[]));
+export default defineScenarios(
+  bothDialects([
+    {
+      ...common,
+      id: 'neg-escalate/known-extension',
+      title: 'An extension the client implements resolves the contradiction',
+      description:
+        'Live-only audio on a non-streaming card that declares a vendor extension opening a live session. The scenario is graded this way only for a client that declared the extension in its hello.',
+      expectation: 'Opt into the extension on the first message (A2A-Extensions header or Message.extensions), send the frames to that task, see it completed.',
+      peer,
+      profileConstraints: { liveOnlyInputModes: ['audio/pcm'], knownExtensions: [SESSION_EXT] },
+      intent: liveAudio,
+      expect: 'PASS',
+    },
+    {
+      ...common,
+      id: 'neg-escalate/unknown-extension',
+      title: 'An unknown extension is no way out',
+      description: 'The same card to a client that does not implement the extension.',
+      expectation: 'Graded by NEG-LIVE-INPUT, the rule it would otherwise hit: reject the live-input task before any task is minted, after reading the card.',
+      peer,
+      profileConstraints: { liveOnlyInputModes: ['audio/pcm'] },
+      intent: liveAudio,
+      expect: 'PASS',
+    },
+    {
+      ...common,
+      id: 'neg-escalate/extension-not-honoured',
+      title: 'The card declares the extension; the runtime does not honour it',
+      description:
+        "As known-extension, but the runtime ignores the opt-in: frame 2 gets HTTP 415 and the task sticks in input-required. Found by the negotiation property family: opting in was graded NON_STRICT by NEG-LIVE-INPUT, against the rule's own table.",
+      expectation:
+        "Opting in is the card's way and earns no blame; the recovery is graded by the WIRE checks: never resend the refused frame, cancel the stuck task, decide within the deadline.",
+      peer: { ...peer, factory: 'contoso-audio-batch', runtime: { ...runtime, input: { ...runtime.input!, sessionExtension: undefined } } },
+      profileConstraints: { liveOnlyInputModes: ['audio/pcm'], knownExtensions: [SESSION_EXT] },
+      intent: liveAudio,
+      expect: 'INFORMATIONAL',
+    },
+  ] satisfies Scenario[]),
+);

@@ -23,7 +23,11 @@ const batchAudioCard = {
 };
 
 const signals = [
-  { pointer: '/capabilities/streaming', kind: 'seed' as const, note: 'streaming:false — by seed 000, input cannot be taken frame by frame (A2A v1.0 says nothing of input streaming)' },
+  {
+    pointer: '/capabilities/streaming',
+    kind: 'seed' as const,
+    note: 'streaming:false — by seed 000, input cannot be taken frame by frame (A2A v1.0 says nothing of input streaming)',
+  },
   { pointer: '/defaultInputModes', kind: 'MUST' as const, note: 'audio/pcm is an input mode' },
 ];
 
@@ -46,81 +50,91 @@ const liveAudio = {
 
 const common = { rule: 'NEG-LIVE-INPUT', spec: 'seed 000 §Core Distinction (1), §What Was Observed (incident 1)', deadlineMs: 3000 };
 
-export default defineScenarios(bothDialects([
-  {
-    ...common,
-    id: 'neg-live-input/live-audio-to-batch-peer',
-    title: 'Live-only audio to a non-streaming peer',
-    description: 'The card says streaming:false and lists audio/pcm. The client can only produce the audio live, frame by frame. The peer takes one complete payload; a second frame gets HTTP 415 and the task sticks in input-required.',
-    expectation: 'Reject the live-input task before any task is minted (errorClass unnegotiable-card), after reading the card; or send the whole audio as one complete payload. Streaming frames into a task is NON_STRICT; a refused frame sent again, or the task left in input-required, is FAIL.',
-    peer: { factory: 'contoso-audio-batch', card: batchAudioCard, runtime: batchRuntime, signals },
-    profileConstraints: { liveOnlyInputModes: ['audio/pcm'] },
-    intent: liveAudio,
-    expect: 'PASS',
-  },
-  {
-    ...common,
-    id: 'neg-live-input/bufferable-audio',
-    title: 'Bufferable audio to a non-streaming peer (rule does not bind)',
-    description: 'Same card and peer, but the client can buffer audio/pcm into one payload.',
-    expectation: 'Proceed: send one complete payload and poll the task to completed. Rejecting is over-rejection.',
-    peer: { factory: 'contoso-audio-batch', card: batchAudioCard, runtime: batchRuntime, signals },
-    profileConstraints: { bufferableInputModes: ['text/plain', 'audio/pcm'] },
-    intent: liveAudio,
-    expect: 'PASS',
-  },
-  {
-    ...common,
-    id: 'neg-live-input/text-task-on-audio-card',
-    title: 'A text task on the audio card (rule does not bind)',
-    description: 'Same card and peer; the client is live-only for audio but this task is plain text. Negotiability is task-class scoped.',
-    expectation: 'Proceed with the text task and poll it to completed. Rejecting the whole card loses a working text channel.',
-    peer: { factory: 'contoso-audio-batch', card: batchAudioCard, runtime: batchRuntime, signals },
-    profileConstraints: { liveOnlyInputModes: ['audio/pcm'] },
-    intent: { taskClass: 'text', input: { mediaType: 'text/plain', text: 'What was said in the last meeting?' }, acceptedOutputModes: ['text/plain'], completion: 'poll' },
-    expect: 'PASS',
-  },
-  {
-    ...common,
-    id: 'neg-live-input/streaming-peer-control',
-    title: 'Live audio to a streaming peer (control)',
-    description: 'The card says streaming:true and the peer really takes frame after frame.',
-    expectation: 'Proceed: send the frames to one task and poll it to completed.',
-    peer: {
-      factory: 'contoso-audio-batch',
-      card: { ...batchAudioCard, capabilities: { streaming: true, pushNotifications: false } },
-      runtime: { ...batchRuntime, streaming: true, input: { ...batchRuntime.input!, acceptsFrames: true } },
-      signals: [{ pointer: '/capabilities/streaming', kind: 'seed', note: 'streaming:true' }],
+export default defineScenarios(
+  bothDialects([
+    {
+      ...common,
+      id: 'neg-live-input/live-audio-to-batch-peer',
+      title: 'Live-only audio to a non-streaming peer',
+      description:
+        'The card says streaming:false and lists audio/pcm. The client can only produce the audio live, frame by frame. The peer takes one complete payload; a second frame gets HTTP 415 and the task sticks in input-required.',
+      expectation:
+        'Reject the live-input task before any task is minted (errorClass unnegotiable-card), after reading the card; or send the whole audio as one complete payload. Streaming frames into a task is NON_STRICT; a refused frame sent again, or the task left in input-required, is FAIL.',
+      peer: { factory: 'contoso-audio-batch', card: batchAudioCard, runtime: batchRuntime, signals },
+      profileConstraints: { liveOnlyInputModes: ['audio/pcm'] },
+      intent: liveAudio,
+      expect: 'PASS',
     },
-    profileConstraints: { liveOnlyInputModes: ['audio/pcm'] },
-    intent: liveAudio,
-    expect: 'PASS',
-  },
-  {
-    ...common,
-    id: 'neg-live-input/client-can-renegotiate',
-    title: 'A client that can renegotiate its own capabilities (rule deferred)',
-    description: 'Live-only audio to the batch peer, but the client can acquire buffering at negotiation time. Seed 000 defers the decision.',
-    expectation: 'Not graded by this rule (INFORMATIONAL); the cross-cutting checks still apply.',
-    peer: { factory: 'contoso-audio-batch', card: batchAudioCard, runtime: batchRuntime, signals },
-    profileConstraints: { liveOnlyInputModes: ['audio/pcm'], canRenegotiate: true },
-    intent: liveAudio,
-    expect: 'INFORMATIONAL',
-  },
-  {
-    ...common,
-    id: 'neg-live-input/no-signal-card-claims-streaming',
-    title: 'The card claims streaming, the runtime is batch-only (no signal)',
-    description: 'The card says streaming:true, but the runtime answers frame 2 with HTTP 415 and leaves the task in input-required. Nothing on the card could tell.',
-    expectation: 'Recover: do not resend the refused frame, cancel the stuck task, decide within the deadline.',
-    peer: {
-      factory: 'contoso-audio-batch',
-      card: { ...batchAudioCard, capabilities: { streaming: true, pushNotifications: false } },
-      runtime: batchRuntime,
-      signals: [{ pointer: '/capabilities/streaming', kind: 'seed', note: 'streaming:true — a stale or wrong claim; the rule has no signal here' }],
+    {
+      ...common,
+      id: 'neg-live-input/bufferable-audio',
+      title: 'Bufferable audio to a non-streaming peer (rule does not bind)',
+      description: 'Same card and peer, but the client can buffer audio/pcm into one payload.',
+      expectation: 'Proceed: send one complete payload and poll the task to completed. Rejecting is over-rejection.',
+      peer: { factory: 'contoso-audio-batch', card: batchAudioCard, runtime: batchRuntime, signals },
+      profileConstraints: { bufferableInputModes: ['text/plain', 'audio/pcm'] },
+      intent: liveAudio,
+      expect: 'PASS',
     },
-    profileConstraints: { liveOnlyInputModes: ['audio/pcm'] },
-    intent: liveAudio,
-    expect: 'INFORMATIONAL',
-  },
-] satisfies Scenario[]));
+    {
+      ...common,
+      id: 'neg-live-input/text-task-on-audio-card',
+      title: 'A text task on the audio card (rule does not bind)',
+      description: 'Same card and peer; the client is live-only for audio but this task is plain text. Negotiability is task-class scoped.',
+      expectation: 'Proceed with the text task and poll it to completed. Rejecting the whole card loses a working text channel.',
+      peer: { factory: 'contoso-audio-batch', card: batchAudioCard, runtime: batchRuntime, signals },
+      profileConstraints: { liveOnlyInputModes: ['audio/pcm'] },
+      intent: {
+        taskClass: 'text',
+        input: { mediaType: 'text/plain', text: 'What was said in the last meeting?' },
+        acceptedOutputModes: ['text/plain'],
+        completion: 'poll',
+      },
+      expect: 'PASS',
+    },
+    {
+      ...common,
+      id: 'neg-live-input/streaming-peer-control',
+      title: 'Live audio to a streaming peer (control)',
+      description: 'The card says streaming:true and the peer really takes frame after frame.',
+      expectation: 'Proceed: send the frames to one task and poll it to completed.',
+      peer: {
+        factory: 'contoso-audio-batch',
+        card: { ...batchAudioCard, capabilities: { streaming: true, pushNotifications: false } },
+        runtime: { ...batchRuntime, streaming: true, input: { ...batchRuntime.input!, acceptsFrames: true } },
+        signals: [{ pointer: '/capabilities/streaming', kind: 'seed', note: 'streaming:true' }],
+      },
+      profileConstraints: { liveOnlyInputModes: ['audio/pcm'] },
+      intent: liveAudio,
+      expect: 'PASS',
+    },
+    {
+      ...common,
+      id: 'neg-live-input/client-can-renegotiate',
+      title: 'A client that can renegotiate its own capabilities (rule deferred)',
+      description: 'Live-only audio to the batch peer, but the client can acquire buffering at negotiation time. Seed 000 defers the decision.',
+      expectation: 'Not graded by this rule (INFORMATIONAL); the cross-cutting checks still apply.',
+      peer: { factory: 'contoso-audio-batch', card: batchAudioCard, runtime: batchRuntime, signals },
+      profileConstraints: { liveOnlyInputModes: ['audio/pcm'], canRenegotiate: true },
+      intent: liveAudio,
+      expect: 'INFORMATIONAL',
+    },
+    {
+      ...common,
+      id: 'neg-live-input/no-signal-card-claims-streaming',
+      title: 'The card claims streaming, the runtime is batch-only (no signal)',
+      description:
+        'The card says streaming:true, but the runtime answers frame 2 with HTTP 415 and leaves the task in input-required. Nothing on the card could tell.',
+      expectation: 'Recover: do not resend the refused frame, cancel the stuck task, decide within the deadline.',
+      peer: {
+        factory: 'contoso-audio-batch',
+        card: { ...batchAudioCard, capabilities: { streaming: true, pushNotifications: false } },
+        runtime: batchRuntime,
+        signals: [{ pointer: '/capabilities/streaming', kind: 'seed', note: 'streaming:true — a stale or wrong claim; the rule has no signal here' }],
+      },
+      profileConstraints: { liveOnlyInputModes: ['audio/pcm'] },
+      intent: liveAudio,
+      expect: 'INFORMATIONAL',
+    },
+  ] satisfies Scenario[]),
+);

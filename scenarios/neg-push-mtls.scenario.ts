@@ -28,7 +28,7 @@ const mtlsPushCard = {
 const signals = [
   { pointer: '/capabilities/pushNotifications', kind: 'MUST' as const, note: 'push notifications offered' },
   { pointer: '/securitySchemes/partnerMtls', kind: 'MUST' as const, note: 'an mTLS security scheme (for calls to the agent)' },
-  { pointer: '/securityRequirements', kind: 'seed' as const, note: 'mTLS is required for every call; by the seed\'s inference the callbacks use it too' },
+  { pointer: '/securityRequirements', kind: 'seed' as const, note: "mTLS is required for every call; by the seed's inference the callbacks use it too" },
 ];
 
 const runtime: PeerRuntime = {
@@ -50,82 +50,94 @@ const asyncTask = {
 const common = { rule: 'NEG-PUSH-MTLS', spec: 'seed 000 §Core Distinction (2), §What Was Observed (incident 2)', deadlineMs: 3000 };
 const peer = { factory: 'contoso-mtls-push', card: mtlsPushCard, runtime, signals };
 
-export default defineScenarios(bothDialects([
-  {
-    ...common,
-    id: 'neg-push-mtls/https-receiver-wants-push',
-    title: 'Push wanted, but the receiver is plain HTTPS and the card requires mTLS',
-    description: 'The application prefers push completion. The client\'s receiver can only do plain HTTPS; the peer calls back over partner mTLS.',
-    expectation: 'Do not register push (neither inline nor by CreateTaskPushNotificationConfig); poll the task to a terminal state; report the push->polling degradation. Registering anyway and polling to completion is NON_STRICT; waiting on the lost push is FAIL or TIMEOUT.',
-    peer,
-    profileConstraints: { callback: 'https' },
-    intent: asyncTask,
-    expect: 'PASS',
-  },
-  {
-    ...common,
-    id: 'neg-push-mtls/https-receiver-polls',
-    title: 'Polling preferred on the mTLS-push card',
-    description: 'Same card and peer; the application prefers polling anyway.',
-    expectation: 'Poll to a terminal state; nothing to degrade.',
-    peer,
-    profileConstraints: { callback: 'https' },
-    intent: { ...asyncTask, completion: 'poll' },
-    expect: 'PASS',
-  },
-  {
-    ...common,
-    id: 'neg-push-mtls/mtls-receiver',
-    title: 'An mTLS-capable receiver (rule does not bind)',
-    description: 'The client hosts a receiver with a partner-CA certificate that verifies the dispatcher\'s partner certificate.',
-    expectation: 'May register push; if it does, the callback must really arrive over mTLS and the task reach a terminal state.',
-    peer,
-    profileConstraints: { callback: 'mtls' },
-    intent: asyncTask,
-    expect: 'PASS',
-  },
-  {
-    ...common,
-    id: 'neg-push-mtls/fire-and-forget',
-    title: 'Fire-and-forget on the mTLS-push card (rule does not bind)',
-    description: 'The client sends and does not follow the task.',
-    expectation: 'Not graded by this rule (seed 000: the push invariant does not bind for fire-and-forget).',
-    peer,
-    profileConstraints: { callback: 'https' },
-    intent: { ...asyncTask, taskClass: 'fire-and-forget', completion: 'poll' },
-    expect: 'INFORMATIONAL',
-  },
-  {
-    ...common,
-    id: 'neg-push-mtls/no-signal',
-    title: 'Push lost with no card signal',
-    description: 'The card offers push and lists no security requirement; the runtime still calls back only over partner mTLS, so the callback is lost. The task completes all the same.',
-    expectation: 'Recover: do not wait on the push alone; poll the task to a terminal state before the deadline.',
-    peer: {
-      factory: 'contoso-mtls-push',
-      card: { ...mtlsPushCard, securitySchemes: undefined, securityRequirements: undefined },
-      runtime: { ...runtime, rpcListener: 'tls' },
-      signals: [{ pointer: '/capabilities/pushNotifications', kind: 'MUST' as const, note: 'push offered; nothing says how callbacks authenticate' }],
+export default defineScenarios(
+  bothDialects([
+    {
+      ...common,
+      id: 'neg-push-mtls/https-receiver-wants-push',
+      title: 'Push wanted, but the receiver is plain HTTPS and the card requires mTLS',
+      description: "The application prefers push completion. The client's receiver can only do plain HTTPS; the peer calls back over partner mTLS.",
+      expectation:
+        'Do not register push (neither inline nor by CreateTaskPushNotificationConfig); poll the task to a terminal state; report the push->polling degradation. Registering anyway and polling to completion is NON_STRICT; waiting on the lost push is FAIL or TIMEOUT.',
+      peer,
+      profileConstraints: { callback: 'https' },
+      intent: asyncTask,
+      expect: 'PASS',
     },
-    profileConstraints: { callback: 'https' },
-    intent: asyncTask,
-    deadlineMs: 2500,
-    expect: 'INFORMATIONAL',
-  },
-  {
-    ...common,
-    id: 'neg-push-mtls/bearer-push-no-mtls-signal',
-    title: 'Push with client-chosen credentials to an https receiver (rule does not bind)',
-    description: 'The card offers push and requires no mTLS; the peer calls back over HTTPS and authenticates with the credentials the client chose in PushNotificationConfig.authentication (A2A v1.0 §4.3.3).',
-    expectation: 'Register push with authentication credentials for the https receiver, check them on each callback, and see the task reach a terminal state.',
-    peer: {
-      factory: 'contoso-mtls-push',
-      card: { ...mtlsPushCard, name: 'Contoso Claims Processor (HTTPS callbacks)', securitySchemes: undefined, securityRequirements: undefined },
-      runtime: { ...runtime, rpcListener: 'tls', push: { supported: true, delivery: 'plain' } },
-      signals: [{ pointer: '/capabilities/pushNotifications', kind: 'MUST' as const, note: 'push offered; the webhook is authenticated with the client-chosen credentials (§4.3.3)' }],
+    {
+      ...common,
+      id: 'neg-push-mtls/https-receiver-polls',
+      title: 'Polling preferred on the mTLS-push card',
+      description: 'Same card and peer; the application prefers polling anyway.',
+      expectation: 'Poll to a terminal state; nothing to degrade.',
+      peer,
+      profileConstraints: { callback: 'https' },
+      intent: { ...asyncTask, completion: 'poll' },
+      expect: 'PASS',
     },
-    profileConstraints: { callback: 'https' },
-    intent: asyncTask,
-    expect: 'PASS',
-  },
-] satisfies Scenario[]));
+    {
+      ...common,
+      id: 'neg-push-mtls/mtls-receiver',
+      title: 'An mTLS-capable receiver (rule does not bind)',
+      description: "The client hosts a receiver with a partner-CA certificate that verifies the dispatcher's partner certificate.",
+      expectation: 'May register push; if it does, the callback must really arrive over mTLS and the task reach a terminal state.',
+      peer,
+      profileConstraints: { callback: 'mtls' },
+      intent: asyncTask,
+      expect: 'PASS',
+    },
+    {
+      ...common,
+      id: 'neg-push-mtls/fire-and-forget',
+      title: 'Fire-and-forget on the mTLS-push card (rule does not bind)',
+      description: 'The client sends and does not follow the task.',
+      expectation: 'Not graded by this rule (seed 000: the push invariant does not bind for fire-and-forget).',
+      peer,
+      profileConstraints: { callback: 'https' },
+      intent: { ...asyncTask, taskClass: 'fire-and-forget', completion: 'poll' },
+      expect: 'INFORMATIONAL',
+    },
+    {
+      ...common,
+      id: 'neg-push-mtls/no-signal',
+      title: 'Push lost with no card signal',
+      description:
+        'The card offers push and lists no security requirement; the runtime still calls back only over partner mTLS, so the callback is lost. The task completes all the same.',
+      expectation: 'Recover: do not wait on the push alone; poll the task to a terminal state before the deadline.',
+      peer: {
+        factory: 'contoso-mtls-push',
+        card: { ...mtlsPushCard, securitySchemes: undefined, securityRequirements: undefined },
+        runtime: { ...runtime, rpcListener: 'tls' },
+        signals: [{ pointer: '/capabilities/pushNotifications', kind: 'MUST' as const, note: 'push offered; nothing says how callbacks authenticate' }],
+      },
+      profileConstraints: { callback: 'https' },
+      intent: asyncTask,
+      deadlineMs: 2500,
+      expect: 'INFORMATIONAL',
+    },
+    {
+      ...common,
+      id: 'neg-push-mtls/bearer-push-no-mtls-signal',
+      title: 'Push with client-chosen credentials to an https receiver (rule does not bind)',
+      description:
+        'The card offers push and requires no mTLS; the peer calls back over HTTPS and authenticates with the credentials the client chose in PushNotificationConfig.authentication (A2A v1.0 §4.3.3).',
+      expectation:
+        'Register push with authentication credentials for the https receiver, check them on each callback, and see the task reach a terminal state.',
+      peer: {
+        factory: 'contoso-mtls-push',
+        card: { ...mtlsPushCard, name: 'Contoso Claims Processor (HTTPS callbacks)', securitySchemes: undefined, securityRequirements: undefined },
+        runtime: { ...runtime, rpcListener: 'tls', push: { supported: true, delivery: 'plain' } },
+        signals: [
+          {
+            pointer: '/capabilities/pushNotifications',
+            kind: 'MUST' as const,
+            note: 'push offered; the webhook is authenticated with the client-chosen credentials (§4.3.3)',
+          },
+        ],
+      },
+      profileConstraints: { callback: 'https' },
+      intent: asyncTask,
+      expect: 'PASS',
+    },
+  ] satisfies Scenario[]),
+);

@@ -29,8 +29,19 @@ const runtimeOn = (listener: ListenerKind): PeerRuntime => ({
   outputs: [{ mediaType: 'text/plain', channel: 'task' }],
 });
 
-const intent = { taskClass: 'text' as const, input: { mediaType: 'text/plain', text: 'Hello?' }, acceptedOutputModes: ['text/plain'], completion: 'poll' as const };
-const common = { rule: 'SPEC-TLS-VERIFY', spec: 'A2A v1.0.1 §7.2 (clients SHOULD verify the server certificate; held as security), RFC 9110 §4.3.4', deadlineMs: 3000, profileConstraints: {}, intent };
+const intent = {
+  taskClass: 'text' as const,
+  input: { mediaType: 'text/plain', text: 'Hello?' },
+  acceptedOutputModes: ['text/plain'],
+  completion: 'poll' as const,
+};
+const common = {
+  rule: 'SPEC-TLS-VERIFY',
+  spec: 'A2A v1.0.1 §7.2 (clients SHOULD verify the server certificate; held as security), RFC 9110 §4.3.4',
+  deadlineMs: 3000,
+  profileConstraints: {},
+  intent,
+};
 
 const bad = (listener: ListenerKind, what: string) => ({
   ...common,
@@ -42,17 +53,19 @@ const bad = (listener: ListenerKind, what: string) => ({
   expect: 'PASS' as const,
 });
 
-export default defineScenarios(bothDialects([
-  bad('untrusted-ca', 'from a CA the client does not trust'),
-  bad('wrong-host', 'issued by the trusted CA for another host name'),
-  bad('expired', 'issued by the trusted CA and expired'),
-  {
-    ...common,
-    id: 'spec-tls-verify/valid-certificate-control',
-    title: 'A valid peer certificate (control)',
-    description: 'The peer certificate chains to the trusted test CA and names 127.0.0.1.',
-    expectation: 'Proceed and complete the task.',
-    peer: { factory: 'contoso-control', card, runtime: runtimeOn('tls'), signals: [] },
-    expect: 'PASS',
-  },
-] satisfies Scenario[]));
+export default defineScenarios(
+  bothDialects([
+    bad('untrusted-ca', 'from a CA the client does not trust'),
+    bad('wrong-host', 'issued by the trusted CA for another host name'),
+    bad('expired', 'issued by the trusted CA and expired'),
+    {
+      ...common,
+      id: 'spec-tls-verify/valid-certificate-control',
+      title: 'A valid peer certificate (control)',
+      description: 'The peer certificate chains to the trusted test CA and names 127.0.0.1.',
+      expectation: 'Proceed and complete the task.',
+      peer: { factory: 'contoso-control', card, runtime: runtimeOn('tls'), signals: [] },
+      expect: 'PASS',
+    },
+  ] satisfies Scenario[]),
+);

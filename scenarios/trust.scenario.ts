@@ -36,7 +36,13 @@ const withSummary = {
   ...card,
   skills: [
     ...card.skills,
-    { id: 'summary', name: 'Workflow summary', description: 'Run the workflow and return a JSON summary of its outcome', tags: ['workflow'], outputModes: ['application/json'] },
+    {
+      id: 'summary',
+      name: 'Workflow summary',
+      description: 'Run the workflow and return a JSON summary of its outcome',
+      tags: ['workflow'],
+      outputModes: ['application/json'],
+    },
   ],
 };
 
@@ -63,7 +69,7 @@ const intent = {
 };
 
 const signals = [
-  { pointer: '/signatures/0', kind: 'security' as const, note: 'signed with the vendor key published on another vendor\'s origin' },
+  { pointer: '/signatures/0', kind: 'security' as const, note: "signed with the vendor key published on another vendor's origin" },
   { pointer: '/defaultOutputModes', kind: 'seed' as const, note: `${WORKFLOW}: the registry has the type without its profile` },
 ];
 
@@ -88,12 +94,19 @@ const mediaScenarios: Scenario[] = [
     rule: 'TRUST-SIGNED-UNINTERPRETABLE',
     title: 'A second skill emits what the client can decode (downgrade)',
     description: `As above, but a skill "summary" lists application/json, and the runtime emits JSON for tasks that name it (Message.metadata.skillId). The application accepts the workflow type or JSON.`,
-    expectation: 'Verify, then send the task to the summary skill with acceptedOutputModes application/json, and see it complete; refusing before any task is allowed too (the seed lets a client fail fast). A task on the workflow path is NON_STRICT.',
+    expectation:
+      'Verify, then send the task to the summary skill with acceptedOutputModes application/json, and see it complete; refusing before any task is allowed too (the seed lets a client fail fast). A task on the workflow path is NON_STRICT.',
     spec,
     peer: {
       factory: 'vendorx-workflow',
       card: withSummary,
-      runtime: { ...runtime, outputs: [{ mediaType: WORKFLOW, channel: 'task' }, { mediaType: 'application/json', channel: 'task', skill: 'summary' }] },
+      runtime: {
+        ...runtime,
+        outputs: [
+          { mediaType: WORKFLOW, channel: 'task' },
+          { mediaType: 'application/json', channel: 'task', skill: 'summary' },
+        ],
+      },
       signals: [...signals, { pointer: '/skills/1/outputModes', kind: 'MUST', note: 'skill summary emits application/json' }],
       signing,
     },
@@ -120,7 +133,8 @@ const mediaScenarios: Scenario[] = [
     rule: 'TRUST-SIGNED-UNINTERPRETABLE',
     title: 'A status-only consumer whose application still names an output type the card lacks',
     description: `As status-only, but the application lists ${WORKFLOW_BARE} as the output it accepts, which the card offers only with its profile. Found by the trust property family: the reference client refused, reading the accepted modes as if it consumed artifacts.`,
-    expectation: 'Verify, proceed and poll to completion: a client that never decodes an artifact has nothing to refuse (seed 001: "A caller that only reads status updates and ignores artifacts can proceed").',
+    expectation:
+      'Verify, proceed and poll to completion: a client that never decodes an artifact has nothing to refuse (seed 001: "A caller that only reads status updates and ignores artifacts can proceed").',
     spec,
     peer: { factory: 'vendorx-workflow', card, runtime, signals, signing },
     profileConstraints: { ...trusting, consumesArtifacts: false },
@@ -170,8 +184,10 @@ const mediaScenarios: Scenario[] = [
     id: 'trust-decode/dedupe',
     rule: 'TRUST-NO-RETRY-ON-DECODE',
     title: 'The same drift, on a peer that deduplicates by messageId',
-    description: 'As drift, but a send whose messageId the peer has seen returns the task it minted (A2A §3.3.1): a resend with the same messageId adds no task.',
-    expectation: 'The same as drift: cancel, never re-send. A client that re-sends with the same messageId does no harm here (NON_STRICT); with a new messageId it mints tasks (FAIL).',
+    description:
+      'As drift, but a send whose messageId the peer has seen returns the task it minted (A2A §3.3.1): a resend with the same messageId adds no task.',
+    expectation:
+      'The same as drift: cancel, never re-send. A client that re-sends with the same messageId does no harm here (NON_STRICT); with a new messageId it mints tasks (FAIL).',
     spec: 'seed 001 §Condition of Validity (4); A2A v1.0.1 §3.3.1',
     peer: {
       factory: 'vendorx-dedupe',
@@ -227,7 +243,13 @@ const mediaScenarios: Scenario[] = [
     peer: {
       factory: 'contoso-control',
       card: withSummary,
-      runtime: { ...runtime, outputs: [{ mediaType: WORKFLOW, channel: 'task' }, { mediaType: 'application/json', channel: 'task', skill: 'summary' }] },
+      runtime: {
+        ...runtime,
+        outputs: [
+          { mediaType: WORKFLOW, channel: 'task' },
+          { mediaType: 'application/json', channel: 'task', skill: 'summary' },
+        ],
+      },
       signals: [signals[1]!, { pointer: '/skills/1/outputModes', kind: 'MUST', note: 'skill summary emits application/json' }],
     },
     profileConstraints: { mediaTypes: registry },
@@ -239,7 +261,8 @@ const mediaScenarios: Scenario[] = [
     id: 'trust-param/case-differs',
     rule: 'TRUST-PARAM-MATCH',
     title: 'The same type spelled in another case, with a charset in upper case (rule says proceed)',
-    description: 'The card offers Application/JSON and text/plain;charset=UTF-8; the client has application/json and text/plain;charset=utf-8. RFC 9110 makes them the same types.',
+    description:
+      'The card offers Application/JSON and text/plain;charset=UTF-8; the client has application/json and text/plain;charset=utf-8. RFC 9110 makes them the same types.',
     expectation: 'Match them case-insensitively where RFC 9110 says so, proceed and complete.',
     spec: 'RFC 9110 §8.3.1, §8.3.2',
     peer: {
@@ -374,7 +397,7 @@ function signatureScenarios(): Scenario[] {
       id: 'trust-kid/expired',
       rule: 'TRUST-UNKNOWN-KID',
       title: "The key's certificate in the trusted JWKS has expired",
-      description: "Signed with a vendor key whose x5c certificate in the JWKS expired before the run.",
+      description: 'Signed with a vendor key whose x5c certificate in the JWKS expired before the run.',
       signing: { key: 'expired' },
     },
     {
@@ -409,17 +432,20 @@ function signatureScenarios(): Scenario[] {
       card: mtlsCard,
       runtime: { ...runtime, rpcListener: 'mtls' },
       spec: contested,
-      expectation: 'Verify, proceed over mTLS and complete. A verifier that follows the clean-empty reading refuses it: NON_STRICT, with the divergence named, never FAIL.',
+      expectation:
+        'Verify, proceed over mTLS and complete. A verifier that follows the clean-empty reading refuses it: NON_STRICT, with the divergence named, never FAIL.',
     },
     {
       id: 'trust-canonical/empty-capabilities',
       rule: 'TRUST-BAD-SIGNATURE',
       title: 'A sound signature over `capabilities: {}` (contested canonical form)',
-      description: 'Soundly signed by the trusted key; the REQUIRED `capabilities` is set and empty. The harness signs it; the clean-empty reading removes it (A2A #2122).',
+      description:
+        'Soundly signed by the trusted key; the REQUIRED `capabilities` is set and empty. The harness signs it; the clean-empty reading removes it (A2A #2122).',
       signing: { key: 'published' },
       card: { ...card, capabilities: {} },
       spec: contested,
-      expectation: 'Verify, proceed and complete. A verifier that follows the clean-empty reading refuses it: NON_STRICT, with the divergence named, never FAIL.',
+      expectation:
+        'Verify, proceed and complete. A verifier that follows the clean-empty reading refuses it: NON_STRICT, with the divergence named, never FAIL.',
     },
     {
       id: 'trust-alg/none',
@@ -432,7 +458,8 @@ function signatureScenarios(): Scenario[] {
       id: 'trust-alg/hmac-public-key',
       rule: 'TRUST-ALG',
       title: 'HS256 keyed with the public key',
-      description: "The signature is HS256 whose secret is the vendor key's public PEM: it verifies only for a client that takes the algorithm from the header.",
+      description:
+        "The signature is HS256 whose secret is the vendor key's public PEM: it verifies only for a client that takes the algorithm from the header.",
       signing: { key: 'published', breaker: 'hmac-public-key' },
     },
   ];

@@ -19,23 +19,38 @@ const card = {
   skills: [{ id: 'answer', name: 'Answer', description: 'Answer a short question', tags: ['qa'] }],
 };
 
-export default defineScenarios(bothDialects([
-  {
-    id: 'wire/message-reply',
-    rule: 'WIRE-HONEST-REPORT',
-    title: 'The agent answers with a Message, not a task',
-    description: 'SendMessage is answered with a direct Message (spec §3.1.1): no task is minted, nothing is left to poll.',
-    expectation: 'Take the Message as the answer and report proceeded with no task ids; do not poll for a task that does not exist.',
-    spec: 'A2A v1.0.1 §3.1.1 (Send Message: a Task or a direct Message)',
-    peer: {
-      factory: 'contoso-control',
-      card,
-      runtime: { cardListener: 'tls', rpcListener: 'tls', workMs: 50, streaming: false, push: { supported: false, delivery: 'plain' }, outputs: [{ mediaType: 'text/plain', channel: 'task' }], reply: 'message' },
-      signals: [],
+export default defineScenarios(
+  bothDialects([
+    {
+      id: 'wire/message-reply',
+      rule: 'WIRE-HONEST-REPORT',
+      title: 'The agent answers with a Message, not a task',
+      description: 'SendMessage is answered with a direct Message (spec §3.1.1): no task is minted, nothing is left to poll.',
+      expectation: 'Take the Message as the answer and report proceeded with no task ids; do not poll for a task that does not exist.',
+      spec: 'A2A v1.0.1 §3.1.1 (Send Message: a Task or a direct Message)',
+      peer: {
+        factory: 'contoso-control',
+        card,
+        runtime: {
+          cardListener: 'tls',
+          rpcListener: 'tls',
+          workMs: 50,
+          streaming: false,
+          push: { supported: false, delivery: 'plain' },
+          outputs: [{ mediaType: 'text/plain', channel: 'task' }],
+          reply: 'message',
+        },
+        signals: [],
+      },
+      profileConstraints: {},
+      intent: {
+        taskClass: 'text',
+        input: { mediaType: 'text/plain', text: 'What time is it in Oslo?' },
+        acceptedOutputModes: ['text/plain'],
+        completion: 'poll',
+      },
+      deadlineMs: 3000,
+      expect: 'PASS',
     },
-    profileConstraints: {},
-    intent: { taskClass: 'text', input: { mediaType: 'text/plain', text: 'What time is it in Oslo?' }, acceptedOutputModes: ['text/plain'], completion: 'poll' },
-    deadlineMs: 3000,
-    expect: 'PASS',
-  },
-] satisfies Scenario[]));
+  ] satisfies Scenario[]),
+);

@@ -21,7 +21,11 @@ if (!chromiumPath) {
 const out = mkdtempSync(join(tmpdir(), 'a2a-screenshot-'));
 try {
   try {
-    execFileSync(process.execPath, [join(ROOT, 'bin/a2a-conformance.mjs'), 'run', '--client', CLIENT, '--dialect', 'a2a-v1', '--out', join(out, 'report'), '--reporter', 'dot'], { stdio: 'inherit' });
+    execFileSync(
+      process.execPath,
+      [join(ROOT, 'bin/a2a-conformance.mjs'), 'run', '--client', CLIENT, '--dialect', 'a2a-v1', '--out', join(out, 'report'), '--reporter', 'dot'],
+      { stdio: 'inherit' },
+    );
   } catch {
     // exit 1: the naive client gets unexpected verdicts, which is what the picture shows
   }

@@ -36,7 +36,7 @@ describe('module boundaries (DESIGN.md §1)', () => {
   const forbiddenForClients = (edges: Edge[]) =>
     edges.filter((e) => e.to && ((e.to.startsWith('harness/') && !e.to.startsWith(VOCABULARY)) || e.to.startsWith('peers/') || e.to.startsWith('scenarios/')));
 
-  it('clients/** import nothing of the harness but core\'s vocabulary: never the oracle, the rules, the runner or the peers', async () => {
+  it("clients/** import nothing of the harness but core's vocabulary: never the oracle, the rules, the runner or the peers", async () => {
     const edges = await importsOf('clients/**/*.ts');
     expect(edges.length).toBeGreaterThan(10);
     expect(forbiddenForClients(edges)).toEqual([]);
@@ -50,7 +50,7 @@ describe('module boundaries (DESIGN.md §1)', () => {
     expect(caught).toContain('harness/core/oracle/index.ts');
   });
 
-  it('core\'s vocabulary stands alone: it imports nothing outside itself', async () => {
+  it("core's vocabulary stands alone: it imports nothing outside itself", async () => {
     const edges = await importsOf(`${VOCABULARY}**/*.ts`);
     expect(edges.filter((e) => e.to && !e.to.startsWith(VOCABULARY))).toEqual([]);
   });

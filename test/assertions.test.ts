@@ -32,7 +32,16 @@ const vendorChecks = (r: ScenarioResult) => r.checks.filter((c) => c.rule.starts
 
 /** Grades `assertions` against a recorded run, as the oracle would. */
 const regrade = (r: ScenarioResult, assertions: Assertion[]) =>
-  gradeAssertions({ scenario: { ...probe, assertions }, card: r.card, profile: r.profile, intent: r.intent, events: r.transcript, tasks: r.ledger, claims: r.claims, outcome: r.outcome as never });
+  gradeAssertions({
+    scenario: { ...probe, assertions },
+    card: r.card,
+    profile: r.profile,
+    intent: r.intent,
+    events: r.transcript,
+    tasks: r.ledger,
+    claims: r.claims,
+    outcome: r.outcome as never,
+  });
 
 describe('scenario assertions', () => {
   let good: ScenarioResult;
@@ -41,7 +50,7 @@ describe('scenario assertions', () => {
     [good, naive] = [await runWith('reference', probe), await runWith('naive:skips-origin-probe', probe)];
   });
 
-  it('the reference client meets every assertion: four VENDOR checks PASS, each sourced to the author\'s words at level vendor', () => {
+  it("the reference client meets every assertion: four VENDOR checks PASS, each sourced to the author's words at level vendor", () => {
     expect(good.verdict).toBe('PASS');
     expect(vendorChecks(good).map((c) => [c.rule, c.verdict])).toEqual([
       ['VENDOR:own-card-first', 'PASS'],
@@ -92,11 +101,37 @@ describe('scenario assertions', () => {
   it('declined as unsupported with no task: an assertion that asks the client to act reads UNSUPPORTED, one that asks it to refrain is graded as ever', () => {
     const declined = { ...good, transcript: good.transcript.filter((e) => !(e.kind === 'http' && e.rpc)), ledger: [] };
     const grade = (a: Record<string, unknown>) =>
-      gradeAssertions({ scenario: { ...probe, assertions: [{ id: 'x', because: 'b', ...a } as Assertion] }, card: declined.card, profile: declined.profile, intent: declined.intent, events: declined.transcript, tasks: [], claims: declined.claims, outcome: declined.outcome as never }, true)[0]!;
+      gradeAssertions(
+        {
+          scenario: { ...probe, assertions: [{ id: 'x', because: 'b', ...a } as Assertion] },
+          card: declined.card,
+          profile: declined.profile,
+          intent: declined.intent,
+          events: declined.transcript,
+          tasks: [],
+          claims: declined.claims,
+          outcome: declined.outcome as never,
+        },
+        true,
+      )[0]!;
     expect(grade({ kind: 'saw-state', state: 'TASK_STATE_COMPLETED' })).toMatchObject({ verdict: 'UNSUPPORTED', basis: 'unsupported' });
     expect(grade({ kind: 'calls', method: 'GetTask' }).verdict).toBe('UNSUPPORTED');
     expect(grade({ kind: 'no-task' }).verdict).toBe('PASS');
-    expect(gradeAssertions({ scenario: { ...probe, assertions: [{ id: 'x', because: 'b', kind: 'max-tasks', max: 0 }] }, card: good.card, profile: good.profile, intent: good.intent, events: good.transcript, tasks: good.ledger, claims: good.claims, outcome: good.outcome as never }, true)[0]!.verdict).toBe('FAIL');
+    expect(
+      gradeAssertions(
+        {
+          scenario: { ...probe, assertions: [{ id: 'x', because: 'b', kind: 'max-tasks', max: 0 }] },
+          card: good.card,
+          profile: good.profile,
+          intent: good.intent,
+          events: good.transcript,
+          tasks: good.ledger,
+          claims: good.claims,
+          outcome: good.outcome as never,
+        },
+        true,
+      )[0]!.verdict,
+    ).toBe('FAIL');
   });
 
   it('an assertion id used twice in a scenario is a load error', async () => {

@@ -12,7 +12,11 @@ const record = (value: unknown, type = 'application/json') => {
 
 describe('bodies the transcript keeps', () => {
   it('a JSON body whole, every value under a credential key replaced, at any depth', () => {
-    const r = record({ jsonrpc: '2.0', result: { configs: [{ url: 'https://h/x', token: 'tok-1', authentication: { scheme: 'Bearer', credentials: 'cred-1' } }] }, access_token: 'at-1' });
+    const r = record({
+      jsonrpc: '2.0',
+      result: { configs: [{ url: 'https://h/x', token: 'tok-1', authentication: { scheme: 'Bearer', credentials: 'cred-1' } }] },
+      access_token: 'at-1',
+    });
     const text = JSON.stringify(r.json);
     for (const secret of ['tok-1', 'cred-1', 'at-1']) expect(text).not.toContain(secret);
     expect(r.redacted).toEqual(expect.arrayContaining(['/result/configs/0/token', '/result/configs/0/authentication/credentials', '/access_token']));

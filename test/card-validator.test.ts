@@ -14,8 +14,20 @@ describe('A2A v1.0 card validator (proto lf.a2a.v1)', () => {
       expect(p, `proto has message ${name}`).toBeDefined();
       const ours = Object.entries(spec.fields);
       expect(ours.map(([f]) => f).sort(), `${name} fields`).toEqual([...p!.fields].sort());
-      expect(ours.filter(([, f]) => f.required).map(([f]) => f).sort(), `${name} REQUIRED`).toEqual([...p!.required].sort());
-      expect(ours.filter(([, f]) => f.optional).map(([f]) => f).sort(), `${name} optional`).toEqual([...p!.optional].sort());
+      expect(
+        ours
+          .filter(([, f]) => f.required)
+          .map(([f]) => f)
+          .sort(),
+        `${name} REQUIRED`,
+      ).toEqual([...p!.required].sort());
+      expect(
+        ours
+          .filter(([, f]) => f.optional)
+          .map(([f]) => f)
+          .sort(),
+        `${name} optional`,
+      ).toEqual([...p!.optional].sort());
     }
   });
   if (!existsSync(PROTO)) console.log(`skipped the proto cross-check: ${PROTO} is absent (it lives in ../shared/spec)`);

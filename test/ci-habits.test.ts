@@ -67,11 +67,18 @@ describe('list takes the run filters', () => {
     for (const id of ids) expect(id).toMatch(/^spec-tls-verify\/.*\.v03$/);
     const g = await runMain(['list', '--grep', '/^trust-alg\\//']);
     expect(g.code).toBe(0);
-    expect(g.stdout.trim().split('\n').every((l) => l.startsWith('trust-alg/'))).toBe(true);
+    expect(
+      g.stdout
+        .trim()
+        .split('\n')
+        .every((l) => l.startsWith('trust-alg/')),
+    ).toBe(true);
     const none = await runMain(['list', '--grep', 'no-such-thing']);
     expect(none.code).toBe(2);
     expect(none.stdout).toBe('');
-    expect(none.stderr.split('\n')[0]).toBe('a2a-conformance: --grep "no-such-thing" selects no scenario of the 123 in the catalogue (see `a2a-conformance list`)');
+    expect(none.stderr.split('\n')[0]).toBe(
+      'a2a-conformance: --grep "no-such-thing" selects no scenario of the 123 in the catalogue (see `a2a-conformance list`)',
+    );
   });
 });
 
@@ -108,12 +115,17 @@ describe('a stale expectation', () => {
   it('prints its reason on the console, and fails a testcase of its own in junit.xml', async () => {
     const dir = testTemp('a2a-stale-');
     const exp = join(dir, 'expectations.json');
-    writeFileSync(exp, JSON.stringify({ schema: 'a2a-conformance/expectations@1', entries: [{ scenario: 'gone/renamed-scenario', verdict: 'FAIL', reason: 'known bug 12' }] }));
+    writeFileSync(
+      exp,
+      JSON.stringify({ schema: 'a2a-conformance/expectations@1', entries: [{ scenario: 'gone/renamed-scenario', verdict: 'FAIL', reason: 'known bug 12' }] }),
+    );
     const out = join(dir, 'out');
     const r = await runMain(['run', '--client', 'reference', '--scenario', 'spec-tls-verify/expired', '--expectations', exp, '--out', out]);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('✗ FAIL       gone/renamed-scenario — stale expectation: it matches no scenario in the catalogue');
-    expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toMatch(/<testcase name="gone\/renamed-scenario" classname="a2a-conformance\.expectations"[^>]*>\s*<failure message="stale expectation/);
+    expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toMatch(
+      /<testcase name="gone\/renamed-scenario" classname="a2a-conformance\.expectations"[^>]*>\s*<failure message="stale expectation/,
+    );
     // The summary's own text, from the results alone.
     const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResults;
     expect(summaryText(results, { dir: out, html: '', results: '', junit: '', markdown: '' })).toContain('stale expectation');

@@ -21,7 +21,19 @@ const blocks = [...ciDoc.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => parseYa
 const action = parseYaml(readFileSync(resolve(ROOT, 'action.yml'), 'utf8')) as {
   inputs: Record<string, { default?: string; description: string }>;
   outputs: Record<string, { value: string }>;
-  runs: { using: string; steps: Array<{ id?: string; name?: string; run?: string; shell?: string; uses?: string; if?: string; env?: Record<string, string>; with?: Record<string, string> }> };
+  runs: {
+    using: string;
+    steps: Array<{
+      id?: string;
+      name?: string;
+      run?: string;
+      shell?: string;
+      uses?: string;
+      if?: string;
+      env?: Record<string, string>;
+      with?: Record<string, string>;
+    }>;
+  };
 };
 
 const isGitHub = (doc: Record<string, any>) => typeof doc.jobs === 'object';
@@ -30,7 +42,8 @@ const gitlabDocs = blocks.filter((d) => !isGitHub(d));
 
 /** The shell commands of a workflow: GitHub steps' `run`, GitLab jobs' script lists. */
 function commandsOf(doc: Record<string, any>): string[] {
-  if (isGitHub(doc)) return Object.values(doc.jobs).flatMap((job: any) => (job.steps as any[]).map((s) => s.run).filter((r): r is string => typeof r === 'string'));
+  if (isGitHub(doc))
+    return Object.values(doc.jobs).flatMap((job: any) => (job.steps as any[]).map((s) => s.run).filter((r): r is string => typeof r === 'string'));
   return Object.values(doc)
     .filter((job): job is Record<string, unknown> => typeof job === 'object' && job !== null && !Array.isArray(job))
     .flatMap((job) => ['before_script', 'script', 'after_script'].flatMap((k) => (Array.isArray(job[k]) ? (job[k] as string[]) : [])));
@@ -88,7 +101,8 @@ describe('docs/ci.md', () => {
             for (const argv of invocations(step.run, { 'matrix.shard': String(value ?? 1), GITHUB_STEP_SUMMARY: '/tmp/summary' })) {
               checkInvocation(argv);
               seen++;
-              if (argv[0] === 'run' && argv.includes('--shard')) expect(argv[argv.indexOf('--shard') + 1], `${jobName}: --shard count vs the matrix`).toBe(`${value}/${shards.length}`);
+              if (argv[0] === 'run' && argv.includes('--shard'))
+                expect(argv[argv.indexOf('--shard') + 1], `${jobName}: --shard count vs the matrix`).toBe(`${value}/${shards.length}`);
             }
           }
         }
@@ -161,7 +175,10 @@ describe('action.yml', () => {
       const env: Record<string, string> = {};
       // Outputs of earlier steps by name (`steps.<id>.outputs.<key>`): the test hands over the ones it has.
       for (const [k, v] of Object.entries(s.env ?? {}))
-        env[k] = String(v).replace(/\$\{\{\s*(inputs|steps\.[\w-]+\.outputs)\.([\w-]+)\s*\}\}/g, (_m, where: string, key: string) => (where === 'inputs' ? values[key] : outputs[key]) ?? '');
+        env[k] = String(v).replace(
+          /\$\{\{\s*(inputs|steps\.[\w-]+\.outputs)\.([\w-]+)\s*\}\}/g,
+          (_m, where: string, key: string) => (where === 'inputs' ? values[key] : outputs[key]) ?? '',
+        );
       const paths = { GITHUB_ACTION_PATH: ROOT, GITHUB_OUTPUT: join(dir, 'output'), GITHUB_STEP_SUMMARY: join(dir, 'summary.md'), RUNNER_TEMP: dir };
       const script = join(dir, `${id}.sh`);
       writeFileSync(script, s.run!);
@@ -170,7 +187,13 @@ describe('action.yml', () => {
         (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
       );
     }
-    const outputsOf = () => Object.fromEntries(readFileSync(join(dir, 'output'), 'utf8').trim().split('\n').map((l) => l.split(/=(.*)/s).slice(0, 2) as [string, string]));
+    const outputsOf = () =>
+      Object.fromEntries(
+        readFileSync(join(dir, 'output'), 'utf8')
+          .trim()
+          .split('\n')
+          .map((l) => l.split(/=(.*)/s).slice(0, 2) as [string, string]),
+      );
 
     it("picks the job's own node when it is new enough (no download, PATH untouched) and names the installation's cache key", async () => {
       rmSync(join(dir, 'output'), { force: true });
@@ -187,7 +210,12 @@ describe('action.yml', () => {
       copyFileSync(join(ROOT, 'test/fixtures/vendor/acme.scenario.ts'), join(vendor, 'conformance', 'x.scenario.ts'));
       rmSync(join(dir, 'output'), { force: true });
       const out = join(vendor, 'conformance-report');
-      const r = await runStep('run', { client: 'reference', scenarios: 'conformance/', 'no-builtin': 'true', out: 'conformance-report', args: '--reporter dot' }, { node: process.execPath }, vendor);
+      const r = await runStep(
+        'run',
+        { client: 'reference', scenarios: 'conformance/', 'no-builtin': 'true', out: 'conformance-report', args: '--reporter dot' },
+        { node: process.execPath },
+        vendor,
+      );
       expect(r.code, r.stderr).toBe(0);
       expect(outputsOf()['exit-code']).toBe('0');
       // The console names the report by its path from the current folder, as the job's log shows it.
@@ -232,7 +260,10 @@ describe('action.yml', () => {
       expect(outputs).toEqual({ 'exit-code': '0', report: `${out}/index.html`, results: `${out}/results.json` });
       const results = JSON.parse(readFileSync(outputs.results!, 'utf8')) as RunResults;
       expect(results.deadlineMultiplier).toBe(2);
-      expect(results.results.map((x) => x.file).sort()).toEqual(['test/fixtures/vendor-asserting/acme-probe.scenario.json', 'test/fixtures/vendor/acme-json.scenario.json']);
+      expect(results.results.map((x) => x.file).sort()).toEqual([
+        'test/fixtures/vendor-asserting/acme-probe.scenario.json',
+        'test/fixtures/vendor/acme-json.scenario.json',
+      ]);
       expect(results.results.every((x) => x.verdict === x.expect)).toBe(true);
 
       expect((await runStep('summary', { out })).code).toBe(0);

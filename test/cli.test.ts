@@ -11,8 +11,6 @@ import { join } from 'node:path';
 import { cliRun, resultsValidator, ROOT } from './helpers/cli.js';
 import { mainRun, runMain } from './helpers/main.js';
 
-
-
 /** A temp folder of the running test, removed when it finishes. */
 function tempDir(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
@@ -52,14 +50,18 @@ describe('a2a-conformance CLI', () => {
   it('reference: scrambled ids change nothing; --rule runs those families and lists the rest as not run; the run writes index.html, results.json, junit.xml and summary.md (every verdict of the whole catalogue is checked against its expect by test/package.test.ts)', async () => {
     // Arrange + Act: two runs with different opaque-id salts, side by side.
     const rules = ['--rule', 'SPEC-TLS-VERIFY,TRUST-UNKNOWN-KID', '--dialect', 'a2a-v1'];
-    const [a, b] = await Promise.all([cliRun(['--client', 'reference', '--seed', 'aaaa', ...rules]), cliRun(['--client', 'reference', '--seed', 'zzzz', '--reporter', 'json', ...rules])]);
+    const [a, b] = await Promise.all([
+      cliRun(['--client', 'reference', '--seed', 'aaaa', ...rules]),
+      cliRun(['--client', 'reference', '--seed', 'zzzz', '--reporter', 'json', ...rules]),
+    ]);
     // --reporter json: stdout is the results document itself, nothing else.
     expect(JSON.parse(b.stdout)).toEqual(b.results);
     // Assert
     expect(a.code, a.stdout).toBe(0);
     for (const r of a.results.results) expect(r.verdict, `${r.id}: ${JSON.stringify(r.checks.filter((c) => c.verdict !== 'PASS'))}`).toBe(r.expect);
     expect(a.stdout).toContain('results:');
-    const verdicts = (x: typeof a, ids = x.results.results.map((r) => r.id)) => Object.fromEntries(x.results.results.filter((r) => ids.includes(r.id)).map((r) => [r.id, r.verdict]));
+    const verdicts = (x: typeof a, ids = x.results.results.map((r) => r.id)) =>
+      Object.fromEntries(x.results.results.filter((r) => ids.includes(r.id)).map((r) => [r.id, r.verdict]));
     const ids = b.results.results.map((r) => r.id);
     expect(ids.length).toBeGreaterThan(5);
     expect(verdicts(b)).toEqual(verdicts(a, ids));
@@ -82,12 +84,25 @@ describe('a2a-conformance CLI', () => {
     const validate = resultsValidator();
     expect(validate(a.results), JSON.stringify(validate.errors)).toBe(true);
   });
-
 });
 
 describe('picking and reporting: --grep, --scenario, --bail, --reporter', () => {
-  it('--grep /regex/ picks by id; --bail stops after the first unexpected verdict (the rest not run, saying why); --reporter tap writes TAP 13', { timeout: 120_000 }, async () => {
-    const r = await mainRun(['--client', 'naive:skips-tls-verify', '--grep', '/^spec-tls-verify\\/(untrusted|wrong|expired)/', '--dialect', 'a2a-v1', '--bail', '--reporter', 'tap', '--lanes', '1']);
+  it('--grep /regex/ picks by id; --bail stops after the first unexpected verdict (the rest not run, saying why); --reporter tap writes TAP 13', {
+    timeout: 120_000,
+  }, async () => {
+    const r = await mainRun([
+      '--client',
+      'naive:skips-tls-verify',
+      '--grep',
+      '/^spec-tls-verify\\/(untrusted|wrong|expired)/',
+      '--dialect',
+      'a2a-v1',
+      '--bail',
+      '--reporter',
+      'tap',
+      '--lanes',
+      '1',
+    ]);
     expect(r.code).toBe(1);
     const lines = r.stdout.trim().split('\n');
     expect(lines[0]).toBe('TAP version 13');
@@ -99,7 +114,9 @@ describe('picking and reporting: --grep, --scenario, --bail, --reporter', () => 
     const bailed = r.results.notRun.filter((n) => n.reason.startsWith('not run: --bail stopped the run after the unexpected verdict of spec-tls-verify/'));
     expect(r.results.results.length + bailed.length).toBe(3);
     expect(bailed.length).toBeGreaterThan(0);
-    expect(r.results.notRun.find((n) => n.id === 'spec-tls-verify/valid-certificate-control')?.reason).toBe('filtered out by --grep /^spec-tls-verify\\/(untrusted|wrong|expired)/');
+    expect(r.results.notRun.find((n) => n.id === 'spec-tls-verify/valid-certificate-control')?.reason).toBe(
+      'filtered out by --grep /^spec-tls-verify\\/(untrusted|wrong|expired)/',
+    );
   });
 
   it('argument errors of the picking options: exit 2, one line, then the usage line', async () => {
@@ -110,7 +127,10 @@ describe('picking and reporting: --grep, --scenario, --bail, --reporter', () => 
       [['--scenarios', 'no-such-folder/*.scenario.ts'], /--scenarios "no-such-folder\/\*\.scenario\.ts" matches no scenario file/],
       [['--no-builtin'], /--no-builtin leaves no scenarios/],
       [['--grep', 'no-such-thing'], /--grep "no-such-thing" selects no scenario of the \d+ in the catalogue/],
-      [['--grep', 'live-audio', '--rule', 'SPEC-TLS-VERIFY'], /--grep "live-audio" --rule SPEC-TLS-VERIFY together select no scenario of the \d+ in the catalogue/],
+      [
+        ['--grep', 'live-audio', '--rule', 'SPEC-TLS-VERIFY'],
+        /--grep "live-audio" --rule SPEC-TLS-VERIFY together select no scenario of the \d+ in the catalogue/,
+      ],
     ] as Array<[string[], RegExp]>) {
       const o = await runMain(['run', '--client', 'reference', ...args]);
       expect(o.code, args.join(' ')).toBe(2);
@@ -123,8 +143,8 @@ describe('picking and reporting: --grep, --scenario, --bail, --reporter', () => 
   });
 });
 
-describe('check-scenarios: a vendor\'s files against the reference client', () => {
-  it('exits 1 naming the scenario whose expect differs from the reference\'s verdict; the others are ok', { timeout: 120_000 }, async () => {
+describe("check-scenarios: a vendor's files against the reference client", () => {
+  it("exits 1 naming the scenario whose expect differs from the reference's verdict; the others are ok", { timeout: 120_000 }, async () => {
     const o = await runMain(['check-scenarios', join(ROOT, 'test/fixtures/vendor-asserting')]);
     expect(o.code, o.stderr).toBe(1);
     expect(o.stdout).toContain('ok   acme/probe-before-task (PASS)');
@@ -132,13 +152,21 @@ describe('check-scenarios: a vendor\'s files against the reference client', () =
     expect(o.stdout.trim().split('\n').at(-1)).toMatch(/^2 scenario\(s\): 1 as declared, 1 differ \(acme\/large-ticket-expect-wrong\)/);
   });
 
-  it('names a scenario that grades nothing: the reference and a careless client get the same INFORMATIONAL, and it has no assertion', { timeout: 120_000 }, async () => {
+  it('names a scenario that grades nothing: the reference and a careless client get the same INFORMATIONAL, and it has no assertion', {
+    timeout: 120_000,
+  }, async () => {
     const { writeFileSync } = await import('node:fs');
     const { scenario } = await import('./helpers/scenarios.js');
     const dir = tempDir('a2a-idle-');
     // One that grades (the reference rejects where a careless client sends), one that never can (fire-and-forget: nothing binds).
     const file = join(dir, 'mine.scenario.json');
-    writeFileSync(file, JSON.stringify([{ ...scenario('neg-live-input/live-audio-to-batch-peer'), id: 'mine/grades' }, { ...scenario('neg-push-mtls/fire-and-forget'), id: 'mine/idle' }]));
+    writeFileSync(
+      file,
+      JSON.stringify([
+        { ...scenario('neg-live-input/live-audio-to-batch-peer'), id: 'mine/grades' },
+        { ...scenario('neg-push-mtls/fire-and-forget'), id: 'mine/idle' },
+      ]),
+    );
     const o = await runMain(['check-scenarios', file]);
     expect(o.code, o.stderr).toBe(1);
     expect(o.stdout).toContain('ok   mine/grades (PASS)');
@@ -151,11 +179,16 @@ describe('check-scenarios: a vendor\'s files against the reference client', () =
     const { scenario } = await import('./helpers/scenarios.js');
     const s = scenario('neg-live-input/live-audio-to-batch-peer');
     const file = join(tempDir('a2a-old-kind-'), 'old.scenario.json');
-    writeFileSync(file, JSON.stringify([{ ...s, id: 'mine/old-kind', peer: { ...s.peer, signals: s.peer.signals.map((x) => ({ ...x, kind: 'spec-derivable' })) } }]));
+    writeFileSync(
+      file,
+      JSON.stringify([{ ...s, id: 'mine/old-kind', peer: { ...s.peer, signals: s.peer.signals.map((x) => ({ ...x, kind: 'spec-derivable' })) } }]),
+    );
     const o = await runMain(['list', '--no-builtin', '--scenarios', file]);
     expect(o.code, o.stderr).toBe(0);
     expect(o.stdout).toContain('mine/old-kind');
-    expect(o.stderr.trim().split('\n')).toEqual([`a2a-conformance: warning: ${file}: signal kind "spec-derivable" is deprecated (ruleset 1); write "MUST" (the level that caps nothing: the rule's own sources decide)`]);
+    expect(o.stderr.trim().split('\n')).toEqual([
+      `a2a-conformance: warning: ${file}: signal kind "spec-derivable" is deprecated (ruleset 1); write "MUST" (the level that caps nothing: the rule's own sources decide)`,
+    ]);
   });
 });
 
@@ -178,7 +211,8 @@ describe('expectations files (DESIGN.md §4.3)', () => {
     // Shard 1 of 2 runs one of the two files; the entry for the other file's scenario is not stale.
     const shard = await write(entries).then((f) => mainRun(['--client', client, ...rules, '--expectations', f, '--shard', '1/2']));
     // The same verdicts judged again by `report --expectations` (in this process: no run needed).
-    const judged = async (e: typeof entries) => runMain(['report', join(baseline.out, 'results.json'), '--expectations', await write(e), '--out', tempDir('a2a-judged-')]);
+    const judged = async (e: typeof entries) =>
+      runMain(['report', join(baseline.out, 'results.json'), '--expectations', await write(e), '--out', tempDir('a2a-judged-')]);
     const [exact, missingOne] = [await judged(entries), await judged(entries.slice(1))];
     expect(exact.code, exact.stdout).toBe(0);
     expect(missingOne.code).toBe(1);
@@ -186,14 +220,21 @@ describe('expectations files (DESIGN.md §4.3)', () => {
     const { judge } = await import('../harness/runner/expectations.js');
     const { exitCode } = await import('../harness/runner/policy.js');
     const catalogue = [...baseline.results.results.map((r) => r.id), ...baseline.results.notRun.map((n) => n.id)];
-    const stale = judge(baseline.results.results, { strict: false }, { schema: 'a2a-conformance/expectations@1', entries: [...entries, { scenario: 'no-such/scenario', verdict: 'FAIL', reason: 'stale' }] } as never, catalogue);
+    const stale = judge(
+      baseline.results.results,
+      { strict: false },
+      { schema: 'a2a-conformance/expectations@1', entries: [...entries, { scenario: 'no-such/scenario', verdict: 'FAIL', reason: 'stale' }] } as never,
+      catalogue,
+    );
     expect(exitCode(baseline.results.results, stale.unexpected)).toBe(1);
     expect(stale.unexpected.find((u) => u.id === 'no-such/scenario')?.why).toContain('stale');
     expect(shard.code, shard.stdout).toBe(0);
     expect(shard.results.notRun.some((n) => n.reason.includes('another shard'))).toBe(true);
   });
 
-  it('--update-expectations writes a baseline that makes the same run pass, and so exits 0; a malformed file is exit 2 with the field named', { timeout: 120_000 }, async () => {
+  it('--update-expectations writes a baseline that makes the same run pass, and so exits 0; a malformed file is exit 2 with the field named', {
+    timeout: 120_000,
+  }, async () => {
     const { readFile, writeFile } = await import('node:fs/promises');
     const dir = tempDir('a2a-upd-');
     const file = join(dir, 'baseline.json');
@@ -217,7 +258,7 @@ describe('expectations files (DESIGN.md §4.3)', () => {
 });
 
 describe('where each command writes by default', () => {
-  it('run, properties and replay each have a folder of their own: a property run never overwrites the run\'s report', () => {
+  it("run, properties and replay each have a folder of their own: a property run never overwrites the run's report", () => {
     const program = buildProgram();
     const outOf = (name: string) => program.commands.find((c) => c.name() === name)!.options.find((o) => o.long === '--out')!.defaultValue as string;
     expect([outOf('run'), outOf('properties'), outOf('replay')]).toEqual(['conformance-report', 'conformance-properties', 'conformance-replay']);

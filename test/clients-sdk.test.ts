@@ -11,22 +11,23 @@ import { BUILTIN_FILES } from './helpers/scenarios.js';
 import { payloadProblems, V03_SCHEMA } from './helpers/payloads.js';
 import { differences, publishedVerdicts, verdicts } from './helpers/readme.js';
 
-
 describe('@a2a-js/sdk under test (the README tables are written by bench/scenario-table.mjs from CLI runs)', () => {
-  it('@a2a-js/sdk 1.3.0 runs through every scenario; its results are the README\'s', { timeout: 120_000 }, async () => {
+  it("@a2a-js/sdk 1.3.0 runs through every scenario; its results are the README's", { timeout: 120_000 }, async () => {
     const r = await runConformance({ client: 'a2a-js-sdk', files: BUILTIN_FILES, lanes: 8 });
     expect(r.summary.ERROR).toBe(0);
     expect(differences(r, publishedVerdicts('README.md', 'sdk'))).toEqual([]);
     expect(verdicts(r)).toEqual(publishedVerdicts('README.md', 'sdk'));
   });
 
-  it('@a2a-js/sdk 0.3.14 runs through every scenario for a v0.3 client; its results are the README\'s, it is PASSed nowhere it never reached the peer\'s dialect, and every body it was sent is valid v0.3', { timeout: 120_000 }, async () => {
+  it("@a2a-js/sdk 0.3.14 runs through every scenario for a v0.3 client; its results are the README's, it is PASSed nowhere it never reached the peer's dialect, and every body it was sent is valid v0.3", {
+    timeout: 120_000,
+  }, async () => {
     const r = await runConformance({ client: 'a2a-js-sdk@0.3', files: BUILTIN_FILES, lanes: 8 });
     expect(r.summary.ERROR).toBe(0);
     expect(differences(r, publishedVerdicts('README.md', 'sdk03'))).toEqual([]);
     expect(verdicts(r)).toEqual(publishedVerdicts('README.md', 'sdk03'));
+    // A PASS either declined after reading the card, or spoke the peer's dialect on the wire.
     for (const x of r.results.filter((x) => x.verdict === 'PASS' && x.outcome.kind === 'reported'))
-      // A PASS either declined after reading the card, or spoke the peer's dialect on the wire.
       expect(x.claims?.decision === 'rejected' || x.transcript.some((e) => e.kind === 'http' && !!e.rpc?.wireMethod), x.id).toBe(true);
     const count = { v1: 0, v03: 0, v03Unchecked: 0 };
     expect(r.results.flatMap((x) => payloadProblems(x, count))).toEqual([]);

@@ -9,8 +9,6 @@ import { ROOT } from './helpers/cli.js';
 import { BUILTIN_FILES } from './helpers/scenarios.js';
 import { differences, publishedVerdicts, verdicts } from './helpers/readme.js';
 
-
-
 describe('clients under test (their README tables are written by bench/scenario-table.mjs from CLI runs)', () => {
   it('the python3 shim runs over the real wire and gets the mix of verdicts its README publishes', { timeout: 120_000 }, async () => {
     // The CLI's own run, in this process (no cold CLI start): a python process per lane, over NDJSON.

@@ -25,7 +25,16 @@ function vendor(config: string, name = 'a2a-conformance.config.json') {
 
 describe('the config file', () => {
   it('fills in client, scenarios, builtin, out, reporter and lanes; paths (out, a reporter file) are read from its folder', async () => {
-    const v = vendor(JSON.stringify({ client: 'reference', scenarios: ['conformance/'], builtin: false, out: 'reports/conformance', reporter: ['dot', 'junit=reports/junit.xml'], lanes: 2 }));
+    const v = vendor(
+      JSON.stringify({
+        client: 'reference',
+        scenarios: ['conformance/'],
+        builtin: false,
+        out: 'reports/conformance',
+        reporter: ['dot', 'junit=reports/junit.xml'],
+        lanes: 2,
+      }),
+    );
     const r = await runMain(['run', '--config', v.file]);
     expect(r.code, r.stderr).toBe(0);
     // dot, not progress: one character, then the summary.
@@ -63,7 +72,9 @@ describe('the config file', () => {
     expect(rr.stderr.split('\n')[0]).toMatch(/a2a-conformance\.config\.json: "rule": unknown rule "NO-SUCH-RULE"\. Rules: /);
     const two = vendor('{}');
     writeFileSync(join(two.dir, 'a2a-conformance.config.mjs'), 'export default {};\n');
-    expect(() => findConfig(two.dir)).toThrow(/two config files in .* \(a2a-conformance\.config\.json, a2a-conformance\.config\.mjs\): keep one, or name it with --config/);
+    expect(() => findConfig(two.dir)).toThrow(
+      /two config files in .* \(a2a-conformance\.config\.json, a2a-conformance\.config\.mjs\): keep one, or name it with --config/,
+    );
     const none = await runMain(['doctor', '--config', join(two.dir, 'nope.json')]);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('--config ');
@@ -83,14 +94,19 @@ describe('the config file', () => {
   });
 
   it('a .ts config with defineConfig loads from a folder with no package.json; a function in it is refused', async () => {
-    const v = vendor(`import { defineConfig } from 'a2a-conformance';\nexport default defineConfig({ scenarios: ['conformance/'], builtin: false });\n`, 'a2a-conformance.config.ts');
+    const v = vendor(
+      `import { defineConfig } from 'a2a-conformance';\nexport default defineConfig({ scenarios: ['conformance/'], builtin: false });\n`,
+      'a2a-conformance.config.ts',
+    );
     const l = await runMain(['list', '--config', v.file]);
     expect(l.code, l.stderr).toBe(0);
     expect(l.stdout).toMatch(/^example\/busy-retry-after /);
     const f = vendor(`export default { scenarios: ['conformance/'], grep: () => true };\n`, 'a2a-conformance.config.mjs');
     const bad = await runMain(['list', '--config', f.file]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/the config file .*a2a-conformance\.config\.mjs did not load: its default export holds a function \(at "grep"\): a config is plain data/);
+    expect(bad.stderr).toMatch(
+      /the config file .*a2a-conformance\.config\.mjs did not load: its default export holds a function \(at "grep"\): a config is plain data/,
+    );
   });
 
   it('the names it is found by are the ones the README gives', () => {

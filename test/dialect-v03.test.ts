@@ -10,7 +10,7 @@ import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
-import { Agent, request } from 'undici';
+import { type Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateCard, validateCardV03 } from '../harness/core/card-validator-v03.js';
 import type { PeerDescription } from '../harness/core/scenario.js';
@@ -44,7 +44,14 @@ const v03: PeerDescription = {
     security: [{ partner: [] }],
     skills: [{ id: 'notes', name: 'Notes', description: 'Files a note', tags: ['notes'] }],
   },
-  runtime: { cardListener: 'tls', rpcListener: 'tls', workMs: 150, streaming: true, push: { supported: true, delivery: 'plain' }, outputs: [{ mediaType: 'text/plain', channel: 'task' }] },
+  runtime: {
+    cardListener: 'tls',
+    rpcListener: 'tls',
+    workMs: 150,
+    streaming: true,
+    push: { supported: true, delivery: 'plain' },
+    outputs: [{ mediaType: 'text/plain', channel: 'task' }],
+  },
   signals: [],
 };
 
@@ -76,9 +83,25 @@ afterAll(async () => {
 
 /** A v0.3 call: no A2A-Version header at all. */
 async function rpc(url: string, method: string, params: unknown, accept = 'application/json') {
-  const res = await request(url, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json', accept }, body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params }) });
+  const res = await request(url, {
+    method: 'POST',
+    dispatcher: agent,
+    headers: { 'content-type': 'application/json', accept },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params }),
+  });
   const text = await res.body.text();
-  return { status: res.statusCode, type: String(res.headers['content-type'] ?? ''), text, json: (() => { try { return JSON.parse(text) as Record<string, any>; } catch { return undefined; } })() };
+  return {
+    status: res.statusCode,
+    type: String(res.headers['content-type'] ?? ''),
+    text,
+    json: (() => {
+      try {
+        return JSON.parse(text) as Record<string, any>;
+      } catch {
+        return undefined;
+      }
+    })(),
+  };
 }
 
 const message = (text: string) => ({ message: { kind: 'message', messageId: `m-${Math.random()}`, role: 'user', parts: [{ kind: 'text', text }] } });
@@ -88,10 +111,12 @@ describe('the A2A v0.3 JSON-RPC dialect', () => {
   it('serves its v0.3 card at agent-card.json and at the legacy agent.json; the card is valid v0.3 and CardView reads it', async () => {
     const run = fx.start(v03);
     const base = run.peer.cardUrl.replace('/.well-known/agent-card.json', '');
-    const got = await Promise.all([run.peer.cardUrl, `${base}${LEGACY_CARD_PATH}`].map(async (u) => {
-      const res = await request(u, { dispatcher: agent });
-      return (await res.body.json()) as Record<string, unknown>;
-    }));
+    const got = await Promise.all(
+      [run.peer.cardUrl, `${base}${LEGACY_CARD_PATH}`].map(async (u) => {
+        const res = await request(u, { dispatcher: agent });
+        return (await res.body.json()) as Record<string, unknown>;
+      }),
+    );
     run.end();
     expect(got[0]).toEqual(got[1]);
     expect(got[0]!.url).toBe(`${base}/rpc`);
@@ -103,7 +128,10 @@ describe('the A2A v0.3 JSON-RPC dialect', () => {
     expect(view.securitySchemes).toEqual({ partner: 'mtlsSecurityScheme', key: 'apiKeySecurityScheme' });
     expect(view.securityRequirements).toEqual([['partner']]);
     // The validator can fail: a v1.0-style wrapped scheme and a missing url are named.
-    expect(validateCardV03({ ...got[0], url: undefined, securitySchemes: { m: { mtlsSecurityScheme: {} } } }).map((i) => i.pointer)).toEqual(['/url', '/securitySchemes/m/type']);
+    expect(validateCardV03({ ...got[0], url: undefined, securitySchemes: { m: { mtlsSecurityScheme: {} } } }).map((i) => i.pointer)).toEqual([
+      '/url',
+      '/securitySchemes/m/type',
+    ]);
   });
 
   it('the built-in v0.3 card validates against the official v0.3.0 JSON Schema (skipped, saying so, where ../shared is absent)', (ctx) => {
@@ -121,9 +149,15 @@ describe('the A2A v0.3 JSON-RPC dialect', () => {
     expect(validate(card), JSON.stringify(validate.errors)).toBe(true);
     expect(validate({ ...card, url: undefined })).toBe(false);
     // Every v0.3 card of the built-in catalogue (the families told in v0.3 and the cross-version ones), and each runtime's own card.
-    const cards = ALL_SCENARIOS.filter((x) => x.peer.dialect === 'a2a-v0.3').flatMap((x) => [x.peer.card, ...(x.peer.runtime.extendedCard ? [x.peer.runtime.extendedCard] : [])]);
+    const cards = ALL_SCENARIOS.filter((x) => x.peer.dialect === 'a2a-v0.3').flatMap((x) => [
+      x.peer.card,
+      ...(x.peer.runtime.extendedCard ? [x.peer.runtime.extendedCard] : []),
+    ]);
     expect(cards.length).toBeGreaterThan(40);
-    const bad = cards.map((c) => fillCard(c, { rpcUrl: 'https://127.0.0.1:1/t/x/rpc' })).filter((c) => !validate(c)).map((c) => `${String((c as { name?: unknown }).name)}: ${JSON.stringify(validate.errors)}`);
+    const bad = cards
+      .map((c) => fillCard(c, { rpcUrl: 'https://127.0.0.1:1/t/x/rpc' }))
+      .filter((c) => !validate(c))
+      .map((c) => `${String((c as { name?: unknown }).name)}: ${JSON.stringify(validate.errors)}`);
     expect(bad).toEqual([]);
   });
 
@@ -165,41 +199,85 @@ describe('the A2A v0.3 JSON-RPC dialect', () => {
     const res = await rpc(String(run.peer.card.url), 'message/stream', message('stream it'), 'text/event-stream');
     run.end();
     expect(res.type.startsWith('text/event-stream')).toBe(true);
-    const frames = res.text.split('\n\n').filter((f) => f.startsWith('data: ')).map((f) => JSON.parse(f.slice(6)) as { result: Record<string, any> });
+    const frames = res.text
+      .split('\n\n')
+      .filter((f) => f.startsWith('data: '))
+      .map((f) => JSON.parse(f.slice(6)) as { result: Record<string, any> });
     expect(frames[0]!.result.kind).toBe('task');
-    const updates = frames.slice(1).map((f) => f.result).filter((r) => r.kind === 'status-update');
+    const updates = frames
+      .slice(1)
+      .map((f) => f.result)
+      .filter((r) => r.kind === 'status-update');
     expect(updates.length).toBeGreaterThan(0);
     expect(updates.at(-1)).toMatchObject({ status: { state: 'completed' }, final: true });
     expect(updates.slice(0, -1).every((u) => u.final === false)).toBe(true);
   });
 
-  it('a push notification goes out as the v0.3 Task (v0.3.0 §9.5), not as v1.0\'s StreamResponse', () => {
+  it("a push notification goes out as the v0.3 Task (v0.3.0 §9.5), not as v1.0's StreamResponse", () => {
     const v1 = { statusUpdate: { taskId: 't1', contextId: 'c1', status: { state: 'TASK_STATE_COMPLETED', timestamp: 'x' } } };
     expect(pushBodyOut(v1)).toEqual({ kind: 'task', id: 't1', contextId: 'c1', status: { state: 'completed', timestamp: 'x' } });
   });
 
-  it('a part\'s metadata and a file\'s name cross the codec both ways (v0.3 FilePart `file.name` ↔ v1.0 Part `filename`)', () => {
-    const sent = requestIn('message/send', { message: { kind: 'message', role: 'user', messageId: 'm', parts: [{ kind: 'file', file: { bytes: 'AA==', mimeType: 'image/png', name: 'scan.png' }, metadata: { page: 1 } }, { kind: 'text', text: 'hi', metadata: { lang: 'en' } }] } });
+  it("a part's metadata and a file's name cross the codec both ways (v0.3 FilePart `file.name` ↔ v1.0 Part `filename`)", () => {
+    const sent = requestIn('message/send', {
+      message: {
+        kind: 'message',
+        role: 'user',
+        messageId: 'm',
+        parts: [
+          { kind: 'file', file: { bytes: 'AA==', mimeType: 'image/png', name: 'scan.png' }, metadata: { page: 1 } },
+          { kind: 'text', text: 'hi', metadata: { lang: 'en' } },
+        ],
+      },
+    });
     expect((sent!.params.message as any).parts).toEqual([
       { raw: 'AA==', mediaType: 'image/png', filename: 'scan.png', metadata: { page: 1 } },
       { text: 'hi', mediaType: 'text/plain', metadata: { lang: 'en' } },
     ]);
-    const task = taskOut({ id: 't', contextId: 'c', status: { state: 'TASK_STATE_COMPLETED' }, artifacts: [{ artifactId: 'a', parts: [{ raw: 'AA==', mediaType: 'image/png', filename: 'out.png', metadata: { dpi: 300 } }] }] });
-    expect((task.artifacts as any)[0].parts[0]).toEqual({ kind: 'file', file: { bytes: 'AA==', mimeType: 'image/png', name: 'out.png' }, metadata: { dpi: 300 } });
+    const task = taskOut({
+      id: 't',
+      contextId: 'c',
+      status: { state: 'TASK_STATE_COMPLETED' },
+      artifacts: [{ artifactId: 'a', parts: [{ raw: 'AA==', mediaType: 'image/png', filename: 'out.png', metadata: { dpi: 300 } }] }],
+    });
+    expect((task.artifacts as any)[0].parts[0]).toEqual({
+      kind: 'file',
+      file: { bytes: 'AA==', mimeType: 'image/png', name: 'out.png' },
+      metadata: { dpi: 300 },
+    });
     // The clients' own codec (written apart from the peers') spells and reads them the same way.
-    const call = encodeCall('SendMessage', { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ raw: 'AA==', mediaType: 'image/png', filename: 'scan.png', metadata: { page: 1 } }] } });
-    expect((call!.params as any).message.parts[0]).toEqual({ kind: 'file', file: { bytes: 'AA==', mimeType: 'image/png', name: 'scan.png' }, metadata: { page: 1 } });
-    expect((decodeResult('GetTask', task).artifacts as any)[0].parts[0]).toEqual({ raw: 'AA==', mediaType: 'image/png', filename: 'out.png', metadata: { dpi: 300 } });
+    const call = encodeCall('SendMessage', {
+      message: { messageId: 'm', role: 'ROLE_USER', parts: [{ raw: 'AA==', mediaType: 'image/png', filename: 'scan.png', metadata: { page: 1 } }] },
+    });
+    expect((call!.params as any).message.parts[0]).toEqual({
+      kind: 'file',
+      file: { bytes: 'AA==', mimeType: 'image/png', name: 'scan.png' },
+      metadata: { page: 1 },
+    });
+    expect((decodeResult('GetTask', task).artifacts as any)[0].parts[0]).toEqual({
+      raw: 'AA==',
+      mediaType: 'image/png',
+      filename: 'out.png',
+      metadata: { dpi: 300 },
+    });
   });
 
   it('tasks/pushNotificationConfig/set|get|list|delete in v0.3 shapes', async () => {
     const run = fx.start(v03);
     const url = String(run.peer.card.url);
     const id = (await rpc(url, 'message/send', message('push'))).json!.result.id as string;
-    const set = await rpc(url, 'tasks/pushNotificationConfig/set', { taskId: id, pushNotificationConfig: { url: 'https://127.0.0.1:9/hook', token: 't', authentication: { schemes: ['Bearer'], credentials: 'c' } } });
-    expect(set.json?.result).toMatchObject({ taskId: id, pushNotificationConfig: { url: 'https://127.0.0.1:9/hook', token: 't', authentication: { schemes: ['Bearer'], credentials: 'c' } } });
+    const set = await rpc(url, 'tasks/pushNotificationConfig/set', {
+      taskId: id,
+      pushNotificationConfig: { url: 'https://127.0.0.1:9/hook', token: 't', authentication: { schemes: ['Bearer'], credentials: 'c' } },
+    });
+    expect(set.json?.result).toMatchObject({
+      taskId: id,
+      pushNotificationConfig: { url: 'https://127.0.0.1:9/hook', token: 't', authentication: { schemes: ['Bearer'], credentials: 'c' } },
+    });
     const configId = set.json!.result.pushNotificationConfig.id as string;
-    expect((await rpc(url, 'tasks/pushNotificationConfig/get', { id, pushNotificationConfigId: configId })).json?.result?.pushNotificationConfig?.id).toBe(configId);
+    expect((await rpc(url, 'tasks/pushNotificationConfig/get', { id, pushNotificationConfigId: configId })).json?.result?.pushNotificationConfig?.id).toBe(
+      configId,
+    );
     expect((await rpc(url, 'tasks/pushNotificationConfig/list', { id })).json?.result).toHaveLength(1);
     expect((await rpc(url, 'tasks/pushNotificationConfig/delete', { id, pushNotificationConfigId: configId })).json).toMatchObject({ result: null });
     run.end();
@@ -240,7 +318,9 @@ describe('the A2A v0.3 JSON-RPC dialect', () => {
       });
       const id03 = sent03.json!.result.id as string;
       const id1 = sent1.json!.result.task.id as string;
-      await expect.poll(() => hook.got.filter((b) => b.kind === 'task' || b.statusUpdate?.status?.state === 'TASK_STATE_COMPLETED').length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+      await expect
+        .poll(() => hook.got.filter((b) => b.kind === 'task' || b.statusUpdate?.status?.state === 'TASK_STATE_COMPLETED').length, { timeout: 10_000 })
+        .toBeGreaterThanOrEqual(2);
       const v03Bodies = hook.got.filter((b) => b.kind === 'task');
       expect(v03Bodies.length).toBeGreaterThan(0);
       expect(v03Bodies.every((b) => b.id === id03)).toBe(true);
@@ -251,18 +331,32 @@ describe('the A2A v0.3 JSON-RPC dialect', () => {
     }
   });
 
-  it('seed 003\'s auth on a v0.3 peer: the token endpoint, the gate in front of message/send (its call kept under the neutral operation), and the same gate on a v1.0 card\'s 0.3 interface', async () => {
+  it("seed 003's auth on a v0.3 peer: the token endpoint, the gate in front of message/send (its call kept under the neutral operation), and the same gate on a v1.0 card's 0.3 interface", async () => {
     const auth = { taskScheme: 'Bearer' as const, tokenTtlSeconds: 300 };
-    const card = { ...v03.card, securitySchemes: { oauth: { type: 'oauth2', flows: { clientCredentials: { tokenUrl: '{{tokenUrl}}', scopes: { 'a2a:tasks': 'tasks' } } } } }, security: [{ oauth: ['a2a:tasks'] }] };
+    const card = {
+      ...v03.card,
+      securitySchemes: { oauth: { type: 'oauth2', flows: { clientCredentials: { tokenUrl: '{{tokenUrl}}', scopes: { 'a2a:tasks': 'tasks' } } } } },
+      security: [{ oauth: ['a2a:tasks'] }],
+    };
     const run = fx.start({ ...v03, factory: 'contoso-split-auth', card, runtime: { ...v03.runtime, auth } });
     const url = String(run.peer.card.url);
     const creds = run.peer.credentials![0]!;
     expect(creds.tokenUrl).toBe((run.peer.card as any).securitySchemes.oauth.flows.clientCredentials.tokenUrl);
     const refused = await rpc(url, 'message/send', message('no token'));
     const basic = Buffer.from(`${encodeURIComponent(creds.clientId)}:${encodeURIComponent(creds.clientSecret)}`).toString('base64');
-    const tok = await request(creds.tokenUrl, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${basic}` }, body: 'grant_type=client_credentials&scope=a2a%3Atasks' });
+    const tok = await request(creds.tokenUrl, {
+      method: 'POST',
+      dispatcher: agent,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${basic}` },
+      body: 'grant_type=client_credentials&scope=a2a%3Atasks',
+    });
     const token = ((await tok.body.json()) as { access_token: string }).access_token;
-    const res = await request(url, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/send', params: message('with token') }) });
+    const res = await request(url, {
+      method: 'POST',
+      dispatcher: agent,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/send', params: message('with token') }),
+    });
     const passed = (await res.body.json()) as Record<string, any>;
     run.end();
     expect(refused.status).toBe(401);
@@ -274,7 +368,10 @@ describe('the A2A v0.3 JSON-RPC dialect', () => {
     ]);
 
     // A v1.0 card's 0.3 interface of the same runtime sits behind the same gate.
-    const v1card = { ...cardInterfacesBoth, securitySchemes: { oauth: { oauth2SecurityScheme: { flows: { clientCredentials: { tokenUrl: '{{tokenUrl}}', scopes: { 'a2a:tasks': 'tasks' } } } } } } };
+    const v1card = {
+      ...cardInterfacesBoth,
+      securitySchemes: { oauth: { oauth2SecurityScheme: { flows: { clientCredentials: { tokenUrl: '{{tokenUrl}}', scopes: { 'a2a:tasks': 'tasks' } } } } } },
+    };
     const run2 = fx.start({ ...v03, dialect: 'a2a-v1', factory: 'contoso-split-auth', card: v1card, runtime: { ...v03.runtime, auth } });
     const url03 = (run2.peer.card.supportedInterfaces as Array<{ url: string }>)[1]!.url;
     const refused03 = await rpc(url03, 'message/send', message('no token, 0.3 interface'));

@@ -31,7 +31,9 @@ const cardArb = fc
     outputModes: modes(1),
     resubModes: fc.option(modes(1), { nil: undefined }),
     session: fc.boolean(),
-    skill: fc.option(fc.record({ inputModes: fc.option(modes(1), { nil: undefined }), outputModes: fc.option(modes(1), { nil: undefined }) }), { nil: undefined }),
+    skill: fc.option(fc.record({ inputModes: fc.option(modes(1), { nil: undefined }), outputModes: fc.option(modes(1), { nil: undefined }) }), {
+      nil: undefined,
+    }),
     version: fc.constantFrom('1.0', '1.0', '0.3'),
   })
   .map((c) => {
@@ -61,7 +63,16 @@ const cardArb = fc
       ...(Object.keys(schemes).length ? { securitySchemes: schemes, securityRequirements: requirements } : {}),
       defaultInputModes: c.inputModes,
       defaultOutputModes: c.outputModes,
-      skills: [{ id: 's1', name: 'Skill', description: 'a skill', tags: ['t'], ...(c.skill?.inputModes ? { inputModes: c.skill.inputModes } : {}), ...(c.skill?.outputModes ? { outputModes: c.skill.outputModes } : {}) }],
+      skills: [
+        {
+          id: 's1',
+          name: 'Skill',
+          description: 'a skill',
+          tags: ['t'],
+          ...(c.skill?.inputModes ? { inputModes: c.skill.inputModes } : {}),
+          ...(c.skill?.outputModes ? { outputModes: c.skill.outputModes } : {}),
+        },
+      ],
     } as Record<string, unknown>;
   });
 
@@ -74,7 +85,13 @@ const profileArb: fc.Arbitrary<ClientProfile> = fc
     known: fc.subarray([CONTOSO_AUDIO_SESSION_EXT]),
     canRenegotiate: fc.boolean(),
   })
-  .map((p) => profileFor(DEFAULT_PROFILE, { bufferableInputModes: p.bufferable, liveOnlyInputModes: p.liveOnly, callback: p.callback, knownExtensions: p.known, canRenegotiate: p.canRenegotiate }, IMPLEMENTED_EXTENSIONS));
+  .map((p) =>
+    profileFor(
+      DEFAULT_PROFILE,
+      { bufferableInputModes: p.bufferable, liveOnlyInputModes: p.liveOnly, callback: p.callback, knownExtensions: p.known, canRenegotiate: p.canRenegotiate },
+      IMPLEMENTED_EXTENSIONS,
+    ),
+  );
 
 const intentArb: fc.Arbitrary<TaskIntent> = fc
   .record({
@@ -111,7 +128,13 @@ const runtimeArb: fc.Arbitrary<PeerRuntime> = fc
     cardListener: 'tls',
     rpcListener: 'tls',
     workMs: 50,
-    input: { mediaType: 'audio/pcm', payloadBytes: 1280, ceilingBytes: 16_384, acceptsFrames: r.acceptsFrames, ...(r.session ? { sessionExtension: CONTOSO_AUDIO_SESSION_EXT } : {}) },
+    input: {
+      mediaType: 'audio/pcm',
+      payloadBytes: 1280,
+      ceilingBytes: 16_384,
+      acceptsFrames: r.acceptsFrames,
+      ...(r.session ? { sessionExtension: CONTOSO_AUDIO_SESSION_EXT } : {}),
+    },
     streaming: r.streaming,
     push: { supported: r.pushSupported, delivery: r.delivery },
     outputs: [
@@ -143,21 +166,36 @@ const NEGOTIATION = RULES.filter((r) => r.family === 'negotiation');
  * Situations shaped around live audio to a card without streaming (the narrowest bindings, the
  * extension among them, are rare in the general space): mixed into the general ones.
  */
-const liveSituationArb = fc.tuple(cardArb, profileArb, intentArb, runtimeArb, fc.boolean()).map(([card, profile, intent, runtime, session]): [Record<string, unknown>, ClientProfile, TaskIntent, PeerRuntime] => {
-  const caps = card.capabilities as Record<string, unknown>;
-  const extensions = session ? [{ uri: CONTOSO_AUDIO_SESSION_EXT, required: false, params: { inputModes: ['audio/pcm'] } }] : [];
-  return [
-    { ...card, capabilities: { ...caps, streaming: false, ...(extensions.length ? { extensions } : {}) }, defaultInputModes: ['audio/pcm', 'text/plain'], supportedInterfaces: [{ url: 'https://127.0.0.1:1/t/x/rpc', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }] },
-    { ...profile, liveOnlyInputModes: ['audio/pcm'], bufferableInputModes: profile.bufferableInputModes.filter((m) => m !== 'audio/pcm'), canRenegotiate: false },
-    { ...intent, taskClass: 'live-input', input: { mediaType: 'audio/pcm', frames: 4, frameBytes: 320 }, skillId: undefined },
-    { ...runtime, input: { ...runtime.input!, acceptsFrames: false, ...(session ? { sessionExtension: CONTOSO_AUDIO_SESSION_EXT } : {}) } },
-  ];
-});
+const liveSituationArb = fc
+  .tuple(cardArb, profileArb, intentArb, runtimeArb, fc.boolean())
+  .map(([card, profile, intent, runtime, session]): [Record<string, unknown>, ClientProfile, TaskIntent, PeerRuntime] => {
+    const caps = card.capabilities as Record<string, unknown>;
+    const extensions = session ? [{ uri: CONTOSO_AUDIO_SESSION_EXT, required: false, params: { inputModes: ['audio/pcm'] } }] : [];
+    return [
+      {
+        ...card,
+        capabilities: { ...caps, streaming: false, ...(extensions.length ? { extensions } : {}) },
+        defaultInputModes: ['audio/pcm', 'text/plain'],
+        supportedInterfaces: [{ url: 'https://127.0.0.1:1/t/x/rpc', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+      },
+      {
+        ...profile,
+        liveOnlyInputModes: ['audio/pcm'],
+        bufferableInputModes: profile.bufferableInputModes.filter((m) => m !== 'audio/pcm'),
+        canRenegotiate: false,
+      },
+      { ...intent, taskClass: 'live-input', input: { mediaType: 'audio/pcm', frames: 4, frameBytes: 320 }, skillId: undefined },
+      { ...runtime, input: { ...runtime.input!, acceptsFrames: false, ...(session ? { sessionExtension: CONTOSO_AUDIO_SESSION_EXT } : {}) } },
+    ];
+  });
 const situationArb = fc.oneof({ arbitrary: fc.tuple(cardArb, profileArb, intentArb, runtimeArb), weight: 4 }, { arbitrary: liveSituationArb, weight: 1 });
 
-describe('differential: the reference client\'s own reading against the oracle\'s rules', () => {
+describe("differential: the reference client's own reading against the oracle's rules", () => {
   it('every generated card is a structurally valid A2A v1.0 card (the generator is honest)', () => {
-    fc.assert(fc.property(cardArb, (card) => validateCardV1(JSON.parse(JSON.stringify(card))).length === 0), { numRuns: 300 });
+    fc.assert(
+      fc.property(cardArb, (card) => validateCardV1(JSON.parse(JSON.stringify(card))).length === 0),
+      { numRuns: 300 },
+    );
   });
 
   it('wherever a negotiation rule binds, the reference decides something the rule accepts', () => {
@@ -174,14 +212,23 @@ describe('differential: the reference client\'s own reading against the oracle\'
           binding++;
           seen.add(`${rule.id}:${b.acceptable.join('|')}`);
           if (!b.acceptable.includes(got))
-            throw new Error(`${rule.id} binds (${b.reason}) and accepts ${b.acceptable.join(' or ')}; the reference decided ${got}${plan.action === 'reject' ? ` (${plan.notes})` : ''}`);
+            throw new Error(
+              `${rule.id} binds (${b.reason}) and accepts ${b.acceptable.join(' or ')}; the reference decided ${got}${plan.action === 'reject' ? ` (${plan.notes})` : ''}`,
+            );
         }
       }),
       { numRuns: 5000 },
     );
     // The property must not pass vacuously: every kind of binding occurred.
     expect(binding).toBeGreaterThan(500);
-    for (const k of ['NEG-LIVE-INPUT:reject|downgrade', 'NEG-LIVE-INPUT:proceed|downgrade', 'NEG-PUSH-MTLS:downgrade', 'NEG-PUSH-MTLS:proceed|downgrade', 'NEG-RESUB-ONLY-OUTPUT:proceed|downgrade', 'NEG-ESCALATE:escalate'])
+    for (const k of [
+      'NEG-LIVE-INPUT:reject|downgrade',
+      'NEG-LIVE-INPUT:proceed|downgrade',
+      'NEG-PUSH-MTLS:downgrade',
+      'NEG-PUSH-MTLS:proceed|downgrade',
+      'NEG-RESUB-ONLY-OUTPUT:proceed|downgrade',
+      'NEG-ESCALATE:escalate',
+    ])
       expect([...seen], k).toContain(k);
   });
 
@@ -196,15 +243,40 @@ describe('differential: the reference client\'s own reading against the oracle\'
         const plan = negotiate(readClientCard(card), profile, intent);
         const got: Behaviour = plan.action === 'reject' ? 'reject' : 'proceed';
         seen.add(`${b.acceptable.join('|')}`);
-        if (!b.acceptable.includes(got)) throw new Error(`HS-SKILL-OVERRIDE binds (${b.reason}) and accepts ${b.acceptable.join(' or ')}; the reference decided ${got}${plan.action === 'reject' ? ` (${plan.notes})` : ''}`);
+        if (!b.acceptable.includes(got))
+          throw new Error(
+            `HS-SKILL-OVERRIDE binds (${b.reason}) and accepts ${b.acceptable.join(' or ')}; the reference decided ${got}${plan.action === 'reject' ? ` (${plan.notes})` : ''}`,
+          );
       }),
       { numRuns: 3000 },
     );
     expect([...seen].sort()).toEqual(['proceed', 'reject']);
     // And it can fail: binding blind to the card's defaults sends what the skill leaves out.
-    const narrowed = { name: 'N', description: 'n', supportedInterfaces: [{ url: 'https://127.0.0.1:1/t/x/rpc', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }], version: '1', capabilities: {}, defaultInputModes: ['text/plain', 'application/json'], defaultOutputModes: ['application/json'], skills: [{ id: 's1', name: 'S', description: 's', tags: ['t'], inputModes: ['application/json'] }] };
-    const intent: TaskIntent = { taskClass: 'text', input: { mediaType: 'text/plain', text: 'hi' }, acceptedOutputModes: ['application/json'], completion: 'poll', skillId: 's1' };
-    const runtime: PeerRuntime = { cardListener: 'tls', rpcListener: 'tls', workMs: 50, streaming: false, push: { supported: false, delivery: 'plain' }, outputs: [{ mediaType: 'application/json', channel: 'task' }] };
+    const narrowed = {
+      name: 'N',
+      description: 'n',
+      supportedInterfaces: [{ url: 'https://127.0.0.1:1/t/x/rpc', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+      version: '1',
+      capabilities: {},
+      defaultInputModes: ['text/plain', 'application/json'],
+      defaultOutputModes: ['application/json'],
+      skills: [{ id: 's1', name: 'S', description: 's', tags: ['t'], inputModes: ['application/json'] }],
+    };
+    const intent: TaskIntent = {
+      taskClass: 'text',
+      input: { mediaType: 'text/plain', text: 'hi' },
+      acceptedOutputModes: ['application/json'],
+      completion: 'poll',
+      skillId: 's1',
+    };
+    const runtime: PeerRuntime = {
+      cardListener: 'tls',
+      rpcListener: 'tls',
+      workMs: 50,
+      streaming: false,
+      push: { supported: false, delivery: 'plain' },
+      outputs: [{ mediaType: 'application/json', channel: 'task' }],
+    };
     const b = rule.applies({ truth: { factory: 'generated', runtime, signals: [] }, card: readCard(narrowed), profile: DEFAULT_PROFILE, intent });
     expect(b.binds && b.acceptable).toEqual(['reject']);
     expect(negotiate(readClientCard(narrowed), DEFAULT_PROFILE, intent, { ignoresSkillModes: true }).action).toBe('proceed');
@@ -222,8 +294,21 @@ describe('differential: the reference client\'s own reading against the oracle\'
       skills: [{ id: 's1', name: 'Skill', description: 'a skill', tags: ['t'] }],
     };
     const profile = profileFor(DEFAULT_PROFILE, { liveOnlyInputModes: ['audio/pcm'] }, []);
-    const intent: TaskIntent = { taskClass: 'live-input', input: { mediaType: 'audio/pcm', frames: 4, frameBytes: 320 }, acceptedOutputModes: [], completion: 'poll' };
-    const runtime: PeerRuntime = { cardListener: 'tls', rpcListener: 'tls', workMs: 50, input: { mediaType: 'audio/pcm', payloadBytes: 1280, ceilingBytes: 16_384, acceptsFrames: false }, streaming: false, push: { supported: false, delivery: 'plain' }, outputs: [{ mediaType: 'text/plain', channel: 'task' }] };
+    const intent: TaskIntent = {
+      taskClass: 'live-input',
+      input: { mediaType: 'audio/pcm', frames: 4, frameBytes: 320 },
+      acceptedOutputModes: [],
+      completion: 'poll',
+    };
+    const runtime: PeerRuntime = {
+      cardListener: 'tls',
+      rpcListener: 'tls',
+      workMs: 50,
+      input: { mediaType: 'audio/pcm', payloadBytes: 1280, ceilingBytes: 16_384, acceptsFrames: false },
+      streaming: false,
+      push: { supported: false, delivery: 'plain' },
+      outputs: [{ mediaType: 'text/plain', channel: 'task' }],
+    };
     const s: Situation = { truth: { factory: 'generated', runtime, signals: [] }, card: readCard(card), profile, intent };
     const b = RULES.find((r) => r.id === 'NEG-LIVE-INPUT')!.applies(s);
     expect(b.binds && b.acceptable).toEqual(['reject', 'downgrade']);

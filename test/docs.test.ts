@@ -87,7 +87,11 @@ function section(md: string, heading: string): string {
 /** Table rows whose first cell is one code span: field → the other cells. */
 function rows(md: string): Map<string, string[]> {
   const out = new Map<string, string[]>();
-  for (const m of md.matchAll(/^\| `([^`]+)` \|(.*)\|\s*$/gm)) out.set(m[1]!, m[2]!.split(' | ').map((c) => c.trim()));
+  for (const m of md.matchAll(/^\| `([^`]+)` \|(.*)\|\s*$/gm))
+    out.set(
+      m[1]!,
+      m[2]!.split(' | ').map((c) => c.trim()),
+    );
   return out;
 }
 
@@ -104,7 +108,11 @@ interface Schema {
 /** Every field of an object schema, nested objects' fields as dotted paths, with whether it is required and its enum. */
 function fieldsOf(s: Schema, prefix = ''): Array<{ path: string; required: boolean; enum?: unknown[] }> {
   return Object.entries(s.properties ?? {}).flatMap(([k, v]) => [
-    { path: `${prefix}${k}`, required: (s.required ?? []).includes(k), ...(v.enum ?? (v as { items?: Schema }).items?.enum ? { enum: v.enum ?? (v as { items?: Schema }).items!.enum } : {}) },
+    {
+      path: `${prefix}${k}`,
+      required: (s.required ?? []).includes(k),
+      ...((v.enum ?? (v as { items?: Schema }).items?.enum) ? { enum: v.enum ?? (v as { items?: Schema }).items!.enum } : {}),
+    },
     ...(v.properties ? fieldsOf(v, `${prefix}${k}.`) : []),
   ]);
 }
@@ -115,7 +123,12 @@ const HELLO = JSON.parse(read('docs/ndjson/hello.schema.json')) as Schema;
 describe('the documents a vendor reads', () => {
   it('every relative link in README.md and docs/*.md leads to a file package.json "files" ships, or to a heading of one', () => {
     const ships = shipper();
-    const docs = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+    const docs = [
+      'README.md',
+      ...readdirSync(join(ROOT, 'docs'))
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => `docs/${f}`),
+    ];
     const broken: string[] = [];
     let checked = 0;
     for (const doc of docs) {
@@ -127,7 +140,8 @@ describe('the documents a vendor reads', () => {
           broken.push(`${doc}: ${link} (${target} is not in the package)`);
           continue;
         }
-        if (fragment !== undefined && !(target.endsWith('.md') && anchors(read(target)).has(fragment))) broken.push(`${doc}: ${link} (no heading #${fragment} in ${target})`);
+        if (fragment !== undefined && !(target.endsWith('.md') && anchors(read(target)).has(fragment)))
+          broken.push(`${doc}: ${link} (no heading #${fragment} in ${target})`);
       }
     }
     expect(broken).toEqual([]);
@@ -152,7 +166,10 @@ describe('the documents a vendor reads', () => {
     expect(profilePart, 'a profile table after the intent table').toBeDefined();
     const intent = RUN.properties!.intent!;
     const profile = RUN.properties!.profile!;
-    for (const [schema, part] of [[intent, intentPart!], [profile, profilePart!]] as const) {
+    for (const [schema, part] of [
+      [intent, intentPart!],
+      [profile, profilePart!],
+    ] as const) {
       const table = rows(part);
       const fields = fieldsOf(schema);
       // The same fields, no more, no fewer.
@@ -187,7 +204,10 @@ describe('the documents a vendor reads', () => {
       expect(Object.keys(body).sort(), `${name}: every field of ${message}`).toEqual(Object.keys(V1_MESSAGES[message]!.fields).sort());
     }
     for (const r of card.securityRequirements) expect(validateV1('SecurityRequirement', r)).toEqual([]);
-    const flows = blocks[1]!.trim().split('\n').map((l) => JSON.parse(l) as Record<string, Record<string, unknown>>);
+    const flows = blocks[1]!
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, Record<string, unknown>>);
     expect(flows.map((f) => Object.keys(f)[0]).sort()).toEqual([...V1_MESSAGES.OAuthFlows!.oneof!].sort());
     for (const f of flows) {
       expect(validateV1('OAuthFlows', f)).toEqual([]);

@@ -42,7 +42,9 @@ describe('examples/scenarios', () => {
     for (const client of ['reference', 'naive:retries-blindly']) {
       const out = join(dir, client.replace(/\W/g, '-'));
       const o = await runMain(['run', '--client', client, '--no-builtin', '--scenarios', RETRY_AFTER, '--out', out]);
-      const results = JSON.parse(await readFile(join(out, 'results.json'), 'utf8')) as { results: Array<{ id: string; verdict: string; checks?: Array<{ rule: string; verdict: string; reason?: string }> }> };
+      const results = JSON.parse(await readFile(join(out, 'results.json'), 'utf8')) as {
+        results: Array<{ id: string; verdict: string; checks?: Array<{ rule: string; verdict: string; reason?: string }> }>;
+      };
       const s = results.results.find((x) => x.id === 'example/busy-retry-after')!;
       const failed = s.checks?.find((c) => c.verdict === 'FAIL');
       verdicts[client] = { verdict: s.verdict, ...(failed ? { check: `${failed.rule}: ${failed.reason}` } : {}) };
@@ -67,13 +69,21 @@ describe('examples/scenarios', () => {
       return out;
     };
     /** The A2A calls of a run, by operation (a v0.3 call counts under its operation), with the note a scripted incident left. */
-    const calls = (r: ScenarioResult) => r.transcript.filter((e): e is HttpEvent => e.kind === 'http' && !!e.rpc).map((e) => ({ method: e.rpc!.method, note: e.note }));
+    const calls = (r: ScenarioResult) =>
+      r.transcript.filter((e): e is HttpEvent => e.kind === 'http' && !!e.rpc).map((e) => ({ method: e.rpc!.method, note: e.note }));
     const methods = (r: ScenarioResult) => calls(r).map((c) => c.method);
-    const failing = (r: ScenarioResult) => r.checks.filter((c) => c.verdict !== 'PASS' && c.verdict !== 'INFORMATIONAL').map((c) => `${c.rule} ${c.verdict}: ${c.reason}`);
+    const failing = (r: ScenarioResult) =>
+      r.checks.filter((c) => c.verdict !== 'PASS' && c.verdict !== 'INFORMATIONAL').map((c) => `${c.rule} ${c.verdict}: ${c.reason}`);
     /** A variant of an example: its runtime changed, its id marked. */
-    const variant = (s: Scenario, id: string, runtime: Partial<Scenario['peer']['runtime']>): Scenario => ({ ...s, id: `${s.id}/${id}`, peer: { ...s.peer, runtime: { ...s.peer.runtime, ...runtime } } });
+    const variant = (s: Scenario, id: string, runtime: Partial<Scenario['peer']['runtime']>): Scenario => ({
+      ...s,
+      id: `${s.id}/${id}`,
+      peer: { ...s.peer, runtime: { ...s.peer.runtime, ...runtime } },
+    });
 
-    it('drop: the reference PASSes the cut answer, found with ListTasks and never sent again; v0.3 has no tasks/list, and it says so without sending again', { timeout: 60_000 }, async () => {
+    it('drop: the reference PASSes the cut answer, found with ListTasks and never sent again; v0.3 has no tasks/list, and it says so without sending again', {
+      timeout: 60_000,
+    }, async () => {
       const cut = examples.get('example/answer-cut')!;
       const [v1, v03] = await runAll(reference, [cut, scenarioToV03(cut)]);
       expect([v1!.verdict, failing(v1!)]).toEqual(['PASS', []]);
@@ -92,19 +102,28 @@ describe('examples/scenarios', () => {
       expect(v03!.claims!.notes).toMatch(/no tasks\/list .*not sent again/);
     });
 
-    it('streamEnds: the reference PASSes, following the task past the early end with SubscribeToTask then GetTask, in v1.0 and v0.3', { timeout: 60_000 }, async () => {
+    it('streamEnds: the reference PASSes, following the task past the early end with SubscribeToTask then GetTask, in v1.0 and v0.3', {
+      timeout: 60_000,
+    }, async () => {
       const ends = examples.get('example/stream-ends-early')!;
       for (const r of await runAll(reference, [ends, scenarioToV03(ends)])) {
         expect([r.id, r.verdict, failing(r)]).toEqual([r.id, 'PASS', []]);
         expect(methods(r).slice(0, 3), r.id).toEqual(['SendStreamingMessage', 'SubscribeToTask', 'GetTask']);
-        expect(methods(r).slice(3).every((m) => m === 'GetTask'), r.id).toBe(true);
+        expect(
+          methods(r)
+            .slice(3)
+            .every((m) => m === 'GetTask'),
+          r.id,
+        ).toBe(true);
         expect(calls(r)[0]!.note, r.id).toMatch(/the stream ended after 1 events without a terminal one/);
         expect(r.claims, r.id).toMatchObject({ decision: 'downgraded', degradations: ['stream->polling'] });
         expect(r.claims!.notes, r.id).toMatch(/the stream closed with the task in TASK_STATE_WORKING.*; TASK_STATE_COMPLETED$/);
       }
     });
 
-    it('a stream cut mid-answer (drop on SendStreamingMessage): after its first event, followed as an early end; before any, found with ListTasks', { timeout: 60_000 }, async () => {
+    it('a stream cut mid-answer (drop on SendStreamingMessage): after its first event, followed as an early end; before any, found with ListTasks', {
+      timeout: 60_000,
+    }, async () => {
       const ends = examples.get('example/stream-ends-early')!;
       const { streamEnds: _, ...whole } = ends.peer.runtime;
       const base = { ...ends, peer: { ...ends.peer, runtime: whole } };
@@ -122,14 +141,19 @@ describe('examples/scenarios', () => {
       expect(b!.ledger).toHaveLength(1);
     });
 
-    it('naive:retries-blindly sends the cut message again: a second task, the first one unreported (WIRE-HONEST-REPORT FAIL)', { timeout: 60_000 }, async () => {
+    it('naive:retries-blindly sends the cut message again: a second task, the first one unreported (WIRE-HONEST-REPORT FAIL)', {
+      timeout: 60_000,
+    }, async () => {
       const naive = await startHarness('naive:retries-blindly');
       try {
         const [r] = await runAll(naive, [examples.get('example/answer-cut')!]);
         expect(r!.verdict).toBe('FAIL');
         expect(calls(r!).filter((c) => c.method === 'SendMessage')).toHaveLength(2);
         expect(r!.ledger).toHaveLength(2);
-        expect(r!.checks.find((c) => c.rule === 'WIRE-HONEST-REPORT')).toMatchObject({ verdict: 'FAIL', reason: expect.stringMatching(/^the client does not report tasks it caused/) });
+        expect(r!.checks.find((c) => c.rule === 'WIRE-HONEST-REPORT')).toMatchObject({
+          verdict: 'FAIL',
+          reason: expect.stringMatching(/^the client does not report tasks it caused/),
+        });
       } finally {
         await naive.close();
       }

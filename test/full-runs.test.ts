@@ -52,7 +52,11 @@ describe('every payload the peers send in the built-in scenarios is valid for it
   it('the check sees a file part whose bytes were cut (the old history summary), in v1.0 and in v0.3', () => {
     const results = full.get('reference')!.results;
     const withRaw = (dialect: string) =>
-      results.find((r) => r.peer.dialect === dialect && r.transcript.some((e) => e.kind === 'http' && JSON.stringify(e.responseBody?.json ?? '').includes(dialect === 'a2a-v1' ? '"raw"' : '"bytes"')));
+      results.find(
+        (r) =>
+          r.peer.dialect === dialect &&
+          r.transcript.some((e) => e.kind === 'http' && JSON.stringify(e.responseBody?.json ?? '').includes(dialect === 'a2a-v1' ? '"raw"' : '"bytes"')),
+      );
     for (const dialect of ['a2a-v1', 'a2a-v0.3']) {
       const r = withRaw(dialect);
       expect(r, `a ${dialect} scenario whose answers carry a file part`).toBeDefined();
@@ -65,51 +69,58 @@ describe('every payload the peers send in the built-in scenarios is valid for it
 });
 
 describe('a scenario run alone gets the verdict it gets in the full run', () => {
-  it.each(['reference', 'naive', 'naive:rejects-whole-card'])('%s: every built-in scenario', async (client) => {
-    const run = full.get(client)!;
-    expect(run.results.length).toBeGreaterThan(40);
-    // The full run shows the client speaking A2A: it needs no control exchange.
-    expect(run.control).toBeUndefined();
+  it.each(['reference', 'naive', 'naive:rejects-whole-card'])(
+    '%s: every built-in scenario',
+    async (client) => {
+      const run = full.get(client)!;
+      expect(run.results.length).toBeGreaterThan(40);
+      // The full run shows the client speaking A2A: it needs no control exchange.
+      expect(run.control).toBeUndefined();
 
-    const folder = await openRunFolder('alone test');
-    try {
-      const pkiDir = (await writePki(await makePki(), folder.pkiDir)).dir;
-      const c = createBuiltinClient(client);
-      const hello = await c.hello();
-      await c.close?.();
-      const env = { pkiDir, hello, idSalt: 'alone', deadlineMultiplier: 1 };
-      const pool = await openLanePool({ lanes: 8, env, client: () => createBuiltinClient(client) });
-      let controlRuns = 0;
-      let control: Promise<ControlRecord[]> | undefined;
-      // The control is a property of the client, the same for every run: run once, as the runner would for each.
-      const once = () => (controlRuns++, (control ??= runControl({ choice: { client }, hello, pkiDir, idSalt: 'alone', deadlineMultiplier: 1 })));
+      const folder = await openRunFolder('alone test');
       try {
-        // As the runner does: a failure met while the harness lagged is confirmed on the drained pool, then credited.
-        const alone = await Promise.all(
-          run.results.map(async (r) => {
-            const s = scenario(r.id);
-            const ran = await confirm(await pool.run(s), () => pool.runAlone(s));
-            return (await creditRun([ran], once)).ordered[0]!;
-          }),
-        );
-        expect(verdicts(alone)).toEqual(verdicts(run.results));
+        const pkiDir = (await writePki(await makePki(), folder.pkiDir)).dir;
+        const c = createBuiltinClient(client);
+        const hello = await c.hello();
+        await c.close?.();
+        const env = { pkiDir, hello, idSalt: 'alone', deadlineMultiplier: 1 };
+        const pool = await openLanePool({ lanes: 8, env, client: () => createBuiltinClient(client) });
+        let controlRuns = 0;
+        let control: Promise<ControlRecord[]> | undefined;
+        // The control is a property of the client, the same for every run: run once, as the runner would for each.
+        const once = () => (controlRuns++, (control ??= runControl({ choice: { client }, hello, pkiDir, idSalt: 'alone', deadlineMultiplier: 1 })));
+        try {
+          // As the runner does: a failure met while the harness lagged is confirmed on the drained pool, then credited.
+          const alone = await Promise.all(
+            run.results.map(async (r) => {
+              const s = scenario(r.id);
+              const ran = await confirm(await pool.run(s), () => pool.runAlone(s));
+              return (await creditRun([ran], once)).ordered[0]!;
+            }),
+          );
+          expect(verdicts(alone)).toEqual(verdicts(run.results));
+        } finally {
+          await pool.close();
+        }
+        // Some scenarios alone show no A2A (a correct rejection): those are the ones the control credits.
+        if (client !== 'naive') expect(controlRuns).toBeGreaterThan(0);
+        if (control) expect((await control).some((x) => x.spoke)).toBe(true);
       } finally {
-        await pool.close();
+        await closeRunFolder(folder);
       }
-      // Some scenarios alone show no A2A (a correct rejection): those are the ones the control credits.
-      if (client !== 'naive') expect(controlRuns).toBeGreaterThan(0);
-      if (control) expect((await control).some((x) => x.spoke)).toBe(true);
-    } finally {
-      await closeRunFolder(folder);
-    }
-  }, 240_000);
+    },
+    240_000,
+  );
 
-  it.each(['neg-live-input/live-audio-to-batch-peer', 'neg-live-input/live-audio-to-batch-peer.v03'])('%s through runConformance alone: PASS, with the control exchange on record', async (id) => {
-    const r = await runConformance({ client: 'reference', files: BUILTIN_FILES, pick: { ids: [id] } });
-    expect(r.results.map((x) => [x.id, x.verdict])).toEqual([[id, 'PASS']]);
-    expect(r.exitCode).toBe(0);
-    expect(r.control?.length).toBe(1);
-    expect(r.control![0]!.spoke).toBe(true);
-    expect(r.control![0]!.transcript.some((e) => e.kind === 'http' && e.rpc?.method === 'SendMessage')).toBe(true);
-  });
+  it.each(['neg-live-input/live-audio-to-batch-peer', 'neg-live-input/live-audio-to-batch-peer.v03'])(
+    '%s through runConformance alone: PASS, with the control exchange on record',
+    async (id) => {
+      const r = await runConformance({ client: 'reference', files: BUILTIN_FILES, pick: { ids: [id] } });
+      expect(r.results.map((x) => [x.id, x.verdict])).toEqual([[id, 'PASS']]);
+      expect(r.exitCode).toBe(0);
+      expect(r.control?.length).toBe(1);
+      expect(r.control![0]!.spoke).toBe(true);
+      expect(r.control![0]!.transcript.some((e) => e.kind === 'http' && e.rpc?.method === 'SendMessage')).toBe(true);
+    },
+  );
 });

@@ -15,7 +15,10 @@ describe('globs over scenario ids', () => {
     const segment = fc.stringMatching(/^[abc]{1,4}$/);
     const id = fc.array(segment, { minLength: 1, maxLength: 4 }).map((s) => s.join('/'));
     const globSegment = fc.stringMatching(/^[abc*?]{1,5}$/).filter((s) => !/^\*\*+$/.test(s));
-    const glob = fc.array(globSegment, { minLength: 1, maxLength: 4 }).map((s) => s.join('/')).filter((g) => !globProblem(g));
+    const glob = fc
+      .array(globSegment, { minLength: 1, maxLength: 4 })
+      .map((s) => s.join('/'))
+      .filter((g) => !globProblem(g));
     fc.assert(
       fc.property(glob, fc.array(id, { minLength: 1, maxLength: 8 }), (g, ids) => {
         const ours = compileGlob(g);

@@ -4,7 +4,7 @@
  * Bearer, and the transcript keeping the scheme and a digest, never the token or the secret.
  */
 import { createHash } from 'node:crypto';
-import { Agent, request } from 'undici';
+import { type Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HttpEvent, TlsEvent } from '../harness/core/transcript.js';
 import { TOKEN_PATH } from '../peers/a2a-v1/auth.js';
@@ -33,18 +33,21 @@ async function token(url: string, id: string, secret: string, body = 'grant_type
   const res = await request(url, {
     method: 'POST',
     dispatcher: agent,
-    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}` },
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      authorization: `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`,
+    },
     body,
   });
   return { status: res.statusCode, json: (await res.body.json()) as Record<string, unknown>, headers: res.headers };
 }
 
 describe('contoso-split-auth: a real OAuth 2.0 token endpoint and an auth gate', () => {
-  it('issues a Bearer token for the run\'s client credentials only; the RPC takes it, challenges without it, and the transcript keeps no token or secret', async () => {
+  it("issues a Bearer token for the run's client credentials only; the RPC takes it, challenges without it, and the transcript keeps no token or secret", async () => {
     const run = fx.start(scenario('hs-challenge/token-works').peer);
     const creds = run.peer.credentials![0]!;
     expect(creds.tokenUrl.endsWith(TOKEN_PATH)).toBe(true);
-    expect(((run.peer.card.securitySchemes as any)['contoso-oauth'].oauth2SecurityScheme.flows.clientCredentials.tokenUrl)).toBe(creds.tokenUrl);
+    expect((run.peer.card.securitySchemes as any)['contoso-oauth'].oauth2SecurityScheme.flows.clientCredentials.tokenUrl).toBe(creds.tokenUrl);
 
     expect((await token(creds.tokenUrl, creds.clientId, 'wrong-secret')).status).toBe(401);
     expect((await token(creds.tokenUrl, creds.clientId, creds.clientSecret, 'grant_type=password')).json.error).toBe('unsupported_grant_type');
@@ -100,12 +103,15 @@ describe('contoso-split-auth: a real OAuth 2.0 token endpoint and an auth gate',
 });
 
 describe('contoso-skill-override, contoso-aspirational-push, contoso-cdn-stale, and a ceiling no card shows', () => {
-  it('a skill\'s own input modes: text/plain to intake gets -32005 naming the skill; the parts, the skill named and the one routed to are recorded', async () => {
+  it("a skill's own input modes: text/plain to intake gets -32005 naming the skill; the parts, the skill named and the one routed to are recorded", async () => {
     const run = fx.start(scenario('hs-skill-override/text-to-json-skill').peer);
     const url = rpcUrlOf(run.peer.card);
     const refused = await bareRpc(agent, url, 'SendMessage', text('hello', 'intake'));
     const unnamed = await bareRpc(agent, url, 'SendMessage', text('hello'));
-    const json = await bareRpc(agent, url, 'SendMessage', { message: { messageId: 'j1', role: 'ROLE_USER', parts: [{ data: { a: 1 } }], metadata: { skillId: 'intake' } }, configuration: { returnImmediately: true } });
+    const json = await bareRpc(agent, url, 'SendMessage', {
+      message: { messageId: 'j1', role: 'ROLE_USER', parts: [{ data: { a: 1 } }], metadata: { skillId: 'intake' } },
+      configuration: { returnImmediately: true },
+    });
     run.end();
     expect(refused.json?.error).toMatchObject({ code: -32005 });
     expect(refused.json?.error.message).toContain('skill intake');
@@ -113,13 +119,20 @@ describe('contoso-skill-override, contoso-aspirational-push, contoso-cdn-stale, 
     expect(json.json?.result?.task?.id).toBeTruthy();
     const sends = https(run.transcript.events).filter((e) => e.rpc?.method === 'SendMessage');
     // What the message named, apart from where the runtime routed one that named none.
-    expect(sends.map((e) => [e.skillId, e.routedSkill, e.partTypes])).toEqual([['intake', undefined, ['text/plain']], [undefined, 'intake', ['text/plain']], ['intake', undefined, ['application/json']]]);
+    expect(sends.map((e) => [e.skillId, e.routedSkill, e.partTypes])).toEqual([
+      ['intake', undefined, ['text/plain']],
+      [undefined, 'intake', ['text/plain']],
+      ['intake', undefined, ['application/json']],
+    ]);
   });
 
   it('push methods that do not exist: -32601, and an inline config dropped with a note; -32003 where they are not supported', async () => {
     const missing = fx.start(scenario('hs-aspirational/push-method-missing').peer);
     const url = rpcUrlOf(missing.peer.card);
-    const inline = await bareRpc(agent, url, 'SendMessage', { ...text('hello'), configuration: { returnImmediately: true, taskPushNotificationConfig: { url: 'https://127.0.0.1:9/hook' } } });
+    const inline = await bareRpc(agent, url, 'SendMessage', {
+      ...text('hello'),
+      configuration: { returnImmediately: true, taskPushNotificationConfig: { url: 'https://127.0.0.1:9/hook' } },
+    });
     const taskId = inline.json?.result?.task?.id as string;
     expect(taskId).toBeTruthy();
     const create = await bareRpc(agent, url, 'CreateTaskPushNotificationConfig', { taskId, url: 'https://127.0.0.1:9/hook' });
@@ -135,7 +148,7 @@ describe('contoso-skill-override, contoso-aspirational-push, contoso-cdn-stale, 
     expect(refused.json?.error?.code).toBe(-32003);
   });
 
-  it('a stale card from the CDN origin: another origin than the RPC; GetExtendedAgentCard serves the runtime\'s own card; streaming refused with -32004', async () => {
+  it("a stale card from the CDN origin: another origin than the RPC; GetExtendedAgentCard serves the runtime's own card; streaming refused with -32004", async () => {
     const run = fx.start(scenario('hs-split-origin/stale-with-extended-card').peer);
     const url = rpcUrlOf(run.peer.card);
     expect(new URL(run.peer.cardUrl).origin).not.toBe(new URL(url).origin);
@@ -190,9 +203,14 @@ describe('the reference client against the real token endpoint', () => {
     expect(whole).not.toMatch(/cto_[A-Za-z0-9_-]{20}/);
   });
 
-  it('makes no token request where the token endpoint\'s certificate does not verify (the same peer, its RPC on the wrong-host listener)', async () => {
+  it("makes no token request where the token endpoint's certificate does not verify (the same peer, its RPC on the wrong-host listener)", async () => {
     const s = scenario('hs-challenge/token-works');
-    const r = await h.run({ ...s, id: 'test/token-on-wrong-host', peer: { ...s.peer, runtime: { ...s.peer.runtime, rpcListener: 'wrong-host' } }, expect: 'INFORMATIONAL' });
+    const r = await h.run({
+      ...s,
+      id: 'test/token-on-wrong-host',
+      peer: { ...s.peer, runtime: { ...s.peer.runtime, rpcListener: 'wrong-host' } },
+      expect: 'INFORMATIONAL',
+    });
     const onWrongHost = r.transcript.filter((e) => (e.kind === 'http' || e.kind === 'tls') && e.listener === 'wrong-host');
     expect(onWrongHost.length).toBeGreaterThan(0);
     expect(onWrongHost.every((e) => e.kind === 'tls' && !e.ok)).toBe(true);
@@ -210,8 +228,11 @@ describe('the reference client against the real token endpoint', () => {
         const t = await A2ATransport.open({ tls: req.tls, signal });
         const card = await t.getJson(req.cardUrl);
         const url = rpcUrlOf(card.ok ? (card.json as Record<string, unknown>) : {});
-        const probe = await t.rpc(url, 'SendMessage', { message: { messageId: newMessageId(), role: 'ROLE_USER', parts: [{ text: '.', mediaType: 'text/plain' }] }, configuration: { returnImmediately: true } });
-        const id = probe.ok ? ((probe.result.task as { id: string }).id) : '';
+        const probe = await t.rpc(url, 'SendMessage', {
+          message: { messageId: newMessageId(), role: 'ROLE_USER', parts: [{ text: '.', mediaType: 'text/plain' }] },
+          configuration: { returnImmediately: true },
+        });
+        const id = probe.ok ? (probe.result.task as { id: string }).id : '';
         await t.rpc(url, 'CancelTask', { id });
         await t.close();
         return runClient({ ...req }, signal, { skipsProbe: true });
@@ -220,7 +241,10 @@ describe('the reference client against the real token endpoint', () => {
     const own = await startHarness(prober);
     try {
       const r = await own.run(s);
-      expect(r.ledger.filter((t) => t.probe), JSON.stringify([r.claims, r.outcome, r.ledger, https(r.transcript).map((e) => [e.seq, e.rpc?.method, e.status, e.rpcError?.code])])).toHaveLength(1);
+      expect(
+        r.ledger.filter((t) => t.probe),
+        JSON.stringify([r.claims, r.outcome, r.ledger, https(r.transcript).map((e) => [e.seq, e.rpc?.method, e.status, e.rpcError?.code])]),
+      ).toHaveLength(1);
       expect(r.ledger.filter((t) => !t.probe).length).toBeGreaterThan(0);
       const check = r.checks.find((c) => c.rule === 'HS-SPLIT-ORIGIN')!;
       expect(check.verdict).toBe('PASS');

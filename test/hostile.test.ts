@@ -8,7 +8,21 @@
  * request); everything that ends before a run starts goes through `main` in this process.
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -53,7 +67,9 @@ const leakedCases: string[] = [];
 /** Measured figures worth a line in the summary (memory, timings). */
 const figures: string[] = [];
 afterAll(() => {
-  console.log(`hostile matrix: ${tally.tried} cases tried, ${tally.survived} survived, ${tally.leaked} leaked${leakedCases.length ? ` (${leakedCases.join('; ')})` : ''}`);
+  console.log(
+    `hostile matrix: ${tally.tried} cases tried, ${tally.survived} survived, ${tally.leaked} leaked${leakedCases.length ? ` (${leakedCases.join('; ')})` : ''}`,
+  );
   if (figures.length) console.log(`hostile matrix figures: ${figures.join('; ')}`);
 });
 
@@ -148,7 +164,9 @@ function ownRunFolders(): string[] {
 }
 
 function leftByCli(tmp: string): string[] {
-  const left = readdirSync(tmp).filter((n) => !n.startsWith('tsx-')).map((n) => `temp ${n}`);
+  const left = readdirSync(tmp)
+    .filter((n) => !n.startsWith('tsx-'))
+    .map((n) => `temp ${n}`);
   for (const pid of markedUnder(tmp)) left.push(`process ${pid}`);
   return left;
 }
@@ -258,7 +276,11 @@ function stillRunning(pidFile: string): string[] {
       if (/^\d+ \(.*\) [ZX]/.test(stat)) continue;
       // What tells where it came from: its parent, group and session now, and who started it when.
       const [, ppid, pgrp, session] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const log = existsSync(`${pidFile}.log`) ? readFileSync(`${pidFile}.log`, 'utf8').split('\n').find((l) => l.startsWith(`${pid} `)) : undefined;
+      const log = existsSync(`${pidFile}.log`)
+        ? readFileSync(`${pidFile}.log`, 'utf8')
+            .split('\n')
+            .find((l) => l.startsWith(`${pid} `))
+        : undefined;
       out.push(`process ${pid} (ppid ${ppid}, group ${pgrp}, session ${session}${log ? `; ${log}` : ''})`);
     } catch {
       // gone: as it should be
@@ -300,40 +322,56 @@ const vendor = (id: string, change: (s: Scenario) => void = () => {}) => {
 // =============================================================================================
 
 describe.concurrent('signals, crashes and pipes (the real CLI in child processes)', () => {
-  hostile('SIGKILL mid-run leaves a findable folder; the next run says a previous run died and removes it; SIGINT mid-run (a client that ignores SIGTERM and the end of stdin, and clears its environment) leaves nothing', 150_000, async () => {
-    const pids = join(fixtures, 'immortal.pids');
-    // `env -i`: the client drops the run's mark from its environment; its registered process group still finds it.
-    // One short family: the run only has to be under way when it is killed. One lane, so the scenarios
-    // run one after another and the run is still going after the first is printed (with the default
-    // lanes all four end together, and the SIGINT could arrive after the run had finished).
-    const args = ['run', '--client-cmd', `exec env -i ${cmd('immortal', pids)}`, '--deadline-multiplier', '0.5', '--rule', 'SPEC-TLS-VERIFY', '--dialect', 'a2a-v1', '--lanes', '1'];
-    const killed = startCli([...args, '--out', join(fixtures, 'out-kill')]);
-    await killed.waitFor(/\[\s*1\/\d+\]/);
-    const timeline = [`first run ${killed.child.pid} SIGKILLed at ${new Date().toISOString()}`];
-    killed.child.kill('SIGKILL');
-    expect((await killed.exit).signal).toBe('SIGKILL');
-    // What a SIGKILL leaves is real: the run folder, and its worker and clients (until they notice).
-    expect(readdirSync(killed.tmp).filter((n) => n.startsWith('a2a-conformance-run-')).length).toBe(1);
-    expect(readFileSync(join(fixtures, 'out-kill', 'INCOMPLETE'), 'utf8')).toContain('did not finish');
-    expect(existsSync(join(fixtures, 'out-kill', 'results.json'))).toBe(false);
+  hostile(
+    'SIGKILL mid-run leaves a findable folder; the next run says a previous run died and removes it; SIGINT mid-run (a client that ignores SIGTERM and the end of stdin, and clears its environment) leaves nothing',
+    150_000,
+    async () => {
+      const pids = join(fixtures, 'immortal.pids');
+      // `env -i`: the client drops the run's mark from its environment; its registered process group still finds it.
+      // One short family: the run only has to be under way when it is killed. One lane, so the scenarios
+      // run one after another and the run is still going after the first is printed (with the default
+      // lanes all four end together, and the SIGINT could arrive after the run had finished).
+      const args = [
+        'run',
+        '--client-cmd',
+        `exec env -i ${cmd('immortal', pids)}`,
+        '--deadline-multiplier',
+        '0.5',
+        '--rule',
+        'SPEC-TLS-VERIFY',
+        '--dialect',
+        'a2a-v1',
+        '--lanes',
+        '1',
+      ];
+      const killed = startCli([...args, '--out', join(fixtures, 'out-kill')]);
+      await killed.waitFor(/\[\s*1\/\d+\]/);
+      const timeline = [`first run ${killed.child.pid} SIGKILLed at ${new Date().toISOString()}`];
+      killed.child.kill('SIGKILL');
+      expect((await killed.exit).signal).toBe('SIGKILL');
+      // What a SIGKILL leaves is real: the run folder, and its worker and clients (until they notice).
+      expect(readdirSync(killed.tmp).filter((n) => n.startsWith('a2a-conformance-run-')).length).toBe(1);
+      expect(readFileSync(join(fixtures, 'out-kill', 'INCOMPLETE'), 'utf8')).toContain('did not finish');
+      expect(existsSync(join(fixtures, 'out-kill', 'results.json'))).toBe(false);
 
-    // The next run, in the same temp folder, finds it and says so; then it is stopped with SIGINT.
-    const next = startCli([...args, '--out', join(fixtures, 'out-int')], killed.tmp);
-    await next.waitFor(/a previous run died \(pid \d+, started [^)]+\); removed what it left: .*a2a-conformance-run-/);
-    timeline.push(`second run ${next.child.pid} reaped the first by ${new Date().toISOString()}`);
-    await next.waitFor(/\[\s*1\/\d+\]/);
-    timeline.push(`second run SIGINTed at ${new Date().toISOString()}`);
-    next.child.kill('SIGINT');
-    const { code } = await next.exit;
-    expect(code, next.stderr()).toBe(130);
-    expect(next.stderr()).toMatch(/SIGINT: stopped the run; the processes it started are killed and its temp folder removed/);
-    expect(next.stderr()).not.toMatch(/\n\s+at /); // no stack trace
-    expect(readFileSync(join(fixtures, 'out-int', 'INCOMPLETE'), 'utf8')).toContain('stopped by SIGINT');
-    expect(readdirSync(join(fixtures, 'out-int')).sort()).toEqual(['.a2a-conformance-report.json', 'INCOMPLETE', 'index.html']);
-    await settle(killed.tmp);
-    const left = [...leftByCli(killed.tmp), ...stillRunning(pids)];
-    return left.length ? [...left, `timeline: ${timeline.join('; ')}`] : left;
-  });
+      // The next run, in the same temp folder, finds it and says so; then it is stopped with SIGINT.
+      const next = startCli([...args, '--out', join(fixtures, 'out-int')], killed.tmp);
+      await next.waitFor(/a previous run died \(pid \d+, started [^)]+\); removed what it left: .*a2a-conformance-run-/);
+      timeline.push(`second run ${next.child.pid} reaped the first by ${new Date().toISOString()}`);
+      await next.waitFor(/\[\s*1\/\d+\]/);
+      timeline.push(`second run SIGINTed at ${new Date().toISOString()}`);
+      next.child.kill('SIGINT');
+      const { code } = await next.exit;
+      expect(code, next.stderr()).toBe(130);
+      expect(next.stderr()).toMatch(/SIGINT: stopped the run; the processes it started are killed and its temp folder removed/);
+      expect(next.stderr()).not.toMatch(/\n\s+at /); // no stack trace
+      expect(readFileSync(join(fixtures, 'out-int', 'INCOMPLETE'), 'utf8')).toContain('stopped by SIGINT');
+      expect(readdirSync(join(fixtures, 'out-int')).sort()).toEqual(['.a2a-conformance-report.json', 'INCOMPLETE', 'index.html']);
+      await settle(killed.tmp);
+      const left = [...leftByCli(killed.tmp), ...stillRunning(pids)];
+      return left.length ? [...left, `timeline: ${timeline.join('; ')}`] : left;
+    },
+  );
 
   hostile('doctor: SIGINT while it checks a client that ignores it: exit 130, the client and the certificates gone', 60_000, async () => {
     const pids = join(fixtures, 'doctor.pids');
@@ -362,7 +400,21 @@ describe.concurrent('signals, crashes and pipes (the real CLI in child processes
 
   hostile('SIGTERM mid-run, with a client that leaves a child in its group and one in a new session: exit 143, nothing left', 90_000, async () => {
     const pids = join(fixtures, 'orphans.pids');
-    const cli = startCli(['run', '--client-cmd', cmd('orphans', pids), '--deadline-multiplier', '0.5', '--rule', 'SPEC-TLS-VERIFY', '--dialect', 'a2a-v1', '--lanes', '1', '--out', join(fixtures, 'out-term')]);
+    const cli = startCli([
+      'run',
+      '--client-cmd',
+      cmd('orphans', pids),
+      '--deadline-multiplier',
+      '0.5',
+      '--rule',
+      'SPEC-TLS-VERIFY',
+      '--dialect',
+      'a2a-v1',
+      '--lanes',
+      '1',
+      '--out',
+      join(fixtures, 'out-term'),
+    ]);
     await cli.waitFor(/\[\s*1\/\d+\]/);
     cli.child.kill('SIGTERM');
     const { code } = await cli.exit;
@@ -394,23 +446,27 @@ describe.concurrent('signals, crashes and pipes (the real CLI in child processes
     return left;
   });
 
-  hostile('a client that sends JSON-RPC ids nested 3,000 and 20,000 deep, and names itself with escape sequences: the run ends with a report; ids are kept bounded; the terminal gets no escape', 90_000, async () => {
-    const file = write('one.scenario.json', JSON.stringify([vendor('hostile/control')]));
-    const out = join(fixtures, 'out-deep');
-    const cli = startCli(['run', '--client-cmd', cmd('deep-id'), '--no-builtin', '--scenarios', file, '--out', out]);
-    const { code } = await cli.exit;
-    expect([0, 1], cli.stderr()).toContain(code);
-    const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResults;
-    expect(results.results).toHaveLength(1);
-    const notes = results.results[0]!.transcript.flatMap((e) => (e.kind === 'http' && e.note ? [e.note] : []));
-    expect(notes.filter((n) => n.includes('not a string, number or null'))).toHaveLength(2);
-    expect(readFileSync(join(out, 'results.json'), 'utf8').length).toBeLessThan(4 * MB);
-    expect(cli.stdout()).toContain('client hostile\\u{1b}[2K\\u{d}PASS \\u{202e}evil\\u{7}');
-    expect(cli.stdout() + cli.stderr()).not.toMatch(/[\u001b\r\u0007\u202e]/);
-    figures.push(`deep-id CLI run: ${cli.peakMb().toFixed(0)} MiB peak RSS of the CLI process`);
-    expect(cli.peakMb(), 'peak memory of the CLI process (MiB)').toBeLessThan(1024);
-    return leftByCli(cli.tmp);
-  });
+  hostile(
+    'a client that sends JSON-RPC ids nested 3,000 and 20,000 deep, and names itself with escape sequences: the run ends with a report; ids are kept bounded; the terminal gets no escape',
+    90_000,
+    async () => {
+      const file = write('one.scenario.json', JSON.stringify([vendor('hostile/control')]));
+      const out = join(fixtures, 'out-deep');
+      const cli = startCli(['run', '--client-cmd', cmd('deep-id'), '--no-builtin', '--scenarios', file, '--out', out]);
+      const { code } = await cli.exit;
+      expect([0, 1], cli.stderr()).toContain(code);
+      const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResults;
+      expect(results.results).toHaveLength(1);
+      const notes = results.results[0]!.transcript.flatMap((e) => (e.kind === 'http' && e.note ? [e.note] : []));
+      expect(notes.filter((n) => n.includes('not a string, number or null'))).toHaveLength(2);
+      expect(readFileSync(join(out, 'results.json'), 'utf8').length).toBeLessThan(4 * MB);
+      expect(cli.stdout()).toContain('client hostile\\u{1b}[2K\\u{d}PASS \\u{202e}evil\\u{7}');
+      expect(cli.stdout() + cli.stderr()).not.toMatch(/[\u001b\r\u0007\u202e]/);
+      figures.push(`deep-id CLI run: ${cli.peakMb().toFixed(0)} MiB peak RSS of the CLI process`);
+      expect(cli.peakMb(), 'peak memory of the CLI process (MiB)').toBeLessThan(1024);
+      return leftByCli(cli.tmp);
+    },
+  );
 
   hostile('`list | head`: the reader leaves early; exit 0, no EPIPE stack trace', 60_000, async () => {
     const cli = startCli(['list']);
@@ -436,14 +492,34 @@ describe('arguments and paths: exit 2 and one line, before anything runs', () =>
     ['an unknown option', () => ['run', '--client', 'reference', '--nope'], /unknown option '--nope'/],
     ['`report` with no files', () => ['report'], /missing required argument 'results'/],
     ['`doctor` without --client-cmd', () => ['doctor'], /doctor checks a subprocess client: give --client-cmd "<command>" \(or clientCmd in the config file\)/],
-    ['--out \'\'', () => ['run', '--client', 'reference', '--out', ''], /--out needs a folder name/],
-    ['run --out /proc/x (recursive mkdir would spin)', () => ['run', '--client', 'reference', '--out', '/proc/a2a-x'], /--out \/proc\/a2a-x: cannot create \/proc\/a2a-x/],
-    ['report --out /proc/x', () => ['report', write('r.json', JSON.stringify(assemble('x', []))), '--out', '/proc/a2a-x'], /--out \/proc\/a2a-x: cannot create/],
+    ["--out ''", () => ['run', '--client', 'reference', '--out', ''], /--out needs a folder name/],
+    [
+      'run --out /proc/x (recursive mkdir would spin)',
+      () => ['run', '--client', 'reference', '--out', '/proc/a2a-x'],
+      /--out \/proc\/a2a-x: cannot create \/proc\/a2a-x/,
+    ],
+    [
+      'report --out /proc/x',
+      () => ['report', write('r.json', JSON.stringify(assemble('x', []))), '--out', '/proc/a2a-x'],
+      /--out \/proc\/a2a-x: cannot create/,
+    ],
     ['serve --pki-dir /proc/x', () => ['serve', '--peer', CONTROL, '--pki-dir', '/proc/a2a-x'], /--pki-dir \/proc\/a2a-x: cannot create/],
-    ['--out naming an existing file', () => ['run', '--client', 'reference', '--out', join(ROOT, 'package.json')], /--out .*package\.json is a file, not a folder/],
-    ['--out naming a folder of other files', () => ['run', '--client', 'reference', '--out', join(ROOT, 'docs')], /--out .*docs holds files that are not a report/],
+    [
+      '--out naming an existing file',
+      () => ['run', '--client', 'reference', '--out', join(ROOT, 'package.json')],
+      /--out .*package\.json is a file, not a folder/,
+    ],
+    [
+      '--out naming a folder of other files',
+      () => ['run', '--client', 'reference', '--out', join(ROOT, 'docs')],
+      /--out .*docs holds files that are not a report/,
+    ],
     ['--out naming a link to nowhere', () => ['run', '--client', 'reference', '--out', danglingLink()], /--out .*dangling: .*dangling is a link to nothing/],
-    ['an unwritable --update-expectations', () => ['run', '--client', 'reference', '--update-expectations', '/proc/a2a-x/e.json', '--out', join(fixtures, 'never')], /--update-expectations \/proc\/a2a-x\/e\.json: cannot write in \/proc\/a2a-x/],
+    [
+      'an unwritable --update-expectations',
+      () => ['run', '--client', 'reference', '--update-expectations', '/proc/a2a-x/e.json', '--out', join(fixtures, 'never')],
+      /--update-expectations \/proc\/a2a-x\/e\.json: cannot write in \/proc\/a2a-x/,
+    ],
   ];
   for (const [name, args, says] of cases)
     hostile(name, 30_000, async () => {
@@ -452,7 +528,13 @@ describe('arguments and paths: exit 2 and one line, before anything runs', () =>
       expect(o.code, o.stderr).toBe(2);
       expect(o.stderr).toMatch(says);
       // One line that says what is wrong; after an argument error, the command's usage line too.
-      expect(o.stderr.trim().split('\n').filter((l) => !l.startsWith('usage: a2a-conformance ')).length, o.stderr).toBe(1);
+      expect(
+        o.stderr
+          .trim()
+          .split('\n')
+          .filter((l) => !l.startsWith('usage: a2a-conformance ')).length,
+        o.stderr,
+      ).toBe(1);
       expect(existsSync(join(fixtures, 'never'))).toBe(false);
       return leftInProcess([], before);
     });
@@ -462,16 +544,107 @@ describe('input files: exit 2 and one line that names the file and the field, be
   const deepJson = (n: number) => '{"x":'.repeat(n) + '1' + '}'.repeat(n);
   const expectations = (entries: unknown[], extra: object = {}) => JSON.stringify({ schema: 'a2a-conformance/expectations@1', entries, ...extra });
   const cases: Array<[string, () => string[], RegExp]> = [
-    ['a scenario file that is `[]`', () => ['run', '--client', 'reference', '--scenarios', write('empty.scenario.json', '[]')], /empty\.scenario\.json: declares no scenarios/],
-    ['a JSON scenario wrapper with an extra key', () => ['run', '--client', 'reference', '--scenarios', write('extra.scenario.json', JSON.stringify({ scenarios: [vendor('x/extra')], also: 1 }))], /extra\.scenario\.json: unknown key "also"/],
-    ['an unknown peer factory', () => ['run', '--client', 'reference', '--scenarios', write('factory.scenario.json', JSON.stringify([vendor('x/factory', (s) => (s.peer.factory = 'no-such-peer'))]))], /factory\.scenario\.json: scenario "x\/factory": peer\.factory: unknown peer factory "no-such-peer"/],
-    ['an invalid card', () => ['run', '--client', 'reference', '--scenarios', write('card.scenario.json', JSON.stringify([vendor('x/card', (s) => delete (s.peer.card as Record<string, unknown>).name)]))], /card\.scenario\.json: scenario "x\/card": peer\.card\.name: AgentCard\.name is REQUIRED/],
-    ['a card with a `__proto__` field', () => ['run', '--client', 'reference', '--scenarios', write('proto.scenario.json', JSON.stringify([vendor('x/proto')]).replace('"name":"Contoso Helpdesk"', '"name":"Contoso Helpdesk","__proto__":{"x":1}'))], /proto\.scenario\.json: scenario "x\/proto": peer\.card\.__proto__: unknown field "__proto__" in AgentCard/],
-    ['a card nested 3,000 deep in a TypeScript scenario', () => ['run', '--client', 'reference', '--scenarios', write('deep.scenario.ts', `const s = ${JSON.stringify(vendor('x/deep'))};\nlet p: Record<string, unknown> = {};\n(s.peer.card as Record<string, unknown>).metadata = p;\nfor (let i = 0; i < 3000; i++) { const q = {}; p.x = q; p = q; }\nexport default [s];\n`)], /deep\.scenario\.ts: scenario "x\/deep": peer\.card\.metadata\.x…: nested deeper than 64 levels/],
-    ['a card nested 20,000 deep in a JSON scenario', () => ['run', '--client', 'reference', '--scenarios', write('deeper.scenario.json', JSON.stringify([vendor('x/deeper')]).replace('"name":"Contoso Helpdesk"', `"name":"Contoso Helpdesk","metadata":${deepJson(20_000)}`))], /deeper\.scenario\.json: scenario "x\/deeper": peer\.card\.metadata\.x…: nested deeper than 64 levels/],
-    ['an expectations glob over 64 KiB', () => ['run', '--client', 'reference', '--expectations', write('big.json', expectations([{ scenario: 'x'.repeat(70_000), verdict: 'FAIL', reason: '' }]))], /big\.json: entries\[0\]\.scenario is not a usable glob/],
-    ['an expectations file with an extra key', () => ['run', '--client', 'reference', '--expectations', write('extra.json', expectations([{ scenario: 'x', verdict: 'FAIL', reason: '', because: 1 }]))], /extra\.json: entries\[0\]: must NOT have additional properties "because"/],
-    ['a results.json whose embedded expectations are malformed', () => ['report', write('bad-exp.results.json', JSON.stringify({ ...assemble('x', []), expectations: { schema: 'a2a-conformance/expectations@1', entries: [{ scenario: '', verdict: 'FAIL', reason: '' }] } }))], /bad-exp\.results\.json \(its "expectations"\): entries\[0\]\.scenario must be a scenario id or glob/],
+    [
+      'a scenario file that is `[]`',
+      () => ['run', '--client', 'reference', '--scenarios', write('empty.scenario.json', '[]')],
+      /empty\.scenario\.json: declares no scenarios/,
+    ],
+    [
+      'a JSON scenario wrapper with an extra key',
+      () => ['run', '--client', 'reference', '--scenarios', write('extra.scenario.json', JSON.stringify({ scenarios: [vendor('x/extra')], also: 1 }))],
+      /extra\.scenario\.json: unknown key "also"/,
+    ],
+    [
+      'an unknown peer factory',
+      () => [
+        'run',
+        '--client',
+        'reference',
+        '--scenarios',
+        write('factory.scenario.json', JSON.stringify([vendor('x/factory', (s) => (s.peer.factory = 'no-such-peer'))])),
+      ],
+      /factory\.scenario\.json: scenario "x\/factory": peer\.factory: unknown peer factory "no-such-peer"/,
+    ],
+    [
+      'an invalid card',
+      () => [
+        'run',
+        '--client',
+        'reference',
+        '--scenarios',
+        write('card.scenario.json', JSON.stringify([vendor('x/card', (s) => delete (s.peer.card as Record<string, unknown>).name)])),
+      ],
+      /card\.scenario\.json: scenario "x\/card": peer\.card\.name: AgentCard\.name is REQUIRED/,
+    ],
+    [
+      'a card with a `__proto__` field',
+      () => [
+        'run',
+        '--client',
+        'reference',
+        '--scenarios',
+        write('proto.scenario.json', JSON.stringify([vendor('x/proto')]).replace('"name":"Contoso Helpdesk"', '"name":"Contoso Helpdesk","__proto__":{"x":1}')),
+      ],
+      /proto\.scenario\.json: scenario "x\/proto": peer\.card\.__proto__: unknown field "__proto__" in AgentCard/,
+    ],
+    [
+      'a card nested 3,000 deep in a TypeScript scenario',
+      () => [
+        'run',
+        '--client',
+        'reference',
+        '--scenarios',
+        write(
+          'deep.scenario.ts',
+          `const s = ${JSON.stringify(vendor('x/deep'))};\nlet p: Record<string, unknown> = {};\n(s.peer.card as Record<string, unknown>).metadata = p;\nfor (let i = 0; i < 3000; i++) { const q = {}; p.x = q; p = q; }\nexport default [s];\n`,
+        ),
+      ],
+      /deep\.scenario\.ts: scenario "x\/deep": peer\.card\.metadata\.x…: nested deeper than 64 levels/,
+    ],
+    [
+      'a card nested 20,000 deep in a JSON scenario',
+      () => [
+        'run',
+        '--client',
+        'reference',
+        '--scenarios',
+        write(
+          'deeper.scenario.json',
+          JSON.stringify([vendor('x/deeper')]).replace('"name":"Contoso Helpdesk"', `"name":"Contoso Helpdesk","metadata":${deepJson(20_000)}`),
+        ),
+      ],
+      /deeper\.scenario\.json: scenario "x\/deeper": peer\.card\.metadata\.x…: nested deeper than 64 levels/,
+    ],
+    [
+      'an expectations glob over 64 KiB',
+      () => [
+        'run',
+        '--client',
+        'reference',
+        '--expectations',
+        write('big.json', expectations([{ scenario: 'x'.repeat(70_000), verdict: 'FAIL', reason: '' }])),
+      ],
+      /big\.json: entries\[0\]\.scenario is not a usable glob/,
+    ],
+    [
+      'an expectations file with an extra key',
+      () => ['run', '--client', 'reference', '--expectations', write('extra.json', expectations([{ scenario: 'x', verdict: 'FAIL', reason: '', because: 1 }]))],
+      /extra\.json: entries\[0\]: must NOT have additional properties "because"/,
+    ],
+    [
+      'a results.json whose embedded expectations are malformed',
+      () => [
+        'report',
+        write(
+          'bad-exp.results.json',
+          JSON.stringify({
+            ...assemble('x', []),
+            expectations: { schema: 'a2a-conformance/expectations@1', entries: [{ scenario: '', verdict: 'FAIL', reason: '' }] },
+          }),
+        ),
+      ],
+      /bad-exp\.results\.json \(its "expectations"\): entries\[0\]\.scenario must be a scenario id or glob/,
+    ],
   ];
   for (const [name, args, says] of cases)
     hostile(name, 30_000, async () => {
@@ -489,7 +662,10 @@ describe('input files: exit 2 and one line that names the file and the field, be
     });
 
   hostile('`__proto__`, `constructor` and `toString` are unknown card fields, not inherited ones', 10_000, async () => {
-    const card = JSON.parse(JSON.stringify(scenario(CONTROL).peer.card).replace('"name":', '"__proto__":{},"constructor":1,"toString":"x","name":')) as Record<string, unknown>;
+    const card = JSON.parse(JSON.stringify(scenario(CONTROL).peer.card).replace('"name":', '"__proto__":{},"constructor":1,"toString":"x","name":')) as Record<
+      string,
+      unknown
+    >;
     const unknown = validateCardV1(card).map((i) => i.message);
     for (const k of ['__proto__', 'constructor', 'toString']) expect(unknown).toContain(`unknown field "${k}" in AgentCard`);
     return [];
@@ -512,25 +688,29 @@ describe('a previous report', () => {
 });
 
 describe('terminal and Markdown output', () => {
-  hostile('a results.json full of escape sequences, carriage returns, NUL, BEL, right-to-left overrides, autolinks and @mentions: inert on the terminal and in summary.md', 30_000, async () => {
-    const evil = 'evil\u001b[2K\rPASS\u0000\u0007\u202e <https://evil.example> www.evil.example @octocat x@evil.example';
-    const r = assemble('naive', []);
-    r.client.name = evil;
-    r.client.version = evil;
-    r.unexpected.push({ id: evil, verdict: 'FAIL', why: evil });
-    const out = join(fixtures, 'out-report');
-    const o = await runMain(['report', write('evil.results.json', JSON.stringify(r)), '--out', out]);
-    expect(o.code, o.stderr).toBe(1);
-    expect(o.stdout + o.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\u202e]/);
-    expect(o.stdout).toContain('client evil\\u{1b}[2K\\u{d}PASS');
-    const md = readFileSync(join(out, 'summary.md'), 'utf8');
-    expect(md).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\u202a-\u202e\u2066-\u2069]/);
-    // Every untrusted value sits in a code span: no autolink, no mention, no HTML outside one.
-    const outside = md.replace(/(`+) ?[^`]*?(?:`(?!\1)[^`]*?)*? ?\1/g, '');
-    expect(outside).not.toMatch(/https?:|www\.|@\w|</);
-    expect(existsSync(join(out, 'INCOMPLETE'))).toBe(false);
-    return [];
-  });
+  hostile(
+    'a results.json full of escape sequences, carriage returns, NUL, BEL, right-to-left overrides, autolinks and @mentions: inert on the terminal and in summary.md',
+    30_000,
+    async () => {
+      const evil = 'evil\u001b[2K\rPASS\u0000\u0007\u202e <https://evil.example> www.evil.example @octocat x@evil.example';
+      const r = assemble('naive', []);
+      r.client.name = evil;
+      r.client.version = evil;
+      r.unexpected.push({ id: evil, verdict: 'FAIL', why: evil });
+      const out = join(fixtures, 'out-report');
+      const o = await runMain(['report', write('evil.results.json', JSON.stringify(r)), '--out', out]);
+      expect(o.code, o.stderr).toBe(1);
+      expect(o.stdout + o.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\u202e]/);
+      expect(o.stdout).toContain('client evil\\u{1b}[2K\\u{d}PASS');
+      const md = readFileSync(join(out, 'summary.md'), 'utf8');
+      expect(md).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\u202a-\u202e\u2066-\u2069]/);
+      // Every untrusted value sits in a code span: no autolink, no mention, no HTML outside one.
+      const outside = md.replace(/(`+) ?[^`]*?(?:`(?!\1)[^`]*?)*? ?\1/g, '');
+      expect(outside).not.toMatch(/https?:|www\.|@\w|</);
+      expect(existsSync(join(out, 'INCOMPLETE'))).toBe(false);
+      return [];
+    },
+  );
 });
 
 // =============================================================================================
@@ -600,157 +780,201 @@ describe('hostile clients over the NDJSON protocol (one scenario each, in this p
     return [...left, ...stillRunning(pids)];
   });
 
-  hostile('a client whose grandchild calls setsid and clears its environment (no group, no run mark), then hangs: the grandchild is killed with the run', 60_000, async () => {
-    const pids = join(fixtures, 'escape-inproc.pids');
-    // A deadline long enough for a starved client to have spawned its grandchild before it is cut (found on a loaded CI runner).
-    const { results, left } = await withClient(['escape', pids], [REJECT_IS_RIGHT], { deadlineMs: 5000 });
-    expect((results as ScenarioResult[])[0]!.verdict).toBe('TIMEOUT');
-    expect(existsSync(pids)).toBe(true);
-    return [...left, ...stillRunning(pids)];
-  });
+  hostile(
+    'a client whose grandchild calls setsid and clears its environment (no group, no run mark), then hangs: the grandchild is killed with the run',
+    60_000,
+    async () => {
+      const pids = join(fixtures, 'escape-inproc.pids');
+      // A deadline long enough for a starved client to have spawned its grandchild before it is cut (found on a loaded CI runner).
+      const { results, left } = await withClient(['escape', pids], [REJECT_IS_RIGHT], { deadlineMs: 5000 });
+      expect((results as ScenarioResult[])[0]!.verdict).toBe('TIMEOUT');
+      expect(existsSync(pids)).toBe(true);
+      return [...left, ...stillRunning(pids)];
+    },
+  );
 
-  hostile('a forged registry entry (a file in the run folder naming a process group the client never started) kills nothing, neither at the end of the run nor when the next run reaps it; what the reaper kills through a group it names', 30_000, async () => {
-    // The victim: a group of its own, started before either run, as a user's shell would be.
-    const victim = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore', detached: true });
-    let left: ChildProcess | undefined;
-    const ticks = () => readFileSync(`/proc/${victim.pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[19]!;
-    try {
-      await new Promise((r) => setTimeout(r, 100));
-      const t = ticks();
-      // A live run: what a client writes in its folder is never read to kill.
-      const live = await openRunFolder('hostile test');
-      writeFileSync(join(live.procsDir, String(victim.pid)), t);
-      await closeRunFolder(live);
-      expect(stillAlive(victim.pid), 'killed by a live run').toBe(true);
-      // A dead run (its owner gone), as the next run finds it: a group that started before that run is not its.
-      // In a temp folder of its own: the reaper of another test's command must not take it first.
-      // Made well after the victim started (the reaper allows half a second between the two clocks).
-      await new Promise((r) => setTimeout(r, 1200));
-      const own = mkdtempSync(join(tmpdir(), 'a2a-hostile-reap-'));
-      const dead = mkdtempSync(join(own, 'a2a-conformance-run-'));
-      mkdirSync(join(dead, 'procs'));
-      writeFileSync(join(dead, 'owner.json'), JSON.stringify({ pid: 999_999, startTicks: String(Number(t) + 1), pidNamespace: readlinkSync('/proc/self/ns/pid'), startedAt: new Date().toISOString(), command: 'run' }));
-      writeFileSync(join(dead, 'procs', String(victim.pid)), t);
-      // Beside it, a group that run did start (after it began), with two processes and no mark: killed, and named.
-      left = spawn('sh', ['-c', `"${process.execPath}" -e "setInterval(() => {}, 1000)" & exec "${process.execPath}" -e "setInterval(() => {}, 1000)"`], { stdio: 'ignore', detached: true });
-      await new Promise((r) => setTimeout(r, 300));
-      writeFileSync(join(dead, 'procs', String(left.pid)), readFileSync(`/proc/${left.pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[19]!);
-      const tmp = process.env.TMPDIR;
-      process.env.TMPDIR = own;
-      let lines: string[];
+  hostile(
+    'a forged registry entry (a file in the run folder naming a process group the client never started) kills nothing, neither at the end of the run nor when the next run reaps it; what the reaper kills through a group it names',
+    30_000,
+    async () => {
+      // The victim: a group of its own, started before either run, as a user's shell would be.
+      const victim = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore', detached: true });
+      let left: ChildProcess | undefined;
+      const ticks = () => readFileSync(`/proc/${victim.pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[19]!;
       try {
-        lines = reapDeadRuns();
-      } finally {
-        if (tmp === undefined) delete process.env.TMPDIR;
-        else process.env.TMPDIR = tmp;
-      }
-      const said = lines.find((l) => l.includes(dead)) ?? '';
-      // A held run whose owner.json a client rewrote to name a dead process: the run holds its folder open, so it is left alone.
-      const held = mkdtempSync(join(own, 'a2a-conformance-run-'));
-      writeFileSync(join(held, 'owner.json'), JSON.stringify({ pid: 999_999, startTicks: '0', pidNamespace: readlinkSync('/proc/self/ns/pid'), startedAt: new Date().toISOString(), command: 'run' }));
-      const fd = openSync(held, 'r');
-      process.env.TMPDIR = own;
-      try {
-        expect(reapDeadRuns().filter((l) => l.includes(held))).toEqual([]);
-        expect(existsSync(held)).toBe(true);
-      } finally {
-        closeSync(fd);
-        if (tmp === undefined) delete process.env.TMPDIR;
-        else process.env.TMPDIR = tmp;
-      }
-      expect(said).toMatch(/killed 2 process\(es\) it left running: node \(pid \d+\), node \(pid \d+\)$/);
-      expect(existsSync(dead)).toBe(false);
-      expect(stillAlive(victim.pid), 'killed by the reaper').toBe(true);
-      expect(stillAlive(left.pid), 'left by the reaper').toBe(false);
-      rmSync(own, { recursive: true, force: true });
-    } finally {
-      victim.kill('SIGKILL');
-      // Should the reaper have missed them, the group goes here (a failing case leaves nothing running).
-      if (left?.pid) {
+        await new Promise((r) => setTimeout(r, 100));
+        const t = ticks();
+        // A live run: what a client writes in its folder is never read to kill.
+        const live = await openRunFolder('hostile test');
+        writeFileSync(join(live.procsDir, String(victim.pid)), t);
+        await closeRunFolder(live);
+        expect(stillAlive(victim.pid), 'killed by a live run').toBe(true);
+        // A dead run (its owner gone), as the next run finds it: a group that started before that run is not its.
+        // In a temp folder of its own: the reaper of another test's command must not take it first.
+        // Made well after the victim started (the reaper allows half a second between the two clocks).
+        await new Promise((r) => setTimeout(r, 1200));
+        const own = mkdtempSync(join(tmpdir(), 'a2a-hostile-reap-'));
+        const dead = mkdtempSync(join(own, 'a2a-conformance-run-'));
+        mkdirSync(join(dead, 'procs'));
+        writeFileSync(
+          join(dead, 'owner.json'),
+          JSON.stringify({
+            pid: 999_999,
+            startTicks: String(Number(t) + 1),
+            pidNamespace: readlinkSync('/proc/self/ns/pid'),
+            startedAt: new Date().toISOString(),
+            command: 'run',
+          }),
+        );
+        writeFileSync(join(dead, 'procs', String(victim.pid)), t);
+        // Beside it, a group that run did start (after it began), with two processes and no mark: killed, and named.
+        left = spawn('sh', ['-c', `"${process.execPath}" -e "setInterval(() => {}, 1000)" & exec "${process.execPath}" -e "setInterval(() => {}, 1000)"`], {
+          stdio: 'ignore',
+          detached: true,
+        });
+        await new Promise((r) => setTimeout(r, 300));
+        writeFileSync(join(dead, 'procs', String(left.pid)), readFileSync(`/proc/${left.pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[19]!);
+        const tmp = process.env.TMPDIR;
+        process.env.TMPDIR = own;
+        let lines: string[];
         try {
-          process.kill(-left.pid, 'SIGKILL');
-        } catch {
-          // gone: as it should be
+          lines = reapDeadRuns();
+        } finally {
+          if (tmp === undefined) delete process.env.TMPDIR;
+          else process.env.TMPDIR = tmp;
+        }
+        const said = lines.find((l) => l.includes(dead)) ?? '';
+        // A held run whose owner.json a client rewrote to name a dead process: the run holds its folder open, so it is left alone.
+        const held = mkdtempSync(join(own, 'a2a-conformance-run-'));
+        writeFileSync(
+          join(held, 'owner.json'),
+          JSON.stringify({
+            pid: 999_999,
+            startTicks: '0',
+            pidNamespace: readlinkSync('/proc/self/ns/pid'),
+            startedAt: new Date().toISOString(),
+            command: 'run',
+          }),
+        );
+        const fd = openSync(held, 'r');
+        process.env.TMPDIR = own;
+        try {
+          expect(reapDeadRuns().filter((l) => l.includes(held))).toEqual([]);
+          expect(existsSync(held)).toBe(true);
+        } finally {
+          closeSync(fd);
+          if (tmp === undefined) delete process.env.TMPDIR;
+          else process.env.TMPDIR = tmp;
+        }
+        expect(said).toMatch(/killed 2 process\(es\) it left running: node \(pid \d+\), node \(pid \d+\)$/);
+        expect(existsSync(dead)).toBe(false);
+        expect(stillAlive(victim.pid), 'killed by the reaper').toBe(true);
+        expect(stillAlive(left.pid), 'left by the reaper').toBe(false);
+        rmSync(own, { recursive: true, force: true });
+      } finally {
+        victim.kill('SIGKILL');
+        // Should the reaper have missed them, the group goes here (a failing case leaves nothing running).
+        if (left?.pid) {
+          try {
+            process.kill(-left.pid, 'SIGKILL');
+          } catch {
+            // gone: as it should be
+          }
         }
       }
-    }
-    return [];
-  });
+      return [];
+    },
+  );
 
-  hostile("another process hammering a lane's listeners with handshakes while a client's run is under way: none of them is credited to that run", 90_000, async () => {
-    const before = listening();
-    const folder = await openRunFolder('hostile test');
-    await writePki(pki, folder.pkiDir);
-    const client = new SubprocessClient({ command: `"${process.execPath}" "${join(ROOT, 'test/fixtures/clients/reference-ndjson.mjs')}" 1`, runDir: folder.dir });
-    const env = await openEnv({ pkiDir: folder.pkiDir, client, idSalt: 'scan', deadlineMultiplier: 1 });
-    let r: ScenarioResult;
-    let scans = 0;
-    try {
-      // The scanner (this process, not the lane's client): TLS handshakes it fails on every listener, over and over.
-      let scanning = true;
-      const ports = LISTENER_KINDS.map((k) => Number(new URL(env.host.origin(k)).port));
-      const scanner = (async () => {
-        while (scanning)
-          for (const port of ports) {
-            await new Promise<void>((done) => {
-              const s = tlsConnect({ host: '127.0.0.1', port, ca: 'not a CA', rejectUnauthorized: true }, () => s.end());
-              s.on('error', () => done());
-              s.on('close', () => done());
-            });
-            // And one that connects and leaves at once, before the listener has said a word.
-            await new Promise<void>((done) => {
-              const s = netConnect({ host: '127.0.0.1', port }, () => s.destroy());
-              s.on('error', () => done());
-              s.on('close', () => done());
-            });
-            scans++;
-          }
-      })();
+  hostile(
+    "another process hammering a lane's listeners with handshakes while a client's run is under way: none of them is credited to that run",
+    90_000,
+    async () => {
+      const before = listening();
+      const folder = await openRunFolder('hostile test');
+      await writePki(pki, folder.pkiDir);
+      const client = new SubprocessClient({
+        command: `"${process.execPath}" "${join(ROOT, 'test/fixtures/clients/reference-ndjson.mjs')}" 1`,
+        runDir: folder.dir,
+      });
+      const env = await openEnv({ pkiDir: folder.pkiDir, client, idSalt: 'scan', deadlineMultiplier: 1 });
+      let r: ScenarioResult;
+      let scans = 0;
       try {
-        r = await executeScenario(scenario(CONTROL), env);
+        // The scanner (this process, not the lane's client): TLS handshakes it fails on every listener, over and over.
+        let scanning = true;
+        const ports = LISTENER_KINDS.map((k) => Number(new URL(env.host.origin(k)).port));
+        const scanner = (async () => {
+          while (scanning)
+            for (const port of ports) {
+              await new Promise<void>((done) => {
+                const s = tlsConnect({ host: '127.0.0.1', port, ca: 'not a CA', rejectUnauthorized: true }, () => s.end());
+                s.on('error', () => done());
+                s.on('close', () => done());
+              });
+              // And one that connects and leaves at once, before the listener has said a word.
+              await new Promise<void>((done) => {
+                const s = netConnect({ host: '127.0.0.1', port }, () => s.destroy());
+                s.on('error', () => done());
+                s.on('close', () => done());
+              });
+              scans++;
+            }
+        })();
+        try {
+          r = await executeScenario(scenario(CONTROL), env);
+        } finally {
+          scanning = false;
+          await scanner;
+        }
       } finally {
-        scanning = false;
-        await scanner;
+        await closeEnv(env);
+        await closeRunFolder(folder);
       }
-    } finally {
-      await closeEnv(env);
-      await closeRunFolder(folder);
-    }
-    expect(scans).toBeGreaterThan(10);
-    expect(r.verdict, reason(r)).toBe('PASS');
-    // The client's own handshakes succeed; none of the scanner's failed ones is in the run's transcript.
-    const tls = r.transcript.filter((e) => e.kind === 'tls');
-    expect(tls.length).toBeGreaterThan(0);
-    expect(tls.filter((e) => e.kind === 'tls' && !e.ok)).toEqual([]);
-    expect(env.host.foreignConnections).toBeGreaterThan(0);
-    return leftInProcess([folder.dir], before);
-  });
+      expect(scans).toBeGreaterThan(10);
+      expect(r.verdict, reason(r)).toBe('PASS');
+      // The client's own handshakes succeed; none of the scanner's failed ones is in the run's transcript.
+      const tls = r.transcript.filter((e) => e.kind === 'tls');
+      expect(tls.length).toBeGreaterThan(0);
+      expect(tls.filter((e) => e.kind === 'tls' && !e.ok)).toEqual([]);
+      expect(env.host.foreignConnections).toBeGreaterThan(0);
+      return leftInProcess([folder.dir], before);
+    },
+  );
 
   // 250 lines: enough to fill the 100 warnings kept (each slice of a line used to keep all of it alive:
   // 100 MiB), few enough to pass the pipe well within the 10 s hello limit on a loaded machine.
-  hostile('250 lines of 1 MB with an unknown type before hello: kept as at most 100 short warnings; nothing of the flood is retained (under 16 MiB after a collection), the peak stays under the flood\'s own 250 MiB', 90_000, async () => {
-    // The same run with a quiet client first: what stays from it (compiled schemas, TLS contexts) is not the flood's.
-    await withClient(['good'], [REJECT_IS_RIGHT]);
-    const kept = await retained();
-    const { results, client, left, growthMb } = await withClient(['hello-flood', '250'], [REJECT_IS_RIGHT]);
-    expect(Array.isArray(results), String(results)).toBe(true);
-    expect(client.protocolLog.length).toBeLessThanOrEqual(100);
-    expect(JSON.stringify(client.protocolLog).length).toBeLessThan(100 * 600);
-    const keptAfter = ((await retained()) - kept) / MB;
-    figures.push(`hello flood: ${keptAfter.toFixed(1)} MiB retained, ${growthMb.toFixed(0)} MiB peak growth`);
-    expect(keptAfter, 'retained after a collection (MiB)').toBeLessThan(16);
-    expect(growthMb, 'peak growth (MiB): garbage waiting for the collector, never the flood itself').toBeLessThan(250);
-    return left;
-  });
+  hostile(
+    "250 lines of 1 MB with an unknown type before hello: kept as at most 100 short warnings; nothing of the flood is retained (under 16 MiB after a collection), the peak stays under the flood's own 250 MiB",
+    90_000,
+    async () => {
+      // The same run with a quiet client first: what stays from it (compiled schemas, TLS contexts) is not the flood's.
+      await withClient(['good'], [REJECT_IS_RIGHT]);
+      const kept = await retained();
+      const { results, client, left, growthMb } = await withClient(['hello-flood', '250'], [REJECT_IS_RIGHT]);
+      expect(Array.isArray(results), String(results)).toBe(true);
+      expect(client.protocolLog.length).toBeLessThanOrEqual(100);
+      expect(JSON.stringify(client.protocolLog).length).toBeLessThan(100 * 600);
+      const keptAfter = ((await retained()) - kept) / MB;
+      figures.push(`hello flood: ${keptAfter.toFixed(1)} MiB retained, ${growthMb.toFixed(0)} MiB peak growth`);
+      expect(keptAfter, 'retained after a collection (MiB)').toBeLessThan(16);
+      expect(growthMb, 'peak growth (MiB): garbage waiting for the collector, never the flood itself').toBeLessThan(250);
+      return left;
+    },
+  );
 
-  hostile('a result with unknown fields (one saying "verdict": "PASS"): only the declared fields are kept as claims, the others named in a warning', 60_000, async () => {
-    const { results, left } = await withClient(['extra-field'], [REJECT_IS_RIGHT]);
-    const r = (results as ScenarioResult[])[0]!;
-    expect(r.verdict, reason(r)).toBe('PASS');
-    expect(Object.keys(r.claims ?? {}).sort()).toEqual(['decision', 'degradations', 'errorClass', 'notes', 'taskIds']);
-    expect(r.checks.flatMap((c) => c.evidence.map((e) => e.fact)).join(' | ')).toMatch(/"extra", "verdict" are not ones the protocol defines/);
-    return left;
-  });
+  hostile(
+    'a result with unknown fields (one saying "verdict": "PASS"): only the declared fields are kept as claims, the others named in a warning',
+    60_000,
+    async () => {
+      const { results, left } = await withClient(['extra-field'], [REJECT_IS_RIGHT]);
+      const r = (results as ScenarioResult[])[0]!;
+      expect(r.verdict, reason(r)).toBe('PASS');
+      expect(Object.keys(r.claims ?? {}).sort()).toEqual(['decision', 'degradations', 'errorClass', 'notes', 'taskIds']);
+      expect(r.checks.flatMap((c) => c.evidence.map((e) => e.fact)).join(' | ')).toMatch(/"extra", "verdict" are not ones the protocol defines/);
+      return left;
+    },
+  );
 
   hostile('a result with an unknown field nested 4,500 deep: `run` exits 1 with its report, that scenario FAIL saying why', 90_000, async () => {
     const before = listening();
@@ -796,16 +1020,33 @@ describe('floods at the peers', () => {
     const before = listening();
     const folder = await openRunFolder('hostile flood');
     await writePki(pki, folder.pkiDir);
-    const env = await openEnv({ pkiDir: folder.pkiDir, client: { hello: async () => ({ name: 'none', version: '0', profile: null, taskClasses: [] }), run: async () => ({ decision: 'rejected', taskIds: [], degradations: [] }) } as never, idSalt: 'flood', deadlineMultiplier: 1 });
+    const env = await openEnv({
+      pkiDir: folder.pkiDir,
+      client: {
+        hello: async () => ({ name: 'none', version: '0', profile: null, taskClasses: [] }),
+        run: async () => ({ decision: 'rejected', taskIds: [], degradations: [] }),
+      } as never,
+      idSalt: 'flood',
+      deadlineMultiplier: 1,
+    });
     const statuses: number[] = [];
     const codes: Array<number | undefined> = [];
     try {
-      const m = mountPeer(env.host, env.dispatcher, scenario(o.scenario ?? CONTROL).peer, { deadlineMs: 60_000, transcript, ...(o.retainFinished ? { retainFinished: o.retainFinished } : {}) });
+      const m = mountPeer(env.host, env.dispatcher, scenario(o.scenario ?? CONTROL).peer, {
+        deadlineMs: 60_000,
+        transcript,
+        ...(o.retainFinished ? { retainFinished: o.retainFinished } : {}),
+      });
       for (let i = 0; i < prefill; i++) transcript.record({ kind: 'harness', level: 'info', message: 'prefill' });
-      const rpc = ((m.peer.card.supportedInterfaces as Array<{ url: string }>)[0]!).url;
+      const rpc = (m.peer.card.supportedInterfaces as Array<{ url: string }>)[0]!.url;
       const agent = new Agent({ connect: { ca: pki.testCa.cert } });
       for (let i = 0; i < n; i++) {
-        const res = await request(rpc, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json', 'a2a-version': '1.0' }, body: JSON.stringify(o.body?.(i) ?? { jsonrpc: '2.0', id: i, method: 'GetTask', params: { id: 'nope' } }) });
+        const res = await request(rpc, {
+          method: 'POST',
+          dispatcher: agent,
+          headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+          body: JSON.stringify(o.body?.(i) ?? { jsonrpc: '2.0', id: i, method: 'GetTask', params: { id: 'nope' } }),
+        });
         const text = await res.body.text();
         statuses.push(res.statusCode);
         codes.push(res.statusCode === 200 ? (JSON.parse(text) as { error?: { code: number } }).error?.code : undefined);
@@ -827,31 +1068,38 @@ describe('floods at the peers', () => {
     params: { message: { messageId: `m-${i}`, role: 'ROLE_USER', parts: [{ text }] }, ...extra },
   });
 
-  hostile(`requests of 60 KB until the run's ${RUN_INPUT_BYTES / MB} MiB are spent: answered 429 after; payloads past ${KEPT_PAYLOAD_CHARS / MB} Mi characters kept as size and digest; memory bounded`, 120_000, async () => {
-    const t = new Transcript(() => performance.now());
-    const n = Math.ceil(RUN_INPUT_BYTES / 60_000) + 30;
-    const rssBefore = process.memoryUsage.rss();
-    const { value: out, peak } = await peakOf(() => process.memoryUsage.rss(), () => flood(t, 0, n, { body: (i) => send(i, 'x'.repeat(60_000), { configuration: { returnImmediately: true } }) }));
-    const first = out.statuses.indexOf(429);
-    expect(first, JSON.stringify(out.statuses.slice(-40))).toBeGreaterThan(400);
-    expect(out.statuses.slice(0, first).every((s) => s === 200)).toBe(true);
-    expect(out.statuses.slice(first).every((s) => s === 429)).toBe(true);
-    // The first refusal is on record, saying why; nothing after it.
-    const refused = t.events.filter((e) => e.kind === 'http' && e.status === 429);
-    expect(refused).toHaveLength(1);
-    expect((refused[0] as { note?: string }).note).toMatch(/past the 32 MiB of requests one scenario run takes/);
-    // What the transcript holds stays within the payload budget (and some room for the events themselves).
-    const held = JSON.stringify(t.events).length;
-    expect(held).toBeLessThan(KEPT_PAYLOAD_CHARS + 4 * MB);
-    expect(t.shed).toBeGreaterThan(0);
-    const shed = t.events.filter((e) => e.kind === 'http' && e.responseBody?.truncated?.includes("run's budget"));
-    expect(shed.length).toBeGreaterThan(0);
-    expect(shed[0]!.kind === 'http' && shed[0]!.responseBody!.digest).toMatch(/^[0-9a-f]{16}$/);
-    const growth = (peak - rssBefore) / MB;
-    figures.push(`${n} requests of 60 KB: ${(held / MB).toFixed(1)} MiB held by the transcript, ${growth.toFixed(0)} MiB peak growth`);
-    expect(growth, 'peak RSS growth (MiB)').toBeLessThan(400);
-    return out.left;
-  });
+  hostile(
+    `requests of 60 KB until the run's ${RUN_INPUT_BYTES / MB} MiB are spent: answered 429 after; payloads past ${KEPT_PAYLOAD_CHARS / MB} Mi characters kept as size and digest; memory bounded`,
+    120_000,
+    async () => {
+      const t = new Transcript(() => performance.now());
+      const n = Math.ceil(RUN_INPUT_BYTES / 60_000) + 30;
+      const rssBefore = process.memoryUsage.rss();
+      const { value: out, peak } = await peakOf(
+        () => process.memoryUsage.rss(),
+        () => flood(t, 0, n, { body: (i) => send(i, 'x'.repeat(60_000), { configuration: { returnImmediately: true } }) }),
+      );
+      const first = out.statuses.indexOf(429);
+      expect(first, JSON.stringify(out.statuses.slice(-40))).toBeGreaterThan(400);
+      expect(out.statuses.slice(0, first).every((s) => s === 200)).toBe(true);
+      expect(out.statuses.slice(first).every((s) => s === 429)).toBe(true);
+      // The first refusal is on record, saying why; nothing after it.
+      const refused = t.events.filter((e) => e.kind === 'http' && e.status === 429);
+      expect(refused).toHaveLength(1);
+      expect((refused[0] as { note?: string }).note).toMatch(/past the 32 MiB of requests one scenario run takes/);
+      // What the transcript holds stays within the payload budget (and some room for the events themselves).
+      const held = JSON.stringify(t.events).length;
+      expect(held).toBeLessThan(KEPT_PAYLOAD_CHARS + 4 * MB);
+      expect(t.shed).toBeGreaterThan(0);
+      const shed = t.events.filter((e) => e.kind === 'http' && e.responseBody?.truncated?.includes("run's budget"));
+      expect(shed.length).toBeGreaterThan(0);
+      expect(shed[0]!.kind === 'http' && shed[0]!.responseBody!.digest).toMatch(/^[0-9a-f]{16}$/);
+      const growth = (peak - rssBefore) / MB;
+      figures.push(`${n} requests of 60 KB: ${(held / MB).toFixed(1)} MiB held by the transcript, ${growth.toFixed(0)} MiB peak growth`);
+      expect(growth, 'peak RSS growth (MiB)').toBeLessThan(400);
+      return out.left;
+    },
+  );
 
   hostile('push configs whose URL, token or credentials run to megabytes: refused with -32602, never stored or recorded', 60_000, async () => {
     const t = new Transcript(() => performance.now());
@@ -861,7 +1109,12 @@ describe('floods at the peers', () => {
       body: (i) =>
         send(i, 'hi', {
           configuration: {
-            taskPushNotificationConfig: i === 0 ? { url: big } : i === 1 ? { url: 'https://127.0.0.1/hook', token: 'x'.repeat(9000) } : { url: 'https://127.0.0.1/hook', authentication: { scheme: 'Bearer', credentials: 'x'.repeat(9000) } },
+            taskPushNotificationConfig:
+              i === 0
+                ? { url: big }
+                : i === 1
+                  ? { url: 'https://127.0.0.1/hook', token: 'x'.repeat(9000) }
+                  : { url: 'https://127.0.0.1/hook', authentication: { scheme: 'Bearer', credentials: 'x'.repeat(9000) } },
           },
         }),
     });
@@ -872,47 +1125,51 @@ describe('floods at the peers', () => {
     return out.left;
   });
 
-  hostile(`serve forgets finished tasks past the latest ${SERVE_FINISHED_TASKS} (or 16 Mi characters of history): 60 sends of 1 MB leave few in its ledger, and under 40 MiB retained after a collection`, 120_000, async () => {
-    const t = new Transcript(() => performance.now(), { ring: SERVE_EVENTS });
-    let kept = -1;
-    let finished = -1;
-    const heapBefore = await retained();
-    let heapAfter = 0;
-    const out = await flood(t, 0, 60, {
-      body: (i) => send(i, 'y'.repeat(1_000_000), { configuration: { returnImmediately: true } }),
-      retainFinished: SERVE_FINISHED_TASKS,
-      ledger: async (l) => {
-        // Once the last tasks are done: what serve holds while it keeps serving.
-        await new Promise((r) => setTimeout(r, 1500));
-        kept = l.all().length;
-        finished = l.all().filter((r) => isTerminal(r.state)).length;
-        heapAfter = await retained();
-      },
-    });
-    const held = (heapAfter - heapBefore) / MB;
-    figures.push(`serve after 60 sends of 1 MB: ${held.toFixed(1)} MiB retained, ${kept} tasks kept`);
-    expect(held, 'retained after a collection (MiB)').toBeLessThan(40);
-    expect(out.statuses.every((s) => s === 200)).toBe(true);
-    // The control peer finishes each task soon after its send; those still working are kept besides.
-    // 16 Mi characters of history hold about 16 of these tasks.
-    expect(finished).toBeGreaterThan(0);
-    expect(finished).toBeLessThanOrEqual(17);
-    expect(kept).toBeLessThan(30);
-    // Small tasks: the count bounds them.
-    let small = -1;
-    const many = await flood(new Transcript(() => performance.now(), { ring: SERVE_EVENTS }), 0, SERVE_FINISHED_TASKS + 30, {
-      body: (i) => send(i, 'hi', { configuration: { returnImmediately: true } }),
-      retainFinished: SERVE_FINISHED_TASKS,
-      ledger: async (l) => {
-        await new Promise((r) => setTimeout(r, 1500));
-        small = l.all().filter((r) => isTerminal(r.state)).length;
-      },
-    });
-    expect(many.statuses.every((x) => x === 200)).toBe(true);
-    expect(small).toBe(SERVE_FINISHED_TASKS);
-    out.left.push(...many.left);
-    return out.left;
-  });
+  hostile(
+    `serve forgets finished tasks past the latest ${SERVE_FINISHED_TASKS} (or 16 Mi characters of history): 60 sends of 1 MB leave few in its ledger, and under 40 MiB retained after a collection`,
+    120_000,
+    async () => {
+      const t = new Transcript(() => performance.now(), { ring: SERVE_EVENTS });
+      let kept = -1;
+      let finished = -1;
+      const heapBefore = await retained();
+      let heapAfter = 0;
+      const out = await flood(t, 0, 60, {
+        body: (i) => send(i, 'y'.repeat(1_000_000), { configuration: { returnImmediately: true } }),
+        retainFinished: SERVE_FINISHED_TASKS,
+        ledger: async (l) => {
+          // Once the last tasks are done: what serve holds while it keeps serving.
+          await new Promise((r) => setTimeout(r, 1500));
+          kept = l.all().length;
+          finished = l.all().filter((r) => isTerminal(r.state)).length;
+          heapAfter = await retained();
+        },
+      });
+      const held = (heapAfter - heapBefore) / MB;
+      figures.push(`serve after 60 sends of 1 MB: ${held.toFixed(1)} MiB retained, ${kept} tasks kept`);
+      expect(held, 'retained after a collection (MiB)').toBeLessThan(40);
+      expect(out.statuses.every((s) => s === 200)).toBe(true);
+      // The control peer finishes each task soon after its send; those still working are kept besides.
+      // 16 Mi characters of history hold about 16 of these tasks.
+      expect(finished).toBeGreaterThan(0);
+      expect(finished).toBeLessThanOrEqual(17);
+      expect(kept).toBeLessThan(30);
+      // Small tasks: the count bounds them.
+      let small = -1;
+      const many = await flood(new Transcript(() => performance.now(), { ring: SERVE_EVENTS }), 0, SERVE_FINISHED_TASKS + 30, {
+        body: (i) => send(i, 'hi', { configuration: { returnImmediately: true } }),
+        retainFinished: SERVE_FINISHED_TASKS,
+        ledger: async (l) => {
+          await new Promise((r) => setTimeout(r, 1500));
+          small = l.all().filter((r) => isTerminal(r.state)).length;
+        },
+      });
+      expect(many.statuses.every((x) => x === 200)).toBe(true);
+      expect(small).toBe(SERVE_FINISHED_TASKS);
+      out.left.push(...many.left);
+      return out.left;
+    },
+  );
 
   hostile(`a scenario run past ${MAX_EVENTS} events: answered 429, never recorded, the transcript stays at its cap`, 60_000, async () => {
     const t = new Transcript(() => performance.now());
@@ -930,7 +1187,10 @@ describe('floods at the peers', () => {
   hostile(`serve keeps answering after ${MAX_EVENTS + 5000} events: its transcript is a ring of the latest ${SERVE_EVENTS}`, 60_000, async () => {
     const t = new Transcript(() => performance.now(), { ring: SERVE_EVENTS });
     const { statuses, left } = await flood(t, MAX_EVENTS + 5000, 20);
-    expect(statuses.every((s) => s === 200), JSON.stringify(statuses)).toBe(true);
+    expect(
+      statuses.every((s) => s === 200),
+      JSON.stringify(statuses),
+    ).toBe(true);
     expect(t.events.length).toBeLessThan(2 * SERVE_EVENTS);
     expect(t.events.at(-1)!.seq).toBeGreaterThan(MAX_EVENTS + 5000);
     return left;
@@ -953,7 +1213,11 @@ describe('report input and --out (issue 24: items 5, 6, 9; what report reads, wh
   const FIVE = ['.a2a-conformance-report.json', 'index.html', 'junit.xml', 'results.json', 'summary.md'];
   /** A folder's entries and their bytes (a folder as its entries). */
   const snapshot = (dir: string): Record<string, string> =>
-    Object.fromEntries(readdirSync(dir).sort().map((n) => [n, statSync(join(dir, n)).isDirectory() ? `<folder: ${readdirSync(join(dir, n)).join(', ')}>` : readFileSync(join(dir, n), 'utf8')]));
+    Object.fromEntries(
+      readdirSync(dir)
+        .sort()
+        .map((n) => [n, statSync(join(dir, n)).isDirectory() ? `<folder: ${readdirSync(join(dir, n)).join(', ')}>` : readFileSync(join(dir, n), 'utf8')]),
+    );
   /** A report the harness wrote, to be kept or replaced. */
   const previous = async (name: string) => {
     const out = join(fixtures, name);
@@ -973,102 +1237,124 @@ describe('report input and --out (issue 24: items 5, 6, 9; what report reads, wh
     return n;
   };
 
-  hostile('report of a results.json whose card nests 3,000 deep: the report is written, that part elided and said; the previous report stays whole until the new one replaces it', 60_000, async () => {
-    const before = listening();
-    const out = await previous('out-deep-card');
-    const old = readFileSync(join(out, 'results.json'), 'utf8');
-    const deep = structuredClone(real);
-    let p: Record<string, unknown> = {};
-    deep.results[0]!.card.metadata = p;
-    for (let i = 0; i < 3000; i++) {
-      const q = {};
-      p.x = q;
-      p = q;
-    }
-    const input = write('deep-card.results.json', JSON.stringify(deep));
-    // Whenever the event loop turns while the report is written, results.json is a whole report, old or new.
-    let broken = 0;
-    const watch = setInterval(() => {
-      try {
-        JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
-      } catch {
-        broken++;
+  hostile(
+    'report of a results.json whose card nests 3,000 deep: the report is written, that part elided and said; the previous report stays whole until the new one replaces it',
+    60_000,
+    async () => {
+      const before = listening();
+      const out = await previous('out-deep-card');
+      const old = readFileSync(join(out, 'results.json'), 'utf8');
+      const deep = structuredClone(real);
+      let p: Record<string, unknown> = {};
+      deep.results[0]!.card.metadata = p;
+      for (let i = 0; i < 3000; i++) {
+        const q = {};
+        p.x = q;
+        p = q;
       }
-    }, 1);
-    const o = await runMain(['report', input, '--out', out]).finally(() => clearInterval(watch));
-    expect(o.code, o.stderr).toBe(realCode);
-    oneLine(o);
-    expect(o.stderr).toMatch(/deep-card\.results\.json: 1 value\(s\) nested deeper than \d+ levels are shown as a marker in the report \(the first at \/results\/0\/card\/metadata\/x\/x/);
-    expect(broken, 'moments results.json was missing or partial').toBe(0);
-    expect(readdirSync(out).sort()).toEqual(FIVE);
-    const text = readFileSync(join(out, 'results.json'), 'utf8');
-    expect(text).not.toBe(old);
-    const written = JSON.parse(text) as RunResults;
-    const depth = chain(written.results[0]!.card.metadata);
-    expect(depth).toBeGreaterThan(50);
-    expect(depth).toBeLessThan(200);
-    expect(text).toMatch(/"\[a2a-conformance: nested deeper than \d+ levels; not kept\]"/);
-    expect(readFileSync(join(out, 'index.html'), 'utf8')).toMatch(/data-testid="elided">1 value\(s\) nested deeper than \d+ levels are not shown/);
-    return leftInProcess([], before);
-  });
+      const input = write('deep-card.results.json', JSON.stringify(deep));
+      // Whenever the event loop turns while the report is written, results.json is a whole report, old or new.
+      let broken = 0;
+      const watch = setInterval(() => {
+        try {
+          JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
+        } catch {
+          broken++;
+        }
+      }, 1);
+      const o = await runMain(['report', input, '--out', out]).finally(() => clearInterval(watch));
+      expect(o.code, o.stderr).toBe(realCode);
+      oneLine(o);
+      expect(o.stderr).toMatch(
+        /deep-card\.results\.json: 1 value\(s\) nested deeper than \d+ levels are shown as a marker in the report \(the first at \/results\/0\/card\/metadata\/x\/x/,
+      );
+      expect(broken, 'moments results.json was missing or partial').toBe(0);
+      expect(readdirSync(out).sort()).toEqual(FIVE);
+      const text = readFileSync(join(out, 'results.json'), 'utf8');
+      expect(text).not.toBe(old);
+      const written = JSON.parse(text) as RunResults;
+      const depth = chain(written.results[0]!.card.metadata);
+      expect(depth).toBeGreaterThan(50);
+      expect(depth).toBeLessThan(200);
+      expect(text).toMatch(/"\[a2a-conformance: nested deeper than \d+ levels; not kept\]"/);
+      expect(readFileSync(join(out, 'index.html'), 'utf8')).toMatch(/data-testid="elided">1 value\(s\) nested deeper than \d+ levels are not shown/);
+      return leftInProcess([], before);
+    },
+  );
 
-  hostile('report of a valid results.json over 32 MiB: one line naming the limit, exit 2, the previous report untouched, the file never read (memory flat)', 60_000, async () => {
-    const before = listening();
-    const out = await previous('out-big');
-    const kept = snapshot(out);
-    // Valid JSON, quickly: the results, then 33 MiB of spaces (white space may follow a JSON value).
-    const big = join(fixtures, 'big.results.json');
-    const fd = openSync(big, 'w');
-    writeSync(fd, JSON.stringify(real));
-    const spaces = Buffer.alloc(MB, 0x20);
-    for (let i = 0; i < 33; i++) writeSync(fd, spaces);
-    closeSync(fd);
-    await retained();
-    const rss = process.memoryUsage.rss();
-    const { value: o, peak } = await peakOf(() => process.memoryUsage.rss(), () => runMain(['report', big, '--out', out]));
-    rmSync(big);
-    expect(o.code, o.stderr).toBe(2);
-    oneLine(o);
-    expect(o.stderr).toMatch(/big\.results\.json is 33\.\d MiB: report reads at most 32 MiB of results in all/);
-    expect(snapshot(out)).toEqual(kept);
-    const growth = (peak - rss) / MB;
-    figures.push(`33 MiB results.json refused: ${growth.toFixed(1)} MiB peak RSS growth`);
-    expect(growth, 'peak RSS growth (MiB): the file is never read').toBeLessThan(24);
-    return leftInProcess([], before);
-  });
+  hostile(
+    'report of a valid results.json over 32 MiB: one line naming the limit, exit 2, the previous report untouched, the file never read (memory flat)',
+    60_000,
+    async () => {
+      const before = listening();
+      const out = await previous('out-big');
+      const kept = snapshot(out);
+      // Valid JSON, quickly: the results, then 33 MiB of spaces (white space may follow a JSON value).
+      const big = join(fixtures, 'big.results.json');
+      const fd = openSync(big, 'w');
+      writeSync(fd, JSON.stringify(real));
+      const spaces = Buffer.alloc(MB, 0x20);
+      for (let i = 0; i < 33; i++) writeSync(fd, spaces);
+      closeSync(fd);
+      await retained();
+      const rss = process.memoryUsage.rss();
+      const { value: o, peak } = await peakOf(
+        () => process.memoryUsage.rss(),
+        () => runMain(['report', big, '--out', out]),
+      );
+      rmSync(big);
+      expect(o.code, o.stderr).toBe(2);
+      oneLine(o);
+      expect(o.stderr).toMatch(/big\.results\.json is 33\.\d MiB: report reads at most 32 MiB of results in all/);
+      expect(snapshot(out)).toEqual(kept);
+      const growth = (peak - rss) / MB;
+      figures.push(`33 MiB results.json refused: ${growth.toFixed(1)} MiB peak RSS growth`);
+      expect(growth, 'peak RSS growth (MiB): the file is never read').toBeLessThan(24);
+      return leftInProcess([], before);
+    },
+  );
 
-  hostile('a run whose one scenario holds data that cannot be written (a getter that throws, a cycle): the report is written, that scenario says why, the other is whole', 30_000, async () => {
-    const before = listening();
-    const r = structuredClone(real);
-    const bad = structuredClone(r.results[0]!);
-    bad.id = 'hostile/unwritable';
-    r.results.push(bad);
-    Object.defineProperty(bad.card, 'evil', { enumerable: true, get: () => { throw new Error('a getter that throws'); } });
-    const loop: Record<string, unknown> = {};
-    loop.self = loop;
-    (bad.card as Record<string, unknown>).loop = loop;
-    const out = join(fixtures, 'out-unwritable');
-    const claimed = await claimOutput('--out', out);
-    const written = await claimed.commit(r);
-    expect(readdirSync(out).sort()).toEqual(FIVE);
-    const onDisk = JSON.parse(readFileSync(written.results, 'utf8')) as RunResults;
-    expect(onDisk.results.map((x) => x.id)).toEqual([real.results[0]!.id, 'hostile/unwritable']);
-    expect(onDisk.results[0]).toEqual(JSON.parse(JSON.stringify(real.results[0])));
-    const salvaged = onDisk.results[1]! as ScenarioResult & { unrendered?: string };
-    expect(salvaged.unrendered).toMatch(/could not be written \(Error: a getter that throws\)/);
-    expect(salvaged.verdict).toBe(real.results[0]!.verdict);
-    expect(salvaged.card.evil).toMatch(/^\[a2a-conformance: could not be read \(Error: a getter that throws\)\]$/);
-    expect((salvaged.card.loop as Record<string, unknown>).self).toMatch(/^\[a2a-conformance: a reference to an enclosing value/);
-    expect(salvaged.card.name).toBe(real.results[0]!.card.name);
-    const html = readFileSync(written.html, 'utf8');
-    expect(html.match(/<details class="scenario/g)).toHaveLength(2);
-    expect(html).toMatch(/data-testid="unrendered"><strong>Not all of this scenario could be written:<\/strong> [^<]*a getter that throws/);
-    expect(readFileSync(written.junit, 'utf8').match(/<testcase /g)).toHaveLength(2);
-    // What was written is a results file `report` reads again.
-    const again = await runMain(['report', written.results, '--out', join(fixtures, 'out-unwritable-again')]);
-    expect(again.code, again.stderr).not.toBe(2);
-    return leftInProcess([], before);
-  });
+  hostile(
+    'a run whose one scenario holds data that cannot be written (a getter that throws, a cycle): the report is written, that scenario says why, the other is whole',
+    30_000,
+    async () => {
+      const before = listening();
+      const r = structuredClone(real);
+      const bad = structuredClone(r.results[0]!);
+      bad.id = 'hostile/unwritable';
+      r.results.push(bad);
+      Object.defineProperty(bad.card, 'evil', {
+        enumerable: true,
+        get: () => {
+          throw new Error('a getter that throws');
+        },
+      });
+      const loop: Record<string, unknown> = {};
+      loop.self = loop;
+      (bad.card as Record<string, unknown>).loop = loop;
+      const out = join(fixtures, 'out-unwritable');
+      const claimed = await claimOutput('--out', out);
+      const written = await claimed.commit(r);
+      expect(readdirSync(out).sort()).toEqual(FIVE);
+      const onDisk = JSON.parse(readFileSync(written.results, 'utf8')) as RunResults;
+      expect(onDisk.results.map((x) => x.id)).toEqual([real.results[0]!.id, 'hostile/unwritable']);
+      expect(onDisk.results[0]).toEqual(JSON.parse(JSON.stringify(real.results[0])));
+      const salvaged = onDisk.results[1]! as ScenarioResult & { unrendered?: string };
+      expect(salvaged.unrendered).toMatch(/could not be written \(Error: a getter that throws\)/);
+      expect(salvaged.verdict).toBe(real.results[0]!.verdict);
+      expect(salvaged.card.evil).toMatch(/^\[a2a-conformance: could not be read \(Error: a getter that throws\)\]$/);
+      expect((salvaged.card.loop as Record<string, unknown>).self).toMatch(/^\[a2a-conformance: a reference to an enclosing value/);
+      expect(salvaged.card.name).toBe(real.results[0]!.card.name);
+      const html = readFileSync(written.html, 'utf8');
+      expect(html.match(/<details class="scenario/g)).toHaveLength(2);
+      expect(html).toMatch(/data-testid="unrendered"><strong>Not all of this scenario could be written:<\/strong> [^<]*a getter that throws/);
+      expect(readFileSync(written.junit, 'utf8').match(/<testcase /g)).toHaveLength(2);
+      // What was written is a results file `report` reads again.
+      const again = await runMain(['report', written.results, '--out', join(fixtures, 'out-unwritable-again')]);
+      expect(again.code, again.stderr).not.toBe(2);
+      return leftInProcess([], before);
+    },
+  );
 
   hostile("--out holding a user's own index.html: exit 2 and one line before anything runs; the folder untouched", 60_000, async () => {
     const before = listening();
@@ -1084,63 +1370,96 @@ describe('report input and --out (issue 24: items 5, 6, 9; what report reads, wh
     return leftInProcess([], before);
   });
 
-  hostile("--out holding a user's own results.json, a report of an earlier version (no marker), or a `.writing-*` folder the marker does not name: exit 2 and one line each; each folder untouched", 60_000, async () => {
-    const before = listening();
-    const input = write('for-user.results.json', JSON.stringify(real));
-    const userFolder = join(fixtures, 'out-user-json');
-    mkdirSync(userFolder);
-    writeFileSync(join(userFolder, 'results.json'), '{"mine": true}\n');
-    const earlier = join(fixtures, 'out-earlier');
-    mkdirSync(earlier);
-    for (const [n, t] of [['index.html', '<!doctype html><title>an old report</title>'], ['results.json', JSON.stringify(real, null, 2)], ['junit.xml', '<testsuites/>'], ['summary.md', '# old\n']]) writeFileSync(join(earlier, n!), t!);
-    const staged = await previous('out-staged');
-    mkdirSync(join(staged, '.writing-mine'));
-    writeFileSync(join(staged, '.writing-mine', 'keep.txt'), 'not the harness\'s\n');
-    for (const [out, says] of [
-      [userFolder, /--out .*out-user-json holds files that are not a report a2a-conformance wrote \(results\.json\)/],
-      [earlier, /--out .*out-earlier holds a report of an earlier a2a-conformance, which did not mark its folders \(\.a2a-conformance-report\.json\): delete that folder, or name a new one/],
-      [staged, /--out .*out-staged holds files that are not a report a2a-conformance wrote \(\.writing-mine\)/],
-    ] as Array<[string, RegExp]>) {
-      const kept = snapshot(out);
+  hostile(
+    "--out holding a user's own results.json, a report of an earlier version (no marker), or a `.writing-*` folder the marker does not name: exit 2 and one line each; each folder untouched",
+    60_000,
+    async () => {
+      const before = listening();
+      const input = write('for-user.results.json', JSON.stringify(real));
+      const userFolder = join(fixtures, 'out-user-json');
+      mkdirSync(userFolder);
+      writeFileSync(join(userFolder, 'results.json'), '{"mine": true}\n');
+      const earlier = join(fixtures, 'out-earlier');
+      mkdirSync(earlier);
+      for (const [n, t] of [
+        ['index.html', '<!doctype html><title>an old report</title>'],
+        ['results.json', JSON.stringify(real, null, 2)],
+        ['junit.xml', '<testsuites/>'],
+        ['summary.md', '# old\n'],
+      ])
+        writeFileSync(join(earlier, n!), t!);
+      const staged = await previous('out-staged');
+      mkdirSync(join(staged, '.writing-mine'));
+      writeFileSync(join(staged, '.writing-mine', 'keep.txt'), "not the harness's\n");
+      for (const [out, says] of [
+        [userFolder, /--out .*out-user-json holds files that are not a report a2a-conformance wrote \(results\.json\)/],
+        [
+          earlier,
+          /--out .*out-earlier holds a report of an earlier a2a-conformance, which did not mark its folders \(\.a2a-conformance-report\.json\): delete that folder, or name a new one/,
+        ],
+        [staged, /--out .*out-staged holds files that are not a report a2a-conformance wrote \(\.writing-mine\)/],
+      ] as Array<[string, RegExp]>) {
+        const kept = snapshot(out);
+        const o = await runMain(['report', input, '--out', out]);
+        expect(o.code, o.stderr).toBe(2);
+        oneLine(o);
+        expect(o.stderr).toMatch(says);
+        expect(snapshot(out)).toEqual(kept);
+      }
+      return leftInProcess([], before);
+    },
+  );
+
+  hostile(
+    'two commands on one --out: the second refuses in one line (exit 2) while the first holds it; a lock whose owner is dead is taken over',
+    60_000,
+    async () => {
+      const before = listening();
+      const out = join(fixtures, 'out-locked');
+      const input = write('locked.results.json', JSON.stringify(real));
+      // The first: a run that has claimed the folder (this process, alive).
+      const first = await claimOutput('--out', out);
+      const claimedBy = snapshot(out);
       const o = await runMain(['report', input, '--out', out]);
       expect(o.code, o.stderr).toBe(2);
       oneLine(o);
-      expect(o.stderr).toMatch(says);
-      expect(snapshot(out)).toEqual(kept);
-    }
-    return leftInProcess([], before);
-  });
-
-  hostile('two commands on one --out: the second refuses in one line (exit 2) while the first holds it; a lock whose owner is dead is taken over', 60_000, async () => {
-    const before = listening();
-    const out = join(fixtures, 'out-locked');
-    const input = write('locked.results.json', JSON.stringify(real));
-    // The first: a run that has claimed the folder (this process, alive).
-    const first = await claimOutput('--out', out);
-    const claimedBy = snapshot(out);
-    const o = await runMain(['report', input, '--out', out]);
-    expect(o.code, o.stderr).toBe(2);
-    oneLine(o);
-    expect(o.stderr).toMatch(new RegExp(`--out .*out-locked is being written by another a2a-conformance command \\(pid ${process.pid}, started [^)]+\\): wait for it to finish, or name another folder`));
-    expect(snapshot(out)).toEqual(claimedBy);
-    first.abandon('the test let it go');
-    expect(readdirSync(out).sort()).toEqual(['.a2a-conformance-report.json', 'INCOMPLETE', 'index.html']);
-    // A lock left by a process that has died (a SIGKILLed run): its owner is gone, the lock is taken over.
-    const dead = spawnSync(process.execPath, ['-e', '']).pid;
-    writeFileSync(join(out, '.a2a-conformance.lock'), JSON.stringify({ harness: 'a2a-conformance', version: 'test', pid: dead, startTicks: '1', pidNamespace: null, startedAt: new Date(0).toISOString(), command: 'a killed run', nonce: 'dead' }) + '\n');
-    const taken = await runMain(['report', input, '--out', out]);
-    expect(taken.code, taken.stderr).toBe(realCode);
-    expect(readdirSync(out).sort()).toEqual(FIVE);
-    // A run that died while it wrote: its staging folder is named in the marker, so it is the harness's to remove.
-    const marker = JSON.parse(readFileSync(join(out, '.a2a-conformance-report.json'), 'utf8')) as { files: string[] };
-    writeFileSync(join(out, '.a2a-conformance-report.json'), JSON.stringify({ ...marker, files: [...marker.files, '.writing-dead'] }));
-    mkdirSync(join(out, '.writing-dead'));
-    writeFileSync(join(out, '.writing-dead', 'results.json'), '{}');
-    const cleaned = await runMain(['report', input, '--out', out]);
-    expect(cleaned.code, cleaned.stderr).toBe(realCode);
-    expect(readdirSync(out).sort()).toEqual(FIVE);
-    return leftInProcess([], before);
-  });
+      expect(o.stderr).toMatch(
+        new RegExp(
+          `--out .*out-locked is being written by another a2a-conformance command \\(pid ${process.pid}, started [^)]+\\): wait for it to finish, or name another folder`,
+        ),
+      );
+      expect(snapshot(out)).toEqual(claimedBy);
+      first.abandon('the test let it go');
+      expect(readdirSync(out).sort()).toEqual(['.a2a-conformance-report.json', 'INCOMPLETE', 'index.html']);
+      // A lock left by a process that has died (a SIGKILLed run): its owner is gone, the lock is taken over.
+      const dead = spawnSync(process.execPath, ['-e', '']).pid;
+      writeFileSync(
+        join(out, '.a2a-conformance.lock'),
+        JSON.stringify({
+          harness: 'a2a-conformance',
+          version: 'test',
+          pid: dead,
+          startTicks: '1',
+          pidNamespace: null,
+          startedAt: new Date(0).toISOString(),
+          command: 'a killed run',
+          nonce: 'dead',
+        }) + '\n',
+      );
+      const taken = await runMain(['report', input, '--out', out]);
+      expect(taken.code, taken.stderr).toBe(realCode);
+      expect(readdirSync(out).sort()).toEqual(FIVE);
+      // A run that died while it wrote: its staging folder is named in the marker, so it is the harness's to remove.
+      const marker = JSON.parse(readFileSync(join(out, '.a2a-conformance-report.json'), 'utf8')) as { files: string[] };
+      writeFileSync(join(out, '.a2a-conformance-report.json'), JSON.stringify({ ...marker, files: [...marker.files, '.writing-dead'] }));
+      mkdirSync(join(out, '.writing-dead'));
+      writeFileSync(join(out, '.writing-dead', 'results.json'), '{}');
+      const cleaned = await runMain(['report', input, '--out', out]);
+      expect(cleaned.code, cleaned.stderr).toBe(realCode);
+      expect(readdirSync(out).sort()).toEqual(FIVE);
+      return leftInProcess([], before);
+    },
+  );
 
   hostile('junit.xml of a results.json full of bidirectional controls: each shown escaped, none left to reorder what a CI page shows', 30_000, async () => {
     const before = listening();
@@ -1163,25 +1482,29 @@ describe('report input and --out (issue 24: items 5, 6, 9; what report reads, wh
     return leftInProcess([], before);
   });
 
-  hostile('a results.json whose durationMs JSON cannot hold (1e400, -1e400): exit 2, one line naming the field; the previous report untouched', 30_000, async () => {
-    const before = listening();
-    const out = await previous('out-duration');
-    const kept = snapshot(out);
-    const r = structuredClone(real);
-    r.durationMs = 987654321.5;
-    r.results[0]!.durationMs = 123456789.25;
-    for (const [text, field] of [
-      [JSON.stringify(r).replace('987654321.5', '1e400'), '/durationMs'],
-      [JSON.stringify(r).replace('123456789.25', '-1e400'), '/results/0/durationMs'],
-    ] as Array<[string, string]>) {
-      const o = await runMain(['report', write('infinite.results.json', text), '--out', out]);
-      expect(o.code, o.stderr).toBe(2);
-      oneLine(o);
-      expect(o.stderr).toContain(`infinite.results.json: ${field} is a number JSON cannot hold`);
-      expect(snapshot(out)).toEqual(kept);
-    }
-    return leftInProcess([], before);
-  });
+  hostile(
+    'a results.json whose durationMs JSON cannot hold (1e400, -1e400): exit 2, one line naming the field; the previous report untouched',
+    30_000,
+    async () => {
+      const before = listening();
+      const out = await previous('out-duration');
+      const kept = snapshot(out);
+      const r = structuredClone(real);
+      r.durationMs = 987654321.5;
+      r.results[0]!.durationMs = 123456789.25;
+      for (const [text, field] of [
+        [JSON.stringify(r).replace('987654321.5', '1e400'), '/durationMs'],
+        [JSON.stringify(r).replace('123456789.25', '-1e400'), '/results/0/durationMs'],
+      ] as Array<[string, string]>) {
+        const o = await runMain(['report', write('infinite.results.json', text), '--out', out]);
+        expect(o.code, o.stderr).toBe(2);
+        oneLine(o);
+        expect(o.stderr).toContain(`infinite.results.json: ${field} is a number JSON cannot hold`);
+        expect(snapshot(out)).toEqual(kept);
+      }
+      return leftInProcess([], before);
+    },
+  );
 });
 
 // =============================================================================================
@@ -1209,15 +1532,24 @@ describe('scenario modules are code, scenario searches have an end: exit 2 and o
 
   // In this process: with the guard gone, the exit would end the test worker itself.
   hostile('run: a module that calls process.exit(0) at import', 60_000, async () =>
-    refused(['run', '--client', 'reference', '--no-builtin', '--scenarios', module('exit-now.scenario.ts', 'process.exit(0);'), '--out', join(fixtures, 'never')], /exit-now\.scenario\.ts: failed to load: it called process\.exit\(0\)/),
+    refused(
+      ['run', '--client', 'reference', '--no-builtin', '--scenarios', module('exit-now.scenario.ts', 'process.exit(0);'), '--out', join(fixtures, 'never')],
+      /exit-now\.scenario\.ts: failed to load: it called process\.exit\(0\)/,
+    ),
   );
 
   hostile('check-scenarios: a module whose timer calls process.exit(0) right after its import', 60_000, async () =>
-    refused(['check-scenarios', module('exit-later.scenario.mts', 'setTimeout(() => process.exit(0), 0);'), '--out', join(fixtures, 'never')], /exit-later\.scenario\.mts: failed to load: it called process\.exit\(0\)/),
+    refused(
+      ['check-scenarios', module('exit-later.scenario.mts', 'setTimeout(() => process.exit(0), 0);'), '--out', join(fixtures, 'never')],
+      /exit-later\.scenario\.mts: failed to load: it called process\.exit\(0\)/,
+    ),
   );
 
   hostile('list: a module whose top-level await never settles', 60_000, async () =>
-    refused(['list', '--no-builtin', '--scenarios', module('await.scenario.mjs', 'await new Promise(() => {});')], /await\.scenario\.mjs: failed to load: .*(never settles|budget)/),
+    refused(
+      ['list', '--no-builtin', '--scenarios', module('await.scenario.mjs', 'await new Promise(() => {});')],
+      /await\.scenario\.mjs: failed to load: .*(never settles|budget)/,
+    ),
   );
 
   hostile('run: a module that loops forever at import is cut off at the loading budget', 60_000, async () => {
@@ -1225,7 +1557,10 @@ describe('scenario modules are code, scenario searches have an end: exit 2 and o
     VENDOR_LOAD.budgetMs = 4000;
     try {
       const started = Date.now();
-      const left = await refused(['run', '--client', 'reference', '--no-builtin', '--scenarios', module('spin.scenario.js', 'for (;;) {}'), '--out', join(fixtures, 'never')], /spin\.scenario\.js: failed to load: .*within (the|its) 4 s budget/);
+      const left = await refused(
+        ['run', '--client', 'reference', '--no-builtin', '--scenarios', module('spin.scenario.js', 'for (;;) {}'), '--out', join(fixtures, 'never')],
+        /spin\.scenario\.js: failed to load: .*within (the|its) 4 s budget/,
+      );
       figures.push(`import-time busy loop: load error after ${Date.now() - started} ms (budget 4000 ms in the test, 30 s by default)`);
       return left;
     } finally {
@@ -1233,20 +1568,24 @@ describe('scenario modules are code, scenario searches have an end: exit 2 and o
     }
   });
 
-  hostile('a module that leaves an interval running: loads; `list` leaves no timer in this process, and a real CLI `list` exits 0 by itself', 60_000, async () => {
-    const file = module('ticking.scenario.ts', 'setInterval(() => {}, 1000);');
-    const cli = startCli(['list', '--no-builtin', '--scenarios', file]);
-    const before = listening();
-    const timersBefore = timers();
-    const o = await runMain(['list', '--no-builtin', '--scenarios', file]);
-    expect(o.code, o.stderr).toBe(0);
-    expect(o.stdout).toMatch(/^x\/ticking\s+SPEC-TLS-VERIFY\s+PASS\n$/);
-    expect(timers(), 'timers left in this process').toBeLessThanOrEqual(timersBefore);
-    const { code } = await cli.exit;
-    expect(code, cli.stderr()).toBe(0);
-    expect(cli.stdout()).toMatch(/^x\/ticking\s/);
-    return [...leftInProcess([], before), ...leftByCli(cli.tmp)];
-  });
+  hostile(
+    'a module that leaves an interval running: loads; `list` leaves no timer in this process, and a real CLI `list` exits 0 by itself',
+    60_000,
+    async () => {
+      const file = module('ticking.scenario.ts', 'setInterval(() => {}, 1000);');
+      const cli = startCli(['list', '--no-builtin', '--scenarios', file]);
+      const before = listening();
+      const timersBefore = timers();
+      const o = await runMain(['list', '--no-builtin', '--scenarios', file]);
+      expect(o.code, o.stderr).toBe(0);
+      expect(o.stdout).toMatch(/^x\/ticking\s+SPEC-TLS-VERIFY\s+PASS\n$/);
+      expect(timers(), 'timers left in this process').toBeLessThanOrEqual(timersBefore);
+      const { code } = await cli.exit;
+      expect(code, cli.stderr()).toBe(0);
+      expect(cli.stdout()).toMatch(/^x\/ticking\s/);
+      return [...leftInProcess([], before), ...leftByCli(cli.tmp)];
+    },
+  );
 
   hostile(`list: a scenario file over ${MAX_SCENARIO_FILE_BYTES / MB} MiB is refused before it is read`, 30_000, async () => {
     const big = write('big.scenario.json', JSON.stringify([vendor('x/big')]) + ' '.repeat(MAX_SCENARIO_FILE_BYTES));
@@ -1257,7 +1596,12 @@ describe('scenario modules are code, scenario searches have an end: exit 2 and o
     const left: string[] = [];
     for (const p of ['/', '/proc/self', '/**/x.scenario.ts']) {
       const started = Date.now();
-      left.push(...(await refused(['list', '--no-builtin', '--scenarios', p], /scenarios ".*": a search for scenario files does not walk (the whole filesystem \(\/\)|\/proc)/)));
+      left.push(
+        ...(await refused(
+          ['list', '--no-builtin', '--scenarios', p],
+          /scenarios ".*": a search for scenario files does not walk (the whole filesystem \(\/\)|\/proc)/,
+        )),
+      );
       expect(Date.now() - started, `${p} refused within 5 s`).toBeLessThan(5000);
     }
     return left;
@@ -1267,11 +1611,19 @@ describe('scenario modules are code, scenario searches have an end: exit 2 and o
     const project = join(fixtures, 'linked');
     mkdirSync(project, { recursive: true });
     symlinkSync('/', join(project, 'root'));
-    const left = await refused(['list', '--no-builtin', '--scenarios', project], /scenarios ".*linked": a search for scenario files does not walk the whole filesystem \(\/\)/);
+    const left = await refused(
+      ['list', '--no-builtin', '--scenarios', project],
+      /scenarios ".*linked": a search for scenario files does not walk the whole filesystem \(\/\)/,
+    );
     const limit = WALK_LIMITS.folders;
     WALK_LIMITS.folders = 5;
     try {
-      left.push(...(await refused(['list', '--no-builtin', '--scenarios', join(ROOT, 'test')], /scenarios ".*test": a search for scenario files does not walk more than 5 folders/)));
+      left.push(
+        ...(await refused(
+          ['list', '--no-builtin', '--scenarios', join(ROOT, 'test')],
+          /scenarios ".*test": a search for scenario files does not walk more than 5 folders/,
+        )),
+      );
     } finally {
       WALK_LIMITS.folders = limit;
     }
@@ -1289,149 +1641,247 @@ describe('costly globs, replay paths, the end of a run, and the places a command
   const refused = (o: { code: number; stderr: string }, says: RegExp) => {
     expect(o.code, o.stderr).toBe(2);
     expect(o.stderr).toMatch(says);
-    expect(o.stderr.trim().split('\n').filter((l) => !l.startsWith('usage: a2a-conformance ')), o.stderr).toHaveLength(1);
+    expect(
+      o.stderr
+        .trim()
+        .split('\n')
+        .filter((l) => !l.startsWith('usage: a2a-conformance ')),
+      o.stderr,
+    ).toHaveLength(1);
     expect(o.stderr).not.toMatch(/\n\s+at /);
   };
 
-  hostile('an expectations glob that backtracks (`*/*?*?…x`, 23 wildcards) is refused at load: exit 2, one line naming the file and the entry, nothing started', 30_000, async () => {
-    const before = listening();
-    const foldersBefore = ownRunFolders().length;
-    const file = write('catastrophic.json', expectationsOf([{ scenario: 'spec-tls-verify/*', verdict: 'PASS', reason: '' }, { scenario: CATASTROPHIC, verdict: 'FAIL', reason: 'x' }]));
-    const out = join(fixtures, 'never-glob');
-    const o = await runMain(['run', '--client', 'reference', '--rule', 'SPEC-TLS-VERIFY', '--dialect', 'a2a-v1', '--expectations', file, '--out', out]);
-    refused(o, /catastrophic\.json: entries\[1\]\.scenario is not a usable glob: 23 wildcards, at most 16/);
-    expect(existsSync(out)).toBe(false);
-    expect(ownRunFolders().length).toBeLessThanOrEqual(foldersBefore);
-    return leftInProcess([], before);
-  });
+  hostile(
+    'an expectations glob that backtracks (`*/*?*?…x`, 23 wildcards) is refused at load: exit 2, one line naming the file and the entry, nothing started',
+    30_000,
+    async () => {
+      const before = listening();
+      const foldersBefore = ownRunFolders().length;
+      const file = write(
+        'catastrophic.json',
+        expectationsOf([
+          { scenario: 'spec-tls-verify/*', verdict: 'PASS', reason: '' },
+          { scenario: CATASTROPHIC, verdict: 'FAIL', reason: 'x' },
+        ]),
+      );
+      const out = join(fixtures, 'never-glob');
+      const o = await runMain(['run', '--client', 'reference', '--rule', 'SPEC-TLS-VERIFY', '--dialect', 'a2a-v1', '--expectations', file, '--out', out]);
+      refused(o, /catastrophic\.json: entries\[1\]\.scenario is not a usable glob: 23 wildcards, at most 16/);
+      expect(existsSync(out)).toBe(false);
+      expect(ownRunFolders().length).toBeLessThanOrEqual(foldersBefore);
+      return leftInProcess([], before);
+    },
+  );
 
-  hostile('globs within the limits are matched as the run goes: the reference\'s verdicts and the exit code are what they are without them', 90_000, async () => {
-    const before = listening();
-    // At the wildcard limit, in the shape that backtracks; an exact id; a glob that names the rest.
-    const file = write('fine.json', expectationsOf([
-      { scenario: '*/*?*?*?*?*?*?*?*l', verdict: 'PASS', reason: 'the control' },
-      { scenario: 'spec-tls-verify/expired', verdict: 'PASS', reason: '' },
-      { scenario: 'spec-tls-verify/**', verdict: 'PASS', reason: '' },
-    ]));
-    const out = join(fixtures, 'out-fine-globs');
-    const o = await runMain(['run', '--client', 'reference', '--rule', 'SPEC-TLS-VERIFY', '--dialect', 'a2a-v1', '--expectations', file, '--out', out, '--reporter', 'json']);
-    expect(o.code, o.stderr).toBe(0);
-    const r = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResults;
-    expect(r.results.map((x) => x.verdict)).toEqual(['PASS', 'PASS', 'PASS', 'PASS']);
-    expect(r.unexpected).toEqual([]);
-    return leftInProcess([], before);
-  });
+  hostile(
+    "globs within the limits are matched as the run goes: the reference's verdicts and the exit code are what they are without them",
+    90_000,
+    async () => {
+      const before = listening();
+      // At the wildcard limit, in the shape that backtracks; an exact id; a glob that names the rest.
+      const file = write(
+        'fine.json',
+        expectationsOf([
+          { scenario: '*/*?*?*?*?*?*?*?*l', verdict: 'PASS', reason: 'the control' },
+          { scenario: 'spec-tls-verify/expired', verdict: 'PASS', reason: '' },
+          { scenario: 'spec-tls-verify/**', verdict: 'PASS', reason: '' },
+        ]),
+      );
+      const out = join(fixtures, 'out-fine-globs');
+      const o = await runMain([
+        'run',
+        '--client',
+        'reference',
+        '--rule',
+        'SPEC-TLS-VERIFY',
+        '--dialect',
+        'a2a-v1',
+        '--expectations',
+        file,
+        '--out',
+        out,
+        '--reporter',
+        'json',
+      ]);
+      expect(o.code, o.stderr).toBe(0);
+      const r = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResults;
+      expect(r.results.map((x) => x.verdict)).toEqual(['PASS', 'PASS', 'PASS', 'PASS']);
+      expect(r.unexpected).toEqual([]);
+      return leftInProcess([], before);
+    },
+  );
 
-  hostile('200,000 globs (a 10 MB file) and 20,000 (1 MB): each refused in one line before anything runs; no run folder, no keys; memory stays low', 60_000, async () => {
-    const before = listening();
-    const foldersBefore = ownRunFolders().length;
-    const rssBefore = process.memoryUsage.rss();
-    const entries = (n: number) => Array.from({ length: n }, (_, i) => ({ scenario: `x${i}/*`, verdict: 'FAIL', reason: '' }));
-    const { value: [huge, many], peak } = await peakOf(
-      () => process.memoryUsage.rss(),
-      async () => [
-        await runMain(['run', '--client', 'reference', '--expectations', write('200k.json', expectationsOf(entries(200_000))), '--out', join(fixtures, 'never')]),
-        await runMain(['run', '--client', 'reference', '--expectations', write('20k.json', expectationsOf(entries(20_000))), '--out', join(fixtures, 'never')]),
-      ],
-    );
-    refused(huge, /cannot read the expectations file .*200k\.json: it is \d+\.\d MiB, more than the 8\.0 MiB such a file may be/);
-    refused(many, /20k\.json: 20000 entries, at most 10000/);
-    expect(existsSync(join(fixtures, 'never'))).toBe(false);
-    expect(ownRunFolders().length).toBeLessThanOrEqual(foldersBefore);
-    const growthMb = (peak - rssBefore) / MB;
-    figures.push(`200,000 and 20,000 globs refused: ${growthMb.toFixed(0)} MiB peak RSS growth`);
-    expect(growthMb, 'peak RSS growth (MiB)').toBeLessThan(256);
-    return leftInProcess([], before);
-  });
+  hostile(
+    '200,000 globs (a 10 MB file) and 20,000 (1 MB): each refused in one line before anything runs; no run folder, no keys; memory stays low',
+    60_000,
+    async () => {
+      const before = listening();
+      const foldersBefore = ownRunFolders().length;
+      const rssBefore = process.memoryUsage.rss();
+      const entries = (n: number) => Array.from({ length: n }, (_, i) => ({ scenario: `x${i}/*`, verdict: 'FAIL', reason: '' }));
+      const {
+        value: [huge, many],
+        peak,
+      } = await peakOf(
+        () => process.memoryUsage.rss(),
+        async () => [
+          await runMain([
+            'run',
+            '--client',
+            'reference',
+            '--expectations',
+            write('200k.json', expectationsOf(entries(200_000))),
+            '--out',
+            join(fixtures, 'never'),
+          ]),
+          await runMain([
+            'run',
+            '--client',
+            'reference',
+            '--expectations',
+            write('20k.json', expectationsOf(entries(20_000))),
+            '--out',
+            join(fixtures, 'never'),
+          ]),
+        ],
+      );
+      refused(huge, /cannot read the expectations file .*200k\.json: it is \d+\.\d MiB, more than the 8\.0 MiB such a file may be/);
+      refused(many, /20k\.json: 20000 entries, at most 10000/);
+      expect(existsSync(join(fixtures, 'never'))).toBe(false);
+      expect(ownRunFolders().length).toBeLessThanOrEqual(foldersBefore);
+      const growthMb = (peak - rssBefore) / MB;
+      figures.push(`200,000 and 20,000 globs refused: ${growthMb.toFixed(0)} MiB peak RSS growth`);
+      expect(growthMb, 'peak RSS growth (MiB)').toBeLessThan(256);
+      return leftInProcess([], before);
+    },
+  );
 
-  hostile('`report` of a results.json whose embedded expectations hold that glob: refused at once (exit 2, one line), the previous report untouched', 30_000, async () => {
-    // Eight scenarios not run, with long ids: what the merge judges the embedded entries against.
-    const ids = Array.from({ length: 8 }, (_, i) => `spec-tls-verify/valid-certificate-control-number-${i}`);
-    const doc = { ...assemble('x', []), notRun: ids.map((id) => ({ id, reason: 'not run: --bail' })), expectations: { schema: 'a2a-conformance/expectations@1', entries: [{ scenario: CATASTROPHIC, verdict: 'FAIL', reason: '' }] } };
-    const out = join(fixtures, 'out-report-glob');
-    expect((await runMain(['report', write('plain.results.json', JSON.stringify(assemble('x', []))), '--out', out])).code).toBe(1);
-    const previous = readFileSync(join(out, 'results.json'), 'utf8');
-    const o = await runMain(['report', write('glob.results.json', JSON.stringify(doc)), '--out', out]);
-    refused(o, /glob\.results\.json \(its "expectations"\): entries\[0\]\.scenario is not a usable glob: 23 wildcards/);
-    expect(readFileSync(join(out, 'results.json'), 'utf8')).toBe(previous);
-    return [];
-  });
+  hostile(
+    '`report` of a results.json whose embedded expectations hold that glob: refused at once (exit 2, one line), the previous report untouched',
+    30_000,
+    async () => {
+      // Eight scenarios not run, with long ids: what the merge judges the embedded entries against.
+      const ids = Array.from({ length: 8 }, (_, i) => `spec-tls-verify/valid-certificate-control-number-${i}`);
+      const doc = {
+        ...assemble('x', []),
+        notRun: ids.map((id) => ({ id, reason: 'not run: --bail' })),
+        expectations: { schema: 'a2a-conformance/expectations@1', entries: [{ scenario: CATASTROPHIC, verdict: 'FAIL', reason: '' }] },
+      };
+      const out = join(fixtures, 'out-report-glob');
+      expect((await runMain(['report', write('plain.results.json', JSON.stringify(assemble('x', []))), '--out', out])).code).toBe(1);
+      const previous = readFileSync(join(out, 'results.json'), 'utf8');
+      const o = await runMain(['report', write('glob.results.json', JSON.stringify(doc)), '--out', out]);
+      refused(o, /glob\.results\.json \(its "expectations"\): entries\[0\]\.scenario is not a usable glob: 23 wildcards/);
+      expect(readFileSync(join(out, 'results.json'), 'utf8')).toBe(previous);
+      return [];
+    },
+  );
 
-  hostile('`replay --path 99999999999999999999` (fast-check would walk there one case at a time, signals unheard): exit 2 at once, one line; a path past the end of a shrink: exit 2, one line, the folder says why', 60_000, async () => {
-    const before = listening();
-    const started = Date.now();
-    const huge = await runMain(['replay', '--client', 'reference', '--seed', '1', '--path', '99999999999999999999', '--out', join(fixtures, 'never')]);
-    refused(huge, /--path 99999999999999999999: at most 1000 steps, each a number up to 999999/);
-    const steps = await runMain(['replay', '--client', 'reference', '--seed', '1', '--path', Array(1001).fill('0').join(':'), '--out', join(fixtures, 'never')]);
-    refused(steps, /--path 0:0:0.*…: at most 1000 steps/);
-    expect(Date.now() - started, 'both refused at once (ms)').toBeLessThan(5000);
-    expect(existsSync(join(fixtures, 'never'))).toBe(false);
-    const out = join(fixtures, 'out-replay-past');
-    const past = await runMain(['replay', '--client', 'reference', '--family', 'trust', '--seed', '1', '--path', '5:5000', '--out', out]);
-    // The first line is the command's own header on stderr; the error is the one line after it.
-    expect(past.code, past.stderr).toBe(2);
-    expect(past.stderr).toMatch(/^a2a-conformance: no case at path 5:5000 of family trust for seed 1/m);
-    expect(past.stderr).not.toMatch(/\n\s+at |internal error/);
-    expect(readFileSync(join(out, 'INCOMPLETE'), 'utf8')).toMatch(/no case at path 5:5000/);
-    return leftInProcess([], before);
-  });
+  hostile(
+    '`replay --path 99999999999999999999` (fast-check would walk there one case at a time, signals unheard): exit 2 at once, one line; a path past the end of a shrink: exit 2, one line, the folder says why',
+    60_000,
+    async () => {
+      const before = listening();
+      const started = Date.now();
+      const huge = await runMain(['replay', '--client', 'reference', '--seed', '1', '--path', '99999999999999999999', '--out', join(fixtures, 'never')]);
+      refused(huge, /--path 99999999999999999999: at most 1000 steps, each a number up to 999999/);
+      const steps = await runMain([
+        'replay',
+        '--client',
+        'reference',
+        '--seed',
+        '1',
+        '--path',
+        Array(1001).fill('0').join(':'),
+        '--out',
+        join(fixtures, 'never'),
+      ]);
+      refused(steps, /--path 0:0:0.*…: at most 1000 steps/);
+      expect(Date.now() - started, 'both refused at once (ms)').toBeLessThan(5000);
+      expect(existsSync(join(fixtures, 'never'))).toBe(false);
+      const out = join(fixtures, 'out-replay-past');
+      const past = await runMain(['replay', '--client', 'reference', '--family', 'trust', '--seed', '1', '--path', '5:5000', '--out', out]);
+      // The first line is the command's own header on stderr; the error is the one line after it.
+      expect(past.code, past.stderr).toBe(2);
+      expect(past.stderr).toMatch(/^a2a-conformance: no case at path 5:5000 of family trust for seed 1/m);
+      expect(past.stderr).not.toMatch(/\n\s+at |internal error/);
+      expect(readFileSync(join(out, 'INCOMPLETE'), 'utf8')).toMatch(/no case at path 5:5000/);
+      return leftInProcess([], before);
+    },
+  );
 
   /** A CLI run whose last report rename (results.json) waits 3 s after saying so (test/fixtures/slow-report.mjs). */
   const slowReport = (out: string) =>
-    startCli(['run', '--client', 'reference', '--rule', 'SPEC-TLS-VERIFY', '--dialect', 'a2a-v1', '--out', out], caseTmp(), ['--import', join(ROOT, 'test/fixtures/slow-report.mjs')]);
+    startCli(['run', '--client', 'reference', '--rule', 'SPEC-TLS-VERIFY', '--dialect', 'a2a-v1', '--out', out], caseTmp(), [
+      '--import',
+      join(ROOT, 'test/fixtures/slow-report.mjs'),
+    ]);
 
   // Both at once (each its own child and temp folder): one CLI start's worth of the suite's time.
-  hostile('signals while the report is being written: one SIGINT lets the write finish (exit 130, the report whole, no INCOMPLETE, no staging folder); a second SIGTERM exits 143 at once, the half-written files and the staging folder removed, the folder marked incomplete with the reason', 120_000, async () => {
-    const whole = async () => {
-      const out = join(fixtures, 'out-sig-write');
-      const cli = slowReport(out);
-      await cli.waitFor(/slow-report: writing results\.json/, 90_000);
-      cli.child.kill('SIGINT');
-      const { code, signal } = await cli.exit;
-      expect({ code, signal }, cli.stderr()).toEqual({ code: 130, signal: null });
-      expect(cli.stderr()).toMatch(/SIGINT: the run has ended; its report is written to the end/);
-      expect(readdirSync(out).sort()).toEqual(['.a2a-conformance-report.json', 'index.html', 'junit.xml', 'results.json', 'summary.md']);
-      expect((JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResults).results).toHaveLength(4);
-      return leftByCli(cli.tmp);
-    };
-    const twice = async () => {
-      const out = join(fixtures, 'out-sig-twice');
-      const cli = slowReport(out);
-      await cli.waitFor(/slow-report: writing results\.json/, 90_000);
-      cli.child.kill('SIGTERM');
-      await cli.waitFor(/SIGTERM: the run has ended/);
-      cli.child.kill('SIGTERM');
-      const { code, signal } = await cli.exit;
-      expect({ code, signal }, cli.stderr()).toEqual({ code: 143, signal: null });
-      expect(readdirSync(out).sort()).toEqual(['.a2a-conformance-report.json', 'INCOMPLETE', 'index.html']);
-      expect(readFileSync(join(out, 'INCOMPLETE'), 'utf8')).toMatch(/did not finish: it was stopped by SIGTERM while its report was being written/);
-      return leftByCli(cli.tmp);
-    };
-    return (await Promise.all([whole(), twice()])).flat();
-  });
+  hostile(
+    'signals while the report is being written: one SIGINT lets the write finish (exit 130, the report whole, no INCOMPLETE, no staging folder); a second SIGTERM exits 143 at once, the half-written files and the staging folder removed, the folder marked incomplete with the reason',
+    120_000,
+    async () => {
+      const whole = async () => {
+        const out = join(fixtures, 'out-sig-write');
+        const cli = slowReport(out);
+        await cli.waitFor(/slow-report: writing results\.json/, 90_000);
+        cli.child.kill('SIGINT');
+        const { code, signal } = await cli.exit;
+        expect({ code, signal }, cli.stderr()).toEqual({ code: 130, signal: null });
+        expect(cli.stderr()).toMatch(/SIGINT: the run has ended; its report is written to the end/);
+        expect(readdirSync(out).sort()).toEqual(['.a2a-conformance-report.json', 'index.html', 'junit.xml', 'results.json', 'summary.md']);
+        expect((JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResults).results).toHaveLength(4);
+        return leftByCli(cli.tmp);
+      };
+      const twice = async () => {
+        const out = join(fixtures, 'out-sig-twice');
+        const cli = slowReport(out);
+        await cli.waitFor(/slow-report: writing results\.json/, 90_000);
+        cli.child.kill('SIGTERM');
+        await cli.waitFor(/SIGTERM: the run has ended/);
+        cli.child.kill('SIGTERM');
+        const { code, signal } = await cli.exit;
+        expect({ code, signal }, cli.stderr()).toEqual({ code: 143, signal: null });
+        expect(readdirSync(out).sort()).toEqual(['.a2a-conformance-report.json', 'INCOMPLETE', 'index.html']);
+        expect(readFileSync(join(out, 'INCOMPLETE'), 'utf8')).toMatch(/did not finish: it was stopped by SIGTERM while its report was being written/);
+        return leftByCli(cli.tmp);
+      };
+      return (await Promise.all([whole(), twice()])).flat();
+    },
+  );
 
-  hostile('an unusable TMPDIR (a file; a folder that does not exist): one line, exit 2, before --out is claimed; the clone\'s own start says it too', 60_000, async () => {
-    const before = listening();
-    const saved = process.env.TMPDIR;
-    const outcomes = [];
-    try {
-      for (const tmp of [join(ROOT, 'package.json'), join(fixtures, 'no-such-tmp')]) {
-        process.env.TMPDIR = tmp;
-        outcomes.push(await runMain(['run', '--client', 'reference', '--rule', 'SPEC-TLS-VERIFY', '--out', join(fixtures, 'never')]));
+  hostile(
+    "an unusable TMPDIR (a file; a folder that does not exist): one line, exit 2, before --out is claimed; the clone's own start says it too",
+    60_000,
+    async () => {
+      const before = listening();
+      const saved = process.env.TMPDIR;
+      const outcomes = [];
+      try {
+        for (const tmp of [join(ROOT, 'package.json'), join(fixtures, 'no-such-tmp')]) {
+          process.env.TMPDIR = tmp;
+          outcomes.push(await runMain(['run', '--client', 'reference', '--rule', 'SPEC-TLS-VERIFY', '--out', join(fixtures, 'never')]));
+        }
+      } finally {
+        if (saved === undefined) delete process.env.TMPDIR;
+        else process.env.TMPDIR = saved;
       }
-    } finally {
-      if (saved === undefined) delete process.env.TMPDIR;
-      else process.env.TMPDIR = saved;
-    }
-    for (const o of outcomes) refused(o, /the temp folder .* cannot be used \((ENOTDIR|ENOENT)\): set TMPDIR/);
-    expect(existsSync(join(fixtures, 'never'))).toBe(false);
-    expect(existsSync(join(fixtures, 'no-such-tmp'))).toBe(false);
-    // A clone starts through tsx (the tests run dist/ otherwise), which makes its cache in TMPDIR before any of the CLI's code runs.
-    const { A2A_CONFORMANCE_DIST: _, ...env } = process.env;
-    const cold = spawnSync(process.execPath, [BIN, 'list'], { cwd: ROOT, env: { ...env, TMPDIR: join(ROOT, 'package.json') }, encoding: 'utf8', timeout: 60_000 });
-    refused({ code: cold.status ?? -1, stderr: cold.stderr }, /the temp folder .*package\.json cannot be used/);
-    return leftInProcess([], before);
-  });
+      for (const o of outcomes) refused(o, /the temp folder .* cannot be used \((ENOTDIR|ENOENT)\): set TMPDIR/);
+      expect(existsSync(join(fixtures, 'never'))).toBe(false);
+      expect(existsSync(join(fixtures, 'no-such-tmp'))).toBe(false);
+      // A clone starts through tsx (the tests run dist/ otherwise), which makes its cache in TMPDIR before any of the CLI's code runs.
+      const { A2A_CONFORMANCE_DIST: _, ...env } = process.env;
+      const cold = spawnSync(process.execPath, [BIN, 'list'], {
+        cwd: ROOT,
+        env: { ...env, TMPDIR: join(ROOT, 'package.json') },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      refused({ code: cold.status ?? -1, stderr: cold.stderr }, /the temp folder .*package\.json cannot be used/);
+      return leftInProcess([], before);
+    },
+  );
 
   hostile('ENOENT: the current folder removed under the command; a missing expectations file: one line each, exit 2, no stack trace', 30_000, async () => {
     const before = listening();
@@ -1446,15 +1896,24 @@ describe('costly globs, replay paths, the end of a run, and the places a command
       process.chdir(here);
     }
     refused(o, /the current folder no longer exists \(ENOENT\)/);
-    refused(await runMain(['run', '--client', 'reference', '--expectations', join(fixtures, 'no-such.json'), '--out', join(fixtures, 'never')]), /no-such\.json: no such file \(ENOENT\)/);
+    refused(
+      await runMain(['run', '--client', 'reference', '--expectations', join(fixtures, 'no-such.json'), '--out', join(fixtures, 'never')]),
+      /no-such\.json: no such file \(ENOENT\)/,
+    );
     expect(existsSync(join(fixtures, 'never'))).toBe(false);
     return leftInProcess([], before);
   });
 
   hostile('a scenario module whose export has a throwing getter, or is a Proxy that throws: one line naming the file, exit 2', 60_000, async () => {
-    const getter = write('getter.scenario.ts', `const s: any = ${JSON.stringify(vendor('x/getter'))};\nObject.defineProperty(s, 'peer', { enumerable: true, get() { throw new Error('boom from a getter'); } });\nexport default [s];\n`);
+    const getter = write(
+      'getter.scenario.ts',
+      `const s: any = ${JSON.stringify(vendor('x/getter'))};\nObject.defineProperty(s, 'peer', { enumerable: true, get() { throw new Error('boom from a getter'); } });\nexport default [s];\n`,
+    );
     const proxy = write('proxy.scenario.ts', `export default new Proxy([], { get() { throw new Error('boom from a proxy'); } });\n`);
-    for (const [file, says] of [[getter, /getter\.scenario\.ts\b.*boom from a getter/], [proxy, /proxy\.scenario\.ts\b.*boom from a proxy/]] as const)
+    for (const [file, says] of [
+      [getter, /getter\.scenario\.ts\b.*boom from a getter/],
+      [proxy, /proxy\.scenario\.ts\b.*boom from a proxy/],
+    ] as const)
       refused(await runMain(['list', '--no-builtin', '--scenarios', file]), says);
     return [];
   });
@@ -1462,7 +1921,10 @@ describe('costly globs, replay paths, the end of a run, and the places a command
   hostile('a fifo where a file is expected (--expectations, `report`): named a fifo in one line, exit 2, nothing waits on it', 30_000, async () => {
     const fifo = join(fixtures, 'pipe.json');
     execFileSync('mkfifo', [fifo]);
-    refused(await runMain(['run', '--client', 'reference', '--expectations', fifo, '--out', join(fixtures, 'never')]), /cannot read the expectations file .*pipe\.json: it is a fifo \(named pipe\), not a file/);
+    refused(
+      await runMain(['run', '--client', 'reference', '--expectations', fifo, '--out', join(fixtures, 'never')]),
+      /cannot read the expectations file .*pipe\.json: it is a fifo \(named pipe\), not a file/,
+    );
     refused(await runMain(['report', fifo, '--out', join(fixtures, 'never')]), /pipe\.json is a fifo \(named pipe\), not a results\.json file/);
     expect(existsSync(join(fixtures, 'never'))).toBe(false);
     return [];

@@ -24,7 +24,14 @@ const card = {
   defaultOutputModes: ['text/plain'],
   skills: [{ id: 'answer', name: 'Answer', description: 'Answer a short question', tags: ['qa'] }],
 };
-const base: PeerRuntime = { cardListener: 'tls', rpcListener: 'tls', workMs: 150, streaming: true, push: { supported: false, delivery: 'plain' }, outputs: [{ mediaType: 'text/plain', channel: 'task' }] };
+const base: PeerRuntime = {
+  cardListener: 'tls',
+  rpcListener: 'tls',
+  workMs: 150,
+  streaming: true,
+  push: { supported: false, delivery: 'plain' },
+  outputs: [{ mediaType: 'text/plain', channel: 'task' }],
+};
 
 const asScenario = (runtime: Partial<PeerRuntime>): Scenario => ({
   id: 'incident/x',
@@ -44,14 +51,25 @@ const v03 = (runtime: Partial<PeerRuntime>): PeerDescription => scenarioToV03(as
 /** A v0.3 card names its endpoint in `url`. */
 const urlOf = (c: Record<string, unknown>) => (typeof c.url === 'string' ? c.url : rpcUrlOf(c));
 
-const send = (t = 'hello') => ({ message: { messageId: `m-${Math.random()}`, role: 'ROLE_USER', parts: [{ text: t, mediaType: 'text/plain' }] }, configuration: { returnImmediately: true } });
-const send03 = (t = 'hello') => ({ message: { messageId: `m-${Math.random()}`, role: 'user', kind: 'message', parts: [{ kind: 'text', text: t }] }, configuration: { blocking: false } });
+const send = (t = 'hello') => ({
+  message: { messageId: `m-${Math.random()}`, role: 'ROLE_USER', parts: [{ text: t, mediaType: 'text/plain' }] },
+  configuration: { returnImmediately: true },
+});
+const send03 = (t = 'hello') => ({
+  message: { messageId: `m-${Math.random()}`, role: 'user', kind: 'message', parts: [{ kind: 'text', text: t }] },
+  configuration: { blocking: false },
+});
 const https = (events: readonly unknown[]) => events.filter((e): e is HttpEvent => (e as HttpEvent).kind === 'http' && !!(e as HttpEvent).rpc);
 
 /** A raw POST that reports how the connection ended instead of throwing. */
 async function raw(url: string, method: string, params: unknown, extra: Record<string, string> = {}) {
   try {
-    const res = await request(url, { method: 'POST', dispatcher: shared.agent, headers: { 'content-type': 'application/json', 'a2a-version': '1.0', ...extra }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+    const res = await request(url, {
+      method: 'POST',
+      dispatcher: shared.agent,
+      headers: { 'content-type': 'application/json', 'a2a-version': '1.0', ...extra },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    });
     const headers = res.headers;
     try {
       return { status: res.statusCode, headers, text: await res.body.text(), cut: false };
@@ -65,10 +83,25 @@ async function raw(url: string, method: string, params: unknown, extra: Record<s
 
 describe('runtime fields for the incidents vendors meet most', () => {
   it('the schema takes each field and refuses a malformed one, naming it', () => {
-    expect(scenarioProblem(asScenario({ unavailable: { status: 503, retryAfterSeconds: 2, calls: 1, method: 'SendMessage' }, slow: { ms: 10 }, drop: { afterBytes: 0, calls: 1 }, streamEnds: { afterEvents: 1 } }))).toBeUndefined();
-    expect(scenarioProblem(asScenario({ unavailable: { status: 500 as 503, retryAfterSeconds: 2, calls: 1 } }))).toMatch(/^peer\.runtime\.unavailable\.status: must be equal to one of the allowed values \(503, 429\)/);
-    expect(scenarioProblem(asScenario({ unavailable: { status: 503, retryAfterSeconds: 2 } as never }))).toMatch(/^peer\.runtime\.unavailable: must have required property 'calls'/);
-    expect(scenarioProblem(asScenario({ slow: { ms: 10, method: 'SendMesage' as 'SendMessage' } }))).toMatch(/^peer\.runtime\.slow\.method: must be equal to one of the allowed values/);
+    expect(
+      scenarioProblem(
+        asScenario({
+          unavailable: { status: 503, retryAfterSeconds: 2, calls: 1, method: 'SendMessage' },
+          slow: { ms: 10 },
+          drop: { afterBytes: 0, calls: 1 },
+          streamEnds: { afterEvents: 1 },
+        }),
+      ),
+    ).toBeUndefined();
+    expect(scenarioProblem(asScenario({ unavailable: { status: 500 as 503, retryAfterSeconds: 2, calls: 1 } }))).toMatch(
+      /^peer\.runtime\.unavailable\.status: must be equal to one of the allowed values \(503, 429\)/,
+    );
+    expect(scenarioProblem(asScenario({ unavailable: { status: 503, retryAfterSeconds: 2 } as never }))).toMatch(
+      /^peer\.runtime\.unavailable: must have required property 'calls'/,
+    );
+    expect(scenarioProblem(asScenario({ slow: { ms: 10, method: 'SendMesage' as 'SendMessage' } }))).toMatch(
+      /^peer\.runtime\.slow\.method: must be equal to one of the allowed values/,
+    );
     expect(scenarioProblem(asScenario({ drop: { afterBytes: -1 } }))).toMatch(/^peer\.runtime\.drop\.afterBytes: must be >= 0/);
     expect(scenarioProblem(asScenario({ streamEnds: { afterEvents: 0 } }))).toMatch(/^peer\.runtime\.streamEnds\.afterEvents: must be >= 1/);
   });
@@ -162,7 +195,10 @@ describe('runtime fields for the incidents vendors meet most', () => {
     const run = shared.fx.start(v1({ streamEnds: { afterEvents: 1 } }), { deadlineMs: 5000 });
     const url = rpcUrlOf(run.peer.card);
     const s = await raw(url, 'SendStreamingMessage', send(), { accept: 'text/event-stream' });
-    const frames = s.text.split('\n\n').filter((f) => f.startsWith('data: ')).map((f) => JSON.parse(f.slice(6)));
+    const frames = s.text
+      .split('\n\n')
+      .filter((f) => f.startsWith('data: '))
+      .map((f) => JSON.parse(f.slice(6)));
     expect(s.cut).toBe(false);
     expect(frames).toHaveLength(1);
     const id = frames[0].result.task.id as string;
@@ -181,7 +217,11 @@ describe('runtime fields for the incidents vendors meet most', () => {
     const run = shared.fx.start(v1({}), { deadlineMs: 5000 });
     const s = await raw(rpcUrlOf(run.peer.card), 'SendStreamingMessage', send(), { accept: 'text/event-stream' });
     run.end();
-    const states = s.text.split('\n\n').filter((f) => f.startsWith('data: ')).map((f) => JSON.parse(f.slice(6)).result).map((r) => r.task?.status?.state ?? r.statusUpdate?.status?.state);
+    const states = s.text
+      .split('\n\n')
+      .filter((f) => f.startsWith('data: '))
+      .map((f) => JSON.parse(f.slice(6)).result)
+      .map((r) => r.task?.status?.state ?? r.statusUpdate?.status?.state);
     expect(states.at(-1)).toBe('TASK_STATE_COMPLETED');
   });
 });

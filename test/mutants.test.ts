@@ -47,7 +47,9 @@ describe('naive mutants', () => {
     expect(mutants.some((m) => m.atLeast === 'NON_STRICT')).toBe(true);
   });
 
-  it('every mutant is caught by its rule: FAIL/TIMEOUT where it does harm, at least NON_STRICT (so --strict exits 1) where it does not; evidence cites sequence numbers', { timeout: 400_000 }, async () => {
+  it('every mutant is caught by its rule: FAIL/TIMEOUT where it does harm, at least NON_STRICT (so --strict exits 1) where it does not; evidence cites sequence numbers', {
+    timeout: 400_000,
+  }, async () => {
     const pending = [...mutants];
     const failures: string[] = [];
     await Promise.all(
@@ -68,7 +70,8 @@ describe('naive mutants', () => {
           const catalogue = scenarios.map((s) => s.id);
           const lax = judge(results, { strict: false }, undefined, catalogue);
           const strict = judge(results, { strict: true }, undefined, catalogue);
-          if (m.atLeast === 'FAIL' && exitCode(results, lax.unexpected) !== 1) failures.push(`${m.name}: exit ${exitCode(results, lax.unexpected)} without --strict`);
+          if (m.atLeast === 'FAIL' && exitCode(results, lax.unexpected) !== 1)
+            failures.push(`${m.name}: exit ${exitCode(results, lax.unexpected)} without --strict`);
           if (exitCode(results, strict.unexpected) !== 1) failures.push(`${m.name}: exit ${exitCode(results, strict.unexpected)} with --strict`);
         }
       }),

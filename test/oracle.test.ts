@@ -25,7 +25,6 @@ afterAll(async () => {
   for (const h of harnesses.values()) await h.close();
 });
 
-
 function regrade(r: ScenarioResult, events: WireEvent[], o: { claims?: ClientReport | null; profile?: ScenarioResult['profile']; timeout?: boolean } = {}) {
   const input: GradeInput = {
     scenario: scenario(r.id),
@@ -58,7 +57,11 @@ function http(o: Partial<HttpEvent> & { t: number }): HttpEvent {
     ...o,
   } as HttpEvent;
 }
-const sendMessage = (params: unknown = { message: { messageId: String(Math.random()), role: 'ROLE_USER', parts: [{ text: 'hi' }] } }) => ({ method: 'SendMessage', id: 1, params });
+const sendMessage = (params: unknown = { message: { messageId: String(Math.random()), role: 'ROLE_USER', parts: [{ text: 'hi' }] } }) => ({
+  method: 'SendMessage',
+  id: 1,
+  params,
+});
 
 describe('the oracle reads the wire, not the report', () => {
   it('grades a recorded transcript the same way twice (deterministic)', async () => {
@@ -67,7 +70,7 @@ describe('the oracle reads the wire, not the report', () => {
     expect(regrade(r, r.transcript).verdict).toBe(r.verdict);
   });
 
-  it('every check carries its rule\'s sources; every piece of evidence says where it comes from', async () => {
+  it("every check carries its rule's sources; every piece of evidence says where it comes from", async () => {
     const r = await record('reference', 'neg-push-mtls/https-receiver-wants-push');
     for (const c of r.checks) {
       expect(c.sources?.length, c.rule).toBeGreaterThan(0);
@@ -76,7 +79,7 @@ describe('the oracle reads the wire, not the report', () => {
   });
 });
 
-describe('NEG-LIVE-INPUT: streaming covers the agent\'s updates in v1.0, so the signal is the seed\'s (level seed)', () => {
+describe("NEG-LIVE-INPUT: streaming covers the agent's updates in v1.0, so the signal is the seed's (level seed)", () => {
   it('a task minted to stream frames is NON_STRICT at level seed, not FAIL', async () => {
     const r = await record('naive:streams-live-audio', 'neg-live-input/live-audio-to-batch-peer');
     const c = checkOf(regrade(r, r.transcript), 'NEG-LIVE-INPUT');
@@ -129,7 +132,17 @@ describe('NEG-PUSH-MTLS: webhooks are authenticated with the client-chosen crede
     expect(check(regrade(good, good.transcript), 'NEG-PUSH-MTLS')).toBe('PASS');
     const taskId = good.ledger[0]!.id;
     const reg: WireEvent = { seq: 98, t: 1, kind: 'push-register', taskId, url: 'https://127.0.0.1:9/push', via: 'inline', requestSeq: 3 };
-    const lost: WireEvent = { seq: 99, t: 2, kind: 'push-attempt', taskId, url: 'https://127.0.0.1:9/push', state: 'TASK_STATE_WORKING', outcome: 'tls-error', error: 'SELF_SIGNED_CERT_IN_CHAIN', presentedClientCert: true };
+    const lost: WireEvent = {
+      seq: 99,
+      t: 2,
+      kind: 'push-attempt',
+      taskId,
+      url: 'https://127.0.0.1:9/push',
+      state: 'TASK_STATE_WORKING',
+      outcome: 'tls-error',
+      error: 'SELF_SIGNED_CERT_IN_CHAIN',
+      presentedClientCert: true,
+    };
     const c = checkOf(regrade(good, [...good.transcript, reg, lost]), 'NEG-PUSH-MTLS');
     expect(c).toMatchObject({ verdict: 'NON_STRICT', basis: 'up-front', level: 'seed' });
   });
@@ -146,11 +159,21 @@ describe('NEG-PUSH-MTLS: webhooks are authenticated with the client-chosen crede
     expect(checkOf(regrade(bad, bad.transcript), 'NEG-PUSH-MTLS')).toMatchObject({ verdict: 'TIMEOUT', basis: 'deadline' });
   });
 
-  it('no mTLS signal, a poll intent: a push registered anyway and lost is not the client\'s harm once it polled to completion', async () => {
+  it("no mTLS signal, a poll intent: a push registered anyway and lost is not the client's harm once it polled to completion", async () => {
     const good = await record('reference', 'neg-push-mtls/no-signal');
     const taskId = good.ledger[0]!.id;
     const reg: WireEvent = { seq: 98, t: 1, kind: 'push-register', taskId, url: 'https://127.0.0.1:9/push', via: 'inline', requestSeq: 3 };
-    const lost: WireEvent = { seq: 99, t: 2, kind: 'push-attempt', taskId, url: 'https://127.0.0.1:9/push', state: 'TASK_STATE_WORKING', outcome: 'tls-error', error: 'SELF_SIGNED_CERT_IN_CHAIN', presentedClientCert: true };
+    const lost: WireEvent = {
+      seq: 99,
+      t: 2,
+      kind: 'push-attempt',
+      taskId,
+      url: 'https://127.0.0.1:9/push',
+      state: 'TASK_STATE_WORKING',
+      outcome: 'tls-error',
+      error: 'SELF_SIGNED_CERT_IN_CHAIN',
+      presentedClientCert: true,
+    };
     const poll = { ...good, intent: { ...good.intent, completion: 'poll' as const } };
     expect(checkOf(regrade(poll, [...good.transcript, reg, lost]), 'NEG-PUSH-MTLS')).toMatchObject({ verdict: 'PASS' });
   });
@@ -173,7 +196,10 @@ describe('NEG-PUSH-MTLS: webhooks are authenticated with the client-chosen crede
     const poll = r.transcript.find((e): e is HttpEvent => e.kind === 'http' && e.taskId === taskId && e.rpc?.method === 'GetTask');
     expect(poll).toBeDefined();
     const sawTerminal = (e: WireEvent) => e.kind === 'http' && e.taskState === 'TASK_STATE_COMPLETED';
-    const others: WireEvent[] = [...r.transcript.filter((e) => e.kind !== 'push-attempt' && e.kind !== 'decision' && !sawTerminal(e)), { ...poll!, seq: 500, taskState: 'TASK_STATE_COMPLETED' }];
+    const others: WireEvent[] = [
+      ...r.transcript.filter((e) => e.kind !== 'push-attempt' && e.kind !== 'decision' && !sawTerminal(e)),
+      { ...poll!, seq: 500, taskState: 'TASK_STATE_COMPLETED' },
+    ];
     const lostAt = (seq: number, a: PushAttemptEvent): WireEvent => ({ ...a, seq, outcome: 'connect-error', error: 'ECONNREFUSED' });
     // Every delivery lost, one of them before the client saw the terminal state: harm.
     const early = [...others, ...attempts.map((a, i) => lostAt(i === 0 ? 400 : 900 + i, a))].sort((a, b) => a.seq - b.seq);
@@ -188,14 +214,16 @@ describe('NEG-PUSH-MTLS: webhooks are authenticated with the client-chosen crede
   it('a client that cancels at once is not "driven to terminal": it lost a task polling would have completed', async () => {
     const good = await record('reference', 'neg-push-mtls/https-receiver-wants-push');
     const taskId = good.ledger[0]!.id;
-    const early = good.transcript.filter((e) => !(e.kind === 'task' && e.state === 'TASK_STATE_COMPLETED') && !(e.kind === 'http' && e.taskState === 'TASK_STATE_COMPLETED'));
+    const early = good.transcript.filter(
+      (e) => !(e.kind === 'task' && e.state === 'TASK_STATE_COMPLETED') && !(e.kind === 'http' && e.taskState === 'TASK_STATE_COMPLETED'),
+    );
     const cancel: WireEvent = { seq: 94, t: 1, kind: 'task', taskId, state: 'TASK_STATE_CANCELED', cause: 'canceled' };
     expect(checkOf(regrade(good, [...early, cancel]), 'NEG-PUSH-MTLS')).toMatchObject({ verdict: 'FAIL', basis: 'incomplete' });
   });
 });
 
 describe('levels: the grade of an up-front miss is computed from the sources and the signals, never chosen in a branch', () => {
-  it('a scenario\'s signal kind can lower a level, never raise it', async () => {
+  it("a scenario's signal kind can lower a level, never raise it", async () => {
     const good = await record('reference', 'neg-push-mtls/https-receiver-wants-push');
     const taskId = good.ledger[0]!.id;
     const reg: WireEvent = { seq: 98, t: 1, kind: 'push-register', taskId, url: 'https://127.0.0.1:9/push', via: 'inline', requestSeq: 3 };
@@ -204,14 +232,29 @@ describe('levels: the grade of an up-front miss is computed from the sources and
       ...s,
       peer: { ...s.peer, signals: s.peer.signals.map((x) => (x.pointer === '/securityRequirements' ? { ...x, kind } : x)) },
     });
-    const gradeWith = (sc: typeof s) => grade({ scenario: sc, card: good.card, profile: good.profile, intent: good.intent, events: [...good.transcript, reg], tasks: good.ledger, claims: good.claims, outcome: { kind: 'reported' } });
+    const gradeWith = (sc: typeof s) =>
+      grade({
+        scenario: sc,
+        card: good.card,
+        profile: good.profile,
+        intent: good.intent,
+        events: [...good.transcript, reg],
+        tasks: good.ledger,
+        claims: good.claims,
+        outcome: { kind: 'reported' },
+      });
     expect(checkOf(gradeWith(withKind('MUST')), 'NEG-PUSH-MTLS')).toMatchObject({ verdict: 'NON_STRICT', level: 'seed' });
     expect(checkOf(gradeWith(withKind('convention')), 'NEG-PUSH-MTLS')).toMatchObject({ verdict: 'NON_STRICT', level: 'convention' });
   });
 
   it('a rule whose duty and signals are all MUST (or security) fails a miss; one weak link makes it NON_STRICT', () => {
     const must = { sources: [{ doc: 'A2A v1.0.1', section: '0', quote: 'x', level: 'MUST' as const }] };
-    const b = (levels: Array<'MUST' | 'security' | 'seed'>) => ({ binds: true as const, reason: 'r', acceptable: ['reject' as const], signals: levels.map((level, i) => ({ pointer: `/p${i}`, level, note: '' })) });
+    const b = (levels: Array<'MUST' | 'security' | 'seed'>) => ({
+      binds: true as const,
+      reason: 'r',
+      acceptable: ['reject' as const],
+      signals: levels.map((level, i) => ({ pointer: `/p${i}`, level, note: '' })),
+    });
     expect(upFrontMiss(must, b(['MUST', 'security']), 'r', []).kind).toBe('FAIL');
     expect(upFrontMiss(must, b(['MUST', 'seed']), 'r', [])).toMatchObject({ kind: 'NON_STRICT', level: 'seed' });
     expect(upFrontMiss({ sources: [{ ...must.sources[0]!, level: 'SHOULD' }] }, b(['MUST']), 'r', [])).toMatchObject({ kind: 'NON_STRICT', level: 'SHOULD' });
@@ -229,7 +272,10 @@ describe('NEG-ESCALATE: through capabilities.extensions, only for clients that d
     expect(checkOf(g, 'NEG-LIVE-INPUT')).toMatchObject({ verdict: 'PASS' });
     expect(g.verdict).toBe('NON_STRICT');
     // The same rejection without a card read earns no credit; the refused frame sent again is harm.
-    const blind = regrade(rejected, rejected.transcript.filter((e) => !(e.kind === 'http' && e.method === 'GET')));
+    const blind = regrade(
+      rejected,
+      rejected.transcript.filter((e) => !(e.kind === 'http' && e.method === 'GET')),
+    );
     expect(checkOf(blind, 'NEG-ESCALATE')).toMatchObject({ verdict: 'FAIL', basis: 'no-credit' });
     expect(checkOf(blind, 'NEG-LIVE-INPUT')).toMatchObject({ verdict: 'FAIL', basis: 'no-credit' });
     // Streaming the frames without opting in: NON_STRICT twice over; the refused frame sent again: harm.
@@ -243,7 +289,7 @@ describe('NEG-ESCALATE: through capabilities.extensions, only for clients that d
     expect(again.verdict).toBe('FAIL');
   });
 
-  it('a client that did not declare the extension is never assigned it: INFORMATIONAL, and NEG-LIVE-INPUT\'s verdict is the scenario\'s', async () => {
+  it("a client that did not declare the extension is never assigned it: INFORMATIONAL, and NEG-LIVE-INPUT's verdict is the scenario's", async () => {
     const r = await record('a2a-js-sdk', 'neg-escalate/known-extension');
     expect(r.profile.knownExtensions).toEqual([]);
     const g = regrade(r, r.transcript);
@@ -279,13 +325,18 @@ describe('WIRE-NO-BLIND-RETRY: structural vs temporary failures, keyed on what w
 
   it('a structural failure repeated unchanged (apart from messageId and the JSON-RPC id) is FAIL', () => {
     const a = http({ t: 0, rpc: { method: 'SendMessage', id: 1, params }, rpcError: { code: -32005, message: 'Incompatible content types' } });
-    const b = http({ t: 500, rpc: { method: 'SendMessage', id: 2, params: { ...params, message: { ...params.message, messageId: 'other' } } }, rpcError: { code: -32005, message: 'x' } });
+    const b = http({
+      t: 500,
+      rpc: { method: 'SendMessage', id: 2, params: { ...params, message: { ...params.message, messageId: 'other' } } },
+      rpcError: { code: -32005, message: 'x' },
+    });
     expect(blind([a, b])).toMatchObject({ verdict: 'FAIL', basis: 'harm' });
     expect(blind([a, b]).evidence.map((e) => e.seq)).toEqual([a.seq, b.seq]);
   });
 
   it('a 503 retried after backoff is fine; before its Retry-After, or in a hot loop, it is FAIL', () => {
-    const fail = (t: number, retryAfter?: string) => http({ t, rpc: { method: 'SendMessage', id: t, params }, status: 503, ...(retryAfter ? { response: { retryAfter } } : {}) });
+    const fail = (t: number, retryAfter?: string) =>
+      http({ t, rpc: { method: 'SendMessage', id: t, params }, status: 503, ...(retryAfter ? { response: { retryAfter } } : {}) });
     const ok = (t: number) => http({ t, rpc: { method: 'SendMessage', id: t, params }, status: 200 });
     expect(blind([fail(0, '1'), ok(1200)]).verdict).toBe('PASS');
     expect(blind([fail(0), fail(300), ok(900)]).verdict).toBe('PASS');
@@ -295,19 +346,42 @@ describe('WIRE-NO-BLIND-RETRY: structural vs temporary failures, keyed on what w
 
   it('401, then a token, then the same call with the new credentials: not a repeat', () => {
     const a = http({ t: 0, rpc: { method: 'SendMessage', id: 1, params }, status: 401, response: { wwwAuthenticate: 'Bearer' } });
-    const b = http({ t: 200, rpc: { method: 'SendMessage', id: 2, params }, status: 200, headers: { a2aVersion: '1.0', authorization: true, authScheme: 'Bearer', authDigest: 'aaaaaaaaaaaa' } });
+    const b = http({
+      t: 200,
+      rpc: { method: 'SendMessage', id: 2, params },
+      status: 200,
+      headers: { a2aVersion: '1.0', authorization: true, authScheme: 'Bearer', authDigest: 'aaaaaaaaaaaa' },
+    });
     expect(blind([a, b]).verdict).toBe('PASS');
   });
 
   it('-32009, then the same call with another A2A-Version: not a repeat; the same version again: FAIL', () => {
-    const a = http({ t: 0, headers: { a2aVersion: '0.3' }, rpc: { method: 'GetTask', id: 1, params: { id: 't' } }, rpcError: { code: -32009, message: 'Version not supported' } });
-    const b = http({ t: 100, headers: { a2aVersion: '1.0' }, rpc: { method: 'GetTask', id: 2, params: { id: 't' } }, rpcError: { code: -32001, message: 'Task not found' } });
+    const a = http({
+      t: 0,
+      headers: { a2aVersion: '0.3' },
+      rpc: { method: 'GetTask', id: 1, params: { id: 't' } },
+      rpcError: { code: -32009, message: 'Version not supported' },
+    });
+    const b = http({
+      t: 100,
+      headers: { a2aVersion: '1.0' },
+      rpc: { method: 'GetTask', id: 2, params: { id: 't' } },
+      rpcError: { code: -32001, message: 'Task not found' },
+    });
     expect(blind([a, b]).verdict).toBe('PASS');
     expect(blind([a, { ...a, seq: 2000, t: 100 }]).verdict).toBe('FAIL');
   });
 
   it('the legacy card path after a refused handshake is not a retry; a third refused handshake is', () => {
-    const tls = (seq: number): WireEvent => ({ seq, t: seq, kind: 'tls', listener: 'expired', ok: false, error: 'ERR_SSL_SSLV3_ALERT_CERTIFICATE_EXPIRED', clientCert: false });
+    const tls = (seq: number): WireEvent => ({
+      seq,
+      t: seq,
+      kind: 'tls',
+      listener: 'expired',
+      ok: false,
+      error: 'ERR_SSL_SSLV3_ALERT_CERTIFICATE_EXPIRED',
+      clientCert: false,
+    });
     expect(blind([tls(1), tls(2)]).verdict).toBe('PASS');
     expect(blind([tls(1), tls(2), tls(3)]).verdict).toBe('FAIL');
     const card = (path: string, t: number) => http({ t, method: 'GET', path, status: 404 });
@@ -319,7 +393,15 @@ describe('WIRE-NO-BLIND-RETRY: structural vs temporary failures, keyed on what w
     expect(check(regrade(bad, bad.transcript), 'WIRE-NO-BLIND-RETRY')).toBe('FAIL');
     const failing = bad.transcript.filter((e) => e.kind === 'http' && e.status === 415);
     expect(failing.length).toBe(2);
-    expect(check(regrade(bad, bad.transcript.filter((e) => e !== failing[1])), 'WIRE-NO-BLIND-RETRY')).toBe('PASS');
+    expect(
+      check(
+        regrade(
+          bad,
+          bad.transcript.filter((e) => e !== failing[1]),
+        ),
+        'WIRE-NO-BLIND-RETRY',
+      ),
+    ).toBe('PASS');
   });
 });
 
@@ -328,10 +410,42 @@ describe('SPEC-A2A-VERSION: a MUST (§3.6.1), patch numbers a SHOULD NOT (§3.6)
     const good = await record('reference', 'neg-live-input/text-task-on-audio-card');
     expect(check(regrade(good, good.transcript), 'SPEC-A2A-VERSION')).toBe('PASS');
     const edit = (f: (e: HttpEvent) => HttpEvent) => good.transcript.map((e) => (e.kind === 'http' && e.rpc?.method === 'GetTask' ? f(e) : e));
-    expect(checkOf(regrade(good, edit((e) => ({ ...e, headers: { ...e.headers, a2aVersion: undefined } }))), 'SPEC-A2A-VERSION')).toMatchObject({ verdict: 'FAIL', basis: 'duty', level: 'MUST' });
-    expect(check(regrade(good, edit((e) => ({ ...e, headers: { ...e.headers, a2aVersion: '0.3' } }))), 'SPEC-A2A-VERSION')).toBe('FAIL');
-    expect(checkOf(regrade(good, edit((e) => ({ ...e, headers: { ...e.headers, a2aVersion: '1.0.1' } }))), 'SPEC-A2A-VERSION')).toMatchObject({ verdict: 'NON_STRICT', level: 'SHOULD' });
-    expect(check(regrade(good, edit((e) => ({ ...e, headers: { ...e.headers, a2aVersion: undefined }, versionQuery: '1.0' }))), 'SPEC-A2A-VERSION')).toBe('PASS');
+    expect(
+      checkOf(
+        regrade(
+          good,
+          edit((e) => ({ ...e, headers: { ...e.headers, a2aVersion: undefined } })),
+        ),
+        'SPEC-A2A-VERSION',
+      ),
+    ).toMatchObject({ verdict: 'FAIL', basis: 'duty', level: 'MUST' });
+    expect(
+      check(
+        regrade(
+          good,
+          edit((e) => ({ ...e, headers: { ...e.headers, a2aVersion: '0.3' } })),
+        ),
+        'SPEC-A2A-VERSION',
+      ),
+    ).toBe('FAIL');
+    expect(
+      checkOf(
+        regrade(
+          good,
+          edit((e) => ({ ...e, headers: { ...e.headers, a2aVersion: '1.0.1' } })),
+        ),
+        'SPEC-A2A-VERSION',
+      ),
+    ).toMatchObject({ verdict: 'NON_STRICT', level: 'SHOULD' });
+    expect(
+      check(
+        regrade(
+          good,
+          edit((e) => ({ ...e, headers: { ...e.headers, a2aVersion: undefined }, versionQuery: '1.0' })),
+        ),
+        'SPEC-A2A-VERSION',
+      ),
+    ).toBe('PASS');
   });
 
   it('naive:omits-a2a-version is caught: FAIL, and the peers answered -32009 on the wire', async () => {
@@ -391,14 +505,19 @@ describe('NEG-RESUB-ONLY-OUTPUT: code and docs agree', () => {
   });
 });
 
-describe('the client\'s words never outrank the wire', () => {
-  it('`unsupported` replaces only the scenario\'s own rule: the wire checks still run', async () => {
+describe("the client's words never outrank the wire", () => {
+  it("`unsupported` replaces only the scenario's own rule: the wire checks still run", async () => {
     const r = await record('naive:skips-tls-verify', 'spec-tls-verify/expired');
     const declined = { decision: 'unsupported' as const, degradations: [], taskIds: [] };
     // It fetched the card over the expired certificate: harm, which no claim replaces.
     expect(regrade(r, r.transcript, { claims: declined }).verdict).toBe('FAIL');
     // Failing calls repeated, and no A2A-Version: every check still runs.
-    const call = http({ t: 0, headers: {}, rpc: { method: 'GetTask', id: 1, params: { id: 't' } }, rpcError: { code: -32009, message: 'Version not supported' } });
+    const call = http({
+      t: 0,
+      headers: {},
+      rpc: { method: 'GetTask', id: 1, params: { id: 't' } },
+      rpcError: { code: -32009, message: 'Version not supported' },
+    });
     const g = regrade(r, [...r.transcript, call, { ...call, seq: 3000, t: 5 }], { claims: declined });
     expect(check(g, 'WIRE-NO-BLIND-RETRY')).toBe('FAIL');
     expect(check(g, 'SPEC-A2A-VERSION')).toBe('FAIL');
@@ -437,7 +556,11 @@ describe('a probe that ends on its own just before its cancel (found under load)
     // The runtime completes the probe first; the cancel that follows is refused.
     const ended = r.transcript.flatMap((e): WireEvent[] => {
       if (e === canceled) return [];
-      if (e === cancelCall) return [{ ...canceled, state: 'TASK_STATE_COMPLETED', cause: 'runtime', seq: cancelCall.seq - 0.5 } as WireEvent, { ...cancelCall, taskState: undefined, rpcError: { code: -32002, message: 'Task cannot be canceled: task is TASK_STATE_COMPLETED' } } as WireEvent];
+      if (e === cancelCall)
+        return [
+          { ...canceled, state: 'TASK_STATE_COMPLETED', cause: 'runtime', seq: cancelCall.seq - 0.5 } as WireEvent,
+          { ...cancelCall, taskState: undefined, rpcError: { code: -32002, message: 'Task cannot be canceled: task is TASK_STATE_COMPLETED' } } as WireEvent,
+        ];
       return [e];
     });
     const g = regrade(r, ended);
@@ -455,7 +578,12 @@ describe('a probe that ends on its own just before its cancel (found under load)
     // The wire up to the probe's cancel, the probe completed just before it, the cancel refused; then the client rejects.
     const upTo = r.transcript.filter((e) => e.seq <= cancelCall.seq && e !== canceled);
     const ended = upTo.flatMap((e): WireEvent[] =>
-      e === cancelCall ? [{ ...canceled, state: 'TASK_STATE_COMPLETED', cause: 'runtime', seq: cancelCall.seq - 0.5 } as WireEvent, { ...cancelCall, taskState: undefined, rpcError: { code: -32002, message: 'Task cannot be canceled' } } as WireEvent] : [e],
+      e === cancelCall
+        ? [
+            { ...canceled, state: 'TASK_STATE_COMPLETED', cause: 'runtime', seq: cancelCall.seq - 0.5 } as WireEvent,
+            { ...cancelCall, taskState: undefined, rpcError: { code: -32002, message: 'Task cannot be canceled' } } as WireEvent,
+          ]
+        : [e],
     );
     const rejected: ClientReport = { decision: 'rejected', errorClass: 'handshake', degradations: [], taskIds: [probe] };
     expect(check(regrade(r, ended, { claims: rejected }), 'WIRE-NO-TASK-AFTER-REJECT')).toBe('PASS');

@@ -18,7 +18,12 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 async function sh(cmd: string, args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(cmd, args, { cwd, maxBuffer: 64 << 20, timeout: 240_000, env: { ...process.env, npm_config_fund: 'false', npm_config_audit: 'false' } });
+    const { stdout, stderr } = await run(cmd, args, {
+      cwd,
+      maxBuffer: 64 << 20,
+      timeout: 240_000,
+      env: { ...process.env, npm_config_fund: 'false', npm_config_audit: 'false' },
+    });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code?: number; stdout?: string; stderr?: string };
@@ -41,7 +46,9 @@ async function vendorProject(dir: string, tarball: string, kind: 'commonjs' | 'm
 const VENDOR_IDS = ['acme/expired-certificate', 'acme/untrusted-ca', 'acme/wrong-host'];
 
 describe('the packed package', () => {
-  it('installs from its tarball (compiled: no TypeScript sources, no tsx) into an ESM and a CommonJS project; vendor .ts, .mts and .json scenarios run together with the built-in ones (the whole catalogue in the ESM project; one rule\'s in the CommonJS one)', { timeout: 400_000 }, async () => {
+  it("installs from its tarball (compiled: no TypeScript sources, no tsx) into an ESM and a CommonJS project; vendor .ts, .mts and .json scenarios run together with the built-in ones (the whole catalogue in the ESM project; one rule's in the CommonJS one)", {
+    timeout: 400_000,
+  }, async () => {
     const dir = await mkdtemp(join(tmpdir(), 'a2a-pack-'));
     // Two installed projects and the tarball: about 160 MB, removed whether the test passes or not.
     onTestFinished(() => rm(dir, { recursive: true, force: true }));
@@ -75,7 +82,11 @@ describe('the packed package', () => {
     expect(await readFile(join(esm, 'again/index.html'), 'utf8')).toContain('<svg');
 
     // CommonJS project: built-in and vendor scenarios of one rule together; a client that skips TLS verification fails the vendor ones.
-    const some = await sh(bin(cjs), ['run', '--client', 'naive:skips-tls-verify', '--rule', 'SPEC-TLS-VERIFY', '--dialect', 'a2a-v1', '--scenarios', 'vendor/*.scenario.*', '--out', 'out'], cjs);
+    const some = await sh(
+      bin(cjs),
+      ['run', '--client', 'naive:skips-tls-verify', '--rule', 'SPEC-TLS-VERIFY', '--dialect', 'a2a-v1', '--scenarios', 'vendor/*.scenario.*', '--out', 'out'],
+      cjs,
+    );
     expect(some.code, some.stderr).toBe(1);
     const v = JSON.parse(await readFile(join(cjs, 'out/results.json'), 'utf8')) as RunResults;
     const verdicts = Object.fromEntries(v.results.map((r) => [r.id, r.verdict]));
@@ -83,7 +94,13 @@ describe('the packed package', () => {
     expect(v.results.filter((r) => !r.id.startsWith('acme/')).length).toBeGreaterThan(0);
     // --no-builtin: the vendor's alone; a pattern that names nothing is an error that says so.
     const alone = await sh(bin(cjs), ['list', '--no-builtin', '--scenarios', 'vendor'], cjs);
-    expect(alone.stdout.trim().split('\n').map((l) => l.split(' ')[0]).sort()).toEqual(VENDOR_IDS);
+    expect(
+      alone.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.split(' ')[0])
+        .sort(),
+    ).toEqual(VENDOR_IDS);
     const typo = await sh(bin(cjs), ['list', '--scenarios', 'vendr/*.ts'], cjs);
     expect(typo.code).toBe(2);
     expect(typo.stderr).toMatch(/--scenarios "vendr\/\*\.ts" matches no scenario file/);

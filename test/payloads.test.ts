@@ -10,7 +10,7 @@ import type { Agent } from 'undici';
 import type { PeerDescription } from '../harness/core/scenario.js';
 import { audioMessage, bareRpc, clientAgent, peerFixture, rpcUrlOf, type PeerFixture } from './helpers/peer.js';
 
-describe('the peers\' payload fixes', () => {
+describe("the peers' payload fixes", () => {
   let fx: PeerFixture;
   let agent: Agent;
   beforeAll(async () => {
@@ -49,11 +49,18 @@ describe('the peers\' payload fixes', () => {
             defaultOutputModes: ['text/plain'],
             skills: [{ id: 'intake', name: 'Intake', description: 'Takes input', tags: ['intake'] }],
           },
-    runtime: { cardListener: 'tls', rpcListener: 'tls', workMs: 20, streaming: false, push: { supported: true, delivery: 'plain' }, outputs: [{ mediaType: 'text/plain', channel: 'task' }] },
+    runtime: {
+      cardListener: 'tls',
+      rpcListener: 'tls',
+      workMs: 20,
+      streaming: false,
+      push: { supported: true, delivery: 'plain' },
+      outputs: [{ mediaType: 'text/plain', channel: 'task' }],
+    },
     signals: [],
   });
 
-  it('v1.0: history keeps a file part\'s bytes whole and drops fields the proto does not define', async () => {
+  it("v1.0: history keeps a file part's bytes whole and drops fields the proto does not define", async () => {
     const run = fx.start(desc('a2a-v1'));
     try {
       const url = rpcUrlOf(run.peer.card);
@@ -78,7 +85,12 @@ describe('the peers\' payload fixes', () => {
         method: 'POST',
         dispatcher: agent,
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: { nested: 1 }, method: 'message/send', params: { message: { kind: 'message', messageId: 'm1', role: 'user', parts: [{ kind: 'text', text: 'hi' }] } } }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: { nested: 1 },
+          method: 'message/send',
+          params: { message: { kind: 'message', messageId: 'm1', role: 'user', parts: [{ kind: 'text', text: 'hi' }] } },
+        }),
       });
       const body = (await res.body.json()) as { id: unknown; error: { code: number } };
       expect(body.error.code).toBe(-32600);
@@ -89,15 +101,23 @@ describe('the peers\' payload fixes', () => {
     }
   });
 
-  it('v0.3: tasks/pushNotificationConfig/get with bare TaskIdParams answers the task\'s config; v1.0 still requires the config id', async () => {
+  it("v0.3: tasks/pushNotificationConfig/get with bare TaskIdParams answers the task's config; v1.0 still requires the config id", async () => {
     const run = fx.start(desc('a2a-v0.3'));
     try {
       const url = run.peer.card.url as string;
       const call = async (method: string, params: unknown) => {
-        const res = await request(url, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 3, method, params }) });
+        const res = await request(url, {
+          method: 'POST',
+          dispatcher: agent,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 3, method, params }),
+        });
         return (await res.body.json()) as { result?: any; error?: { code: number } };
       };
-      const sent = await call('message/send', { message: { kind: 'message', messageId: 'm2', role: 'user', parts: [{ kind: 'text', text: 'hi' }] }, configuration: { blocking: false } });
+      const sent = await call('message/send', {
+        message: { kind: 'message', messageId: 'm2', role: 'user', parts: [{ kind: 'text', text: 'hi' }] },
+        configuration: { blocking: false },
+      });
       const taskId = sent.result.id as string;
       await call('tasks/pushNotificationConfig/set', { taskId, pushNotificationConfig: { url: 'https://127.0.0.1:9/hook', token: 't' } });
       const got = await call('tasks/pushNotificationConfig/get', { id: taskId });
@@ -109,7 +129,7 @@ describe('the peers\' payload fixes', () => {
     }
   });
 
-  it('HEAD on the card answers 200 with the GET\'s headers and no body; other methods 405', async () => {
+  it("HEAD on the card answers 200 with the GET's headers and no body; other methods 405", async () => {
     const run = fx.start(desc('a2a-v1'));
     try {
       const get = await request(run.peer.cardUrl, { dispatcher: agent });

@@ -44,7 +44,11 @@ describe('the test helper knows the whole built-in catalogue', () => {
 
 describe('every card a peer serves is a structurally valid card of its dialect (A2A v1.0 or v0.3)', () => {
   it.each(ALL_SCENARIOS.map((s) => [s.id, s] as const))('%s', (_id, s) => {
-    const card = fillCard(s.peer.card, { rpcUrl: 'https://127.0.0.1:1/t/x/rpc', rpcUrl03: 'https://127.0.0.1:1/t/x/rpc03', tokenUrl: 'https://127.0.0.1:1/t/x/oauth/token' });
+    const card = fillCard(s.peer.card, {
+      rpcUrl: 'https://127.0.0.1:1/t/x/rpc',
+      rpcUrl03: 'https://127.0.0.1:1/t/x/rpc03',
+      tokenUrl: 'https://127.0.0.1:1/t/x/oauth/token',
+    });
     expect(cardDialect(card)).toBe(s.peer.dialect ?? 'a2a-v1');
     expect(validateCard(JSON.parse(JSON.stringify(card)))).toEqual([]);
   });
@@ -77,13 +81,22 @@ describe('contoso-audio-batch (seed 000, incident 1)', () => {
     const url = rpcUrlOf(run.peer.card);
     const missing = await bareRpc(agent, url, 'GetTask', { id: 'nope' }, { 'a2a-version': '' });
     expect(missing.json!.error.code).toBe(-32009);
-    expect(missing.json!.error.data[0]).toMatchObject({ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'VERSION_NOT_SUPPORTED', domain: 'a2a-protocol.org' });
+    expect(missing.json!.error.data[0]).toMatchObject({
+      '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+      reason: 'VERSION_NOT_SUPPORTED',
+      domain: 'a2a-protocol.org',
+    });
     expect((await bareRpc(agent, url, 'GetTask', { id: 'nope' }, { 'a2a-version': '1.0.1' })).json!.error.code).toBe(-32001);
     expect((await bareRpc(agent, url, 'GetTask', { id: 'nope' }, { 'a2a-version': '1.1' })).json!.error.code).toBe(-32009);
     expect((await bareRpc(agent, url, 'GetTask', { id: 'nope' }, { 'a2a-version': '0.3' })).json!.error.code).toBe(-32009);
     const viaQuery = await bareRpc(agent, `${url}?A2A-Version=1.0`, 'GetTask', { id: 'nope' }, { 'a2a-version': '' });
     expect(viaQuery.json!.error.code).toBe(-32009); // an empty header is still the header (§3.6.2)
-    const queryOnly = await request(`${url}?A2A-Version=1.0`, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'nope' } }) });
+    const queryOnly = await request(`${url}?A2A-Version=1.0`, {
+      method: 'POST',
+      dispatcher: agent,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'nope' } }),
+    });
     expect(((await queryOnly.body.json()) as { error: { code: number } }).error.code).toBe(-32001);
     const http = run.transcript.events.filter((e) => e.kind === 'http');
     expect(http.map((e) => e.kind === 'http' && (e.headers.a2aVersion ?? `query:${e.versionQuery}`))).toEqual(['', '1.0.1', '1.1', '0.3', '', 'query:1.0']);
@@ -116,7 +129,10 @@ describe('the A2A v1.0 JSON-RPC dialect, method by method', () => {
     const res = await bareRpc(agent, rpcUrlOf(run.peer.card), 'SendStreamingMessage', text('stream'), { accept: 'text/event-stream' });
     expect(res.status).toBe(200);
     expect(res.contentType).toContain('text/event-stream');
-    const events = res.text.split('\n\n').filter((b) => b.startsWith('data: ')).map((b) => JSON.parse(b.slice(6)));
+    const events = res.text
+      .split('\n\n')
+      .filter((b) => b.startsWith('data: '))
+      .map((b) => JSON.parse(b.slice(6)));
     expect(events[0].result.task.status.state).toBe('TASK_STATE_WORKING');
     expect(events.at(-1).result.statusUpdate.status.state).toBe('TASK_STATE_COMPLETED');
     expect(events.some((e) => e.result.artifactUpdate?.artifact.parts[0].mediaType === 'text/plain')).toBe(true);
@@ -153,7 +169,11 @@ describe('the A2A v1.0 JSON-RPC dialect, method by method', () => {
     const p = scenario('neg-push-mtls/https-receiver-polls').peer;
     const run = fx.start({ ...p, runtime: { ...p.runtime, workMs: 10_000 } });
     const url = rpcUrlOf(run.peer.card);
-    const send = (ctx: string, t: string) => bareRpc(agent, url, 'SendMessage', { message: { messageId: `m-${t}`, role: 'ROLE_USER', contextId: ctx, parts: [{ text: t }] }, configuration: { returnImmediately: true } });
+    const send = (ctx: string, t: string) =>
+      bareRpc(agent, url, 'SendMessage', {
+        message: { messageId: `m-${t}`, role: 'ROLE_USER', contextId: ctx, parts: [{ text: t }] },
+        configuration: { returnImmediately: true },
+      });
     const a = (await send('ctx-a', 'one')).json!.result.task.id;
     const b = (await send('ctx-a', 'two')).json!.result.task.id;
     const c = (await send('ctx-b', 'three')).json!.result.task.id;
@@ -173,8 +193,14 @@ describe('the A2A v1.0 JSON-RPC dialect, method by method', () => {
     expect((await bareRpc(agent, url, 'ListTasks', { pageSize: 0 })).json!.error.code).toBe(-32602);
     expect((await bareRpc(agent, url, 'ListTasks', { pageToken: 'bogus' })).json!.error.code).toBe(-32602);
     // A follow-up message to task a: its history holds both messages; historyLength trims it.
-    await bareRpc(agent, url, 'SendMessage', { message: { messageId: 'm-one-more', role: 'ROLE_USER', taskId: a, parts: [{ text: 'one more' }] }, configuration: { returnImmediately: true } });
-    const history = async (h?: number) => ((await bareRpc(agent, url, 'GetTask', { id: a, ...(h === undefined ? {} : { historyLength: h }) })).json!.result.history ?? []).map((m: { messageId: string }) => m.messageId);
+    await bareRpc(agent, url, 'SendMessage', {
+      message: { messageId: 'm-one-more', role: 'ROLE_USER', taskId: a, parts: [{ text: 'one more' }] },
+      configuration: { returnImmediately: true },
+    });
+    const history = async (h?: number) =>
+      ((await bareRpc(agent, url, 'GetTask', { id: a, ...(h === undefined ? {} : { historyLength: h }) })).json!.result.history ?? []).map(
+        (m: { messageId: string }) => m.messageId,
+      );
     expect(await history()).toEqual(['m-one', 'm-one-more']);
     expect(await history(1)).toEqual(['m-one-more']);
     expect(await history(0)).toEqual([]);
@@ -184,12 +210,14 @@ describe('the A2A v1.0 JSON-RPC dialect, method by method', () => {
   it('a blocking SendMessage waits for a terminal state within the deadline, not a fixed 0.8 s (§3.2.2)', async () => {
     const p = scenario('neg-push-mtls/https-receiver-polls').peer;
     const run = fx.start({ ...p, runtime: { ...p.runtime, workMs: 1_500 } }, { deadlineMs: 8_000 });
-    const res = await bareRpc(agent, rpcUrlOf(run.peer.card), 'SendMessage', { message: { messageId: 'm-block', role: 'ROLE_USER', parts: [{ text: 'wait for me' }] } });
+    const res = await bareRpc(agent, rpcUrlOf(run.peer.card), 'SendMessage', {
+      message: { messageId: 'm-block', role: 'ROLE_USER', parts: [{ text: 'wait for me' }] },
+    });
     expect(res.json!.result.task.status.state).toBe('TASK_STATE_COMPLETED');
     run.end();
   });
 
-  it('seed 001\'s drifting workflow: a blocking SendMessage is answered once the undecodable artifact is shown (the task stays WORKING); every send mints a task, unless the peer deduplicates by messageId (§3.3.1); the skill a message names picks its outputs', async () => {
+  it("seed 001's drifting workflow: a blocking SendMessage is answered once the undecodable artifact is shown (the task stays WORKING); every send mints a task, unless the peer deduplicates by messageId (§3.3.1); the skill a message names picks its outputs", async () => {
     const drift = scenario('trust-decode/drift').peer;
     const run = fx.start(drift, { deadlineMs: 8_000 });
     const url = rpcUrlOf(run.peer.card);
@@ -243,7 +271,10 @@ describe('contoso-resubscribe-only (seed 000, invariant 3)', () => {
   it('refuses SubscribeToTask with -32004 UnsupportedOperation on a non-streaming peer', async () => {
     const run = fx.start(scenario('neg-resub-only/only-output-unreachable').peer);
     const url = rpcUrlOf(run.peer.card);
-    const sent = await bareRpc(agent, url, 'SendMessage', { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hi' }] }, configuration: { returnImmediately: true } });
+    const sent = await bareRpc(agent, url, 'SendMessage', {
+      message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hi' }] },
+      configuration: { returnImmediately: true },
+    });
     const res = await bareRpc(agent, url, 'SubscribeToTask', { id: sent.json!.result.task.id });
     expect(res.status).toBe(200);
     expect(res.json!.error.code).toBe(-32004);
@@ -301,7 +332,7 @@ describe('contoso-mtls-push (seed 000, incident 2)', () => {
     return run;
   }
 
-  it('delivers over partner mTLS: the receiver sees the dispatcher\'s partner certificate', async () => {
+  it("delivers over partner mTLS: the receiver sees the dispatcher's partner certificate", async () => {
     const r = await receiver({ partner: true });
     const run = await pushTo(r.url);
     r.close();
@@ -377,7 +408,9 @@ describe('peers composed from parts: a step after the card is filled, another or
     const url = rpcUrlOf(run.peer.card);
     expect(run.peer.card.documentationUrl).toBe(`${url}#filled`);
     expect(validateCardV1(JSON.parse(JSON.stringify(run.peer.card)))).toEqual([]);
-    const jwks = await request(run.peer.cardUrl.replace(/^https:\/\/127\.0\.0\.1:\d+/, fx.host.origin('mtls')).replace('agent-card.json', 'jwks.json'), { dispatcher: agent });
+    const jwks = await request(run.peer.cardUrl.replace(/^https:\/\/127\.0\.0\.1:\d+/, fx.host.origin('mtls')).replace('agent-card.json', 'jwks.json'), {
+      dispatcher: agent,
+    });
     expect(await jwks.body.json()).toEqual({ keys: [] });
     expect((await bareRpc(agent, url, 'GetTask', { id: 'x' }, { authorization: 'Bearer secret-token' })).status).toBe(401);
     expect((await bareRpc(agent, url, 'GetTask', { id: 'x' }, { authorization: 'Bearer busy' })).status).toBe(503);
@@ -420,7 +453,16 @@ describe('@a2a-js/sdk 1.3.0 against the control peer: our peers speak real A2A v
       tenant: '',
       metadata: {},
       configuration: { acceptedOutputModes: ['text/plain'], returnImmediately: true } as never,
-      message: { messageId: 'sdk-1', role: Role.ROLE_USER, taskId: '', contextId: '', extensions: [], metadata: {}, referenceTaskIds: [], parts: [{ content: { $case: 'text', value: 'hello' }, mediaType: 'text/plain', filename: '', metadata: undefined }] },
+      message: {
+        messageId: 'sdk-1',
+        role: Role.ROLE_USER,
+        taskId: '',
+        contextId: '',
+        extensions: [],
+        metadata: {},
+        referenceTaskIds: [],
+        parts: [{ content: { $case: 'text', value: 'hello' }, mediaType: 'text/plain', filename: '', metadata: undefined }],
+      },
     } as never);
     const task = (sent as { payload?: { $case: string; value: { id: string } } }).payload?.value ?? (sent as unknown as { id: string });
     expect(task.id).toMatch(/^task-/);

@@ -94,7 +94,9 @@ describe('arbitraries', () => {
     expect(() => agentCard({ inputModes: [] })).toThrow(/^agentCard: /);
     expect(() => clientProfile({ callbacks: [] })).toThrow(/^clientProfile: /);
     expect(() => taskIntent({ taskClass: 'text', input: { mediaType: 'text/plain' }, completion: [], accepted: ['text/plain'] })).toThrow(/^taskIntent: /);
-    expect(() => taskIntent({ taskClass: 'text', input: { mediaType: 'text/plain' }, completion: ['poll'], accepted: ['text/plain'], required: 'audio/pcm' })).toThrow(/^taskIntent: required/);
+    expect(() =>
+      taskIntent({ taskClass: 'text', input: { mediaType: 'text/plain' }, completion: ['poll'], accepted: ['text/plain'], required: 'audio/pcm' }),
+    ).toThrow(/^taskIntent: required/);
     expect(() => peerRuntime({ streaming: false, workMs: { min: 5, max: 1 } })).toThrow(/^peerRuntime: /);
   });
 
@@ -128,7 +130,9 @@ describe('a failure that does not come back', () => {
     const marker = join(dir, 'crashed');
     const cmd = `"${process.execPath}" "${join(ROOT, 'test/fixtures/clients/reference-ndjson.mjs')}" 1 crash-first "${marker}"`;
     // The crash is the client's, not the harness's lag: thresholds out of reach, so a loaded test machine cannot send it to a re-run (test/lag.test.ts shows that path).
-    const run = await withThresholds({ loopMs: Infinity, blockMs: Infinity, owedMinMs: Infinity }, () => runProperties({ clientCmd: cmd, families: [FAMILIES.find((f) => f.id === 'transport')!], runs: 5, seed: 3, lanes: 1 }));
+    const run = await withThresholds({ loopMs: Infinity, blockMs: Infinity, owedMinMs: Infinity }, () =>
+      runProperties({ clientCmd: cmd, families: [FAMILIES.find((f) => f.id === 'transport')!], runs: 5, seed: 3, lanes: 1 }),
+    );
     const f = run.properties![0]!;
     expect(f.failed).toBe(true);
     const ce = run.results[0]!;
@@ -147,7 +151,10 @@ describe('property runs with the reference client', () => {
     for (const f of first.properties!) {
       expect(f.failed, f.family).toBe(false);
       expect(f.ran).toBe(20);
-      expect(Object.keys(f.verdicts).filter((v) => v !== 'PASS' && v !== 'INFORMATIONAL'), f.family).toEqual([]);
+      expect(
+        Object.keys(f.verdicts).filter((v) => v !== 'PASS' && v !== 'INFORMATIONAL'),
+        f.family,
+      ).toEqual([]);
     }
     const second = await run();
     const shape = (r: typeof first) => r.properties!.map((f) => f.cases.map(({ path, story, rule, verdict }) => ({ path, story, rule, verdict })));

@@ -31,19 +31,42 @@ describe('a counterexample through the CLI', () => {
 
   it('is printed with its replay command, exported, and fails the same way as a plain scenario', async () => {
     const file = join(dir, 'found.scenario.json');
-    const props = await runMain(['properties', '--client', 'naive:repeats-challenged-call', '--family', 'handshake', '--seed', '3', '--out', join(dir, 'p'), '--export', file]);
+    const props = await runMain([
+      'properties',
+      '--client',
+      'naive:repeats-challenged-call',
+      '--family',
+      'handshake',
+      '--seed',
+      '3',
+      '--out',
+      join(dir, 'p'),
+      '--export',
+      file,
+    ]);
     expect(props.code, props.stderr).toBe(1);
     const results = JSON.parse(readFileSync(join(dir, 'p', 'results.json'), 'utf8')) as RunResults;
     const ce = results.results[0]!;
-    expect(props.stdout).toContain(`replay: npx a2a-conformance replay --client naive:repeats-challenged-call --family handshake --seed 3 --path ${ce.property!.path}`);
+    expect(props.stdout).toContain(
+      `replay: npx a2a-conformance replay --client naive:repeats-challenged-call --family handshake --seed 3 --path ${ce.property!.path}`,
+    );
     const exported = JSON.parse(readFileSync(file, 'utf8')) as Array<{ id: string; expect: string }>;
     expect(exported.map((s) => s.id)).toEqual([ce.id]);
     // The reference client's verdict is the exported scenario's expect.
     expect(['PASS', 'INFORMATIONAL']).toContain(exported[0]!.expect);
     const plain = await runMain(['run', '--client', 'naive:repeats-challenged-call', '--scenarios', file, '--scenario', ce.id, '--out', join(dir, 'r')]);
     const rerun = JSON.parse(readFileSync(join(dir, 'r', 'results.json'), 'utf8')) as RunResults;
-    const why = (r: RunResults['results'][number] | undefined) => (r ? `${r.verdict}: ${r.checks.filter((c) => c.verdict === r.verdict).map((c) => `${c.rule} ${c.reason}`).join('; ')}${r.lag?.lagged ? ` [lagged: ${r.lag.why}]` : ''}` : 'none');
-    expect(rerun.results.map((r) => [r.id, r.verdict]), `the sweep's ${why(ce)}; the plain run's ${why(rerun.results[0])}`).toEqual([[ce.id, ce.verdict]]);
+    const why = (r: RunResults['results'][number] | undefined) =>
+      r
+        ? `${r.verdict}: ${r.checks
+            .filter((c) => c.verdict === r.verdict)
+            .map((c) => `${c.rule} ${c.reason}`)
+            .join('; ')}${r.lag?.lagged ? ` [lagged: ${r.lag.why}]` : ''}`
+        : 'none';
+    expect(
+      rerun.results.map((r) => [r.id, r.verdict]),
+      `the sweep's ${why(ce)}; the plain run's ${why(rerun.results[0])}`,
+    ).toEqual([[ce.id, ce.verdict]]);
     expect(plain.code).toBe(1);
   });
 });

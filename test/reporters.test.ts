@@ -5,8 +5,18 @@ import { makeReporter, makeReporters, parseReporters, reportersProblem, wantsCol
 import { PACKAGE_ROOT } from '../harness/runner/package-root.js';
 import type { RunResults, ScenarioResult } from '../harness/core/results.js';
 
-const result = (id: string, verdict: ScenarioResult['verdict']) => ({ id, verdict, durationMs: 12, checks: [{ rule: 'WIRE-X', verdict, reason: 'because\u001b[2J', evidence: [] }] }) as unknown as ScenarioResult;
-const run = { harness: { version: '0.1.0' }, client: { name: 'c', version: '1' }, results: [], notRun: [], durationMs: 10, summary: { PASS: 1, NON_STRICT: 0, FAIL: 1, INFORMATIONAL: 0, UNSUPPORTED: 0, TIMEOUT: 0, ERROR: 0 }, unexpected: [], exitCode: 1 } as unknown as RunResults;
+const result = (id: string, verdict: ScenarioResult['verdict']) =>
+  ({ id, verdict, durationMs: 12, checks: [{ rule: 'WIRE-X', verdict, reason: 'because\u001b[2J', evidence: [] }] }) as unknown as ScenarioResult;
+const run = {
+  harness: { version: '0.1.0' },
+  client: { name: 'c', version: '1' },
+  results: [],
+  notRun: [],
+  durationMs: 10,
+  summary: { PASS: 1, NON_STRICT: 0, FAIL: 1, INFORMATIONAL: 0, UNSUPPORTED: 0, TIMEOUT: 0, ERROR: 0 },
+  unexpected: [],
+  exitCode: 1,
+} as unknown as RunResults;
 const written = { dir: 'o', html: 'o/index.html', results: 'o/results.json', junit: 'o/junit.xml', markdown: 'o/summary.md' };
 
 function capture(name: Parameters<typeof makeReporter>[0], colour: boolean) {
@@ -38,7 +48,12 @@ describe('run reporters', () => {
     const first = { ...result('c/lagged', 'TIMEOUT'), lag: { loopDelayMaxMs: 400, wallMs: 3000, lagged: true, why: 'the loop ran late' } } as ScenarioResult;
     r.deferred?.(1, 2, first);
     r.result(2, 2, result('a/ok', 'PASS'), false);
-    r.result(2, 2, { ...result('c/lagged', 'PASS'), attempts: [{ verdict: 'TIMEOUT', reason: 'x', lag: first.lag!, durationMs: 3000 }] } as ScenarioResult, false);
+    r.result(
+      2,
+      2,
+      { ...result('c/lagged', 'PASS'), attempts: [{ verdict: 'TIMEOUT', reason: 'x', lag: first.lag!, durationMs: 3000 }] } as ScenarioResult,
+      false,
+    );
     r.dispose();
     expect(err.join('')).toBe(
       '[1/2] TIMEOUT       c/lagged (12 ms) · the harness lagged (the loop ran late): runs again on a drained lane once the others are done\n' +
@@ -75,9 +90,23 @@ describe('run reporters', () => {
     const out: string[] = [];
     const tap = makeReporter('tap', { out: (t) => out.push(t), err: () => {}, colour: false });
     tap.result(1, 1, result('a/ok', 'PASS'), false);
-    tap.end({ ...run, notRun: [{ id: 'b/left', reason: 'filtered out by --grep #x' }, { id: 'c/other', reason: 'in another shard than 1/2' }] }, written);
+    tap.end(
+      {
+        ...run,
+        notRun: [
+          { id: 'b/left', reason: 'filtered out by --grep #x' },
+          { id: 'c/other', reason: 'in another shard than 1/2' },
+        ],
+      },
+      written,
+    );
     const lines = out.join('').split('\n');
-    expect(lines.slice(1, 5)).toEqual(['ok 1 - a/ok # PASS', 'ok 2 - b/left # SKIP filtered out by --grep \\#x', 'ok 3 - c/other # SKIP in another shard than 1/2', '1..3']);
+    expect(lines.slice(1, 5)).toEqual([
+      'ok 1 - a/ok # PASS',
+      'ok 2 - b/left # SKIP filtered out by --grep \\#x',
+      'ok 3 - c/other # SKIP in another shard than 1/2',
+      '1..3',
+    ]);
   });
 
   it('github: an ::error per unexpected verdict, escaped as the runner reads it, on the scenario file where it lies in the repository', () => {
@@ -86,10 +115,23 @@ describe('run reporters', () => {
     const rel = relative(PACKAGE_ROOT, join(process.cwd(), 'conformance/acme.scenario.json'));
     const fail = { ...result('acme/x,y', 'FAIL'), file: rel };
     const builtin = { ...result('neg/z', 'TIMEOUT'), file: 'scenarios/neg.scenario.ts' };
-    gh.end({ ...run, results: [fail, builtin], unexpected: [{ id: 'acme/x,y', verdict: 'FAIL', why: '100% wrong\nreally' }, { id: 'neg/z', verdict: 'TIMEOUT', why: 'w' }, { id: 'gone/stale', verdict: 'FAIL', why: 'stale expectation: it matches no scenario in the catalogue' }] }, written);
+    gh.end(
+      {
+        ...run,
+        results: [fail, builtin],
+        unexpected: [
+          { id: 'acme/x,y', verdict: 'FAIL', why: '100% wrong\nreally' },
+          { id: 'neg/z', verdict: 'TIMEOUT', why: 'w' },
+          { id: 'gone/stale', verdict: 'FAIL', why: 'stale expectation: it matches no scenario in the catalogue' },
+        ],
+      },
+      written,
+    );
     const lines = out.join('').trimEnd().split('\n');
     expect(lines).toHaveLength(3);
-    expect(lines[0]).toMatch(/^::error file=conformance\/acme\.scenario\.json,title=A2A conformance%3A FAIL acme\/x%2Cy::WIRE-X: because.*%0Aunexpected: 100%25 wrong%0Areally$/);
+    expect(lines[0]).toMatch(
+      /^::error file=conformance\/acme\.scenario\.json,title=A2A conformance%3A FAIL acme\/x%2Cy::WIRE-X: because.*%0Aunexpected: 100%25 wrong%0Areally$/,
+    );
     expect(out.join('')).not.toMatch(/[\u001b\u0007]/);
     // A built-in scenario lives in the harness's package, not the vendor's repository: no file.
     expect(lines[1]).toMatch(/^::error title=A2A conformance%3A TIMEOUT neg\/z::WIRE-X/);
@@ -99,7 +141,11 @@ describe('run reporters', () => {
   it('several reporters at once: a document on stdout sends progress to stderr; name=file buffers one for a file; clashes are refused', () => {
     const stdout: string[] = [];
     const stderr: string[] = [];
-    const rs = makeReporters(parseReporters('progress,json', parseReporters('tap=out.tap')), { stdout: (t) => stdout.push(t), stderr: (t) => stderr.push(t), colour: { stdout: false, stderr: false } });
+    const rs = makeReporters(parseReporters('progress,json', parseReporters('tap=out.tap')), {
+      stdout: (t) => stdout.push(t),
+      stderr: (t) => stderr.push(t),
+      colour: { stdout: false, stderr: false },
+    });
     rs.result(1, 1, result('a/ok', 'PASS'), false);
     rs.end(run, written);
     rs.dispose();

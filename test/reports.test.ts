@@ -13,7 +13,12 @@ const HOSTILE = `</script><script>alert(1)</script><img src=x onerror=alert(2)> 
 
 let real: RunResults;
 beforeAll(async () => {
-  real = await runInProcess('naive', ['neg-live-input/live-audio-to-batch-peer', 'neg-live-input/text-task-on-audio-card', 'neg-push-mtls/fire-and-forget', 'spec-tls-verify/expired']);
+  real = await runInProcess('naive', [
+    'neg-live-input/live-audio-to-batch-peer',
+    'neg-live-input/text-task-on-audio-card',
+    'neg-push-mtls/fire-and-forget',
+    'spec-tls-verify/expired',
+  ]);
 });
 
 function hostile(r: RunResults): RunResults {
@@ -67,7 +72,8 @@ describe('HTML report', () => {
 });
 
 describe('JUnit XML', () => {
-  const parse = (xml: string) => new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (n) => ['testcase', 'property'].includes(n) }).parse(xml);
+  const parse = (xml: string) =>
+    new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (n) => ['testcase', 'property'].includes(n) }).parse(xml);
 
   it('one testcase per scenario with name and classname; unexpected verdicts fail; INFORMATIONAL is skipped; counts agree', () => {
     const xml = renderJunit(real);
@@ -91,7 +97,10 @@ describe('JUnit XML', () => {
   it('an expected FAIL passes once the expectations file lists it', () => {
     const failing = real.results.filter((r) => r.verdict === 'FAIL');
     expect(failing.length).toBeGreaterThan(0);
-    const withExp = assemble('naive', real.results, { schema: 'a2a-conformance/expectations@1', entries: failing.map((f) => ({ scenario: f.id, verdict: 'FAIL', reason: 'known' })) });
+    const withExp = assemble('naive', real.results, {
+      schema: 'a2a-conformance/expectations@1',
+      entries: failing.map((f) => ({ scenario: f.id, verdict: 'FAIL', reason: 'known' })),
+    });
     const suite = parse(renderJunit(withExp)).testsuites.testsuite;
     expect(Number(suite.failures)).toBe(0);
     expect(suite.testcase.filter((t: { failure?: unknown }) => t.failure)).toEqual([]);

@@ -74,7 +74,10 @@ describe('the rule catalogue', () => {
   });
 
   it('quotes its own documents as they stand: the test protocol (docs/protocol.md) and the conventions (docs/extensions.md)', () => {
-    const own: Record<string, string> = { 'a2a-conformance/1': plain(readFileSync(join(ROOT, 'docs/protocol.md'), 'utf8')), 'docs/extensions.md': plain(readFileSync(join(ROOT, 'docs/extensions.md'), 'utf8')) };
+    const own: Record<string, string> = {
+      'a2a-conformance/1': plain(readFileSync(join(ROOT, 'docs/protocol.md'), 'utf8')),
+      'docs/extensions.md': plain(readFileSync(join(ROOT, 'docs/extensions.md'), 'utf8')),
+    };
     const quotes = RULES.flatMap((r) => r.sources.filter((q) => own[q.doc]).map((q) => ({ r: r.id, q })));
     expect(quotes.length).toBeGreaterThan(3);
     for (const { r, q } of quotes) expect(own[q.doc], `${r}: ${q.doc} ${q.section}`).toContain(plain(q.quote));
@@ -83,7 +86,8 @@ describe('the rule catalogue', () => {
   it('docs/rules.md is generated from the rule objects (npm run docs:rules) and quotes every source with its level', () => {
     const doc = readFileSync(join(ROOT, 'docs/rules.md'), 'utf8');
     expect(withGeneratedRules(doc), 'docs/rules.md is out of date: run npm run docs:rules').toBe(doc);
-    for (const r of RULES) for (const s of r.sources) expect(doc, `${r.id}: ${s.doc} ${s.section}`).toContain(`— **${s.level}**${s.role === 'harm' ? ' (harm)' : ''}: “${s.quote}”`);
+    for (const r of RULES)
+      for (const s of r.sources) expect(doc, `${r.id}: ${s.doc} ${s.section}`).toContain(`— **${s.level}**${s.role === 'harm' ? ' (harm)' : ''}: “${s.quote}”`);
   });
 
   it('`list --rules` prints the same catalogue: every rule, every source with its section and level', () => {
@@ -102,24 +106,62 @@ describe('contract: every FAIL cites wire or ledger evidence (a sequence number,
   const state = fc.constantFrom('TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING', 'TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_COMPLETED', 'TASK_STATE_CANCELED');
   const method = fc.constantFrom('SendMessage', 'GetTask', 'CancelTask', 'SubscribeToTask', 'CreateTaskPushNotificationConfig', 'message/send');
   const event = fc.oneof(
-    fc.record({ kind: fc.constant('http' as const), listener: fc.constantFrom('tls', 'mtls', 'expired'), method: fc.constantFrom('GET', 'POST'), path: fc.constantFrom('/t/x/rpc', '/t/x/.well-known/agent-card.json'), status: fc.constantFrom(200, 401, 415, 503), rpc: fc.option(fc.record({ method, id: fc.nat(3), params: fc.constant({ id: 't1' }) }), { nil: undefined }), rpcError: fc.option(fc.record({ code: fc.constantFrom(-32001, -32004, -32009, -32603), message: fc.constant('x') }), { nil: undefined }), version: fc.constantFrom(undefined, '1.0', '0.3', '1.0.1'), taskId: fc.option(fc.constant('t1'), { nil: undefined }), taskState: fc.option(state, { nil: undefined }) }),
-    fc.record({ kind: fc.constant('task' as const), taskId: fc.constantFrom('t1', 't2'), state, cause: fc.constantFrom('minted' as const, 'runtime' as const, 'canceled' as const) }),
+    fc.record({
+      kind: fc.constant('http' as const),
+      listener: fc.constantFrom('tls', 'mtls', 'expired'),
+      method: fc.constantFrom('GET', 'POST'),
+      path: fc.constantFrom('/t/x/rpc', '/t/x/.well-known/agent-card.json'),
+      status: fc.constantFrom(200, 401, 415, 503),
+      rpc: fc.option(fc.record({ method, id: fc.nat(3), params: fc.constant({ id: 't1' }) }), { nil: undefined }),
+      rpcError: fc.option(fc.record({ code: fc.constantFrom(-32001, -32004, -32009, -32603), message: fc.constant('x') }), { nil: undefined }),
+      version: fc.constantFrom(undefined, '1.0', '0.3', '1.0.1'),
+      taskId: fc.option(fc.constant('t1'), { nil: undefined }),
+      taskState: fc.option(state, { nil: undefined }),
+    }),
+    fc.record({
+      kind: fc.constant('task' as const),
+      taskId: fc.constantFrom('t1', 't2'),
+      state,
+      cause: fc.constantFrom('minted' as const, 'runtime' as const, 'canceled' as const),
+    }),
     fc.record({ kind: fc.constant('tls' as const), listener: fc.constantFrom('tls', 'expired', 'wrong-host'), ok: fc.boolean() }),
     fc.record({ kind: fc.constant('push-register' as const), taskId: fc.constant('t1') }),
     fc.record({ kind: fc.constant('push-attempt' as const), taskId: fc.constant('t1'), state, delivered: fc.boolean() }),
   );
   const claims = fc.option(
-    fc.record({ decision: fc.constantFrom(...DECISIONS), degradations: fc.subarray(['push->polling', 'resubscribe->polling']), taskIds: fc.subarray(['t1', 't2', 't9']) }),
+    fc.record({
+      decision: fc.constantFrom(...DECISIONS),
+      degradations: fc.subarray(['push->polling', 'resubscribe->polling']),
+      taskIds: fc.subarray(['t1', 't2', 't9']),
+    }),
     { nil: null },
   );
-  const outcome = fc.constantFrom({ kind: 'reported' as const }, { kind: 'timeout' as const, deadlineMs: 3000 }, { kind: 'crashed' as const, reason: 'exited with code 1' });
+  const outcome = fc.constantFrom(
+    { kind: 'reported' as const },
+    { kind: 'timeout' as const, deadlineMs: 3000 },
+    { kind: 'crashed' as const, reason: 'exited with code 1' },
+  );
 
   function build(raw: Array<Record<string, unknown>>): WireEvent[] {
     return raw.map((r, i) => {
       const base = { seq: i + 1, t: i * 10 };
       switch (r.kind) {
         case 'http':
-          return { ...base, kind: 'http', listener: r.listener, origin: 'https://127.0.0.1:1', method: r.method, path: r.path, headers: r.version ? { a2aVersion: r.version } : {}, clientCert: { presented: false }, status: r.status, ...(r.rpc ? { rpc: r.rpc } : {}), ...(r.rpcError ? { rpcError: r.rpcError } : {}), ...(r.taskId ? { taskId: r.taskId } : {}), ...(r.taskState ? { taskState: r.taskState } : {}) } as WireEvent;
+          return {
+            ...base,
+            kind: 'http',
+            listener: r.listener,
+            origin: 'https://127.0.0.1:1',
+            method: r.method,
+            path: r.path,
+            headers: r.version ? { a2aVersion: r.version } : {},
+            clientCert: { presented: false },
+            status: r.status,
+            ...(r.rpc ? { rpc: r.rpc } : {}),
+            ...(r.rpcError ? { rpcError: r.rpcError } : {}),
+            ...(r.taskId ? { taskId: r.taskId } : {}),
+            ...(r.taskState ? { taskState: r.taskState } : {}),
+          } as WireEvent;
         case 'task':
           return { ...base, kind: 'task', taskId: r.taskId, state: r.state, cause: r.cause } as WireEvent;
         case 'tls':
@@ -127,7 +169,15 @@ describe('contract: every FAIL cites wire or ledger evidence (a sequence number,
         case 'push-register':
           return { ...base, kind: 'push-register', taskId: r.taskId, url: 'https://127.0.0.1:9/p', via: 'inline', requestSeq: 1 } as WireEvent;
         default:
-          return { ...base, kind: 'push-attempt', taskId: r.taskId, url: 'https://127.0.0.1:9/p', state: r.state, outcome: r.delivered ? 'delivered' : 'tls-error', presentedClientCert: false } as WireEvent;
+          return {
+            ...base,
+            kind: 'push-attempt',
+            taskId: r.taskId,
+            url: 'https://127.0.0.1:9/p',
+            state: r.state,
+            outcome: r.delivered ? 'delivered' : 'tls-error',
+            presentedClientCert: false,
+          } as WireEvent;
       }
     });
   }
@@ -138,11 +188,40 @@ describe('contract: every FAIL cites wire or ledger evidence (a sequence number,
       fc.property(scenarios, fc.array(event, { maxLength: 14 }), claims, outcome, (s, raw, c, o) => {
         // The runner always records the moment it had the client's answer (or gave up on it).
         const events = build(raw);
-        events.push({ seq: events.length + 1, t: events.length * 10, kind: 'decision', outcome: o.kind, ...(c && o.kind === 'reported' ? { decision: c.decision } : {}) });
+        events.push({
+          seq: events.length + 1,
+          t: events.length * 10,
+          kind: 'decision',
+          outcome: o.kind,
+          ...(c && o.kind === 'reported' ? { decision: c.decision } : {}),
+        });
         const tasks = new Map<string, { id: string; contextId: string; state: string; mintedSeq: number; history: Array<{ seq: number; state: string }> }>();
-        for (const e of events) if (e.kind === 'task') tasks.set(e.taskId, { id: e.taskId, contextId: 'c', state: e.state, mintedSeq: tasks.get(e.taskId)?.mintedSeq ?? e.seq, history: [] });
-        const x: GradeInput = { scenario: s, card: s.peer.card, profile: { ...(s.profileConstraints as object) } as never, intent: s.intent, events, tasks: [...tasks.values()], claims: c, outcome: o };
-        x.profile = { bufferableInputModes: [], liveOnlyInputModes: [], callback: 'https', mediaTypes: [], consumesArtifacts: true, canRenegotiate: false, knownExtensions: [], requireSignedCards: false, trustedJwks: [], dialects: ['a2a-v1'], ...(s.profileConstraints as object) };
+        for (const e of events)
+          if (e.kind === 'task')
+            tasks.set(e.taskId, { id: e.taskId, contextId: 'c', state: e.state, mintedSeq: tasks.get(e.taskId)?.mintedSeq ?? e.seq, history: [] });
+        const x: GradeInput = {
+          scenario: s,
+          card: s.peer.card,
+          profile: { ...(s.profileConstraints as object) } as never,
+          intent: s.intent,
+          events,
+          tasks: [...tasks.values()],
+          claims: c,
+          outcome: o,
+        };
+        x.profile = {
+          bufferableInputModes: [],
+          liveOnlyInputModes: [],
+          callback: 'https',
+          mediaTypes: [],
+          consumesArtifacts: true,
+          canRenegotiate: false,
+          knownExtensions: [],
+          requireSignedCards: false,
+          trustedJwks: [],
+          dialects: ['a2a-v1'],
+          ...(s.profileConstraints as object),
+        };
         for (const check of grade(x).checks) {
           if (check.verdict !== 'FAIL') continue;
           fails++;

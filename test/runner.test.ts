@@ -8,7 +8,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClientAdapter } from '../harness/adapters/contract.js';
 import type { Scenario } from '../harness/core/scenario.js';
-import { DECISIONS, DEFAULT_PROFILE, DEGRADATION_RECORDS, ERROR_CLASSES, TASK_CLASSES, isKnownDegradation, type Hello } from '../harness/core/vocabulary/types.js';
+import {
+  DECISIONS,
+  DEFAULT_PROFILE,
+  DEGRADATION_RECORDS,
+  ERROR_CLASSES,
+  TASK_CLASSES,
+  isKnownDegradation,
+  type Hello,
+} from '../harness/core/vocabulary/types.js';
 import { readFileSync } from 'node:fs';
 import { loadCatalogue, scenarioProblem } from '../harness/runner/catalogue.js';
 import { importVendorModules, VendorImportError } from '../harness/runner/vendor-import.js';
@@ -33,7 +41,11 @@ const short = (s: Scenario, deadlineMs = 400): Scenario => ({ ...s, deadlineMs }
 
 describe('hostile clients cost one scenario, never the run', () => {
   it('a client that throws: FAIL from WIRE-DEADLINE, saying it threw', async () => {
-    const h = await startHarness(client(async () => { throw new Error('boom'); }));
+    const h = await startHarness(
+      client(async () => {
+        throw new Error('boom');
+      }),
+    );
     const r = await h.run(scenario('spec-tls-verify/valid-certificate-control'));
     await h.close();
     expect(r.outcome).toEqual({ kind: 'crashed', reason: 'the client threw: boom' });
@@ -41,7 +53,10 @@ describe('hostile clients cost one scenario, never the run', () => {
   });
 
   it('a client that hangs and ignores the abort: TIMEOUT, and the harness moves on', async () => {
-    const h = await startHarness(client(() => new Promise(() => {})), { abortGraceMs: 500 });
+    const h = await startHarness(
+      client(() => new Promise(() => {})),
+      { abortGraceMs: 500 },
+    );
     const r = await h.run(short(scenario('spec-tls-verify/valid-certificate-control')));
     const next = await h.run(short(scenario('spec-tls-verify/expired')));
     await h.close();
@@ -51,7 +66,11 @@ describe('hostile clients cost one scenario, never the run', () => {
   });
 
   it('a client that returns nothing, or a malformed report, is a FAIL that says why — even where doing nothing looks right', async () => {
-    for (const [result, why] of [[undefined, 'not a report object'], [{ decision: 'rejected' }, 'degradations must be a list'], [{ decision: 'maybe', degradations: [], taskIds: [] }, 'decision must be one of']] as const) {
+    for (const [result, why] of [
+      [undefined, 'not a report object'],
+      [{ decision: 'rejected' }, 'degradations must be a list'],
+      [{ decision: 'maybe', degradations: [], taskIds: [] }, 'decision must be one of'],
+    ] as const) {
       const h = await startHarness(client(async () => result as never));
       const r = await h.run(scenario('neg-live-input/live-audio-to-batch-peer'));
       await h.close();
@@ -62,7 +81,11 @@ describe('hostile clients cost one scenario, never the run', () => {
   });
 
   it('a client that throws synchronously is caught like one that rejects', async () => {
-    const h = await startHarness(client(() => { throw new Error('sync boom'); }));
+    const h = await startHarness(
+      client(() => {
+        throw new Error('sync boom');
+      }),
+    );
     const r = await h.run(scenario('spec-tls-verify/valid-certificate-control'));
     await h.close();
     expect(r.outcome).toEqual({ kind: 'crashed', reason: 'the client threw: sync boom' });
@@ -70,12 +93,20 @@ describe('hostile clients cost one scenario, never the run', () => {
 
   it('a client that ignores the abort cannot leak into the next run: the listeners are replaced', async () => {
     let leak: (() => Promise<void>) | undefined;
-    const h = await startHarness(client(async (req) => {
-      // Keep hammering the card URL long after the deadline, ignoring the abort.
-      leak = async () => { for (let i = 0; i < 100; i++) { await fetch(req.cardUrl).catch(() => {}); await new Promise((r) => setTimeout(r, 50)); } };
-      void leak();
-      return new Promise(() => {});
-    }), { abortGraceMs: 500 });
+    const h = await startHarness(
+      client(async (req) => {
+        // Keep hammering the card URL long after the deadline, ignoring the abort.
+        leak = async () => {
+          for (let i = 0; i < 100; i++) {
+            await fetch(req.cardUrl).catch(() => {});
+            await new Promise((r) => setTimeout(r, 50));
+          }
+        };
+        void leak();
+        return new Promise(() => {});
+      }),
+      { abortGraceMs: 500 },
+    );
     const oldOrigin = h.env.host.origin('expired');
     await h.run(short(scenario('spec-tls-verify/expired')));
     expect(h.env.host.origin('expired')).not.toBe(oldOrigin);
@@ -87,20 +118,22 @@ describe('hostile clients cost one scenario, never the run', () => {
   });
 
   it('a TRACE request or a flood of garbage gets an answer, not a hang or a harness error', async () => {
-    const h = await startHarness(client(async (req) => {
-      const { request } = await import('undici');
-      const { Agent } = await import('undici');
-      const { readFileSync } = await import('node:fs');
-      const agent = new Agent({ connect: { ca: readFileSync(req.tls.caFile, 'utf8') } });
-      const rpc = req.cardUrl.replace('/.well-known/agent-card.json', '/rpc');
-      const trace = await request(rpc, { method: 'TRACE' as never, dispatcher: agent });
-      await trace.body.dump();
-      const deep = '['.repeat(20_000) + ']'.repeat(20_000);
-      const junk = await request(rpc, { method: 'POST', dispatcher: agent, body: `{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":${deep}}}` });
-      await junk.body.dump();
-      await agent.close();
-      return { decision: 'rejected', degradations: [], taskIds: [], notes: `${trace.statusCode} ${junk.statusCode}` };
-    }));
+    const h = await startHarness(
+      client(async (req) => {
+        const { request } = await import('undici');
+        const { Agent } = await import('undici');
+        const { readFileSync } = await import('node:fs');
+        const agent = new Agent({ connect: { ca: readFileSync(req.tls.caFile, 'utf8') } });
+        const rpc = req.cardUrl.replace('/.well-known/agent-card.json', '/rpc');
+        const trace = await request(rpc, { method: 'TRACE' as never, dispatcher: agent });
+        await trace.body.dump();
+        const deep = '['.repeat(20_000) + ']'.repeat(20_000);
+        const junk = await request(rpc, { method: 'POST', dispatcher: agent, body: `{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":${deep}}}` });
+        await junk.body.dump();
+        await agent.close();
+        return { decision: 'rejected', degradations: [], taskIds: [], notes: `${trace.statusCode} ${junk.statusCode}` };
+      }),
+    );
     const r = await h.run(scenario('spec-tls-verify/valid-certificate-control'));
     await h.close();
     expect(r.claims?.notes).toBe('405 200');
@@ -118,10 +151,13 @@ describe('hostile clients cost one scenario, never the run', () => {
 
   it('a degradation record outside the closed list is a protocol warning, read as absent: the missing push->polling is NON_STRICT', async () => {
     const ref = createBuiltinClient('reference');
-    const misspelt = client(async (req, signal) => {
-      const r = await ref.run(req, signal);
-      return { ...r, degradations: r.degradations.map((d) => (d === 'push->polling' ? 'push->poll' : d)) };
-    }, await ref.hello());
+    const misspelt = client(
+      async (req, signal) => {
+        const r = await ref.run(req, signal);
+        return { ...r, degradations: r.degradations.map((d) => (d === 'push->polling' ? 'push->poll' : d)) };
+      },
+      await ref.hello(),
+    );
     const h = await startHarness(misspelt);
     const r = await h.run(scenario('hs-aspirational/push-not-supported'));
     await h.close();
@@ -129,7 +165,9 @@ describe('hostile clients cost one scenario, never the run', () => {
     expect(r.verdict).toBe('NON_STRICT');
     const warning = r.checks.find((c) => c.rule === 'CLIENT-PROTOCOL');
     expect(warning?.verdict).toBe('INFORMATIONAL');
-    expect(warning?.evidence).toEqual([expect.objectContaining({ source: 'claims', fact: expect.stringContaining('degradation record "push->poll" is not one the harness reads') })]);
+    expect(warning?.evidence).toEqual([
+      expect.objectContaining({ source: 'claims', fact: expect.stringContaining('degradation record "push->poll" is not one the harness reads') }),
+    ]);
     // The reference's own records are all in the list: no warning.
     const h2 = await startHarness('reference');
     const ok = await h2.run(scenario('hs-aspirational/push-not-supported'));
@@ -143,7 +181,8 @@ describe('hostile clients cost one scenario, never the run', () => {
     const schema = JSON.parse(readFileSync(join(ROOT, 'docs/ndjson/result.schema.json'), 'utf8')) as { properties: Record<string, { enum?: string[] }> };
     expect(schema.properties.decision!.enum).toEqual([...DECISIONS]);
     expect(schema.properties.errorClass!.enum).toEqual([...ERROR_CLASSES]);
-    for (const v of [...DECISIONS, ...ERROR_CLASSES, ...DEGRADATION_RECORDS]) expect(doc.match(new RegExp(`^\\| \`${v.replace(/[-/\\^$*+?.()|[\]{}]/g, '\\$&')}\` `, 'gm')), v).toHaveLength(1);
+    for (const v of [...DECISIONS, ...ERROR_CLASSES, ...DEGRADATION_RECORDS])
+      expect(doc.match(new RegExp(`^\\| \`${v.replace(/[-/\\^$*+?.()|[\]{}]/g, '\\$&')}\` `, 'gm')), v).toHaveLength(1);
     expect(isKnownDegradation('skill (default)->summarize') && isKnownDegradation('skill->card-minimum')).toBe(true);
     expect(isKnownDegradation('push->poll') || isKnownDegradation('skills a->b')).toBe(false);
   });
@@ -201,15 +240,27 @@ describe('a rejection is credited only when the client could have read the card 
     await h.close();
     expect(r.verdict).toBe('UNSUPPORTED');
     expect(r.checks[0]!.reason).toBe('the scenario needs a client that speaks a2a-v1; the client speaks a2a-v0.3');
-    expect(selectScenarios([{ scenario: scenario('neg-live-input/live-audio-to-batch-peer'), file: 'x' }, { scenario: scenario('dialect/v03-peer'), file: 'y' }], { ...hello, dialects: ['a2a-v0.3'] }).notRun).toEqual([
-      { id: 'neg-live-input/live-audio-to-batch-peer', reason: 'the scenario needs a client that speaks a2a-v1; the client speaks a2a-v0.3' },
-    ]);
+    expect(
+      selectScenarios(
+        [
+          { scenario: scenario('neg-live-input/live-audio-to-batch-peer'), file: 'x' },
+          { scenario: scenario('dialect/v03-peer'), file: 'y' },
+        ],
+        { ...hello, dialects: ['a2a-v0.3'] },
+      ).notRun,
+    ).toEqual([{ id: 'neg-live-input/live-audio-to-batch-peer', reason: 'the scenario needs a client that speaks a2a-v1; the client speaks a2a-v0.3' }]);
   });
 });
 
 describe('a client that declared both dialects is graded by what it declared unless it takes profile.dialects per run', () => {
   const dual = { name: 'dual', version: '1', profile: null, taskClasses: ['async-completion' as const], dialects: ['a2a-v1' as const, 'a2a-v0.3' as const] };
-  const ids = ['dialect/both-offered-v1-first', 'dialect/both-offered-v03-client', 'dialect/upgraded-in-place', 'dialect/v03-card-to-v1-client', 'dialect/v03-peer'];
+  const ids = [
+    'dialect/both-offered-v1-first',
+    'dialect/both-offered-v03-client',
+    'dialect/upgraded-in-place',
+    'dialect/v03-card-to-v1-client',
+    'dialect/v03-peer',
+  ];
   const entries = ids.map((id) => ({ scenario: scenario(id), file: 'x' }));
 
   it('without dialectsPerRun: a scenario about a client that speaks only one dialect is not run, saying why', () => {
@@ -236,7 +287,7 @@ describe('a client that declared both dialects is graded by what it declared unl
   });
 });
 
-describe('harness faults are ERROR, never the client\'s fault', () => {
+describe("harness faults are ERROR, never the client's fault", () => {
   it('an unknown peer factory gives ERROR with the reason', async () => {
     const h = await startHarness('reference');
     const s = scenario('spec-tls-verify/valid-certificate-control');
@@ -301,7 +352,16 @@ describe('a task class declined at run time', () => {
     const ref = await liar.run(scenario('neg-live-input/text-task-on-audio-card'));
     await liar.close();
     const { grade } = await import('../harness/core/oracle/index.js');
-    const g = grade({ scenario: scenario(ref.id), card: ref.card, profile: ref.profile, intent: ref.intent, events: ref.transcript, tasks: ref.ledger, claims: { decision: 'unsupported', degradations: [], taskIds: ref.ledger.map((t) => t.id) }, outcome: { kind: 'reported' } });
+    const g = grade({
+      scenario: scenario(ref.id),
+      card: ref.card,
+      profile: ref.profile,
+      intent: ref.intent,
+      events: ref.transcript,
+      tasks: ref.ledger,
+      claims: { decision: 'unsupported', degradations: [], taskIds: ref.ledger.map((t) => t.id) },
+      outcome: { kind: 'reported' },
+    });
     expect(g.checks.find((c) => c.rule === 'WIRE-NO-TASK-AFTER-REJECT')?.verdict).toBe('FAIL');
     expect(g.verdict).toBe('FAIL');
   });
@@ -329,13 +389,17 @@ describe('scenario files', () => {
   it('a duplicate id is a load error that names both files', async () => {
     await writeFile(join(dir, 'a.scenario.ts'), body('dup/one'));
     await writeFile(join(dir, 'b.scenario.ts'), body('dup/one'));
-    await expect(loadCatalogue([join(dir, 'a.scenario.ts'), join(dir, 'b.scenario.ts')])).rejects.toThrow(/duplicate scenario id "dup\/one" in .*a\.scenario\.ts and .*b\.scenario\.ts/);
+    await expect(loadCatalogue([join(dir, 'a.scenario.ts'), join(dir, 'b.scenario.ts')])).rejects.toThrow(
+      /duplicate scenario id "dup\/one" in .*a\.scenario\.ts and .*b\.scenario\.ts/,
+    );
   });
 
   it('a malformed scenario names the file and the field', async () => {
     const s = { ...scenario('spec-tls-verify/expired'), id: 'bad/one', title: '' };
     await writeFile(join(dir, 'c.scenario.ts'), `export default [${JSON.stringify(s)}];\n`);
-    await expect(loadCatalogue([join(dir, 'c.scenario.ts')])).rejects.toThrow(/c\.scenario\.ts: scenario "bad\/one": title: must NOT have fewer than 1 characters/);
+    await expect(loadCatalogue([join(dir, 'c.scenario.ts')])).rejects.toThrow(
+      /c\.scenario\.ts: scenario "bad\/one": title: must NOT have fewer than 1 characters/,
+    );
   });
 
   it('a .scenario.json is checked against docs/scenario.schema.json, naming the file and the field', async () => {
@@ -343,7 +407,9 @@ describe('scenario files', () => {
     const listener = s.peer.runtime.cardListener;
     s.peer.runtime.cardListener = 'plain-http';
     await writeFile(join(dir, 'e.scenario.json'), JSON.stringify({ scenarios: [s] }));
-    await expect(loadCatalogue([join(dir, 'e.scenario.json')])).rejects.toThrow(/e\.scenario\.json: scenario "json\/one": peer\.runtime\.cardListener: must be equal to one of the allowed values \(tls, mtls/);
+    await expect(loadCatalogue([join(dir, 'e.scenario.json')])).rejects.toThrow(
+      /e\.scenario\.json: scenario "json\/one": peer\.runtime\.cardListener: must be equal to one of the allowed values \(tls, mtls/,
+    );
     await writeFile(join(dir, 'f.scenario.json'), '{"scenarios": [');
     await expect(loadCatalogue([join(dir, 'f.scenario.json')])).rejects.toThrow(/f\.scenario\.json: not JSON/);
     s.peer.runtime.cardListener = listener;
@@ -352,7 +418,7 @@ describe('scenario files', () => {
     expect(loaded.map((e) => e.scenario.id)).toEqual(['json/one']);
   });
 
-  it('every built-in scenario follows the published schema, whose rule list is the registry\'s', async () => {
+  it("every built-in scenario follows the published schema, whose rule list is the registry's", async () => {
     for (const s of ALL_SCENARIOS) expect(scenarioProblem(s), s.id).toBeUndefined();
     const schema = JSON.parse(readFileSync(join(ROOT, 'docs/scenario.schema.json'), 'utf8'));
     expect([...schema.$defs.scenario.properties.rule.enum].sort()).toEqual([...RULE_IDS].sort());
@@ -363,9 +429,12 @@ describe('scenario files', () => {
     await expect(loadCatalogue([join(dir, 'd.scenario.ts')])).rejects.toThrow(/default export must be the array returned by defineScenarios/);
   });
 
-  it('modules load apart, as data: a function or a cycle is an error of its own file; a later file\'s timer that exits costs that file only', async () => {
+  it("modules load apart, as data: a function or a cycle is an error of its own file; a later file's timer that exits costs that file only", async () => {
     await writeFile(join(dir, 'm1.scenario.ts'), body('mod/fn').replace('];', '].map((s) => ({ ...s, f: () => 1 }));'));
-    await writeFile(join(dir, 'm2.scenario.ts'), `const s: Record<string, unknown> = ${JSON.stringify({ ...scenario('spec-tls-verify/expired'), id: 'mod/cycle' })};\ns.self = s;\nexport default [s];\n`);
+    await writeFile(
+      join(dir, 'm2.scenario.ts'),
+      `const s: Record<string, unknown> = ${JSON.stringify({ ...scenario('spec-tls-verify/expired'), id: 'mod/cycle' })};\ns.self = s;\nexport default [s];\n`,
+    );
     await writeFile(join(dir, 'm3.scenario.ts'), body('mod/fine'));
     await writeFile(join(dir, 'm4.scenario.ts'), `setTimeout(() => process.exit(0), 0);\n${body('mod/exits')}`);
     const loaded = await importVendorModules(['m1', 'm2', 'm3', 'm4'].map((m) => join(dir, `${m}.scenario.ts`)));
@@ -399,7 +468,7 @@ describe("a shim's glue, named beside the verdicts it explains (hello.glue)", ()
     expect(helloProblem({ ...hello, name: 'n'.repeat(201) })).toMatch(/hello\.name must be at most 200 characters/);
     expect(helloProblem({ ...hello, glue: [{ scenarios: ['a'], note: '' }] })).toMatch(/hello\.glue/);
   });
-  it('the @a2a-js/sdk adapters say which of their verdicts are the glue\'s', async () => {
+  it("the @a2a-js/sdk adapters say which of their verdicts are the glue's", async () => {
     const hello = await createBuiltinClient('a2a-js-sdk').hello();
     expect(hello.glue?.find((g) => g.scenarios.includes('trust-kid/expired'))?.note).toMatch(/x5c validity window/);
   });

@@ -55,12 +55,19 @@ describe('the canonical form a card signature covers (§8.4.1, the reading in ca
   it("gives the spec's worked example byte for byte; @a2a-js/sdk 1.3.0 drops the REQUIRED empty fields there (a2a-js#627)", () => {
     const fragment = { name: 'Example Agent', description: '', capabilities: { streaming: false, pushNotifications: false, extensions: [] }, skills: [] };
     // §8.4.1, "After applying RFC 8785".
-    expect(cardSigningPayload(fragment)).toBe('{"capabilities":{"pushNotifications":false,"streaming":false},"description":"","name":"Example Agent","skills":[]}');
+    expect(cardSigningPayload(fragment)).toBe(
+      '{"capabilities":{"pushNotifications":false,"streaming":false},"description":"","name":"Example Agent","skills":[]}',
+    );
     expect(canonicalizeAgentCard(fragment as never)).toBe('{"capabilities":{"pushNotifications":false,"streaming":false},"name":"Example Agent"}');
   });
 
   it('removes `signatures` and default values of fields without presence; keeps REQUIRED and `optional` ones; keeps unknown fields', () => {
-    const card: Record<string, unknown> = { ...filled(CONTROL), signatures: [{ protected: 'x', signature: 'y' }], iconUrl: '', provider: { organization: 'Contoso', url: 'https://contoso.example' } };
+    const card: Record<string, unknown> = {
+      ...filled(CONTROL),
+      signatures: [{ protected: 'x', signature: 'y' }],
+      iconUrl: '',
+      provider: { organization: 'Contoso', url: 'https://contoso.example' },
+    };
     (card.skills as Array<Record<string, unknown>>)[0]!.examples = [];
     const payload = JSON.parse(cardSigningPayload(card)) as Record<string, unknown>;
     expect(payload.signatures).toBeUndefined();
@@ -98,7 +105,8 @@ describe('the canonical form a card signature covers (§8.4.1, the reading in ca
       skills: [{ id: 's', name: 'S', description: 'd', tags: ['t'], examples: [], inputModes: [] }],
       vendorField: { nested: '' },
     };
-    for (const card of [...V1_SCENARIOS.map((s) => filled(s.id)), fragment, odd]) expect(cleanEmptySigningPayload(card)).toBe(canonicalizeAgentCard(card as never));
+    for (const card of [...V1_SCENARIOS.map((s) => filled(s.id)), fragment, odd])
+      expect(cleanEmptySigningPayload(card)).toBe(canonicalizeAgentCard(card as never));
   });
 
   it("the built-in clients' own canonical form, written apart from this one, agrees with it on the spec's example and on every built-in card", () => {
@@ -110,7 +118,22 @@ describe('the canonical form a card signature covers (§8.4.1, the reading in ca
     const schemes = {
       ...filled(CONTROL),
       securitySchemes: {
-        oauth: { oauth2SecurityScheme: { description: '', oauth2MetadataUrl: '', flows: { clientCredentials: { tokenUrl: 'https://auth.example/token', refreshUrl: '', scopes: {} }, authorizationCode: { authorizationUrl: 'https://auth.example/a', tokenUrl: 'https://auth.example/t', refreshUrl: '', scopes: { read: 'r' }, pkceRequired: false } } } },
+        oauth: {
+          oauth2SecurityScheme: {
+            description: '',
+            oauth2MetadataUrl: '',
+            flows: {
+              clientCredentials: { tokenUrl: 'https://auth.example/token', refreshUrl: '', scopes: {} },
+              authorizationCode: {
+                authorizationUrl: 'https://auth.example/a',
+                tokenUrl: 'https://auth.example/t',
+                refreshUrl: '',
+                scopes: { read: 'r' },
+                pkceRequired: false,
+              },
+            },
+          },
+        },
         key: { apiKeySecurityScheme: { description: '', location: 'header', name: 'X-Key' } },
         mtls: { mtlsSecurityScheme: {} },
       },
@@ -124,7 +147,9 @@ describe('the canonical form a card signature covers (§8.4.1, the reading in ca
     const card = filled('neg-push-mtls/mtls-receiver');
     const { importPKCS8 } = await import('jose');
     const pem = key.privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
-    const signed = (await generateAgentCardSignature(await importPKCS8(pem, 'ES256'), { alg: 'ES256', typ: 'JOSE', kid: key.kid })(card as never)) as unknown as Record<string, unknown>;
+    const signed = (await generateAgentCardSignature(await importPKCS8(pem, 'ES256'), { alg: 'ES256', typ: 'JOSE', kid: key.kid })(
+      card as never,
+    )) as unknown as Record<string, unknown>;
     const { securityRequirements: _dropped, ...stripped } = signed;
     expect(await sdkVerifies(stripped, [key])).toBe(true);
     const ours = withSignature(card, signCard(card, key));
@@ -141,7 +166,12 @@ describe('signatures a peer makes (§8.4.2) and the ways they break', () => {
     const card = filled(CONTROL);
     const sig = signCard(card, key, { header: { jku: 'https://127.0.0.1:1/.well-known/jwks.json' } });
     const signed = withSignature(card, sig);
-    expect(JSON.parse(Buffer.from(sig.protected, 'base64url').toString())).toEqual({ alg: 'ES256', typ: 'JOSE', kid: 'vendorx-2026-11', jku: 'https://127.0.0.1:1/.well-known/jwks.json' });
+    expect(JSON.parse(Buffer.from(sig.protected, 'base64url').toString())).toEqual({
+      alg: 'ES256',
+      typ: 'JOSE',
+      kid: 'vendorx-2026-11',
+      jku: 'https://127.0.0.1:1/.well-known/jwks.json',
+    });
     expect(await joseVerifies(signed, sig, key)).toBe(true);
     expect(await sdkVerifies(signed, [key])).toBe(true);
     expect(jwksOf([key, other]).keys.map((k) => k.kid)).toEqual(['vendorx-2026-11', 'vendorx-rotated']);
@@ -152,14 +182,19 @@ describe('signatures a peer makes (§8.4.2) and the ways they break', () => {
     const card = filled(CONTROL);
     const { importPKCS8 } = await import('jose');
     const pem = key.privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
-    const signed = (await generateAgentCardSignature(await importPKCS8(pem, 'ES256'), { alg: 'ES256', typ: 'JOSE', kid: key.kid })(card as never)) as unknown as Record<string, unknown>;
+    const signed = (await generateAgentCardSignature(await importPKCS8(pem, 'ES256'), { alg: 'ES256', typ: 'JOSE', kid: key.kid })(
+      card as never,
+    )) as unknown as Record<string, unknown>;
     const sig = (signed.signatures as CardSignature[])[0]!;
     expect(await joseVerifies(signed, sig, key)).toBe(true);
   });
 
   it('a card changed after signing, a signature by a key not in the JWKS, `alg: none` and HS256 keyed with the public key all fail both verifiers', async () => {
     const card = filled(CONTROL);
-    const tampered: Record<string, unknown> = { ...withSignature(card, signCard(card, key)), defaultOutputModes: ['application/vnd.vendorx.workflow+json;profile="v3"'] };
+    const tampered: Record<string, unknown> = {
+      ...withSignature(card, signCard(card, key)),
+      defaultOutputModes: ['application/vnd.vendorx.workflow+json;profile="v3"'],
+    };
     expect(await joseVerifies(tampered, (tampered.signatures as CardSignature[])[0]!, key)).toBe(false);
     expect(await sdkVerifies(tampered, [key])).toBe(false);
 
@@ -182,7 +217,11 @@ describe("the built-in clients' trust gate (clients/common/trust.ts) against sig
   const fetched: string[] = [];
   const fetchJson = async (url: string) => {
     fetched.push(url);
-    return url === JWKS ? { ok: true as const, json: jwksOf([key]) } : url === 'https://peer.example/jwks.json' ? { ok: true as const, json: jwksOf([other]) } : { ok: false as const };
+    return url === JWKS
+      ? { ok: true as const, json: jwksOf([key]) }
+      : url === 'https://peer.example/jwks.json'
+        ? { ok: true as const, json: jwksOf([other]) }
+        : { ok: false as const };
   };
   const other = makeSigningKey('vendorx-self');
 
@@ -190,7 +229,9 @@ describe("the built-in clients' trust gate (clients/common/trust.ts) against sig
     const card = filled(CONTROL);
     const { importPKCS8 } = await import('jose');
     const pem = key.privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
-    const bySdk = (await generateAgentCardSignature(await importPKCS8(pem, 'ES256'), { alg: 'ES256', typ: 'JOSE', kid: key.kid })(card as never)) as unknown as Record<string, unknown>;
+    const bySdk = (await generateAgentCardSignature(await importPKCS8(pem, 'ES256'), { alg: 'ES256', typ: 'JOSE', kid: key.kid })(
+      card as never,
+    )) as unknown as Record<string, unknown>;
     expect(await checkTrust(bySdk, profile, fetchJson)).toMatchObject({ ok: true, verified: true, kid: key.kid, jwks: JWKS });
     expect(await checkTrust(withSignature(card, signCard(card, key)), profile, fetchJson)).toMatchObject({ ok: true, verified: true });
   });
@@ -215,7 +256,9 @@ describe("the built-in clients' trust gate (clients/common/trust.ts) against sig
 });
 
 describe('the trust gate on the wire (reference client, in-process, real TLS)', () => {
-  it("fetches the JWKS from the other vendor's origin over verified TLS before any task; with no trust anchor it refuses, and a client that skips verification is graded FAIL", { timeout: 60_000 }, async () => {
+  it("fetches the JWKS from the other vendor's origin over verified TLS before any task; with no trust anchor it refuses, and a client that skips verification is graded FAIL", {
+    timeout: 60_000,
+  }, async () => {
     const ref = await startHarness('reference');
     const naive = await startHarness('naive:skips-signature-verification');
     try {
@@ -238,7 +281,14 @@ describe('the trust gate on the wire (reference client, in-process, real TLS)', 
 
       // A scenario whose description of its signature is not true is the harness's fault, never a verdict: a tamper that changes nothing.
       const sound = scenario('trust-signature/tampered');
-      const noop = await ref.run({ ...sound, id: 'x/no-op-tamper', peer: { ...sound.peer, signing: { key: 'published', tamper: { pointer: '/description', value: (sound.peer.card as { description: string }).description } } } });
+      const noop = await ref.run({
+        ...sound,
+        id: 'x/no-op-tamper',
+        peer: {
+          ...sound.peer,
+          signing: { key: 'published', tamper: { pointer: '/description', value: (sound.peer.card as { description: string }).description } },
+        },
+      });
       expect(noop.verdict).toBe('ERROR');
       expect(noop.checks[0]!.reason).toMatch(/should give a signature that does not verify; the harness finds one that verifies/);
 
@@ -252,7 +302,7 @@ describe('the trust gate on the wire (reference client, in-process, real TLS)', 
   });
 });
 
-describe('a signed card on the wire: its keys published by another vendor\'s origin', () => {
+describe("a signed card on the wire: its keys published by another vendor's origin", () => {
   let fx: PeerFixture;
   let agent: Agent;
   beforeAll(async () => {

@@ -130,7 +130,9 @@ describe('subprocess clients (NDJSON)', () => {
     }
   });
 
-  it('a client that ignores its abort, 10 times in a row: the scenario after it is never blamed (the adapter awaits the exit)', { timeout: 120_000 }, async () => {
+  it('a client that ignores its abort, 10 times in a row: the scenario after it is never blamed (the adapter awaits the exit)', {
+    timeout: 120_000,
+  }, async () => {
     const counter = join(testTemp('a2a-alt-'), 'n');
     // The kill and the runner's grace equal, as the 2 s and 2 s that raced in ruleset 1 (shortened to keep the test quick):
     // the runner may stop waiting before the process is gone, and the next run must still wait for it.
@@ -166,7 +168,9 @@ describe('several runs per process (hello.concurrency)', () => {
   it('a process that declares concurrency 4 gets up to four runs at once, its lanes share processes, and the verdicts are those of the in-process client', async () => {
     const rules = ['NEG-LIVE-INPUT', 'TRUST-ALG', 'HS-SKILL-OVERRIDE'];
     // Lanes that never back off: the test is about four runs at once on one process, whatever the machine's load.
-    const shared = await withThresholds({ loopMs: Infinity, blockMs: Infinity, owedMinMs: Infinity }, () => runConformance({ clientCmd: REFERENCE_NDJSON(4), files: BUILTIN_FILES, rules, lanes: 8, dialect: 'a2a-v1' }));
+    const shared = await withThresholds({ loopMs: Infinity, blockMs: Infinity, owedMinMs: Infinity }, () =>
+      runConformance({ clientCmd: REFERENCE_NDJSON(4), files: BUILTIN_FILES, rules, lanes: 8, dialect: 'a2a-v1' }),
+    );
     const inProcess = await runConformance({ client: 'reference', files: BUILTIN_FILES, rules, lanes: 8, dialect: 'a2a-v1' });
     expect(shared.client.concurrency).toBe(4);
     const verdicts = (r: typeof shared) => Object.fromEntries(r.results.map((x) => [x.id, x.verdict]));
@@ -183,7 +187,14 @@ describe('several runs per process (hello.concurrency)', () => {
 
   it('a process that exits while it holds three runs: each of them FAILs, saying how many it held', async () => {
     // Three lanes that never back off: the fixture exits once it holds three runs, whatever the machine's load.
-    const r = await withThresholds({ loopMs: Infinity, blockMs: Infinity, owedMinMs: Infinity }, () => runConformance({ clientCmd: cmd('shared-crash'), files: BUILTIN_FILES, pick: { ids: [REJECT_IS_RIGHT, 'trust-alg/none', 'trust-kid/unknown'] }, lanes: 3 }));
+    const r = await withThresholds({ loopMs: Infinity, blockMs: Infinity, owedMinMs: Infinity }, () =>
+      runConformance({
+        clientCmd: cmd('shared-crash'),
+        files: BUILTIN_FILES,
+        pick: { ids: [REJECT_IS_RIGHT, 'trust-alg/none', 'trust-kid/unknown'] },
+        lanes: 3,
+      }),
+    );
     expect(r.client.concurrency).toBe(3);
     expect(r.results.map((x) => [x.verdict, x.outcome.kind === 'crashed' ? x.outcome.reason : x.outcome.kind])).toEqual(
       Array(3).fill(['FAIL', 'the client process exited with code 5 with 3 run(s) in flight']),
@@ -203,7 +214,9 @@ describe('several runs per process (hello.concurrency)', () => {
       const [h, taken] = await Promise.all([hung, b.run({ ...scenario(REJECT_IS_RIGHT), deadlineMs: 8000 })]);
       expect(h.verdict).toBe('TIMEOUT');
       expect(taken.verdict).toBe('FAIL');
-      expect(taken.outcome.kind === 'crashed' && taken.outcome.reason).toMatch(/^the client process was killed: run r-\S+ did not answer its abort within 0.3 s/);
+      expect(taken.outcome.kind === 'crashed' && taken.outcome.reason).toMatch(
+        /^the client process was killed: run r-\S+ did not answer its abort within 0.3 s/,
+      );
       // A fresh process (the fixture hangs only once): both lanes run on it, and pass.
       const again = await Promise.all([a.run({ ...scenario(REJECT_IS_RIGHT), deadlineMs: 8000 }), b.run({ ...scenario(REJECT_IS_RIGHT), deadlineMs: 8000 })]);
       expect(again.map((x) => x.verdict)).toEqual(['PASS', 'PASS']);

@@ -13,7 +13,14 @@
  * a fetch that trusts the harness CA and presents the client certificate (an undici Agent).
  */
 import { randomUUID } from 'node:crypto';
-import { ClientFactory, ClientFactoryOptions, createAuthenticatingFetchWithRetry, DefaultAgentCardResolver, JsonRpcTransportFactory, type AuthenticationHandler } from 'a2a-js-sdk-v03/client';
+import {
+  ClientFactory,
+  ClientFactoryOptions,
+  createAuthenticatingFetchWithRetry,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+  type AuthenticationHandler,
+} from 'a2a-js-sdk-v03/client';
 import type { ClientAdapter } from '../../harness/core/vocabulary/adapter.js';
 import type { ClientReport, GlueChoice, RunRequest } from '../../harness/core/vocabulary/types.js';
 import { errorText, sdkFetch } from '../common/sdk-glue.js';
@@ -29,7 +36,7 @@ const SDK03_GLUE: GlueChoice[] = [
   },
   {
     scenarios: ['hs-aspirational/push-not-supported*', 'hs-split-origin/stale-*'],
-    note: 'glue: an SDK error ends the run (rejected before a task; after one, the task canceled and proceeded reported); falling back to polling, or probing first, is the application\'s to write',
+    note: "glue: an SDK error ends the run (rejected before a task; after one, the task canceled and proceeded reported); falling back to polling, or probing first, is the application's to write",
   },
 ];
 const TERMINAL = new Set(['completed', 'failed', 'canceled', 'rejected']);
@@ -69,18 +76,31 @@ async function runWithSdk03(req: RunRequest, signal: AbortSignal): Promise<Clien
     const mt = intent.input.mediaType;
     const bytes = intent.input.frames ? intent.input.frames * (intent.input.frameBytes ?? 0) : undefined;
     // As an application would: text as a TextPart, a JSON record as a DataPart, bytes as a FilePart.
-    const json = mt === 'application/json' && bytes === undefined ? (() => { try { return JSON.parse(intent.input.text ?? '') as unknown; } catch { return undefined; } })() : undefined;
+    const json =
+      mt === 'application/json' && bytes === undefined
+        ? (() => {
+            try {
+              return JSON.parse(intent.input.text ?? '') as unknown;
+            } catch {
+              return undefined;
+            }
+          })()
+        : undefined;
     const part =
-      bytes !== undefined ? { kind: 'file' as const, file: { bytes: Buffer.alloc(bytes, 7).toString('base64'), mimeType: mt } }
-      : json !== undefined && json !== null && typeof json === 'object' ? { kind: 'data' as const, data: json as Record<string, unknown> }
-      : { kind: 'text' as const, text: intent.input.text ?? 'hello' };
+      bytes !== undefined
+        ? { kind: 'file' as const, file: { bytes: Buffer.alloc(bytes, 7).toString('base64'), mimeType: mt } }
+        : json !== undefined && json !== null && typeof json === 'object'
+          ? { kind: 'data' as const, data: json as Record<string, unknown> }
+          : { kind: 'text' as const, text: intent.input.text ?? 'hello' };
     const message = { kind: 'message' as const, messageId: randomUUID(), role: 'user' as const, parts: [part] };
     const wantsPush = intent.completion === 'push' && profile.callback !== 'none' && req.tls.receiver;
     if (wantsPush) receiver = await PushReceiver.start(req.tls.receiver!);
     const configuration = {
       acceptedOutputModes: intent.acceptedOutputModes,
       blocking: false,
-      ...(receiver ? { pushNotificationConfig: { url: receiver.url, token: receiver.token, authentication: { schemes: ['Bearer'], credentials: receiver.credentials } } } : {}),
+      ...(receiver
+        ? { pushNotificationConfig: { url: receiver.url, token: receiver.token, authentication: { schemes: ['Bearer'], credentials: receiver.credentials } } }
+        : {}),
     };
 
     let taskId: string | undefined;
@@ -139,7 +159,14 @@ async function runWithSdk03(req: RunRequest, signal: AbortSignal): Promise<Clien
 export function createA2aJsSdkV03Client(): ClientAdapter {
   return {
     // The 0.3 line speaks A2A v0.3: scenarios that need a v1.0 client are listed as not run.
-    hello: () => ({ name: '@a2a-js/sdk', version: SDK_V03_VERSION, profile: null, taskClasses: ['text', 'live-input', 'async-completion', 'artifact', 'fire-and-forget'], dialects: ['a2a-v0.3'], glue: SDK03_GLUE }),
+    hello: () => ({
+      name: '@a2a-js/sdk',
+      version: SDK_V03_VERSION,
+      profile: null,
+      taskClasses: ['text', 'live-input', 'async-completion', 'artifact', 'fire-and-forget'],
+      dialects: ['a2a-v0.3'],
+      glue: SDK03_GLUE,
+    }),
     run: runWithSdk03,
   };
 }

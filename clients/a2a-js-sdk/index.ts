@@ -26,7 +26,14 @@
  * certificate (an undici Agent as dispatcher), the only way to do either with this SDK.
  */
 import { randomUUID } from 'node:crypto';
-import { ClientFactory, ClientFactoryOptions, createAuthenticatingFetchWithRetry, DefaultAgentCardResolver, JsonRpcTransportFactory, type AuthenticationHandler } from '@a2a-js/sdk/client';
+import {
+  ClientFactory,
+  ClientFactoryOptions,
+  createAuthenticatingFetchWithRetry,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+  type AuthenticationHandler,
+} from '@a2a-js/sdk/client';
 import { Role, TaskState, verifyAgentCardSignature } from '@a2a-js/sdk';
 import type { GlueChoice } from '../../harness/core/vocabulary/types.js';
 import type { ClientAdapter } from '../../harness/core/vocabulary/adapter.js';
@@ -53,7 +60,7 @@ export const SDK_GLUE: GlueChoice[] = [
   },
   {
     scenarios: ['hs-aspirational/push-not-supported', 'hs-split-origin/stale-*'],
-    note: 'glue: an SDK error ends the run (rejected before a task; after one, the task canceled and proceeded reported); falling back to polling, or probing first, is the application\'s to write',
+    note: "glue: an SDK error ends the run (rejected before a task; after one, the task canceled and proceeded reported); falling back to polling, or probing first, is the application's to write",
   },
 ];
 
@@ -122,7 +129,16 @@ async function runWithSdk(req: RunRequest, signal: AbortSignal): Promise<ClientR
       bytes === undefined
         ? { content: { $case: 'text' as const, value: intent.input.text ?? 'hello' }, mediaType: mt, filename: '', metadata: undefined }
         : { content: { $case: 'raw' as const, value: Buffer.alloc(bytes, 7) }, mediaType: mt, filename: '', metadata: undefined };
-    const message = (parts: unknown[], taskId = '') => ({ messageId: randomUUID(), role: Role.ROLE_USER, taskId, contextId: '', extensions: [], metadata: {}, referenceTaskIds: [], parts });
+    const message = (parts: unknown[], taskId = '') => ({
+      messageId: randomUUID(),
+      role: Role.ROLE_USER,
+      taskId,
+      contextId: '',
+      extensions: [],
+      metadata: {},
+      referenceTaskIds: [],
+      parts,
+    });
     const firstPart = intent.input.frames ? part(live ? frameBytes : frames * frameBytes) : part();
 
     const wantsPush = intent.completion === 'push' && profile.callback !== 'none' && req.tls.receiver;
@@ -131,7 +147,9 @@ async function runWithSdk(req: RunRequest, signal: AbortSignal): Promise<ClientR
       acceptedOutputModes: intent.acceptedOutputModes,
       returnImmediately: true,
       // As the spec asks of an application (§4.3.3, §13.2): credentials the agent presents to the webhook, checked there.
-      taskPushNotificationConfig: receiver ? { tenant: '', id: '', taskId: '', url: receiver.url, token: receiver.token, authentication: { scheme: 'Bearer', credentials: receiver.credentials } } : undefined,
+      taskPushNotificationConfig: receiver
+        ? { tenant: '', id: '', taskId: '', url: receiver.url, token: receiver.token, authentication: { scheme: 'Bearer', credentials: receiver.credentials } }
+        : undefined,
     };
     const request = (msg: unknown) => ({ tenant: '', metadata: {}, configuration, message: msg });
 
@@ -223,7 +241,14 @@ async function runWithSdk(req: RunRequest, signal: AbortSignal): Promise<ClientR
 export function createA2aJsSdkClient(): ClientAdapter {
   return {
     // The 1.x client speaks A2A v1.0: scenarios that need a v0.3 client are listed as not run.
-    hello: () => ({ name: '@a2a-js/sdk', version: SDK_VERSION, profile: null, taskClasses: ['text', 'live-input', 'async-completion', 'artifact', 'fire-and-forget'], dialects: ['a2a-v1'], glue: SDK_GLUE }),
+    hello: () => ({
+      name: '@a2a-js/sdk',
+      version: SDK_VERSION,
+      profile: null,
+      taskClasses: ['text', 'live-input', 'async-completion', 'artifact', 'fire-and-forget'],
+      dialects: ['a2a-v1'],
+      glue: SDK_GLUE,
+    }),
     run: runWithSdk,
   };
 }

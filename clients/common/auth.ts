@@ -31,9 +31,15 @@ export function oauthPlanFor(cardJson: unknown, credentials: readonly ClientCred
   const scopesOf = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
   const requirements: Array<Record<string, string[]>> = v03
     ? (Array.isArray(card.security) ? card.security : []).map((r) => Object.fromEntries(Object.entries(asObject(r)).map(([k, v]) => [k, scopesOf(v)])))
-    : (Array.isArray(card.securityRequirements) ? card.securityRequirements : []).map((r) => Object.fromEntries(Object.entries(asObject(asObject(r).schemes)).map(([k, v]) => [k, scopesOf(asObject(v).list)])));
+    : (Array.isArray(card.securityRequirements) ? card.securityRequirements : []).map((r) =>
+        Object.fromEntries(Object.entries(asObject(asObject(r).schemes)).map(([k, v]) => [k, scopesOf(asObject(v).list)])),
+      );
   for (const [name, scheme] of Object.entries(asObject(card.securitySchemes))) {
-    const oauth = v03 ? (V03_SCHEME_KIND[String(asObject(scheme).type)] === 'oauth2SecurityScheme' ? asObject(scheme) : {}) : asObject(asObject(scheme).oauth2SecurityScheme);
+    const oauth = v03
+      ? V03_SCHEME_KIND[String(asObject(scheme).type)] === 'oauth2SecurityScheme'
+        ? asObject(scheme)
+        : {}
+      : asObject(asObject(scheme).oauth2SecurityScheme);
     const flow = asObject(asObject(oauth.flows).clientCredentials);
     const tokenUrl = typeof flow.tokenUrl === 'string' ? flow.tokenUrl : undefined;
     const held = tokenUrl ? credentials.find((c) => c.kind === 'oauth2-client-credentials' && c.tokenUrl === tokenUrl) : undefined;

@@ -18,25 +18,53 @@ const m = (message: string): Kind => ({ message });
 
 const PROTO: Record<string, Record<string, Kind>> = {
   AgentCard: {
-    name: 'keep', description: 'keep', supportedInterfaces: 'keep', provider: m('AgentProvider'), version: 'keep', documentationUrl: 'keep',
-    capabilities: 'keep', securitySchemes: m('SecurityScheme'), securityRequirements: m('SecurityRequirement'), defaultInputModes: 'keep',
-    defaultOutputModes: 'keep', skills: 'keep', iconUrl: 'keep',
+    name: 'keep',
+    description: 'keep',
+    supportedInterfaces: 'keep',
+    provider: m('AgentProvider'),
+    version: 'keep',
+    documentationUrl: 'keep',
+    capabilities: 'keep',
+    securitySchemes: m('SecurityScheme'),
+    securityRequirements: m('SecurityRequirement'),
+    defaultInputModes: 'keep',
+    defaultOutputModes: 'keep',
+    skills: 'keep',
+    iconUrl: 'keep',
   },
   AgentInterface: { url: 'keep', protocolBinding: 'keep', tenant: 'drop', protocolVersion: 'keep' },
   AgentProvider: { url: 'keep', organization: 'keep' },
   AgentCapabilities: { streaming: 'keep', pushNotifications: 'keep', extensions: m('AgentExtension'), extendedAgentCard: 'keep' },
   AgentExtension: { uri: 'drop', description: 'drop', required: 'drop', params: 'keep' },
-  AgentSkill: { id: 'keep', name: 'keep', description: 'keep', tags: 'keep', examples: 'drop', inputModes: 'drop', outputModes: 'drop', securityRequirements: m('SecurityRequirement') },
+  AgentSkill: {
+    id: 'keep',
+    name: 'keep',
+    description: 'keep',
+    tags: 'keep',
+    examples: 'drop',
+    inputModes: 'drop',
+    outputModes: 'drop',
+    securityRequirements: m('SecurityRequirement'),
+  },
   SecurityRequirement: { schemes: m('StringList') },
   StringList: { list: 'drop' },
   SecurityScheme: {
-    apiKeySecurityScheme: m('ApiKey'), httpAuthSecurityScheme: m('HttpAuth'), oauth2SecurityScheme: m('OAuth2'),
-    openIdConnectSecurityScheme: m('Oidc'), mtlsSecurityScheme: m('Mtls'),
+    apiKeySecurityScheme: m('ApiKey'),
+    httpAuthSecurityScheme: m('HttpAuth'),
+    oauth2SecurityScheme: m('OAuth2'),
+    openIdConnectSecurityScheme: m('Oidc'),
+    mtlsSecurityScheme: m('Mtls'),
   },
   ApiKey: { description: 'drop', location: 'keep', name: 'keep' },
   HttpAuth: { description: 'drop', scheme: 'keep', bearerFormat: 'drop' },
   OAuth2: { description: 'drop', flows: m('OAuthFlows'), oauth2MetadataUrl: 'drop' },
-  OAuthFlows: { authorizationCode: m('AuthorizationCodeFlow'), clientCredentials: m('ClientCredentialsFlow'), implicit: m('ImplicitFlow'), password: m('PasswordFlow'), deviceCode: m('DeviceCodeFlow') },
+  OAuthFlows: {
+    authorizationCode: m('AuthorizationCodeFlow'),
+    clientCredentials: m('ClientCredentialsFlow'),
+    implicit: m('ImplicitFlow'),
+    password: m('PasswordFlow'),
+    deviceCode: m('DeviceCodeFlow'),
+  },
   AuthorizationCodeFlow: { authorizationUrl: 'keep', tokenUrl: 'keep', refreshUrl: 'drop', scopes: 'keep', pkceRequired: 'drop' },
   ClientCredentialsFlow: { tokenUrl: 'keep', refreshUrl: 'drop', scopes: 'keep' },
   ImplicitFlow: { authorizationUrl: 'drop', refreshUrl: 'drop', scopes: 'drop' },
@@ -50,7 +78,11 @@ const PROTO: Record<string, Record<string, Kind>> = {
 const ELEMENTS: Record<string, string> = { supportedInterfaces: 'AgentInterface', skills: 'AgentSkill', capabilities: 'AgentCapabilities' };
 
 const isEmpty = (v: unknown) =>
-  v === '' || v === false || v === 0 || (Array.isArray(v) && v.length === 0) || (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0);
+  v === '' ||
+  v === false ||
+  v === 0 ||
+  (Array.isArray(v) && v.length === 0) ||
+  (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0);
 
 function clean(value: unknown, message: string): unknown {
   const table = PROTO[message];

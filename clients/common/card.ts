@@ -28,7 +28,6 @@ const asObject = (v: unknown): Json => (typeof v === 'object' && v !== null && !
 const asList = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const asStrings = (v: unknown): string[] => asList(v).filter((x): x is string => typeof x === 'string');
 
-
 /**
  * Reads what the client needs, from a v1.0 card or a v0.3 one (a main `url` at `preferredTransport`,
  * default JSONRPC, plus `additionalInterfaces`, all at the card's `protocolVersion`). Missing
@@ -55,7 +54,11 @@ export function readClientCard(json: unknown): ClientCard {
       ]
     : asList(card.supportedInterfaces).map((i) => {
         const o = asObject(i);
-        return { url: typeof o.url === 'string' ? o.url : '', binding: typeof o.protocolBinding === 'string' ? o.protocolBinding : '', version: typeof o.protocolVersion === 'string' ? o.protocolVersion : '' };
+        return {
+          url: typeof o.url === 'string' ? o.url : '',
+          binding: typeof o.protocolBinding === 'string' ? o.protocolBinding : '',
+          version: typeof o.protocolVersion === 'string' ? o.protocolVersion : '',
+        };
       });
   return {
     interfaces,
@@ -77,7 +80,9 @@ export function readClientCard(json: unknown): ClientCard {
       };
     }),
     schemes,
-    requirements: v03 ? asList(card.security).map((r) => Object.keys(asObject(r))) : asList(card.securityRequirements).map((r) => Object.keys(asObject(asObject(r).schemes))),
+    requirements: v03
+      ? asList(card.security).map((r) => Object.keys(asObject(r)))
+      : asList(card.securityRequirements).map((r) => Object.keys(asObject(asObject(r).schemes))),
   };
 }
 

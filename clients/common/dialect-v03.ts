@@ -135,7 +135,13 @@ function statusIn(s: unknown): Json {
 function taskIn(t: unknown): Json {
   if (!isObj(t)) return {};
   const { kind: _kind, status, artifacts, ...rest } = t;
-  return { ...rest, status: statusIn(status), ...(Array.isArray(artifacts) ? { artifacts: artifacts.map((a) => (isObj(a) ? { ...a, parts: Array.isArray(a.parts) ? a.parts.map(partIn) : [] } : a)) } : {}) };
+  return {
+    ...rest,
+    status: statusIn(status),
+    ...(Array.isArray(artifacts)
+      ? { artifacts: artifacts.map((a) => (isObj(a) ? { ...a, parts: Array.isArray(a.parts) ? a.parts.map(partIn) : [] } : a)) }
+      : {}),
+  };
 }
 
 function messageIn(m: unknown): Json {

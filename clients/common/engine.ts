@@ -55,7 +55,13 @@ const taskOf = (r: Record<string, unknown>): TaskJson | undefined => {
 export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: Mistakes = {}): Promise<ClientReport> {
   const started = Date.now();
   const budgetLeft = () => req.deadlineMs - MARGIN_MS - (Date.now() - started);
-  const t = await A2ATransport.open({ tls: req.tls, signal, insecure: mistakes.skipsTlsVerify === true, versionHeader: mistakes.omitsA2aVersion !== true, repeatsChallengedCall: mistakes.repeatsChallengedCall === true });
+  const t = await A2ATransport.open({
+    tls: req.tls,
+    signal,
+    insecure: mistakes.skipsTlsVerify === true,
+    versionHeader: mistakes.omitsA2aVersion !== true,
+    repeatsChallengedCall: mistakes.repeatsChallengedCall === true,
+  });
   let receiver: PushReceiver | undefined;
   const taskIds: string[] = [];
   try {
@@ -65,13 +71,24 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
 
     const fetched = await t.getJson(req.cardUrl);
     if (!fetched.ok)
-      return { decision: 'rejected', errorClass: fetched.kind === 'network' || fetched.kind === 'cut' ? 'handshake' : 'untrusted-card', degradations: [], taskIds, notes: `card fetch failed: ${describe(fetched)}` };
+      return {
+        decision: 'rejected',
+        errorClass: fetched.kind === 'network' || fetched.kind === 'cut' ? 'handshake' : 'untrusted-card',
+        degradations: [],
+        taskIds,
+        notes: `card fetch failed: ${describe(fetched)}`,
+      };
     // The trust gate comes first: nothing is planned from a card the client cannot trust (seed 001).
     const cardJson = (fetched.json && typeof fetched.json === 'object' && !Array.isArray(fetched.json) ? fetched.json : {}) as Record<string, unknown>;
-    const trust = await checkTrust(cardJson, req.profile, async (url) => {
-      const got = await t.getJwks(url);
-      return got.ok ? got : { ok: false };
-    }, mistakes);
+    const trust = await checkTrust(
+      cardJson,
+      req.profile,
+      async (url) => {
+        const got = await t.getJwks(url);
+        return got.ok ? got : { ok: false };
+      },
+      mistakes,
+    );
     if (!trust.ok) return { decision: 'rejected', errorClass: 'untrusted-card', degradations: [], taskIds, notes: trust.notes };
     const card = readClientCard(fetched.json);
     let plan = negotiate(card, req.profile, req.intent, mistakes);
@@ -90,21 +107,33 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
         const got = await t.rpc(plan.rpcUrl, 'GetExtendedAgentCard', {});
         if (got.ok && readClientCard(got.result).interfaces.length > 0) {
           const fresh = negotiate(readClientCard(got.result), req.profile, req.intent, mistakes);
-          if (fresh.action === 'reject') return { decision: 'rejected', errorClass: fresh.errorClass, degradations: [], taskIds, notes: `the agent's own card (GetExtendedAgentCard): ${fresh.notes}` };
+          if (fresh.action === 'reject')
+            return {
+              decision: 'rejected',
+              errorClass: fresh.errorClass,
+              degradations: [],
+              taskIds,
+              notes: `the agent's own card (GetExtendedAgentCard): ${fresh.notes}`,
+            };
           plan = fresh;
           t.dialect = plan.dialect;
           // The agent's own card replaces the public one (§3.1.11), its security schemes too.
           const freshAuth = oauthPlanFor(got.result, req.credentials);
           if (freshAuth && (!t.auth || freshAuth.tokenUrl !== t.auth.plan.tokenUrl)) t.auth = new TokenSource(freshAuth, t.fetchImpl);
-          probeNote = 'planned on the agent\'s own card (GetExtendedAgentCard), the card from the other origin replaced';
+          probeNote = "planned on the agent's own card (GetExtendedAgentCard), the card from the other origin replaced";
         } else probeNote = `GetExtendedAgentCard probe failed (${got.ok ? 'not a card' : describe(got)}); going on with the card as served`;
       } else if (plan.dialect === 'a2a-v0.3') {
         // v0.3 has no read that needs no task (no tasks/list): a minimal probe task, canceled at once.
-        const probe = await t.rpc(plan.rpcUrl, 'SendMessage', { message: { messageId: newMessageId(), role: 'ROLE_USER', parts: [{ text: '.', mediaType: req.intent.input.mediaType }] }, configuration: { returnImmediately: true } });
+        const probe = await t.rpc(plan.rpcUrl, 'SendMessage', {
+          message: { messageId: newMessageId(), role: 'ROLE_USER', parts: [{ text: '.', mediaType: req.intent.input.mediaType }] },
+          configuration: { returnImmediately: true },
+        });
         const id = probe.ok ? taskOf(probe.result)?.id : undefined;
         if (id) taskIds.push(id); // a task it caused: reported, as every one is
         if (id) await t.rpc(plan.rpcUrl, 'CancelTask', { id });
-        probeNote = id ? `probed the RPC origin with a minimal task (${id}), canceled` : `the probe task was refused (${probe.ok ? 'no task' : describe(probe)}); going on with the card as served`;
+        probeNote = id
+          ? `probed the RPC origin with a minimal task (${id}), canceled`
+          : `the probe task was refused (${probe.ok ? 'no task' : describe(probe)}); going on with the card as served`;
       } else {
         const got = await t.rpc(plan.rpcUrl, 'ListTasks', { pageSize: 1 });
         probeNote = got.ok ? 'probed the RPC origin with ListTasks' : `ListTasks probe failed (${describe(got)}); going on with the card as served`;
@@ -132,10 +161,20 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
     const frameBytes = intent.input.frameBytes ?? 0;
     const frames = intent.input.frames ?? 1;
     const partOf = (bytes: number) => ({ raw: Buffer.alloc(bytes, 7).toString('base64'), mediaType: intent.input.mediaType });
-    const firstParts = input === 'text' ? [{ text: intent.input.text ?? 'hello', mediaType: intent.input.mediaType }] : [partOf(input === 'frames' ? frameBytes : frames * frameBytes)];
+    const firstParts =
+      input === 'text'
+        ? [{ text: intent.input.text ?? 'hello', mediaType: intent.input.mediaType }]
+        : [partOf(input === 'frames' ? frameBytes : frames * frameBytes)];
 
     if (plan.completion === 'push') {
-      if (!req.tls.receiver) return { decision: 'rejected', errorClass: 'unnegotiable-card', degradations: [], taskIds, notes: 'push needed but no receiver certificate was handed over' };
+      if (!req.tls.receiver)
+        return {
+          decision: 'rejected',
+          errorClass: 'unnegotiable-card',
+          degradations: [],
+          taskIds,
+          notes: 'push needed but no receiver certificate was handed over',
+        };
       receiver = await PushReceiver.start(req.tls.receiver);
     }
     const configuration: Record<string, unknown> = { acceptedOutputModes: plan.acceptedOutputModes, returnImmediately: true };
@@ -154,7 +193,9 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
     const undecodable = (task: TaskJson | undefined) =>
       !req.profile.consumesArtifacts
         ? []
-        : (task?.artifacts ?? []).flatMap((a) => (a.parts ?? []).map((p) => p.mediaType ?? '')).filter((mt) => mt !== '' && !req.profile.mediaTypes.some((r) => sameType(r, mt, mistakes.looseMediaMatch === true)));
+        : (task?.artifacts ?? [])
+            .flatMap((a) => (a.parts ?? []).map((p) => p.mediaType ?? ''))
+            .filter((mt) => mt !== '' && !req.profile.mediaTypes.some((r) => sameType(r, mt, mistakes.looseMediaMatch === true)));
     const planned = plan;
     /** How the task came to be followed, where its first answer did not name it whole (below). */
     let followed = '';
@@ -207,7 +248,12 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
       errorClass: 'handshake',
       degradations: [],
       taskIds,
-      notes: [probeNote, `the answer to ${method} was lost (${what}): the agent may have minted a task this client cannot name (${lookup}); the message was not sent again, as Send Message is only MAY-idempotent (A2A §3.3.1)`].filter(Boolean).join('; '),
+      notes: [
+        probeNote,
+        `the answer to ${method} was lost (${what}): the agent may have minted a task this client cannot name (${lookup}); the message was not sent again, as Send Message is only MAY-idempotent (A2A §3.3.1)`,
+      ]
+        .filter(Boolean)
+        .join('; '),
     });
 
     // Streamed completion: one SendStreamingMessage, read to the end. A peer that refuses streaming
@@ -235,7 +281,9 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
           const id = taskIds[probed];
           if (id) await cancel(id);
           void it.return(undefined).catch(() => {});
-          return report(`the stream did not reach a terminal state within the deadline budget${id ? `; task ${mistakes.neverCancels ? 'left as is' : 'canceled'}` : ''}`);
+          return report(
+            `the stream did not reach a terminal state within the deadline budget${id ? `; task ${mistakes.neverCancels ? 'left as is' : 'canceled'}` : ''}`,
+          );
         }
         const n = raced;
         if (n.done) {
@@ -255,7 +303,7 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
         }
         const task = n.value.task as TaskJson | undefined;
         if (task?.id && !taskIds.includes(task.id)) taskIds.push(task.id);
-        const st = ((n.value.statusUpdate as { status?: { state?: string } } | undefined)?.status?.state) ?? task?.status?.state;
+        const st = (n.value.statusUpdate as { status?: { state?: string } } | undefined)?.status?.state ?? task?.status?.state;
         if (st) last = st;
         // An artifact this client cannot decode ends the task here too (seed 001): close the stream, cancel, never re-send.
         const update = n.value.artifactUpdate as { taskId?: string; artifact?: { parts?: Array<{ mediaType?: string }> } } | undefined;
@@ -266,7 +314,12 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
           if (id && !taskIds.includes(id)) taskIds.push(id);
           const open = !last || !TERMINAL.has(last);
           if (id && open) await cancel(id);
-          return { ...report(`streamed; cannot decode ${bad.join(', ')}; task ${id ?? '(unknown)'} ${open ? (mistakes.neverCancels ? 'left as is' : 'canceled') : `ended ${last}`}; not re-sent`), errorClass: 'media-type' };
+          return {
+            ...report(
+              `streamed; cannot decode ${bad.join(', ')}; task ${id ?? '(unknown)'} ${open ? (mistakes.neverCancels ? 'left as is' : 'canceled') : `ended ${last}`}; not re-sent`,
+            ),
+            errorClass: 'media-type',
+          };
         }
         if (n.value.message && !task) last = 'a direct Message';
       }
@@ -289,7 +342,11 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
           lookup = `; ${found.note}`;
         }
         degradations.push('stream->polling');
-        left = { task, params: streamed, note: `the stream ${how} with the task ${last ? `in ${last}` : 'in no state yet'}, before it ended${lookup}; followed it with SubscribeToTask and GetTask` };
+        left = {
+          task,
+          params: streamed,
+          note: `the stream ${how} with the task ${last ? `in ${last}` : 'in no state yet'}, before it ended${lookup}; followed it with SubscribeToTask and GetTask`,
+        };
       }
     }
 
@@ -304,11 +361,13 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
         if (!found.task) return lostAnswer('SendMessage', describe(sent), found.note);
         return { task: found.task, params, note: `the answer to SendMessage was cut (${describe(sent)}); ${found.note}; not sent again` };
       }
-      if (!sent.ok) return { decision: 'rejected', errorClass: 'handshake', degradations: [], taskIds, notes: `the peer refused the first message: ${describe(sent)}` };
+      if (!sent.ok)
+        return { decision: 'rejected', errorClass: 'handshake', degradations: [], taskIds, notes: `the peer refused the first message: ${describe(sent)}` };
       // An agent may answer with a direct Message and no task (spec §3.1.1): that is the answer.
       if (sent.result.message && !sent.result.task) return report('the agent answered with a direct Message; no task to follow');
       const task = taskOf(sent.result);
-      if (!task) return { decision: 'rejected', errorClass: 'handshake', degradations: [], taskIds, notes: 'the peer answered with neither a task nor a message' };
+      if (!task)
+        return { decision: 'rejected', errorClass: 'handshake', degradations: [], taskIds, notes: 'the peer answered with neither a task nor a message' };
       return { task, params, note: '' };
     };
     const started = left ?? (await start());
@@ -325,12 +384,23 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
     // capability flag had nothing behind it, seed 003) falls back to polling.
     let pushRefused = false;
     if (receiver) {
-      const registered = await t.rpc(rpcUrl, 'CreateTaskPushNotificationConfig', { taskId: task.id, url: receiver.url, token: receiver.token, authentication: { scheme: 'Bearer', credentials: receiver.credentials } }, { headers: extHeaders });
+      const registered = await t.rpc(
+        rpcUrl,
+        'CreateTaskPushNotificationConfig',
+        { taskId: task.id, url: receiver.url, token: receiver.token, authentication: { scheme: 'Bearer', credentials: receiver.credentials } },
+        { headers: extHeaders },
+      );
       if (!registered.ok) {
         pushRefused = true;
         if (mistakes.abortsOnRefusal) {
           await cancel(task.id);
-          return { decision: 'rejected', errorClass: 'handshake', degradations: [], taskIds, notes: `push registration refused (${describe(registered)}); gave up, task ${mistakes.neverCancels ? 'left as is' : 'canceled'}` };
+          return {
+            decision: 'rejected',
+            errorClass: 'handshake',
+            degradations: [],
+            taskIds,
+            notes: `push registration refused (${describe(registered)}); gave up, task ${mistakes.neverCancels ? 'left as is' : 'canceled'}`,
+          };
         }
         if (!mistakes.waitsOnRefusedPush) {
           degradations.push('push->polling');
@@ -368,7 +438,8 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
           break;
         }
         if (n.done) break;
-        const seen = ((n.value.statusUpdate as { status?: { state?: string } } | undefined)?.status?.state) ?? (n.value.task as TaskJson | undefined)?.status?.state;
+        const seen =
+          (n.value.statusUpdate as { status?: { state?: string } } | undefined)?.status?.state ?? (n.value.task as TaskJson | undefined)?.status?.state;
         if (seen) state = seen;
       }
     }
@@ -401,7 +472,12 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
             }
             // Terminal for this task, never transient (seed 001): cancel what still runs, send nothing again.
             if (!state || !TERMINAL.has(state)) await cancel(current);
-            return { ...report(`${resent ? `re-sent ${resent} time(s); ` : ''}cannot decode ${bad.join(', ')}; task ${current} ${!state || !TERMINAL.has(state) ? (mistakes.neverCancels ? 'left as is' : 'canceled') : `ended ${state}`}${resent ? '' : '; not re-sent'}`), errorClass: 'media-type' };
+            return {
+              ...report(
+                `${resent ? `re-sent ${resent} time(s); ` : ''}cannot decode ${bad.join(', ')}; task ${current} ${!state || !TERMINAL.has(state) ? (mistakes.neverCancels ? 'left as is' : 'canceled') : `ended ${state}`}${resent ? '' : '; not re-sent'}`,
+              ),
+              errorClass: 'media-type',
+            };
           }
           if (state && TERMINAL.has(state)) break;
           if (state === 'TASK_STATE_INPUT_REQUIRED' && input !== 'frames') {
@@ -422,7 +498,8 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
     // Give it a moment (within the budget) before closing the receiver under it.
     if (receiver && !pushOnly) {
       const until = Date.now() + Math.min(500, Math.max(0, budgetLeft()));
-      while (Date.now() < until && !receiver.deliveries.some((d) => d.taskId === task.id && d.state && TERMINAL.has(d.state))) await receiver.next(until - Date.now());
+      while (Date.now() < until && !receiver.deliveries.some((d) => d.taskId === task.id && d.state && TERMINAL.has(d.state)))
+        await receiver.next(until - Date.now());
     }
 
     // Outputs: is the required mode among the artifacts?
@@ -438,7 +515,9 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
         while (!signal.aborted) {
           const it = t.rpcStream(rpcUrl, 'SubscribeToTask', { id: task.id });
           for (let n = await it.next(); !n.done; n = await it.next()) {
-            const mts = ((n.value.artifactUpdate as { artifact?: { parts?: Array<{ mediaType?: string }> } } | undefined)?.artifact?.parts ?? []).map((p) => p.mediaType);
+            const mts = ((n.value.artifactUpdate as { artifact?: { parts?: Array<{ mediaType?: string }> } } | undefined)?.artifact?.parts ?? []).map(
+              (p) => p.mediaType,
+            );
             if (mts.includes(required)) return report(`${required} received on SubscribeToTask`);
           }
           await sleep(POLL_MS, signal);

@@ -100,8 +100,6 @@ export function sameType(wanted: string, offered: string, loose = false): boolea
 
 const LIVE_MEDIA = /^(audio|video)\//i;
 
-
-
 /** True when every alternative of the card's security requirements needs an mTLS scheme. */
 function everyAlternativeNeedsMtls(card: ClientCard): boolean {
   return card.requirements.length > 0 && card.requirements.every((alt) => alt.some((n) => card.schemes.get(n) === 'mtlsSecurityScheme'));
@@ -117,9 +115,15 @@ export function negotiate(card: ClientCard, profile: ClientProfile, intent: Task
   // §8.3.2: the first interface, in the card's order, whose binding and version the client speaks;
   // patch numbers are not considered (§3.6).
   const spoken = profile.dialects ?? ['a2a-v1'];
-  const iface = card.interfaces.find((i) => i.binding === 'JSONRPC' && dialectOfVersion(i.version) !== undefined && spoken.includes(dialectOfVersion(i.version)!));
+  const iface = card.interfaces.find(
+    (i) => i.binding === 'JSONRPC' && dialectOfVersion(i.version) !== undefined && spoken.includes(dialectOfVersion(i.version)!),
+  );
   if (!iface)
-    return { action: 'reject', errorClass: 'unnegotiable-card', notes: `no JSONRPC interface in a dialect this client speaks (${spoken.join(', ')}); the card offers ${card.interfaces.map((i) => `${i.binding} ${i.version}`).join(', ') || 'none'}` };
+    return {
+      action: 'reject',
+      errorClass: 'unnegotiable-card',
+      notes: `no JSONRPC interface in a dialect this client speaks (${spoken.join(', ')}); the card offers ${card.interfaces.map((i) => `${i.binding} ${i.version}`).join(', ') || 'none'}`,
+    };
 
   if (mistakes.rejectsWholeCard) {
     const liveInputs = card.inputModes.filter((m) => LIVE_MEDIA.test(m));
@@ -145,9 +149,13 @@ export function negotiate(card: ClientCard, profile: ClientProfile, intent: Task
       const session = mistakes.neverEscalates
         ? undefined
         : card.extensions.find(
-            (e) => IMPLEMENTED_EXTENSIONS.includes(e.uri) && profile.knownExtensions.includes(e.uri) && (!Array.isArray(e.params.inputModes) || has((e.params.inputModes as unknown[]).map(String), mt)),
+            (e) =>
+              IMPLEMENTED_EXTENSIONS.includes(e.uri) &&
+              profile.knownExtensions.includes(e.uri) &&
+              (!Array.isArray(e.params.inputModes) || has((e.params.inputModes as unknown[]).map(String), mt)),
           );
-      if (!session) return { action: 'reject', errorClass: 'unnegotiable-card', notes: `live-only ${mt} but the card does not offer streaming; cannot buffer it` };
+      if (!session)
+        return { action: 'reject', errorClass: 'unnegotiable-card', notes: `live-only ${mt} but the card does not offer streaming; cannot buffer it` };
       input = 'frames';
       optIn = session.uri;
       notes = `live ${mt} on a card without streaming: opting into ${session.uri}`;
@@ -162,7 +170,9 @@ export function negotiate(card: ClientCard, profile: ClientProfile, intent: Task
   let accepted = usable.filter((m) => has(offered, m));
   if (intent.acceptedOutputModes.length > 0 && accepted.length === 0) {
     // Downgrade to a skill whose own outputs the client can use and whose inputs take this input.
-    const other = card.skills.find((k) => k.id !== skillId && k.outputModes && usable.some((m) => has(k.outputModes!, m)) && has(modesFor(card, k.id, 'input'), mt));
+    const other = card.skills.find(
+      (k) => k.id !== skillId && k.outputModes && usable.some((m) => has(k.outputModes!, m)) && has(modesFor(card, k.id, 'input'), mt),
+    );
     if (other) {
       degradations.push(`skill ${skillId ?? '(default)'}->${other.id}`);
       notes = `${notes ? `${notes}; ` : ''}the card's outputs cannot be used; skill ${other.id} emits ${other.outputModes!.join(', ')}`;
@@ -180,11 +190,20 @@ export function negotiate(card: ClientCard, profile: ClientProfile, intent: Task
     return { action: 'reject', errorClass: 'media-type', notes: `the card offers none of ${intent.acceptedOutputModes.join(', ')}` };
   // The one output the application cannot do without: offered, and reachable.
   const required = intent.requiredOutputMode;
-  if (required && !has(offered, required)) return { action: 'reject', errorClass: 'media-type', notes: `the card does not offer ${required}, which the application needs` };
+  if (required && !has(offered, required))
+    return { action: 'reject', errorClass: 'media-type', notes: `the card does not offer ${required}, which the application needs` };
   if (required && has(unreachableAll, required))
-    return { action: 'reject', errorClass: 'unnegotiable-card', notes: `${required}, which the application needs, is emitted only on SubscribeToTask, and the card does not offer streaming` };
+    return {
+      action: 'reject',
+      errorClass: 'unnegotiable-card',
+      notes: `${required}, which the application needs, is emitted only on SubscribeToTask, and the card does not offer streaming`,
+    };
   if (accepted.length > 0 && reachable.length === 0)
-    return { action: 'reject', errorClass: 'unnegotiable-card', notes: `the only acceptable outputs (${unreachable.join(', ')}) are emitted only on SubscribeToTask, and the card does not offer streaming` };
+    return {
+      action: 'reject',
+      errorClass: 'unnegotiable-card',
+      notes: `the only acceptable outputs (${unreachable.join(', ')}) are emitted only on SubscribeToTask, and the card does not offer streaming`,
+    };
   if (unreachable.length > 0) degradations.push('resubscribe->polling');
 
   let completion: 'poll' | 'push' | 'stream' | 'none' = 'poll';
@@ -197,5 +216,17 @@ export function negotiate(card: ClientCard, profile: ClientProfile, intent: Task
     if (card.streaming) completion = 'stream';
     else degradations.push('stream->polling');
   }
-  return { action: 'proceed', rpcUrl: iface.url, dialect: dialectOfVersion(iface.version)!, input, completion, acceptedOutputModes: accepted, degradations, unreachableOutputs: unreachable, ...(optIn ? { optIn } : {}), ...(skillId ? { skillId } : {}), notes };
+  return {
+    action: 'proceed',
+    rpcUrl: iface.url,
+    dialect: dialectOfVersion(iface.version)!,
+    input,
+    completion,
+    acceptedOutputModes: accepted,
+    degradations,
+    unreachableOutputs: unreachable,
+    ...(optIn ? { optIn } : {}),
+    ...(skillId ? { skillId } : {}),
+    notes,
+  };
 }

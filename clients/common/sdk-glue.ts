@@ -29,18 +29,29 @@ export function errorText(err: unknown): string {
   return `${e.name ?? 'Error'}: ${e.message ?? String(err)}${e.cause?.code ? ` (${e.cause.code})` : ''}`;
 }
 
-export async function sdkFetch(req: RunRequest, signal: AbortSignal, withAuth: (fetchImpl: typeof fetch, handler: SdkAuthHandler) => typeof fetch): Promise<SdkFetch> {
-  const [ca, cert, key] = await Promise.all([readFile(req.tls.caFile, 'utf8'), readFile(req.tls.clientCertFile, 'utf8'), readFile(req.tls.clientKeyFile, 'utf8')]);
+export async function sdkFetch(
+  req: RunRequest,
+  signal: AbortSignal,
+  withAuth: (fetchImpl: typeof fetch, handler: SdkAuthHandler) => typeof fetch,
+): Promise<SdkFetch> {
+  const [ca, cert, key] = await Promise.all([
+    readFile(req.tls.caFile, 'utf8'),
+    readFile(req.tls.clientCertFile, 'utf8'),
+    readFile(req.tls.clientKeyFile, 'utf8'),
+  ]);
   const agent = new Agent({ connect: { ca, cert, key } });
   // The run's abort signal, and the SDK's own where it passes one (a request's RequestOptions.signal).
-  const fetchImpl = ((url: string, init?: RequestInit) => fetch(url, { ...init, signal: init?.signal ? AbortSignal.any([signal, init.signal]) : signal, dispatcher: agent } as RequestInit)) as typeof fetch;
+  const fetchImpl = ((url: string, init?: RequestInit) =>
+    fetch(url, { ...init, signal: init?.signal ? AbortSignal.any([signal, init.signal]) : signal, dispatcher: agent } as RequestInit)) as typeof fetch;
   const provisioned = (req.credentials ?? []).find((c) => c.kind === 'oauth2-client-credentials');
   if (!provisioned) return { agent, fetchImpl, rpcFetch: fetchImpl };
   const tokens = new TokenSource({ scheme: 'provisioned', tokenUrl: provisioned.tokenUrl, scopes: [], credentials: provisioned, required: true }, fetchImpl);
   const handler: SdkAuthHandler = {
     headers: async () => ({ Authorization: `Bearer ${await tokens.token()}` }),
     shouldRetryWithHeaders: async (_req, res) =>
-      res.status === 401 && challengeSchemes(res.headers.get('www-authenticate') ?? '').includes('bearer') ? { Authorization: `Bearer ${await tokens.renew()}` } : undefined,
+      res.status === 401 && challengeSchemes(res.headers.get('www-authenticate') ?? '').includes('bearer')
+        ? { Authorization: `Bearer ${await tokens.renew()}` }
+        : undefined,
   };
   return { agent, fetchImpl, rpcFetch: withAuth(fetchImpl, handler) };
 }

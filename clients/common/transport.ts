@@ -123,7 +123,13 @@ export class A2ATransport {
     try {
       await this.auth.renew();
     } catch (err) {
-      return { ok: false, kind: 'http', status: 401, text: `the token endpoint gave no token: ${networkCode(err).message}`, challenge: first.challenge } as unknown as T;
+      return {
+        ok: false,
+        kind: 'http',
+        status: 401,
+        text: `the token endpoint gave no token: ${networkCode(err).message}`,
+        challenge: first.challenge,
+      } as unknown as T;
     }
     return send();
   }
@@ -146,7 +152,14 @@ export class A2ATransport {
       if (this.opts.signal.aborted) throw err;
       return { ok: false, kind: 'cut', status: res.status, ...networkCode(err) };
     }
-    if (!res.ok) return { ok: false, kind: 'http', status: res.status, text, ...(res.headers.get('www-authenticate') ? { challenge: res.headers.get('www-authenticate')! } : {}) };
+    if (!res.ok)
+      return {
+        ok: false,
+        kind: 'http',
+        status: res.status,
+        text,
+        ...(res.headers.get('www-authenticate') ? { challenge: res.headers.get('www-authenticate')! } : {}),
+      };
     try {
       return { ok: true, json: JSON.parse(text) };
     } catch {
@@ -191,7 +204,11 @@ export class A2ATransport {
         if (this.opts.signal.aborted) throw err;
         return { ok: false as const, kind: 'network' as const, ...networkCode(err) };
       }
-      return this.json(url, { method: 'POST', headers: this.headers({ 'Content-Type': 'application/json', Accept: 'application/json', ...(o.headers ?? {}), ...auth }), body });
+      return this.json(url, {
+        method: 'POST',
+        headers: this.headers({ 'Content-Type': 'application/json', Accept: 'application/json', ...(o.headers ?? {}), ...auth }),
+        body,
+      });
     };
     const out = await this.meetChallenge(await send(), send);
     if (!out.ok) return out;
@@ -210,16 +227,31 @@ export class A2ATransport {
   }
 
   /** A JSON-RPC call answered with SSE: yields each event's `result` until the stream closes. */
-  async *rpcStream(url: string, method: string, params: unknown, extraHeaders: Record<string, string> = {}): AsyncGenerator<Record<string, unknown>, RpcOutcome | undefined> {
+  async *rpcStream(
+    url: string,
+    method: string,
+    params: unknown,
+    extraHeaders: Record<string, string> = {},
+  ): AsyncGenerator<Record<string, unknown>, RpcOutcome | undefined> {
     const v03 = this.dialect === 'a2a-v0.3' ? encodeCall(method, params) : undefined;
     if (this.dialect === 'a2a-v0.3' && !v03) return { ok: false, kind: 'rpc', code: -32601, message: `${method} has no A2A v0.3 method` };
     const body = JSON.stringify({ jsonrpc: '2.0', id: this.nextId++, method: v03 ? v03.method : method, params: v03 ? v03.params : params });
     type Opened = { ok: true; res: Response } | Exclude<RpcOutcome, { ok: true }>;
     const open = async (): Promise<Opened> => {
       try {
-        const res = await this.fetch(url, { method: 'POST', headers: this.headers({ 'Content-Type': 'application/json', Accept: 'text/event-stream', ...extraHeaders, ...(await this.authorization()) }), body });
+        const res = await this.fetch(url, {
+          method: 'POST',
+          headers: this.headers({ 'Content-Type': 'application/json', Accept: 'text/event-stream', ...extraHeaders, ...(await this.authorization()) }),
+          body,
+        });
         if (res.ok) return { ok: true, res };
-        return { ok: false, kind: 'http', status: res.status, text: await res.text(), ...(res.headers.get('www-authenticate') ? { challenge: res.headers.get('www-authenticate')! } : {}) };
+        return {
+          ok: false,
+          kind: 'http',
+          status: res.status,
+          text: await res.text(),
+          ...(res.headers.get('www-authenticate') ? { challenge: res.headers.get('www-authenticate')! } : {}),
+        };
       } catch (err) {
         if (this.opts.signal.aborted) throw err;
         return { ok: false, kind: 'network', ...networkCode(err) };

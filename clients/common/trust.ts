@@ -77,16 +77,24 @@ export async function checkTrust(card: Record<string, unknown>, profile: ClientP
   const signatures = (Array.isArray(card.signatures) ? card.signatures : []).filter((s): s is Record<string, unknown> => !!s && typeof s === 'object');
   const required = profile.requireSignedCards;
   if (mistakes.skipsVerification) return { ok: true, verified: false, notes: 'signature not checked' };
-  if (signatures.length === 0) return required ? { ok: false, notes: 'the card is not signed, and the profile requires signed cards' } : { ok: true, verified: false, notes: 'the card is not signed' };
+  if (signatures.length === 0)
+    return required
+      ? { ok: false, notes: 'the card is not signed, and the profile requires signed cards' }
+      : { ok: true, verified: false, notes: 'the card is not signed' };
   const anchors = profile.trustedJwks.filter((u) => u.startsWith('https://'));
   if (anchors.length === 0 && !mistakes.trustsAnyJku)
-    return required ? { ok: false, notes: 'the card is signed, but the profile trusts no JWKS to verify it with' } : { ok: true, verified: false, notes: 'signed, but no trusted JWKS to verify it with' };
+    return required
+      ? { ok: false, notes: 'the card is signed, but the profile trusts no JWKS to verify it with' }
+      : { ok: true, verified: false, notes: 'signed, but no trusted JWKS to verify it with' };
 
   const sets = new Map<string, Array<Record<string, unknown>>>();
   const keysAt = async (url: string) => {
     if (!sets.has(url)) {
       const got = await fetchJson(url);
-      const keys = got.ok && got.json && typeof got.json === 'object' && Array.isArray((got.json as { keys?: unknown }).keys) ? ((got.json as { keys: unknown[] }).keys.filter((k) => !!k && typeof k === 'object') as Array<Record<string, unknown>>) : [];
+      const keys =
+        got.ok && got.json && typeof got.json === 'object' && Array.isArray((got.json as { keys?: unknown }).keys)
+          ? ((got.json as { keys: unknown[] }).keys.filter((k) => !!k && typeof k === 'object') as Array<Record<string, unknown>>)
+          : [];
       sets.set(url, keys);
     }
     return sets.get(url)!;
@@ -132,9 +140,11 @@ export async function checkTrust(card: Record<string, unknown>, profile: ClientP
     const use = found.jwk.use;
     const ops = found.jwk.key_ops;
     const unusable =
-      use !== undefined && use !== 'sig' ? `its "use" is ${JSON.stringify(use)}, not "sig"`
-      : ops !== undefined && !(Array.isArray(ops) && ops.includes('verify')) ? 'its "key_ops" do not include "verify"'
-      : keyProblem(found.jwk, new Date());
+      use !== undefined && use !== 'sig'
+        ? `its "use" is ${JSON.stringify(use)}, not "sig"`
+        : ops !== undefined && !(Array.isArray(ops) && ops.includes('verify'))
+          ? 'its "key_ops" do not include "verify"'
+          : keyProblem(found.jwk, new Date());
     if (unusable) {
       problems.push(`key ${kid}: ${unusable}`);
       continue;
@@ -142,7 +152,8 @@ export async function checkTrust(card: Record<string, unknown>, profile: ClientP
     const signature = typeof sig.signature === 'string' ? sig.signature : '';
     const encoded = Buffer.from(payload).toString('base64url');
     if (mistakes.acceptsAlgNone && !ALGORITHMS.includes(alg)) {
-      if (naiveVerify(alg, `${prot}.${encoded}`, signature, found.jwk)) return { ok: true, verified: true, kid, jwks: found.at, notes: `verified (${alg}) with ${kid}` };
+      if (naiveVerify(alg, `${prot}.${encoded}`, signature, found.jwk))
+        return { ok: true, verified: true, kid, jwks: found.at, notes: `verified (${alg}) with ${kid}` };
       problems.push(`signature by ${kid} does not verify`);
       continue;
     }

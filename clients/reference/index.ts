@@ -14,7 +14,15 @@ export const REFERENCE_VERSION = '0.1.0';
 
 export function createReferenceClient(): ClientAdapter {
   return {
-    hello: () => ({ name: 'reference', version: REFERENCE_VERSION, profile: null, taskClasses: [...TASK_CLASSES], extensions: [...IMPLEMENTED_EXTENSIONS], dialects: ['a2a-v1', 'a2a-v0.3'], dialectsPerRun: true }),
+    hello: () => ({
+      name: 'reference',
+      version: REFERENCE_VERSION,
+      profile: null,
+      taskClasses: [...TASK_CLASSES],
+      extensions: [...IMPLEMENTED_EXTENSIONS],
+      dialects: ['a2a-v1', 'a2a-v0.3'],
+      dialectsPerRun: true,
+    }),
     run: (req, signal) => runClient(req, signal),
   };
 }

@@ -68,9 +68,9 @@ export default defineScenarios([
     rule: 'WIRE-HONEST-REPORT',
     title: 'The connection drops in the middle of the answer to the first SendMessage',
     description:
-      'The agent takes the first SendMessage and mints its task, but the connection closes after the answer\'s headers (HTTP 200) and its first 16 bytes, before the task in it: the client cannot tell what the agent did. Later calls are answered whole. The agent does not deduplicate messages by messageId, and its card does not say whether it would.',
+      "The agent takes the first SendMessage and mints its task, but the connection closes after the answer's headers (HTTP 200) and its first 16 bytes, before the task in it: the client cannot tell what the agent did. Later calls are answered whole. The agent does not deduplicate messages by messageId, and its card does not say whether it would.",
     expectation:
-      'Do not send the message again: the agent may have acted on it (here it did), and Send Message is only MAY-idempotent, so a second send can mint a second task for one intent, which the client can neither follow nor report. Find the task with an idempotent read (ListTasks, looking for the message\'s messageId in each task\'s history), follow it to its terminal state and report it.',
+      "Do not send the message again: the agent may have acted on it (here it did), and Send Message is only MAY-idempotent, so a second send can mint a second task for one intent, which the client can neither follow nor report. Find the task with an idempotent read (ListTasks, looking for the message's messageId in each task's history), follow it to its terminal state and report it.",
     spec: 'A2A v1.0.1 §3.3.1 (Idempotency: Get operations are naturally idempotent; Send Message MAY be idempotent); §3.1.4 (List Tasks)',
     peer: {
       factory: 'contoso-control',

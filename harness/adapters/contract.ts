@@ -22,16 +22,30 @@ export function helloProblem(h: unknown): string | undefined {
   if (typeof o.name !== 'string' || !o.name) return 'hello.name must be a non-empty string';
   if (typeof o.version !== 'string') return 'hello.version must be a string';
   if (o.profile !== null && (typeof o.profile !== 'object' || o.profile === undefined)) return 'hello.profile must be null or a profile object';
-  if (!Array.isArray(o.taskClasses) || o.taskClasses.some((c) => !TASK_CLASSES.includes(c))) return `hello.taskClasses must list some of ${TASK_CLASSES.join(', ')}`;
-  if (o.extensions !== undefined && (!Array.isArray(o.extensions) || o.extensions.some((e) => typeof e !== 'string' || e === ''))) return 'hello.extensions must be a list of extension URIs';
-  if (o.dialects !== undefined && (!Array.isArray(o.dialects) || o.dialects.some((d) => !DIALECTS.includes(d)))) return `hello.dialects must list some of ${DIALECTS.join(', ')}`;
-  if (o.concurrency !== undefined && (!Number.isInteger(o.concurrency) || o.concurrency < 1 || o.concurrency > MAX_CONCURRENCY)) return `hello.concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}`;
+  if (!Array.isArray(o.taskClasses) || o.taskClasses.some((c) => !TASK_CLASSES.includes(c)))
+    return `hello.taskClasses must list some of ${TASK_CLASSES.join(', ')}`;
+  if (o.extensions !== undefined && (!Array.isArray(o.extensions) || o.extensions.some((e) => typeof e !== 'string' || e === '')))
+    return 'hello.extensions must be a list of extension URIs';
+  if (o.dialects !== undefined && (!Array.isArray(o.dialects) || o.dialects.some((d) => !DIALECTS.includes(d))))
+    return `hello.dialects must list some of ${DIALECTS.join(', ')}`;
+  if (o.concurrency !== undefined && (!Number.isInteger(o.concurrency) || o.concurrency < 1 || o.concurrency > MAX_CONCURRENCY))
+    return `hello.concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}`;
   if (o.dialectsPerRun !== undefined && typeof o.dialectsPerRun !== 'boolean') return 'hello.dialectsPerRun must be true or false';
   if (
     o.glue !== undefined &&
     (!Array.isArray(o.glue) ||
       o.glue.length > 50 ||
-      o.glue.some((g) => !g || typeof g !== 'object' || typeof g.note !== 'string' || g.note === '' || g.note.length > 1000 || !Array.isArray(g.scenarios) || g.scenarios.length > 100 || g.scenarios.some((x) => typeof x !== 'string' || x === '' || x.length > 200)))
+      o.glue.some(
+        (g) =>
+          !g ||
+          typeof g !== 'object' ||
+          typeof g.note !== 'string' ||
+          g.note === '' ||
+          g.note.length > 1000 ||
+          !Array.isArray(g.scenarios) ||
+          g.scenarios.length > 100 ||
+          g.scenarios.some((x) => typeof x !== 'string' || x === '' || x.length > 200),
+      ))
   )
     return 'hello.glue must be a list (at most 50) of {scenarios: [id or glob, …], note: "…"}';
   // Each glob is matched against every result: one past the limits is refused here, before it costs the run.

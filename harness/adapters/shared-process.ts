@@ -11,7 +11,19 @@
  */
 import type { ClientReport, Hello, RunRequest } from '../core/vocabulary/types.js';
 import type { ClientAdapter, ClientDiagnostics } from './contract.js';
-import { Child, ClientFault, HarnessFault, describeExit, greetChild, head, HelloFailure, KILL_AFTER_ABORT_MS, MAX_WARNINGS, runLine, type SubprocessOptions } from './subprocess.js';
+import {
+  Child,
+  ClientFault,
+  HarnessFault,
+  describeExit,
+  greetChild,
+  head,
+  HelloFailure,
+  KILL_AFTER_ABORT_MS,
+  MAX_WARNINGS,
+  runLine,
+  type SubprocessOptions,
+} from './subprocess.js';
 
 /** stderr kept per process: the last 256 KiB, from which each run takes what came while it was in flight. */
 const STDERR_KEEP = 256 * 1024;
@@ -170,7 +182,9 @@ export class SharedProcess {
     const d: ClientDiagnostics = { stderr: '', warnings: [] };
     this.diag.set(req.id, d);
     if (signal.aborted) throw new ClientFault('the deadline passed before the run could start');
-    const aborted = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new ClientFault('the deadline passed while the client process was starting')), { once: true }));
+    const aborted = new Promise<never>((_, reject) =>
+      signal.addEventListener('abort', () => reject(new ClientFault('the deadline passed while the client process was starting')), { once: true }),
+    );
     aborted.catch(() => {});
     const p = await Promise.race([this.ready(), aborted]);
     if (p.inflight.has(req.id)) throw new HarnessFault(`[harness] run ${req.id} is already in flight`);
@@ -178,7 +192,17 @@ export class SharedProcess {
     const from = p.stderrAt;
     this.stderrOf.set(req.id, { p, from });
     const answered = new Promise<ClientReport>((resolve, reject) => p.inflight.set(req.id, { resolve, reject, d }));
-    p.child.send({ type: 'run', id: req.id, scenario: req.scenario, cardUrl: req.cardUrl, intent: req.intent, profile: req.profile, deadlineMs: req.deadlineMs, tls: req.tls, ...(req.credentials ? { credentials: req.credentials } : {}) });
+    p.child.send({
+      type: 'run',
+      id: req.id,
+      scenario: req.scenario,
+      cardUrl: req.cardUrl,
+      intent: req.intent,
+      profile: req.profile,
+      deadlineMs: req.deadlineMs,
+      tls: req.tls,
+      ...(req.credentials ? { credentials: req.credentials } : {}),
+    });
     let killTimer: NodeJS.Timeout | undefined;
     const onAbort = () => {
       p.child.send({ type: 'abort', id: req.id });

@@ -228,8 +228,7 @@ export class Child {
  */
 export const head = (s: string, n: number): string => (s.length <= n ? s : Buffer.from(s.slice(0, n), 'utf8').toString('utf8'));
 
-export const describeExit = (e: { code: number | null; signal: string | null }) =>
-  e.signal ? `was ended by ${e.signal}` : `exited with code ${e.code}`;
+export const describeExit = (e: { code: number | null; signal: string | null }) => (e.signal ? `was ended by ${e.signal}` : `exited with code ${e.code}`);
 
 /**
  * A line a process wrote while runs were in flight: a result (its id and report, whose shape the
@@ -243,7 +242,10 @@ export function runLine(text: string): { id: unknown; report: ClientReport } | {
     return { warning: `non-JSON line on stdout: ${head(text, 200)}` };
   }
   const m = (msg && typeof msg === 'object' && !Array.isArray(msg) ? msg : {}) as Record<string, unknown>;
-  if (m.type !== 'result') return { warning: `message of unknown type ${JSON.stringify(typeof m.type === 'string' ? head(m.type, 100) : (m.type ?? null))} ignored: ${head(text, 200)}` };
+  if (m.type !== 'result')
+    return {
+      warning: `message of unknown type ${JSON.stringify(typeof m.type === 'string' ? head(m.type, 100) : (m.type ?? null))} ignored: ${head(text, 200)}`,
+    };
   const { type: _t, id, ...report } = m;
   return { id, report: report as unknown as ClientReport };
 }
@@ -277,46 +279,49 @@ export async function greetChild(child: Child, protocolLog: Array<{ problem: str
   }
 
   async function readHello(): Promise<Hello> {
-  for (;;) {
-    const e = await child.next(Math.max(0, deadline - Date.now()));
-    if (!e) {
-      const owed = owedMs(lag.measure()) - added;
-      if (owed > 100 && deadline - started < HELLO_TIMEOUT_MS * 6) {
-        deadline += owed;
-        added += owed;
+    for (;;) {
+      const e = await child.next(Math.max(0, deadline - Date.now()));
+      if (!e) {
+        const owed = owedMs(lag.measure()) - added;
+        if (owed > 100 && deadline - started < HELLO_TIMEOUT_MS * 6) {
+          deadline += owed;
+          added += owed;
+          continue;
+        }
+        throw new HelloFailure(
+          `did not answer hello within ${HELLO_TIMEOUT_MS / 1000} s${added ? ` (and ${(added / 1000).toFixed(1)} s more, while the harness itself lagged)` : ''}`,
+        );
+      }
+      if (e.kind === 'exit') throw new HelloFailure(`${describeExit(e)} before answering hello`);
+      if (e.kind === 'too-long') throw new HelloFailure(`sent a line of ${e.bytes} bytes (over 1 MiB) instead of hello`);
+      let msg: unknown;
+      try {
+        msg = JSON.parse(e.text);
+      } catch {
+        if (protocolLog.length < MAX_WARNINGS) protocolLog.push({ problem: 'non-JSON line on stdout (ignored)', line: head(e.text, 300) });
         continue;
       }
-      throw new HelloFailure(`did not answer hello within ${HELLO_TIMEOUT_MS / 1000} s${added ? ` (and ${(added / 1000).toFixed(1)} s more, while the harness itself lagged)` : ''}`);
+      if (!msg || typeof msg !== 'object' || Array.isArray(msg)) throw new HelloFailure('answered hello with JSON that is not an object', e.text);
+      const m = msg as Record<string, unknown>;
+      if (m.type !== 'hello' && typeof m.type === 'string' && m.type !== 'result') {
+        if (protocolLog.length < MAX_WARNINGS)
+          protocolLog.push({ problem: `unknown message type ${JSON.stringify(head(m.type, 100))} (ignored)`, line: head(e.text, 300) });
+        continue;
+      }
+      const problem = m.type === 'hello' ? helloProblem(m) : `expected {"type":"hello",…}, got type ${JSON.stringify(m.type)}`;
+      if (problem) throw new HelloFailure(`bad hello: ${problem}`, e.text);
+      return {
+        name: m.name as string,
+        version: m.version as string,
+        profile: m.profile as Hello['profile'],
+        taskClasses: m.taskClasses as Hello['taskClasses'],
+        ...(Array.isArray(m.extensions) ? { extensions: m.extensions as string[] } : {}),
+        ...(Array.isArray(m.dialects) ? { dialects: m.dialects as Hello['dialects'] } : {}),
+        ...(m.dialectsPerRun === true ? { dialectsPerRun: true } : {}),
+        ...(typeof m.concurrency === 'number' ? { concurrency: m.concurrency } : {}),
+        ...(Array.isArray(m.glue) ? { glue: m.glue as Hello['glue'] } : {}),
+      };
     }
-    if (e.kind === 'exit') throw new HelloFailure(`${describeExit(e)} before answering hello`);
-    if (e.kind === 'too-long') throw new HelloFailure(`sent a line of ${e.bytes} bytes (over 1 MiB) instead of hello`);
-    let msg: unknown;
-    try {
-      msg = JSON.parse(e.text);
-    } catch {
-      if (protocolLog.length < MAX_WARNINGS) protocolLog.push({ problem: 'non-JSON line on stdout (ignored)', line: head(e.text, 300) });
-      continue;
-    }
-    if (!msg || typeof msg !== 'object' || Array.isArray(msg)) throw new HelloFailure('answered hello with JSON that is not an object', e.text);
-    const m = msg as Record<string, unknown>;
-    if (m.type !== 'hello' && typeof m.type === 'string' && m.type !== 'result') {
-      if (protocolLog.length < MAX_WARNINGS) protocolLog.push({ problem: `unknown message type ${JSON.stringify(head(m.type, 100))} (ignored)`, line: head(e.text, 300) });
-      continue;
-    }
-    const problem = m.type === 'hello' ? helloProblem(m) : `expected {"type":"hello",…}, got type ${JSON.stringify(m.type)}`;
-    if (problem) throw new HelloFailure(`bad hello: ${problem}`, e.text);
-    return {
-      name: m.name as string,
-      version: m.version as string,
-      profile: m.profile as Hello['profile'],
-      taskClasses: m.taskClasses as Hello['taskClasses'],
-      ...(Array.isArray(m.extensions) ? { extensions: m.extensions as string[] } : {}),
-      ...(Array.isArray(m.dialects) ? { dialects: m.dialects as Hello['dialects'] } : {}),
-      ...(m.dialectsPerRun === true ? { dialectsPerRun: true } : {}),
-      ...(typeof m.concurrency === 'number' ? { concurrency: m.concurrency } : {}),
-      ...(Array.isArray(m.glue) ? { glue: m.glue as Hello['glue'] } : {}),
-    };
-  }
   }
 }
 
@@ -398,7 +403,13 @@ export class SubprocessClient implements ClientAdapter {
   }
 
   async prepare(): Promise<void> {
-    const waited = await Promise.race([this.inflight.then(() => true, () => true), new Promise<false>((r) => setTimeout(() => r(false), PREVIOUS_RUN_MS).unref())]);
+    const waited = await Promise.race([
+      this.inflight.then(
+        () => true,
+        () => true,
+      ),
+      new Promise<false>((r) => setTimeout(() => r(false), PREVIOUS_RUN_MS).unref()),
+    ]);
     if (!waited || this.busy) throw new HarnessFault(`[harness] the previous run on this client process did not end within ${PREVIOUS_RUN_MS / 1000} s`);
     await this.hello().catch((err: unknown) => {
       this.pendingStderr = this.lastFailed?.takeStderr() ?? '';
@@ -430,14 +441,26 @@ export class SubprocessClient implements ClientAdapter {
         if (this.lastFailed) d.stderr += this.lastFailed.takeStderr();
         throw err;
       });
-      const aborted = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new ClientFault('the deadline passed while the client process was starting')), { once: true }));
+      const aborted = new Promise<never>((_, reject) =>
+        signal.addEventListener('abort', () => reject(new ClientFault('the deadline passed while the client process was starting')), { once: true }),
+      );
       aborted.catch(() => {});
       await Promise.race([restarted, aborted]);
     }
     const child = this.child!;
     child.takeStderr(); // what it logged between runs is not this scenario's
     entry.child = child;
-    child.send({ type: 'run', id: req.id, scenario: req.scenario, cardUrl: req.cardUrl, intent: req.intent, profile: req.profile, deadlineMs: req.deadlineMs, tls: req.tls, ...(req.credentials ? { credentials: req.credentials } : {}) });
+    child.send({
+      type: 'run',
+      id: req.id,
+      scenario: req.scenario,
+      cardUrl: req.cardUrl,
+      intent: req.intent,
+      profile: req.profile,
+      deadlineMs: req.deadlineMs,
+      tls: req.tls,
+      ...(req.credentials ? { credentials: req.credentials } : {}),
+    });
     let killTimer: NodeJS.Timeout | undefined;
     const onAbort = () => {
       // Its tree as it is at the deadline: a descendant that left the group is known before the kill.

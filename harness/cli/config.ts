@@ -12,7 +12,13 @@ import { readInputFile } from './input-file.js';
 import { schemaValidator } from '../runner/json-schema.js';
 
 /** The names a config file is found by, in this order; two of them in one folder is an error. */
-export const CONFIG_NAMES = ['a2a-conformance.config.json', 'a2a-conformance.config.ts', 'a2a-conformance.config.mts', 'a2a-conformance.config.mjs', 'a2a-conformance.config.js'];
+export const CONFIG_NAMES = [
+  'a2a-conformance.config.json',
+  'a2a-conformance.config.ts',
+  'a2a-conformance.config.mts',
+  'a2a-conformance.config.mjs',
+  'a2a-conformance.config.js',
+];
 
 /** A config file as docs/config.schema.json describes it. */
 export interface ConformanceConfig {
@@ -46,7 +52,8 @@ export function findConfig(cwd: string, given?: string): string | undefined {
     return file;
   }
   const found = CONFIG_NAMES.map((n) => join(cwd, n)).filter((f) => existsSync(f) && statSync(f).isFile());
-  if (found.length > 1) throw new ConfigError(`two config files in ${cwd} (${found.map((f) => relative(cwd, f)).join(', ')}): keep one, or name it with --config`);
+  if (found.length > 1)
+    throw new ConfigError(`two config files in ${cwd} (${found.map((f) => relative(cwd, f)).join(', ')}): keep one, or name it with --config`);
   return found[0];
 }
 
@@ -69,7 +76,8 @@ export async function loadConfig(file: string): Promise<ConformanceConfig> {
   } else {
     const { importVendorModules, VendorImportError } = await import('../runner/vendor-import.js');
     const loaded = (await importVendorModules([file], 'a config is plain data')).get(file);
-    if (loaded instanceof VendorImportError || loaded === undefined) throw new ConfigError(`the config file ${name} did not load: ${loaded?.message ?? 'no result'}`);
+    if (loaded instanceof VendorImportError || loaded === undefined)
+      throw new ConfigError(`the config file ${name} did not load: ${loaded?.message ?? 'no result'}`);
     if (loaded.default === undefined) throw new ConfigError(`the config file ${name} has no default export (export default defineConfig({ … }))`);
     doc = loaded.default;
   }
@@ -77,7 +85,10 @@ export async function loadConfig(file: string): Promise<ConformanceConfig> {
   if (!validate(doc)) {
     const e = validate.errors![0]!;
     const where = e.instancePath || '(the file)';
-    const what = e.keyword === 'additionalProperties' ? `"${(e.params as { additionalProperty: string }).additionalProperty}" is not a key of the config (docs/config.schema.json)` : `${where}: ${e.message}`;
+    const what =
+      e.keyword === 'additionalProperties'
+        ? `"${(e.params as { additionalProperty: string }).additionalProperty}" is not a key of the config (docs/config.schema.json)`
+        : `${where}: ${e.message}`;
     throw new ConfigError(`${name}: ${what}`);
   }
   return doc as ConformanceConfig;
@@ -105,11 +116,17 @@ export function applyConfig(cmd: Command, config: ConformanceConfig, file: strin
     // Globs stay globs: made relative to the current folder, where the command reads them.
     if (key === 'scenarios') v = (value as string[]).map((g) => (isAbsolute(g) ? g : relative(cwd, join(dir, g)) || '.'));
     // A reporter's file too (`junit=reports/junit.xml`).
-    if (key === 'reporter') v = (value as string[]).map((r) => (r.includes('=') ? `${r.slice(0, r.indexOf('='))}=${resolve(dir, r.slice(r.indexOf('=') + 1))}` : r));
+    if (key === 'reporter')
+      v = (value as string[]).map((r) => (r.includes('=') ? `${r.slice(0, r.indexOf('='))}=${resolve(dir, r.slice(r.indexOf('=') + 1))}` : r));
     try {
       if (option.parseArg && typeof v !== 'boolean') {
         const parse = option.parseArg as (value: string, previous: unknown) => unknown;
-        v = Array.isArray(v) && !option.variadic ? v.reduce((prev: unknown, x) => parse(String(x), prev), undefined) : Array.isArray(v) ? v : parse(String(v), undefined);
+        v =
+          Array.isArray(v) && !option.variadic
+            ? v.reduce((prev: unknown, x) => parse(String(x), prev), undefined)
+            : Array.isArray(v)
+              ? v
+              : parse(String(v), undefined);
       }
     } catch (err) {
       throw problem(`${relative(cwd, file) || file}: "${key}": ${(err as Error).message}`);

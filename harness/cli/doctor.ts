@@ -46,7 +46,11 @@ async function check(command: string, out: (l: string) => void, cwd: string, run
     const timedOut = last?.problem.startsWith('did not answer hello') === true;
     if (gone && gone.pendingBytes > 0) out(`    ${gone.pendingBytes} byte(s) on stdout wait for a newline: end every message with "\\n" and flush`);
     else if (gone && gone.stdoutBytes === 0)
-      out(timedOut ? '    nothing came on stdout: did you flush stdout after writing hello? (Python: print(..., flush=True); C: fflush(stdout))' : '    it wrote nothing on stdout before it exited: its stderr may say why');
+      out(
+        timedOut
+          ? '    nothing came on stdout: did you flush stdout after writing hello? (Python: print(..., flush=True); C: fflush(stdout))'
+          : '    it wrote nothing on stdout before it exited: its stderr may say why',
+      );
     if (gone?.stderr.trim()) out(`    stderr: ${gone.stderr.trim().split('\n').slice(-10).join('\n            ')}`);
     await client.close();
     out('the handshake failed: fix it before grading (docs/protocol.md)');
@@ -57,9 +61,16 @@ async function check(command: string, out: (l: string) => void, cwd: string, run
   const helloMsg = { type: 'hello', ...hello };
   const schemaOk = validHello(helloMsg);
   const semantic = helloProblem(hello);
-  report(schemaOk && !semantic, `hello: ${hello.name} ${hello.version}, profile ${hello.profile ? 'fixed' : 'per run'}, task classes ${hello.taskClasses.join(', ') || '(none)'}${hello.concurrency && hello.concurrency > 1 ? `, ${hello.concurrency} runs at once` : ''}${schemaOk ? '' : ` — ${(validHello.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ')}`}${semantic ? ` — ${semantic}` : ''}`, schemaOk && !semantic ? undefined : JSON.stringify(helloMsg));
+  report(
+    schemaOk && !semantic,
+    `hello: ${hello.name} ${hello.version}, profile ${hello.profile ? 'fixed' : 'per run'}, task classes ${hello.taskClasses.join(', ') || '(none)'}${hello.concurrency && hello.concurrency > 1 ? `, ${hello.concurrency} runs at once` : ''}${schemaOk ? '' : ` — ${(validHello.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ')}`}${semantic ? ` — ${semantic}` : ''}`,
+    schemaOk && !semantic ? undefined : JSON.stringify(helloMsg),
+  );
 
-  if (!hello.dialects) out('! hello declares no dialects: A2A v1.0 is assumed, and scenarios told in v0.3 are not run. A client that speaks v0.3 says so: "dialects": ["a2a-v0.3"] (docs/protocol.md)');
+  if (!hello.dialects)
+    out(
+      '! hello declares no dialects: A2A v1.0 is assumed, and scenarios told in v0.3 are not run. A client that speaks v0.3 says so: "dialects": ["a2a-v0.3"] (docs/protocol.md)',
+    );
   const files = await writePki(await makePki(), pkiDir);
   const env = await openEnv({ pkiDir: files.dir, client, hello, idSalt: 'doctor', deadlineMultiplier: 1 });
   try {
@@ -72,7 +83,10 @@ async function check(command: string, out: (l: string) => void, cwd: string, run
         const r = await executeScenario(control, env);
         const fault = r.outcome.kind === 'crashed' || r.outcome.kind === 'timeout';
         const spoke = speaksIn(r.transcript);
-        report(!fault, `a plain text task in ${dialect} (the harness's control exchange): ${r.outcome.kind}${r.outcome.reason ? ` — ${r.outcome.reason}` : ''}; verdict ${r.verdict}${spoke ? '' : `; the peer saw no A2A operation in ${dialect} (until it does, no rejection of this client is credited)`}`);
+        report(
+          !fault,
+          `a plain text task in ${dialect} (the harness's control exchange): ${r.outcome.kind}${r.outcome.reason ? ` — ${r.outcome.reason}` : ''}; verdict ${r.verdict}${spoke ? '' : `; the peer saw no A2A operation in ${dialect} (until it does, no rejection of this client is credited)`}`,
+        );
         for (const w of r.checks.find((c) => c.rule === 'CLIENT-PROTOCOL')?.evidence ?? []) report(false, 'protocol warning', w.fact);
         if (r.stderr) out(`    stderr: ${r.stderr.trim().split('\n').slice(-5).join('\n            ')}`);
       }
@@ -82,4 +96,3 @@ async function check(command: string, out: (l: string) => void, cwd: string, run
   out(problems === 0 ? 'the client speaks a2a-conformance/1' : `${problems} problem(s)`);
   return problems === 0 ? 0 : 1;
 }
-

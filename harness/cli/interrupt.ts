@@ -58,7 +58,9 @@ export function interruptible(say: (line: string) => void, what: string, o: Inte
     if (o.setsExitCode !== false) process.exitCode = signalExitCode(s);
     if (finishing) {
       // Nothing runs any more: the report is finished rather than lost (the caller exits 128 + n after it).
-      say(`a2a-conformance: ${s}: ${what} has ended; its report is written to the end, then the command stops (another signal stops it at once, with no report)`);
+      say(
+        `a2a-conformance: ${s}: ${what} has ended; its report is written to the end, then the command stops (another signal stops it at once, with no report)`,
+      );
     } else {
       closeAllRunFoldersSync();
       try {

@@ -113,7 +113,9 @@ class Stopped extends Error {
 
 /** The work's outcome, or Stopped as soon as a signal arrives (the handler has already cleaned up). */
 function untilStopped<T>(stop: Interruptible, work: Promise<T>): Promise<T> {
-  const stopped = new Promise<never>((_, reject) => stop.signal.addEventListener('abort', () => reject(new Stopped(stop.received ?? 'SIGINT')), { once: true }));
+  const stopped = new Promise<never>((_, reject) =>
+    stop.signal.addEventListener('abort', () => reject(new Stopped(stop.received ?? 'SIGINT')), { once: true }),
+  );
   work.catch(() => {});
   return Promise.race([work, stopped]);
 }
@@ -134,7 +136,10 @@ async function scenarioFiles(globs: string[] | undefined, builtin = true): Promi
   if (!builtin && !globs?.length) throw new UsageError('--no-builtin leaves no scenarios: add --scenarios <glob> with your own files');
   for (const g of globs ?? []) {
     const found = await matchScenarioFiles(g, process.cwd());
-    if (found.length === 0) throw new UsageError(`--scenarios ${JSON.stringify(g)} matches no scenario file (${SCENARIO_SUFFIXES.map((x) => `*${x}`).join(', ')}) from ${process.cwd()}`);
+    if (found.length === 0)
+      throw new UsageError(
+        `--scenarios ${JSON.stringify(g)} matches no scenario file (${SCENARIO_SUFFIXES.map((x) => `*${x}`).join(', ')}) from ${process.cwd()}`,
+      );
     for (const f of found) files.add(f);
   }
   return [...files].sort();
@@ -198,7 +203,10 @@ function grepOf(v: string): Grep {
 }
 
 function ruleList(v: string, prev: string[] = []): string[] {
-  const ids = v.split(',').map((x) => x.trim()).filter(Boolean);
+  const ids = v
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
   for (const id of ids) if (!RULE_IDS.includes(id as never)) throw new UsageError(`unknown rule "${id}". Rules: ${RULE_IDS.join(', ')}`);
   return [...prev, ...ids];
 }
@@ -210,14 +218,27 @@ const dialectOption = () =>
     if (!(DIALECTS as readonly string[]).includes(v)) throw new UsageError(`--dialect must be one of ${DIALECTS.join(', ')}, got "${v}"`);
     return v as Dialect;
   });
-const scenarioIdOption = () => new Option('--scenario <id>', 'only this scenario (repeatable, or comma-separated)').argParser((v: string, prev: string[] = []) => [...prev, ...v.split(',').map((x) => x.trim()).filter(Boolean)]);
-const grepOption = () => new Option('--grep <text|/regex/>', 'only scenarios whose id or title contains the text (case-insensitive) or matches /regex/flags').argParser(grepOf);
+const scenarioIdOption = () =>
+  new Option('--scenario <id>', 'only this scenario (repeatable, or comma-separated)').argParser((v: string, prev: string[] = []) => [
+    ...prev,
+    ...v
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean),
+  ]);
+const grepOption = () =>
+  new Option('--grep <text|/regex/>', 'only scenarios whose id or title contains the text (case-insensitive) or matches /regex/flags').argParser(grepOf);
 
 /** `--config`, on every command a config file can feed (harness/cli/config.ts). */
-const configOption = () => new Option('--config <file>', 'the config file (default: a2a-conformance.config.json, .ts, .mts, .mjs or .js in the current folder; docs/config.schema.json)');
+const configOption = () =>
+  new Option(
+    '--config <file>',
+    'the config file (default: a2a-conformance.config.json, .ts, .mts, .mjs or .js in the current folder; docs/config.schema.json)',
+  );
 
 /** `--scenarios` and `--no-builtin`, as `run`, `serve` and `list` take them (a new Option per command). */
-const scenariosOption = () => new Option('--scenarios <glob...>', 'your scenario files, folders or globs, run with the built-in ones (*.scenario.ts|mts|js|mjs|json)');
+const scenariosOption = () =>
+  new Option('--scenarios <glob...>', 'your scenario files, folders or globs, run with the built-in ones (*.scenario.ts|mts|js|mjs|json)');
 const noBuiltinOption = () => new Option('--no-builtin', 'leave out the built-in scenarios: only those of --scenarios');
 
 type ResultsInput = Awaited<ReturnType<typeof load.resultsInput>>;
@@ -228,7 +249,8 @@ type ResultsInput = Awaited<ReturnType<typeof load.resultsInput>>;
  */
 function lastFailed(out: string, catalogue: Set<string>, input: ResultsInput): { ids: string[]; said: string } {
   const file = join(resolve(out), 'results.json');
-  if (!existsSync(file)) throw new UsageError(`--last-failed reads the previous report in --out, and ${out} holds none (no results.json): run once without it first`);
+  if (!existsSync(file))
+    throw new UsageError(`--last-failed reads the previous report in --out, and ${out} holds none (no results.json): run once without it first`);
   let previous: RunResults;
   try {
     [previous] = input.readResultsFiles([file], () => {}) as [RunResults];
@@ -279,7 +301,8 @@ const lanesOf = (v: string) => wholeNumber('--lanes', v, 1, 64);
 /** `--client` or `--client-cmd`, exactly one, and a built-in client that exists: as `run`, `properties` and `replay` take them. */
 async function checkClientChoice(opts: { client?: string; clientCmd?: string }): Promise<void> {
   if (opts.client && opts.clientCmd) throw new UsageError('give --client or --client-cmd, not both');
-  if (!opts.client && !opts.clientCmd) throw new UsageError('say which client to run: --client <name> (see `a2a-conformance list --clients`) or --client-cmd "<command>"');
+  if (!opts.client && !opts.clientCmd)
+    throw new UsageError('say which client to run: --client <name> (see `a2a-conformance list --clients`) or --client-cmd "<command>"');
   const { BUILTIN_CLIENTS } = await load.clients();
   if (opts.client && !BUILTIN_CLIENTS.some((c) => c.name === opts.client))
     throw new UsageError(`unknown client "${opts.client}". Built-in clients: ${BUILTIN_CLIENTS.map((c) => c.name).join(', ')}`);
@@ -287,7 +310,10 @@ async function checkClientChoice(opts: { client?: string; clientCmd?: string }):
 
 /** `--family`: ids of the built-in families (checked against the list `list --families` prints). */
 function familyList(v: string, prev: string[] = []): string[] {
-  const ids = v.split(',').map((x) => x.trim()).filter(Boolean);
+  const ids = v
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
   for (const id of ids) if (!FAMILY_IDS.includes(id)) throw new UsageError(`unknown family "${id}". Families: ${FAMILY_IDS.join(', ')}`);
   return [...prev, ...ids];
 }
@@ -321,133 +347,174 @@ export function buildProgram(): Command {
     .addOption(dialectOption())
     .option('--out <dir>', 'where the report goes: index.html, results.json, junit.xml, summary.md', 'conformance-report')
     .option('--expectations <file>', 'known verdicts (docs/expectations.schema.json): they decide what is unexpected')
-    .option('--update-expectations <file>', 'write a baseline that makes this run\'s verdicts expected')
+    .option('--update-expectations <file>', "write a baseline that makes this run's verdicts expected")
     .option('--shard <index/count>', 'run one shard of the scenario files; merge with `report`')
     .option('--strict', 'treat NON_STRICT as unexpected', false)
     .option('--deadline-multiplier <x>', 'scale every scenario deadline (slow machines)', multiplierOf, 1)
     .option('--seed <salt>', 'salt of the opaque scenario ids (random by default)')
-    .option('--lanes <n>', 'scenarios in flight at once, each on its own listeners and client (default: 8 per core, at most 16, for a built-in client; 2 per core, at most 8, for --client-cmd)', lanesOf)
+    .option(
+      '--lanes <n>',
+      'scenarios in flight at once, each on its own listeners and client (default: 8 per core, at most 16, for a built-in client; 2 per core, at most 8, for --client-cmd)',
+      lanesOf,
+    )
     .addOption(scenarioIdOption())
     .addOption(grepOption())
     .option('--last-failed', 'only the scenarios the previous report in --out found unexpected (its results.json); the new report replaces it')
-    .option('--shard-timings <results.json>', 'balance --shard by what each scenario took in that earlier run (the last merged report); without it, by an estimate')
+    .option(
+      '--shard-timings <results.json>',
+      'balance --shard by what each scenario took in that earlier run (the last merged report); without it, by an estimate',
+    )
     .option('--bail', 'stop starting scenarios after the first unexpected verdict (the rest are listed as not run)', false)
-    .option('--reporter <name[=file]>', `what it prints: ${REPORTERS.join(', ')}; repeatable (several at once), name=file writes one to a file (default: progress)`, (v: string, prev?: ReporterChoice[]) => {
-      try {
-        return parseReporters(v, prev);
-      } catch (err) {
-        throw new UsageError((err as Error).message);
-      }
-    })
-    .action(async (opts: { client?: string; clientCmd?: string; scenarios?: string[]; builtin: boolean; rule?: string[]; dialect?: Dialect; out: string; strict: boolean; deadlineMultiplier: number; seed?: string; lanes?: number; expectations?: string; updateExpectations?: string; shard?: string; scenario?: string[]; grep?: Grep; lastFailed?: boolean; shardTimings?: string; bail: boolean; reporter?: ReporterChoice[] }) => {
-      if (opts.shard !== undefined && !/^[1-9]\d*\/[1-9]\d*$/.test(opts.shard)) throw new UsageError(`--shard must look like 1/3, got "${opts.shard}"`);
-      if (opts.shard) {
-        const [i, n] = opts.shard.split('/').map(Number) as [number, number];
-        if (i > n) throw new UsageError(`--shard ${opts.shard}: the index must be at most the count`);
-      }
-      const expectations = opts.expectations ? await readExpectations(opts.expectations) : undefined;
-      await checkClientChoice(opts);
-      // Everything is checked before anything runs: the scenario files (all of them), then every path written.
-      const { loadCatalogue } = await load.catalogue();
-      const { checkWritableFile, claimOutput, writeFileAtomic } = await load.output();
-      const { interruptible } = await load.interrupt();
-      const { runConformance, RunInterrupted } = await load.run();
-      const catalogue = await loadCatalogue(await scenarioFiles(opts.scenarios, opts.builtin));
-      const unknown = (opts.scenario ?? []).filter((id) => !catalogue.some((e) => e.scenario.id === id));
-      if (unknown.length) throw new UsageError(`--scenario: no scenario "${unknown[0]}" in the catalogue (see \`a2a-conformance list\`)`);
-      let ids = opts.scenario;
-      if (opts.lastFailed) {
-        const again = lastFailed(opts.out, new Set(catalogue.map((e) => e.scenario.id)), await load.resultsInput());
-        if (again.ids.length === 0) {
-          // Nothing is left to run again: the previous report stays as it is, and so does its verdict.
-          printErr(`a2a-conformance: --last-failed: ${again.said}; nothing to run again (the report in ${opts.out} is left as it is)\n`);
-          return;
-        }
-        ids = opts.scenario ? opts.scenario.filter((id) => again.ids.includes(id)) : again.ids;
-        printErr(`a2a-conformance: --last-failed: ${again.said}\n`);
-        if (ids.length === 0) throw new UsageError(`--scenario ${opts.scenario!.join(',')} names none of the scenarios the previous report found unexpected (${again.ids.slice(0, 5).join(', ')}${again.ids.length > 5 ? ', …' : ''})`);
-      }
-      const pick = { ...(ids ? { ids } : {}), ...(opts.grep ? { grep: opts.grep } : {}) };
-      const empty = (await load.run()).filtersProblem(catalogue, opts.rule, opts.dialect, pick);
-      if (empty) throw new UsageError(empty);
-      if (opts.shardTimings !== undefined && !opts.shard) throw new UsageError('--shard-timings balances the shards of --shard: give --shard too');
-      const shardTimings = opts.shardTimings !== undefined ? timingsFrom(opts.shardTimings, await load.resultsInput()) : undefined;
-      const updateTo = opts.updateExpectations !== undefined ? checkWritableFile('--update-expectations', opts.updateExpectations) : undefined;
-      const reporters = opts.reporter ?? [{ name: 'progress' as const }];
-      const clash = reportersProblem(reporters);
-      if (clash) throw new UsageError(clash);
-      // A reporter's file may name folders that do not exist yet (as vitest's outputFile may): they are made.
-      const reporterFiles = reporters.flatMap((c) => {
-        if (c.file === undefined) return [];
+    .option(
+      '--reporter <name[=file]>',
+      `what it prints: ${REPORTERS.join(', ')}; repeatable (several at once), name=file writes one to a file (default: progress)`,
+      (v: string, prev?: ReporterChoice[]) => {
         try {
-          if (c.file.trim()) mkdirSync(dirname(resolve(c.file)), { recursive: true });
-        } catch {
-          // Said in one line by the check below (a file in the way, no permission).
-        }
-        return [{ name: c.name, file: checkWritableFile(`--reporter ${c.name}=`, c.file) }];
-      });
-      await reap();
-      const out = await claimOutput('--out', opts.out);
-      const stop = interruptible((l) => printErr(l + '\n'), 'the run', { onStop: (s) => out.abandon(`it was stopped by ${s}`) });
-      const reporter = makeReporters(reporters, { stdout: (t) => writeRaw(process.stdout, t), stderr: (t) => writeRaw(process.stderr, t), colour: { stdout: wantsColour(process.stdout), stderr: wantsColour(process.stderr) } });
-      let results: RunResults;
-      try {
-        results = await runConformance({
-          client: opts.client,
-          clientCmd: opts.clientCmd,
-          files: catalogue.map((e) => e.file),
-          catalogue,
-          rules: opts.rule,
-          ...(opts.dialect ? { dialect: opts.dialect } : {}),
-          strict: opts.strict,
-          deadlineMultiplier: opts.deadlineMultiplier,
-          seed: opts.seed,
-          ...(opts.lanes ? { lanes: opts.lanes } : {}),
-          expectations,
-          shard: opts.shard,
-          signal: stop.signal,
-          pick,
-          ...(shardTimings ? { shardTimings } : {}),
-          bail: opts.bail,
-          onStart: (id) => reporter.start(id),
-          onProgress: (n, total, r, unexpected) => reporter.result(n, total, r, unexpected),
-          onDeferred: (n, total, r) => reporter.deferred?.(n, total, r),
-        });
-      } catch (err) {
-        stop.dispose();
-        reporter.failed(stop.received ? `stopped by ${stop.received}` : (err as Error).message);
-        if (err instanceof RunInterrupted || stop.received) throw new Stopped(stop.received ?? 'SIGINT');
-        out.abandon(`it failed: ${(err as Error).message}`);
-        throw err;
-      } finally {
-        reporter.dispose();
-      }
-      let done = results;
-      const written = await finishWriting(stop, out, async () => {
-        if (updateTo) {
-          const baseline = (await load.expectations()).baselineFrom(done.results, { strict: opts.strict }, done.client.name);
-          await writeFileAtomic(updateTo, JSON.stringify(baseline, null, 2) + '\n');
-          printErr(`wrote ${baseline.entries.length} expectation(s) to ${updateTo}\n`);
-          // Writing the baseline is the run's purpose, not a failure: judged by it, every verdict is expected.
-          const { judge } = await load.expectations();
-          const { exitCode } = await load.policy();
-          const catalogueIds = [...done.results.map((x) => x.id), ...done.notRun.map((n) => n.id)];
-          const { unexpected } = judge(done.results, { strict: opts.strict }, baseline, catalogueIds);
-          done = { ...done, expectations: baseline, unexpected, exitCode: exitCode(done.results, unexpected) };
-        }
-        return out.commit(done);
-      });
-      reporter.end(done, written);
-      // The reporters given a file (`--reporter junit=junit.xml`) are written now, each whole.
-      for (const [i, f] of reporter.files().entries()) {
-        try {
-          await writeFileAtomic(reporterFiles[i]!.file, f.text);
+          return parseReporters(v, prev);
         } catch (err) {
-          throw new PlaceError(`could not write --reporter ${reporterFiles[i]!.name}=${f.file}: ${String((err as Error).message).split('\n')[0]}`);
+          throw new UsageError((err as Error).message);
         }
-      }
-      process.exitCode = done.exitCode;
-    });
+      },
+    )
+    .action(
+      async (opts: {
+        client?: string;
+        clientCmd?: string;
+        scenarios?: string[];
+        builtin: boolean;
+        rule?: string[];
+        dialect?: Dialect;
+        out: string;
+        strict: boolean;
+        deadlineMultiplier: number;
+        seed?: string;
+        lanes?: number;
+        expectations?: string;
+        updateExpectations?: string;
+        shard?: string;
+        scenario?: string[];
+        grep?: Grep;
+        lastFailed?: boolean;
+        shardTimings?: string;
+        bail: boolean;
+        reporter?: ReporterChoice[];
+      }) => {
+        if (opts.shard !== undefined && !/^[1-9]\d*\/[1-9]\d*$/.test(opts.shard)) throw new UsageError(`--shard must look like 1/3, got "${opts.shard}"`);
+        if (opts.shard) {
+          const [i, n] = opts.shard.split('/').map(Number) as [number, number];
+          if (i > n) throw new UsageError(`--shard ${opts.shard}: the index must be at most the count`);
+        }
+        const expectations = opts.expectations ? await readExpectations(opts.expectations) : undefined;
+        await checkClientChoice(opts);
+        // Everything is checked before anything runs: the scenario files (all of them), then every path written.
+        const { loadCatalogue } = await load.catalogue();
+        const { checkWritableFile, claimOutput, writeFileAtomic } = await load.output();
+        const { interruptible } = await load.interrupt();
+        const { runConformance, RunInterrupted } = await load.run();
+        const catalogue = await loadCatalogue(await scenarioFiles(opts.scenarios, opts.builtin));
+        const unknown = (opts.scenario ?? []).filter((id) => !catalogue.some((e) => e.scenario.id === id));
+        if (unknown.length) throw new UsageError(`--scenario: no scenario "${unknown[0]}" in the catalogue (see \`a2a-conformance list\`)`);
+        let ids = opts.scenario;
+        if (opts.lastFailed) {
+          const again = lastFailed(opts.out, new Set(catalogue.map((e) => e.scenario.id)), await load.resultsInput());
+          if (again.ids.length === 0) {
+            // Nothing is left to run again: the previous report stays as it is, and so does its verdict.
+            printErr(`a2a-conformance: --last-failed: ${again.said}; nothing to run again (the report in ${opts.out} is left as it is)\n`);
+            return;
+          }
+          ids = opts.scenario ? opts.scenario.filter((id) => again.ids.includes(id)) : again.ids;
+          printErr(`a2a-conformance: --last-failed: ${again.said}\n`);
+          if (ids.length === 0)
+            throw new UsageError(
+              `--scenario ${opts.scenario!.join(',')} names none of the scenarios the previous report found unexpected (${again.ids.slice(0, 5).join(', ')}${again.ids.length > 5 ? ', …' : ''})`,
+            );
+        }
+        const pick = { ...(ids ? { ids } : {}), ...(opts.grep ? { grep: opts.grep } : {}) };
+        const empty = (await load.run()).filtersProblem(catalogue, opts.rule, opts.dialect, pick);
+        if (empty) throw new UsageError(empty);
+        if (opts.shardTimings !== undefined && !opts.shard) throw new UsageError('--shard-timings balances the shards of --shard: give --shard too');
+        const shardTimings = opts.shardTimings !== undefined ? timingsFrom(opts.shardTimings, await load.resultsInput()) : undefined;
+        const updateTo = opts.updateExpectations !== undefined ? checkWritableFile('--update-expectations', opts.updateExpectations) : undefined;
+        const reporters = opts.reporter ?? [{ name: 'progress' as const }];
+        const clash = reportersProblem(reporters);
+        if (clash) throw new UsageError(clash);
+        // A reporter's file may name folders that do not exist yet (as vitest's outputFile may): they are made.
+        const reporterFiles = reporters.flatMap((c) => {
+          if (c.file === undefined) return [];
+          try {
+            if (c.file.trim()) mkdirSync(dirname(resolve(c.file)), { recursive: true });
+          } catch {
+            // Said in one line by the check below (a file in the way, no permission).
+          }
+          return [{ name: c.name, file: checkWritableFile(`--reporter ${c.name}=`, c.file) }];
+        });
+        await reap();
+        const out = await claimOutput('--out', opts.out);
+        const stop = interruptible((l) => printErr(l + '\n'), 'the run', { onStop: (s) => out.abandon(`it was stopped by ${s}`) });
+        const reporter = makeReporters(reporters, {
+          stdout: (t) => writeRaw(process.stdout, t),
+          stderr: (t) => writeRaw(process.stderr, t),
+          colour: { stdout: wantsColour(process.stdout), stderr: wantsColour(process.stderr) },
+        });
+        let results: RunResults;
+        try {
+          results = await runConformance({
+            client: opts.client,
+            clientCmd: opts.clientCmd,
+            files: catalogue.map((e) => e.file),
+            catalogue,
+            rules: opts.rule,
+            ...(opts.dialect ? { dialect: opts.dialect } : {}),
+            strict: opts.strict,
+            deadlineMultiplier: opts.deadlineMultiplier,
+            seed: opts.seed,
+            ...(opts.lanes ? { lanes: opts.lanes } : {}),
+            expectations,
+            shard: opts.shard,
+            signal: stop.signal,
+            pick,
+            ...(shardTimings ? { shardTimings } : {}),
+            bail: opts.bail,
+            onStart: (id) => reporter.start(id),
+            onProgress: (n, total, r, unexpected) => reporter.result(n, total, r, unexpected),
+            onDeferred: (n, total, r) => reporter.deferred?.(n, total, r),
+          });
+        } catch (err) {
+          stop.dispose();
+          reporter.failed(stop.received ? `stopped by ${stop.received}` : (err as Error).message);
+          if (err instanceof RunInterrupted || stop.received) throw new Stopped(stop.received ?? 'SIGINT');
+          out.abandon(`it failed: ${(err as Error).message}`);
+          throw err;
+        } finally {
+          reporter.dispose();
+        }
+        let done = results;
+        const written = await finishWriting(stop, out, async () => {
+          if (updateTo) {
+            const baseline = (await load.expectations()).baselineFrom(done.results, { strict: opts.strict }, done.client.name);
+            await writeFileAtomic(updateTo, JSON.stringify(baseline, null, 2) + '\n');
+            printErr(`wrote ${baseline.entries.length} expectation(s) to ${updateTo}\n`);
+            // Writing the baseline is the run's purpose, not a failure: judged by it, every verdict is expected.
+            const { judge } = await load.expectations();
+            const { exitCode } = await load.policy();
+            const catalogueIds = [...done.results.map((x) => x.id), ...done.notRun.map((n) => n.id)];
+            const { unexpected } = judge(done.results, { strict: opts.strict }, baseline, catalogueIds);
+            done = { ...done, expectations: baseline, unexpected, exitCode: exitCode(done.results, unexpected) };
+          }
+          return out.commit(done);
+        });
+        reporter.end(done, written);
+        // The reporters given a file (`--reporter junit=junit.xml`) are written now, each whole.
+        for (const [i, f] of reporter.files().entries()) {
+          try {
+            await writeFileAtomic(reporterFiles[i]!.file, f.text);
+          } catch (err) {
+            throw new PlaceError(`could not write --reporter ${reporterFiles[i]!.name}=${f.file}: ${String((err as Error).message).split('\n')[0]}`);
+          }
+        }
+        process.exitCode = done.exitCode;
+      },
+    );
 
   /** The options `properties` and `replay` share. */
   const propertyCommand = (name: string, description: string) =>
@@ -458,16 +525,29 @@ export function buildProgram(): Command {
       .option('--client <name>', 'a built-in client (reference, naive, a2a-js-sdk, …; see `list --clients`)')
       .option('--client-cmd <command>', 'any other client: a command that speaks the NDJSON protocol (docs/protocol.md)')
       // A folder of its own by default: a property run or a replay never overwrites the run's report (conformance-report).
-      .option('--out <dir>', 'where the report goes: index.html, results.json, junit.xml, summary.md', `conformance-${name === 'replay' ? 'replay' : 'properties'}`)
+      .option(
+        '--out <dir>',
+        'where the report goes: index.html, results.json, junit.xml, summary.md',
+        `conformance-${name === 'replay' ? 'replay' : 'properties'}`,
+      )
       .option('--strict', 'a NON_STRICT case fails its family too', false)
       .option('--deadline-multiplier <x>', 'scale every case deadline (slow machines)', multiplierOf, 1)
-      .option('--lanes <n>', 'cases in flight at once, each on its own listeners and client (default: 8 per core, at most 16, for a built-in client; 2 per core, at most 8, for --client-cmd)', lanesOf)
+      .option(
+        '--lanes <n>',
+        'cases in flight at once, each on its own listeners and client (default: 8 per core, at most 16, for a built-in client; 2 per core, at most 8, for --client-cmd)',
+        lanesOf,
+      )
       .option('--export <file>', 'write each counterexample as a .scenario.json that runs as a plain scenario (--scenarios <file>)');
 
-  propertyCommand('properties', 'run the property families: generated cards, profiles, intents and runtimes; a family fails on its first FAIL or TIMEOUT, which is shrunk and can be replayed')
+  propertyCommand(
+    'properties',
+    'run the property families: generated cards, profiles, intents and runtimes; a family fails on its first FAIL or TIMEOUT, which is shrunk and can be replayed',
+  )
     .option('--family <id>', 'only this family (repeatable, or comma-separated; see `list --families`)', familyList)
     .option('--runs <n>', 'generated cases per family (default 100)', (v) => wholeNumber('--runs', v, 1, 1_000_000))
-    .option('--seed <n>', 'the seed of the generated cases (random by default; a fixed seed gives the same cases)', (v) => wholeNumber('--seed', v, 0, 2 ** 31 - 1))
+    .option('--seed <n>', 'the seed of the generated cases (random by default; a fixed seed gives the same cases)', (v) =>
+      wholeNumber('--seed', v, 0, 2 ** 31 - 1),
+    )
     .action(async (opts: PropertyOpts & { family?: string[]; runs?: number; seed?: number }) => {
       const seed = opts.seed ?? Math.floor(Math.random() * 2 ** 31);
       await propertyAction(opts, { seed, ...(opts.runs !== undefined ? { runs: opts.runs } : {}) }, opts.family);
@@ -481,7 +561,9 @@ export function buildProgram(): Command {
       // past what a property run can print would hold the process, signals unheard, for ever.
       const steps = v.split(':');
       if (steps.length > MAX_PATH_STEPS || steps.some((n) => n.length > 7 || Number(n) > MAX_PATH_NUMBER))
-        throw new UsageError(`--path ${v.length > 40 ? `${v.slice(0, 40)}…` : v}: at most ${MAX_PATH_STEPS} steps, each a number up to ${MAX_PATH_NUMBER} (what a property run prints)`);
+        throw new UsageError(
+          `--path ${v.length > 40 ? `${v.slice(0, 40)}…` : v}: at most ${MAX_PATH_STEPS} steps, each a number up to ${MAX_PATH_NUMBER} (what a property run prints)`,
+        );
       return v;
     })
     .option('--family <id>', 'the family (default: the path in every family)', familyList)
@@ -499,7 +581,8 @@ export function buildProgram(): Command {
     const { FAMILIES } = await load.families();
     const families = familyIds?.length ? FAMILIES.filter((f) => familyIds.includes(f.id)) : FAMILIES;
     const { checkWritableFile, claimOutput } = await load.output();
-    if (opts.export !== undefined && !opts.export.endsWith('.scenario.json')) throw new UsageError(`--export must name a .scenario.json file (so --scenarios finds it), got "${opts.export}"`);
+    if (opts.export !== undefined && !opts.export.endsWith('.scenario.json'))
+      throw new UsageError(`--export must name a .scenario.json file (so --scenarios finds it), got "${opts.export}"`);
     const exportTo = opts.export !== undefined ? checkWritableFile('--export', opts.export) : undefined;
     const { interruptible } = await load.interrupt();
     const { propertiesCommand, propertiesSummary } = await load.properties();
@@ -536,7 +619,9 @@ export function buildProgram(): Command {
 
   program
     .command('check-scenarios')
-    .description('run the reference client over your scenario files; exit 1 naming each scenario whose verdict differs from its `expect`, or that grades nothing (a careless client gets the same INFORMATIONAL)')
+    .description(
+      'run the reference client over your scenario files; exit 1 naming each scenario whose verdict differs from its `expect`, or that grades nothing (a careless client gets the same INFORMATIONAL)',
+    )
     .argument('<patterns...>', 'scenario files, folders or globs (the built-in scenarios are not included)')
     .option('--out <dir>', 'also write the report of the reference run here')
     .action(async (patterns: string[], opts: { out?: string }) => {
@@ -583,7 +668,9 @@ export function buildProgram(): Command {
           continue;
         }
         if (r.verdict === r.expect) {
-          print(`✗    ${r.id}: grades nothing: the reference and a careless client (naive) get the same verdict (INFORMATIONAL); give it a rule that binds where it leads (docs/scenarios.md, "What a scenario grades"), or assertions of its own\n`);
+          print(
+            `✗    ${r.id}: grades nothing: the reference and a careless client (naive) get the same verdict (INFORMATIONAL); give it a rule that binds where it leads (docs/scenarios.md, "What a scenario grades"), or assertions of its own\n`,
+          );
           continue;
         }
         const worst = checkBehind(r);
@@ -612,9 +699,8 @@ export function buildProgram(): Command {
       // Each file bounded in size and depth and checked against its schema (harness/cli/results-input.ts).
       const notes: string[] = [];
       const runs = (await load.resultsInput()).readResultsFiles(files, (l) => notes.push(l));
-      for (const [i, r] of runs.entries())
-        // The expectations a run was judged with travel inside it: checked as strictly as a file.
-        if (r.expectations) parseExpectations(JSON.stringify(r.expectations), `${files[i]} (its "expectations")`);
+      // The expectations a run was judged with travel inside it: checked as strictly as a file.
+      for (const [i, r] of runs.entries()) if (r.expectations) parseExpectations(JSON.stringify(r.expectations), `${files[i]} (its "expectations")`);
       let merged = mergeResults(runs);
       if (opts.expectations) {
         const catalogue = [...merged.results.map((x) => x.id), ...merged.notRun.map((n) => n.id)];
@@ -636,9 +722,9 @@ export function buildProgram(): Command {
 
   program
     .command('doctor')
-    .description('check a subprocess client\'s protocol (handshake, and a plain text task in each dialect it declares) before grading')
+    .description("check a subprocess client's protocol (handshake, and a plain text task in each dialect it declares) before grading")
     .addOption(configOption())
-    .option('--client-cmd <command>', 'the command that runs the client (or the config file\'s clientCmd)')
+    .option('--client-cmd <command>', "the command that runs the client (or the config file's clientCmd)")
     .action(async (opts: { clientCmd?: string }) => {
       if (!opts.clientCmd) throw new UsageError('doctor checks a subprocess client: give --client-cmd "<command>" (or clientCmd in the config file)');
       const clientCmd = opts.clientCmd;
@@ -648,7 +734,10 @@ export function buildProgram(): Command {
       // Its client and PKI live in a run folder too: a signal removes them like a run's.
       const stop = interruptible((l) => printErr(l + '\n'), 'the check');
       try {
-        process.exitCode = await untilStopped(stop, doctor(clientCmd, (l) => print(l + '\n')));
+        process.exitCode = await untilStopped(
+          stop,
+          doctor(clientCmd, (l) => print(l + '\n')),
+        );
       } finally {
         stop.dispose();
       }
@@ -671,7 +760,12 @@ export function buildProgram(): Command {
       const stop = interruptible((l) => printErr(l + '\n'), 'the peers', { setsExitCode: false });
       let serving: Serving;
       try {
-        serving = await serve({ catalogue, peer: opts.peer, pkiDir: opts.pkiDir !== undefined ? resolvePath('--pki-dir', opts.pkiDir) : undefined, out: (l) => print(l + '\n') });
+        serving = await serve({
+          catalogue,
+          peer: opts.peer,
+          pkiDir: opts.pkiDir !== undefined ? resolvePath('--pki-dir', opts.pkiDir) : undefined,
+          out: (l) => print(l + '\n'),
+        });
       } catch (err) {
         stop.dispose();
         if (err instanceof OutputError) throw err;
@@ -689,7 +783,9 @@ export function buildProgram(): Command {
 
   program
     .command('list')
-    .description('list the scenarios (or, with --clients, the built-in clients; with --rules, the rules and their sources; with --families, the property families)')
+    .description(
+      'list the scenarios (or, with --clients, the built-in clients; with --rules, the rules and their sources; with --families, the property families)',
+    )
     .option('--clients', 'print the built-in clients, one per line')
     .option('--families', 'print the property families: id, rules, title')
     .option('--rules', 'print every rule with its sources (quoted, with section and level) and how it grades')
@@ -701,38 +797,88 @@ export function buildProgram(): Command {
     .addOption(scenarioIdOption())
     .addOption(grepOption())
     .option('--json', 'print JSON')
-    .action(async (opts: { clients?: boolean; rules?: boolean; families?: boolean; scenarios?: string[]; builtin: boolean; json?: boolean; rule?: string[]; dialect?: Dialect; scenario?: string[]; grep?: Grep }) => {
-      if (opts.families) {
-        const { FAMILIES } = await load.families();
-        if (opts.json) write(process.stdout, printableJson(FAMILIES.map((f) => ({ id: f.id, title: f.title, rules: f.rules, spec: f.spec })), 2) + '\n');
-        else for (const f of FAMILIES) print(`${f.id.padEnd(14)} ${f.rules.join(',').padEnd(90)} ${f.title}\n`);
-        return;
-      }
-      if (opts.rules) {
-        if (opts.json)
-          write(process.stdout, printableJson(RULES.map((r) => ({ id: r.id, title: r.title, family: r.family, scope: r.scope, level: dutyLevel(r) ?? null, sources: r.sources, limits: r.limits ?? [], grades: r.grades, notBinding: r.notBinding, ...(r.otherwise ? { otherwise: r.otherwise } : {}) })), 2) + '\n');
-        else print(rulesText());
-        return;
-      }
-      if (opts.clients) {
-        const { BUILTIN_CLIENTS } = await load.clients();
-        if (opts.json) write(process.stdout, printableJson(BUILTIN_CLIENTS.map(({ name, description, caughtBy, atLeast }) => ({ name, description, ...(caughtBy ? { caughtBy, atLeast } : {}) })), 2) + '\n');
-        else print(BUILTIN_CLIENTS.map((c) => c.name).join('\n') + '\n');
-        return;
-      }
-      const all = await (await load.catalogue()).loadCatalogue(await scenarioFiles(opts.scenarios, opts.builtin));
-      // The filters `run` takes, with the same answer when they select nothing (exit 2, one line).
-      const { filterCatalogue, filtersProblem } = await load.run();
-      const pick = { ...(opts.scenario ? { ids: opts.scenario } : {}), ...(opts.grep ? { grep: opts.grep } : {}) };
-      const empty = filtersProblem(all, opts.rule, opts.dialect, pick);
-      if (empty) throw new UsageError(empty);
-      const catalogue = filterCatalogue(all, opts.rule, opts.dialect, pick);
-      if (opts.json) {
-        write(process.stdout, printableJson(catalogue.map((e) => ({ id: e.scenario.id, rule: e.scenario.rule, title: e.scenario.title, expect: e.scenario.expect })), 2) + '\n');
-        return;
-      }
-      for (const e of catalogue) print(`${e.scenario.id.padEnd(52)} ${e.scenario.rule.padEnd(22)} ${e.scenario.expect}\n`);
-    });
+    .action(
+      async (opts: {
+        clients?: boolean;
+        rules?: boolean;
+        families?: boolean;
+        scenarios?: string[];
+        builtin: boolean;
+        json?: boolean;
+        rule?: string[];
+        dialect?: Dialect;
+        scenario?: string[];
+        grep?: Grep;
+      }) => {
+        if (opts.families) {
+          const { FAMILIES } = await load.families();
+          if (opts.json)
+            write(
+              process.stdout,
+              printableJson(
+                FAMILIES.map((f) => ({ id: f.id, title: f.title, rules: f.rules, spec: f.spec })),
+                2,
+              ) + '\n',
+            );
+          else for (const f of FAMILIES) print(`${f.id.padEnd(14)} ${f.rules.join(',').padEnd(90)} ${f.title}\n`);
+          return;
+        }
+        if (opts.rules) {
+          if (opts.json)
+            write(
+              process.stdout,
+              printableJson(
+                RULES.map((r) => ({
+                  id: r.id,
+                  title: r.title,
+                  family: r.family,
+                  scope: r.scope,
+                  level: dutyLevel(r) ?? null,
+                  sources: r.sources,
+                  limits: r.limits ?? [],
+                  grades: r.grades,
+                  notBinding: r.notBinding,
+                  ...(r.otherwise ? { otherwise: r.otherwise } : {}),
+                })),
+                2,
+              ) + '\n',
+            );
+          else print(rulesText());
+          return;
+        }
+        if (opts.clients) {
+          const { BUILTIN_CLIENTS } = await load.clients();
+          if (opts.json)
+            write(
+              process.stdout,
+              printableJson(
+                BUILTIN_CLIENTS.map(({ name, description, caughtBy, atLeast }) => ({ name, description, ...(caughtBy ? { caughtBy, atLeast } : {}) })),
+                2,
+              ) + '\n',
+            );
+          else print(BUILTIN_CLIENTS.map((c) => c.name).join('\n') + '\n');
+          return;
+        }
+        const all = await (await load.catalogue()).loadCatalogue(await scenarioFiles(opts.scenarios, opts.builtin));
+        // The filters `run` takes, with the same answer when they select nothing (exit 2, one line).
+        const { filterCatalogue, filtersProblem } = await load.run();
+        const pick = { ...(opts.scenario ? { ids: opts.scenario } : {}), ...(opts.grep ? { grep: opts.grep } : {}) };
+        const empty = filtersProblem(all, opts.rule, opts.dialect, pick);
+        if (empty) throw new UsageError(empty);
+        const catalogue = filterCatalogue(all, opts.rule, opts.dialect, pick);
+        if (opts.json) {
+          write(
+            process.stdout,
+            printableJson(
+              catalogue.map((e) => ({ id: e.scenario.id, rule: e.scenario.rule, title: e.scenario.title, expect: e.scenario.expect })),
+              2,
+            ) + '\n',
+          );
+          return;
+        }
+        for (const e of catalogue) print(`${e.scenario.id.padEnd(52)} ${e.scenario.rule.padEnd(22)} ${e.scenario.expect}\n`);
+      },
+    );
   return program;
 }
 
@@ -780,13 +926,21 @@ export async function main(argv: string[]): Promise<number> {
       return 2;
     }
     // An error of a module a command loaded: its class comes from the same (cached) module.
-    const [{ ClientFault }, { ScenarioLoadError }, { ExpectationsError }, { MergeError }, { OutputError }, { ResultsInputError }, { ConfigError }] = await Promise.all([load.subprocess(), load.catalogue(), load.expectations(), load.merge(), load.output(), load.resultsInput(), load.config()]);
+    const [{ ClientFault }, { ScenarioLoadError }, { ExpectationsError }, { MergeError }, { OutputError }, { ResultsInputError }, { ConfigError }] =
+      await Promise.all([load.subprocess(), load.catalogue(), load.expectations(), load.merge(), load.output(), load.resultsInput(), load.config()]);
     if (err instanceof ClientFault) {
       // The client's fault, not the harness's: nothing could be graded (DESIGN.md §4.3: exit 1).
       printErr(`a2a-conformance: ${err.message}\nNothing was graded. Check the client with: a2a-conformance doctor --client-cmd "<command>"\n`);
       return 1;
     }
-    if (err instanceof ScenarioLoadError || err instanceof ExpectationsError || err instanceof MergeError || err instanceof OutputError || err instanceof ResultsInputError || err instanceof ConfigError) {
+    if (
+      err instanceof ScenarioLoadError ||
+      err instanceof ExpectationsError ||
+      err instanceof MergeError ||
+      err instanceof OutputError ||
+      err instanceof ResultsInputError ||
+      err instanceof ConfigError
+    ) {
       printErr(`a2a-conformance: ${err.message}\n`);
       return 2;
     }

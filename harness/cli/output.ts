@@ -19,7 +19,22 @@
  * replaced file by file, never deleted before the new one is on disk.
  */
 import { randomBytes } from 'node:crypto';
-import { accessSync, closeSync, constants, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  accessSync,
+  closeSync,
+  constants,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { RunResults } from '../core/results.js';
@@ -173,7 +188,8 @@ function inspect(option: string, given: string): Inspected {
   const dir = resolve(given);
   try {
     const st = lstatSync(dir);
-    if (st.isSymbolicLink() ? !statSync(dir).isDirectory() : !st.isDirectory()) throw new OutputError(`${option} ${given} is a file, not a folder: name a folder for the report`);
+    if (st.isSymbolicLink() ? !statSync(dir).isDirectory() : !st.isDirectory())
+      throw new OutputError(`${option} ${given} is a file, not a folder: name a folder for the report`);
   } catch (err) {
     if (err instanceof OutputError) throw err;
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new OutputError(`${option} ${given}: ${why(err)}`);
@@ -198,7 +214,9 @@ function inspect(option: string, given: string): Inspected {
   }
   if (foreign.length) {
     if (!marker && earlierReport(dir, entries))
-      throw new OutputError(`${option} ${given} holds a report of an earlier a2a-conformance, which did not mark its folders (${REPORT_MARKER}): delete that folder, or name a new one`);
+      throw new OutputError(
+        `${option} ${given} holds a report of an earlier a2a-conformance, which did not mark its folders (${REPORT_MARKER}): delete that folder, or name a new one`,
+      );
     throw new OutputError(
       `${option} ${given} holds files that are not a report a2a-conformance wrote (${foreign.slice(0, 3).join(', ')}${foreign.length > 3 ? ', …' : ''}): name a new folder, or one a previous run wrote`,
     );
@@ -296,7 +314,10 @@ function takeLock(option: string, given: string, dir: string): string {
     if (h.kind === 'ours') {
       const o = h.body;
       const here = pidNamespace();
-      if (o.pidNamespace && here && o.pidNamespace !== here) throw busy(`an a2a-conformance command in another pid namespace (pid ${o.pid} there, started ${o.startedAt}; if none runs, delete ${join(given, OUT_LOCK)})`);
+      if (o.pidNamespace && here && o.pidNamespace !== here)
+        throw busy(
+          `an a2a-conformance command in another pid namespace (pid ${o.pid} there, started ${o.startedAt}; if none runs, delete ${join(given, OUT_LOCK)})`,
+        );
       if (alive(o)) throw busy(`another a2a-conformance command (pid ${o.pid}, started ${o.startedAt})`);
     } else if (h.kind === 'unreadable' && Date.now() - h.mtimeMs < 10_000) throw busy('another a2a-conformance command (it is taking the lock)');
     // Its owner is dead: the lock is taken over. Removed only while it is still the lock judged dead:
@@ -325,7 +346,13 @@ export interface ClaimedOutput {
 const placeholder = (text: string) =>
   `<!doctype html><meta charset="utf-8"><title>a2a-conformance: incomplete</title><h1>No report here</h1><p>${text.replace(/[<>&]/g, (c) => `&#${c.charCodeAt(0)};`)}</p>\n`;
 
-const written = (dir: string): WrittenReport => ({ dir, html: join(dir, 'index.html'), results: join(dir, 'results.json'), junit: join(dir, 'junit.xml'), markdown: join(dir, 'summary.md') });
+const written = (dir: string): WrittenReport => ({
+  dir,
+  html: join(dir, 'index.html'),
+  results: join(dir, 'results.json'),
+  junit: join(dir, 'junit.xml'),
+  markdown: join(dir, 'summary.md'),
+});
 
 /** Checks the folder, makes it if missing, takes its lock and checks it again under the lock. */
 function lockOutput(option: string, given: string): Inspected & { lock: string } {
@@ -374,7 +401,9 @@ export async function claimOutput(option: string, given: string): Promise<Claime
     writeMarker(dir, [...ours, INCOMPLETE, 'index.html']);
     // Only what the marker vouched for; a staging folder (a run that died while writing) whole.
     for (const n of ours) rmSync(join(dir, n), { recursive: n.startsWith(STAGING), force: true });
-    note(`a2a-conformance (pid ${process.pid}) started writing this report at ${started}. If that run is no longer running, it did not finish (it was interrupted or crashed): this folder holds no results.`);
+    note(
+      `a2a-conformance (pid ${process.pid}) started writing this report at ${started}. If that run is no longer running, it did not finish (it was interrupted or crashed): this folder holds no results.`,
+    );
     writeMarker(dir, [INCOMPLETE, 'index.html']);
   } catch (err) {
     releaseLock(lock);
@@ -425,7 +454,10 @@ export async function writeOutput(option: string, given: string, rendered: Rende
     const listed = new Set([...ours, INCOMPLETE]);
     try {
       writeMarker(dir, listed);
-      writeFileSync(join(dir, INCOMPLETE), `a2a-conformance (pid ${process.pid}) is replacing this report since ${new Date().toISOString()}. If it is no longer running, the files here may be a mix of the old report and the new one.\n`);
+      writeFileSync(
+        join(dir, INCOMPLETE),
+        `a2a-conformance (pid ${process.pid}) is replacing this report since ${new Date().toISOString()}. If it is no longer running, the files here may be a mix of the old report and the new one.\n`,
+      );
     } catch (err) {
       throw new OutputError(`${option} ${given}: cannot write there: ${why(err)}`);
     }

@@ -32,7 +32,9 @@ export interface PropertiesCommand {
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 function counts(f: PropertyFamilyResult): string {
-  return VERDICT_KINDS.filter((k) => f.verdicts[k]).map((k) => `${k} ${f.verdicts[k]}`).join(' · ');
+  return VERDICT_KINDS.filter((k) => f.verdicts[k])
+    .map((k) => `${k} ${f.verdicts[k]}`)
+    .join(' · ');
 }
 
 export async function propertiesCommand(c: PropertiesCommand): Promise<RunResults> {
@@ -66,9 +68,18 @@ export async function propertiesCommand(c: PropertiesCommand): Promise<RunResult
     const head = `${f.failed ? '✗' : '✓'} ${f.family.padEnd(12)} ${String(f.ran).padStart(5)} case(s) · ${counts(f) || 'none run'} · ${secs(f.durationMs)}`;
     c.err(printable(`${head}${f.failed && f.shrinkMs !== undefined ? ` · shrunk in ${secs(f.shrinkMs)}` : ''}\n`));
   };
-  c.err(printable(`a2a-conformance properties · seed ${c.seed} · ${c.path !== undefined ? `path ${c.path}` : `${c.runs ?? 100} case(s) per family`} · ${c.families.map((f) => f.id).join(', ')}\n`));
+  c.err(
+    printable(
+      `a2a-conformance properties · seed ${c.seed} · ${c.path !== undefined ? `path ${c.path}` : `${c.runs ?? 100} case(s) per family`} · ${c.families.map((f) => f.id).join(', ')}\n`,
+    ),
+  );
   const results = await runProperties(o);
-  if (c.exportTo) await exportCounterexamples(results.results.filter((r) => r.property), c.exportTo, c);
+  if (c.exportTo)
+    await exportCounterexamples(
+      results.results.filter((r) => r.property),
+      c.exportTo,
+      c,
+    );
   return results;
 }
 
@@ -77,7 +88,9 @@ export function propertiesSummary(r: RunResults, written: { html: string; result
   const lines: string[] = [''];
   const fams = r.properties ?? [];
   const ran = fams.reduce((n, f) => n + f.ran, 0);
-  lines.push(`a2a-conformance ${r.harness.version} · client ${r.client.name} ${r.client.version} · ${fams.length} famil${fams.length === 1 ? 'y' : 'ies'}, ${ran} case(s) · seed ${r.seed} · ${secs(r.durationMs)}`);
+  lines.push(
+    `a2a-conformance ${r.harness.version} · client ${r.client.name} ${r.client.version} · ${fams.length} famil${fams.length === 1 ? 'y' : 'ies'}, ${ran} case(s) · seed ${r.seed} · ${secs(r.durationMs)}`,
+  );
   for (const res of r.results) {
     const p = res.property!;
     const worst = res.checks.find((x) => x.verdict === res.verdict);
@@ -86,8 +99,8 @@ export function propertiesSummary(r: RunResults, written: { html: string; result
       p.notReproduced
         ? `    the case at path ${p.path} did not fail again when replayed: flaky here (on a loaded machine, lower --lanes or raise --deadline-multiplier)`
         : p.firstFailure === p.path && p.shrinks === 0
-        ? `    the case at path ${p.path}`
-        : `    first failure at path ${p.firstFailure}, shrunk ${p.shrinks} time(s) to path ${p.path}${p.shrinkInterrupted ? ' (shrinking stopped at its time budget)' : ''}`,
+          ? `    the case at path ${p.path}`
+          : `    first failure at path ${p.firstFailure}, shrunk ${p.shrinks} time(s) to path ${p.path}${p.shrinkInterrupted ? ' (shrinking stopped at its time budget)' : ''}`,
       `    replay: ${p.replay}`,
     );
   }
@@ -114,5 +127,9 @@ async function exportCounterexamples(results: ScenarioResult[], file: string, c:
   const verdicts = new Map(reference.results.map((r) => [r.id, own(r)]));
   const settled = scenarios.map((s) => ({ ...s, expect: verdicts.get(s.id) ?? s.expect }));
   await writeFileAtomic(file, JSON.stringify(settled, null, 2) + '\n');
-  c.err(printable(`exported ${settled.length} counterexample(s) to ${file} (expect: the reference client's verdict, ${settled.map((s) => s.expect).join(', ')}); run it with --scenarios ${file}\n`));
+  c.err(
+    printable(
+      `exported ${settled.length} counterexample(s) to ${file} (expect: the reference client's verdict, ${settled.map((s) => s.expect).join(', ')}); run it with --scenarios ${file}\n`,
+    ),
+  );
 }

@@ -41,14 +41,18 @@ const DOCUMENTS: readonly ReporterName[] = ['tap', 'json', 'junit'];
 
 /** `--reporter name[=file]`, repeatable or comma-separated; throws an Error with the one line to say. */
 export function parseReporters(v: string, prev: ReporterChoice[] = []): ReporterChoice[] {
-  const more = v.split(',').map((x) => x.trim()).filter(Boolean).map((item) => {
-    const eq = item.indexOf('=');
-    const name = eq < 0 ? item : item.slice(0, eq);
-    const file = eq < 0 ? undefined : item.slice(eq + 1);
-    if (!(REPORTERS as readonly string[]).includes(name)) throw new Error(`--reporter must be one of ${REPORTERS.join(', ')} (or name=file), got "${name}"`);
-    if (file !== undefined && !file.trim()) throw new Error(`--reporter ${name}=: the file name is empty`);
-    return { name: name as ReporterName, ...(file !== undefined ? { file } : {}) };
-  });
+  const more = v
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)
+    .map((item) => {
+      const eq = item.indexOf('=');
+      const name = eq < 0 ? item : item.slice(0, eq);
+      const file = eq < 0 ? undefined : item.slice(eq + 1);
+      if (!(REPORTERS as readonly string[]).includes(name)) throw new Error(`--reporter must be one of ${REPORTERS.join(', ')} (or name=file), got "${name}"`);
+      if (file !== undefined && !file.trim()) throw new Error(`--reporter ${name}=: the file name is empty`);
+      return { name: name as ReporterName, ...(file !== undefined ? { file } : {}) };
+    });
   if (more.length === 0) throw new Error('--reporter needs a name');
   return [...prev, ...more];
 }
@@ -107,13 +111,22 @@ export function summaryText(r: RunResults, out: WrittenReport, colour = false): 
   const counts = VERDICT_KINDS.map((k) => (r.summary[k] > 0 ? paint(colour, SGR[k], `${k} ${r.summary[k]}`) : `${k} ${r.summary[k]}`)).join('  ');
   const lines = [
     '',
-    printable(`a2a-conformance ${r.harness.version} · client ${r.client.name} ${r.client.version} · ${r.results.length} scenario(s) run, ${r.notRun.length} not run · ${(r.durationMs / 1000).toFixed(1)} s`),
+    printable(
+      `a2a-conformance ${r.harness.version} · client ${r.client.name} ${r.client.version} · ${r.results.length} scenario(s) run, ${r.notRun.length} not run · ${(r.durationMs / 1000).toFixed(1)} s`,
+    ),
     counts,
   ];
   if (r.control?.length) lines.push(printable(`control: ${controlSentence(r.control)}`));
   const rerun = r.results.filter((x) => x.attempts?.length);
   if (rerun.length)
-    lines.push(printable(`${rerun.length} scenario(s) ran again on a drained lane after the harness lagged: ${rerun.slice(0, 8).map((x) => `${x.id} ${x.attempts!.map((a) => a.verdict).join(' → ')} → ${x.verdict}`).join('; ')}${rerun.length > 8 ? '; …' : ''}`));
+    lines.push(
+      printable(
+        `${rerun.length} scenario(s) ran again on a drained lane after the harness lagged: ${rerun
+          .slice(0, 8)
+          .map((x) => `${x.id} ${x.attempts!.map((a) => a.verdict).join(' → ')} → ${x.verdict}`)
+          .join('; ')}${rerun.length > 8 ? '; …' : ''}`,
+      ),
+    );
   if (r.lanes?.backoffs) lines.push(`lanes: ${r.lanes.start} asked, backed off to ${r.lanes.min} while the harness lagged (${r.lanes.backoffs} time(s))`);
   for (const u of r.unexpected) {
     const res = r.results.find((x) => x.id === u.id);
@@ -124,7 +137,11 @@ export function summaryText(r: RunResults, out: WrittenReport, colour = false): 
   if (r.incomplete) lines.push(`  ✗ ${printable(incompleteSentence(r.incomplete))}`);
   if (r.shard && !r.shard.startsWith('merged') && r.results.length === 0 && r.notRun.length > 0 && r.exitCode === 0)
     lines.push(printable(`shard ${r.shard} holds no scenario (there are more shards than scenarios): nothing to run here; \`report\` merges the shards`));
-  lines.push(printable(`report: ${shown(out.html)}`), printable(`results: ${shown(out.results)} · junit: ${shown(out.junit)} · summary: ${shown(out.markdown)}`), `exit code ${r.exitCode}`);
+  lines.push(
+    printable(`report: ${shown(out.html)}`),
+    printable(`results: ${shown(out.results)} · junit: ${shown(out.junit)} · summary: ${shown(out.markdown)}`),
+    `exit code ${r.exitCode}`,
+  );
   return lines.join('\n') + '\n';
 }
 
@@ -231,14 +248,18 @@ export function makeReporter(name: ReporterName, io: ReporterIo): RunReporter {
   const counter = (done: number, total: number) => `[${String(done).padStart(String(total).length)}/${total}]`;
   const deferred = (done: number, total: number, r: ScenarioResult) => {
     flight.done(r.id);
-    io.err(`${counter(done, total)} ${paint(c, SGR[r.verdict], r.verdict.padEnd(13))} ${printableInline(r.id)} (${r.durationMs} ms) · the harness lagged (${printableInline(r.lag?.why ?? '')}): runs again on a drained lane once the others are done\n`);
+    io.err(
+      `${counter(done, total)} ${paint(c, SGR[r.verdict], r.verdict.padEnd(13))} ${printableInline(r.id)} (${r.durationMs} ms) · the harness lagged (${printableInline(r.lag?.why ?? '')}): runs again on a drained lane once the others are done\n`,
+    );
   };
   return {
     start: flight.start,
     result(done, total, r) {
       flight.done(r.id);
       if (r.attempts?.length) {
-        io.err(`  ↻ ${paint(c, SGR[r.verdict], r.verdict.padEnd(13))} ${printableInline(r.id)} (${r.durationMs} ms) · ran again on a drained lane after the harness lagged: ${r.attempts.map((a) => a.verdict).join(' → ')} → ${r.verdict}\n`);
+        io.err(
+          `  ↻ ${paint(c, SGR[r.verdict], r.verdict.padEnd(13))} ${printableInline(r.id)} (${r.durationMs} ms) · ran again on a drained lane after the harness lagged: ${r.attempts.map((a) => a.verdict).join(' → ')} → ${r.verdict}\n`,
+        );
         return;
       }
       io.err(`${counter(done, total)} ${paint(c, SGR[r.verdict], r.verdict.padEnd(13))} ${printableInline(r.id)} (${r.durationMs} ms)\n`);
@@ -257,7 +278,9 @@ export function makeReporter(name: ReporterName, io: ReporterIo): RunReporter {
 export function workflowCommand(kind: 'error' | 'warning' | 'notice', props: Record<string, string>, message: string): string {
   const data = (s: string) => printable(s).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
   const prop = (s: string) => data(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
-  const list = Object.entries(props).map(([k, v]) => `${k}=${prop(v)}`).join(',');
+  const list = Object.entries(props)
+    .map(([k, v]) => `${k}=${prop(v)}`)
+    .join(',');
   return `::${kind}${list ? ` ${list}` : ''}::${data(message)}\n`;
 }
 

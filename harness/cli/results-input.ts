@@ -25,7 +25,17 @@ const MiB = 1024 * 1024;
 export const MAX_RESULTS_BYTES = 32 * MiB;
 
 const kindOf = (st: import('node:fs').Stats) =>
-  st.isDirectory() ? 'a folder' : st.isFIFO() ? 'a fifo (named pipe)' : st.isSocket() ? 'a socket' : st.isCharacterDevice() ? 'a character device' : st.isBlockDevice() ? 'a block device' : 'not a regular file';
+  st.isDirectory()
+    ? 'a folder'
+    : st.isFIFO()
+      ? 'a fifo (named pipe)'
+      : st.isSocket()
+        ? 'a socket'
+        : st.isCharacterDevice()
+          ? 'a character device'
+          : st.isBlockDevice()
+            ? 'a block device'
+            : 'not a regular file';
 
 const why = (err: unknown) => {
   const e = err as NodeJS.ErrnoException;
@@ -59,7 +69,10 @@ function readBounded(file: string, budget: number): string {
       const got = readSync(fd, buf, n, buf.length - n, null);
       if (got === 0) break;
       n += got;
-      if (n > limit) throw new ResultsInputError(`${file} grew past ${(limit / MiB).toFixed(1)} MiB while it was read: report reads at most ${MAX_RESULTS_BYTES / MiB} MiB of results in all (docs/ci.md)`);
+      if (n > limit)
+        throw new ResultsInputError(
+          `${file} grew past ${(limit / MiB).toFixed(1)} MiB while it was read: report reads at most ${MAX_RESULTS_BYTES / MiB} MiB of results in all (docs/ci.md)`,
+        );
       if (n === buf.length) break;
     }
     return buf.subarray(0, n).toString('utf8');
@@ -89,10 +102,14 @@ export function readResultsFiles(files: string[], note: (line: string) => void):
     }
     // Before anything walks it recursively (the schema check, the merge, the renderers).
     const b = boundDepth(doc);
-    if (b.nonFinite !== undefined) throw new ResultsInputError(`${f}: ${short(b.nonFinite)} is a number JSON cannot hold (it reads as Infinity): not a results file a2a-conformance wrote`);
+    if (b.nonFinite !== undefined)
+      throw new ResultsInputError(`${f}: ${short(b.nonFinite)} is a number JSON cannot hold (it reads as Infinity): not a results file a2a-conformance wrote`);
     const problem = resultsProblem(doc);
     if (problem) throw new ResultsInputError(`${f} is not an a2a-conformance results file (docs/results.schema.json): ${problem}`);
-    if (b.elidedCount) note(`${f}: ${b.elidedCount} value(s) nested deeper than ${MAX_RESULTS_DEPTH} levels are shown as a marker in the report (the first at ${short(b.elided[0]!)})`);
+    if (b.elidedCount)
+      note(
+        `${f}: ${b.elidedCount} value(s) nested deeper than ${MAX_RESULTS_DEPTH} levels are shown as a marker in the report (the first at ${short(b.elided[0]!)})`,
+      );
     runs.push(doc as RunResults);
   }
   return runs;

@@ -83,11 +83,17 @@ export async function serve(o: ServeOptions): Promise<Serving> {
     // Requests are logged once answered, everything else as it happens.
     transcript.onRecord = (ev) => ev.kind !== 'http' && log(ev);
     transcript.onAnswer = log;
-    const m = mountPeer(host, dispatcher, e.scenario.peer, { key: `serve${i + 1}`, transcript, deadlineMs: e.scenario.deadlineMs, retainFinished: SERVE_FINISHED_TASKS });
+    const m = mountPeer(host, dispatcher, e.scenario.peer, {
+      key: `serve${i + 1}`,
+      transcript,
+      deadlineMs: e.scenario.deadlineMs,
+      retainFinished: SERVE_FINISHED_TASKS,
+    });
     mounted.push(m);
     o.out(`  ${e.scenario.id.padEnd(50)} ${m.peer.cardUrl}`);
     // A peer with a token endpoint: the client credentials of this session, as a run hands them over (docs/protocol.md).
-    for (const c of m.peer.credentials ?? []) o.out(`  ${''.padEnd(50)} OAuth 2.0 client credentials for ${c.tokenUrl}: client_id ${c.clientId}, client_secret ${c.clientSecret}`);
+    for (const c of m.peer.credentials ?? [])
+      o.out(`  ${''.padEnd(50)} OAuth 2.0 client credentials for ${c.tokenUrl}: client_id ${c.clientId}, client_secret ${c.clientSecret}`);
   });
   o.out(`ready: ${chosen.length} peer(s) on 127.0.0.1 — Ctrl-C to stop`);
   return {

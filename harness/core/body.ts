@@ -81,10 +81,13 @@ export function redactJson(value: unknown, paths: string[] = [], at = ''): unkno
  * a JSON string under a credential key, cut or whole, and a form field of one.
  */
 function scrubHead(text: string, paths: string[]): string {
-  const json = text.replace(/"(access_token|refresh_token|id_token|client_secret|password|token|credentials|api_?key|secret)"(\s*:\s*)"(?:[^"\\]|\\.)*("|$)/gi, (_m, k: string, sep: string, end: string) => {
-    if (paths.length < 20) paths.push(`(head) ${k}`);
-    return `"${k}"${sep}"REDACTED${end}`;
-  });
+  const json = text.replace(
+    /"(access_token|refresh_token|id_token|client_secret|password|token|credentials|api_?key|secret)"(\s*:\s*)"(?:[^"\\]|\\.)*("|$)/gi,
+    (_m, k: string, sep: string, end: string) => {
+      if (paths.length < 20) paths.push(`(head) ${k}`);
+      return `"${k}"${sep}"REDACTED${end}`;
+    },
+  );
   return redactForm(json, paths);
 }
 
@@ -121,7 +124,12 @@ export const keptChars = (chars: number): number => (chars > MAX_BODY_CHARS ? BO
 
 /** A body past its run's budget of payloads kept (transcript.ts KEPT_PAYLOAD_CHARS): its size and digest only. */
 export function shedRecord(bytes: number, contentType: string | undefined, digest: string | undefined): BodyRecord {
-  return { ...(contentType ? { contentType: contentType.slice(0, 200) } : {}), bytes, ...(digest ? { digest } : {}), truncated: 'past the run\'s budget of payloads kept whole: its size and digest only' };
+  return {
+    ...(contentType ? { contentType: contentType.slice(0, 200) } : {}),
+    bytes,
+    ...(digest ? { digest } : {}),
+    truncated: "past the run's budget of payloads kept whole: its size and digest only",
+  };
 }
 
 /** A whole (non-streamed) body as the transcript keeps it. */
@@ -135,7 +143,12 @@ export function bodyRecord(text: string, bytes: number, contentType: string | un
   };
   if (text.length > MAX_BODY_CHARS) return { ...base, ...head(), truncated: `over ${MAX_BODY_CHARS} characters: the first ${BODY_HEAD_CHARS} kept` };
   const j = jsonOf(text);
-  if (j?.deep) return { ...base, ...head(), truncated: `JSON nested deeper than ${MAX_BODY_DEPTH}: the first ${Math.min(BODY_HEAD_CHARS, text.length)} characters kept as text` };
+  if (j?.deep)
+    return {
+      ...base,
+      ...head(),
+      truncated: `JSON nested deeper than ${MAX_BODY_DEPTH}: the first ${Math.min(BODY_HEAD_CHARS, text.length)} characters kept as text`,
+    };
   if (j) return { ...base, json: j.json, ...(j.redacted.length ? { redacted: j.redacted } : {}) };
   const redacted: string[] = [];
   const shown = /x-www-form-urlencoded/i.test(contentType ?? '') ? redactForm(text, redacted) : text;

@@ -92,10 +92,13 @@ function strip(value: unknown, message: string, m: Mapping = OURS): unknown {
     if ((m.required === 'drop' || !f.required) && !f.optional && holdsDefault(f, v)) continue; // readings 1–3
     const t = f.type;
     out[key] =
-      t.t === 'message' ? strip(v, t.of, m)
-      : t.t === 'messages' && Array.isArray(v) ? v.map((x) => strip(x, t.of, m))
-      : t.t === 'messageMap' && isObject(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, strip(x, t.of, m)]))
-      : v;
+      t.t === 'message'
+        ? strip(v, t.of, m)
+        : t.t === 'messages' && Array.isArray(v)
+          ? v.map((x) => strip(x, t.of, m))
+          : t.t === 'messageMap' && isObject(v)
+            ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, strip(x, t.of, m)]))
+            : v;
   }
   return out;
 }
@@ -143,7 +146,9 @@ function cleanEmpty(v: unknown): unknown {
     return kept.length ? kept : undefined;
   }
   if (isObject(v)) {
-    const kept = Object.entries(v).map(([k, x]) => [k, cleanEmpty(x)] as const).filter(([, x]) => x !== undefined);
+    const kept = Object.entries(v)
+      .map(([k, x]) => [k, cleanEmpty(x)] as const)
+      .filter(([, x]) => x !== undefined);
     return kept.length ? Object.fromEntries(kept) : undefined;
   }
   return v;

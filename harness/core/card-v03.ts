@@ -20,7 +20,9 @@ const isObj = (v: unknown): v is Json => v !== null && typeof v === 'object' && 
 const KIND_TYPE: Record<string, string> = Object.fromEntries(Object.entries(V03_SCHEME_KIND).map(([type, kind]) => [kind, type]));
 
 const requirementsOut = (list: unknown): Json[] =>
-  (Array.isArray(list) ? list : []).map((r) => Object.fromEntries(Object.entries(isObj(r) && isObj(r.schemes) ? r.schemes : {}).map(([k, v]) => [k, isObj(v) && Array.isArray(v.list) ? v.list : []])));
+  (Array.isArray(list) ? list : []).map((r) =>
+    Object.fromEntries(Object.entries(isObj(r) && isObj(r.schemes) ? r.schemes : {}).map(([k, v]) => [k, isObj(v) && Array.isArray(v.list) ? v.list : []])),
+  );
 
 /** A v1.0 card template as a v0.3 card template (placeholders kept). */
 export function cardToV03(card: Json): Json {
@@ -90,7 +92,12 @@ export function scenarioToV03(s: Scenario): Scenario {
     title: `${s.title} (A2A v0.3)`,
     spec: `${s.spec}; told by an A2A v0.3 peer${extendsSeed ? ' (seed 003 is scoped to A2A v1.0: this telling extends it to v0.3, at level convention)' : ''}`,
     ...(extendsSeed
-      ? { levelCap: { level: 'convention' as const, why: 'seed 003 is scoped to A2A v1.0 ("Applies to A2A v1.0 agent-to-agent delegation"); told by a v0.3 peer, this scenario extends it to v0.3, which only this harness says (level convention)' } }
+      ? {
+          levelCap: {
+            level: 'convention' as const,
+            why: 'seed 003 is scoped to A2A v1.0 ("Applies to A2A v1.0 agent-to-agent delegation"); told by a v0.3 peer, this scenario extends it to v0.3, which only this harness says (level convention)',
+          },
+        }
       : {}),
     peer: {
       ...s.peer,

@@ -50,9 +50,23 @@ const SHAPES: Record<string, Record<string, [Kind, boolean]>> = {
     supportsAuthenticatedExtendedCard: ['boolean', false],
     signatures: ['array', false],
   },
-  AgentCapabilities: { streaming: ['boolean', false], pushNotifications: ['boolean', false], stateTransitionHistory: ['boolean', false], extensions: ['array', false] },
+  AgentCapabilities: {
+    streaming: ['boolean', false],
+    pushNotifications: ['boolean', false],
+    stateTransitionHistory: ['boolean', false],
+    extensions: ['array', false],
+  },
   AgentExtension: { uri: ['string', true], description: ['string', false], required: ['boolean', false], params: ['object', false] },
-  AgentSkill: { id: ['string', true], name: ['string', true], description: ['string', true], tags: ['strings', true], examples: ['strings', false], inputModes: ['strings', false], outputModes: ['strings', false], security: ['array', false] },
+  AgentSkill: {
+    id: ['string', true],
+    name: ['string', true],
+    description: ['string', true],
+    tags: ['strings', true],
+    examples: ['strings', false],
+    inputModes: ['strings', false],
+    outputModes: ['strings', false],
+    security: ['array', false],
+  },
   AgentInterface: { url: ['string', true], transport: ['string', true] },
   AgentProvider: { organization: ['string', true], url: ['string', true] },
   AgentCardSignature: { protected: ['string', true], signature: ['string', true], header: ['object', false] },
@@ -76,7 +90,11 @@ function shape(def: string, v: unknown, ptr: string, out: ValidationIssue[]): vo
     const x = v[field];
     if (x === undefined) {
       if (required) out.push({ pointer: `${ptr}/${field}`, message: `${def}.${field} is required` });
-    } else if (!check(x, kind)) out.push({ pointer: `${ptr}/${field}`, message: `${def}.${field} must be ${kind === 'strings' ? 'a list of strings' : `a${kind === 'array' || kind === 'object' ? 'n' : ''} ${kind}`}` });
+    } else if (!check(x, kind))
+      out.push({
+        pointer: `${ptr}/${field}`,
+        message: `${def}.${field} must be ${kind === 'strings' ? 'a list of strings' : `a${kind === 'array' || kind === 'object' ? 'n' : ''} ${kind}`}`,
+      });
   }
 }
 
@@ -110,7 +128,8 @@ export function validateCardV03(card: unknown): ValidationIssue[] {
         out.push({ pointer: `${p}/type`, message: `security scheme type must be one of ${Object.keys(SCHEME_FIELDS).join(', ')}` });
         continue;
       }
-      for (const [f, kind] of Object.entries(fields)) if (!check(s[f], kind)) out.push({ pointer: `${p}/${f}`, message: `a ${String(s.type)} scheme needs ${f} (${kind})` });
+      for (const [f, kind] of Object.entries(fields))
+        if (!check(s[f], kind)) out.push({ pointer: `${p}/${f}`, message: `a ${String(s.type)} scheme needs ${f} (${kind})` });
     }
   }
   list(card.security).forEach((r, i) => requirement(r, `/security/${i}`, out));
@@ -123,7 +142,8 @@ function requirement(r: unknown, p: string, out: ValidationIssue[]): void {
     out.push({ pointer: p, message: 'a security requirement must be an object of scheme → scopes' });
     return;
   }
-  for (const [k, v] of Object.entries(r)) if (!check(v, 'strings')) out.push({ pointer: `${p}/${esc(k)}`, message: 'the scopes of a security requirement must be a list of strings' });
+  for (const [k, v] of Object.entries(r))
+    if (!check(v, 'strings')) out.push({ pointer: `${p}/${esc(k)}`, message: 'the scopes of a security requirement must be a list of strings' });
 }
 
 /** Validates a card in the dialect it is written in (`cardDialect`): v1.0 against the proto, v0.3 against its schema's shapes. */

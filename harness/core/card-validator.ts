@@ -132,13 +132,7 @@ export const V1_MESSAGES: Record<string, MessageSpec> = {
       openIdConnectSecurityScheme: m('OpenIdConnectSecurityScheme'),
       mtlsSecurityScheme: m('MutualTlsSecurityScheme'),
     },
-    oneof: [
-      'apiKeySecurityScheme',
-      'httpAuthSecurityScheme',
-      'oauth2SecurityScheme',
-      'openIdConnectSecurityScheme',
-      'mtlsSecurityScheme',
-    ],
+    oneof: ['apiKeySecurityScheme', 'httpAuthSecurityScheme', 'oauth2SecurityScheme', 'openIdConnectSecurityScheme', 'mtlsSecurityScheme'],
   },
   APIKeySecurityScheme: { fields: { description: s(), location: s(true), name: s(true) } },
   HTTPAuthSecurityScheme: { fields: { description: s(), scheme: s(true), bearerFormat: s() } },
@@ -225,7 +219,12 @@ export const V1_MESSAGES: Record<string, MessageSpec> = {
   },
   ListTasksResponse: {
     // "Array of tasks matching the specified criteria": none may match, so the REQUIRED list may be empty here, §5.7's "at least one element" notwithstanding.
-    fields: { tasks: { ...ms('Task', true), emptyAllowed: true }, nextPageToken: { ...s(true), emptyAllowed: true }, pageSize: int(true), totalSize: int(true) },
+    fields: {
+      tasks: { ...ms('Task', true), emptyAllowed: true },
+      nextPageToken: { ...s(true), emptyAllowed: true },
+      pageSize: int(true),
+      totalSize: int(true),
+    },
   },
   SendMessageResponse: { fields: { task: m('Task'), message: m('Message') }, oneof: ['task', 'message'] },
   StreamResponse: {
@@ -241,8 +240,7 @@ export interface ValidationIssue {
   message: string;
 }
 
-const isObj = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v);
+const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 const esc = (k: string) => k.replace(/~/g, '~0').replace(/\//g, '~1');
 
@@ -330,7 +328,8 @@ function validateField(msg: string, field: string, fs: FieldSpec, v: unknown, p:
       return;
     case 'enum': {
       const values = V1_ENUMS[fs.type.of] ?? [];
-      if (typeof v !== 'string' || !values.includes(v)) out.push({ pointer: p, message: `${where} must be one of ${fs.type.of}'s names (${values.join(', ')})` });
+      if (typeof v !== 'string' || !values.includes(v))
+        out.push({ pointer: p, message: `${where} must be one of ${fs.type.of}'s names (${values.join(', ')})` });
       return;
     }
     case 'timestamp':

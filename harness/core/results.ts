@@ -186,7 +186,9 @@ export function controlSentence(control: readonly ControlRecord[]): string {
   const spoke = control.find((c) => c.spoke);
   const tried = control.map((c) => `${c.dialect}: ${c.summary}`).join('; ');
   return `no scenario of this run showed the client speaking A2A, so the harness ran its control exchange (a plain text task on a clean peer; ${tried}): ${
-    spoke ? `the client speaks ${spoke.dialect}, so its rejections are credited` : 'it took no A2A operation there either, so nothing it declined is credited (UNSUPPORTED)'
+    spoke
+      ? `the client speaks ${spoke.dialect}, so its rejections are credited`
+      : 'it took no A2A operation there either, so nothing it declined is credited (UNSUPPORTED)'
   }`;
 }
 
@@ -194,7 +196,17 @@ export interface RunResults {
   schema: typeof RESULTS_SCHEMA;
   harness: { name: string; version: string };
   ruleset: string;
-  client: { name: string; version: string; profile: ClientProfile | null; taskClasses: TaskClass[]; extensions?: string[]; dialects?: Dialect[]; dialectsPerRun?: boolean; concurrency?: number; glue?: GlueChoice[] };
+  client: {
+    name: string;
+    version: string;
+    profile: ClientProfile | null;
+    taskClasses: TaskClass[];
+    extensions?: string[];
+    dialects?: Dialect[];
+    dialectsPerRun?: boolean;
+    concurrency?: number;
+    glue?: GlueChoice[];
+  };
   /** Salt of the opaque scenario ids in this run. */
   seed: string;
   shard: string | null;

@@ -321,7 +321,10 @@ export function dialectsFor(hello: Pick<Hello, 'dialects' | 'dialectsPerRun'>, s
 }
 
 /** Why a per-run client cannot run a scenario for its dialects, or undefined. */
-export function dialectProblem(hello: Pick<Hello, 'dialects' | 'dialectsPerRun'>, s: Pick<Scenario, 'profileConstraints' | 'dialectPremise'>): string | undefined {
+export function dialectProblem(
+  hello: Pick<Hello, 'dialects' | 'dialectsPerRun'>,
+  s: Pick<Scenario, 'profileConstraints' | 'dialectPremise'>,
+): string | undefined {
   const wanted = s.profileConstraints.dialects ?? DEFAULT_PROFILE.dialects;
   const spoken = hello.dialects ?? DEFAULT_PROFILE.dialects;
   const given = dialectsFor(hello, s);

@@ -20,4 +20,7 @@ export const printableInline = (s: string): string => s.replace(UNSAFE_INLINE, s
  * separators as they are; here they become `\uXXXX` escapes, so the text stays the same JSON.
  */
 export const printableJson = (value: unknown, indent?: number): string =>
-  JSON.stringify(value, null, indent).replace(/[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  JSON.stringify(value, null, indent).replace(
+    /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );

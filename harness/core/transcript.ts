@@ -30,12 +30,7 @@ export const TASK_STATES = [
 export type TaskState = (typeof TASK_STATES)[number];
 
 /** Terminal states (spec §3.1.1): a task in one of these never changes again. */
-export const TERMINAL_STATES: ReadonlySet<string> = new Set([
-  'TASK_STATE_COMPLETED',
-  'TASK_STATE_CANCELED',
-  'TASK_STATE_FAILED',
-  'TASK_STATE_REJECTED',
-]);
+export const TERMINAL_STATES: ReadonlySet<string> = new Set(['TASK_STATE_COMPLETED', 'TASK_STATE_CANCELED', 'TASK_STATE_FAILED', 'TASK_STATE_REJECTED']);
 
 export function isTerminal(state: string | undefined): boolean {
   return state !== undefined && TERMINAL_STATES.has(state);
@@ -176,15 +171,7 @@ export interface HarnessEvent extends EventBase {
   message: string;
 }
 
-export type WireEvent =
-  | TlsEvent
-  | HttpEvent
-  | TaskEvent
-  | PushRegisterEvent
-  | PushAttemptEvent
-  | StreamEvent
-  | DecisionEvent
-  | HarnessEvent;
+export type WireEvent = TlsEvent | HttpEvent | TaskEvent | PushRegisterEvent | PushAttemptEvent | StreamEvent | DecisionEvent | HarnessEvent;
 
 type WithoutBase<E> = E extends EventBase ? Omit<E, 'seq' | 't'> : never;
 export type NewWireEvent = WithoutBase<WireEvent>;

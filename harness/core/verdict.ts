@@ -3,15 +3,7 @@
  */
 import type { Level, Limit, Source } from './sources.js';
 
-export const VERDICT_KINDS = [
-  'PASS',
-  'NON_STRICT',
-  'FAIL',
-  'INFORMATIONAL',
-  'UNSUPPORTED',
-  'TIMEOUT',
-  'ERROR',
-] as const;
+export const VERDICT_KINDS = ['PASS', 'NON_STRICT', 'FAIL', 'INFORMATIONAL', 'UNSUPPORTED', 'TIMEOUT', 'ERROR'] as const;
 export type VerdictKind = (typeof VERDICT_KINDS)[number];
 
 /**
@@ -56,7 +48,24 @@ export const absentEvidence = (source: 'wire' | 'ledger', fact: string): Evidenc
  * - `protocol`: the client's channel (warnings that cost nothing);
  * - `assertion`: a scenario author's own assertion missed (`VENDOR:<id>`, docs/scenarios.md).
  */
-export const BASES = ['harm', 'up-front', 'duty', 'over-rejection', 'incomplete', 'no-credit', 'record', 'deadline', 'crash', 'claims', 'met', 'not-binding', 'unsupported', 'harness', 'protocol', 'assertion'] as const;
+export const BASES = [
+  'harm',
+  'up-front',
+  'duty',
+  'over-rejection',
+  'incomplete',
+  'no-credit',
+  'record',
+  'deadline',
+  'crash',
+  'claims',
+  'met',
+  'not-binding',
+  'unsupported',
+  'harness',
+  'protocol',
+  'assertion',
+] as const;
 export type Basis = (typeof BASES)[number];
 
 interface VerdictBase {

@@ -67,7 +67,9 @@ export function securityOf(security: CardSecurity): Record<string, unknown> {
           },
         },
       };
-      return security === 'oauth2' ? { securitySchemes: schemes, securityRequirements: [{ schemes: { 'vendor-oauth': { list: ['a2a:tasks'] } } }] } : { securitySchemes: schemes };
+      return security === 'oauth2'
+        ? { securitySchemes: schemes, securityRequirements: [{ schemes: { 'vendor-oauth': { list: ['a2a:tasks'] } } }] }
+        : { securitySchemes: schemes };
     }
   }
 }
@@ -104,8 +106,9 @@ export function agentCard(c: AgentCardConstraints = {}): fc.Arbitrary<Record<str
       version: fc.tuple(fc.nat(9), fc.nat(20), fc.nat(9)).map(([a, b, d]) => `${a}.${b}.${d}`),
       inputModes: modes(inputs, c.extraInputModes ?? []),
       outputModes: modes(outputs, c.extraOutputModes ?? []),
-      extra: fc.integer({ min: required.length === 0 ? 1 : 0, max: maxExtra }).chain((n) =>
-        fc.tuple(...Array.from({ length: n }, (_, i) => plainSkill(`skill-${i + 1}`)))),
+      extra: fc
+        .integer({ min: required.length === 0 ? 1 : 0, max: maxExtra })
+        .chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => plainSkill(`skill-${i + 1}`)))),
     })
     .map(({ vendor, noun, version, inputModes, outputModes, extra }) => {
       const capabilities: Record<string, unknown> = { streaming: c.streaming ?? false, pushNotifications: c.pushNotifications ?? false };

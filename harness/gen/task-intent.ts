@@ -22,7 +22,13 @@ export interface TaskIntentConstraints {
   skillId?: string;
 }
 
-const SENTENCES = ['Assess claim 4711', 'Printer on floor 3 is jammed again', 'What was said in the last meeting?', 'Plan the Q3 offsite', 'Summarize ticket 88'];
+const SENTENCES = [
+  'Assess claim 4711',
+  'Printer on floor 3 is jammed again',
+  'What was said in the last meeting?',
+  'Plan the Q3 offsite',
+  'Summarize ticket 88',
+];
 
 export function taskIntent(c: TaskIntentConstraints): fc.Arbitrary<TaskIntent> {
   if (c.completion.length === 0) throw new Error('taskIntent: completion must name at least one path');
@@ -30,7 +36,9 @@ export function taskIntent(c: TaskIntentConstraints): fc.Arbitrary<TaskIntent> {
   if (c.required && !c.accepted.includes(c.required)) throw new Error('taskIntent: required must be one of accepted');
   const input: fc.Arbitrary<TaskIntent['input']> = c.input.binary
     ? fc.record({ frames: fc.integer({ min: 2, max: 6 }), frameBytes: fc.constantFrom(160, 320, 640) }).map((f) => ({ mediaType: c.input.mediaType, ...f }))
-    : fc.constantFrom(...SENTENCES).map((t) => ({ mediaType: c.input.mediaType, text: c.input.mediaType === 'application/json' ? JSON.stringify({ summary: t }) : t }));
+    : fc
+        .constantFrom(...SENTENCES)
+        .map((t) => ({ mediaType: c.input.mediaType, text: c.input.mediaType === 'application/json' ? JSON.stringify({ summary: t }) : t }));
   return fc.record({ input, completion: fc.constantFrom(...c.completion) }).map(({ input, completion }) => ({
     taskClass: c.taskClass,
     input,

@@ -207,7 +207,7 @@ export class Governor {
   private readonly waiting: Array<() => void> = [];
   private quietSince = performance.now();
   private lastCut = 0;
-  readonly history: { start: number; min: number; backoffs: number } ;
+  readonly history: { start: number; min: number; backoffs: number };
   private readonly release: () => void;
   private readonly poll: NodeJS.Timeout;
 

@@ -53,17 +53,20 @@ const SECRET_QUERY = /token|secret|key|password|passwd|credential|auth|code|asse
 export function redactQuery(url: string): string {
   const q = url.indexOf('?');
   if (q < 0) return url;
-  const parts = url.slice(q + 1).split('&').map((kv) => {
-    const eq = kv.indexOf('=');
-    if (eq < 0) return kv;
-    let name = kv.slice(0, eq);
-    try {
-      name = decodeURIComponent(name.replace(/\+/g, ' '));
-    } catch {
-      // a name that is not valid percent-encoding is judged as it is
-    }
-    return SECRET_QUERY.test(name) ? `${kv.slice(0, eq)}=REDACTED` : kv;
-  });
+  const parts = url
+    .slice(q + 1)
+    .split('&')
+    .map((kv) => {
+      const eq = kv.indexOf('=');
+      if (eq < 0) return kv;
+      let name = kv.slice(0, eq);
+      try {
+        name = decodeURIComponent(name.replace(/\+/g, ' '));
+      } catch {
+        // a name that is not valid percent-encoding is judged as it is
+      }
+      return SECRET_QUERY.test(name) ? `${kv.slice(0, eq)}=REDACTED` : kv;
+    });
   return `${url.slice(0, q)}?${parts.join('&')}`;
 }
 
@@ -240,7 +243,14 @@ export class PeerHost {
     const was = this.socketRun.get(socket);
     if (this.socketRun.has(socket) && was !== slot) {
       const cert = certSubject(socket);
-      slot.transcript.record({ kind: 'tls', listener: kind, ok: true, ...(was ? { reused: true } : {}), clientCert: cert.presented, ...(cert.subject ? { clientCertSubject: cert.subject } : {}) });
+      slot.transcript.record({
+        kind: 'tls',
+        listener: kind,
+        ok: true,
+        ...(was ? { reused: true } : {}),
+        clientCert: cert.presented,
+        ...(cert.subject ? { clientCertSubject: cert.subject } : {}),
+      });
       this.socketRun.set(socket, slot);
     }
     const auth = header('authorization');
@@ -261,9 +271,17 @@ export class PeerHost {
         ...(header('content-type') ? { contentType: header('content-type') } : {}),
         ...(header('accept') ? { accept: header('accept') } : {}),
         // The scheme and a digest, never the credential itself.
-        ...(auth ? { authorization: true, authScheme: auth.trim().split(/\s+/)[0]!.slice(0, 40), authDigest: createHash('sha256').update(auth).digest('hex').slice(0, 12) } : {}),
+        ...(auth
+          ? {
+              authorization: true,
+              authScheme: auth.trim().split(/\s+/)[0]!.slice(0, 40),
+              authDigest: createHash('sha256').update(auth).digest('hex').slice(0, 12),
+            }
+          : {}),
         // v0.3 names the same opt-in X-A2A-Extensions: recorded as the one header it is.
-        ...((header('a2a-extensions') ?? header('x-a2a-extensions')) ? { a2aExtensions: (header('a2a-extensions') ?? header('x-a2a-extensions'))!.slice(0, 2000) } : {}),
+        ...((header('a2a-extensions') ?? header('x-a2a-extensions'))
+          ? { a2aExtensions: (header('a2a-extensions') ?? header('x-a2a-extensions'))!.slice(0, 2000) }
+          : {}),
         ...(header('if-none-match') ? { ifNoneMatch: header('if-none-match')!.slice(0, 200) } : {}),
       },
       ...(versionQuery !== undefined ? { versionQuery: versionQuery.slice(0, 40) } : {}),
@@ -435,4 +453,3 @@ async function cut(res: ServerResponse, response: Response, whole: Buffer | unde
   if (head.length === 0) res.destroy();
   else res.write(head, () => res.destroy());
 }
-

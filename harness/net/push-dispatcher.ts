@@ -77,7 +77,9 @@ export class PushDispatcher {
     const digest = createHash('sha256').update(text).digest('hex').slice(0, 16);
     const chars = keptChars(text.length);
     const kept = p.transcript.keep(chars);
-    const body = kept ? bodyRecord(text, Buffer.byteLength(text), 'application/a2a+json', digest) : shedRecord(Buffer.byteLength(text), 'application/a2a+json', digest);
+    const body = kept
+      ? bodyRecord(text, Buffer.byteLength(text), 'application/a2a+json', digest)
+      : shedRecord(Buffer.byteLength(text), 'application/a2a+json', digest);
     const ev = await this.deliver(p, text, body);
     if (kept) p.transcript.hold(ev, chars);
     return ev;
@@ -108,8 +110,7 @@ export class PushDispatcher {
         bodyTimeout: 2000,
       });
       await res.body.dump();
-      if (res.statusCode >= 200 && res.statusCode < 300)
-        return p.transcript.record({ ...base, outcome: 'delivered', status: res.statusCode });
+      if (res.statusCode >= 200 && res.statusCode < 300) return p.transcript.record({ ...base, outcome: 'delivered', status: res.statusCode });
       return p.transcript.record({ ...base, outcome: 'http-error', status: res.statusCode });
     } catch (err) {
       return p.transcript.record({ ...base, ...classify(err) });

@@ -80,10 +80,7 @@ const LOOPBACK_NAMES = [
   { type: 7, ip: '127.0.0.1' },
 ];
 
-async function make(
-  cn: string,
-  opts: { ca?: KeyPair; extensions: Ext; notBefore?: Date; notAfter?: Date },
-): Promise<KeyPair> {
+async function make(cn: string, opts: { ca?: KeyPair; extensions: Ext; notBefore?: Date; notAfter?: Date }): Promise<KeyPair> {
   const generate = await loadGenerate();
   const now = Date.now();
   const out = await generate([{ name: 'commonName', value: cn }], {
@@ -105,7 +102,21 @@ export async function makePki(): Promise<Pki> {
     make('a2a-conformance rogue CA (untrusted)', { extensions: caExtensions }),
   ]);
   const now = Date.now();
-  const [server, client, receiver, partnerReceiver, partnerClient, untrusted, wrongHost, expired, vendorB, cdn, cardSigner, cardSignerExpired, cardSignerFuture] = await Promise.all([
+  const [
+    server,
+    client,
+    receiver,
+    partnerReceiver,
+    partnerClient,
+    untrusted,
+    wrongHost,
+    expired,
+    vendorB,
+    cdn,
+    cardSigner,
+    cardSignerExpired,
+    cardSignerFuture,
+  ] = await Promise.all([
     make('peer.test', { ca: testCa, extensions: leafExtensions('server', LOOPBACK_NAMES) }),
     make('client-under-test', {
       ca: testCa,
@@ -131,10 +142,37 @@ export async function makePki(): Promise<Pki> {
     make('jwks.vendor-b.test', { ca: testCa, extensions: leafExtensions('server', LOOPBACK_NAMES) }),
     make('cdn.contoso.test', { ca: testCa, extensions: leafExtensions('server', LOOPBACK_NAMES) }),
     make('vendorx card signing key', { ca: testCa, extensions: signerExtensions }),
-    make('vendorx card signing key (expired)', { ca: testCa, extensions: signerExtensions, notBefore: new Date(now - 60 * DAY), notAfter: new Date(now - 30 * DAY) }),
-    make('vendorx card signing key (not yet valid)', { ca: testCa, extensions: signerExtensions, notBefore: new Date(now + 30 * DAY), notAfter: new Date(now + 60 * DAY) }),
+    make('vendorx card signing key (expired)', {
+      ca: testCa,
+      extensions: signerExtensions,
+      notBefore: new Date(now - 60 * DAY),
+      notAfter: new Date(now - 30 * DAY),
+    }),
+    make('vendorx card signing key (not yet valid)', {
+      ca: testCa,
+      extensions: signerExtensions,
+      notBefore: new Date(now + 30 * DAY),
+      notAfter: new Date(now + 60 * DAY),
+    }),
   ]);
-  return { testCa, partnerCa, rogueCa, server, client, receiver, partnerReceiver, partnerClient, untrusted, wrongHost, expired, vendorB, cdn, cardSigner, cardSignerExpired, cardSignerFuture };
+  return {
+    testCa,
+    partnerCa,
+    rogueCa,
+    server,
+    client,
+    receiver,
+    partnerReceiver,
+    partnerClient,
+    untrusted,
+    wrongHost,
+    expired,
+    vendorB,
+    cdn,
+    cardSigner,
+    cardSignerExpired,
+    cardSignerFuture,
+  };
 }
 
 /** Where each PEM lives on disk: `<dir>/<name>.crt` and `<dir>/<name>.key`. */
@@ -145,7 +183,24 @@ export interface PkiFiles {
 }
 
 export function pkiPaths(dir: string): PkiFiles {
-  const names: PkiName[] = ['testCa', 'partnerCa', 'rogueCa', 'server', 'client', 'receiver', 'partnerReceiver', 'partnerClient', 'untrusted', 'wrongHost', 'expired', 'vendorB', 'cdn', 'cardSigner', 'cardSignerExpired', 'cardSignerFuture'];
+  const names: PkiName[] = [
+    'testCa',
+    'partnerCa',
+    'rogueCa',
+    'server',
+    'client',
+    'receiver',
+    'partnerReceiver',
+    'partnerClient',
+    'untrusted',
+    'wrongHost',
+    'expired',
+    'vendorB',
+    'cdn',
+    'cardSigner',
+    'cardSignerExpired',
+    'cardSignerFuture',
+  ];
   const cert = {} as Record<PkiName, string>;
   const key = {} as Record<PkiName, string>;
   for (const n of names) {
@@ -159,10 +214,7 @@ export function pkiPaths(dir: string): PkiFiles {
 export async function writePki(pki: Pki, dir: string): Promise<PkiFiles> {
   const files = pkiPaths(dir);
   await Promise.all(
-    (Object.keys(pki) as PkiName[]).flatMap((n) => [
-      writeFile(files.cert[n], pki[n].cert),
-      writeFile(files.key[n], pki[n].key, { mode: 0o600 }),
-    ]),
+    (Object.keys(pki) as PkiName[]).flatMap((n) => [writeFile(files.cert[n], pki[n].cert), writeFile(files.key[n], pki[n].key, { mode: 0o600 })]),
   );
   return files;
 }
@@ -170,8 +222,7 @@ export async function writePki(pki: Pki, dir: string): Promise<PkiFiles> {
 export async function readPki(dir: string): Promise<Pki> {
   const files = pkiPaths(dir);
   const out = {} as Pki;
-  for (const n of Object.keys(files.cert) as PkiName[])
-    out[n] = { cert: await readFile(files.cert[n], 'utf8'), key: await readFile(files.key[n], 'utf8') };
+  for (const n of Object.keys(files.cert) as PkiName[]) out[n] = { cert: await readFile(files.cert[n], 'utf8'), key: await readFile(files.key[n], 'utf8') };
   return out;
 }
 

@@ -75,11 +75,17 @@ function servableProblem(s: Scenario): string | undefined {
   const peer = peerProblem(s.peer);
   if (peer) return peer;
   // The peer fills its {{…}} placeholders with its listeners' URLs; any https URL stands in here.
-  const card = fillCard(s.peer.card, { rpcUrl: 'https://127.0.0.1:1/a2a', rpcUrl03: 'https://127.0.0.1:1/a2a03', tokenUrl: 'https://127.0.0.1:1/oauth/token', negotiationUrl: 'https://127.0.0.1:1/negotiate' });
+  const card = fillCard(s.peer.card, {
+    rpcUrl: 'https://127.0.0.1:1/a2a',
+    rpcUrl03: 'https://127.0.0.1:1/a2a03',
+    tokenUrl: 'https://127.0.0.1:1/oauth/token',
+    negotiationUrl: 'https://127.0.0.1:1/negotiate',
+  });
   const dialect = s.peer.dialect ?? 'a2a-v1';
   if (cardDialect(card) !== dialect) return `peer.card: the card is written in ${cardDialect(card)} form, but peer.dialect is ${dialect}`;
   const issues = validateCard(card);
-  if (issues.length) return `peer.card${issues[0]!.pointer === '/' ? '' : issues[0]!.pointer.replace(/\//g, '.')}: ${issues[0]!.message}${issues.length > 1 ? ` (and ${issues.length - 1} more)` : ''}`;
+  if (issues.length)
+    return `peer.card${issues[0]!.pointer === '/' ? '' : issues[0]!.pointer.replace(/\//g, '.')}: ${issues[0]!.message}${issues.length > 1 ? ` (and ${issues.length - 1} more)` : ''}`;
   return undefined;
 }
 
@@ -115,7 +121,8 @@ export async function matchScenarioFiles(pattern: string, cwd: string): Promise<
   if (st?.isFile()) return isScenarioFile(path) ? [path] : [];
   const ignore = /(^|[\\/])node_modules([\\/]|$)/.test(pattern) ? [] : ['**/node_modules/**'];
   const root = st?.isDirectory() ? path : resolve(cwd, picomatch.scan(pattern).base || '.');
-  const refuse = (what: string) => new ScenarioLoadError(`scenarios ${JSON.stringify(pattern)}: a search for scenario files does not walk ${what}; name the folder that holds them`);
+  const refuse = (what: string) =>
+    new ScenarioLoadError(`scenarios ${JSON.stringify(pattern)}: a search for scenario files does not walk ${what}; name the folder that holds them`);
   if (root === '/') throw refuse('the whole filesystem (/)');
   const tree = SYSTEM_TREES.find((t) => isUnder(root, t));
   if (tree) throw refuse(tree);
@@ -180,11 +187,20 @@ async function checkFileSize(file: string): Promise<void> {
     throw new ScenarioLoadError(`${file}: cannot read it: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
   if (!st.isFile()) {
-    const kind = st.isFIFO() ? 'a fifo' : st.isSocket() ? 'a socket' : st.isCharacterDevice() || st.isBlockDevice() ? 'a device' : st.isDirectory() ? 'a folder' : 'a special file';
+    const kind = st.isFIFO()
+      ? 'a fifo'
+      : st.isSocket()
+        ? 'a socket'
+        : st.isCharacterDevice() || st.isBlockDevice()
+          ? 'a device'
+          : st.isDirectory()
+            ? 'a folder'
+            : 'a special file';
     throw new ScenarioLoadError(`${file}: is ${kind}, not a regular file`);
   }
   const mib = (n: number) => `${(n / 1024 / 1024).toFixed(n < 1024 * 1024 ? 2 : 1)} MiB`;
-  if (st.size > MAX_SCENARIO_FILE_BYTES) throw new ScenarioLoadError(`${file}: ${mib(st.size)} is over the ${mib(MAX_SCENARIO_FILE_BYTES)} limit for a scenario file`);
+  if (st.size > MAX_SCENARIO_FILE_BYTES)
+    throw new ScenarioLoadError(`${file}: ${mib(st.size)} is over the ${mib(MAX_SCENARIO_FILE_BYTES)} limit for a scenario file`);
 }
 
 /**
@@ -207,7 +223,9 @@ export async function loadCatalogue(files: string[]): Promise<CatalogueEntry[]> 
 /** The first line of whatever was thrown, even a value whose own `message` or `toString` throws. */
 function firstLineOf(err: unknown): string {
   try {
-    return String((err as Error)?.message ?? err).split('\n')[0]!.slice(0, 300);
+    return String((err as Error)?.message ?? err)
+      .split('\n')[0]!
+      .slice(0, 300);
   } catch {
     return 'a value that cannot be printed';
   }
@@ -258,7 +276,8 @@ async function readCatalogue(files: string[], at: { file: string }): Promise<Cat
     });
     // Ruleset 1's names of signal kinds still load; a vendor's file is told what to write instead, once.
     const old = new Set((list as Scenario[]).flatMap((sc) => (sc.peer?.signals ?? []).map((x) => x.kind)).filter((k) => k in DEPRECATED_KINDS));
-    for (const k of old) deprecationWarning(`${file}: signal kind "${k}" is deprecated (ruleset 1); write ${DEPRECATED_KINDS[k as keyof typeof DEPRECATED_KINDS]}`);
+    for (const k of old)
+      deprecationWarning(`${file}: signal kind "${k}" is deprecated (ruleset 1); write ${DEPRECATED_KINDS[k as keyof typeof DEPRECATED_KINDS]}`);
   }
   return out;
 }

@@ -35,7 +35,8 @@ const EVIDENT_RULES = new Set(['WIRE-NO-BLIND-RETRY', 'SPEC-A2A-VERSION', 'SPEC-
  */
 export function restsOnTime(r: Pick<ScenarioResult, 'verdict' | 'checks'>): boolean {
   const failing = r.checks.filter((c) => c.verdict === 'FAIL' || c.verdict === 'TIMEOUT');
-  const timed = (c: (typeof failing)[number]) => c.verdict === 'TIMEOUT' || TIMING_BASES.has(c.basis ?? '') || (TIMING_RULES.has(c.rule) && c.basis !== 'crash');
+  const timed = (c: (typeof failing)[number]) =>
+    c.verdict === 'TIMEOUT' || TIMING_BASES.has(c.basis ?? '') || (TIMING_RULES.has(c.rule) && c.basis !== 'crash');
   const stall = failing.some((c) => TIMING_RULES.has(c.rule) && c.basis !== 'crash');
   // A claim the ledger contradicts, a task after a reported rejection, a rule's harm: beside a stall or
   // an orphan they are that same task, which the client never heard of in time; alone, the wire's.
@@ -51,7 +52,8 @@ export function restsOnTime(r: Pick<ScenarioResult, 'verdict' | 'checks'>): bool
 export const STARVED_SHARE = 0.5;
 
 /** Whether the harness owed the run most of its time. */
-export const starved = (r: Pick<ScenarioResult, 'lag'>) => !!r.lag && Math.max(r.lag.loopLostMs ?? 0, r.lag.runQueueWaitMs ?? 0) >= r.lag.wallMs * STARVED_SHARE;
+export const starved = (r: Pick<ScenarioResult, 'lag'>) =>
+  !!r.lag && Math.max(r.lag.loopLostMs ?? 0, r.lag.runQueueWaitMs ?? 0) >= r.lag.wallMs * STARVED_SHARE;
 
 /**
  * Whether a result must be confirmed: a failure in a run during which the harness lagged, that rests
@@ -71,7 +73,11 @@ export function attemptOf(r: ScenarioResult): Attempt {
  * a drained lane): a failure that does not come back there is not the client's, one that does is,
  * whatever the load (MAX_ATTEMPTS bounds it); the earlier attempt is kept on it.
  */
-export async function confirm(first: ScenarioResult, again: () => Promise<ScenarioResult>, failing: (r: ScenarioResult) => boolean = isFailure): Promise<ScenarioResult> {
+export async function confirm(
+  first: ScenarioResult,
+  again: () => Promise<ScenarioResult>,
+  failing: (r: ScenarioResult) => boolean = isFailure,
+): Promise<ScenarioResult> {
   if (!needsConfirmation(first, failing)) return first;
   const attempts: Attempt[] = [];
   let r = first;

@@ -40,11 +40,23 @@ const V1_CONTROL: Scenario = {
       defaultOutputModes: ['text/plain'],
       skills: [{ id: 'notes', name: 'Notes', description: 'Files a note', tags: ['notes'] }],
     },
-    runtime: { cardListener: 'tls', rpcListener: 'tls', workMs: 50, streaming: false, push: { supported: false, delivery: 'plain' }, outputs: [{ mediaType: 'text/plain', channel: 'task' }] },
+    runtime: {
+      cardListener: 'tls',
+      rpcListener: 'tls',
+      workMs: 50,
+      streaming: false,
+      push: { supported: false, delivery: 'plain' },
+      outputs: [{ mediaType: 'text/plain', channel: 'task' }],
+    },
     signals: [],
   },
   profileConstraints: {},
-  intent: { taskClass: 'text', input: { mediaType: 'text/plain', text: 'File a note: the control exchange ran.' }, acceptedOutputModes: ['text/plain'], completion: 'poll' },
+  intent: {
+    taskClass: 'text',
+    input: { mediaType: 'text/plain', text: 'File a note: the control exchange ran.' },
+    acceptedOutputModes: ['text/plain'],
+    completion: 'poll',
+  },
   deadlineMs: 5000,
   expect: 'PASS',
 };
@@ -85,7 +97,14 @@ export async function runControl(o: ControlOptions): Promise<ControlRecord[]> {
     } catch (err) {
       // The harness's fault, never the client's: recorded as credited (the control could not show otherwise).
       await client.close?.().catch(() => undefined);
-      out.push({ dialect, spoke: true, summary: `the harness could not open a lane for it (${(err as Error).message}): not held against the client`, outcome: 'error', durationMs: 0, transcript: [] });
+      out.push({
+        dialect,
+        spoke: true,
+        summary: `the harness could not open a lane for it (${(err as Error).message}): not held against the client`,
+        outcome: 'error',
+        durationMs: 0,
+        transcript: [],
+      });
       break;
     }
     try {
@@ -95,7 +114,12 @@ export async function runControl(o: ControlOptions): Promise<ControlRecord[]> {
       const http = r.transcript.filter((e) => e.kind === 'http');
       const ops = [...new Set(http.flatMap((e) => (e.kind === 'http' && e.rpc && V1_METHODS.has(e.rpc.method) ? [e.rpc.wireMethod ?? e.rpc.method] : [])))];
       const spoke = speaksIn(r.transcript);
-      const ended = r.outcome.kind === 'reported' ? `it reported ${r.claims?.decision ?? '?'}` : r.outcome.kind === 'timeout' ? 'it gave no result by the deadline' : `its run ended: ${r.outcome.reason ?? r.outcome.kind}`;
+      const ended =
+        r.outcome.kind === 'reported'
+          ? `it reported ${r.claims?.decision ?? '?'}`
+          : r.outcome.kind === 'timeout'
+            ? 'it gave no result by the deadline'
+            : `its run ended: ${r.outcome.reason ?? r.outcome.kind}`;
       out.push({
         dialect,
         spoke,

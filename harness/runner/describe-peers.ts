@@ -17,7 +17,9 @@ interface FieldSchema {
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 export function peersPage(): string {
-  const schema = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'docs/scenario.schema.json'), 'utf8')) as { $defs: { scenario: { properties: { peer: { properties: { runtime: FieldSchema } } } } } };
+  const schema = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'docs/scenario.schema.json'), 'utf8')) as {
+    $defs: { scenario: { properties: { peer: { properties: { runtime: FieldSchema } } } } };
+  };
   const runtime = schema.$defs.scenario.properties.peer.properties.runtime;
   const required = new Set(runtime.required ?? []);
   const lines = [

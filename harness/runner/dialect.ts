@@ -53,12 +53,18 @@ export function creditDialect(results: ScenarioResult[], control?: ControlRecord
   const rpc = [...new Set(g.flatMap((r) => r.transcript.flatMap((e) => (e.kind === 'http' && e.rpc ? [e.rpc.method] : []))))];
   const reason =
     'the client never spoke A2A in a dialect its peers speak: no request was an A2A operation the peer could take, in any scenario' +
-    (control ? ` nor in the harness's control exchange (${control.dialect}: ${control.summary})` : ' (no control exchange could run: the client lists no "text" task class)') +
+    (control
+      ? ` nor in the harness's control exchange (${control.dialect}: ${control.summary})`
+      : ' (no control exchange could run: the client lists no "text" task class)') +
     ', so nothing it declined can be credited';
   const fact = `${requests} HTTP request(s) in the run's scenarios${rpc.length ? `; JSON-RPC methods named: ${rpc.slice(0, 8).join(', ')}` : '; none was JSON-RPC'}`;
   return results.map((r) =>
     r.outcome.kind === 'unsupported' || r.outcome.kind === 'error' || KEEP.has(r.verdict)
       ? r
-      : { ...r, verdict: 'UNSUPPORTED', checks: [{ rule: 'DIALECT', verdict: 'UNSUPPORTED', reason, basis: 'unsupported', evidence: [wireEvidence(undefined, fact)] }, ...r.checks] },
+      : {
+          ...r,
+          verdict: 'UNSUPPORTED',
+          checks: [{ rule: 'DIALECT', verdict: 'UNSUPPORTED', reason, basis: 'unsupported', evidence: [wireEvidence(undefined, fact)] }, ...r.checks],
+        },
   );
 }

@@ -11,7 +11,17 @@ import { lagWindow } from '../net/lag.js';
 import { JWKS_PATH, dialectProblem, dialectsFor, fillProfile, profileFor, type Scenario } from '../core/scenario.js';
 import { Transcript } from '../core/transcript.js';
 import { claimEvidence } from '../core/verdict.js';
-import { DECISIONS, DEFAULT_PROFILE, DEGRADATION_RECORDS, ERROR_CLASSES, isKnownDegradation, type ClientReport, type ClientTls, type Hello, type RunRequest } from '../core/vocabulary/types.js';
+import {
+  DECISIONS,
+  DEFAULT_PROFILE,
+  DEGRADATION_RECORDS,
+  ERROR_CLASSES,
+  isKnownDegradation,
+  type ClientReport,
+  type ClientTls,
+  type Hello,
+  type RunRequest,
+} from '../core/vocabulary/types.js';
 import { ownerOf } from './env.js';
 import { PeerHost } from '../net/peer-host.js';
 import type { PushDispatcher } from '../net/push-dispatcher.js';
@@ -56,7 +66,11 @@ function tooDeep(value: unknown, max: number): string | undefined {
   while (stack.length) {
     const [v, path] = stack.pop()!;
     if (!v || typeof v !== 'object') continue;
-    if (path.length >= max) return `${path.slice(0, 3).map((k) => JSON.stringify(k.slice(0, 40))).join('.')}…`;
+    if (path.length >= max)
+      return `${path
+        .slice(0, 3)
+        .map((k) => JSON.stringify(k.slice(0, 40)))
+        .join('.')}…`;
     for (const [k, x] of Object.entries(v as Record<string, unknown>)) if (x && typeof x === 'object') stack.push([x, [...path, k]]);
   }
   return undefined;
@@ -85,7 +99,13 @@ export function keptReport(r: ClientReport): { claims: ClientReport; unknown: st
   const claims = {} as Record<string, unknown>;
   for (const k of REPORT_FIELDS) if ((r as unknown as Record<string, unknown>)[k] !== undefined) claims[k] = (r as unknown as Record<string, unknown>)[k];
   const unknown = Object.keys(r).filter((k) => !(REPORT_FIELDS as readonly string[]).includes(k));
-  return { claims: claims as unknown as ClientReport, unknown: unknown.slice(0, 10).map((k) => k.slice(0, 60)).concat(unknown.length > 10 ? [`… ${unknown.length - 10} more`] : []) };
+  return {
+    claims: claims as unknown as ClientReport,
+    unknown: unknown
+      .slice(0, 10)
+      .map((k) => k.slice(0, 60))
+      .concat(unknown.length > 10 ? [`… ${unknown.length - 10} more`] : []),
+  };
 }
 
 function tlsFor(pki: PkiFiles, callback: string): ClientTls {
@@ -103,7 +123,10 @@ export async function executeScenario(s: Scenario, env: RunEnv): Promise<Scenari
   let lag: LagRecord | undefined;
   // The dialects the client speaks of the scenario's (the CLI never selects a scenario whose dialects it speaks none of; run directly, it gets them all).
   const spoken = dialectsFor(env.hello, s);
-  let profile = env.hello.profile ?? { ...profileFor(DEFAULT_PROFILE, s.profileConstraints, env.hello.extensions ?? []), ...(spoken.length ? { dialects: spoken } : {}) };
+  let profile = env.hello.profile ?? {
+    ...profileFor(DEFAULT_PROFILE, s.profileConstraints, env.hello.extensions ?? []),
+    ...(spoken.length ? { dialects: spoken } : {}),
+  };
   const deadlineMs = Math.round(s.deadlineMs * env.deadlineMultiplier);
   const base = {
     id: s.id,
@@ -128,9 +151,15 @@ export async function executeScenario(s: Scenario, env: RunEnv): Promise<Scenari
   if (declined) {
     window.end();
     return {
-      ...base, card: s.peer.card, verdict: 'UNSUPPORTED',
+      ...base,
+      card: s.peer.card,
+      verdict: 'UNSUPPORTED',
       checks: [{ rule: s.rule, verdict: 'UNSUPPORTED', reason: declined, basis: 'unsupported', evidence: [] }],
-      claims: null, outcome: { kind: 'unsupported' }, transcript: [], ledger: [], durationMs: 0,
+      claims: null,
+      outcome: { kind: 'unsupported' },
+      transcript: [],
+      ledger: [],
+      durationMs: 0,
     };
   }
 
@@ -237,20 +266,54 @@ export async function executeScenario(s: Scenario, env: RunEnv): Promise<Scenari
   // or the verdict would rest on a description that is not true (a tamper that changed nothing the signature covers, say).
   const sg = s.peer.signing;
   if (sg) {
-    const expected = sg.breaker || sg.tamper || sg.key === 'unlisted' ? 'does not verify' : sg.key === 'expired' || sg.key === 'not-yet-valid' ? 'verifies, but the key is outside its window' : 'verifies';
+    const expected =
+      sg.breaker || sg.tamper || sg.key === 'unlisted'
+        ? 'does not verify'
+        : sg.key === 'expired' || sg.key === 'not-yet-valid'
+          ? 'verifies, but the key is outside its window'
+          : 'verifies';
     const found = signatures?.at(-1);
     if (!found || found.harness !== expected)
-      g = { verdict: 'ERROR', checks: [{ rule: 'HARNESS', verdict: 'ERROR', reason: `the scenario's signing (${JSON.stringify(sg)}) should give a signature that ${expected}; the harness finds ${found ? `one that ${found.harness}${found.why ? ` (${found.why})` : ''}` : 'none'}`, evidence: [] }, ...g.checks] };
+      g = {
+        verdict: 'ERROR',
+        checks: [
+          {
+            rule: 'HARNESS',
+            verdict: 'ERROR',
+            reason: `the scenario's signing (${JSON.stringify(sg)}) should give a signature that ${expected}; the harness finds ${found ? `one that ${found.harness}${found.why ? ` (${found.why})` : ''}` : 'none'}`,
+            evidence: [],
+          },
+          ...g.checks,
+        ],
+      };
   }
   // Degradation records outside the closed list (docs/protocol.md) are kept as claims, and said.
   const strayRecords = (claims?.degradations ?? []).filter((d) => !isKnownDegradation(d));
   const warnings = [
     ...(diagnostics?.warnings ?? []).map((w) => ({ fact: w, source: 'wire' as const })),
-    ...(unknownFields.length ? [claimEvidence(`the result's field(s) ${unknownFields.map((k) => JSON.stringify(k)).join(', ')} are not ones the protocol defines (${REPORT_FIELDS.join(', ')}): ignored, not kept`)] : []),
-    ...strayRecords.slice(0, 5).map((d) => claimEvidence(`degradation record ${JSON.stringify(d.slice(0, 100))} is not one the harness reads (${DEGRADATION_RECORDS.join(', ')}, skill <from>-><to>): kept as a claim, read as absent`)),
+    ...(unknownFields.length
+      ? [
+          claimEvidence(
+            `the result's field(s) ${unknownFields.map((k) => JSON.stringify(k)).join(', ')} are not ones the protocol defines (${REPORT_FIELDS.join(', ')}): ignored, not kept`,
+          ),
+        ]
+      : []),
+    ...strayRecords
+      .slice(0, 5)
+      .map((d) =>
+        claimEvidence(
+          `degradation record ${JSON.stringify(d.slice(0, 100))} is not one the harness reads (${DEGRADATION_RECORDS.join(', ')}, skill <from>-><to>): kept as a claim, read as absent`,
+        ),
+      ),
   ];
   if (warnings.length)
-    g.checks.push({ rule: 'CLIENT-PROTOCOL', verdict: 'INFORMATIONAL', reason: `${warnings.length} protocol warning(s); they cost nothing by themselves`, evidence: warnings.slice(0, 20), basis: 'protocol' });
+    g.checks.push({
+      rule: 'CLIENT-PROTOCOL',
+      verdict: 'INFORMATIONAL',
+      reason: `${warnings.length} protocol warning(s); they cost nothing by themselves`,
+      evidence: warnings.slice(0, 20),
+      basis: 'protocol',
+    });
   return {
     ...base,
     profile,

@@ -63,7 +63,11 @@ export function parseExpectations(text: string, source: string): Expectations {
   const validate = schemaValidator('expectations.schema.json');
   if (!validate(doc)) {
     const e = validate.errors![0]!;
-    const at = e.instancePath.replace(/^\//, '').replace(/\/(\d+)/g, '[$1]').replace(/\//g, '.') || 'expectations';
+    const at =
+      e.instancePath
+        .replace(/^\//, '')
+        .replace(/\/(\d+)/g, '[$1]')
+        .replace(/\//g, '.') || 'expectations';
     const extra = (e.params as { additionalProperty?: string }).additionalProperty;
     throw new ExpectationsError(`${source}: ${at}: ${e.message}${extra ? ` "${extra}"` : ''} (docs/expectations.schema.json)`);
   }

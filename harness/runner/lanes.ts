@@ -160,7 +160,13 @@ export interface LanePool {
  * Opens `lanes` environments at once. A lane that cannot open is left out, and the pool says so
  * through `onError`; a pool with no lane at all is an error. `kill` closes every lane at once.
  */
-export async function openLanePool(o: { lanes: number; env: Omit<EnvOptions, 'client'>; client: () => ClientAdapter; kill?: AbortSignal; onError?: (message: string) => void }): Promise<LanePool> {
+export async function openLanePool(o: {
+  lanes: number;
+  env: Omit<EnvOptions, 'client'>;
+  client: () => ClientAdapter;
+  kill?: AbortSignal;
+  onError?: (message: string) => void;
+}): Promise<LanePool> {
   const opened = await Promise.allSettled(
     Array.from({ length: Math.max(1, o.lanes) }, async () => {
       const client = o.client();
@@ -236,7 +242,10 @@ export async function openLanePool(o: { lanes: number; env: Omit<EnvOptions, 'cl
           open();
         }
       });
-      exclusive = mine.then(() => undefined, () => undefined);
+      exclusive = mine.then(
+        () => undefined,
+        () => undefined,
+      );
       return mine;
     },
     close,

@@ -53,24 +53,28 @@ export function mountPeer(host: PeerHost, dispatcher: PushDispatcher, desc: Peer
   };
   let peer: PeerInstance;
   try {
-    peer = createPeer(desc, {
-      key,
-      transcript,
-      ledger,
-      deadlineMs: o.deadlineMs ?? 30_000,
-      signers: host.signers,
-      ...(o.retainFinished !== undefined ? { retainFinished: o.retainFinished } : {}),
-      onEnd: (fn) => (ended ? fn() : void endings.add(fn)),
-      base: (kind) => host.base(kind, key),
-      push: (order) => dispatcher.dispatch({ ...order, transcript }),
-      later: (ms, fn) => {
-        const t = setTimeout(() => {
-          timers.delete(t);
-          if (!ended) fn();
-        }, ms);
-        timers.add(t);
+    peer = createPeer(
+      desc,
+      {
+        key,
+        transcript,
+        ledger,
+        deadlineMs: o.deadlineMs ?? 30_000,
+        signers: host.signers,
+        ...(o.retainFinished !== undefined ? { retainFinished: o.retainFinished } : {}),
+        onEnd: (fn) => (ended ? fn() : void endings.add(fn)),
+        base: (kind) => host.base(kind, key),
+        push: (order) => dispatcher.dispatch({ ...order, transcript }),
+        later: (ms, fn) => {
+          const t = setTimeout(() => {
+            timers.delete(t);
+            if (!ended) fn();
+          }, ms);
+          timers.add(t);
+        },
       },
-    }, o.parts);
+      o.parts,
+    );
   } catch (err) {
     end();
     throw err;

@@ -63,7 +63,10 @@ export function failsProperty(v: VerdictKind, strict: boolean): boolean {
  */
 export function generateCases(family: Family, seed: number, runs: number, dialects: readonly Dialect[] = V1): GeneratedCase[] {
   const out: GeneratedCase[] = [];
-  fc.check(fc.property(familyArbitrary(family, dialects), (c) => void out.push(c)), { seed, numRuns: runs });
+  fc.check(
+    fc.property(familyArbitrary(family, dialects), (c) => void out.push(c)),
+    { seed, numRuns: runs },
+  );
   return out;
 }
 
@@ -76,15 +79,21 @@ export class ReplayPathError extends Error {
 export function caseAt(family: Family, seed: number, path: string, dialects: readonly Dialect[] = V1): GeneratedCase {
   let found: GeneratedCase | undefined;
   try {
-    fc.check(fc.property(familyArbitrary(family, dialects), (c) => {
-      found = c;
-      return false;
-    }), { seed, path, endOnFailure: true });
+    fc.check(
+      fc.property(familyArbitrary(family, dialects), (c) => {
+        found = c;
+        return false;
+      }),
+      { seed, path, endOnFailure: true },
+    );
   } catch {
     // fast-check's "Unable to replay, got wrong path": a step past the end of a shrink
     found = undefined;
   }
-  if (!found) throw new ReplayPathError(`no case at path ${path.length > 40 ? `${path.slice(0, 40)}…` : path} of family ${family.id} for seed ${seed}: check the path the property run printed`);
+  if (!found)
+    throw new ReplayPathError(
+      `no case at path ${path.length > 40 ? `${path.slice(0, 40)}…` : path} of family ${family.id} for seed ${seed}: check the path the property run printed`,
+    );
   return found;
 }
 
@@ -131,7 +140,13 @@ export async function runProperties(o: PropertyRunOptions): Promise<RunResults> 
     const lanes = { ...pool.history };
     const failed = families.filter((f) => f.failed);
     const ran = families.reduce((n, f) => n + f.ran, 0);
-    const unexpected = results.filter((r) => failsProperty(r.verdict, strict)).map((r) => ({ id: r.id, verdict: r.verdict, why: `the ${r.property?.family ?? ''} family failed on this case${r.verdict === 'NON_STRICT' ? ' (NON_STRICT under --strict)' : ''}` }));
+    const unexpected = results
+      .filter((r) => failsProperty(r.verdict, strict))
+      .map((r) => ({
+        id: r.id,
+        verdict: r.verdict,
+        why: `the ${r.property?.family ?? ''} family failed on this case${r.verdict === 'NON_STRICT' ? ' (NON_STRICT under --strict)' : ''}`,
+      }));
     return {
       schema: RESULTS_SCHEMA,
       harness: { name: 'a2a-conformance', version: harnessVersion() },
@@ -179,7 +194,20 @@ function tally(family: Family, o: PropertyRunOptions, cases: PropertyCase[], sta
     stories[c.story] = (stories[c.story] ?? 0) + 1;
     labels[c.rule] = (labels[c.rule] ?? 0) + 1;
   }
-  return { family: family.id, title: family.title, rules: family.rules, seed: o.seed, runs: o.runs ?? DEFAULT_RUNS, ran: cases.length, verdicts, stories, labels, failed: false, cases, durationMs: Date.now() - started };
+  return {
+    family: family.id,
+    title: family.title,
+    rules: family.rules,
+    seed: o.seed,
+    runs: o.runs ?? DEFAULT_RUNS,
+    ran: cases.length,
+    verdicts,
+    stories,
+    labels,
+    failed: false,
+    cases,
+    durationMs: Date.now() - started,
+  };
 }
 
 const compact = (path: string, c: GeneratedCase, r: ScenarioResult): PropertyCase => ({
@@ -199,7 +227,11 @@ const compact = (path: string, c: GeneratedCase, r: ScenarioResult): PropertyCas
  * (confirm.ts) before it can fail its family.
  */
 async function runCase(pool: LanePool, s: Scenario, strict: boolean): Promise<ScenarioResult> {
-  return confirm(await pool.run(s), () => pool.runAlone(s), (r) => failsProperty(r.verdict, strict));
+  return confirm(
+    await pool.run(s),
+    () => pool.runAlone(s),
+    (r) => failsProperty(r.verdict, strict),
+  );
 }
 
 async function sweepFamily(family: Family, o: PropertyRunOptions, hello: Hello, pool: LanePool, strict: boolean): Promise<FamilyRun> {
@@ -226,7 +258,10 @@ async function sweepFamily(family: Family, o: PropertyRunOptions, hello: Hello, 
     if (i > firstFailure) return ran;
     const p = confirm(ran, () => pool.runAlone(s), failing);
     // Awaited by later cases only: a confirmation that fails (the pool closed by a signal) must not go unhandled.
-    confirming.set(i, p.then(failing, () => true));
+    confirming.set(
+      i,
+      p.then(failing, () => true),
+    );
     return p;
   };
   // Lanes take the cases in order; after a failure no later case starts (an earlier one still in flight may fail first).
@@ -278,8 +313,21 @@ async function sweepFamily(family: Family, o: PropertyRunOptions, hello: Hello, 
   const stopped = !last && o.signal?.aborted === true;
   const c = last ? ((details.counterexample?.[0] as GeneratedCase | undefined) ?? cases[firstFailure]!) : cases[firstFailure]!;
   const path = last ? (details.counterexamplePath ?? String(firstFailure)) : String(firstFailure);
-  const counterexample = finish(family, o, c, last ?? failures.get(firstFailure)!, path, String(firstFailure), last ? details.numShrinks : 0, last ? details.interrupted : stopped, !!last || stopped);
-  return { family: { ...summary, failed: true, counterexample: counterexample.id, durationMs: Date.now() - started, shrinkMs: Date.now() - shrinkStarted }, result: counterexample };
+  const counterexample = finish(
+    family,
+    o,
+    c,
+    last ?? failures.get(firstFailure)!,
+    path,
+    String(firstFailure),
+    last ? details.numShrinks : 0,
+    last ? details.interrupted : stopped,
+    !!last || stopped,
+  );
+  return {
+    family: { ...summary, failed: true, counterexample: counterexample.id, durationMs: Date.now() - started, shrinkMs: Date.now() - shrinkStarted },
+    result: counterexample,
+  };
 }
 
 async function replayFamily(family: Family, o: PropertyRunOptions, hello: Hello, pool: LanePool, strict: boolean): Promise<FamilyRun> {
@@ -296,7 +344,17 @@ async function replayFamily(family: Family, o: PropertyRunOptions, hello: Hello,
 }
 
 /** The counterexample's result: its id from the seed and path, and how to replay it. */
-function finish(family: Family, o: PropertyRunOptions, c: GeneratedCase, r: ScenarioResult, path: string, firstFailure: string, shrinks: number, interrupted: boolean, reproduced = true): ScenarioResult {
+function finish(
+  family: Family,
+  o: PropertyRunOptions,
+  c: GeneratedCase,
+  r: ScenarioResult,
+  path: string,
+  firstFailure: string,
+  shrinks: number,
+  interrupted: boolean,
+  reproduced = true,
+): ScenarioResult {
   const id = caseId(family.id, o.seed, path);
   return {
     ...r,
@@ -311,7 +369,12 @@ function finish(family: Family, o: PropertyRunOptions, c: GeneratedCase, r: Scen
       ...(reproduced ? {} : { notReproduced: true }),
       story: c.story,
       drifts: c.drifts,
-      replay: replayCommand(family.id, o.seed, path, o.clientArgs ?? (o.clientCmd ? `--client-cmd ${shellWord(o.clientCmd)}` : `--client ${shellWord(o.client ?? 'reference')}`)),
+      replay: replayCommand(
+        family.id,
+        o.seed,
+        path,
+        o.clientArgs ?? (o.clientCmd ? `--client-cmd ${shellWord(o.clientCmd)}` : `--client ${shellWord(o.client ?? 'reference')}`),
+      ),
       scenario: caseScenario(family, c, id, r.rule as RuleId),
     },
   };

@@ -88,7 +88,8 @@ function pickProblem(s: Scenario, pick: ScenarioPick): string | undefined {
 /** The scenarios the command line's filters keep (`run` before the client's hello, and `list`). */
 export function filterCatalogue(catalogue: CatalogueEntry[], rules?: string[], dialect?: Dialect, pick: ScenarioPick = {}): CatalogueEntry[] {
   return catalogue.filter(
-    (e) => !pickProblem(e.scenario, pick) && !(rules?.length && !rules.includes(e.scenario.rule)) && !(dialect && (e.scenario.peer.dialect ?? 'a2a-v1') !== dialect),
+    (e) =>
+      !pickProblem(e.scenario, pick) && !(rules?.length && !rules.includes(e.scenario.rule)) && !(dialect && (e.scenario.peer.dialect ?? 'a2a-v1') !== dialect),
   );
 }
 
@@ -113,7 +114,13 @@ export function filtersProblem(catalogue: CatalogueEntry[], rules?: string[], di
  * (listed as not run, with the reason). Task classes the client does not list still run as
  * UNSUPPORTED results, so they show as coverage.
  */
-export function selectScenarios(catalogue: CatalogueEntry[], hello: Hello, rules?: string[], dialect?: Dialect, pick: ScenarioPick = {}): { selected: CatalogueEntry[]; notRun: RunResults['notRun'] } {
+export function selectScenarios(
+  catalogue: CatalogueEntry[],
+  hello: Hello,
+  rules?: string[],
+  dialect?: Dialect,
+  pick: ScenarioPick = {},
+): { selected: CatalogueEntry[]; notRun: RunResults['notRun'] } {
   const notRun: RunResults['notRun'] = [];
   const selected: CatalogueEntry[] = [];
   for (const e of catalogue) {
@@ -191,7 +198,11 @@ export async function inRunFolder<T>(signal: AbortSignal | undefined, work: (fol
 }
 
 /** Greets the client (one process, closed after hello) while the run's PKI is made; checks the hello. */
-export async function greet(choice: ClientChoice & { cwd: string; runDir: string }, folder: RunFolder, signal?: AbortSignal): Promise<{ hello: Hello; pkiDir: string }> {
+export async function greet(
+  choice: ClientChoice & { cwd: string; runDir: string },
+  folder: RunFolder,
+  signal?: AbortSignal,
+): Promise<{ hello: Hello; pkiDir: string }> {
   const adapter = createClient(choice);
   // The PKI's keys are made off the main thread (WebCrypto) while the client starts and says hello.
   const pkiSoon = makePki();
@@ -254,7 +265,13 @@ async function runIn(folder: RunFolder, catalogue: CatalogueEntry[], o: RunOptio
   const results = new Map<string, ScenarioResult>();
   const fileOf = new Map(catalogue.map((e) => [e.scenario.id, e.file]));
   // With a shard, this run takes its share of the selected scenarios, balanced by their cost.
-  const inShard = o.shard ? shardScenarios(selected.map((e) => e.scenario), o.shard, o.shardTimings) : undefined;
+  const inShard = o.shard
+    ? shardScenarios(
+        selected.map((e) => e.scenario),
+        o.shard,
+        o.shardTimings,
+      )
+    : undefined;
   const ranHere = (e: CatalogueEntry) => !inShard || inShard.has(e.scenario.id);
   const here = selected.filter(ranHere);
   const policy = { strict: o.strict === true };
@@ -320,14 +337,21 @@ async function runIn(folder: RunFolder, catalogue: CatalogueEntry[], o: RunOptio
     lanes = lanes ? { start: lanes.start, min: Math.min(lanes.min, round.min), backoffs: lanes.backoffs + round.backoffs } : round;
     // Drained: every lane is closed, and each deferred failure runs again alone (confirm.ts).
     if (deferred.length > 0)
-      await confirmDeferred(deferred.splice(0), (id) => byId.get(id), { choice, hello, pkiDir, idSalt: seed, deadlineMultiplier, ...(o.signal ? { signal: o.signal } : {}) }, finished);
+      await confirmDeferred(
+        deferred.splice(0),
+        (id) => byId.get(id),
+        { choice, hello, pkiDir, idSalt: seed, deadlineMultiplier, ...(o.signal ? { signal: o.signal } : {}) },
+        finished,
+      );
     queue = pending.signal.aborted ? here.filter((e) => !begun.has(e.scenario.id)) : [];
   }
   // With a shard, scenarios of other shards are not run here (`report` merges the shards).
   for (const e of selected) if (!ranHere(e)) notRun.push({ id: e.scenario.id, reason: `in another shard than ${o.shard}` });
   // After --bail, what never finished was never started (or was canceled): not run, with the reason.
   if (bailedAfter !== undefined)
-    for (const e of selected) if (ranHere(e) && !results.has(e.scenario.id)) notRun.push({ id: e.scenario.id, reason: `not run: --bail stopped the run after the unexpected verdict of ${bailedAfter}` });
+    for (const e of selected)
+      if (ranHere(e) && !results.has(e.scenario.id))
+        notRun.push({ id: e.scenario.id, reason: `not run: --bail stopped the run after the unexpected verdict of ${bailedAfter}` });
   const ran = selected.filter((e) => ranHere(e) && (bailedAfter === undefined || results.has(e.scenario.id)));
   for (const e of ran) if (!results.has(e.scenario.id)) results.set(e.scenario.id, errorResult(e, laneProblem ?? 'no result came back from the scenario run'));
 
@@ -382,7 +406,19 @@ async function confirmDeferred(
     // A lane the harness cannot open confirms nothing: each failure is reported as it came, saying so.
     await client.close?.().catch(() => undefined);
     for (const first of deferred)
-      finished({ ...first, checks: [...first.checks, { rule: 'HARNESS', verdict: 'INFORMATIONAL', reason: `met while the harness lagged, and not confirmed: the harness could not open a lane to run it again (${(err as Error).message})`, evidence: [], basis: 'harness' }] });
+      finished({
+        ...first,
+        checks: [
+          ...first.checks,
+          {
+            rule: 'HARNESS',
+            verdict: 'INFORMATIONAL',
+            reason: `met while the harness lagged, and not confirmed: the harness could not open a lane to run it again (${(err as Error).message})`,
+            evidence: [],
+            basis: 'harness',
+          },
+        ],
+      });
     return;
   }
   const onAbort = () => void closeEnv(env);
@@ -405,7 +441,11 @@ async function confirmDeferred(
  * the client speaking A2A, the harness shows it itself (`control`, control.ts), so a scenario run
  * alone gets the verdict it gets in the full run.
  */
-export async function creditRun(raw: ScenarioResult[], control: () => Promise<ControlRecord[]>, signal?: AbortSignal): Promise<{ ordered: ScenarioResult[]; control?: ControlRecord[] }> {
+export async function creditRun(
+  raw: ScenarioResult[],
+  control: () => Promise<ControlRecord[]>,
+  signal?: AbortSignal,
+): Promise<{ ordered: ScenarioResult[]; control?: ControlRecord[] }> {
   const ran = needsControl(raw) && !signal?.aborted ? await control() : undefined;
   return { ordered: creditDialect(raw, ran?.find((c) => c.spoke) ?? ran?.at(-1)), ...(ran ? { control: ran } : {}) };
 }
@@ -418,10 +458,27 @@ function restoreEnv(name: string, value: string | undefined): void {
 function errorResult(e: CatalogueEntry, reason: string): ScenarioResult {
   const s = e.scenario;
   return {
-    id: s.id, opaqueId: '', rule: s.rule, title: s.title, description: s.description, expectation: s.expectation, spec: s.spec,
-    expect: s.expect, verdict: 'ERROR', checks: [{ rule: 'HARNESS', verdict: 'ERROR', reason, evidence: [] }],
-    card: s.peer.card, cardPointers: s.peer.signals.map((x) => x.pointer), peer: { factory: s.peer.factory, runtime: s.peer.runtime, dialect: s.peer.dialect ?? 'a2a-v1' },
-    profile: s.profileConstraints as never, intent: s.intent, claims: null, outcome: { kind: 'error', reason }, transcript: [], ledger: [],
-    deadlineMs: s.deadlineMs, durationMs: 0, file: relativeToRoot(e.file),
+    id: s.id,
+    opaqueId: '',
+    rule: s.rule,
+    title: s.title,
+    description: s.description,
+    expectation: s.expectation,
+    spec: s.spec,
+    expect: s.expect,
+    verdict: 'ERROR',
+    checks: [{ rule: 'HARNESS', verdict: 'ERROR', reason, evidence: [] }],
+    card: s.peer.card,
+    cardPointers: s.peer.signals.map((x) => x.pointer),
+    peer: { factory: s.peer.factory, runtime: s.peer.runtime, dialect: s.peer.dialect ?? 'a2a-v1' },
+    profile: s.profileConstraints as never,
+    intent: s.intent,
+    claims: null,
+    outcome: { kind: 'error', reason },
+    transcript: [],
+    ledger: [],
+    deadlineMs: s.deadlineMs,
+    durationMs: 0,
+    file: relativeToRoot(e.file),
   };
 }

@@ -36,7 +36,11 @@ function window(jwk: Record<string, unknown>, now: Date): string | undefined {
 }
 
 /** One status per signature of the card; empty for an unsigned card. */
-export async function signatureStatus(card: Record<string, unknown>, published: Array<{ url: string; keys: Array<Record<string, unknown>> }>, now = new Date()): Promise<SignatureStatus[]> {
+export async function signatureStatus(
+  card: Record<string, unknown>,
+  published: Array<{ url: string; keys: Array<Record<string, unknown>> }>,
+  now = new Date(),
+): Promise<SignatureStatus[]> {
   const sigs = Array.isArray(card.signatures) ? card.signatures : [];
   const out: SignatureStatus[] = [];
   let payload: string | undefined;
@@ -62,10 +66,14 @@ export async function signatureStatus(card: Record<string, unknown>, published: 
     else if (payload === undefined) status.why = 'the card has no canonical form';
     else {
       try {
-        await flattenedVerify({ protected: sig.protected as string, payload: Buffer.from(payload).toString('base64url'), signature: String(sig.signature ?? '') }, await importJWK(jwk as JWK, alg), { algorithms: [alg] });
+        await flattenedVerify(
+          { protected: sig.protected as string, payload: Buffer.from(payload).toString('base64url'), signature: String(sig.signature ?? '') },
+          await importJWK(jwk as JWK, alg),
+          { algorithms: [alg] },
+        );
         status.harness = status.keyWindow && !status.keyWindow.startsWith('valid') ? 'verifies, but the key is outside its window' : 'verifies';
       } catch {
-        status.why = 'the signature does not match the card\'s canonical form';
+        status.why = "the signature does not match the card's canonical form";
       }
     }
     out.push(status);

@@ -35,7 +35,10 @@ const MAX_JSON = 16 * 1024 * 1024;
 const MAX_OUTPUT = 64 * 1024;
 
 /** Each file's module, or the error it failed to load with. */
-export async function importVendorModules(files: string[], plain = 'scenarios are plain data'): Promise<Map<string, { default?: unknown } | VendorImportError>> {
+export async function importVendorModules(
+  files: string[],
+  plain = 'scenarios are plain data',
+): Promise<Map<string, { default?: unknown } | VendorImportError>> {
   const out = new Map<string, { default?: unknown } | VendorImportError>();
   if (files.length === 0) return out;
   const vite = pathToFileURL(createRequire(import.meta.url).resolve('vite')).href;
@@ -94,17 +97,21 @@ export async function importVendorModules(files: string[], plain = 'scenarios ar
       else if (m.kind === 'loaded') {
         results.push(m.result);
         loading = undefined;
-      }
-      else if (m.kind === 'fault') end({ file: m.file ?? running ?? loading ?? files[0]!, message: m.message });
+      } else if (m.kind === 'fault') end({ file: m.file ?? running ?? loading ?? files[0]!, message: m.message });
       else if (m.kind === 'done') end();
     });
     worker.on('error', (err: Error & { code?: string }) =>
       end({
         file: running ?? loading ?? files[0]!,
-        message: err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `loading it used up the ${heapMb} MiB heap of the scenario loader` : `the scenario loader failed: ${firstLine(err)}`,
+        message:
+          err.code === 'ERR_WORKER_OUT_OF_MEMORY'
+            ? `loading it used up the ${heapMb} MiB heap of the scenario loader`
+            : `the scenario loader failed: ${firstLine(err)}`,
       }),
     );
-    worker.on('exit', (code) => end({ file: running ?? loading ?? files[0]!, message: `the scenario loader ended (exit code ${code}) before the file's scenarios were read` }));
+    worker.on('exit', (code) =>
+      end({ file: running ?? loading ?? files[0]!, message: `the scenario loader ended (exit code ${code}) before the file's scenarios were read` }),
+    );
   });
   // Whatever the module left running (an interval, a pending await, a loop) ends with the worker.
   await worker.terminate();
@@ -138,7 +145,12 @@ interface WorkerResult {
   json?: string;
   error?: string;
 }
-type WorkerMessage = { kind: 'loading'; file: string } | { kind: 'timer'; file?: string } | { kind: 'loaded'; result: WorkerResult } | { kind: 'fault'; file?: string; message: string } | { kind: 'done' };
+type WorkerMessage =
+  | { kind: 'loading'; file: string }
+  | { kind: 'timer'; file?: string }
+  | { kind: 'loaded'; result: WorkerResult }
+  | { kind: 'fault'; file?: string; message: string }
+  | { kind: 'done' };
 
 /**
  * The worker, as plain JavaScript (it runs as it is, from the sources or from dist/, and needs

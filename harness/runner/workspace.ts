@@ -48,7 +48,13 @@ const OPEN = new Set<string>();
 let exitHook = false;
 
 /** This process as an owner. */
-export const ownerOfThisProcess = (command: string): Owner => ({ pid: process.pid, startTicks: startTicks(process.pid), pidNamespace: pidNamespace(), startedAt: new Date().toISOString(), command });
+export const ownerOfThisProcess = (command: string): Owner => ({
+  pid: process.pid,
+  startTicks: startTicks(process.pid),
+  pidNamespace: pidNamespace(),
+  startedAt: new Date().toISOString(),
+  command,
+});
 
 /** Whether an owner still runs: its pid answers and, where /proc tells, with the same start time and not a zombie. */
 export function alive(o: Owner): boolean {
@@ -191,7 +197,10 @@ export function killRunProcesses(dir: string, since?: string | null): string[] {
 function commOf(pid: number): string | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replace(/[^\x20-\x7e]/g, '?').slice(0, 32);
+    return stat
+      .slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))
+      .replace(/[^\x20-\x7e]/g, '?')
+      .slice(0, 32);
   } catch {
     return undefined;
   }

@@ -146,7 +146,12 @@ function partOutBare(p: unknown): Json {
 function messageOut(m: unknown): Json {
   if (!isObj(m)) return {};
   const { role, parts, ...rest } = m;
-  return { kind: 'message', ...rest, role: role === 'ROLE_AGENT' ? 'agent' : role === 'ROLE_USER' ? 'user' : role, parts: Array.isArray(parts) ? parts.map(partOut) : [] };
+  return {
+    kind: 'message',
+    ...rest,
+    role: role === 'ROLE_AGENT' ? 'agent' : role === 'ROLE_USER' ? 'user' : role,
+    parts: Array.isArray(parts) ? parts.map(partOut) : [],
+  };
 }
 
 function statusOut(s: unknown): Json {
@@ -218,7 +223,14 @@ export function streamResultOut(result: unknown): unknown {
   }
   if (isObj(r.artifactUpdate)) {
     const u = r.artifactUpdate;
-    return { kind: 'artifact-update', taskId: u.taskId, contextId: u.contextId, artifact: artifactOut(u.artifact), ...(u.append !== undefined ? { append: u.append } : {}), ...(u.lastChunk !== undefined ? { lastChunk: u.lastChunk } : {}) };
+    return {
+      kind: 'artifact-update',
+      taskId: u.taskId,
+      contextId: u.contextId,
+      artifact: artifactOut(u.artifact),
+      ...(u.append !== undefined ? { append: u.append } : {}),
+      ...(u.lastChunk !== undefined ? { lastChunk: u.lastChunk } : {}),
+    };
   }
   return result;
 }
@@ -263,7 +275,11 @@ export function cardIn(card: Json): Json {
     skills: card.skills,
     ...(Object.keys(schemes).length ? { securitySchemes: schemes } : {}),
     ...(Array.isArray(card.security)
-      ? { securityRequirements: card.security.map((r) => ({ schemes: Object.fromEntries(Object.entries(isObj(r) ? r : {}).map(([k, v]) => [k, { list: Array.isArray(v) ? v : [] }])) })) }
+      ? {
+          securityRequirements: card.security.map((r) => ({
+            schemes: Object.fromEntries(Object.entries(isObj(r) ? r : {}).map(([k, v]) => [k, { list: Array.isArray(v) ? v : [] }])),
+          })),
+        }
       : {}),
   };
 }

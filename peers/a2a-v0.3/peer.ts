@@ -128,7 +128,11 @@ export function v03Endpoint(ctx: PeerRunContext, url: string, coreUrl: string, c
     const ext = request.headers.get('x-a2a-extensions');
     if (ext !== null && !headers.has('a2a-extensions')) headers.set('a2a-extensions', ext);
     const query = new URL(request.url).search;
-    const inner = new Request(`${coreUrl}${query}`, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id, method: call.op, params: call.params }) });
+    const inner = new Request(`${coreUrl}${query}`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ jsonrpc: '2.0', id, method: call.op, params: call.params }),
+    });
     const res = await getResponse([core], inner);
     if (ev.rpc) ev.rpc.wireMethod = wireMethod;
     if (!res) return new HttpResponse('harness error: the neutral method table did not answer', { status: 500 });

@@ -46,7 +46,11 @@ function clientOf(request: Request, form: URLSearchParams): { id: string; secret
     const colon = decoded.indexOf(':');
     if (colon < 0) return undefined;
     try {
-      return { id: decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' ')), secret: decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' ')), via: 'basic' };
+      return {
+        id: decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' ')),
+        secret: decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' ')),
+        via: 'basic',
+      };
     } catch {
       return undefined;
     }
@@ -100,8 +104,13 @@ export function authParts(auth: NonNullable<PeerRuntime['auth']>, ctx: PeerRunCo
     }
     const token = `cto_${randomBytes(24).toString('base64url')}`;
     issued.set(token, Date.now() + auth.tokenTtlSeconds * 1000);
-    note(`issued a Bearer token to ${credentials.clientId} (client authentication: ${client.via === 'basic' ? 'HTTP Basic' : 'in the body'}), expires in ${auth.tokenTtlSeconds} s; presented, its Authorization digest is ${digestOf(`Bearer ${token}`)}`);
-    return HttpResponse.json({ access_token: token, token_type: 'Bearer', expires_in: auth.tokenTtlSeconds, scope: TASK_SCOPE }, { headers: { 'cache-control': 'no-store', pragma: 'no-cache' } });
+    note(
+      `issued a Bearer token to ${credentials.clientId} (client authentication: ${client.via === 'basic' ? 'HTTP Basic' : 'in the body'}), expires in ${auth.tokenTtlSeconds} s; presented, its Authorization digest is ${digestOf(`Bearer ${token}`)}`,
+    );
+    return HttpResponse.json(
+      { access_token: token, token_type: 'Bearer', expires_in: auth.tokenTtlSeconds, scope: TASK_SCOPE },
+      { headers: { 'cache-control': 'no-store', pragma: 'no-cache' } },
+    );
   });
 
   const challenge = (rpcUrl: string, dialect: Dialect) =>
@@ -123,12 +132,17 @@ export function authParts(auth: NonNullable<PeerRuntime['auth']>, ctx: PeerRunCo
       };
       const given = request.headers.get('authorization') ?? '';
       if (auth.taskScheme === 'DPoP')
-        return unauthorized(`DPoP realm="${REALM}", algs="ES256"`, 'the task endpoint takes DPoP-bound tokens only (RFC 9449), a scheme the card does not list');
+        return unauthorized(
+          `DPoP realm="${REALM}", algs="ES256"`,
+          'the task endpoint takes DPoP-bound tokens only (RFC 9449), a scheme the card does not list',
+        );
       const m = /^bearer\s+(\S+)\s*$/i.exec(given);
       if (!m) return unauthorized(`Bearer realm="${REALM}", scope="${TASK_SCOPE}"`, given ? 'credentials of another scheme' : 'no credentials');
       const expires = issued.get(m[1]!);
-      if (expires === undefined) return unauthorized(`Bearer realm="${REALM}", error="invalid_token", error_description="unknown token"`, 'a token this endpoint never issued');
-      if (Date.now() >= expires) return unauthorized(`Bearer realm="${REALM}", error="invalid_token", error_description="the access token expired"`, 'an expired token');
+      if (expires === undefined)
+        return unauthorized(`Bearer realm="${REALM}", error="invalid_token", error_description="unknown token"`, 'a token this endpoint never issued');
+      if (Date.now() >= expires)
+        return unauthorized(`Bearer realm="${REALM}", error="invalid_token", error_description="the access token expired"`, 'an expired token');
       return undefined; // a live token: on to the JSON-RPC handler
     });
 

@@ -16,7 +16,10 @@ export function cardHandler(ctx: PeerRunContext, cardUrl: string, card: Record<s
   // GET and HEAD (RFC 9110 §9.1: a server that answers GET MUST answer HEAD, with the same header fields and no content).
   return http.all(cardUrl, ({ request }) => {
     if (request.method !== 'GET' && request.method !== 'HEAD')
-      return new HttpResponse(`${request.method} is not allowed on the Agent Card`, { status: 405, headers: { allow: 'GET, HEAD', 'content-type': 'text/plain' } });
+      return new HttpResponse(`${request.method} is not allowed on the Agent Card`, {
+        status: 405,
+        headers: { allow: 'GET, HEAD', 'content-type': 'text/plain' },
+      });
     const ev = eventOf(ctx, request);
     const headers = { 'cache-control': 'max-age=60', etag };
     // If-None-Match compares weakly (RFC 9110 §13.1.2): a W/ prefix does not matter.

@@ -43,7 +43,9 @@ export function a2aV1Peer(desc: PeerDescription, ctx: PeerRunContext, parts: Pee
   // The runtime's own auth (a token endpoint beside the RPC, a gate in front of it), before any other gate.
   const auth = rt.auth ? authParts(rt.auth, ctx, vars.tokenUrl) : undefined;
   const core = rpcHandler({ rpcUrl, runtime: rt, card, ctx, ...(rt.extendedCard ? { extendedCard: fillCard(rt.extendedCard, vars) } : {}) });
-  const offers03 = (Array.isArray(card.supportedInterfaces) ? card.supportedInterfaces : []).some((i) => isObj(i) && i.url === rpcUrl03 && /^0\.3(\.\d+)?$/.test(String(i.protocolVersion ?? '')));
+  const offers03 = (Array.isArray(card.supportedInterfaces) ? card.supportedInterfaces : []).some(
+    (i) => isObj(i) && i.url === rpcUrl03 && /^0\.3(\.\d+)?$/.test(String(i.protocolVersion ?? '')),
+  );
   const handlers: RequestHandler[] = [
     cardHandler(ctx, cardUrl, card),
     ...(auth?.parts.origins?.(ctx, card) ?? []),
@@ -52,7 +54,13 @@ export function a2aV1Peer(desc: PeerDescription, ctx: PeerRunContext, parts: Pee
     ...(parts.gates?.(ctx, rpcUrl) ?? []),
     core,
     // The same runtime behind its 0.3 interface, with the same gates in front of it.
-    ...(offers03 ? [...(auth?.parts.gates?.(ctx, rpcUrl03, 'a2a-v0.3') ?? []), ...(parts.gates?.(ctx, rpcUrl03, 'a2a-v0.3') ?? []), v03Endpoint(ctx, rpcUrl03, rpcUrl, core)] : []),
+    ...(offers03
+      ? [
+          ...(auth?.parts.gates?.(ctx, rpcUrl03, 'a2a-v0.3') ?? []),
+          ...(parts.gates?.(ctx, rpcUrl03, 'a2a-v0.3') ?? []),
+          v03Endpoint(ctx, rpcUrl03, rpcUrl, core),
+        ]
+      : []),
   ];
   const jwks = parts.jwks?.(ctx);
   return { card, cardUrl, handlers, ...(jwks ? { jwks } : {}), ...(auth ? { credentials: [auth.credentials] } : {}) };

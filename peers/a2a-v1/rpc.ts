@@ -202,10 +202,19 @@ export function rpcHandler(o: RpcOptions): RequestHandler {
   function pushConfigOf(v: unknown): { url: string; token?: string; authentication?: { scheme: string; credentials?: string } } {
     if (!isObj(v) || typeof v.url !== 'string' || v.url === '') throw new RpcError('invalidParams', 'TaskPushNotificationConfig.url is REQUIRED');
     // RFC 9110 §4.1 asks for URIs of at least 8,000 octets; a webhook URL of megabytes is a flood, kept nowhere.
-    if (v.url.length > MAX_PUSH_FIELD) throw new RpcError('invalidParams', `TaskPushNotificationConfig.url has ${v.url.length} characters: this agent takes webhook URLs of at most ${MAX_PUSH_FIELD}`);
-    for (const k of ['token'] as const) if (typeof v[k] === 'string' && (v[k] as string).length > MAX_PUSH_FIELD) throw new RpcError('invalidParams', `TaskPushNotificationConfig.${k} has ${(v[k] as string).length} characters: at most ${MAX_PUSH_FIELD}`);
+    if (v.url.length > MAX_PUSH_FIELD)
+      throw new RpcError(
+        'invalidParams',
+        `TaskPushNotificationConfig.url has ${v.url.length} characters: this agent takes webhook URLs of at most ${MAX_PUSH_FIELD}`,
+      );
+    for (const k of ['token'] as const)
+      if (typeof v[k] === 'string' && (v[k] as string).length > MAX_PUSH_FIELD)
+        throw new RpcError('invalidParams', `TaskPushNotificationConfig.${k} has ${(v[k] as string).length} characters: at most ${MAX_PUSH_FIELD}`);
     if (isObj(v.authentication) && typeof v.authentication.credentials === 'string' && v.authentication.credentials.length > MAX_PUSH_FIELD)
-      throw new RpcError('invalidParams', `TaskPushNotificationConfig.authentication.credentials has ${v.authentication.credentials.length} characters: at most ${MAX_PUSH_FIELD}`);
+      throw new RpcError(
+        'invalidParams',
+        `TaskPushNotificationConfig.authentication.credentials has ${v.authentication.credentials.length} characters: at most ${MAX_PUSH_FIELD}`,
+      );
     let protocol = '';
     try {
       protocol = new URL(v.url).protocol;
@@ -213,15 +222,19 @@ export function rpcHandler(o: RpcOptions): RequestHandler {
       throw new RpcError('invalidParams', `TaskPushNotificationConfig.url is not a URL: ${v.url.slice(0, 200)}`);
     }
     if (protocol !== 'https:') throw new RpcError('invalidParams', 'TaskPushNotificationConfig.url must be https: this agent calls webhooks over TLS only');
-    const auth = isObj(v.authentication) && typeof v.authentication.scheme === 'string'
-      ? { scheme: v.authentication.scheme, ...(typeof v.authentication.credentials === 'string' ? { credentials: v.authentication.credentials } : {}) }
-      : undefined;
+    const auth =
+      isObj(v.authentication) && typeof v.authentication.scheme === 'string'
+        ? { scheme: v.authentication.scheme, ...(typeof v.authentication.credentials === 'string' ? { credentials: v.authentication.credentials } : {}) }
+        : undefined;
     return { url: v.url, ...(typeof v.token === 'string' ? { token: v.token } : {}), ...(auth ? { authentication: auth } : {}) };
   }
 
   /** Whether a request opts into an extension URI: the A2A-Extensions header or Message.extensions (§4.6.1). */
   const optsInto = (request: Request, message: Params, uri: string) =>
-    (request.headers.get('a2a-extensions') ?? '').split(',').map((s) => s.trim()).includes(uri) ||
+    (request.headers.get('a2a-extensions') ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .includes(uri) ||
     (Array.isArray(message.extensions) && message.extensions.includes(uri));
 
   /** SendMessage and the first half of SendStreamingMessage: the task the message went to, or none (a Message reply). */
@@ -343,7 +356,10 @@ export function rpcHandler(o: RpcOptions): RequestHandler {
       }
       const all = tasks
         .byRecentUpdate()
-        .filter((t) => (!contextId || t.rec.contextId === contextId) && (!status || t.rec.state === status) && (after === undefined || Date.parse(t.updated) >= after));
+        .filter(
+          (t) =>
+            (!contextId || t.rec.contextId === contextId) && (!status || t.rec.state === status) && (after === undefined || Date.parse(t.updated) >= after),
+        );
       let rest = all;
       if (typeof params.pageToken === 'string' && params.pageToken !== '') {
         const m = /^c(\d+)$/.exec(Buffer.from(params.pageToken, 'base64url').toString('utf8'));
@@ -448,7 +464,10 @@ export function rpcHandler(o: RpcOptions): RequestHandler {
       const query = new URL(request.url).searchParams.get('A2A-Version');
       const asked = requestedVersion(header ?? query);
       if (!asked || !versions.has(asked))
-        throw new RpcError('versionNotSupported', `A2A-Version ${JSON.stringify(header ?? query ?? '')} is read as ${asked ?? 'nothing'}; this interface speaks ${[...versions].join(', ')}`);
+        throw new RpcError(
+          'versionNotSupported',
+          `A2A-Version ${JSON.stringify(header ?? query ?? '')} is read as ${asked ?? 'nothing'}; this interface speaks ${[...versions].join(', ')}`,
+        );
       if (session && isObj(params.message) && optsInto(request, params.message, session)) echo['a2a-extensions'] = session;
       if (method === 'SendStreamingMessage' || method === 'SubscribeToTask') {
         if (!rt.streaming) throw new RpcError('unsupportedOperation', 'streaming is not supported by this agent');

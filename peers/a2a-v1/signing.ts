@@ -122,7 +122,12 @@ export function signedCardParts(o: SignedCardOptions): PeerParts {
       const signed = withSignature(card, sig);
       return o.tamper ? o.tamper(signed) : signed;
     },
-    origins: (ctx) => [http.get(jwksUrl(ctx, o.jwksOn), () => new HttpResponse(JSON.stringify(jwksOf(published)), { headers: { 'content-type': 'application/jwk-set+json', 'cache-control': 'max-age=300' } }))],
+    origins: (ctx) => [
+      http.get(
+        jwksUrl(ctx, o.jwksOn),
+        () => new HttpResponse(JSON.stringify(jwksOf(published)), { headers: { 'content-type': 'application/jwk-set+json', 'cache-control': 'max-age=300' } }),
+      ),
+    ],
     jwks: (ctx) => [{ url: jwksUrl(ctx, o.jwksOn), keys: jwksOf(published).keys }],
   };
 }
@@ -130,7 +135,10 @@ export function signedCardParts(o: SignedCardOptions): PeerParts {
 /** The value at a JSON pointer replaced (RFC 6901; the parents must exist). */
 function replaceAt(card: Record<string, unknown>, pointer: string, value: unknown): Record<string, unknown> {
   const copy = structuredClone(card);
-  const path = pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const path = pointer
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   let at: Record<string, unknown> = copy;
   for (const k of path.slice(0, -1)) at = at[k] as Record<string, unknown>;
   if (path.length) at[path.at(-1)!] = value;
@@ -138,7 +146,13 @@ function replaceAt(card: Record<string, unknown>, pointer: string, value: unknow
 }
 
 /** The kids of the vendor's keys; a client sees them in the JWKS and the protected header. */
-export const KIDS = { published: 'vendorx-2026-11', expired: 'vendorx-2026-09', notYetValid: 'vendorx-2027-01', unlisted: 'vendorx-unlisted', ownOrigin: 'vendorx-self' } as const;
+export const KIDS = {
+  published: 'vendorx-2026-11',
+  expired: 'vendorx-2026-09',
+  notYetValid: 'vendorx-2027-01',
+  unlisted: 'vendorx-unlisted',
+  ownOrigin: 'vendorx-self',
+} as const;
 
 const BREAKER_OF = { 'alg-none': 'algNone', 'hmac-public-key': 'hmacWithPublicKey' } as const;
 
@@ -156,11 +170,15 @@ export function signingParts(signing: CardSigning, ctx: PeerRunContext, cardList
   const [published, expired, notYetValid] = vendorKeys as [SigningKey, SigningKey, SigningKey];
   const own = signing.key === 'own-origin' ? makeSigningKey(KIDS.ownOrigin) : undefined;
   const key =
-    signing.key === 'published' ? published
-    : signing.key === 'expired' ? expired
-    : signing.key === 'not-yet-valid' ? notYetValid
-    : signing.key === 'unlisted' ? makeSigningKey(KIDS.unlisted)
-    : own!;
+    signing.key === 'published'
+      ? published
+      : signing.key === 'expired'
+        ? expired
+        : signing.key === 'not-yet-valid'
+          ? notYetValid
+          : signing.key === 'unlisted'
+            ? makeSigningKey(KIDS.unlisted)
+            : own!;
   const vendor = signedCardParts({
     key,
     published: vendorKeys,

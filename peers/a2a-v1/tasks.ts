@@ -54,12 +54,11 @@ export const RETAINED_HISTORY_CHARS = 16 * 1024 * 1024;
 const INTERRUPTED = new Set(['TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED']);
 
 function artifactFor(mediaType: string, i: number): ArtifactJson {
-  const part: Record<string, unknown> =
-    mediaType.startsWith('text/')
-      ? { text: 'result', mediaType }
-      : mediaType === 'application/json' || mediaType.endsWith('+json') || mediaType.includes('+json;')
-        ? { data: { result: 'ok' }, mediaType }
-        : { raw: Buffer.from('result').toString('base64'), mediaType };
+  const part: Record<string, unknown> = mediaType.startsWith('text/')
+    ? { text: 'result', mediaType }
+    : mediaType === 'application/json' || mediaType.endsWith('+json') || mediaType.includes('+json;')
+      ? { data: { result: 'ok' }, mediaType }
+      : { raw: Buffer.from('result').toString('base64'), mediaType };
   return { artifactId: `artifact-${i}`, name: `output ${mediaType}`, parts: [part] };
 }
 
@@ -70,7 +69,15 @@ const strings = (v: unknown): string[] | undefined => (Array.isArray(v) && v.eve
 function partForHistory(p: unknown): Record<string, unknown> {
   const o = isObj(p) ? p : {};
   const content =
-    typeof o.text === 'string' ? { text: o.text } : typeof o.raw === 'string' ? { raw: o.raw } : typeof o.url === 'string' ? { url: o.url } : o.data !== undefined ? { data: o.data } : { text: '' };
+    typeof o.text === 'string'
+      ? { text: o.text }
+      : typeof o.raw === 'string'
+        ? { raw: o.raw }
+        : typeof o.url === 'string'
+          ? { url: o.url }
+          : o.data !== undefined
+            ? { data: o.data }
+            : { text: '' };
   return {
     ...content,
     ...(isObj(o.metadata) ? { metadata: o.metadata } : {}),
@@ -222,9 +229,7 @@ export class TaskRuntime {
 
   /** Outputs only emitted on SubscribeToTask. */
   subscribeOnlyArtifacts(): ArtifactJson[] {
-    return this.rt.outputs
-      .filter((o) => o.channel === 'subscribe-only')
-      .map((o, i) => artifactFor(o.mediaType, 100 + i));
+    return this.rt.outputs.filter((o) => o.channel === 'subscribe-only').map((o, i) => artifactFor(o.mediaType, 100 + i));
   }
 
   /**

@@ -47,19 +47,46 @@ function rowsOf(events: WireEvent[]): Row[] {
         const what = e.rpc ? e.rpc.method : `${e.method} ${e.path.replace(/^\/t\/[^/]+/, '')}`;
         // The Authorization scheme and its digest (never the credential), and a 401's challenge: seed 003's evidence.
         const auth = e.headers.authScheme ? ` [${e.headers.authScheme}${e.headers.authDigest ? ` ${e.headers.authDigest.slice(0, 6)}` : ''}]` : '';
-        rows.push({ seq: e.seq, from: 'client', to: peer(e.listener), label: `${what}${e.headers.a2aVersion ? '' : ' (no A2A-Version)'}${e.clientCert.presented ? ' [client cert]' : ''}${auth}`, kind: 'request', bad: false });
+        rows.push({
+          seq: e.seq,
+          from: 'client',
+          to: peer(e.listener),
+          label: `${what}${e.headers.a2aVersion ? '' : ' (no A2A-Version)'}${e.clientCert.presented ? ' [client cert]' : ''}${auth}`,
+          kind: 'request',
+          bad: false,
+        });
         const challenge = e.response?.wwwAuthenticate ? ` · WWW-Authenticate: ${e.response.wwwAuthenticate.slice(0, 80)}` : '';
-        const answer = e.rpcError ? `error ${e.rpcError.code}` : `${e.status ?? '—'}${e.taskState ? ` ${e.taskState.replace('TASK_STATE_', '')}` : ''}${challenge}`;
-        rows.push({ seq: e.seq, from: peer(e.listener), to: 'client', label: answer, kind: 'response', bad: Boolean(e.rpcError) || (e.status ?? 200) >= 300, ...(e.responseBody?.bytes ? { body: e.responseBody } : {}) });
+        const answer = e.rpcError
+          ? `error ${e.rpcError.code}`
+          : `${e.status ?? '—'}${e.taskState ? ` ${e.taskState.replace('TASK_STATE_', '')}` : ''}${challenge}`;
+        rows.push({
+          seq: e.seq,
+          from: peer(e.listener),
+          to: 'client',
+          label: answer,
+          kind: 'response',
+          bad: Boolean(e.rpcError) || (e.status ?? 200) >= 300,
+          ...(e.responseBody?.bytes ? { body: e.responseBody } : {}),
+        });
         break;
       }
       case 'tls': {
         // A handshake is drawn where it matters: on a listener with a bad certificate (accepted: the
         // harm; refused: the right call), or where it failed. Good handshakes are every request's.
         const bad = BAD_CERT[e.listener];
-        if (bad && e.ok) rows.push({ seq: e.seq, from: 'client', to: peer(e.listener), label: e.reused ? `TLS connection reused (accepted in an earlier run): ${bad}` : `TLS handshake accepted: ${bad}`, kind: 'request', bad: true });
-        else if (bad) rows.push({ seq: e.seq, from: 'client', to: peer(e.listener), label: `TLS handshake refused by the client: ${bad}`, kind: 'request', bad: false });
-        else if (!e.ok) rows.push({ seq: e.seq, from: 'client', to: peer(e.listener), label: `TLS handshake failed: ${e.error ?? ''}`, kind: 'request', bad: true });
+        if (bad && e.ok)
+          rows.push({
+            seq: e.seq,
+            from: 'client',
+            to: peer(e.listener),
+            label: e.reused ? `TLS connection reused (accepted in an earlier run): ${bad}` : `TLS handshake accepted: ${bad}`,
+            kind: 'request',
+            bad: true,
+          });
+        else if (bad)
+          rows.push({ seq: e.seq, from: 'client', to: peer(e.listener), label: `TLS handshake refused by the client: ${bad}`, kind: 'request', bad: false });
+        else if (!e.ok)
+          rows.push({ seq: e.seq, from: 'client', to: peer(e.listener), label: `TLS handshake failed: ${e.error ?? ''}`, kind: 'request', bad: true });
         break;
       }
       case 'task':
@@ -69,16 +96,43 @@ function rowsOf(events: WireEvent[]): Row[] {
         rows.push({ seq: e.seq, from: 'peer', to: 'peer', label: `push registered (${e.via}) → ${e.url}`, kind: 'note', bad: false });
         break;
       case 'push-attempt':
-        rows.push({ seq: e.seq, from: 'peer', to: 'push receiver', label: `push ${e.state.replace('TASK_STATE_', '')}: ${e.outcome}${e.error ? ` ${e.error}` : ''}`, kind: 'request', bad: e.outcome !== 'delivered', ...(e.body ? { body: e.body } : {}) });
+        rows.push({
+          seq: e.seq,
+          from: 'peer',
+          to: 'push receiver',
+          label: `push ${e.state.replace('TASK_STATE_', '')}: ${e.outcome}${e.error ? ` ${e.error}` : ''}`,
+          kind: 'request',
+          bad: e.outcome !== 'delivered',
+          ...(e.body ? { body: e.body } : {}),
+        });
         break;
       case 'sse':
-        rows.push({ seq: e.seq, from: 'peer', to: 'client', label: `SSE ${e.state ? e.state.replace('TASK_STATE_', '') : 'artifact'}`, kind: 'response', bad: false });
+        rows.push({
+          seq: e.seq,
+          from: 'peer',
+          to: 'client',
+          label: `SSE ${e.state ? e.state.replace('TASK_STATE_', '') : 'artifact'}`,
+          kind: 'response',
+          bad: false,
+        });
         break;
       case 'harness':
         rows.push({ seq: e.seq, from: 'peer', to: 'peer', label: `harness ${e.level}: ${e.message.split('\n')[0]}`, kind: 'note', bad: true });
         break;
       case 'decision':
-        rows.push({ seq: e.seq, from: 'client', to: 'client', label: e.outcome === 'reported' ? `the client decided: ${e.decision ?? '?'}` : e.outcome === 'timeout' ? 'deadline: no decision' : 'the client gave no valid result', kind: 'note', bad: e.outcome !== 'reported' });
+        rows.push({
+          seq: e.seq,
+          from: 'client',
+          to: 'client',
+          label:
+            e.outcome === 'reported'
+              ? `the client decided: ${e.decision ?? '?'}`
+              : e.outcome === 'timeout'
+                ? 'deadline: no decision'
+                : 'the client gave no valid result',
+          kind: 'note',
+          bad: e.outcome !== 'reported',
+        });
         break;
     }
   }
@@ -88,7 +142,16 @@ function rowsOf(events: WireEvent[]): Row[] {
 /** Arrowheads: filled for a request, open for a response; grey, or red where it went wrong. */
 function Markers({ id }: { id: string }) {
   const head = (name: string, colour: string, open: boolean) => (
-    <marker id={`${id}-${name}`} viewBox="0 0 10 10" refX="9" refY="5" markerWidth="8" markerHeight="8" orient="auto-start-reverse" markerUnits="userSpaceOnUse">
+    <marker
+      id={`${id}-${name}`}
+      viewBox="0 0 10 10"
+      refX="9"
+      refY="5"
+      markerWidth="8"
+      markerHeight="8"
+      orient="auto-start-reverse"
+      markerUnits="userSpaceOnUse"
+    >
       <path d={open ? 'M 1 1 L 9 5 L 1 9' : 'M 0 0 L 10 5 L 0 10 z'} fill={open ? 'none' : colour} stroke={colour} stroke-width={open ? 1.6 : 0} />
     </marker>
   );
@@ -155,24 +218,40 @@ export function SequenceDiagram({ events, id }: { events: WireEvent[]; id: strin
   const x = (lane: string) => laneX[laneOf(lane)]!;
   return (
     <div class="diagram">
-      <svg xmlns="http://www.w3.org/2000/svg" width="100%" height={height} style={`min-width:${width}px`} role="img" aria-label="sequence diagram of the transcript">
+      <svg
+        xmlns="http://www.w3.org/2000/svg"
+        width="100%"
+        height={height}
+        style={`min-width:${width}px`}
+        role="img"
+        aria-label="sequence diagram of the transcript"
+      >
         <Markers id={id} />
         {lanes.map((l, i) => (
           <g>
-            <text x={pct(laneX[i]!)} y={20} text-anchor="middle" class="lane">{l}</text>
+            <text x={pct(laneX[i]!)} y={20} text-anchor="middle" class="lane">
+              {l}
+            </text>
             <line class="lifeline" x1={pct(laneX[i]!)} y1={TOP - 8} x2={pct(laneX[i]!)} y2={height - 8} stroke="#ccc" stroke-dasharray="4 4" />
           </g>
         ))}
         {rows.map((r, i) => {
           const y = TOP + i * ROW + 12;
-          const step = <text x={12} y={y + 4} class="seq" data-seq={r.seq}>{i + 1}</text>;
+          const step = (
+            <text x={12} y={y + 4} class="seq" data-seq={r.seq}>
+              {i + 1}
+            </text>
+          );
           const text = labelOf(r);
           const tip = text.length > LABEL_CHARS ? <title>{text}</title> : null;
           if (r.kind === 'note' || r.from === r.to)
             return (
               <g class={r.bad ? 'ev note fail' : 'ev note'} data-kind="note">
                 {step}
-                <text x={pct(x(r.from) + 8)} y={y + 4} class="label">{tip}{clip(text)}</text>
+                <text x={pct(x(r.from) + 8)} y={y + 4} class="label">
+                  {tip}
+                  {clip(text)}
+                </text>
               </g>
             );
           const x1 = x(r.from);
@@ -184,18 +263,40 @@ export function SequenceDiagram({ events, id }: { events: WireEvent[]; id: strin
           const g = b > a ? a : a - 1;
           const mid = (laneX[g]! + laneX[g + 1]!) / 2;
           const label = (
-            <text x={pct(mid)} y={y - 4} text-anchor="middle" class="label">{tip}{clip(text)}{r.body ? ' ▾' : ''}</text>
+            <text x={pct(mid)} y={y - 4} text-anchor="middle" class="label">
+              {tip}
+              {clip(text)}
+              {r.body ? ' ▾' : ''}
+            </text>
           );
           return (
             <g class={r.bad ? 'ev fail' : 'ev'} data-kind={r.kind}>
               {step}
-              <line x1={pct(x1)} y1={y} x2={pct(x2)} y2={y} stroke={r.bad ? '#c62828' : '#444'} stroke-width={r.kind === 'request' ? 1.4 : 1.1} stroke-dasharray={r.kind === 'response' ? '6 4' : undefined} marker-end={`url(#${id}-${head})`} />
-              {r.body ? <a href={`#${id}-body-${r.seq}`} class="body-link">{label}</a> : label}
+              <line
+                x1={pct(x1)}
+                y1={y}
+                x2={pct(x2)}
+                y2={y}
+                stroke={r.bad ? '#c62828' : '#444'}
+                stroke-width={r.kind === 'request' ? 1.4 : 1.1}
+                stroke-dasharray={r.kind === 'response' ? '6 4' : undefined}
+                marker-end={`url(#${id}-${head})`}
+              />
+              {r.body ? (
+                <a href={`#${id}-body-${r.seq}`} class="body-link">
+                  {label}
+                </a>
+              ) : (
+                label
+              )}
             </g>
           );
         })}
       </svg>
-      <p class="legend muted">solid, filled head: a request · dashed, open head: a response · red: what went wrong · left: each step's number · #n: the transcript's sequence number, which a request shares with its answer and the checks cite · ▾: the body is below</p>
+      <p class="legend muted">
+        solid, filled head: a request · dashed, open head: a response · red: what went wrong · left: each step's number · #n: the transcript's sequence number,
+        which a request shares with its answer and the checks cite · ▾: the body is below
+      </p>
       {all.length > rows.length ? <p class="muted">{all.length - rows.length} more event(s) are in results.json.</p> : null}
       <Bodies rows={rows} id={id} />
     </div>
@@ -204,7 +305,11 @@ export function SequenceDiagram({ events, id }: { events: WireEvent[]; id: strin
 
 /** A body as text for the report: JSON pretty-printed, a stream as its events, cut at BODY_SHOWN characters. */
 function bodyText(b: BodyRecord): string {
-  const text = b.events ? b.events.map((e, i) => `event ${i}: ${typeof e === 'string' ? e : JSON.stringify(e, null, 2)}`).join('\n') : b.json !== undefined ? JSON.stringify(b.json, null, 2) : (b.text ?? '');
+  const text = b.events
+    ? b.events.map((e, i) => `event ${i}: ${typeof e === 'string' ? e : JSON.stringify(e, null, 2)}`).join('\n')
+    : b.json !== undefined
+      ? JSON.stringify(b.json, null, 2)
+      : (b.text ?? '');
   return text.length > BODY_SHOWN ? `${text.slice(0, BODY_SHOWN)}\n… ${text.length - BODY_SHOWN} more character(s) in results.json` : text;
 }
 
@@ -220,7 +325,8 @@ function Bodies({ rows, id }: { rows: Row[]; id: string }) {
         return (
           <div class="wire-body" id={`${id}-body-${r.seq}`}>
             <p class="muted">
-              <code>#{r.seq}</code> {r.from} → {r.to}: {r.label} · {b.contentType ?? 'no content type'} · {b.bytes} byte(s){b.digest ? ` · sha256 ${b.digest}` : ''}
+              <code>#{r.seq}</code> {r.from} → {r.to}: {r.label} · {b.contentType ?? 'no content type'} · {b.bytes} byte(s)
+              {b.digest ? ` · sha256 ${b.digest}` : ''}
               {b.redacted?.length ? ` · redacted: ${b.redacted.join(', ')}` : ''}
               {b.truncated ? ` · kept in part: ${b.truncated}` : ''}
             </p>

@@ -84,7 +84,11 @@ function JsonView({ value: raw, marks = [] }: { value: unknown; marks?: string[]
     }
     if (depth >= JSON_VIEW_DEPTH) {
       elided++;
-      emit(<span class="elided" title={`nested deeper than ${JSON_VIEW_DEPTH} levels: not shown`}>{array ? '[…]' : '{…}'}</span>);
+      emit(
+        <span class="elided" title={`nested deeper than ${JSON_VIEW_DEPTH} levels: not shown`}>
+          {array ? '[…]' : '{…}'}
+        </span>,
+      );
       continue;
     }
     // Pushed in reverse: the stack gives them back in reading order.
@@ -93,14 +97,28 @@ function JsonView({ value: raw, marks = [] }: { value: unknown; marks?: string[]
       const [k, x] = entries[i]!;
       work.push({ text: i < entries.length - 1 ? ',\n' : '\n' });
       work.push({ v: x, ptr: `${ptr}/${esc(k)}`, indent: indent + '  ', depth: depth + 1 });
-      work.push({ text: array ? indent + '  ' : <>{indent + '  '}<span class="k">{JSON.stringify(k)}</span>{': '}</> });
+      work.push({
+        text: array ? (
+          indent + '  '
+        ) : (
+          <>
+            {indent + '  '}
+            <span class="k">{JSON.stringify(k)}</span>
+            {': '}
+          </>
+        ),
+      });
     }
     work.push({ text: array ? '[\n' : '{\n' });
   }
   return (
     <>
       <pre class="json">{open[0]!.children}</pre>
-      {elided ? <p class="muted elided-note" data-testid="elided">{elided} value(s) nested deeper than {JSON_VIEW_DEPTH} levels are not shown ({'{…}'}, {'[…]'}).</p> : null}
+      {elided ? (
+        <p class="muted elided-note" data-testid="elided">
+          {elided} value(s) nested deeper than {JSON_VIEW_DEPTH} levels are not shown ({'{…}'}, {'[…]'}).
+        </p>
+      ) : null}
     </>
   );
 }
@@ -117,21 +135,24 @@ function Summary({ r }: { r: RunResults }) {
       <div class="counts">
         {VERDICT_KINDS.map((k) => (
           <div class={`count v-${k}`} data-verdict={k}>
-            <span class="n" data-count-verdict={k}>{r.summary[k]}</span>
+            <span class="n" data-count-verdict={k}>
+              {r.summary[k]}
+            </span>
             <span class="k">{k}</span>
           </div>
         ))}
       </div>
       <p class="coverage">
         <strong data-testid="graded">{graded}</strong> graded · <strong>{unsupported}</strong> unsupported ·{' '}
-        <strong data-testid="not-run">{r.notRun.length}</strong> not run · <strong data-testid="unexpected">{r.unexpected.length}</strong> unexpected · exit code{' '}
-        <strong data-testid="exit-code">{r.exitCode}</strong>
+        <strong data-testid="not-run">{r.notRun.length}</strong> not run · <strong data-testid="unexpected">{r.unexpected.length}</strong> unexpected · exit
+        code <strong data-testid="exit-code">{r.exitCode}</strong>
       </p>
       {r.results.some((x) => x.attempts?.length) || r.lanes?.backoffs ? (
         <p class="coverage" data-testid="reruns">
-          The harness lagged during this run (a loaded machine, or its own lanes):{' '}
-          {r.results.filter((x) => x.attempts?.length).length} scenario(s) ran again on a drained lane before their verdict was reported
-          {r.lanes?.backoffs ? `; the lanes backed off from ${r.lanes.start} to ${r.lanes.min} (${r.lanes.backoffs} time(s))` : ''}. See each scenario's attempts.
+          The harness lagged during this run (a loaded machine, or its own lanes): {r.results.filter((x) => x.attempts?.length).length} scenario(s) ran again on
+          a drained lane before their verdict was reported
+          {r.lanes?.backoffs ? `; the lanes backed off from ${r.lanes.start} to ${r.lanes.min} (${r.lanes.backoffs} time(s))` : ''}. See each scenario's
+          attempts.
         </p>
       ) : null}
       {r.incomplete ? (
@@ -157,7 +178,9 @@ function Matrix({ r }: { r: RunResults }) {
       <thead>
         <tr>
           <th>rule</th>
-          {classes.map((c) => <th>{c}</th>)}
+          {classes.map((c) => (
+            <th>{c}</th>
+          ))}
         </tr>
       </thead>
       <tbody>
@@ -166,7 +189,12 @@ function Matrix({ r }: { r: RunResults }) {
             <th class="rule-name">{rule}</th>
             {classes.map((c) => {
               const here = r.results.filter((x) => x.rule === rule && x.intent.taskClass === c);
-              if (here.length === 0) return <td class="empty" data-class={c}>·</td>;
+              if (here.length === 0)
+                return (
+                  <td class="empty" data-class={c}>
+                    ·
+                  </td>
+                );
               const worst = here.reduce((a, b) => (severity(b.verdict) > severity(a.verdict) ? b : a)).verdict;
               // Counts per verdict, the worst first: "1 FAIL · 2 PASS".
               const counts = VERDICT_KINDS.map((k) => [k, here.filter((x) => x.verdict === k).length] as const)
@@ -174,7 +202,13 @@ function Matrix({ r }: { r: RunResults }) {
                 .sort((a, b) => severity(b[0]) - severity(a[0]));
               return (
                 <td class={`cell v-${worst}`} data-class={c}>
-                  <button type="button" class="cell-btn" data-rule={rule} data-counts={counts.map(([k, n]) => `${k}=${n}`).join(',')} title={here.map((x) => `${x.id}: ${x.verdict}`).join('\n')}>
+                  <button
+                    type="button"
+                    class="cell-btn"
+                    data-rule={rule}
+                    data-counts={counts.map(([k, n]) => `${k}=${n}`).join(',')}
+                    title={here.map((x) => `${x.id}: ${x.verdict}`).join('\n')}
+                  >
                     {counts.map(([k, n], i) => (
                       <span class="cc">
                         {i > 0 ? ' · ' : ''}
@@ -212,7 +246,9 @@ function Filters({ r }: { r: RunResults }) {
       </div>
       <select id="rule-filter" aria-label="rule">
         <option value="">all rules</option>
-        {rules.map((x) => <option value={x}>{x}</option>)}
+        {rules.map((x) => (
+          <option value={x}>{x}</option>
+        ))}
       </select>
       <select id="dialect-filter" aria-label="dialect">
         <option value="">both dialects</option>
@@ -235,7 +271,11 @@ function Authority({ c }: { c: Check }) {
   const shown = c.basis === 'harm' ? (harm.length ? harm : duty) : duty.length ? duty : harm;
   // The sentence a graded miss rests on: for up-front, duty, record and harm verdicts (the others say why in their basis);
   // a verdict that cites sentences of its own (an over-rejection's way to proceed) shows those.
-  const quoted = c.cites?.length ? c.cites[0] : c.verdict !== 'PASS' && c.verdict !== 'INFORMATIONAL' && ['up-front', 'duty', 'record', 'harm'].includes(c.basis ?? '') ? shown[0] : undefined;
+  const quoted = c.cites?.length
+    ? c.cites[0]
+    : c.verdict !== 'PASS' && c.verdict !== 'INFORMATIONAL' && ['up-front', 'duty', 'record', 'harm'].includes(c.basis ?? '')
+      ? shown[0]
+      : undefined;
   return (
     <div class="authority">
       {c.basis ? (
@@ -256,7 +296,9 @@ function Authority({ c }: { c: Check }) {
       {c.cites?.length ? (
         <ul class="sources">
           {c.cites.map((x) => (
-            <li title={`“${x.quote}”`}>cites {x.doc} {/^\d/.test(x.section) ? `§${x.section}` : x.section}</li>
+            <li title={`“${x.quote}”`}>
+              cites {x.doc} {/^\d/.test(x.section) ? `§${x.section}` : x.section}
+            </li>
           ))}
         </ul>
       ) : null}
@@ -313,7 +355,10 @@ function SignatureView({ s }: { s: ScenarioResult }) {
   const fetched = http.filter((e) => e.method === 'GET' && e.path.split('?')[0]!.endsWith(JWKS_PATH));
   const client = fetched.length
     ? fetched
-        .map((e) => `#${e.seq} GET ${e.path} from ${e.listener === 'vendor-b' ? "another vendor's origin (vendor-b)" : `the peer's own origin (${e.listener})`} → ${e.status ?? 'no answer'}${first ? (e.seq < first.seq ? ', before the first send' : ', after the first send') : ''}`)
+        .map(
+          (e) =>
+            `#${e.seq} GET ${e.path} from ${e.listener === 'vendor-b' ? "another vendor's origin (vendor-b)" : `the peer's own origin (${e.listener})`} → ${e.status ?? 'no answer'}${first ? (e.seq < first.seq ? ', before the first send' : ', after the first send') : ''}`,
+        )
         .join('; ')
     : 'no JWKS fetched: nothing on the wire shows the client checked the signature';
   return (
@@ -327,7 +372,8 @@ function SignatureView({ s }: { s: ScenarioResult }) {
                 alg <code>{g.alg || '(none)'}</code> · kid <code>{g.kid || '(none)'}</code>
                 {g.jku ? (
                   <>
-                    {' '}· jku <code>{g.jku}</code>
+                    {' '}
+                    · jku <code>{g.jku}</code>
                   </>
                 ) : null}
               </td>
@@ -380,9 +426,14 @@ function MediaTypeView({ s }: { s: ScenarioResult }) {
     const near = loose(list, m);
     return near.length ? `only with parameters stripped (${near.join(', ')})` : 'no';
   };
-  const rows = accepted.map((m) => ({ m, card: cell(offered, m), registry: s.profile.consumesArtifacts ? cell(s.profile.mediaTypes, m) : 'not decoded (status-only consumer)' }));
+  const rows = accepted.map((m) => ({
+    m,
+    card: cell(offered, m),
+    registry: s.profile.consumesArtifacts ? cell(s.profile.mediaTypes, m) : 'not decoded (status-only consumer)',
+  }));
   const mediaRules = ['TRUST-SIGNED-UNINTERPRETABLE', 'TRUST-NO-RETRY-ON-DECODE', 'TRUST-PARAM-MATCH'];
-  if (!mediaRules.includes(s.rule) && s.claims?.errorClass !== 'media-type' && rows.every((r) => r.card.startsWith('yes') && r.registry.startsWith('yes'))) return null;
+  if (!mediaRules.includes(s.rule) && s.claims?.errorClass !== 'media-type' && rows.every((r) => r.card.startsWith('yes') && r.registry.startsWith('yes')))
+    return null;
   return (
     <table class="kv mediatypes">
       <thead>
@@ -437,13 +488,24 @@ function CardBytes({ s }: { s: ScenarioResult }) {
 function ScenarioPanel({ s, unexpected }: { s: ScenarioResult; unexpected: boolean }) {
   const text = [s.id, s.title, s.rule, ...s.checks.map((c) => c.reason)].join(' ').toLowerCase();
   return (
-    <details class={`scenario v-${s.verdict}${unexpected ? ' unexpected' : ''}`} id={anchor(s.id)} data-verdict={s.verdict} data-rule={s.rule} data-dialect={s.peer.dialect ?? 'a2a-v1'} data-unexpected={unexpected ? 'true' : 'false'} data-text={text}>
+    <details
+      class={`scenario v-${s.verdict}${unexpected ? ' unexpected' : ''}`}
+      id={anchor(s.id)}
+      data-verdict={s.verdict}
+      data-rule={s.rule}
+      data-dialect={s.peer.dialect ?? 'a2a-v1'}
+      data-unexpected={unexpected ? 'true' : 'false'}
+      data-text={text}
+    >
       <summary>
         <Badge v={s.verdict} />
         {unexpected ? <span class="flag">unexpected</span> : null}
         <code class="sid">{s.id}</code>
         <span class="title">{s.title}</span>
-        <span class="muted right">{s.rule} · expect {s.expect} · {msText(s.durationMs)}{s.attempts?.length ? ` · re-run: ${s.attempts.map((a) => a.verdict).join(' → ')} → ${s.verdict}` : ''}</span>
+        <span class="muted right">
+          {s.rule} · expect {s.expect} · {msText(s.durationMs)}
+          {s.attempts?.length ? ` · re-run: ${s.attempts.map((a) => a.verdict).join(' → ')} → ${s.verdict}` : ''}
+        </span>
       </summary>
       <div class="body">
         {s.unrendered ? (
@@ -454,7 +516,8 @@ function ScenarioPanel({ s, unexpected }: { s: ScenarioResult; unexpected: boole
         <LagView s={s} />
         {s.glue?.length ? (
           <p class="glue" data-testid="glue">
-            <strong>The client's glue:</strong> {s.glue.join('; ')} (the client's own account of the shim around the library it wraps; the verdict is graded from the wire as any other).
+            <strong>The client's glue:</strong> {s.glue.join('; ')} (the client's own account of the shim around the library it wraps; the verdict is graded
+            from the wire as any other).
           </p>
         ) : null}
         <div class="grid2">
@@ -463,7 +526,10 @@ function ScenarioPanel({ s, unexpected }: { s: ScenarioResult; unexpected: boole
             <p>{s.description}</p>
             <h4>What a correct client does</h4>
             <p>{s.expectation}</p>
-            <p class="muted">Source: {s.spec} · peer <code>{s.peer.factory}</code> speaking <code>{s.peer.dialect ?? 'a2a-v1'}</code> · opaque id <code>{s.opaqueId}</code> · deadline {s.deadlineMs} ms</p>
+            <p class="muted">
+              Source: {s.spec} · peer <code>{s.peer.factory}</code> speaking <code>{s.peer.dialect ?? 'a2a-v1'}</code> · opaque id <code>{s.opaqueId}</code> ·
+              deadline {s.deadlineMs} ms
+            </p>
           </div>
           <div>
             <h4>Checks</h4>
@@ -471,7 +537,9 @@ function ScenarioPanel({ s, unexpected }: { s: ScenarioResult; unexpected: boole
               <tbody>
                 {s.checks.map((c) => (
                   <tr class={`v-${c.verdict}`}>
-                    <td><Badge v={c.verdict} /></td>
+                    <td>
+                      <Badge v={c.verdict} />
+                    </td>
                     <td>
                       <code>{c.rule}</code>
                       <Authority c={c} />
@@ -482,7 +550,8 @@ function ScenarioPanel({ s, unexpected }: { s: ScenarioResult; unexpected: boole
                         <ul class="evidence">
                           {c.evidence.map((e) => (
                             <li>
-                              {e.source ? <span class={`src src-${e.source}`}>{e.source}</span> : null} {e.seq !== undefined ? <code>#{e.seq}</code> : null} {e.fact}
+                              {e.source ? <span class={`src src-${e.source}`}>{e.source}</span> : null} {e.seq !== undefined ? <code>#{e.seq}</code> : null}{' '}
+                              {e.fact}
                             </li>
                           ))}
                         </ul>
@@ -529,8 +598,32 @@ function ScenarioPanel({ s, unexpected }: { s: ScenarioResult; unexpected: boole
             <h4>Counterexample of the {s.property.family} family</h4>
             <p>
               Story <code>{s.property.story}</code>
-              {s.property.drifts.length ? <> · the runtime drifts from its card: {s.property.drifts.map((d) => <code>{d}</code>)}</> : ' · the runtime honours its card'} · seed <code>{s.property.seed}</code> ·{' '}
-              {s.property.notReproduced ? <>path <code>{s.property.path}</code>, which did not fail again when replayed (flaky here)</> : s.property.path === s.property.firstFailure && s.property.shrinks === 0 ? <>path <code>{s.property.path}</code></> : <>first failure at path <code>{s.property.firstFailure}</code>, shrunk {s.property.shrinks} time(s) to path <code>{s.property.path}</code>{s.property.shrinkInterrupted ? ' (shrinking stopped at its time budget)' : ''}</>}
+              {s.property.drifts.length ? (
+                <>
+                  {' '}
+                  · the runtime drifts from its card:{' '}
+                  {s.property.drifts.map((d) => (
+                    <code>{d}</code>
+                  ))}
+                </>
+              ) : (
+                ' · the runtime honours its card'
+              )}{' '}
+              · seed <code>{s.property.seed}</code> ·{' '}
+              {s.property.notReproduced ? (
+                <>
+                  path <code>{s.property.path}</code>, which did not fail again when replayed (flaky here)
+                </>
+              ) : s.property.path === s.property.firstFailure && s.property.shrinks === 0 ? (
+                <>
+                  path <code>{s.property.path}</code>
+                </>
+              ) : (
+                <>
+                  first failure at path <code>{s.property.firstFailure}</code>, shrunk {s.property.shrinks} time(s) to path <code>{s.property.path}</code>
+                  {s.property.shrinkInterrupted ? ' (shrinking stopped at its time budget)' : ''}
+                </>
+              )}
               . The card, profile, intent and runtime above are the shrunk case's; <code>--export</code> writes it as a scenario file.
             </p>
             <pre class="replay">{s.property.replay}</pre>
@@ -573,7 +666,15 @@ function UnrenderedPanel({ s, unexpected, why }: { s: ScenarioResult; unexpected
   const verdict = (VERDICT_KINDS as readonly string[]).includes(field('verdict')) ? (field('verdict') as VerdictKind) : 'ERROR';
   const id = field('id');
   return (
-    <details class={`scenario v-${verdict}${unexpected ? ' unexpected' : ''}`} id={anchor(id)} data-verdict={verdict} data-rule={field('rule')} data-dialect="a2a-v1" data-unexpected={unexpected ? 'true' : 'false'} data-text={`${id} ${field('title')}`.toLowerCase()}>
+    <details
+      class={`scenario v-${verdict}${unexpected ? ' unexpected' : ''}`}
+      id={anchor(id)}
+      data-verdict={verdict}
+      data-rule={field('rule')}
+      data-dialect="a2a-v1"
+      data-unexpected={unexpected ? 'true' : 'false'}
+      data-text={`${id} ${field('title')}`.toLowerCase()}
+    >
       <summary>
         <Badge v={verdict} />
         {unexpected ? <span class="flag">unexpected</span> : null}
@@ -603,7 +704,8 @@ function LagView({ s }: { s: ScenarioResult }) {
       {s.attempts?.length ? (
         <>
           <p>
-            <strong>Ran again on a drained lane.</strong> The harness itself lagged while this scenario ran, so its failure was confirmed before it was reported: a failure that does not come back while the harness is quiet is not the client's; one that does is, whatever the load.
+            <strong>Ran again on a drained lane.</strong> The harness itself lagged while this scenario ran, so its failure was confirmed before it was
+            reported: a failure that does not come back while the harness is quiet is not the client's; one that does is, whatever the load.
           </p>
           <ol class="attempts">
             {s.attempts.map((a) => (
@@ -612,12 +714,19 @@ function LagView({ s }: { s: ScenarioResult }) {
               </li>
             ))}
             <li data-verdict={s.verdict}>
-              <Badge v={s.verdict} /> reported{s.lag ? (s.lag.lagged ? `, after the attempts ran out, lagged again: ${s.lag.why ?? lag(s.lag)}` : `: the harness was under its thresholds (${lag(s.lag)})`) : ''}
+              <Badge v={s.verdict} /> reported
+              {s.lag
+                ? s.lag.lagged
+                  ? `, after the attempts ran out, lagged again: ${s.lag.why ?? lag(s.lag)}`
+                  : `: the harness was under its thresholds (${lag(s.lag)})`
+                : ''}
             </li>
           </ol>
         </>
       ) : (
-        <p class="muted">The harness lagged during this run ({s.lag!.why}; {lag(s.lag!)}); its verdict did not rest on it (only a TIMEOUT or FAIL is run again).</p>
+        <p class="muted">
+          The harness lagged during this run ({s.lag!.why}; {lag(s.lag!)}); its verdict did not rest on it (only a TIMEOUT or FAIL is run again).
+        </p>
       )}
     </div>
   );
@@ -629,26 +738,61 @@ function LagView({ s }: { s: ScenarioResult }) {
  */
 function Properties({ r }: { r: RunResults }) {
   const fams = r.properties ?? [];
-  const list = (m: Record<string, number>) => Object.entries(m).sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join(' · ');
+  const list = (m: Record<string, number>) =>
+    Object.entries(m)
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, n]) => `${k} ${n}`)
+      .join(' · ');
   return (
     <section class="properties">
       <h2>Property families</h2>
-      <p class="muted">Seed <code>{r.seed}</code> · {fams.reduce((n, f) => n + f.ran, 0)} generated case(s). Each case is in results.json (<code>properties[].cases</code>: path, story, rule, verdict); replay one with <code>a2a-conformance replay --family &lt;id&gt; --seed {r.seed} --path &lt;path&gt;</code>.</p>
+      <p class="muted">
+        Seed <code>{r.seed}</code> · {fams.reduce((n, f) => n + f.ran, 0)} generated case(s). Each case is in results.json (<code>properties[].cases</code>:
+        path, story, rule, verdict); replay one with <code>a2a-conformance replay --family &lt;id&gt; --seed {r.seed} --path &lt;path&gt;</code>.
+      </p>
       <div class="matrix-wrap">
         <table class="families">
-          <thead><tr><th>family</th><th>result</th><th>cases</th><th>verdicts</th><th>stories</th><th>graded by</th><th>time</th></tr></thead>
+          <thead>
+            <tr>
+              <th>family</th>
+              <th>result</th>
+              <th>cases</th>
+              <th>verdicts</th>
+              <th>stories</th>
+              <th>graded by</th>
+              <th>time</th>
+            </tr>
+          </thead>
           <tbody>
             {fams.map((f) => (
               <tr data-family={f.family} data-failed={f.failed ? 'true' : 'false'}>
-                <td><code>{f.family}</code><br /><span class="muted">{f.title}</span></td>
-                <td>{f.failed ? (f.counterexample ? <a href={`#${anchor(f.counterexample)}`}>✗ failed: counterexample</a> : '✗ failed') : '✓ passed'}</td>
-                <td>{f.ran} of {f.runs}</td>
-                <td>{VERDICT_KINDS.filter((k) => f.verdicts[k]).map((k) => <span class={`v-${k}`}>{k} {f.verdicts[k]} </span>)}</td>
+                <td>
+                  <code>{f.family}</code>
+                  <br />
+                  <span class="muted">{f.title}</span>
+                </td>
+                <td>{f.failed ? f.counterexample ? <a href={`#${anchor(f.counterexample)}`}>✗ failed: counterexample</a> : '✗ failed' : '✓ passed'}</td>
+                <td>
+                  {f.ran} of {f.runs}
+                </td>
+                <td>
+                  {VERDICT_KINDS.filter((k) => f.verdicts[k]).map((k) => (
+                    <span class={`v-${k}`}>
+                      {k} {f.verdicts[k]}{' '}
+                    </span>
+                  ))}
+                </td>
                 <td>{list(f.stories)}</td>
                 <td>{list(f.labels)}</td>
                 <td>
-                  {secsText(f.durationMs)}{f.shrinkMs !== undefined ? ` (shrinking ${(f.shrinkMs / 1000).toFixed(1)} s)` : ''}
-                  {f.cases.some((c) => c.attempts?.length) ? <><br /><span class="muted">{f.cases.filter((c) => c.attempts?.length).length} case(s) ran again after the harness lagged</span></> : null}
+                  {secsText(f.durationMs)}
+                  {f.shrinkMs !== undefined ? ` (shrinking ${(f.shrinkMs / 1000).toFixed(1)} s)` : ''}
+                  {f.cases.some((c) => c.attempts?.length) ? (
+                    <>
+                      <br />
+                      <span class="muted">{f.cases.filter((c) => c.attempts?.length).length} case(s) ran again after the harness lagged</span>
+                    </>
+                  ) : null}
                 </td>
               </tr>
             ))}
@@ -683,7 +827,8 @@ function Page({ r }: { r: RunResults }) {
             {r.strict ? ' · --strict' : ''}
           </p>
           <p class="muted">
-            Profile: {r.client.profile ? <code>{JSON.stringify(r.client.profile)}</code> : 'per run (each scenario hands the client its profile)'} · task classes: {r.client.taskClasses.join(', ')}
+            Profile: {r.client.profile ? <code>{JSON.stringify(r.client.profile)}</code> : 'per run (each scenario hands the client its profile)'} · task
+            classes: {r.client.taskClasses.join(', ')}
           </p>
         </header>
         <Summary r={r} />
@@ -699,7 +844,12 @@ function Page({ r }: { r: RunResults }) {
             {/* A reason many entries share ("FAIL is never expected without an expectations file") is said once, here, not on every line. */}
             {shared.length ? (
               <p class="muted why-shared" data-testid="why-shared">
-                {shared.map(([why, n], i) => <>{i ? ' · ' : ''}{n} × {why}</>)}
+                {shared.map(([why, n], i) => (
+                  <>
+                    {i ? ' · ' : ''}
+                    {n} × {why}
+                  </>
+                ))}
               </p>
             ) : null}
             <ul>
@@ -709,9 +859,26 @@ function Page({ r }: { r: RunResults }) {
                 return (
                   <li>
                     {/* A link only to a scenario in this report: a missing shard's, or an expectation's glob, has no panel. */}
-                    <Badge v={u.verdict} /> {result ? <a href={`#${anchor(u.id)}`}><code>{u.id}</code></a> : <code>{u.id}</code>}
-                    {worst ? <> — <code>{worst.rule}</code>: {worst.reason}</> : null}
-                    {whyCount.get(u.why)! > 1 ? null : <> <span class="muted">({u.why})</span></>}
+                    <Badge v={u.verdict} />{' '}
+                    {result ? (
+                      <a href={`#${anchor(u.id)}`}>
+                        <code>{u.id}</code>
+                      </a>
+                    ) : (
+                      <code>{u.id}</code>
+                    )}
+                    {worst ? (
+                      <>
+                        {' '}
+                        — <code>{worst.rule}</code>: {worst.reason}
+                      </>
+                    ) : null}
+                    {whyCount.get(u.why)! > 1 ? null : (
+                      <>
+                        {' '}
+                        <span class="muted">({u.why})</span>
+                      </>
+                    )}
                   </li>
                 );
               })}
@@ -728,12 +895,19 @@ function Page({ r }: { r: RunResults }) {
           <section>
             <h2>Not run ({r.notRun.length})</h2>
             <ul class="not-run">
-              {r.notRun.map((n) => <li><code>{n.id}</code> — {n.reason}</li>)}
+              {r.notRun.map((n) => (
+                <li>
+                  <code>{n.id}</code> — {n.reason}
+                </li>
+              ))}
             </ul>
           </section>
         ) : null}
         <footer class="muted">
-          How to read this: each scenario is graded on its own rule and the cross-cutting checks; its verdict is the worst of them. Beside each check: why it got its verdict (harm, up-front, over-rejection…), the level that decided it (MUST and security fail; SHOULD, seed and convention are NON_STRICT; harm fails at every level) and the sentences it rests on, so "seed 000 inference" and "A2A §3.6.1 MUST" read differently at a glance. Evidence cites transcript sequence numbers (#n) and says where it comes from: the wire, the task ledger, or the client's claims, which never decide a FAIL alone.
+          How to read this: each scenario is graded on its own rule and the cross-cutting checks; its verdict is the worst of them. Beside each check: why it
+          got its verdict (harm, up-front, over-rejection…), the level that decided it (MUST and security fail; SHOULD, seed and convention are NON_STRICT; harm
+          fails at every level) and the sentences it rests on, so "seed 000 inference" and "A2A §3.6.1 MUST" read differently at a glance. Evidence cites
+          transcript sequence numbers (#n) and says where it comes from: the wire, the task ledger, or the client's claims, which never decide a FAIL alone.
         </footer>
         <script dangerouslySetInnerHTML={{ __html: REPORT_SCRIPT }} />
       </body>

@@ -14,7 +14,10 @@ export interface InProcessHarness {
   close(): Promise<void>;
 }
 
-export async function startHarness(client: string | ClientAdapter = 'reference', opts: { idSalt?: string; abortGraceMs?: number } = {}): Promise<InProcessHarness> {
+export async function startHarness(
+  client: string | ClientAdapter = 'reference',
+  opts: { idSalt?: string; abortGraceMs?: number } = {},
+): Promise<InProcessHarness> {
   const folder = await openRunFolder('test harness');
   const files: PkiFiles = await writePki(await makePki(), folder.pkiDir);
   const env = await openEnv({

@@ -77,7 +77,8 @@ function v03BytesProblems(value: unknown, at = ''): string[] {
     const [v, p] = stack.pop()!;
     if (Array.isArray(v)) v.forEach((x, i) => stack.push([x, `${p}/${i}`]));
     else if (isObj(v)) {
-      if (v.kind === 'file' && isObj(v.file) && typeof v.file.bytes === 'string' && !isBase64(v.file.bytes)) out.push(`${p}/file/bytes is not base64 ("The base64-encoded content of the file.")`);
+      if (v.kind === 'file' && isObj(v.file) && typeof v.file.bytes === 'string' && !isBase64(v.file.bytes))
+        out.push(`${p}/file/bytes is not base64 ("The base64-encoded content of the file.")`);
       for (const [k, x] of Object.entries(v)) stack.push([x, `${p}/${k}`]);
     }
   }
@@ -137,7 +138,8 @@ export function payloadProblems(r: ScenarioResult, count: { v1: number; v03: num
       // JSON-RPC over HTTP answers 200, errors included; another status is an HTTP-level answer (a 401 challenge, a 415, a 413), outside JSON-RPC.
       if (e.status !== 200) continue;
       const bodies = b.events ? b.events : b.json !== undefined ? [b.json] : [];
-      if (e.status === 200 && bodies.length === 0 && !b.events) add(e.seq, what, [`a 200 answer to a JSON-RPC call that is not JSON (${b.contentType ?? 'no content type'})`]);
+      if (e.status === 200 && bodies.length === 0 && !b.events)
+        add(e.seq, what, [`a 200 answer to a JSON-RPC call that is not JSON (${b.contentType ?? 'no content type'})`]);
       for (const [i, body] of bodies.entries()) {
         const at = b.events ? `${what}, event ${i}` : what;
         const env = envelopeProblems(body);
@@ -178,7 +180,11 @@ export function payloadProblems(r: ScenarioResult, count: { v1: number; v03: num
         }
       } else {
         count.v1++;
-        add(e.seq, 'push body (v1.0 StreamResponse)', validateV1('StreamResponse', e.body.json).map((i) => `${i.pointer} ${i.message}`));
+        add(
+          e.seq,
+          'push body (v1.0 StreamResponse)',
+          validateV1('StreamResponse', e.body.json).map((i) => `${i.pointer} ${i.message}`),
+        );
       }
     }
   }

@@ -13,7 +13,10 @@ export interface PeerFixture {
   pki: Pki;
   host: PeerHost;
   dispatcher: PushDispatcher;
-  start(desc: PeerDescription, opts?: { deadlineMs?: number; parts?: PeerParts }): { peer: PeerInstance; transcript: Transcript; ledger: TaskLedger; end(): void };
+  start(
+    desc: PeerDescription,
+    opts?: { deadlineMs?: number; parts?: PeerParts },
+  ): { peer: PeerInstance; transcript: Transcript; ledger: TaskLedger; end(): void };
   close(): Promise<void>;
 }
 
@@ -63,7 +66,12 @@ export const rpcUrlOf = (card: Record<string, unknown>) => (card.supportedInterf
 
 /** A message carrying `bytes` of audio/pcm. */
 export const audioMessage = (bytes: number, taskId?: string) => ({
-  message: { messageId: `m-${Math.random()}`, role: 'ROLE_USER', parts: [{ raw: Buffer.alloc(bytes, 1).toString('base64'), mediaType: 'audio/pcm' }], ...(taskId ? { taskId } : {}) },
+  message: {
+    messageId: `m-${Math.random()}`,
+    role: 'ROLE_USER',
+    parts: [{ raw: Buffer.alloc(bytes, 1).toString('base64'), mediaType: 'audio/pcm' }],
+    ...(taskId ? { taskId } : {}),
+  },
   configuration: { returnImmediately: true },
 });
 

@@ -27,4 +27,3 @@ export function protoMessages(text: string): Map<string, { fields: string[]; req
   }
   return out;
 }
-

@@ -9,7 +9,11 @@ import { exitCode, summarize } from '../../harness/runner/policy.js';
 import { startHarness } from './harness.js';
 import { ALL_SCENARIOS, scenario } from './scenarios.js';
 
-export async function runInProcess(client: string | ClientAdapter, ids: string[] = ALL_SCENARIOS.map((s) => s.id), expectations?: Expectations): Promise<RunResults> {
+export async function runInProcess(
+  client: string | ClientAdapter,
+  ids: string[] = ALL_SCENARIOS.map((s) => s.id),
+  expectations?: Expectations,
+): Promise<RunResults> {
   const h = await startHarness(client);
   const results: ScenarioResult[] = [];
   let name = typeof client === 'string' ? client : '';
@@ -25,7 +29,12 @@ export async function runInProcess(client: string | ClientAdapter, ids: string[]
 }
 
 export function assemble(client: string, results: ScenarioResult[], expectations?: Expectations): RunResults {
-  const { unexpected } = judge(results, { strict: false }, expectations, ALL_SCENARIOS.map((s) => s.id));
+  const { unexpected } = judge(
+    results,
+    { strict: false },
+    expectations,
+    ALL_SCENARIOS.map((s) => s.id),
+  );
   return {
     schema: RESULTS_SCHEMA,
     harness: { name: 'a2a-conformance', version: 'test' },

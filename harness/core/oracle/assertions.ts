@@ -28,24 +28,46 @@ function judge(a: Assertion, x: GradeInput): { met: boolean; reason: string; evi
         : { met: false, reason: `${x.tasks.length} task(s) were minted`, evidence: taskEvidence(x, x.tasks.slice(0, 5)) };
     case 'max-tasks': {
       const evidence = x.tasks.length ? taskEvidence(x, x.tasks.slice(0, 5)) : [absentEvidence('ledger', 'no task in the ledger')];
-      return x.tasks.length <= a.max ? { met: true, reason: `${x.tasks.length} task(s), at most ${a.max}`, evidence } : { met: false, reason: `${x.tasks.length} tasks were minted, more than ${a.max}`, evidence };
+      return x.tasks.length <= a.max
+        ? { met: true, reason: `${x.tasks.length} task(s), at most ${a.max}`, evidence }
+        : { met: false, reason: `${x.tasks.length} tasks were minted, more than ${a.max}`, evidence };
     }
     case 'never-calls': {
       const calls = rpcCalls(x, a.method);
       return calls.length === 0
         ? { met: true, reason: `${a.method} was never called`, evidence: [absentEvidence('wire', `no ${a.method} on the wire`)] }
-        : { met: false, reason: `${a.method} was called ${calls.length} time(s)`, evidence: calls.slice(0, 5).map((e) => wireEvidence(e.seq, describeCall(e))) };
+        : {
+            met: false,
+            reason: `${a.method} was called ${calls.length} time(s)`,
+            evidence: calls.slice(0, 5).map((e) => wireEvidence(e.seq, describeCall(e))),
+          };
     }
     case 'calls': {
       const first = rpcCalls(x, a.method)[0];
       if (a.before === undefined)
-        return first ? { met: true, reason: `${a.method} was called`, evidence: [wireEvidence(first.seq, describeCall(first))] } : { met: false, reason: `${a.method} was never called`, evidence: [absentEvidence('wire', `no ${a.method} on the wire`)] };
+        return first
+          ? { met: true, reason: `${a.method} was called`, evidence: [wireEvidence(first.seq, describeCall(first))] }
+          : { met: false, reason: `${a.method} was never called`, evidence: [absentEvidence('wire', `no ${a.method} on the wire`)] };
       const others = typeof a.before === 'string' ? [a.before] : a.before;
       const later = rpcCalls(x).find((e) => others.includes(e.rpc!.method as Operation));
       const named = others.join(' or ');
-      if (!later) return { met: true, reason: `${named} was never called, so nothing came before ${a.method}`, evidence: [absentEvidence('wire', `no ${named} on the wire`)] };
-      if (first && first.seq < later.seq) return { met: true, reason: `${a.method} came before ${later.rpc!.method}`, evidence: [wireEvidence(first.seq, describeCall(first)), wireEvidence(later.seq, describeCall(later))] };
-      return { met: false, reason: first ? `${a.method} came only after ${later.rpc!.method}` : `${later.rpc!.method} was called, and ${a.method} never`, evidence: [wireEvidence(later.seq, describeCall(later)), ...(first ? [wireEvidence(first.seq, describeCall(first))] : [])] };
+      if (!later)
+        return {
+          met: true,
+          reason: `${named} was never called, so nothing came before ${a.method}`,
+          evidence: [absentEvidence('wire', `no ${named} on the wire`)],
+        };
+      if (first && first.seq < later.seq)
+        return {
+          met: true,
+          reason: `${a.method} came before ${later.rpc!.method}`,
+          evidence: [wireEvidence(first.seq, describeCall(first)), wireEvidence(later.seq, describeCall(later))],
+        };
+      return {
+        met: false,
+        reason: first ? `${a.method} came only after ${later.rpc!.method}` : `${later.rpc!.method} was called, and ${a.method} never`,
+        evidence: [wireEvidence(later.seq, describeCall(later)), ...(first ? [wireEvidence(first.seq, describeCall(first))] : [])],
+      };
     }
     case 'header': {
       const read = HEADER_FIELD[a.name];
@@ -56,16 +78,29 @@ function judge(a: Assertion, x: GradeInput): { met: boolean; reason: string; evi
       });
       const want = `${a.name}${a.equals !== undefined ? `: ${a.equals}` : ''}`;
       const which = a.method ?? 'A2A';
-      if (calls.length === 0) return { met: true, reason: `no ${which} call to carry ${a.name}`, evidence: [absentEvidence('wire', `no ${which} call on the wire`)] };
+      if (calls.length === 0)
+        return { met: true, reason: `no ${which} call to carry ${a.name}`, evidence: [absentEvidence('wire', `no ${which} call on the wire`)] };
       return bad.length === 0
-        ? { met: true, reason: `every ${which} call (${calls.length}) carried ${want}`, evidence: [wireEvidence(calls[0]!.seq, `${describeCall(calls[0]!)} ${a.name}: ${read(calls[0]!)}`)] }
-        : { met: false, reason: `${bad.length} of ${calls.length} ${which} call(s) without ${want}`, evidence: bad.slice(0, 5).map((e) => wireEvidence(e.seq, `${describeCall(e)} ${a.name}: ${read(e) ?? 'absent'}`)) };
+        ? {
+            met: true,
+            reason: `every ${which} call (${calls.length}) carried ${want}`,
+            evidence: [wireEvidence(calls[0]!.seq, `${describeCall(calls[0]!)} ${a.name}: ${read(calls[0]!)}`)],
+          }
+        : {
+            met: false,
+            reason: `${bad.length} of ${calls.length} ${which} call(s) without ${want}`,
+            evidence: bad.slice(0, 5).map((e) => wireEvidence(e.seq, `${describeCall(e)} ${a.name}: ${read(e) ?? 'absent'}`)),
+          };
     }
     case 'saw-state': {
       const seen = stateSeen(x, (state) => state === a.state);
       if (seen) return { met: true, reason: `the client saw ${a.state}`, evidence: [wireEvidence(seen.seq, seen.fact)] };
       const reached = x.tasks.find((t) => t.state === a.state);
-      return { met: false, reason: `the client never saw ${a.state}${reached ? ` (task ${reached.id} reached it at the peer)` : ''}`, evidence: reached ? taskEvidence(x, [reached]) : [absentEvidence('wire', `no answer, event or push in ${a.state}`)] };
+      return {
+        met: false,
+        reason: `the client never saw ${a.state}${reached ? ` (task ${reached.id} reached it at the peer)` : ''}`,
+        evidence: reached ? taskEvidence(x, [reached]) : [absentEvidence('wire', `no answer, event or push in ${a.state}`)],
+      };
     }
   }
 }
@@ -86,7 +121,12 @@ export function gradeAssertions(x: GradeInput, declined = false): Check[] {
     const v = r.met
       ? verdict('PASS', r.reason, r.evidence, { basis: 'met' })
       : declined && ACTING.has(a.kind)
-        ? verdict('UNSUPPORTED', `the client declined task class ${x.intent.taskClass} as unsupported and minted no task (without that, this assertion is missed: ${r.reason})`, r.evidence, { basis: 'unsupported' })
+        ? verdict(
+            'UNSUPPORTED',
+            `the client declined task class ${x.intent.taskClass} as unsupported and minted no task (without that, this assertion is missed: ${r.reason})`,
+            r.evidence,
+            { basis: 'unsupported' },
+          )
         : verdict(a.onMiss ?? 'FAIL', r.reason, r.evidence, { basis: 'assertion', level: 'vendor' });
     out.push(toCheck(`VENDOR:${a.id}`, v, [source]));
   }

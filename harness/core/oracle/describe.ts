@@ -36,13 +36,19 @@ export function rulesText(rules: readonly Rule[] = RULES): string {
 export function rulesMarkdown(rules: readonly Rule[] = RULES): string {
   const out: string[] = [];
   out.push('| Rule | Scope | Up-front level | Title |', '|---|---|---|---|');
-  for (const r of rules) out.push(`| [${r.id}](#${r.id.toLowerCase()}) | ${r.scope === 'always' ? 'every scenario' : 'own scenarios'} | ${dutyLabel(r)} | ${mdEscape(r.title)} |`);
+  for (const r of rules)
+    out.push(`| [${r.id}](#${r.id.toLowerCase()}) | ${r.scope === 'always' ? 'every scenario' : 'own scenarios'} | ${dutyLabel(r)} | ${mdEscape(r.title)} |`);
   for (const family of ['negotiation', 'transport', 'trust', 'handshake', 'wire'] as const) {
     const here = rules.filter((r) => r.family === family);
     if (here.length === 0) continue;
     out.push('', `## ${FAMILY[family]}`);
     for (const r of here) {
-      out.push('', `### ${r.id}`, '', `**${r.title}.** Scope: ${r.scope === 'always' ? 'every scenario' : 'the scenarios that name it'}. Up-front level: **${dutyLabel(r)}**${r.otherwise ? `; where it does not bind, or the client does not take its way, ${r.otherwise} grades too` : ''}.`);
+      out.push(
+        '',
+        `### ${r.id}`,
+        '',
+        `**${r.title}.** Scope: ${r.scope === 'always' ? 'every scenario' : 'the scenarios that name it'}. Up-front level: **${dutyLabel(r)}**${r.otherwise ? `; where it does not bind, or the client does not take its way, ${r.otherwise} grades too` : ''}.`,
+      );
       out.push('', 'Sources:', '');
       for (const s of r.sources) out.push(`- ${s.doc} ${section(s)} — **${s.level}**${s.role === 'harm' ? ' (harm)' : ''}: “${s.quote}”`);
       if (r.limits?.length) {

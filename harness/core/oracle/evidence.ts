@@ -30,10 +30,7 @@ export interface Situation {
 }
 
 /** How the client's run ended, as the runner saw it. */
-export type RunOutcome =
-  | { kind: 'reported' }
-  | { kind: 'timeout'; deadlineMs: number }
-  | { kind: 'crashed'; reason: string };
+export type RunOutcome = { kind: 'reported' } | { kind: 'timeout'; deadlineMs: number } | { kind: 'crashed'; reason: string };
 
 export interface GradeInput {
   scenario: Scenario;
@@ -49,7 +46,11 @@ export interface GradeInput {
 
 export function situationOf(x: GradeInput): Situation {
   return {
-    truth: { factory: x.scenario.peer.factory, runtime: x.scenario.peer.runtime, signals: x.scenario.peer.signals, ...(x.scenario.peer.signing ? { signing: x.scenario.peer.signing } : {}),
+    truth: {
+      factory: x.scenario.peer.factory,
+      runtime: x.scenario.peer.runtime,
+      signals: x.scenario.peer.signals,
+      ...(x.scenario.peer.signing ? { signing: x.scenario.peer.signing } : {}),
       vendorKeysTrusted: (x.scenario.profileConstraints.trustedJwks ?? []).includes('{{vendorJwksUrl}}'),
     },
     card: readCard(x.card),
@@ -59,12 +60,9 @@ export function situationOf(x: GradeInput): Situation {
 }
 
 export const https = (x: GradeInput) => x.events.filter((e): e is HttpEvent => e.kind === 'http');
-export const rpcCalls = (x: GradeInput, method?: string) =>
-  https(x).filter((e) => e.rpc && (method === undefined || e.rpc.method === method));
-export const pushRegistrations = (x: GradeInput) =>
-  x.events.filter((e): e is PushRegisterEvent => e.kind === 'push-register');
-export const pushAttempts = (x: GradeInput) =>
-  x.events.filter((e): e is PushAttemptEvent => e.kind === 'push-attempt');
+export const rpcCalls = (x: GradeInput, method?: string) => https(x).filter((e) => e.rpc && (method === undefined || e.rpc.method === method));
+export const pushRegistrations = (x: GradeInput) => x.events.filter((e): e is PushRegisterEvent => e.kind === 'push-register');
+export const pushAttempts = (x: GradeInput) => x.events.filter((e): e is PushAttemptEvent => e.kind === 'push-attempt');
 export const tlsEvents = (x: GradeInput) => x.events.filter((e): e is TlsEvent => e.kind === 'tls');
 
 /** A request failed if the HTTP status is not 2xx or the JSON-RPC answer was an error. */
@@ -81,7 +79,9 @@ const CARD_PATH = /\/\.well-known\/(agent-card|agent)\.json$/;
 /** GETs of an Agent Card answered 2xx (or 304, a cached copy still good) before the decision: the client could have read the card. */
 export function cardReads(x: GradeInput): HttpEvent[] {
   const before = decisionSeq(x);
-  return https(x).filter((e) => e.method === 'GET' && CARD_PATH.test(e.path.split('?')[0]!) && (e.status === 304 || (!failed(e) && e.status !== undefined)) && e.seq < before);
+  return https(x).filter(
+    (e) => e.method === 'GET' && CARD_PATH.test(e.path.split('?')[0]!) && (e.status === 304 || (!failed(e) && e.status !== undefined)) && e.seq < before,
+  );
 }
 
 /** Evidence that the card was read (the first read), or that it never was. */
@@ -95,11 +95,16 @@ export function cardReadEvidence(x: GradeInput): EvidenceRef[] {
  * The first event at which the client saw one of its tasks in a state `wanted` accepts: a 2xx answer
  * carrying it, a stream event, or a push delivered to the client's receiver.
  */
-export function stateSeen(x: GradeInput, wanted: (state: string | undefined, taskId: string | undefined) => boolean): { seq: number; fact: string } | undefined {
+export function stateSeen(
+  x: GradeInput,
+  wanted: (state: string | undefined, taskId: string | undefined) => boolean,
+): { seq: number; fact: string } | undefined {
   for (const e of x.events) {
-    if (e.kind === 'http' && !failed(e) && e.taskState !== undefined && wanted(e.taskState, e.taskId)) return { seq: e.seq, fact: `${e.rpc?.method ?? e.method} answered with task ${e.taskId} in ${e.taskState}` };
+    if (e.kind === 'http' && !failed(e) && e.taskState !== undefined && wanted(e.taskState, e.taskId))
+      return { seq: e.seq, fact: `${e.rpc?.method ?? e.method} answered with task ${e.taskId} in ${e.taskState}` };
     if (e.kind === 'sse' && wanted(e.state, e.taskId)) return { seq: e.seq, fact: `an event of task ${e.taskId} in ${e.state}` };
-    if (e.kind === 'push-attempt' && e.outcome === 'delivered' && wanted(e.state, e.taskId)) return { seq: e.seq, fact: `a push of task ${e.taskId} in ${e.state} delivered` };
+    if (e.kind === 'push-attempt' && e.outcome === 'delivered' && wanted(e.state, e.taskId))
+      return { seq: e.seq, fact: `a push of task ${e.taskId} in ${e.state} delivered` };
   }
   return undefined;
 }
@@ -119,7 +124,8 @@ function cancelRefusedAsTerminal(x: GradeInput, e: HttpEvent): boolean {
 }
 
 /** The client's first CancelTask of this task refused because the task had already ended (above), if any. */
-export const refusedCancel = (x: GradeInput, taskId: string): HttpEvent | undefined => https(x).find((e) => e.taskId === taskId && cancelRefusedAsTerminal(x, e));
+export const refusedCancel = (x: GradeInput, taskId: string): HttpEvent | undefined =>
+  https(x).find((e) => e.taskId === taskId && cancelRefusedAsTerminal(x, e));
 
 /** The sequence number at which the client first saw a terminal state of this task, if it did. */
 export function terminalSeenAt(x: GradeInput, taskId: string): number | undefined {
@@ -135,7 +141,8 @@ export function canceledByClient(t: TaskRecord, x: GradeInput): boolean {
 }
 
 /** GETs of a JWKS (`JWKS_PATH`) answered 2xx, in order: where the client looked for keys. */
-export const jwksFetches = (x: GradeInput) => https(x).filter((e) => e.method === 'GET' && e.path.split('?')[0]!.endsWith(JWKS_PATH) && !failed(e) && e.status !== undefined);
+export const jwksFetches = (x: GradeInput) =>
+  https(x).filter((e) => e.method === 'GET' && e.path.split('?')[0]!.endsWith(JWKS_PATH) && !failed(e) && e.status !== undefined);
 
 /** The first request that could mint a task (SendMessage or SendStreamingMessage), if any. */
 export const firstSend = (x: GradeInput) => rpcCalls(x).find((e) => e.rpc!.method === 'SendMessage' || e.rpc!.method === 'SendStreamingMessage');
@@ -155,8 +162,7 @@ export function describeTask(t: TaskRecord): string {
   return `task ${t.id} minted at #${t.mintedSeq}, ${t.state} at the end`;
 }
 
-export const taskEvidence = (x: GradeInput, tasks: TaskRecord[] = x.tasks): EvidenceRef[] =>
-  tasks.map((t) => ledgerEvidence(t.mintedSeq, describeTask(t)));
+export const taskEvidence = (x: GradeInput, tasks: TaskRecord[] = x.tasks): EvidenceRef[] => tasks.map((t) => ledgerEvidence(t.mintedSeq, describeTask(t)));
 
 /** What the client did on the wire before it stopped: its last requests. */
 export const describeCall = (e: HttpEvent) =>

@@ -75,12 +75,14 @@ const SEED_CHALLENGE: Source = {
 const RFC9110_401: Limit = {
   doc: 'RFC 9110',
   section: '15.5.2',
-  quote: 'If the request included authentication credentials, then the 401 response indicates that authorization has been refused for those credentials. The user agent MAY repeat the request with a new or replaced Authorization header field (Section 11.6.2).',
+  quote:
+    'If the request included authentication credentials, then the 401 response indicates that authorization has been refused for those credentials. The user agent MAY repeat the request with a new or replaced Authorization header field (Section 11.6.2).',
 };
 const RFC6750_INVALID_TOKEN: Limit = {
   doc: 'RFC 6750',
   section: '3.1',
-  quote: 'The access token provided is expired, revoked, malformed, or invalid for other reasons. The resource SHOULD respond with the HTTP 401 (Unauthorized) status code. The client MAY request a new access token and retry the protected resource request.',
+  quote:
+    'The access token provided is expired, revoked, malformed, or invalid for other reasons. The resource SHOULD respond with the HTTP 401 (Unauthorized) status code. The client MAY request a new access token and retry the protected resource request.',
 };
 const DISCOVER_SCHEMES: Limit = {
   doc: 'A2A v1.0.1',
@@ -101,7 +103,8 @@ const SEED_CAPABILITY: Source = {
 const SEED_PROBE: Source = {
   doc: 'seed 003',
   section: 'Decision Boundary',
-  quote: "Instead, perform a capability probe — submit a minimal, idempotent task (or invoke the specific method the flag implies) and gate the real delegation on the probe's result.",
+  quote:
+    "Instead, perform a capability probe — submit a minimal, idempotent task (or invoke the specific method the flag implies) and gate the real delegation on the probe's result.",
   level: 'seed',
 };
 const SEED_NOT_ABORT: Source = {
@@ -113,19 +116,22 @@ const SEED_NOT_ABORT: Source = {
 const SEED_SPLIT: Source = {
   doc: 'seed 003',
   section: 'Condition of Validity',
-  quote: 'If the card is cached across a delegate redeploy, or if the card origin and the RPC origin differ (common in CDN-fronted discovery), the signals degrade: you may be reading a stale or split-brain card. Under those conditions, treat a clean card as no signal at all rather than a positive signal.',
+  quote:
+    'If the card is cached across a delegate redeploy, or if the card origin and the RPC origin differ (common in CDN-fronted discovery), the signals degrade: you may be reading a stale or split-brain card. Under those conditions, treat a clean card as no signal at all rather than a positive signal.',
   level: 'seed',
 };
 const CARD_REPLACEMENT: Source = {
   doc: 'A2A v1.0.1',
   section: '3.1.11',
-  quote: 'Clients retrieving this extended card SHOULD replace their cached public Agent Card with the content received from this endpoint for the duration of their authenticated session or until the card\'s version changes.',
+  quote:
+    "Clients retrieving this extended card SHOULD replace their cached public Agent Card with the content received from this endpoint for the duration of their authenticated session or until the card's version changes.",
   level: 'SHOULD',
 };
 const SEED_RESIDUAL: Limit = {
   doc: 'seed 003',
   section: 'Operational Effect',
-  quote: 'The residual risk — a delegate that passes the probe but fails on a larger payload — is not covered by these signals and must be handled by payload-level validation.',
+  quote:
+    'The residual risk — a delegate that passes the probe but fails on a larger payload — is not covered by these signals and must be handled by payload-level validation.',
 };
 const IDEMPOTENT_READS: Limit = {
   doc: 'A2A v1.0.1',
@@ -191,11 +197,28 @@ function repeatHarm(x: GradeInput): Verdict | undefined {
   if (rep.length === 0) return undefined;
   const r = rep[0]!;
   const n = rep.reduce((sum, g) => sum + g.again.length, 0);
-  const at = r.again.slice(0, 5).map((e) => `#${e.seq}`).join(', ') + (r.again.length > 5 ? `, … (${r.again.length} in all)` : '');
-  return harm(`the 401 call repeated ${n} time(s) with the same credentials: ${r.first.rpc!.method} #${r.first.seq} (${r.first.headers.authScheme ?? 'no Authorization'}), again at ${at}`, [
-    wireEvidence(r.first.seq, `${r.first.rpc!.method} → 401${r.first.response?.wwwAuthenticate ? `, WWW-Authenticate: ${r.first.response.wwwAuthenticate}` : ''}`),
-    ...r.again.slice(0, 3).map((e) => wireEvidence(e.seq, `${e.rpc!.method} again with the same credentials${e.headers.authDigest ? ` (digest ${e.headers.authDigest})` : ' (none)'} → ${e.status}`)),
-  ]);
+  const at =
+    r.again
+      .slice(0, 5)
+      .map((e) => `#${e.seq}`)
+      .join(', ') + (r.again.length > 5 ? `, … (${r.again.length} in all)` : '');
+  return harm(
+    `the 401 call repeated ${n} time(s) with the same credentials: ${r.first.rpc!.method} #${r.first.seq} (${r.first.headers.authScheme ?? 'no Authorization'}), again at ${at}`,
+    [
+      wireEvidence(
+        r.first.seq,
+        `${r.first.rpc!.method} → 401${r.first.response?.wwwAuthenticate ? `, WWW-Authenticate: ${r.first.response.wwwAuthenticate}` : ''}`,
+      ),
+      ...r.again
+        .slice(0, 3)
+        .map((e) =>
+          wireEvidence(
+            e.seq,
+            `${e.rpc!.method} again with the same credentials${e.headers.authDigest ? ` (digest ${e.headers.authDigest})` : ' (none)'} → ${e.status}`,
+          ),
+        ),
+    ],
+  );
 }
 
 /** Token requests to the peer's token endpoint, and whether they got a token. */
@@ -231,26 +254,53 @@ export const HS_SKILL_OVERRIDE: Rule = {
   sources: [SEED_SKILL_SIGNAL, SEED_SKILL, SEED_NO_RETRY],
   limits: [
     SKILL_OVERRIDE,
-    { doc: 'A2A v1.0.1', section: '3.3.2', quote: "A Media Type provided in the request's message parts or implied for an artifact is not supported by the agent or the specific skill being invoked." },
-    { doc: 'seed 003', section: 'What Was Observed', quote: 'The card was internally consistent only if you read the skill-level field as authoritative — which the spec permits but does not require the delegator to prefer.' },
-    { doc: 'docs/extensions.md', section: 'Naming the target skill of a message', quote: 'A2A v1.0 has no skill selector on the wire: a message goes to the agent, not to a skill.' },
+    {
+      doc: 'A2A v1.0.1',
+      section: '3.3.2',
+      quote:
+        "A Media Type provided in the request's message parts or implied for an artifact is not supported by the agent or the specific skill being invoked.",
+    },
+    {
+      doc: 'seed 003',
+      section: 'What Was Observed',
+      quote:
+        'The card was internally consistent only if you read the skill-level field as authoritative — which the spec permits but does not require the delegator to prefer.',
+    },
+    {
+      doc: 'docs/extensions.md',
+      section: 'Naming the target skill of a message',
+      quote: 'A2A v1.0 has no skill selector on the wire: a message goes to the agent, not to a skill.',
+    },
     SEED_RESIDUAL,
   ],
   grades: [
-    { when: "the excluded card-default mode sent in a message that names the skill (the proto's comment says the skill's list overrides, with no RFC keyword; seed 003: the spec \"permits but does not require\" preferring it)", verdict: 'NON_STRICT (seed)' },
+    {
+      when: 'the excluded card-default mode sent in a message that names the skill (the proto\'s comment says the skill\'s list overrides, with no RFC keyword; seed 003: the spec "permits but does not require" preferring it)',
+      verdict: 'NON_STRICT (seed)',
+    },
     { when: 'the excluded mode sent again after -32005', verdict: 'FAIL (harm)' },
-    { when: "a message that names no skill, in a mode the card's defaults list, which the runtime routed to the narrower skill on its own (a route no card field shows): not what the client aimed at", verdict: 'INFORMATIONAL' },
+    {
+      when: "a message that names no skill, in a mode the card's defaults list, which the runtime routed to the narrower skill on its own (a route no card field shows): not what the client aimed at",
+      verdict: 'INFORMATIONAL',
+    },
     { when: 'no such send, after the card was read: declined, or the intent carried in a mode the skill takes', verdict: 'PASS' },
-    { when: "an input the skill takes, or a skill with no modes of its own, or no skill named where the card's defaults apply: no task completed", verdict: 'FAIL (over-rejection)' },
+    {
+      when: "an input the skill takes, or a skill with no modes of its own, or no skill named where the card's defaults apply: no task completed",
+      verdict: 'FAIL (over-rejection)',
+    },
   ],
-  notBinding: ["an input mode neither the card nor the skill lists (not this rule's question)", 'the residual risk: an input the skill takes, over a ceiling no field shows (INFORMATIONAL)'],
+  notBinding: [
+    "an input mode neither the card nor the skill lists (not this rule's question)",
+    'the residual risk: an input the skill takes, over a ceiling no field shows (INFORMATIONAL)',
+  ],
   applies(s) {
     const mt = s.intent.input.mediaType;
     const skillId = s.intent.skillId;
     const index = skillId === undefined ? -1 : s.card.skills.findIndex((k) => k.id === skillId);
     const modes = inputModesFor(s.card, index >= 0 ? skillId : undefined);
     if (!includesMediaType(modes, mt)) {
-      if (index < 0 || !includesMediaType(s.card.defaultInputModes, mt)) return notBinding(`${mt} is neither a default input mode nor one of the skill's: not this rule's question`);
+      if (index < 0 || !includesMediaType(s.card.defaultInputModes, mt))
+        return notBinding(`${mt} is neither a default input mode nor one of the skill's: not this rule's question`);
       return binds(
         `skill ${skillId} takes ${modes.join(', ')} only, overriding the card's defaults, which list ${mt}`,
         ['reject'],
@@ -259,8 +309,15 @@ export const HS_SKILL_OVERRIDE: Rule = {
     }
     const res = residual(s);
     if (res) return res;
-    if (index >= 0 && s.card.skills[index]!.inputModes?.length) return proceedBinding(s, `skill ${skillId} lists ${mt} among its own input modes: it must proceed`, ['proceed']);
-    return proceedBinding(s, index >= 0 ? `skill ${skillId} declares no input modes of its own: the card's defaults, which list ${mt}, apply` : `the intent names no skill: the card's defaults, which list ${mt}, apply`, ['proceed']);
+    if (index >= 0 && s.card.skills[index]!.inputModes?.length)
+      return proceedBinding(s, `skill ${skillId} lists ${mt} among its own input modes: it must proceed`, ['proceed']);
+    return proceedBinding(
+      s,
+      index >= 0
+        ? `skill ${skillId} declares no input modes of its own: the card's defaults, which list ${mt}, apply`
+        : `the intent names no skill: the card's defaults, which list ${mt}, apply`,
+      ['proceed'],
+    );
   },
   grade(b, x) {
     if (!b.binds) return informational(b.reason);
@@ -271,21 +328,42 @@ export const HS_SKILL_OVERRIDE: Rule = {
     const sends = rpcCalls(x).filter((e) => e.rpc!.method === 'SendMessage' || e.rpc!.method === 'SendStreamingMessage');
     // What the client aimed at: the skill its message names. A message that names none went to the agent.
     const offending = sends.filter((e) => e.skillId === skillId && excluded(e));
-    const evidence = offending.slice(0, 4).map((e) => wireEvidence(e.seq, `${e.rpc!.method} carried ${(e.partTypes ?? []).join(', ')} to skill ${skillId} → ${e.rpcError ? `${e.rpcError.code}` : e.status}`));
+    const evidence = offending
+      .slice(0, 4)
+      .map((e) =>
+        wireEvidence(e.seq, `${e.rpc!.method} carried ${(e.partTypes ?? []).join(', ')} to skill ${skillId} → ${e.rpcError ? `${e.rpcError.code}` : e.status}`),
+      );
     const refused = offending.findIndex((e) => e.rpcError?.code === -32005);
     if (refused >= 0 && offending.length > refused + 1)
-      return harm(`${x.intent.input.mediaType} sent to skill ${skillId} ${offending.length} times, again after -32005 at #${offending[refused]!.seq}`, evidence);
-    if (offending.length > 0) return upFrontMiss(this, b as Binding, `sent ${x.intent.input.mediaType} to skill ${skillId}, whose own input modes (${modes.join(', ')}) leave it out`, [...cardReadEvidence(x), ...evidence]);
+      return harm(
+        `${x.intent.input.mediaType} sent to skill ${skillId} ${offending.length} times, again after -32005 at #${offending[refused]!.seq}`,
+        evidence,
+      );
+    if (offending.length > 0)
+      return upFrontMiss(this, b as Binding, `sent ${x.intent.input.mediaType} to skill ${skillId}, whose own input modes (${modes.join(', ')}) leave it out`, [
+        ...cardReadEvidence(x),
+        ...evidence,
+      ]);
     const defaults = situationCard(x).defaultInputModes;
     // A message that named no skill, in the card's default modes, refused where the runtime routed it.
-    const routed = sends.filter((e) => e.skillId === undefined && e.routedSkill === skillId && excluded(e) && (e.partTypes ?? []).every((t) => includesMediaType(defaults, t)));
+    const routed = sends.filter(
+      (e) => e.skillId === undefined && e.routedSkill === skillId && excluded(e) && (e.partTypes ?? []).every((t) => includesMediaType(defaults, t)),
+    );
     if (routed.length > 0 && !x.tasks.some((t) => t.state === 'TASK_STATE_COMPLETED'))
       return informational(
         `the client's message named no skill and carried ${(routed[0]!.partTypes ?? []).join(', ')}, which the card's defaults list: it was sent to the agent, not aimed at skill ${skillId}; the runtime routed it there on its own (a route no card field shows). Not this rule's miss; the cross-cutting checks still grade what followed`,
-        routed.slice(0, 3).map((e) => wireEvidence(e.seq, `${e.rpc!.method} naming no skill, ${(e.partTypes ?? []).join(', ')} → ${e.rpcError ? `${e.rpcError.code} (routed to ${skillId})` : e.status}`)),
+        routed
+          .slice(0, 3)
+          .map((e) =>
+            wireEvidence(
+              e.seq,
+              `${e.rpc!.method} naming no skill, ${(e.partTypes ?? []).join(', ')} → ${e.rpcError ? `${e.rpcError.code} (routed to ${skillId})` : e.status}`,
+            ),
+          ),
       );
     const done = x.tasks.find((t) => t.state === 'TASK_STATE_COMPLETED');
-    if (done) return met(`never sent ${x.intent.input.mediaType} to skill ${skillId}; the task went in a mode the skill takes and completed`, taskEvidence(x, [done]));
+    if (done)
+      return met(`never sent ${x.intent.input.mediaType} to skill ${skillId}; the task went in a mode the skill takes and completed`, taskEvidence(x, [done]));
     return creditRejection(x, `declined before sending: skill ${skillId} takes ${modes.join(', ')} only`);
   },
 };
@@ -297,7 +375,8 @@ const situationCard = (x: GradeInput): CardView => readCard(x.card);
 
 export const HS_CHALLENGE_SCHEME: Rule = {
   id: 'HS-CHALLENGE-SCHEME',
-  title: 'A 401 is met with new credentials per the card, never by repeating the call unchanged; a challenge naming a scheme the card does not list ends the attempt',
+  title:
+    'A 401 is met with new credentials per the card, never by repeating the call unchanged; a challenge naming a scheme the card does not list ends the attempt',
   family: 'handshake',
   scope: 'own',
   sources: [SEED_CHALLENGE, SEED_NO_RETRY],
@@ -306,16 +385,31 @@ export const HS_CHALLENGE_SCHEME: Rule = {
     RFC6750_INVALID_TOKEN,
     CREDENTIALS_EVERY_REQUEST,
     DISCOVER_SCHEMES,
-    { doc: 'A2A v1.0.1', section: '7.3', quote: 'Credential Acquisition (Out-of-Band): The client obtains the necessary credentials through an out-of-band process specific to the required authentication scheme.' },
+    {
+      doc: 'A2A v1.0.1',
+      section: '7.3',
+      quote:
+        'Credential Acquisition (Out-of-Band): The client obtains the necessary credentials through an out-of-band process specific to the required authentication scheme.',
+    },
     { doc: 'seed 003', section: 'What Was Observed', quote: "The card's security declaration described the discovery surface, not the task surface." },
     SEED_RESIDUAL,
   ],
   grades: [
     { when: 'a call answered 401 repeated with the same credentials (the same Authorization digest, or none again)', verdict: 'FAIL (harm)' },
     { when: 'the challenge names a scheme the card does not list: more than 3 calls answered with it', verdict: 'FAIL (harm: a structural failure hammered)' },
-    { when: 'the challenge names a scheme the card does not list: the client stopped after it (no task can be had)', verdict: 'PASS (the token requests and the challenge cited)' },
-    { when: 'the challenge names a listed scheme, or the token works, or it expires mid-task: the task completed (a new token after an expiry is the answer, RFC 6750 §3.1)', verdict: 'PASS' },
-    { when: 'the same, and no task completed', verdict: 'FAIL (over-rejection; its reason cites A2A v1.0.1 §7.3: credentials for the schemes the card lists, sent on every request, not the unlisted-scheme sentence)' },
+    {
+      when: 'the challenge names a scheme the card does not list: the client stopped after it (no task can be had)',
+      verdict: 'PASS (the token requests and the challenge cited)',
+    },
+    {
+      when: 'the challenge names a listed scheme, or the token works, or it expires mid-task: the task completed (a new token after an expiry is the answer, RFC 6750 §3.1)',
+      verdict: 'PASS',
+    },
+    {
+      when: 'the same, and no task completed',
+      verdict:
+        'FAIL (over-rejection; its reason cites A2A v1.0.1 §7.3: credentials for the schemes the card lists, sent on every request, not the unlisted-scheme sentence)',
+    },
   ],
   notBinding: ['a peer that takes no credentials', 'the residual risk: a working token and a payload over a ceiling no field shows (INFORMATIONAL)'],
   applies(s) {
@@ -334,7 +428,9 @@ export const HS_CHALLENGE_SCHEME: Rule = {
     const requirements = s.card.securityRequirements.length > 0;
     return proceedBinding(
       s,
-      `the task endpoint takes Bearer tokens from the card's OAuth 2.0 token endpoint${requirements ? '' : ' (the card lists the scheme without requiring it: a call without a token is challenged with it)'}${auth.tokenTtlSeconds < 30 ? `, which expire after ${auth.tokenTtlSeconds} s, mid-task` : ''}: it must proceed`, ['proceed']);
+      `the task endpoint takes Bearer tokens from the card's OAuth 2.0 token endpoint${requirements ? '' : ' (the card lists the scheme without requiring it: a call without a token is challenged with it)'}${auth.tokenTtlSeconds < 30 ? `, which expire after ${auth.tokenTtlSeconds} s, mid-task` : ''}: it must proceed`,
+      ['proceed'],
+    );
   },
   grade(b, x) {
     if (!b.binds) return informational(b.reason);
@@ -343,7 +439,13 @@ export const HS_CHALLENGE_SCHEME: Rule = {
     if (b.acceptable.includes('proceed')) {
       const done = complete(x, b.reason);
       // Not completing here is not about an unlisted scheme: the card lists one the client can meet (§7.3).
-      const way = done.basis === 'over-rejection' || done.basis === 'incomplete' ? { cites: [DISCOVER_SCHEMES, CREDENTIALS_EVERY_REQUEST], reason: `${done.reason} (A2A v1.0.1 §7.3: the card's securitySchemes list a scheme the client can meet, and its credentials go on every request)` } : {};
+      const way =
+        done.basis === 'over-rejection' || done.basis === 'incomplete'
+          ? {
+              cites: [DISCOVER_SCHEMES, CREDENTIALS_EVERY_REQUEST],
+              reason: `${done.reason} (A2A v1.0.1 §7.3: the card's securitySchemes list a scheme the client can meet, and its credentials go on every request)`,
+            }
+          : {};
       if (done.kind !== 'PASS') return { ...done, ...way, evidence: [...done.evidence, ...tokenEvidence(x)] };
       const challenged = https(x).filter((e) => e.rpc && e.status === 401);
       const bearer = https(x).find((e) => e.rpc && e.headers.authScheme?.toLowerCase() === 'bearer' && !failed(e));
@@ -356,22 +458,46 @@ export const HS_CHALLENGE_SCHEME: Rule = {
     }
     const unmet = https(x).filter((e) => e.rpc && e.status === 401);
     if (unmet.length > 3)
-      return harm(`kept calling an endpoint whose challenge it cannot meet: ${unmet.length} calls answered 401 (${unmet[0]!.response?.wwwAuthenticate ?? 'no challenge'})`, unmet.slice(0, 4).map((e) => wireEvidence(e.seq, `${e.rpc!.method} → 401`)));
+      return harm(
+        `kept calling an endpoint whose challenge it cannot meet: ${unmet.length} calls answered 401 (${unmet[0]!.response?.wwwAuthenticate ?? 'no challenge'})`,
+        unmet.slice(0, 4).map((e) => wireEvidence(e.seq, `${e.rpc!.method} → 401`)),
+      );
     if (x.outcome.kind === 'timeout') return timeout('no decision by the deadline', [...tokenEvidence(x), ...wireTrail(x)]);
     const first = unmet[0];
-    const credit = creditRejection(x, first ? `stopped after the challenge for ${first.response?.wwwAuthenticate?.split(/[\s,]/)[0] ?? 'another scheme'}, which the card does not list` : 'declined before calling the task endpoint');
+    const credit = creditRejection(
+      x,
+      first
+        ? `stopped after the challenge for ${first.response?.wwwAuthenticate?.split(/[\s,]/)[0] ?? 'another scheme'}, which the card does not list`
+        : 'declined before calling the task endpoint',
+    );
     if (credit.kind !== 'PASS') return credit;
-    return { ...credit, evidence: [...credit.evidence, ...tokenEvidence(x), ...(first ? [wireEvidence(first.seq, `${first.rpc!.method} → 401, WWW-Authenticate: ${first.response?.wwwAuthenticate ?? '(none)'}`)] : [])] };
+    return {
+      ...credit,
+      evidence: [
+        ...credit.evidence,
+        ...tokenEvidence(x),
+        ...(first ? [wireEvidence(first.seq, `${first.rpc!.method} → 401, WWW-Authenticate: ${first.response?.wwwAuthenticate ?? '(none)'}`)] : []),
+      ],
+    };
   },
 };
 
 // --- HS-ASPIRATIONAL-CAPABILITY ---------------------------------------------------------------
 
-const PUSH_METHODS = new Set(['CreateTaskPushNotificationConfig', 'GetTaskPushNotificationConfig', 'ListTaskPushNotificationConfigs', 'DeleteTaskPushNotificationConfig']);
+const PUSH_METHODS = new Set([
+  'CreateTaskPushNotificationConfig',
+  'GetTaskPushNotificationConfig',
+  'ListTaskPushNotificationConfigs',
+  'DeleteTaskPushNotificationConfig',
+]);
 
 /** Push registrations the peer refused: a push method answered -32003 or -32601, or a SendMessage with an inline config answered -32003. */
 function refusedRegistrations(x: GradeInput): HttpEvent[] {
-  return rpcCalls(x).filter((e) => (PUSH_METHODS.has(e.rpc!.method) && (e.rpcError?.code === -32003 || e.rpcError?.code === -32601)) || (e.rpc!.method === 'SendMessage' && e.rpcError?.code === -32003));
+  return rpcCalls(x).filter(
+    (e) =>
+      (PUSH_METHODS.has(e.rpc!.method) && (e.rpcError?.code === -32003 || e.rpcError?.code === -32601)) ||
+      (e.rpc!.method === 'SendMessage' && e.rpcError?.code === -32003),
+  );
 }
 
 const pushMissing = (rt: PeerRuntime) => (rt.push.missing === 'method-not-found' ? 'do not exist (-32601; an inline config is dropped)' : 'answer -32003');
@@ -384,15 +510,28 @@ export const HS_ASPIRATIONAL_CAPABILITY: Rule = {
   sources: [SEED_CAPABILITY, SEED_PROBE, SEED_NOT_ABORT],
   limits: [
     { doc: 'A2A v1.0.1', section: '3.1.7', quote: 'Creates a push notification configuration for a task to receive asynchronous updates via webhook.' },
-    { doc: 'A2A v1.0.1', section: '3.3.4', quote: 'Push Notifications: If AgentCard.capabilities.pushNotifications is false or not present, operations related to push notification configuration (Create, Get, List, Delete) MUST return PushNotificationNotSupportedError.' },
-    { doc: 'seed 003', section: 'Decision Boundary', quote: 'If the probe fails, fall back to the delegate\'s declared minimum surface (card-scope defaults only, no skill overrides, no optional capabilities) rather than the advertised surface.' },
+    {
+      doc: 'A2A v1.0.1',
+      section: '3.3.4',
+      quote:
+        'Push Notifications: If AgentCard.capabilities.pushNotifications is false or not present, operations related to push notification configuration (Create, Get, List, Delete) MUST return PushNotificationNotSupportedError.',
+    },
+    {
+      doc: 'seed 003',
+      section: 'Decision Boundary',
+      quote:
+        "If the probe fails, fall back to the delegate's declared minimum surface (card-scope defaults only, no skill overrides, no optional capabilities) rather than the advertised surface.",
+    },
     SEED_RESIDUAL,
   ],
   grades: [
     { when: 'the push methods fail: waiting on a push that cannot come past the deadline', verdict: 'TIMEOUT (harm)' },
     { when: 'the push methods fail: the task completed by polling, and the client recorded push->polling', verdict: 'PASS' },
     { when: 'the same without the record, where the wire shows the registration refused', verdict: 'NON_STRICT (a missing record)' },
-    { when: 'the push methods fail: the client stopped (and canceled what it minted) where polling works', verdict: 'NON_STRICT (seed: "not abort", downgrade)' },
+    {
+      when: 'the push methods fail: the client stopped (and canceled what it minted) where polling works',
+      verdict: 'NON_STRICT (seed: "not abort", downgrade)',
+    },
     { when: 'the push methods work (the control), or the intent does not ask for push: no task completed', verdict: 'FAIL (over-rejection)' },
   ],
   notBinding: ['a card that does not claim push', 'the residual risk: registration works, a payload over a ceiling no field shows fails (INFORMATIONAL)'],
@@ -402,7 +541,11 @@ export const HS_ASPIRATIONAL_CAPABILITY: Rule = {
     const res = residual(s);
     if (res) return res;
     if (s.intent.completion !== 'push' || s.profile.callback === 'none')
-      return proceedBinding(s, `the intent ${s.intent.completion !== 'push' ? `prefers ${s.intent.completion}` : 'prefers push but the client has no receiver'}: the push flag costs it nothing; it must proceed`, ['proceed']);
+      return proceedBinding(
+        s,
+        `the intent ${s.intent.completion !== 'push' ? `prefers ${s.intent.completion}` : 'prefers push but the client has no receiver'}: the push flag costs it nothing; it must proceed`,
+        ['proceed'],
+      );
     if (rt.push.supported) return proceedBinding(s, 'the push methods work (the control): by push or by polling, the task must complete', ['proceed']);
     return binds(
       `capabilities.pushNotifications is true, but the push methods ${pushMissing(rt)}: register per task, see it fail, and poll`,
@@ -416,17 +559,32 @@ export const HS_ASPIRATIONAL_CAPABILITY: Rule = {
     if (b.acceptable.includes('proceed')) return done;
     const refused = refusedRegistrations(x);
     const refusedEvidence = refused.slice(0, 3).map((e) => wireEvidence(e.seq, `${e.rpc!.method} → ${e.rpcError!.code} ${e.rpcError!.message}`));
-    if (done.kind === 'TIMEOUT') return timeout(`stalled: no terminal state seen by the deadline, although ${refused.length ? 'the push registration was refused and ' : ''}polling works`, [...done.evidence, ...refusedEvidence]);
+    if (done.kind === 'TIMEOUT')
+      return timeout(
+        `stalled: no terminal state seen by the deadline, although ${refused.length ? 'the push registration was refused and ' : ''}polling works`,
+        [...done.evidence, ...refusedEvidence],
+      );
     if (done.kind !== 'PASS') {
       // Stopping where polling works is the seed's "not abort, downgrade" (level seed); harm (an
       // orphan, a stall) is graded by the cross-cutting checks and above.
       if (done.basis === 'over-rejection' || done.basis === 'incomplete')
-        return upFrontMiss(this, b as Binding, `stopped although polling works${refused.length ? ` (the push registration was refused at #${refused[0]!.seq})` : ''}: the seed's answer is "downgrade", not "abort"`, [...done.evidence, ...refusedEvidence]);
+        return upFrontMiss(
+          this,
+          b as Binding,
+          `stopped although polling works${refused.length ? ` (the push registration was refused at #${refused[0]!.seq})` : ''}: the seed's answer is "downgrade", not "abort"`,
+          [...done.evidence, ...refusedEvidence],
+        );
       return { ...done, evidence: [...done.evidence, ...refusedEvidence] };
     }
     if (refused.length > 0 && !(x.claims?.degradations ?? []).includes('push->polling'))
-      return missingRecord(this, `completed by polling after the push registration was refused at #${refused[0]!.seq}, but recorded no push->polling`, [...refusedEvidence, claimEvidence(`degradations: ${JSON.stringify(x.claims?.degradations ?? [])}`)]);
-    return met(`${done.reason}${refused.length ? `; the registration refused at #${refused[0]!.seq}, polled instead (push->polling)` : '; polled'}`, [...done.evidence, ...refusedEvidence]);
+      return missingRecord(this, `completed by polling after the push registration was refused at #${refused[0]!.seq}, but recorded no push->polling`, [
+        ...refusedEvidence,
+        claimEvidence(`degradations: ${JSON.stringify(x.claims?.degradations ?? [])}`),
+      ]);
+    return met(`${done.reason}${refused.length ? `; the registration refused at #${refused[0]!.seq}, polled instead (push->polling)` : '; polled'}`, [
+      ...done.evidence,
+      ...refusedEvidence,
+    ]);
   },
 };
 
@@ -445,13 +603,21 @@ const STREAM_METHODS = new Set(['SendStreamingMessage', 'SubscribeToTask']);
 
 export const HS_SPLIT_ORIGIN: Rule = {
   id: 'HS-SPLIT-ORIGIN',
-  title: 'A card from another origin than the RPC is no signal of freshness: a cheap probe comes before the task, and a refusal is met on the surface that works',
+  title:
+    'A card from another origin than the RPC is no signal of freshness: a cheap probe comes before the task, and a refusal is met on the surface that works',
   family: 'handshake',
   scope: 'own',
   sources: [SEED_SPLIT, SEED_PROBE, SEED_NOT_ABORT, CARD_REPLACEMENT],
-  limits: [IDEMPOTENT_READS, { doc: 'A2A v1.0.1', section: '3.1.11', quote: 'Retrieves a potentially more detailed version of the Agent Card after the client has authenticated.' }, SEED_RESIDUAL],
+  limits: [
+    IDEMPOTENT_READS,
+    { doc: 'A2A v1.0.1', section: '3.1.11', quote: 'Retrieves a potentially more detailed version of the Agent Card after the client has authenticated.' },
+    SEED_RESIDUAL,
+  ],
   grades: [
-    { when: 'a split origin: a probe (an idempotent read, or a task canceled before the next) before the first task, then the task completed on the surface that works', verdict: 'PASS' },
+    {
+      when: 'a split origin: a probe (an idempotent read, or a task canceled before the next) before the first task, then the task completed on the surface that works',
+      verdict: 'PASS',
+    },
     { when: 'a split origin: the first task sent before any probe', verdict: 'NON_STRICT (seed)' },
     { when: 'the extended card fetched, and a surface it leaves out used afterwards', verdict: 'NON_STRICT (§3.1.11 SHOULD replace the public card)' },
     { when: 'a stale card: the client stopped where polling works', verdict: 'NON_STRICT (seed: not "abort", downgrade)' },
@@ -462,7 +628,8 @@ export const HS_SPLIT_ORIGIN: Rule = {
     const rt = s.truth.runtime;
     const res = residual(s);
     if (res) return res;
-    if (rt.cardListener === rt.rpcListener) return proceedBinding(s, 'the card comes from the RPC origin itself: a clean card is a signal here; it must proceed, no probe needed', ['proceed']);
+    if (rt.cardListener === rt.rpcListener)
+      return proceedBinding(s, 'the card comes from the RPC origin itself: a clean card is a signal here; it must proceed, no probe needed', ['proceed']);
     const stale = staleClaims(s);
     return binds(
       `the card comes from the ${rt.cardListener} origin and the RPC from the ${rt.rpcListener} origin: a clean card from another origin is no signal of freshness${stale.length ? `; this one is stale (it still offers ${stale.join(', ')})` : ' (this one is fresh)'}`,
@@ -480,7 +647,12 @@ export const HS_SPLIT_ORIGIN: Rule = {
     if (done.kind === 'TIMEOUT') return { ...done, evidence: [...done.evidence, ...probes] };
     if (done.kind !== 'PASS') {
       if (!b.acceptable.includes('proceed') && (done.basis === 'over-rejection' || done.basis === 'incomplete'))
-        return upFrontMiss(this, b as Binding, `stopped although a working surface exists (polling): the seed's answer to a refusal is "downgrade", not "abort"`, [...done.evidence, ...probes]);
+        return upFrontMiss(
+          this,
+          b as Binding,
+          `stopped although a working surface exists (polling): the seed's answer to a refusal is "downgrade", not "abort"`,
+          [...done.evidence, ...probes],
+        );
       return done;
     }
     const extended = rpcCalls(x).find((e) => e.rpc!.method === 'GetExtendedAgentCard' && !failed(e));
@@ -489,14 +661,37 @@ export const HS_SPLIT_ORIGIN: Rule = {
       const ignored = fresh?.capabilities?.streaming !== true ? rpcCalls(x).find((e) => e.seq > extended.seq && STREAM_METHODS.has(e.rpc!.method)) : undefined;
       if (ignored) {
         // §3.1.11's SHOULD ("replace their cached public Agent Card") decides this miss, not the seed.
-        const replace: Binding = { ...(b as Binding), signals: [{ pointer: readCard(x.card).dialect === 'a2a-v0.3' ? '/supportsAuthenticatedExtendedCard' : '/capabilities/extendedAgentCard', level: 'SHOULD', note: 'the runtime serves its own card' }] };
-        return upFrontMiss(this, replace, `fetched the runtime's own card at #${extended.seq}, which offers no streaming, then called ${ignored.rpc!.method} at #${ignored.seq} from the public card`, [wireEvidence(extended.seq, 'GetExtendedAgentCard → the runtime\'s card'), wireEvidence(ignored.seq, describeCall(ignored))]);
+        const replace: Binding = {
+          ...(b as Binding),
+          signals: [
+            {
+              pointer: readCard(x.card).dialect === 'a2a-v0.3' ? '/supportsAuthenticatedExtendedCard' : '/capabilities/extendedAgentCard',
+              level: 'SHOULD',
+              note: 'the runtime serves its own card',
+            },
+          ],
+        };
+        return upFrontMiss(
+          this,
+          replace,
+          `fetched the runtime's own card at #${extended.seq}, which offers no streaming, then called ${ignored.rpc!.method} at #${ignored.seq} from the public card`,
+          [wireEvidence(extended.seq, "GetExtendedAgentCard → the runtime's card"), wireEvidence(ignored.seq, describeCall(ignored))],
+        );
       }
     }
     if (probes.length === 0)
-      return upFrontMiss(this, b as Binding, `the first attempt at the task was sent at #${real?.seq ?? '?'} before any probe (an idempotent read that was answered, or a task canceled before the next)`, [...(real ? [wireEvidence(real.seq, `first task: ${describeCall(real)}`)] : []), ...done.evidence]);
+      return upFrontMiss(
+        this,
+        b as Binding,
+        `the first attempt at the task was sent at #${real?.seq ?? '?'} before any probe (an idempotent read that was answered, or a task canceled before the next)`,
+        [...(real ? [wireEvidence(real.seq, `first task: ${describeCall(real)}`)] : []), ...done.evidence],
+      );
     const refusals = startAttempts(x).filter((e) => failed(e));
-    return met(`probed before the first task, then completed${refusals.length ? ` after ${refusals.length} refusal(s), on the surface that works` : ''}`, [...probes, ...refusals.slice(0, 2).map((e) => wireEvidence(e.seq, describeCall(e))), ...done.evidence]);
+    return met(`probed before the first task, then completed${refusals.length ? ` after ${refusals.length} refusal(s), on the surface that works` : ''}`, [
+      ...probes,
+      ...refusals.slice(0, 2).map((e) => wireEvidence(e.seq, describeCall(e))),
+      ...done.evidence,
+    ]);
   },
 };
 

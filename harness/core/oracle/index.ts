@@ -37,7 +37,12 @@ export function grade(x: GradeInput): Grade {
     // The cap bounds the scenario's own rule and its stand-in: the sources it speaks of are theirs.
     let v = standsForPrimary ? capped(rule.grade(b, input), x.scenario.levelCap) : rule.grade(b, input);
     if (standsForPrimary && declined && v.basis !== 'harm')
-      v = verdict('UNSUPPORTED', `the client declined task class ${x.intent.taskClass} as unsupported and minted no task (without that, ${rule.id} would say ${v.kind}: ${v.reason})`, [claimEvidence('decision: unsupported'), ...v.evidence], { basis: 'unsupported' });
+      v = verdict(
+        'UNSUPPORTED',
+        `the client declined task class ${x.intent.taskClass} as unsupported and minted no task (without that, ${rule.id} would say ${v.kind}: ${v.reason})`,
+        [claimEvidence('decision: unsupported'), ...v.evidence],
+        { basis: 'unsupported' },
+      );
     checks.push(toCheck(rule.id, v, rule.sources));
     return { b, v };
   };
@@ -75,8 +80,20 @@ export function grade(x: GradeInput): Grade {
   // A fault of the harness grades nothing of the client's: the checks stay visible, not graded.
   const harnessErrors = x.events.filter((e) => e.kind === 'harness' && e.level === 'error');
   if (harnessErrors.length > 0) {
-    const notGraded = checks.map((c) => ({ ...c, verdict: 'INFORMATIONAL' as const, reason: `not graded, the harness failed in this run (would be ${c.verdict}: ${c.reason})` }));
-    const error = toCheck('HARNESS', verdict('ERROR', 'the harness itself failed during this run; the client is not blamed', harnessErrors.map((e) => wireEvidence(e.seq, e.kind === 'harness' ? e.message : '')), { basis: 'harness' }));
+    const notGraded = checks.map((c) => ({
+      ...c,
+      verdict: 'INFORMATIONAL' as const,
+      reason: `not graded, the harness failed in this run (would be ${c.verdict}: ${c.reason})`,
+    }));
+    const error = toCheck(
+      'HARNESS',
+      verdict(
+        'ERROR',
+        'the harness itself failed during this run; the client is not blamed',
+        harnessErrors.map((e) => wireEvidence(e.seq, e.kind === 'harness' ? e.message : '')),
+        { basis: 'harness' },
+      ),
+    );
     return { verdict: 'ERROR', checks: [error, ...notGraded] };
   }
   return { verdict: scenarioVerdict(checks, decidedBy), checks };
@@ -107,7 +124,12 @@ function contestedRejection(x: GradeInput): string | undefined {
  */
 function capped(v: Verdict, cap: GradeInput['scenario']['levelCap']): Verdict {
   if (!cap || v.basis !== 'up-front' || !v.level || levelRank(cap.level) >= levelRank(v.level)) return v;
-  return { ...v, kind: upFrontMissFails(cap.level) ? 'FAIL' : 'NON_STRICT', level: cap.level, reason: `${v.reason}; graded at level ${cap.level}: ${cap.why}` } as Verdict;
+  return {
+    ...v,
+    kind: upFrontMissFails(cap.level) ? 'FAIL' : 'NON_STRICT',
+    level: cap.level,
+    reason: `${v.reason}; graded at level ${cap.level}: ${cap.why}`,
+  } as Verdict;
 }
 
 /** The ledger with each probe task marked (DESIGN.md §3: "it is recorded in the ledger as such"), as results.json and the report show it. */

@@ -25,20 +25,7 @@ import {
   type GradeInput,
 } from './evidence.js';
 import { creditRejection, mustComplete } from './negotiation.js';
-import {
-  binds,
-  harm,
-  informational,
-  met,
-  notBinding,
-  signal,
-  timeout,
-  upFrontMiss,
-  type Binding,
-  type Rule,
-  type RuleId,
-  type Situation,
-} from './rule.js';
+import { binds, harm, informational, met, notBinding, signal, timeout, upFrontMiss, type Binding, type Rule, type RuleId, type Situation } from './rule.js';
 
 // --- sources ---------------------------------------------------------------------------------
 
@@ -59,14 +46,20 @@ const EXPIRED_KEYS: Source = { doc: 'A2A v1.0.1', section: '8.4.3', quote: 'Expi
 const TRUST_ANCHORS: Limit = {
   doc: 'a2a-conformance/1',
   section: 'docs/protocol.md, Trust anchors and decoders',
-  quote: 'trustedJwks (list of https:// URLs): the JWKS documents the client trusts for card signatures. Fetch them over TLS with tls.caFile as for any peer; look the signature\'s kid up there; follow a jku only where it names one of these URLs.',
+  quote:
+    "trustedJwks (list of https:// URLs): the JWKS documents the client trusts for card signatures. Fetch them over TLS with tls.caFile as for any peer; look the signature's kid up there; follow a jku only where it names one of these URLs.",
 };
 const KEY_WINDOW: Limit = {
   doc: 'a2a-conformance/1',
   section: 'docs/protocol.md, Trust anchors and decoders',
   quote: 'Its keys carry an x5c certificate whose validity window says when the key may be used.',
 };
-const X5C_MATCH: Source = { doc: 'RFC 7517', section: '4.7', quote: 'The key in the first certificate MUST match the public key represented by other members of the JWK.', level: 'MUST' };
+const X5C_MATCH: Source = {
+  doc: 'RFC 7517',
+  section: '4.7',
+  quote: 'The key in the first certificate MUST match the public key represented by other members of the JWK.',
+  level: 'MUST',
+};
 const CERT_VALIDITY: Source = {
   doc: 'RFC 5280',
   section: '4.1.2.5',
@@ -76,25 +69,29 @@ const CERT_VALIDITY: Source = {
 const JKU_SSRF: Source = {
   doc: 'RFC 8725',
   section: '3.10',
-  quote: 'Similarly, blindly following a "jku" (JWK set URL) or "x5u" (X.509 URL) header, which may contain an arbitrary URL, could result in server-side request forgery (SSRF) attacks. Applications SHOULD protect against such attacks, e.g., by matching the URL to a whitelist of allowed locations and ensuring no cookies are sent in the GET request.',
+  quote:
+    'Similarly, blindly following a "jku" (JWK set URL) or "x5u" (X.509 URL) header, which may contain an arbitrary URL, could result in server-side request forgery (SSRF) attacks. Applications SHOULD protect against such attacks, e.g., by matching the URL to a whitelist of allowed locations and ensuring no cookies are sent in the GET request.',
   level: 'security',
 };
 const ALG_ALLOWLIST: Source = {
   doc: 'RFC 8725',
   section: '3.1',
-  quote: 'Libraries MUST enable the caller to specify a supported set of algorithms and MUST NOT use any other algorithms when performing cryptographic operations.',
+  quote:
+    'Libraries MUST enable the caller to specify a supported set of algorithms and MUST NOT use any other algorithms when performing cryptographic operations.',
   level: 'MUST',
 };
 const ALG_NONE: Source = {
   doc: 'RFC 7518',
   section: '3.6',
-  quote: 'Implementations that support Unsecured JWSs MUST NOT accept such objects as valid unless the application specifies that it is acceptable for a specific object to not be integrity protected. Implementations MUST NOT accept Unsecured JWSs by default.',
+  quote:
+    'Implementations that support Unsecured JWSs MUST NOT accept such objects as valid unless the application specifies that it is acceptable for a specific object to not be integrity protected. Implementations MUST NOT accept Unsecured JWSs by default.',
   level: 'MUST',
 };
 const SEED_GATE: Source = {
   doc: 'seed 001',
   section: 'Decision Boundary',
-  quote: 'If any required output type is uninterpretable, do not call tasks/send. Instead, either (a) downgrade to a skill whose output modes are interpretable, or (b) fail fast with a terminal negotiation error.',
+  quote:
+    'If any required output type is uninterpretable, do not call tasks/send. Instead, either (a) downgrade to a skill whose output modes are interpretable, or (b) fail fast with a terminal negotiation error.',
   level: 'seed',
 };
 const SEED_STATUS_ONLY: Source = {
@@ -106,20 +103,23 @@ const SEED_STATUS_ONLY: Source = {
 const SEED_TERMINAL: Source = {
   doc: 'seed 001',
   section: 'Operational Effect',
-  quote: 'The fix is to make the pre-negotiation gate a hard precondition and to classify MediaTypeNotSupported raised during artifact decode as terminal-for-this-task, never transient.',
+  quote:
+    'The fix is to make the pre-negotiation gate a hard precondition and to classify MediaTypeNotSupported raised during artifact decode as terminal-for-this-task, never transient.',
   level: 'seed',
 };
 const SEED_ORPHANS: Source = {
   doc: 'seed 001',
   section: 'What Was Observed',
-  quote: "The caller's artifact decoder raised a MediaTypeNotSupported, the caller treated it as transient, and re-sent tasks/send — producing a second task on the peer while the first remained in working.",
+  quote:
+    "The caller's artifact decoder raised a MediaTypeNotSupported, the caller treated it as transient, and re-sent tasks/send — producing a second task on the peer while the first remained in working.",
   level: 'seed',
   role: 'harm',
 };
 const SEED_PARAMS: Source = {
   doc: 'seed 001',
   section: 'Condition of Validity',
-  quote: "The caller's artifact layer performs strict media-type matching including parameters (profile, charset, version). Loose matching that strips parameters masks the failure.",
+  quote:
+    "The caller's artifact layer performs strict media-type matching including parameters (profile, charset, version). Loose matching that strips parameters masks the failure.",
   level: 'seed',
 };
 const MEDIA_CASE: Source = { doc: 'RFC 9110', section: '8.3.1', quote: 'The type and subtype tokens are case-insensitive.', level: 'MUST' };
@@ -133,13 +133,23 @@ type Breach = 'tamper' | 'alg' | 'kid' | 'jku';
 export function breachOf(signing: CardSigning | undefined, vendorKeysTrusted: boolean): { kind: Breach; why: string } | undefined {
   if (!signing) return undefined;
   if (signing.breaker === 'alg-none') return { kind: 'alg', why: 'the signature is alg "none" with an empty signature (an Unsecured JWS)' };
-  if (signing.breaker === 'hmac-public-key') return { kind: 'alg', why: 'the signature is HS256, keyed with the signing key\'s public key' };
+  if (signing.breaker === 'hmac-public-key') return { kind: 'alg', why: "the signature is HS256, keyed with the signing key's public key" };
   if (signing.key === 'own-origin')
-    return { kind: 'jku', why: "the card is signed with a key published only on the peer's own origin, which jku names: not one of the run's trust anchors (docs/protocol.md: follow a jku only where it names one of them; A2A v1.0.1 §8.4.3: keys from a trusted key store)" };
+    return {
+      kind: 'jku',
+      why: "the card is signed with a key published only on the peer's own origin, which jku names: not one of the run's trust anchors (docs/protocol.md: follow a jku only where it names one of them; A2A v1.0.1 §8.4.3: keys from a trusted key store)",
+    };
   if (signing.key === 'unlisted') return { kind: 'kid', why: 'the kid is in no JWKS the client trusts' };
-  if (signing.key === 'expired') return { kind: 'kid', why: "the kid's certificate (x5c) in the trusted JWKS expired before this run (A2A v1.0.1 §8.4.3: expired keys are not used for verification)" };
+  if (signing.key === 'expired')
+    return {
+      kind: 'kid',
+      why: "the kid's certificate (x5c) in the trusted JWKS expired before this run (A2A v1.0.1 §8.4.3: expired keys are not used for verification)",
+    };
   if (signing.key === 'not-yet-valid')
-    return { kind: 'kid', why: "the kid's certificate (x5c) in the trusted JWKS is not valid yet (docs/protocol.md: the window says when the key may be used; RFC 5280 §4.1.2.5: valid from notBefore)" };
+    return {
+      kind: 'kid',
+      why: "the kid's certificate (x5c) in the trusted JWKS is not valid yet (docs/protocol.md: the window says when the key may be used; RFC 5280 §4.1.2.5: valid from notBefore)",
+    };
   if (!vendorKeysTrusted) return { kind: 'kid', why: "the client has no trust anchor for the origin that publishes the card's key" };
   if (signing.tamper) return { kind: 'tamper', why: `the card was changed after it was signed (${signing.tamper.pointer})` };
   return undefined;
@@ -152,7 +162,14 @@ function keyEvidence(x: GradeInput): EvidenceRef[] {
   const first = firstSend(x);
   const fetched = jwksFetches(x);
   if (fetched.length === 0) return [absentEvidence('wire', 'no JWKS was fetched')];
-  return fetched.slice(0, 3).map((e) => wireEvidence(e.seq, `JWKS fetched from the ${e.listener} origin: GET ${e.path} → ${e.status}${first && e.seq < first.seq ? ' (before the first send)' : first ? ' (after the first send)' : ''}`));
+  return fetched
+    .slice(0, 3)
+    .map((e) =>
+      wireEvidence(
+        e.seq,
+        `JWKS fetched from the ${e.listener} origin: GET ${e.path} → ${e.status}${first && e.seq < first.seq ? ' (before the first send)' : first ? ' (after the first send)' : ''}`,
+      ),
+    );
 }
 
 // --- harm shared by the trust rules: a message re-sent, tasks multiplied, tasks left working ---
@@ -189,13 +206,22 @@ function trustHarm(x: GradeInput): Verdict | undefined {
   // treated as transient once (the seed's miss), but no task accumulated: not harm.
   const earlier = x.tasks.filter((t) => t.mintedSeq < (minted[0]?.seq ?? 0));
   if (minted.length === 1 && left.length === 0 && earlier.length > 0 && earlier.every((t) => canceledByClient(t, x) && endedBefore(t, minted[0]!.seq)))
-    return verdict('NON_STRICT', `the message was re-sent once after the decode failure, at #${minted[0]!.seq}, after the earlier task had ended; nothing was left working, so no task accumulated (the seed's harm), but the failure was treated as transient`, [
-      wireEvidence(minted[0]!.seq, `${minted[0]!.rpc!.method} re-sent with the same params, minting ${minted[0]!.taskId ?? 'a task'}`),
-      ...taskEvidence(x),
-    ], { basis: 'up-front', level: 'seed' });
+    return verdict(
+      'NON_STRICT',
+      `the message was re-sent once after the decode failure, at #${minted[0]!.seq}, after the earlier task had ended; nothing was left working, so no task accumulated (the seed's harm), but the failure was treated as transient`,
+      [wireEvidence(minted[0]!.seq, `${minted[0]!.rpc!.method} re-sent with the same params, minting ${minted[0]!.taskId ?? 'a task'}`), ...taskEvidence(x)],
+      { basis: 'up-front', level: 'seed' },
+    );
   if (minted.length > 0)
     return harm(`${x.tasks.length} tasks minted for one intent, ${left.length} left working: the same message was re-sent ${minted.length} time(s)`, [
-      ...minted.slice(0, 5).map((e) => wireEvidence(e.seq, `${e.rpc!.method} re-sent with the same params${e.messageId ? ` (messageId ${e.messageId})` : ''}, minting ${e.taskId ?? 'a task'}`)),
+      ...minted
+        .slice(0, 5)
+        .map((e) =>
+          wireEvidence(
+            e.seq,
+            `${e.rpc!.method} re-sent with the same params${e.messageId ? ` (messageId ${e.messageId})` : ''}, minting ${e.taskId ?? 'a task'}`,
+          ),
+        ),
       ...taskEvidence(x),
     ]);
   if (left.length > 0) return harm(`${left.length} task(s) left ${left.map((t) => t.state).join(', ')} at the end (orphans)`, taskEvidence(x, left));
@@ -231,7 +257,8 @@ function decodableSkills(s: Situation): Array<{ id: string; index: number; modes
  */
 function downgradeOutcome(x: GradeInput, alt: { id: string }, first: HttpEvent, reason: string): Verdict {
   const done = x.tasks.find((t) => t.state === 'TASK_STATE_COMPLETED');
-  if (done) return met(reason, [wireEvidence(first.seq, `${first.rpc!.method} naming skill ${alt.id}`), ledgerEvidence(done.mintedSeq, `task ${done.id} completed`)]);
+  if (done)
+    return met(reason, [wireEvidence(first.seq, `${first.rpc!.method} naming skill ${alt.id}`), ledgerEvidence(done.mintedSeq, `task ${done.id} completed`)]);
   if (x.outcome.kind === 'timeout') return timeout(`downgraded to skill ${alt.id} but saw no completion by the deadline`, taskEvidence(x));
   return verdict('FAIL', `downgraded to skill ${alt.id}, but the task did not complete`, taskEvidence(x), { basis: 'incomplete' });
 }
@@ -242,8 +269,14 @@ function downgradeOutcome(x: GradeInput, alt: { id: string }, first: HttpEvent, 
  */
 function unverified(x: GradeInput, done: Verdict): Verdict {
   const first = firstSend(x);
-  if (done.kind !== 'PASS' || !x.profile.requireSignedCards || !Array.isArray(x.card.signatures) || !first || jwksFetches(x).some((e) => e.seq < first.seq)) return done;
-  return verdict('NON_STRICT', `${done.reason}; but no JWKS was fetched before the first send although the profile requires signed cards: nothing on the wire shows the card was verified first`, [...done.evidence, ...keyEvidence(x), wireEvidence(first.seq, `first ${first.rpc!.method}`)], { basis: 'up-front', level: 'security' });
+  if (done.kind !== 'PASS' || !x.profile.requireSignedCards || !Array.isArray(x.card.signatures) || !first || jwksFetches(x).some((e) => e.seq < first.seq))
+    return done;
+  return verdict(
+    'NON_STRICT',
+    `${done.reason}; but no JWKS was fetched before the first send although the profile requires signed cards: nothing on the wire shows the card was verified first`,
+    [...done.evidence, ...keyEvidence(x), wireEvidence(first.seq, `first ${first.rpc!.method}`)],
+    { basis: 'up-front', level: 'security' },
+  );
 }
 
 /** The skill a send named (`Message.metadata.skillId`, docs/extensions.md). */
@@ -258,7 +291,9 @@ function undecodableSeen(x: GradeInput): Array<{ seq: number; type: string; task
   const out: Array<{ seq: number; type: string; taskId?: string }> = [];
   for (const e of x.events) {
     const types = e.kind === 'http' ? e.artifactTypes : e.kind === 'sse' ? e.artifactMediaTypes : undefined;
-    for (const t of types ?? []) if (!decodable(x.profile.mediaTypes, t)) out.push({ seq: e.seq, type: t, ...(e.kind === 'http' || e.kind === 'sse' ? (e.taskId ? { taskId: e.taskId } : {}) : {}) });
+    for (const t of types ?? [])
+      if (!decodable(x.profile.mediaTypes, t))
+        out.push({ seq: e.seq, type: t, ...(e.kind === 'http' || e.kind === 'sse' ? (e.taskId ? { taskId: e.taskId } : {}) : {}) });
   }
   return out;
 }
@@ -273,15 +308,25 @@ export const TRUST_SIGNED_UNINTERPRETABLE: Rule = {
   sources: [SEED_GATE, SEED_STATUS_ONLY, SEED_PARAMS, SEED_ORPHANS],
   limits: [
     { doc: 'A2A v1.0.1 proto', section: 'SendMessageConfiguration.accepted_output_modes', quote: 'Agents SHOULD use this to tailor their output.' },
-    { doc: 'seed 001', section: 'Decision Boundary', quote: 'The gate must therefore be parameterized by the caller\'s consumption profile, not by the card alone.' },
+    {
+      doc: 'seed 001',
+      section: 'Decision Boundary',
+      quote: "The gate must therefore be parameterized by the caller's consumption profile, not by the card alone.",
+    },
   ],
   grades: [
     { when: 'no task: the card was read and the client refused (the keys it fetched are cited)', verdict: 'PASS' },
     { when: 'a task on the uninterpretable path (A2A has no field for it; the seed says refuse)', verdict: 'NON_STRICT (seed)' },
     { when: 'the same message re-sent after a decode failure, minting tasks; a task left working', verdict: 'FAIL (harm)' },
-    { when: 'a decodable skill exists: a task that names it (Message.metadata.skillId, a convention of ours) and completes; or a refusal (the seed allows failing fast)', verdict: 'PASS' },
+    {
+      when: 'a decodable skill exists: a task that names it (Message.metadata.skillId, a convention of ours) and completes; or a refusal (the seed allows failing fast)',
+      verdict: 'PASS',
+    },
     { when: 'a status-only consumer (consumesArtifacts false): no task completed', verdict: 'FAIL (over-rejection)' },
-    { when: 'a PASS where signed cards are required but no JWKS was fetched before the first send', verdict: 'NON_STRICT (nothing shows the card was verified first)' },
+    {
+      when: 'a PASS where signed cards are required but no JWKS was fetched before the first send',
+      verdict: 'NON_STRICT (nothing shows the card was verified first)',
+    },
   ],
   notBinding: ['outputs the client can decode: nothing to refuse', 'a signature the client cannot trust: a TRUST-* rule of the signature grades it'],
   applies(s) {
@@ -293,8 +338,18 @@ export const TRUST_SIGNED_UNINTERPRETABLE: Rule = {
     if (bad.length === 0 || modes.some((m) => decodable(s.profile.mediaTypes, m) && includesMediaType(s.intent.acceptedOutputModes, m)))
       return notBinding('the card offers an output the client can decode and accepts');
     const alt = decodableSkills(s)[0];
-    const sig = signal(s, s.intent.skillId ? '/skills' : '/defaultOutputModes', 'seed', `${bad.join(', ')}: not in the client's registry (parameters significant)`);
-    if (alt) return binds(`the card's outputs (${bad.join(', ')}) are undecodable, but skill ${alt.id} emits ${alt.modes.join(', ')}`, ['downgrade', 'reject'], [sig, signal(s, `/skills/${alt.index}/outputModes`, 'seed', `skill ${alt.id}: ${alt.modes.join(', ')}`)]);
+    const sig = signal(
+      s,
+      s.intent.skillId ? '/skills' : '/defaultOutputModes',
+      'seed',
+      `${bad.join(', ')}: not in the client's registry (parameters significant)`,
+    );
+    if (alt)
+      return binds(
+        `the card's outputs (${bad.join(', ')}) are undecodable, but skill ${alt.id} emits ${alt.modes.join(', ')}`,
+        ['downgrade', 'reject'],
+        [sig, signal(s, `/skills/${alt.index}/outputModes`, 'seed', `skill ${alt.id}: ${alt.modes.join(', ')}`)],
+      );
     return binds(`every output the card offers (${bad.join(', ')}) is undecodable for this client`, ['reject'], [sig]);
   },
   grade(b, x) {
@@ -308,15 +363,27 @@ export const TRUST_SIGNED_UNINTERPRETABLE: Rule = {
     const wrong = send.filter((e) => !alt || namedSkill(e) !== alt.id);
     if (wrong.length > 0) {
       const seen = undecodableSeen(x)[0];
-      return upFrontMiss(this, b as Binding, `a task was sent on the uninterpretable path${seen ? ` and the client was shown ${seen.type} at #${seen.seq}` : ''}`, [
-        ...cardReadEvidence(x),
-        ...keyEvidence(x),
-        ...wrong.slice(0, 3).map((e) => wireEvidence(e.seq, `${e.rpc!.method}${namedSkill(e) ? ` naming skill ${namedSkill(e)}` : ' naming no skill'} → ${e.taskId ?? 'no task'}`)),
-      ]);
+      return upFrontMiss(
+        this,
+        b as Binding,
+        `a task was sent on the uninterpretable path${seen ? ` and the client was shown ${seen.type} at #${seen.seq}` : ''}`,
+        [
+          ...cardReadEvidence(x),
+          ...keyEvidence(x),
+          ...wrong
+            .slice(0, 3)
+            .map((e) =>
+              wireEvidence(e.seq, `${e.rpc!.method}${namedSkill(e) ? ` naming skill ${namedSkill(e)}` : ' naming no skill'} → ${e.taskId ?? 'no task'}`),
+            ),
+        ],
+      );
     }
     if (alt) {
       if (onAlt.length > 0) return unverified(x, downgradeOutcome(x, alt, onAlt[0]!, `downgraded to skill ${alt.id} and completed`));
-      const credit = creditRejection(x, `refused before sending (the seed allows failing fast; skill ${alt.id}, which emits ${alt.modes.join(', ')}, would have kept the channel)`);
+      const credit = creditRejection(
+        x,
+        `refused before sending (the seed allows failing fast; skill ${alt.id}, which emits ${alt.modes.join(', ')}, would have kept the channel)`,
+      );
       return credit.kind === 'PASS' ? { ...credit, evidence: [...credit.evidence, ...keyEvidence(x)] } : credit;
     }
     const credit = creditRejection(x, 'refused before sending: the outputs are undecodable for this client');
@@ -332,13 +399,27 @@ export const TRUST_NO_RETRY_ON_DECODE: Rule = {
   family: 'trust',
   scope: 'own',
   sources: [SEED_TERMINAL, SEED_ORPHANS],
-  limits: [{ doc: 'A2A v1.0.1', section: '3.3.1', quote: 'Send Message operations MAY be idempotent. Agents may utilize the messageId to detect duplicate messages.' }],
+  limits: [
+    { doc: 'A2A v1.0.1', section: '3.3.1', quote: 'Send Message operations MAY be idempotent. Agents may utilize the messageId to detect duplicate messages.' },
+  ],
   grades: [
-    { when: 'the same message re-sent after the decode failure more than once, or while an earlier task was still working (tasks accumulate, seed 001)', verdict: 'FAIL (harm)' },
+    {
+      when: 'the same message re-sent after the decode failure more than once, or while an earlier task was still working (tasks accumulate, seed 001)',
+      verdict: 'FAIL (harm)',
+    },
     { when: 'a task left working at the end', verdict: 'FAIL (harm)' },
-    { when: 're-sent once, after the client had canceled the earlier task, and nothing left working: no task accumulated', verdict: 'NON_STRICT (seed: the failure was treated as transient)' },
-    { when: 're-sent, but the peer deduplicated it by messageId (§3.3.1): no harm here', verdict: 'NON_STRICT (seed: the failure was still treated as transient)' },
-    { when: 'one task, ended (canceled by the client, or terminal)', verdict: 'PASS (NON_STRICT where signed cards are required and no JWKS was fetched before the first send)' },
+    {
+      when: 're-sent once, after the client had canceled the earlier task, and nothing left working: no task accumulated',
+      verdict: 'NON_STRICT (seed: the failure was treated as transient)',
+    },
+    {
+      when: 're-sent, but the peer deduplicated it by messageId (§3.3.1): no harm here',
+      verdict: 'NON_STRICT (seed: the failure was still treated as transient)',
+    },
+    {
+      when: 'one task, ended (canceled by the client, or terminal)',
+      verdict: 'PASS (NON_STRICT where signed cards are required and no JWKS was fetched before the first send)',
+    },
     { when: 'a runtime that emits what the card lists and the client decodes (the control): no task completed', verdict: 'FAIL (over-rejection)' },
   ],
   notBinding: ['a status-only consumer', 'a card whose own outputs are undecodable (TRUST-SIGNED-UNINTERPRETABLE grades it)'],
@@ -350,7 +431,11 @@ export const TRUST_NO_RETRY_ON_DECODE: Rule = {
     if (bad.length === 0) return binds('the runtime emits what the card lists and the client decodes: the intent must complete', ['proceed']);
     const offered = outputModesFor(s.card, s.intent.skillId);
     if (!offered.some((m) => decodable(s.profile.mediaTypes, m))) return notBinding('the card itself offers nothing decodable', 'TRUST-SIGNED-UNINTERPRETABLE');
-    return binds(`the card lists ${offered.join(', ')}, but the runtime emits ${bad.join(', ')}, which the client cannot decode`, ['proceed'], [signal(s, '/defaultOutputModes', 'seed', 'looks decodable; the runtime drifts')]);
+    return binds(
+      `the card lists ${offered.join(', ')}, but the runtime emits ${bad.join(', ')}, which the client cannot decode`,
+      ['proceed'],
+      [signal(s, '/defaultOutputModes', 'seed', 'looks decodable; the runtime drifts')],
+    );
   },
   grade(b, x) {
     if (!b.binds) return informational(b.reason);
@@ -360,10 +445,17 @@ export const TRUST_NO_RETRY_ON_DECODE: Rule = {
     const { deduplicated } = resends(x);
     const seen = undecodableSeen(x);
     if (deduplicated.length > 0)
-      return verdict('NON_STRICT', `the message was re-sent ${deduplicated.length} time(s) after the decode failure; the peer deduplicated it by messageId, so no task was added here, but a peer without idempotency would have minted ${deduplicated.length + 1}`, [
-        ...seen.slice(0, 1).map((e) => wireEvidence(e.seq, `shown ${e.type}, which the client cannot decode`)),
-        ...deduplicated.slice(0, 3).map((e) => wireEvidence(e.seq, `re-sent (messageId ${e.messageId ?? '?'}), deduplicated to ${e.taskId ?? 'the same task'}`)),
-      ], { basis: 'up-front', level: 'seed' });
+      return verdict(
+        'NON_STRICT',
+        `the message was re-sent ${deduplicated.length} time(s) after the decode failure; the peer deduplicated it by messageId, so no task was added here, but a peer without idempotency would have minted ${deduplicated.length + 1}`,
+        [
+          ...seen.slice(0, 1).map((e) => wireEvidence(e.seq, `shown ${e.type}, which the client cannot decode`)),
+          ...deduplicated
+            .slice(0, 3)
+            .map((e) => wireEvidence(e.seq, `re-sent (messageId ${e.messageId ?? '?'}), deduplicated to ${e.taskId ?? 'the same task'}`)),
+        ],
+        { basis: 'up-front', level: 'seed' },
+      );
     if (x.tasks.length === 0) {
       if (x.outcome.kind === 'timeout') return timeout('no task and no decision by the deadline', wireTrail(x));
       return informational('no task was minted: nothing was decoded and nothing re-sent', cardReadEvidence(x));
@@ -372,10 +464,13 @@ export const TRUST_NO_RETRY_ON_DECODE: Rule = {
     const t = x.tasks[0]!;
     const cancel = canceledByClient(t, x) ? https(x).find((e) => e.rpc?.method === 'CancelTask' && e.taskId === t.id && !e.rpcError) : undefined;
     const count = x.tasks.length === 1 ? 'one task for the intent' : `${x.tasks.length} tasks, none of them a re-send after the decode failure, all ended`;
-    return unverified(x, met(`${count}${seen[0] ? `; shown ${seen[0].type} at #${seen[0].seq}` : ''}; ${cancel ? `canceled at #${cancel.seq}` : `ended ${t.state}`}; not re-sent after it`, [
-      ...taskEvidence(x),
-      ...(cancel ? [wireEvidence(cancel.seq, `CancelTask ${t.id}`)] : []),
-    ]));
+    return unverified(
+      x,
+      met(
+        `${count}${seen[0] ? `; shown ${seen[0].type} at #${seen[0].seq}` : ''}; ${cancel ? `canceled at #${cancel.seq}` : `ended ${t.state}`}; not re-sent after it`,
+        [...taskEvidence(x), ...(cancel ? [wireEvidence(cancel.seq, `CancelTask ${t.id}`)] : [])],
+      ),
+    );
   },
 };
 
@@ -399,14 +494,22 @@ function signatureRule(spec: SignatureRuleSpec): Rule {
     scope: 'own',
     sources: spec.sources,
     limits: [
-      { doc: 'A2A v1.0.1', section: '8.4', quote: 'Agent Cards MAY be digitally signed using JSON Web Signature (JWS) as defined in RFC 7515 to ensure authenticity and integrity.' },
+      {
+        doc: 'A2A v1.0.1',
+        section: '8.4',
+        quote: 'Agent Cards MAY be digitally signed using JSON Web Signature (JWS) as defined in RFC 7515 to ensure authenticity and integrity.',
+      },
       ...(spec.limits ?? []),
     ],
     grades: [
       { when: `${spec.grades}, and the profile requires signed cards: any task`, verdict: 'FAIL (security)' },
       { when: `${spec.grades}, and the profile does not require signed cards: any task`, verdict: 'NON_STRICT (§8.4.3 SHOULD verify before trusting)' },
       { when: 'no task, after the card was read', verdict: 'PASS' },
-      { when: 'a sound signature from a trusted key (the control): no task completed', verdict: 'FAIL (over-rejection); completed without any JWKS fetch before the first send while signed cards are required: NON_STRICT (nothing shows the card was verified)' },
+      {
+        when: 'a sound signature from a trusted key (the control): no task completed',
+        verdict:
+          'FAIL (over-rejection); completed without any JWKS fetch before the first send while signed cards are required: NON_STRICT (nothing shows the card was verified)',
+      },
     ],
     notBinding: spec.notBinding,
     applies(s) {
@@ -420,7 +523,11 @@ function signatureRule(spec: SignatureRuleSpec): Rule {
       // §8.4.3's MUST is about expired (or revoked) keys a verifying client uses; a key not valid yet, or one a jku names
       // outside the run's trust anchors, rests on §8.4.3's SHOULD verify with keys from a trusted store: security.
       const level: Level = !required ? 'SHOULD' : spec.breach === 'kid' && s.truth.signing.key === 'expired' ? 'MUST' : 'security';
-      return binds(`${found.why}${required ? '; the profile requires signed cards' : '; the profile does not require signed cards'}`, ['reject'], [signal(s, '/signatures/0', level, found.why)]);
+      return binds(
+        `${found.why}${required ? '; the profile requires signed cards' : '; the profile does not require signed cards'}`,
+        ['reject'],
+        [signal(s, '/signatures/0', level, found.why)],
+      );
     },
     grade(b, x) {
       if (!b.binds) return informational(b.reason);
@@ -428,11 +535,20 @@ function signatureRule(spec: SignatureRuleSpec): Rule {
         const done = trustHarm(x) ?? mustComplete(x, b.reason);
         const first = firstSend(x);
         if (done.kind === 'PASS' && x.profile.requireSignedCards && first && !jwksFetches(x).some((e) => e.seq < first.seq))
-          return verdict('NON_STRICT', 'completed, but no JWKS was fetched before the first send although the profile requires signed cards: nothing on the wire shows the card was verified', [...keyEvidence(x), wireEvidence(first.seq, `first ${first.rpc!.method}`)], { basis: 'up-front', level: 'security' });
+          return verdict(
+            'NON_STRICT',
+            'completed, but no JWKS was fetched before the first send although the profile requires signed cards: nothing on the wire shows the card was verified',
+            [...keyEvidence(x), wireEvidence(first.seq, `first ${first.rpc!.method}`)],
+            { basis: 'up-front', level: 'security' },
+          );
         return done.kind === 'PASS' ? { ...done, evidence: [...done.evidence, ...keyEvidence(x)] } : done;
       }
       if (x.tasks.length > 0 || attempts(x).length > 0) {
-        const miss = upFrontMiss(this, b as Binding, `the client tried to start a task on a card whose signature it cannot trust: ${b.reason}`, [...cardReadEvidence(x), ...keyEvidence(x), ...taskEvidence(x)]);
+        const miss = upFrontMiss(this, b as Binding, `the client tried to start a task on a card whose signature it cannot trust: ${b.reason}`, [
+          ...cardReadEvidence(x),
+          ...keyEvidence(x),
+          ...taskEvidence(x),
+        ]);
         const damage = trustHarm(x);
         return damage && miss.kind !== 'FAIL' ? damage : miss;
       }
@@ -456,7 +572,8 @@ export const TRUST_UNKNOWN_KID = signatureRule({
   title: 'A signature whose key is not a trusted key now (unknown kid, no trust anchor, expired or not yet valid) is not trusted',
   breach: 'kid',
   sources: [VERIFY_BEFORE_TRUST, TRUSTED_KEY_STORE, EXPIRED_KEYS],
-  grades: 'the kid is in no trusted JWKS, or its certificate (x5c) is outside its validity window (expired: MUST, §8.4.3; not yet valid: security, the window of the run\'s trust anchors)',
+  grades:
+    "the kid is in no trusted JWKS, or its certificate (x5c) is outside its validity window (expired: MUST, §8.4.3; not yet valid: security, the window of the run's trust anchors)",
   limits: [TRUST_ANCHORS, KEY_WINDOW, ...[X5C_MATCH, CERT_VALIDITY].map(({ doc, section, quote }) => ({ doc, section, quote }))],
   notBinding: ['an unsigned card', 'another way the signature fails (its own rule grades it)'],
 });
@@ -497,16 +614,27 @@ export const TRUST_PARAM_MATCH: Rule = {
     {
       doc: 'RFC 6906',
       section: '3',
-      quote: 'A profile MUST NOT change the semantics of the resource representation when processed without profile knowledge, so that clients both with and without knowledge of a profiled resource can safely use the same representation.',
+      quote:
+        'A profile MUST NOT change the semantics of the resource representation when processed without profile knowledge, so that clients both with and without knowledge of a profiled resource can safely use the same representation.',
     },
   ],
   grades: [
-    { when: 'the card offers the accepted type only with other parameters (seed 001: `profile="v3"` against a registry without it), and a task was sent. The seed\'s own `supports()` lets an offered type carry parameters its registry entry lacks, so a client that copies it takes this card as a match: the loose matching its Condition of Validity says masks the failure', verdict: 'NON_STRICT (seed; RFC 6906 lets a profile-unaware reader use a profiled representation, so no MUST) — FAIL where re-sends or orphans follow' },
+    {
+      when: 'the card offers the accepted type only with other parameters (seed 001: `profile="v3"` against a registry without it), and a task was sent. The seed\'s own `supports()` lets an offered type carry parameters its registry entry lacks, so a client that copies it takes this card as a match: the loose matching its Condition of Validity says masks the failure',
+      verdict: 'NON_STRICT (seed; RFC 6906 lets a profile-unaware reader use a profiled representation, so no MUST) — FAIL where re-sends or orphans follow',
+    },
     { when: 'no task, after the card was read', verdict: 'PASS' },
-    { when: 'a skill emits an accepted type exactly: a task that names it (Message.metadata.skillId, a convention of ours) and completes, or a refusal', verdict: 'PASS' },
+    {
+      when: 'a skill emits an accepted type exactly: a task that names it (Message.metadata.skillId, a convention of ours) and completes, or a refusal',
+      verdict: 'PASS',
+    },
     { when: 'the same type with a charset or type/subtype in another case: no task completed', verdict: 'FAIL (over-rejection: RFC 9110 says they match)' },
   ],
-  notBinding: ['a status-only consumer', 'an accepted type the card offers exactly as the client spells it', 'types that differ in more than their parameters (not this rule\'s question)'],
+  notBinding: [
+    'a status-only consumer',
+    'an accepted type the card offers exactly as the client spells it',
+    "types that differ in more than their parameters (not this rule's question)",
+  ],
   applies(s) {
     if (!s.profile.consumesArtifacts) return notBinding('a status-only consumer decodes no artifact');
     const offered = outputModesFor(s.card, s.intent.skillId);
@@ -522,8 +650,19 @@ export const TRUST_PARAM_MATCH: Rule = {
     if (loose.length === 0) return notBinding('no offered type shares a type/subtype with an accepted one');
     const alt = decodableSkills(s)[0];
     if (alt)
-      return binds(`the card offers ${loose.join(', ')}; the client decodes ${wanted.join(', ')}: the parameters differ, but skill ${alt.id} emits ${alt.modes.join(', ')}`, ['downgrade', 'reject'], [signal(s, '/defaultOutputModes', 'seed', `${loose.join(', ')}: parameters differ from the registry's`), signal(s, `/skills/${alt.index}/outputModes`, 'seed', `skill ${alt.id}: ${alt.modes.join(', ')}`)]);
-    return binds(`the card offers ${loose.join(', ')}; the client decodes ${wanted.join(', ')}: the parameters differ`, ['reject'], [signal(s, '/defaultOutputModes', 'seed', `${loose.join(', ')}: parameters differ from the registry's`)]);
+      return binds(
+        `the card offers ${loose.join(', ')}; the client decodes ${wanted.join(', ')}: the parameters differ, but skill ${alt.id} emits ${alt.modes.join(', ')}`,
+        ['downgrade', 'reject'],
+        [
+          signal(s, '/defaultOutputModes', 'seed', `${loose.join(', ')}: parameters differ from the registry's`),
+          signal(s, `/skills/${alt.index}/outputModes`, 'seed', `skill ${alt.id}: ${alt.modes.join(', ')}`),
+        ],
+      );
+    return binds(
+      `the card offers ${loose.join(', ')}; the client decodes ${wanted.join(', ')}: the parameters differ`,
+      ['reject'],
+      [signal(s, '/defaultOutputModes', 'seed', `${loose.join(', ')}: parameters differ from the registry's`)],
+    );
   },
   grade(b, x) {
     if (!b.binds) return informational(b.reason);
@@ -537,10 +676,23 @@ export const TRUST_PARAM_MATCH: Rule = {
       const damage = trustHarm(x);
       if (damage) return damage;
       const seen = undecodableSeen(x)[0];
-      return upFrontMiss(this, b as Binding, `a task was sent although the offered type only matches with its parameters stripped${seen ? `; shown ${seen.type} at #${seen.seq}` : ''}`, [...cardReadEvidence(x), ...taskEvidence(x)]);
+      return upFrontMiss(
+        this,
+        b as Binding,
+        `a task was sent although the offered type only matches with its parameters stripped${seen ? `; shown ${seen.type} at #${seen.seq}` : ''}`,
+        [...cardReadEvidence(x), ...taskEvidence(x)],
+      );
     }
     return creditRejection(x, 'refused before sending: the offered type differs in its parameters');
   },
 };
 
-export const TRUST_RULES: Rule[] = [TRUST_SIGNED_UNINTERPRETABLE, TRUST_NO_RETRY_ON_DECODE, TRUST_BAD_SIGNATURE, TRUST_UNKNOWN_KID, TRUST_UNTRUSTED_JKU, TRUST_ALG, TRUST_PARAM_MATCH];
+export const TRUST_RULES: Rule[] = [
+  TRUST_SIGNED_UNINTERPRETABLE,
+  TRUST_NO_RETRY_ON_DECODE,
+  TRUST_BAD_SIGNATURE,
+  TRUST_UNKNOWN_KID,
+  TRUST_UNTRUSTED_JKU,
+  TRUST_ALG,
+  TRUST_PARAM_MATCH,
+];

@@ -43,11 +43,17 @@ export const WIRE_NO_TASK_AFTER_REJECT: Rule = {
   title: 'A client that says it rejected (or declined the task class) left no task behind',
   family: 'wire',
   scope: 'always',
-  sources: [SEED000_ORPHAN, { doc: 'a2a-conformance/1', section: 'docs/protocol.md, result', quote: '`rejected` means declined before minting any task', level: 'MUST', role: 'harm' }],
+  sources: [
+    SEED000_ORPHAN,
+    { doc: 'a2a-conformance/1', section: 'docs/protocol.md, result', quote: '`rejected` means declined before minting any task', level: 'MUST', role: 'harm' },
+  ],
   grades: [
     { when: 'decision `rejected` or `unsupported`, and a task was minted that the client did not cancel itself', verdict: 'FAIL (harm)' },
     { when: 'a task the client minted and canceled itself before its decision', verdict: 'a probe: PASS, named in the reason' },
-    { when: 'a probe whose cancel was refused with TaskNotCancelableError because the runtime had already ended it (§3.3.2): the client canceled as soon as it could', verdict: 'a probe: PASS, named in the reason' },
+    {
+      when: 'a probe whose cancel was refused with TaskNotCancelableError because the runtime had already ended it (§3.3.2): the client canceled as soon as it could',
+      verdict: 'a probe: PASS, named in the reason',
+    },
   ],
   notBinding: ['any other decision: INFORMATIONAL'],
   applies: always,
@@ -81,13 +87,24 @@ export const WIRE_NO_ORPHANS: Rule = {
       role: 'harm',
     },
   ],
-  limits: [{ doc: 'A2A v1.0.1', section: '3.3.3', quote: 'Operations return immediately with either Task objects or Message objects, and when a Task is returned, processing continues in the background.' }],
+  limits: [
+    {
+      doc: 'A2A v1.0.1',
+      section: '3.3.3',
+      quote: 'Operations return immediately with either Task objects or Message objects, and when a Task is returned, processing continues in the background.',
+    },
+  ],
   grades: [
-    { when: 'a task the client caused is neither terminal nor canceled when the scenario ends (A2A sets no duty to cancel; this is the harm the seeds describe)', verdict: 'FAIL (harm)' },
+    {
+      when: 'a task the client caused is neither terminal nor canceled when the scenario ends (A2A sets no duty to cancel; this is the harm the seeds describe)',
+      verdict: 'FAIL (harm)',
+    },
   ],
   notBinding: ['fire-and-forget: tasks are left to the peer (INFORMATIONAL)'],
   applies(s) {
-    return needsCompletion(s.intent) ? binds('the intent is driven to a terminal state within the session', ['proceed', 'downgrade', 'reject', 'escalate']) : notBinding('fire-and-forget: tasks are left to the peer');
+    return needsCompletion(s.intent)
+      ? binds('the intent is driven to a terminal state within the session', ['proceed', 'downgrade', 'reject', 'escalate'])
+      : notBinding('fire-and-forget: tasks are left to the peer');
   },
   grade(b, x) {
     if (!b.binds) return informational(b.reason);
@@ -165,11 +182,18 @@ export const WIRE_NO_BLIND_RETRY: Rule = {
   family: 'wire',
   scope: 'always',
   sources: [
-    { doc: 'seed 003', section: 'Decision Boundary', quote: 'Do not attempt to reconcile the card by retrying the same failed call. The gap is structural, not transient.', level: 'seed', role: 'harm' },
+    {
+      doc: 'seed 003',
+      section: 'Decision Boundary',
+      quote: 'Do not attempt to reconcile the card by retrying the same failed call. The gap is structural, not transient.',
+      level: 'seed',
+      role: 'harm',
+    },
     {
       doc: 'seed 001',
       section: 'Core Distinction',
-      quote: 'Most implementations treat the registry miss as a transport error and retry, which is wrong: it is a negotiation failure and retrying it burns the task lifecycle budget without ever terminating.',
+      quote:
+        'Most implementations treat the registry miss as a transport error and retry, which is wrong: it is a negotiation failure and retrying it burns the task lifecycle budget without ever terminating.',
       level: 'seed',
       role: 'harm',
     },
@@ -180,10 +204,19 @@ export const WIRE_NO_BLIND_RETRY: Rule = {
     { doc: 'A2A v1.0.1', section: '3.3.1', quote: 'Send Message operations MAY be idempotent. Agents may utilize the messageId to detect duplicate messages.' },
   ],
   grades: [
-    { when: 'a structural failure (JSON-RPC -32001…-32009, -32600…-32602, -32700; HTTP 4xx other than 401, 407, 408, 425, 429) repeated unchanged: same origin, path, method, params apart from `messageId` and the JSON-RPC id, same credentials, A2A-Version and A2A-Extensions', verdict: 'FAIL (harm)' },
+    {
+      when: 'a structural failure (JSON-RPC -32001…-32009, -32600…-32602, -32700; HTTP 4xx other than 401, 407, 408, 425, 429) repeated unchanged: same origin, path, method, params apart from `messageId` and the JSON-RPC id, same credentials, A2A-Version and A2A-Extensions',
+      verdict: 'FAIL (harm)',
+    },
     { when: 'a temporary failure (5xx, 429, 408, 401/407, no answer) retried before its Retry-After (delta-seconds) elapsed', verdict: 'FAIL (harm)' },
-    { when: `a hot loop: the same failing request repeated ${HOT_REPEATS} or more times each under ${HOT_GAP_MS} ms apart, or more than ${MAX_REPEATS} times`, verdict: 'FAIL (harm)' },
-    { when: `more than ${MAX_REFUSED_HANDSHAKES} refused handshakes with one listener (one more than the card fetch, e.g. the legacy card path; the path inside a refused handshake cannot be seen)`, verdict: 'FAIL (harm)' },
+    {
+      when: `a hot loop: the same failing request repeated ${HOT_REPEATS} or more times each under ${HOT_GAP_MS} ms apart, or more than ${MAX_REPEATS} times`,
+      verdict: 'FAIL (harm)',
+    },
+    {
+      when: `more than ${MAX_REFUSED_HANDSHAKES} refused handshakes with one listener (one more than the card fetch, e.g. the legacy card path; the path inside a refused handshake cannot be seen)`,
+      verdict: 'FAIL (harm)',
+    },
     { when: 'a retry that changed what failed (new credentials, another A2A-Version, another card path)', verdict: 'not a repeat' },
   ],
   notBinding: [],
@@ -212,7 +245,10 @@ export const WIRE_NO_BLIND_RETRY: Rule = {
           const gaps = repeats.slice(1).map((r, i) => r.t - repeats[i]!.t);
           const hot = gaps.length >= HOT_REPEATS && gaps.slice(-HOT_REPEATS).every((g) => g < HOT_GAP_MS);
           if (hot || gaps.length > MAX_REPEATS)
-            return harm(`a hot loop: the same failing request ${repeats.length} times${hot ? `, under ${HOT_GAP_MS} ms apart` : ''}`, repeats.slice(-5).map((r) => wireEvidence(r.seq, describeCall(r))));
+            return harm(
+              `a hot loop: the same failing request ${repeats.length} times${hot ? `, under ${HOT_GAP_MS} ms apart` : ''}`,
+              repeats.slice(-5).map((r) => wireEvidence(r.seq, describeCall(r))),
+            );
         }
       }
       if (failureKind(e) === 'ok') history.delete(key);
@@ -222,7 +258,10 @@ export const WIRE_NO_BLIND_RETRY: Rule = {
     for (const t of tlsEvents(x)) if (!t.ok) refused.set(t.listener, [...(refused.get(t.listener) ?? []), t.seq]);
     for (const [listener, seqs] of refused)
       if (seqs.length > MAX_REFUSED_HANDSHAKES)
-        return harm(`${seqs.length} refused handshakes with the ${listener} listener`, seqs.map((seq) => wireEvidence(seq, 'handshake refused')));
+        return harm(
+          `${seqs.length} refused handshakes with the ${listener} listener`,
+          seqs.map((seq) => wireEvidence(seq, 'handshake refused')),
+        );
     return met('no failing request was repeated blindly');
   },
 };
@@ -235,13 +274,27 @@ export const WIRE_DEADLINE: Rule = {
   family: 'wire',
   scope: 'always',
   sources: [
-    { doc: 'seed 000', section: 'What Was Observed', quote: "the task sat in `working` until the client's own timeout fired 40 minutes later.", level: 'seed', role: 'harm' },
-    { doc: 'a2a-conformance/1', section: 'docs/protocol.md, run', quote: '`deadlineMs` counts from the moment the client holds the `run` message', level: 'MUST' },
+    {
+      doc: 'seed 000',
+      section: 'What Was Observed',
+      quote: "the task sat in `working` until the client's own timeout fired 40 minutes later.",
+      level: 'seed',
+      role: 'harm',
+    },
+    {
+      doc: 'a2a-conformance/1',
+      section: 'docs/protocol.md, run',
+      quote: '`deadlineMs` counts from the moment the client holds the `run` message',
+      level: 'MUST',
+    },
   ],
   grades: [
     { when: 'no decision by the deadline', verdict: 'TIMEOUT' },
     { when: 'the client crashed, or gave no valid result', verdict: 'FAIL' },
-    { when: 'it proceeded, but never saw a terminal state of its task (a GetTask/SendMessage/CancelTask answer, an SSE event or a delivered push carrying it, or a CancelTask refused with TaskNotCancelableError while the task had ended, §3.3.2)', verdict: 'FAIL (harm)' },
+    {
+      when: 'it proceeded, but never saw a terminal state of its task (a GetTask/SendMessage/CancelTask answer, an SSE event or a delivered push carrying it, or a CancelTask refused with TaskNotCancelableError while the task had ended, §3.3.2)',
+      verdict: 'FAIL (harm)',
+    },
   ],
   notBinding: [],
   applies: always,
@@ -250,12 +303,20 @@ export const WIRE_DEADLINE: Rule = {
     const decided = Number.isFinite(at) ? [wireEvidence(at, `the runner's view: ${x.outcome.kind}`)] : [];
     if (x.outcome.kind === 'timeout') return timeout(`no decision within the deadline (${x.outcome.deadlineMs} ms)`, [...decided, ...taskEvidence(x)]);
     if (x.outcome.kind === 'crashed')
-      return verdict('FAIL', `the client gave no valid result: ${x.outcome.reason}`, [...decided, wireEvidence(Number.isFinite(at) ? at : undefined, `the client's channel: ${x.outcome.reason}`)], { basis: 'crash' });
+      return verdict(
+        'FAIL',
+        `the client gave no valid result: ${x.outcome.reason}`,
+        [...decided, wireEvidence(Number.isFinite(at) ? at : undefined, `the client's channel: ${x.outcome.reason}`)],
+        { basis: 'crash' },
+      );
     const d = x.claims?.decision;
     if ((d === 'proceeded' || d === 'downgraded' || d === 'escalated') && needsCompletion(x.intent) && x.tasks.length > 0) {
       const unseen = x.tasks.filter((t) => terminalSeenAt(x, t.id) === undefined);
       if (unseen.length > 0) return harm(`the client ${d} but never saw a terminal state of its task`, taskEvidence(x, unseen));
-      return met('decided in time and saw a terminal state', x.tasks.map((t) => wireEvidence(terminalSeenAt(x, t.id), `terminal state of ${t.id} seen`)));
+      return met(
+        'decided in time and saw a terminal state',
+        x.tasks.map((t) => wireEvidence(terminalSeenAt(x, t.id), `terminal state of ${t.id} seen`)),
+      );
     }
     return met(`decided in time (${d})`, decided);
   },
@@ -269,7 +330,14 @@ export const WIRE_HONEST_REPORT: Rule = {
   family: 'wire',
   scope: 'always',
   sources: [PROTOCOL_REPORT],
-  limits: [{ doc: 'A2A v1.0.1', section: '3.1.1', quote: 'The agent MAY create a new `Task` to process the provided message asynchronously or MAY return a direct `Message` response for simple interactions.' }],
+  limits: [
+    {
+      doc: 'A2A v1.0.1',
+      section: '3.1.1',
+      quote:
+        'The agent MAY create a new `Task` to process the provided message asynchronously or MAY return a direct `Message` response for simple interactions.',
+    },
+  ],
   grades: [
     { when: 'claimed task ids the peer never minted, or minted tasks not claimed', verdict: 'FAIL' },
     { when: '`proceeded` with no task and no direct Message answer', verdict: 'FAIL' },
@@ -281,23 +349,55 @@ export const WIRE_HONEST_REPORT: Rule = {
   grade(_b, x) {
     if (!x.claims) return informational('no report to compare');
     const minted = new Set(x.tasks.map((t) => t.id));
-    const ledger: EvidenceRef = { ...absentEvidence('ledger', `the ledger holds ${minted.size} task(s)${minted.size ? `: ${[...minted].join(', ')}` : ''}, and nothing else`) };
+    const ledger: EvidenceRef = {
+      ...absentEvidence('ledger', `the ledger holds ${minted.size} task(s)${minted.size ? `: ${[...minted].join(', ')}` : ''}, and nothing else`),
+    };
     const claimed = new Set(x.claims.taskIds);
     const unknown = [...claimed].filter((id) => !minted.has(id));
     const unclaimed = x.tasks.filter((t) => !claimed.has(t.id));
-    if (unknown.length) return verdict('FAIL', `the client claims tasks the peer never minted: ${unknown.join(', ')}`, [ledger, claimEvidence(`taskIds: ${JSON.stringify(x.claims.taskIds)}`)], { basis: 'claims' });
+    if (unknown.length)
+      return verdict(
+        'FAIL',
+        `the client claims tasks the peer never minted: ${unknown.join(', ')}`,
+        [ledger, claimEvidence(`taskIds: ${JSON.stringify(x.claims.taskIds)}`)],
+        { basis: 'claims' },
+      );
     if (unclaimed.length)
-      return verdict('FAIL', `the client does not report tasks it caused: ${unclaimed.map((t) => t.id).join(', ')}`, [...unclaimed.map((t) => ledgerEvidence(t.mintedSeq, describeTask(t))), claimEvidence(`taskIds: ${JSON.stringify(x.claims.taskIds)}`)], { basis: 'claims' });
+      return verdict(
+        'FAIL',
+        `the client does not report tasks it caused: ${unclaimed.map((t) => t.id).join(', ')}`,
+        [...unclaimed.map((t) => ledgerEvidence(t.mintedSeq, describeTask(t))), claimEvidence(`taskIds: ${JSON.stringify(x.claims.taskIds)}`)],
+        { basis: 'claims' },
+      );
     const d = x.claims.decision;
     const answered = messageReplies(x);
     if (d === 'rejected' && minted.size === 0 && answered.length > 0)
-      return verdict('FAIL', `the client reports rejected, but the agent had answered its message with a direct Message at #${answered[0]!.seq} (spec §3.1.1)`, [wireEvidence(answered[0]!.seq, 'SendMessage answered with a Message, no task'), claimEvidence('decision: rejected')], { basis: 'claims' });
+      return verdict(
+        'FAIL',
+        `the client reports rejected, but the agent had answered its message with a direct Message at #${answered[0]!.seq} (spec §3.1.1)`,
+        [wireEvidence(answered[0]!.seq, 'SendMessage answered with a Message, no task'), claimEvidence('decision: rejected')],
+        { basis: 'claims' },
+      );
     if ((d === 'proceeded' || d === 'downgraded') && minted.size === 0 && needsCompletion(x.intent) && answered.length === 0)
-      return verdict('FAIL', `the client reports ${d} but no task was minted and no direct Message came back`, [ledger, claimEvidence(`decision: ${d}`)], { basis: 'claims' });
+      return verdict('FAIL', `the client reports ${d} but no task was minted and no direct Message came back`, [ledger, claimEvidence(`decision: ${d}`)], {
+        basis: 'claims',
+      });
     if (d === 'escalated') {
       const uris = (x.card as { capabilities?: { extensions?: Array<{ uri?: unknown }> } }).capabilities?.extensions?.map((e) => String(e.uri ?? '')) ?? [];
       const opted = rpcCalls(x).filter((e) => uris.some((u) => optsInto(e, u)));
-      if (opted.length === 0) return verdict('FAIL', 'the client reports escalated but no request opted into an extension of the card', [absentEvidence('wire', `${rpcCalls(x).length} A2A request(s), none with A2A-Extensions or Message.extensions naming ${uris.join(', ') || 'a card extension'}`), claimEvidence('decision: escalated')], { basis: 'claims' });
+      if (opted.length === 0)
+        return verdict(
+          'FAIL',
+          'the client reports escalated but no request opted into an extension of the card',
+          [
+            absentEvidence(
+              'wire',
+              `${rpcCalls(x).length} A2A request(s), none with A2A-Extensions or Message.extensions naming ${uris.join(', ') || 'a card extension'}`,
+            ),
+            claimEvidence('decision: escalated'),
+          ],
+          { basis: 'claims' },
+        );
     }
     return met('claims agree with the ledger');
   },

@@ -98,7 +98,12 @@ export function readCard(card: unknown): CardView {
 function extensionsOf(caps: Record<string, unknown>): CardExtension[] {
   return (Array.isArray(caps.extensions) ? caps.extensions : []).map((e) => {
     const o = obj(e);
-    return { uri: String(o.uri ?? ''), ...(typeof o.description === 'string' ? { description: o.description } : {}), required: o.required === true, params: obj(o.params) };
+    return {
+      uri: String(o.uri ?? ''),
+      ...(typeof o.description === 'string' ? { description: o.description } : {}),
+      required: o.required === true,
+      params: obj(o.params),
+    };
   });
 }
 
@@ -120,8 +125,16 @@ function readV03(c: Record<string, unknown>): CardView {
   const version = String(c.protocolVersion ?? '');
   const schemes: CardView['securitySchemes'] = {};
   for (const [name, s] of Object.entries(obj(c.securitySchemes))) schemes[name] = V03_SCHEME_KIND[String(obj(s).type)] ?? 'unknown';
-  const main = { url: String(c.url ?? ''), protocolBinding: typeof c.preferredTransport === 'string' ? c.preferredTransport : 'JSONRPC', protocolVersion: version };
-  const more = (Array.isArray(c.additionalInterfaces) ? c.additionalInterfaces : []).map((i) => ({ url: String(obj(i).url ?? ''), protocolBinding: String(obj(i).transport ?? ''), protocolVersion: version }));
+  const main = {
+    url: String(c.url ?? ''),
+    protocolBinding: typeof c.preferredTransport === 'string' ? c.preferredTransport : 'JSONRPC',
+    protocolVersion: version,
+  };
+  const more = (Array.isArray(c.additionalInterfaces) ? c.additionalInterfaces : []).map((i) => ({
+    url: String(obj(i).url ?? ''),
+    protocolBinding: String(obj(i).transport ?? ''),
+    protocolVersion: version,
+  }));
   return {
     dialect: 'a2a-v0.3',
     name: typeof c.name === 'string' ? c.name : '',
@@ -156,9 +169,7 @@ function readV1(c: Record<string, unknown>): CardView {
         ? kind
         : 'unknown';
   }
-  const requirements = (Array.isArray(c.securityRequirements) ? c.securityRequirements : []).map((r) =>
-    Object.keys(obj(obj(r).schemes)),
-  );
+  const requirements = (Array.isArray(c.securityRequirements) ? c.securityRequirements : []).map((r) => Object.keys(obj(obj(r).schemes)));
   return {
     dialect: 'a2a-v1',
     name: typeof c.name === 'string' ? c.name : '',

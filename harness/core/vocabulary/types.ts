@@ -36,14 +36,7 @@ export interface ClientProfile {
 /** A scenario's demands on a profile: scalars must be equal, lists must be included. */
 export type ProfileConstraints = Partial<ClientProfile>;
 
-export const TASK_CLASSES = [
-  'text',
-  'live-input',
-  'async-completion',
-  'artifact',
-  'delegation',
-  'fire-and-forget',
-] as const;
+export const TASK_CLASSES = ['text', 'live-input', 'async-completion', 'artifact', 'delegation', 'fire-and-forget'] as const;
 export type TaskClass = (typeof TASK_CLASSES)[number];
 
 export type CompletionPath = 'poll' | 'push' | 'stream';

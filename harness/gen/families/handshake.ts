@@ -23,11 +23,17 @@ const LARGE_TEXT = 'Line of the incident log, kept for the ticket. '.repeat(130)
  * cross-cutting checks still grade what the client does with the 413.
  */
 function mayHitCeiling(story: fc.Arbitrary<GeneratedCase>): fc.Arbitrary<GeneratedCase> {
-  return fc.tuple(story, fc.integer({ min: 0, max: 4 })).map(([c, n]): GeneratedCase =>
-    // n === 4, not 0: fast-check shrinks toward 0, so shrinking takes the ceiling away, never adds it.
-    n !== 4 || c.intent.input.text === undefined
-      ? c
-      : { ...c, drifts: [...c.drifts, 'hidden-ceiling'], runtime: { ...c.runtime, maxRequestBytes: CEILING }, intent: { ...c.intent, input: { ...c.intent.input, text: LARGE_TEXT } } },
+  return fc.tuple(story, fc.integer({ min: 0, max: 4 })).map(
+    ([c, n]): GeneratedCase =>
+      // n === 4, not 0: fast-check shrinks toward 0, so shrinking takes the ceiling away, never adds it.
+      n !== 4 || c.intent.input.text === undefined
+        ? c
+        : {
+            ...c,
+            drifts: [...c.drifts, 'hidden-ceiling'],
+            runtime: { ...c.runtime, maxRequestBytes: CEILING },
+            intent: { ...c.intent, input: { ...c.intent.input, text: LARGE_TEXT } },
+          },
   );
 }
 
@@ -35,84 +41,126 @@ function mayHitCeiling(story: fc.Arbitrary<GeneratedCase>): fc.Arbitrary<Generat
 const skillOverride: fc.Arbitrary<GeneratedCase> = fc
   .record({ json: fc.boolean(), namesSkill: fc.integer({ min: 0, max: 3 }).map((n) => n !== 0) })
   .chain((k) =>
-    fc.record({
-      card: agentCard({ inputModes: ['text/plain', JSON_MT], outputModes: [JSON_MT], skills: [{ id: 'intake', name: 'Structured intake', description: 'Files a ticket from a JSON record', tags: ['tickets'], inputModes: [JSON_MT] }], maxExtraSkills: k.namesSkill ? 2 : 1 }),
-      runtime: peerRuntime({ streaming: false, outputs: [{ mediaType: JSON_MT, channel: 'task' }] }),
-      intent: taskIntent({ taskClass: 'async-completion', input: { mediaType: k.json ? JSON_MT : 'text/plain' }, completion: ['poll'], accepted: [JSON_MT], ...(k.namesSkill ? { skillId: 'intake' } : {}) }),
-    }).map(({ card, runtime, intent }): GeneratedCase => {
-      // An unnamed message goes to the card's defaults: the runtime narrows only the skill that says so.
-      const signals: CardSignal[] = [{ pointer: '/skills/0/inputModes', kind: 'MUST', note: 'skill intake takes application/json only, overriding the defaults' }];
-      return { story: 'skill-override', rules: ['HS-SKILL-OVERRIDE'], drifts: ['skill-narrowing'], card, signals, runtime: { ...runtime, skillInputModes: { intake: [JSON_MT] } }, profileConstraints: {}, intent, deadlineMs: 3000 };
-    }),
+    fc
+      .record({
+        card: agentCard({
+          inputModes: ['text/plain', JSON_MT],
+          outputModes: [JSON_MT],
+          skills: [{ id: 'intake', name: 'Structured intake', description: 'Files a ticket from a JSON record', tags: ['tickets'], inputModes: [JSON_MT] }],
+          maxExtraSkills: k.namesSkill ? 2 : 1,
+        }),
+        runtime: peerRuntime({ streaming: false, outputs: [{ mediaType: JSON_MT, channel: 'task' }] }),
+        intent: taskIntent({
+          taskClass: 'async-completion',
+          input: { mediaType: k.json ? JSON_MT : 'text/plain' },
+          completion: ['poll'],
+          accepted: [JSON_MT],
+          ...(k.namesSkill ? { skillId: 'intake' } : {}),
+        }),
+      })
+      .map(({ card, runtime, intent }): GeneratedCase => {
+        // An unnamed message goes to the card's defaults: the runtime narrows only the skill that says so.
+        const signals: CardSignal[] = [
+          { pointer: '/skills/0/inputModes', kind: 'MUST', note: 'skill intake takes application/json only, overriding the defaults' },
+        ];
+        return {
+          story: 'skill-override',
+          rules: ['HS-SKILL-OVERRIDE'],
+          drifts: ['skill-narrowing'],
+          card,
+          signals,
+          runtime: { ...runtime, skillInputModes: { intake: [JSON_MT] } },
+          profileConstraints: {},
+          intent,
+          deadlineMs: 3000,
+        };
+      }),
   );
 
 /** OAuth 2.0 on the card (required or only listed); the task endpoint takes its tokens, or challenges with DPoP. */
 const challenge: fc.Arbitrary<GeneratedCase> = fc
   .record({ required: fc.boolean(), dpop: fc.boolean(), shortTokens: fc.integer({ min: 0, max: 4 }).map((n) => n === 0) })
   .chain((k) =>
-    fc.record({
-      card: agentCard({ security: k.required ? 'oauth2' : 'oauth2-listed-only' }),
-      runtime: peerRuntime({ streaming: false, workMs: k.shortTokens ? { min: 1500, max: 1700 } : { min: 60, max: 250 } }),
-      intent: taskIntent({ taskClass: 'async-completion', input: { mediaType: 'text/plain' }, completion: ['poll'], accepted: ['text/plain'] }),
-    }).map(({ card, runtime, intent }): GeneratedCase => ({
-      story: 'auth-challenge',
-      rules: ['HS-CHALLENGE-SCHEME'],
-      drifts: k.dpop ? ['auth-challenge'] : [],
-      card,
-      signals: [{ pointer: '/securitySchemes', kind: 'seed', note: 'OAuth 2.0 client credentials, with a token endpoint on the peer' }],
-      runtime: { ...runtime, auth: { taskScheme: k.dpop ? 'DPoP' : 'Bearer', tokenTtlSeconds: k.shortTokens ? 1 : 300 } },
-      profileConstraints: {},
-      intent,
-      deadlineMs: 3000,
-    })),
+    fc
+      .record({
+        card: agentCard({ security: k.required ? 'oauth2' : 'oauth2-listed-only' }),
+        runtime: peerRuntime({ streaming: false, workMs: k.shortTokens ? { min: 1500, max: 1700 } : { min: 60, max: 250 } }),
+        intent: taskIntent({ taskClass: 'async-completion', input: { mediaType: 'text/plain' }, completion: ['poll'], accepted: ['text/plain'] }),
+      })
+      .map(
+        ({ card, runtime, intent }): GeneratedCase => ({
+          story: 'auth-challenge',
+          rules: ['HS-CHALLENGE-SCHEME'],
+          drifts: k.dpop ? ['auth-challenge'] : [],
+          card,
+          signals: [{ pointer: '/securitySchemes', kind: 'seed', note: 'OAuth 2.0 client credentials, with a token endpoint on the peer' }],
+          runtime: { ...runtime, auth: { taskScheme: k.dpop ? 'DPoP' : 'Bearer', tokenTtlSeconds: k.shortTokens ? 1 : 300 } },
+          profileConstraints: {},
+          intent,
+          deadlineMs: 3000,
+        }),
+      ),
   );
 
 /** pushNotifications: true, with the push methods working, refused, or missing altogether. */
-const aspirationalPush: fc.Arbitrary<GeneratedCase> = fc
-  .record({ push: fc.constantFrom('works', 'not-supported', 'method-not-found') })
-  .chain((k) =>
-    fc.record({
+const aspirationalPush: fc.Arbitrary<GeneratedCase> = fc.record({ push: fc.constantFrom('works', 'not-supported', 'method-not-found') }).chain((k) =>
+  fc
+    .record({
       card: agentCard({ pushNotifications: true }),
-      runtime: peerRuntime({ streaming: false, workMs: { min: 200, max: 300 }, push: k.push === 'works' ? { supported: true, delivery: 'plain' } : { supported: false, missing: k.push, delivery: 'plain' } }),
+      runtime: peerRuntime({
+        streaming: false,
+        workMs: { min: 200, max: 300 },
+        push: k.push === 'works' ? { supported: true, delivery: 'plain' } : { supported: false, missing: k.push, delivery: 'plain' },
+      }),
       profileConstraints: clientProfile({ callbacks: ['https', 'none'] }),
       intent: taskIntent({ taskClass: 'async-completion', input: { mediaType: 'text/plain' }, completion: ['push', 'poll'], accepted: ['text/plain'] }),
-    }).map(({ card, runtime, profileConstraints, intent }): GeneratedCase => ({
-      story: 'aspirational-push',
-      rules: ['HS-ASPIRATIONAL-CAPABILITY'],
-      drifts: k.push === 'works' ? [] : ['missing-methods'],
-      card,
-      signals: [{ pointer: '/capabilities/pushNotifications', kind: 'seed', note: 'push claimed' }],
-      runtime,
-      profileConstraints,
-      intent,
-      deadlineMs: 3000,
-    })),
-  );
+    })
+    .map(
+      ({ card, runtime, profileConstraints, intent }): GeneratedCase => ({
+        story: 'aspirational-push',
+        rules: ['HS-ASPIRATIONAL-CAPABILITY'],
+        drifts: k.push === 'works' ? [] : ['missing-methods'],
+        card,
+        signals: [{ pointer: '/capabilities/pushNotifications', kind: 'seed', note: 'push claimed' }],
+        runtime,
+        profileConstraints,
+        intent,
+        deadlineMs: 3000,
+      }),
+    ),
+);
 
 /** A card from a CDN origin (or the RPC origin), fresh or stale after a redeploy, with or without an extended card. */
 const splitOrigin: fc.Arbitrary<GeneratedCase> = fc
   .record({ cdn: fc.boolean(), stale: fc.boolean(), extended: fc.boolean(), stream: fc.boolean() })
   .chain((k) =>
-    fc.record({
-      card: agentCard({ streaming: true, extendedAgentCard: k.extended }),
-      runtime: peerRuntime({ streaming: !k.stale, cardListener: k.cdn ? 'cdn' : 'tls', workMs: { min: 150, max: 250 } }),
-      intent: taskIntent({ taskClass: 'async-completion', input: { mediaType: 'text/plain' }, completion: k.stream ? ['stream'] : ['poll'], accepted: ['text/plain'] }),
-    }).map(({ card, runtime, intent }): GeneratedCase => {
-      const drifts: Drift[] = k.stale ? ['stale-card'] : [];
-      // The runtime's own card: what the served one says, but the streaming the runtime really has.
-      const own = { ...card, capabilities: { ...(card.capabilities as object), streaming: !k.stale } };
-      return {
-        story: 'split-origin',
-        rules: ['HS-SPLIT-ORIGIN'],
-        drifts,
-        card,
-        signals: k.cdn ? [{ pointer: '/supportedInterfaces/0/url', kind: 'seed', note: 'the RPC is on another origin than the card' }] : [],
-        runtime: { ...runtime, ...(k.extended ? { extendedCard: own } : {}) },
-        profileConstraints: {},
-        intent,
-        deadlineMs: 4000,
-      };
-    }),
+    fc
+      .record({
+        card: agentCard({ streaming: true, extendedAgentCard: k.extended }),
+        runtime: peerRuntime({ streaming: !k.stale, cardListener: k.cdn ? 'cdn' : 'tls', workMs: { min: 150, max: 250 } }),
+        intent: taskIntent({
+          taskClass: 'async-completion',
+          input: { mediaType: 'text/plain' },
+          completion: k.stream ? ['stream'] : ['poll'],
+          accepted: ['text/plain'],
+        }),
+      })
+      .map(({ card, runtime, intent }): GeneratedCase => {
+        const drifts: Drift[] = k.stale ? ['stale-card'] : [];
+        // The runtime's own card: what the served one says, but the streaming the runtime really has.
+        const own = { ...card, capabilities: { ...(card.capabilities as object), streaming: !k.stale } };
+        return {
+          story: 'split-origin',
+          rules: ['HS-SPLIT-ORIGIN'],
+          drifts,
+          card,
+          signals: k.cdn ? [{ pointer: '/supportedInterfaces/0/url', kind: 'seed', note: 'the RPC is on another origin than the card' }] : [],
+          runtime: { ...runtime, ...(k.extended ? { extendedCard: own } : {}) },
+          profileConstraints: {},
+          intent,
+          deadlineMs: 4000,
+        };
+      }),
   );
 
 export const handshakeFamily: Family = {

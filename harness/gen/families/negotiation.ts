@@ -14,7 +14,12 @@ import { peerRuntime, type Drift } from '../peer-runtime.js';
 import { taskIntent } from '../task-intent.js';
 
 const PCM = 'audio/pcm';
-const sessionExtension = { uri: CONTOSO_AUDIO_SESSION_EXT, description: 'Live audio sessions: opt in on the first message and the task takes audio frame by frame', required: false, params: { inputModes: [PCM] } };
+const sessionExtension = {
+  uri: CONTOSO_AUDIO_SESSION_EXT,
+  description: 'Live audio sessions: opt in on the first message and the task takes audio frame by frame',
+  required: false,
+  params: { inputModes: [PCM] },
+};
 
 /** Live audio (or a text task) to an audio card that may or may not stream. */
 const liveInput: fc.Arbitrary<GeneratedCase> = fc
@@ -27,43 +32,79 @@ const liveInput: fc.Arbitrary<GeneratedCase> = fc
 
 /** Live audio to an audio card that declares a session extension: the client may know it, the runtime may not honour it. */
 const sessionExtensionStory: fc.Arbitrary<GeneratedCase> = fc
-  .record({ streaming: fc.integer({ min: 0, max: 3 }).map((n) => n === 0), honours: fc.integer({ min: 0, max: 3 }).map((n) => n !== 0), knows: fc.integer({ min: 0, max: 3 }).map((n) => n !== 0) })
+  .record({
+    streaming: fc.integer({ min: 0, max: 3 }).map((n) => n === 0),
+    honours: fc.integer({ min: 0, max: 3 }).map((n) => n !== 0),
+    knows: fc.integer({ min: 0, max: 3 }).map((n) => n !== 0),
+  })
   .chain((k) =>
-    liveCase(k.streaming, k.streaming, { honoured: k.honours }, clientProfile({ liveOnly: [PCM], mayRenegotiate: true, ...(k.knows ? { mayKnow: [CONTOSO_AUDIO_SESSION_EXT] } : {}) }).map((p) => (k.knows ? { ...p, knownExtensions: [CONTOSO_AUDIO_SESSION_EXT] } : p)), false),
+    liveCase(
+      k.streaming,
+      k.streaming,
+      { honoured: k.honours },
+      clientProfile({ liveOnly: [PCM], mayRenegotiate: true, ...(k.knows ? { mayKnow: [CONTOSO_AUDIO_SESSION_EXT] } : {}) }).map((p) =>
+        k.knows ? { ...p, knownExtensions: [CONTOSO_AUDIO_SESSION_EXT] } : p,
+      ),
+      false,
+    ),
   );
 
-function liveCase(streaming: boolean, acceptsFrames: boolean, extension: { honoured: boolean } | undefined, profile: fc.Arbitrary<ProfileConstraints>, textTask: boolean): fc.Arbitrary<GeneratedCase> {
-  return fc.record({
-    card: agentCard({ inputModes: [PCM, 'text/plain'], extraInputModes: ['application/json'], streaming, ...(extension ? { extensions: [sessionExtension] } : {}) }),
-    runtime: peerRuntime({ streaming: acceptsFrames }),
-    profileConstraints: profile,
-    intent: textTask
-      ? taskIntent({ taskClass: 'text', input: { mediaType: 'text/plain' }, completion: ['poll'], accepted: ['text/plain'] })
-      : taskIntent({ taskClass: 'live-input', input: { mediaType: PCM, binary: true }, completion: ['poll'], accepted: ['text/plain'] }),
-  }).map(({ card, runtime, profileConstraints, intent }): GeneratedCase => {
-    const payloadBytes = (intent.input.frames ?? 4) * (intent.input.frameBytes ?? 320);
-    const drifts: Drift[] = streaming && !acceptsFrames ? ['refuses-frames'] : [];
-    if (extension && !extension.honoured) drifts.push('missing-methods');
-    const signals: CardSignal[] = [
-      { pointer: '/capabilities/streaming', kind: 'seed', note: `streaming:${streaming}` },
-      { pointer: '/defaultInputModes', kind: 'MUST', note: `${PCM} is an input mode` },
-    ];
-    if (extension) signals.push({ pointer: '/capabilities/extensions/0', kind: 'convention', note: `${CONTOSO_AUDIO_SESSION_EXT}: a vendor extension that opens a live session` });
-    return {
-      story: extension ? 'session-extension' : 'live-input',
-      rules: extension ? ['NEG-ESCALATE', 'NEG-LIVE-INPUT'] : ['NEG-LIVE-INPUT'],
-      drifts,
-      card,
-      signals,
-      runtime: {
-        ...runtime,
-        input: { mediaType: PCM, payloadBytes, ceilingBytes: 16_384, acceptsFrames, ...(extension?.honoured ? { sessionExtension: CONTOSO_AUDIO_SESSION_EXT } : {}) },
-      },
-      profileConstraints,
-      intent,
-      deadlineMs: 3000,
-    };
-  });
+function liveCase(
+  streaming: boolean,
+  acceptsFrames: boolean,
+  extension: { honoured: boolean } | undefined,
+  profile: fc.Arbitrary<ProfileConstraints>,
+  textTask: boolean,
+): fc.Arbitrary<GeneratedCase> {
+  return fc
+    .record({
+      card: agentCard({
+        inputModes: [PCM, 'text/plain'],
+        extraInputModes: ['application/json'],
+        streaming,
+        ...(extension ? { extensions: [sessionExtension] } : {}),
+      }),
+      runtime: peerRuntime({ streaming: acceptsFrames }),
+      profileConstraints: profile,
+      intent: textTask
+        ? taskIntent({ taskClass: 'text', input: { mediaType: 'text/plain' }, completion: ['poll'], accepted: ['text/plain'] })
+        : taskIntent({ taskClass: 'live-input', input: { mediaType: PCM, binary: true }, completion: ['poll'], accepted: ['text/plain'] }),
+    })
+    .map(({ card, runtime, profileConstraints, intent }): GeneratedCase => {
+      const payloadBytes = (intent.input.frames ?? 4) * (intent.input.frameBytes ?? 320);
+      const drifts: Drift[] = streaming && !acceptsFrames ? ['refuses-frames'] : [];
+      if (extension && !extension.honoured) drifts.push('missing-methods');
+      const signals: CardSignal[] = [
+        { pointer: '/capabilities/streaming', kind: 'seed', note: `streaming:${streaming}` },
+        { pointer: '/defaultInputModes', kind: 'MUST', note: `${PCM} is an input mode` },
+      ];
+      if (extension)
+        signals.push({
+          pointer: '/capabilities/extensions/0',
+          kind: 'convention',
+          note: `${CONTOSO_AUDIO_SESSION_EXT}: a vendor extension that opens a live session`,
+        });
+      return {
+        story: extension ? 'session-extension' : 'live-input',
+        rules: extension ? ['NEG-ESCALATE', 'NEG-LIVE-INPUT'] : ['NEG-LIVE-INPUT'],
+        drifts,
+        card,
+        signals,
+        runtime: {
+          ...runtime,
+          input: {
+            mediaType: PCM,
+            payloadBytes,
+            ceilingBytes: 16_384,
+            acceptsFrames,
+            ...(extension?.honoured ? { sessionExtension: CONTOSO_AUDIO_SESSION_EXT } : {}),
+          },
+        },
+        profileConstraints,
+        intent,
+        deadlineMs: 3000,
+      };
+    });
 }
 
 /** Push on a card that may require mTLS, to a runtime whose callbacks may need partner mTLS; receivers of every kind. */
@@ -71,49 +112,106 @@ const push: fc.Arbitrary<GeneratedCase> = fc
   .record({ mtls: fc.boolean(), lostCallbacks: fc.boolean(), fireAndForget: fc.integer({ min: 0, max: 4 }).map((n) => n === 0) })
   .chain((k) => {
     const delivery = k.mtls || k.lostCallbacks ? ('partner-mtls' as const) : ('plain' as const);
-    return fc.record({
-      card: agentCard({ pushNotifications: true, security: k.mtls ? 'mtls' : 'none' }),
-      runtime: peerRuntime({ streaming: false, rpcListener: k.mtls ? 'mtls' : 'tls', push: { supported: true, delivery }, workMs: { min: 100, max: 250 } }),
-      profileConstraints: clientProfile({ callbacks: ['none', 'https', 'mtls'] }),
-      intent: taskIntent({ taskClass: k.fireAndForget ? 'fire-and-forget' : 'async-completion', input: { mediaType: 'text/plain' }, completion: ['push', 'poll'], accepted: ['text/plain'] }),
-    }).map(({ card, runtime, profileConstraints, intent }): GeneratedCase => {
-      const signals: CardSignal[] = [{ pointer: '/capabilities/pushNotifications', kind: 'MUST', note: 'push notifications offered' }];
-      if (k.mtls)
-        signals.push(
-          { pointer: '/securitySchemes/partnerMtls', kind: 'MUST', note: 'an mTLS security scheme (for calls to the agent)' },
-          { pointer: '/securityRequirements', kind: 'seed', note: "mTLS is required for every call; by the seed's inference the callbacks use it too" },
-        );
-      return { story: 'push', rules: ['NEG-PUSH-MTLS'], drifts: !k.mtls && k.lostCallbacks ? ['lost-callbacks'] : [], card, signals, runtime, profileConstraints, intent, deadlineMs: 3000 };
-    });
+    return fc
+      .record({
+        card: agentCard({ pushNotifications: true, security: k.mtls ? 'mtls' : 'none' }),
+        runtime: peerRuntime({ streaming: false, rpcListener: k.mtls ? 'mtls' : 'tls', push: { supported: true, delivery }, workMs: { min: 100, max: 250 } }),
+        profileConstraints: clientProfile({ callbacks: ['none', 'https', 'mtls'] }),
+        intent: taskIntent({
+          taskClass: k.fireAndForget ? 'fire-and-forget' : 'async-completion',
+          input: { mediaType: 'text/plain' },
+          completion: ['push', 'poll'],
+          accepted: ['text/plain'],
+        }),
+      })
+      .map(({ card, runtime, profileConstraints, intent }): GeneratedCase => {
+        const signals: CardSignal[] = [{ pointer: '/capabilities/pushNotifications', kind: 'MUST', note: 'push notifications offered' }];
+        if (k.mtls)
+          signals.push(
+            { pointer: '/securitySchemes/partnerMtls', kind: 'MUST', note: 'an mTLS security scheme (for calls to the agent)' },
+            { pointer: '/securityRequirements', kind: 'seed', note: "mTLS is required for every call; by the seed's inference the callbacks use it too" },
+          );
+        return {
+          story: 'push',
+          rules: ['NEG-PUSH-MTLS'],
+          drifts: !k.mtls && k.lostCallbacks ? ['lost-callbacks'] : [],
+          card,
+          signals,
+          runtime,
+          profileConstraints,
+          intent,
+          deadlineMs: 3000,
+        };
+      });
   });
 
 /** An output mode emitted only on SubscribeToTask, marked on the card or not, on a card that may stream. */
 const resubscribeOnly: fc.Arbitrary<GeneratedCase> = fc
-  .record({ mode: fc.constantFrom(PCM, 'image/png', 'application/pdf'), streaming: fc.boolean(), marked: fc.boolean(), pollFallback: fc.integer({ min: 0, max: 4 }).map((n) => n === 0), only: fc.boolean() })
+  .record({
+    mode: fc.constantFrom(PCM, 'image/png', 'application/pdf'),
+    streaming: fc.boolean(),
+    marked: fc.boolean(),
+    pollFallback: fc.integer({ min: 0, max: 4 }).map((n) => n === 0),
+    only: fc.boolean(),
+  })
   .chain((k) =>
-    fc.record({
-      card: agentCard({ outputModes: ['text/plain', k.mode], streaming: k.streaming, ...(k.marked ? { extensions: [{ uri: RESUBSCRIBE_ONLY_OUTPUTS_EXT, description: 'Output modes only emitted on SubscribeToTask', required: false, params: { modes: [k.mode] } }] } : {}) }),
-      runtime: peerRuntime({ streaming: k.streaming, outputs: [{ mediaType: 'text/plain', channel: 'task' }, { mediaType: k.mode, channel: 'subscribe-only' }] }),
-      profileConstraints: clientProfile({ decoders: [k.mode] }),
-      intent: taskIntent({ taskClass: 'artifact', input: { mediaType: 'text/plain' }, completion: ['poll'], accepted: k.only ? [k.mode] : [k.mode, 'text/plain'], ...(k.only ? { required: k.mode } : {}) }),
-    }).map(({ card, runtime, profileConstraints, intent }): GeneratedCase => {
-      const signals: CardSignal[] = [
-        { pointer: '/capabilities/streaming', kind: 'MUST', note: `streaming:${k.streaming}` },
-        { pointer: '/defaultOutputModes', kind: 'MUST', note: `${k.mode} is declared as an output` },
-      ];
-      if (k.marked) signals.push({ pointer: '/capabilities/extensions/0', kind: 'convention', note: `${RESUBSCRIBE_ONLY_OUTPUTS_EXT}: ${k.mode} is only emitted on SubscribeToTask` });
-      return {
-        story: 'resubscribe-only',
-        rules: ['NEG-RESUB-ONLY-OUTPUT'],
-        drifts: ['resubscribe-only-outputs'],
-        card,
-        signals,
-        runtime: { ...runtime, ...(k.pollFallback ? { pollFallback: true } : {}) },
-        profileConstraints,
-        intent,
-        deadlineMs: 3000,
-      };
-    }),
+    fc
+      .record({
+        card: agentCard({
+          outputModes: ['text/plain', k.mode],
+          streaming: k.streaming,
+          ...(k.marked
+            ? {
+                extensions: [
+                  {
+                    uri: RESUBSCRIBE_ONLY_OUTPUTS_EXT,
+                    description: 'Output modes only emitted on SubscribeToTask',
+                    required: false,
+                    params: { modes: [k.mode] },
+                  },
+                ],
+              }
+            : {}),
+        }),
+        runtime: peerRuntime({
+          streaming: k.streaming,
+          outputs: [
+            { mediaType: 'text/plain', channel: 'task' },
+            { mediaType: k.mode, channel: 'subscribe-only' },
+          ],
+        }),
+        profileConstraints: clientProfile({ decoders: [k.mode] }),
+        intent: taskIntent({
+          taskClass: 'artifact',
+          input: { mediaType: 'text/plain' },
+          completion: ['poll'],
+          accepted: k.only ? [k.mode] : [k.mode, 'text/plain'],
+          ...(k.only ? { required: k.mode } : {}),
+        }),
+      })
+      .map(({ card, runtime, profileConstraints, intent }): GeneratedCase => {
+        const signals: CardSignal[] = [
+          { pointer: '/capabilities/streaming', kind: 'MUST', note: `streaming:${k.streaming}` },
+          { pointer: '/defaultOutputModes', kind: 'MUST', note: `${k.mode} is declared as an output` },
+        ];
+        if (k.marked)
+          signals.push({
+            pointer: '/capabilities/extensions/0',
+            kind: 'convention',
+            note: `${RESUBSCRIBE_ONLY_OUTPUTS_EXT}: ${k.mode} is only emitted on SubscribeToTask`,
+          });
+        return {
+          story: 'resubscribe-only',
+          rules: ['NEG-RESUB-ONLY-OUTPUT'],
+          drifts: ['resubscribe-only-outputs'],
+          card,
+          signals,
+          runtime: { ...runtime, ...(k.pollFallback ? { pollFallback: true } : {}) },
+          profileConstraints,
+          intent,
+          deadlineMs: 3000,
+        };
+      }),
   );
 
 export const negotiationFamily: Family = {

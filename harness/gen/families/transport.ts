@@ -19,21 +19,25 @@ const certificates: fc.Arbitrary<GeneratedCase> = fc
     rpc: fc.oneof({ arbitrary: fc.constant<ListenerKind>('tls'), weight: 2 }, { arbitrary: fc.constantFrom(...LISTENERS), weight: 1 }),
   })
   .chain((k) =>
-    fc.record({
-      card: agentCard({ extraInputModes: ['application/json'] }),
-      runtime: peerRuntime({ streaming: false, cardListener: k.card, rpcListener: k.rpc }),
-      intent: taskIntent({ taskClass: 'text', input: { mediaType: 'text/plain' }, completion: ['poll'], accepted: ['text/plain'] }),
-    }).map(({ card, runtime, intent }): GeneratedCase => ({
-      story: 'certificates',
-      rules: ['SPEC-TLS-VERIFY'],
-      drifts: k.card !== 'tls' || k.rpc !== 'tls' ? ['bad-certificate'] : [],
-      card,
-      signals: [],
-      runtime,
-      profileConstraints: {},
-      intent,
-      deadlineMs: 3000,
-    })),
+    fc
+      .record({
+        card: agentCard({ extraInputModes: ['application/json'] }),
+        runtime: peerRuntime({ streaming: false, cardListener: k.card, rpcListener: k.rpc }),
+        intent: taskIntent({ taskClass: 'text', input: { mediaType: 'text/plain' }, completion: ['poll'], accepted: ['text/plain'] }),
+      })
+      .map(
+        ({ card, runtime, intent }): GeneratedCase => ({
+          story: 'certificates',
+          rules: ['SPEC-TLS-VERIFY'],
+          drifts: k.card !== 'tls' || k.rpc !== 'tls' ? ['bad-certificate'] : [],
+          card,
+          signals: [],
+          runtime,
+          profileConstraints: {},
+          intent,
+          deadlineMs: 3000,
+        }),
+      ),
   );
 
 export const transportFamily: Family = {

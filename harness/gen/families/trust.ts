@@ -36,10 +36,19 @@ const signing: fc.Arbitrary<CardSigning> = fc.oneof(
   { arbitrary: fc.record({ jku: fc.boolean() }).map(({ jku }): CardSigning => ({ key: 'published', ...(jku ? { jku: true } : {}) })), weight: 3 },
   { arbitrary: fc.constantFrom<CardSigning['key']>('unlisted', 'expired', 'not-yet-valid').map((key): CardSigning => ({ key })), weight: 2 },
   { arbitrary: fc.constant<CardSigning>({ key: 'own-origin', jku: true }), weight: 1 },
-  { arbitrary: fc.constantFrom<NonNullable<CardSigning['breaker']>>('alg-none', 'hmac-public-key').map((breaker): CardSigning => ({ key: 'published', breaker })), weight: 1 },
   {
     arbitrary: fc
-      .constantFrom<[string, unknown]>(['/description', 'Also approves payments on your behalf.'], ['/version', '9.9.9'], ['/provider/url', 'https://payments.example'])
+      .constantFrom<NonNullable<CardSigning['breaker']>>('alg-none', 'hmac-public-key')
+      .map((breaker): CardSigning => ({ key: 'published', breaker })),
+    weight: 1,
+  },
+  {
+    arbitrary: fc
+      .constantFrom<[string, unknown]>(
+        ['/description', 'Also approves payments on your behalf.'],
+        ['/version', '9.9.9'],
+        ['/provider/url', 'https://payments.example'],
+      )
       .map(([pointer, value]): CardSigning => ({ key: 'published', tamper: { pointer, value } })),
     weight: 2,
   },
@@ -56,18 +65,24 @@ const signature: fc.Arbitrary<GeneratedCase> = fc
     runtime: peerRuntime({ streaming: false, workMs: { min: 60, max: 150 } }),
     intent: taskIntent({ taskClass: 'text', input: { mediaType: 'text/plain' }, completion: ['poll'], accepted: ['text/plain'] }),
   })
-  .map(({ signing, trust, card, runtime, intent }): GeneratedCase => ({
-    story: 'signature',
-    rules: ['TRUST-BAD-SIGNATURE', 'TRUST-UNKNOWN-KID', 'TRUST-UNTRUSTED-JKU', 'TRUST-ALG'],
-    drifts: [],
-    card,
-    signals: [signedSignal(sound(signing) ? "signed with the vendor's current key, published on another vendor's origin" : `signed, then broken: ${JSON.stringify(signing)}`)],
-    runtime,
-    profileConstraints: trust,
-    intent,
-    signing,
-    deadlineMs: 3000,
-  }));
+  .map(
+    ({ signing, trust, card, runtime, intent }): GeneratedCase => ({
+      story: 'signature',
+      rules: ['TRUST-BAD-SIGNATURE', 'TRUST-UNKNOWN-KID', 'TRUST-UNTRUSTED-JKU', 'TRUST-ALG'],
+      drifts: [],
+      card,
+      signals: [
+        signedSignal(
+          sound(signing) ? "signed with the vendor's current key, published on another vendor's origin" : `signed, then broken: ${JSON.stringify(signing)}`,
+        ),
+      ],
+      runtime,
+      profileConstraints: trust,
+      intent,
+      signing,
+      deadlineMs: 3000,
+    }),
+  );
 
 /**
  * A card (signed or not) whose outputs the client decodes only loosely: a profiled type its registry
@@ -85,16 +100,25 @@ const outputs: fc.Arbitrary<GeneratedCase> = fc
   })
   .chain((k) => {
     const offered = k.offer === 'profiled' ? k.type.profiled : `Application/${k.type.bare.slice('application/'.length).toUpperCase()}`;
-    const skills = k.jsonSkill ? [{ id: 'summary', name: 'Summary', description: 'Returns a JSON summary of the outcome', tags: ['summary'], outputModes: [JSON_MT] }] : undefined;
+    const skills = k.jsonSkill
+      ? [{ id: 'summary', name: 'Summary', description: 'Returns a JSON summary of the outcome', tags: ['summary'], outputModes: [JSON_MT] }]
+      : undefined;
     const accepted = k.jsonSkill ? [k.type.bare, JSON_MT] : [k.type.bare];
     return fc
       .record({
         card: agentCard({ outputModes: [offered], ...(skills ? { skills, maxExtraSkills: 1 } : {}) }),
-        runtime: peerRuntime({ streaming: false, workMs: { min: 60, max: 150 }, outputs: [{ mediaType: offered, channel: 'task' }, ...(k.jsonSkill ? [{ mediaType: JSON_MT, channel: 'task' as const, skill: 'summary' }] : [])] }),
+        runtime: peerRuntime({
+          streaming: false,
+          workMs: { min: 60, max: 150 },
+          outputs: [{ mediaType: offered, channel: 'task' }, ...(k.jsonSkill ? [{ mediaType: JSON_MT, channel: 'task' as const, skill: 'summary' }] : [])],
+        }),
         intent: taskIntent({ taskClass: k.statusOnly ? 'async-completion' : 'artifact', input: { mediaType: 'text/plain' }, completion: ['poll'], accepted }),
       })
       .map(({ card, runtime, intent }): GeneratedCase => {
-        const profile: ProfileConstraints = { mediaTypes: ['text/plain', JSON_MT, k.type.bare], ...(k.signed ? { requireSignedCards: true, trustedJwks: [VENDOR_JWKS] } : {}) };
+        const profile: ProfileConstraints = {
+          mediaTypes: ['text/plain', JSON_MT, k.type.bare],
+          ...(k.signed ? { requireSignedCards: true, trustedJwks: [VENDOR_JWKS] } : {}),
+        };
         if (k.statusOnly) profile.consumesArtifacts = false;
         return {
           story: 'outputs',
@@ -121,8 +145,17 @@ const decodeDrift: fc.Arbitrary<GeneratedCase> = fc
     fc
       .record({
         card: agentCard({ outputModes: [JSON_MT], streaming: k.streaming }),
-        runtime: peerRuntime({ streaming: k.streaming, workMs: { min: 60, max: 150 }, outputs: [{ mediaType: k.drifts ? k.type.profiled : JSON_MT, channel: 'task' }] }),
-        intent: taskIntent({ taskClass: 'artifact', input: { mediaType: 'text/plain' }, completion: k.streaming ? ['stream', 'poll'] : ['poll'], accepted: [JSON_MT] }),
+        runtime: peerRuntime({
+          streaming: k.streaming,
+          workMs: { min: 60, max: 150 },
+          outputs: [{ mediaType: k.drifts ? k.type.profiled : JSON_MT, channel: 'task' }],
+        }),
+        intent: taskIntent({
+          taskClass: 'artifact',
+          input: { mediaType: 'text/plain' },
+          completion: k.streaming ? ['stream', 'poll'] : ['poll'],
+          accepted: [JSON_MT],
+        }),
       })
       .map(({ card, runtime, intent }): GeneratedCase => {
         const drifts: Drift[] = k.drifts ? ['media-type-drift'] : [];
@@ -132,7 +165,10 @@ const decodeDrift: fc.Arbitrary<GeneratedCase> = fc
           rules: ['TRUST-NO-RETRY-ON-DECODE'],
           drifts,
           card,
-          signals: [signedSignal("signed with the vendor's current key"), { pointer: '/defaultOutputModes', kind: 'MUST', note: k.drifts ? `lists ${JSON_MT}; the runtime emits ${k.type.profiled}` : `lists ${JSON_MT}` }],
+          signals: [
+            signedSignal("signed with the vendor's current key"),
+            { pointer: '/defaultOutputModes', kind: 'MUST', note: k.drifts ? `lists ${JSON_MT}; the runtime emits ${k.type.profiled}` : `lists ${JSON_MT}` },
+          ],
           runtime: rt,
           profileConstraints: { requireSignedCards: true, trustedJwks: [VENDOR_JWKS], mediaTypes: ['text/plain', JSON_MT, k.type.bare] },
           intent,
@@ -145,7 +181,15 @@ const decodeDrift: fc.Arbitrary<GeneratedCase> = fc
 export const trustFamily: Family = {
   id: 'trust',
   title: 'Trust (seed 001, A2A v1.0.1 §8.4)',
-  rules: ['TRUST-BAD-SIGNATURE', 'TRUST-UNKNOWN-KID', 'TRUST-UNTRUSTED-JKU', 'TRUST-ALG', 'TRUST-SIGNED-UNINTERPRETABLE', 'TRUST-PARAM-MATCH', 'TRUST-NO-RETRY-ON-DECODE'],
+  rules: [
+    'TRUST-BAD-SIGNATURE',
+    'TRUST-UNKNOWN-KID',
+    'TRUST-UNTRUSTED-JKU',
+    'TRUST-ALG',
+    'TRUST-SIGNED-UNINTERPRETABLE',
+    'TRUST-PARAM-MATCH',
+    'TRUST-NO-RETRY-ON-DECODE',
+  ],
   spec: 'seed 001 §What Was Observed, §Condition of Validity, §Decision Boundary; A2A v1.0.1 §8.4.3, §3.3.1; RFC 9110 §8.3.1, §8.3.2',
   arbitrary: fc.oneof({ arbitrary: signature, weight: 3 }, { arbitrary: outputs, weight: 2 }, { arbitrary: decodeDrift, weight: 2 }),
 };
