@@ -33,7 +33,7 @@ interface Frame {
 
 const pointerOf = (f: Frame | undefined, key: string): string => {
   const parts = [pointerPart(key)];
-  for (let x = f; x && x.parent; x = x.parent) parts.push(pointerPart(x.key));
+  for (let x = f; x?.parent; x = x.parent) parts.push(pointerPart(x.key));
   return '/' + parts.reverse().join('/');
 };
 

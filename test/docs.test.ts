@@ -77,7 +77,7 @@ function anchors(md: string): Set<string> {
 /** The part of a document from a heading to the next heading of the same or a higher level. */
 function section(md: string, heading: string): string {
   const lines = md.split('\n');
-  const start = lines.findIndex((l) => l === heading);
+  const start = lines.indexOf(heading);
   if (start < 0) return '';
   const level = /^#+/.exec(heading)![0].length;
   const end = lines.findIndex((l, i) => i > start && new RegExp(`^#{1,${level}}\\s`).test(l));

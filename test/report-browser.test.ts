@@ -147,7 +147,11 @@ describe('the HTML report in Chromium', () => {
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
 
         // The card whose highlighted field is far down: the box scrolls down to it, never sideways.
-        await page.evaluate(() => document.querySelectorAll<HTMLDetailsElement>('details.scenario').forEach((d) => (d.open = false)));
+        await page.evaluate(() =>
+          document.querySelectorAll<HTMLDetailsElement>('details.scenario').forEach((d) => {
+            d.open = false;
+          }),
+        );
         const deep = page.locator('details.scenario').filter({ has: page.locator('code.sid:text-is("hs-skill-override/text-to-json-skill")') });
         const pre = deep.locator('.card-bytes + pre.json');
         await deep.locator(':scope > summary').click();
@@ -207,6 +211,8 @@ describe('the HTML report in Chromium', () => {
         const sentence = 'FAIL is never expected without an expectations file';
         const fails = results.unexpected.filter((u) => u.verdict === 'FAIL').length;
         expect(fails).toBeGreaterThan(1);
+        // innerText, not textContent: the sentence is counted as the reader sees it (hidden text left out).
+        // biome-ignore lint/performance/useDomNodeTextContent: what is rendered is what is counted
         const text = await page.evaluate(() => document.body.innerText);
         expect(text.split(sentence).length - 1).toBe(1);
         expect(await page.getByTestId('why-shared').textContent()).toContain(`${fails} × ${sentence}`);

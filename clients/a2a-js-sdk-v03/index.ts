@@ -66,7 +66,7 @@ async function runWithSdk03(req: RunRequest, signal: AbortSignal): Promise<Clien
         cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
       }),
     );
-    let client;
+    let client: Awaited<ReturnType<typeof factory.createFromUrl>>;
     try {
       client = await factory.createFromUrl(req.cardUrl, '');
     } catch (err) {

@@ -91,7 +91,7 @@ async function runWithSdk(req: RunRequest, signal: AbortSignal): Promise<ClientR
         cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
       }),
     );
-    let client;
+    let client: Awaited<ReturnType<typeof factory.createFromUrl>>;
     try {
       client = await factory.createFromUrl(req.cardUrl, '');
     } catch (err) {

@@ -68,7 +68,7 @@ export class PushReceiver {
           const raw = (update?.status ?? {}) as { state?: string };
           const status = { state: raw.state && !raw.state.startsWith('TASK_STATE_') ? `TASK_STATE_${raw.state.toUpperCase().replace(/-/g, '_')}` : raw.state };
           const peer = (req.socket as TLSSocket).getPeerCertificate?.();
-          const subj = peer && peer.raw ? peer.subject?.CN : undefined;
+          const subj = peer?.raw ? peer.subject?.CN : undefined;
           r.deliveries.push({
             taskId: String(update?.taskId ?? update?.id ?? ''),
             ...(status.state ? { state: status.state } : {}),

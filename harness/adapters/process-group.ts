@@ -78,7 +78,10 @@ export function sampleTrees(): void {
       const dir = ROOTS.get(at) ?? [...SEEN].find(([, m]) => m.has(at) && m.get(at) === ticks.get(at))?.[0];
       if (dir) {
         let m = SEEN.get(dir);
-        if (!m) SEEN.set(dir, (m = new Map()));
+        if (!m) {
+          m = new Map();
+          SEEN.set(dir, m);
+        }
         if (!m.has(pid)) m.set(pid, ticks.get(pid)!);
         break;
       }
@@ -105,7 +108,10 @@ export function untrackTree(pid: number): void {
 
 export function registerProcessGroup(runDir: string, pgid: number): void {
   let m = GROUPS.get(runDir);
-  if (!m) GROUPS.set(runDir, (m = new Map()));
+  if (!m) {
+    m = new Map();
+    GROUPS.set(runDir, m);
+  }
   m.set(pgid, startTicks(pgid) ?? '');
   try {
     writeFileSync(join(runDir, 'procs', String(pgid)), startTicks(pgid) ?? '', { mode: 0o600 });

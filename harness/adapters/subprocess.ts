@@ -502,6 +502,6 @@ export class SubprocessClient implements ClientAdapter {
     if (!c || c.exited) return;
     c.send({ type: 'shutdown' });
     const gone = await c.next(1000);
-    if (!gone || gone.kind !== 'exit') c.kill();
+    if (gone?.kind !== 'exit') c.kill();
   }
 }

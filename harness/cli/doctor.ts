@@ -34,7 +34,7 @@ async function check(command: string, out: (l: string) => void, cwd: string, run
     if (line !== undefined) out(`    line: ${line.length > 300 ? `${line.slice(0, 300)}…` : line}`);
   };
   out(`doctor: ${command}`);
-  let hello;
+  let hello: Awaited<ReturnType<typeof client.hello>>;
   try {
     hello = await client.hello();
   } catch (err) {

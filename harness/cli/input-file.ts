@@ -35,7 +35,7 @@ const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
  * file's name.
  */
 export async function readInputFile(file: string, maxBytes?: number): Promise<string> {
-  let fh;
+  let fh: Awaited<ReturnType<typeof open>>;
   try {
     fh = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (err) {

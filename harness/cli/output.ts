@@ -72,7 +72,7 @@ export function makeFolder(path: string, option: string): void {
   const missing: string[] = [];
   let p = path;
   for (;;) {
-    let st;
+    let st: ReturnType<typeof statSync> | undefined;
     try {
       st = statSync(p);
     } catch (err) {
@@ -242,7 +242,7 @@ interface LockBody extends Owner {
 type Holder = { kind: 'none' } | { kind: 'ours'; body: LockBody; text: string } | { kind: 'unreadable'; mtimeMs: number; text: string } | { kind: 'foreign' };
 
 function lockHolder(file: string): Holder {
-  let st;
+  let st: ReturnType<typeof lstatSync>;
   try {
     st = lstatSync(file);
   } catch {

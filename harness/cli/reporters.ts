@@ -326,12 +326,24 @@ export function makeReporters(choices: ReporterChoice[], io: ReportersIo): RunRe
     return makeReporter(c.name, { out, err: io.stderr, colour });
   });
   return {
-    start: (id) => each.forEach((r) => r.start(id)),
-    failed: (reason) => each.forEach((r) => r.failed(reason)),
-    result: (d, n, r, u) => each.forEach((x) => x.result(d, n, r, u)),
-    deferred: (d, n, r) => each.forEach((x) => x.deferred?.(d, n, r)),
-    end: (results, written) => each.forEach((r) => r.end(results, written)),
-    dispose: () => each.forEach((r) => r.dispose()),
+    start: (id) => {
+      for (const r of each) r.start(id);
+    },
+    failed: (reason) => {
+      for (const r of each) r.failed(reason);
+    },
+    result: (d, n, r, u) => {
+      for (const x of each) x.result(d, n, r, u);
+    },
+    deferred: (d, n, r) => {
+      for (const x of each) x.deferred?.(d, n, r);
+    },
+    end: (results, written) => {
+      for (const r of each) r.end(results, written);
+    },
+    dispose: () => {
+      for (const r of each) r.dispose();
+    },
     files: () => buffers.map((b) => ({ file: b.file, text: b.parts.join('') })),
   };
 }

@@ -171,7 +171,12 @@ export function contestedCanonicalForm(card: Record<string, unknown>): string[] 
         if (!isObject(b) || !Object.hasOwn(b, k)) out.push(p);
         else walk(x, b[k], p);
       }
-    } else if (Array.isArray(a)) a.forEach((x, i) => (Array.isArray(b) && i < b.length ? walk(x, b[i], `${at}/${i}`) : out.push(`${at}/${i}`)));
+    } else if (Array.isArray(a)) {
+      for (const [i, x] of a.entries()) {
+        if (Array.isArray(b) && i < b.length) walk(x, b[i], `${at}/${i}`);
+        else out.push(`${at}/${i}`);
+      }
+    }
   };
   walk(ours, theirs, '');
   return out.length ? out : [''];

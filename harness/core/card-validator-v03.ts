@@ -107,15 +107,15 @@ export function validateCardV03(card: unknown): ValidationIssue[] {
   if (!isObj(card)) return out;
   if (isObj(card.capabilities)) {
     shape('AgentCapabilities', card.capabilities, '/capabilities', out);
-    list(card.capabilities.extensions).forEach((e, i) => shape('AgentExtension', e, `/capabilities/extensions/${i}`, out));
+    for (const [i, e] of list(card.capabilities.extensions).entries()) shape('AgentExtension', e, `/capabilities/extensions/${i}`, out);
   }
-  list(card.skills).forEach((s, i) => {
+  for (const [i, s] of list(card.skills).entries()) {
     shape('AgentSkill', s, `/skills/${i}`, out);
-    if (isObj(s)) list(s.security).forEach((r, j) => requirement(r, `/skills/${i}/security/${j}`, out));
-  });
-  list(card.additionalInterfaces).forEach((x, i) => shape('AgentInterface', x, `/additionalInterfaces/${i}`, out));
+    if (isObj(s)) for (const [j, r] of list(s.security).entries()) requirement(r, `/skills/${i}/security/${j}`, out);
+  }
+  for (const [i, x] of list(card.additionalInterfaces).entries()) shape('AgentInterface', x, `/additionalInterfaces/${i}`, out);
   if (card.provider !== undefined) shape('AgentProvider', card.provider, '/provider', out);
-  list(card.signatures).forEach((x, i) => shape('AgentCardSignature', x, `/signatures/${i}`, out));
+  for (const [i, x] of list(card.signatures).entries()) shape('AgentCardSignature', x, `/signatures/${i}`, out);
   if (isObj(card.securitySchemes)) {
     for (const [name, s] of Object.entries(card.securitySchemes)) {
       const p = `/securitySchemes/${esc(name)}`;
@@ -132,7 +132,7 @@ export function validateCardV03(card: unknown): ValidationIssue[] {
         if (!check(s[f], kind)) out.push({ pointer: `${p}/${f}`, message: `a ${String(s.type)} scheme needs ${f} (${kind})` });
     }
   }
-  list(card.security).forEach((r, i) => requirement(r, `/security/${i}`, out));
+  for (const [i, r] of list(card.security).entries()) requirement(r, `/security/${i}`, out);
   return out;
 }
 

@@ -299,7 +299,7 @@ function validateField(msg: string, field: string, fs: FieldSpec, v: unknown, p:
       if (!Array.isArray(v)) out.push({ pointer: p, message: `${where} must be a list` });
       else {
         const of = fs.type.of;
-        v.forEach((x, i) => validateMessage(of, x, `${p}/${i}`, out));
+        for (const [i, x] of v.entries()) validateMessage(of, x, `${p}/${i}`, out);
         if (fs.required && !fs.emptyAllowed && v.length === 0) out.push({ pointer: p, message: `${where} is REQUIRED and empty` });
       }
       return;

@@ -344,7 +344,9 @@ export class PeerHost {
     }
     ev.status ??= response.status;
     const out: Record<string, string> = {};
-    response.headers.forEach((v, k) => (out[k] = v));
+    response.headers.forEach((v, k) => {
+      out[k] = v;
+    });
     // A scripted dropped connection (runtime.drop): the peer's mark, never sent on.
     const dropAt = out[DROP_HEADER] === undefined ? undefined : Number(out[DROP_HEADER]);
     delete out[DROP_HEADER];

@@ -53,7 +53,10 @@ export class PushDispatcher {
   dispatch(p: PushRequest): Promise<PushAttemptEvent> {
     const attempt = this.attempt(p);
     let set = this.pending.get(p.transcript);
-    if (!set) this.pending.set(p.transcript, (set = new Set()));
+    if (!set) {
+      set = new Set();
+      this.pending.set(p.transcript, set);
+    }
     set.add(attempt);
     const done = () => {
       set.delete(attempt);

@@ -98,7 +98,7 @@ export function authParts(auth: NonNullable<PeerRuntime['auth']>, ctx: PeerRunCo
       return oauthError(400, 'unsupported_grant_type', 'this endpoint issues tokens for the client_credentials grant only');
     }
     const scope = form.get('scope');
-    if (scope !== null && scope.split(' ').some((s) => s !== '' && s !== TASK_SCOPE)) {
+    if (scope?.split(' ').some((s) => s !== '' && s !== TASK_SCOPE)) {
       note(`token request refused: scope ${JSON.stringify(scope.slice(0, 80))} (invalid_scope)`);
       return oauthError(400, 'invalid_scope', `this client may ask for ${TASK_SCOPE} only`);
     }

@@ -260,7 +260,7 @@ export function rpcHandler(o: RpcOptions): RequestHandler {
       return t;
     }
     if (rt.input && bytes > rt.input.ceilingBytes) throw new RpcError('invalidParams', `payload of ${bytes} bytes is over this endpoint's ceiling`);
-    let inlinePush;
+    let inlinePush: ReturnType<typeof pushConfigOf> | undefined;
     if (config.taskPushNotificationConfig !== undefined) {
       // A runtime without push at all takes the message and drops the config it does not implement.
       if (!rt.push.supported && rt.push.missing === 'method-not-found') ev.note = 'taskPushNotificationConfig ignored: this runtime has no push';

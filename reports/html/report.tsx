@@ -230,6 +230,7 @@ function Filters({ r }: { r: RunResults }) {
   const rules = [...new Set(r.results.map((x) => x.rule))].sort();
   return (
     <section class="filters" aria-label="filters">
+      {/* biome-ignore lint/a11y/useSemanticElements: a row of toggle buttons, not a form's fieldset */}
       <div class="verdict-filters" role="group" aria-label="verdicts">
         {/* Chips select, as Playwright's report does: none pressed shows every verdict; a click shows only that verdict, Ctrl/Cmd/Shift-click adds one. */}
         <button type="button" class="vf vf-all" data-filter-verdict="" aria-pressed="true">

@@ -75,7 +75,7 @@ function v03BytesProblems(value: unknown, at = ''): string[] {
   const stack: Array<[unknown, string]> = [[value, at]];
   while (stack.length) {
     const [v, p] = stack.pop()!;
-    if (Array.isArray(v)) v.forEach((x, i) => stack.push([x, `${p}/${i}`]));
+    if (Array.isArray(v)) for (const [i, x] of v.entries()) stack.push([x, `${p}/${i}`]);
     else if (isObj(v)) {
       if (v.kind === 'file' && isObj(v.file) && typeof v.file.bytes === 'string' && !isBase64(v.file.bytes))
         out.push(`${p}/file/bytes is not base64 ("The base64-encoded content of the file.")`);
