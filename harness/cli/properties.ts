@@ -6,6 +6,7 @@
  */
 import type { PropertyFamilyResult, RunResults, ScenarioResult } from '../core/results.js';
 import type { Scenario } from '../core/scenario.js';
+import { shown } from './reporters.js';
 import { scenarioVerdict, VERDICT_KINDS } from '../core/verdict.js';
 import { printable } from '../core/text.js';
 import type { Family } from '../gen/family.js';
@@ -105,7 +106,7 @@ export function propertiesSummary(r: RunResults, written: { html: string; result
     );
   }
   if (fams.length && !r.results.some((x) => x.property && fams.find((f) => f.family === x.property!.family)?.failed)) lines.push('  every family passed');
-  lines.push(`report: ${written.html}`, `results: ${written.results}`, `exit code ${r.exitCode}`);
+  lines.push(`report: ${shown(written.html)}`, `results: ${shown(written.results)}`, `exit code ${r.exitCode}`);
   return printable(lines.join('\n')) + '\n';
 }
 

@@ -146,7 +146,7 @@ export function summaryText(r: RunResults, out: WrittenReport, colour = false): 
 }
 
 /** A path as the console names it: relative to the current folder where it lies under it, else as it is. */
-function shown(path: string): string {
+export function shown(path: string): string {
   const rel = relative(process.cwd(), path);
   return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
 }
