@@ -2,7 +2,39 @@ import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { V1_MESSAGES, validateCardV1 } from '../harness/core/card-validator.js';
 import { makeCard } from './fixtures/cards.js';
-import { PROTO, protoMessages } from './helpers/proto.js';
+import { PROTO, protoMessages, protoMethods } from './helpers/proto.js';
+import { fieldNumber, V1_METHODS, type FieldType } from '../harness/core/vocabulary/proto-v1.js';
+
+/** Our field type as the proto writes it. */
+function protoTypeOf(t: FieldType): string {
+  switch (t.t) {
+    case 'string':
+      return 'string';
+    case 'bool':
+      return 'bool';
+    case 'strings':
+      return 'repeated string';
+    case 'message':
+    case 'enum':
+      return t.of;
+    case 'messages':
+      return `repeated ${t.of}`;
+    case 'messageMap':
+      return `map<string, ${t.of}>`;
+    case 'stringMap':
+      return 'map<string, string>';
+    case 'struct':
+      return 'google.protobuf.Struct';
+    case 'int':
+      return 'int32';
+    case 'timestamp':
+      return 'google.protobuf.Timestamp';
+    case 'bytes':
+      return 'bytes';
+    case 'value':
+      return 'google.protobuf.Value';
+  }
+}
 
 describe('A2A v1.0 card validator (proto lf.a2a.v1)', () => {
   it.skipIf(!existsSync(PROTO))('matches the proto: same fields, same REQUIRED and `optional` fields, for every message it knows', () => {
@@ -28,7 +60,22 @@ describe('A2A v1.0 card validator (proto lf.a2a.v1)', () => {
           .sort(),
         `${name} optional`,
       ).toEqual([...p!.optional].sort());
+      // The numbers and the types the protobuf wire (gRPC) is written from.
+      for (const f of p!.declared) {
+        expect(fieldNumber(name, f.name), `${name}.${f.name} number`).toBe(f.number);
+        expect(protoTypeOf(spec.fields[f.name]!.type), `${name}.${f.name} type`).toBe(f.label === 'repeated' ? `repeated ${f.type}` : f.type);
+      }
     }
+    // Every message the proto declares is in the table, and the service's methods are the proto's.
+    expect(Object.keys(V1_MESSAGES).sort()).toEqual([...proto.keys()].sort());
+    expect([...V1_METHODS]).toEqual(protoMethods(readFileSync(PROTO, 'utf8')));
+  });
+
+  it('knows where a field number is not its place (the one such message), and refuses a field it does not have', () => {
+    expect(fieldNumber('ListTaskPushNotificationConfigsRequest', 'tenant')).toBe(4);
+    expect(fieldNumber('ListTaskPushNotificationConfigsRequest', 'taskId')).toBe(1);
+    expect(fieldNumber('Task', 'status')).toBe(3);
+    expect(() => fieldNumber('Task', 'nope')).toThrow(/no field nope in Task/);
   });
   if (!existsSync(PROTO)) console.log(`skipped the proto cross-check: ${PROTO} is absent (it lives in ../shared/spec)`);
 
