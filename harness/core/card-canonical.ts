@@ -103,6 +103,15 @@ function strip(value: unknown, message: string, m: Mapping = OURS): unknown {
   return out;
 }
 
+/**
+ * A value as the proto's own JSON mapping writes it (what comes back from the protobuf wire): fields
+ * the proto does not know dropped, and every default of a field without explicit presence, REQUIRED
+ * or not.
+ */
+export function asProtoJson(value: unknown, message: string): unknown {
+  return strip(value, message, PROTO_JSON);
+}
+
 /** The card as it is signed: `signatures` and default values removed (the readings above), not yet canonical. */
 export function cardSigningContent(card: Record<string, unknown>): Record<string, unknown> {
   const { signatures: _signatures, ...rest } = card;
