@@ -14,6 +14,8 @@ import {
   FieldDescriptorProto_Type,
   type FileDescriptorProto,
   FileDescriptorProtoSchema,
+  anyPack,
+  file_google_protobuf_any,
   file_google_protobuf_empty,
   file_google_protobuf_struct,
   file_google_protobuf_timestamp,
@@ -24,7 +26,12 @@ import { type FieldSpec, fieldNumber, V1_ENUMS, V1_MESSAGES } from './proto-v1.j
 export const V1_PACKAGE = 'lf.a2a.v1';
 export const V1_SERVICE = `${V1_PACKAGE}.A2AService`;
 
-const WKT = { Struct: 'google/protobuf/struct.proto', Timestamp: 'google/protobuf/timestamp.proto', Empty: 'google/protobuf/empty.proto' };
+const WKT = {
+  Struct: 'google/protobuf/struct.proto',
+  Timestamp: 'google/protobuf/timestamp.proto',
+  Empty: 'google/protobuf/empty.proto',
+  Any: 'google/protobuf/any.proto',
+};
 
 /** camelCase (the table's JSON names) → snake_case (the proto's field names). */
 const snake = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -117,20 +124,80 @@ function fileDescriptor(): FileDescriptorProto {
   });
 }
 
+/**
+ * google.rpc.Status and google.rpc.ErrorInfo (googleapis' google/rpc/status.proto and
+ * error_details.proto): how a gRPC error carries its A2A error type (§10.6), in the
+ * `grpc-status-details-bin` trailer.
+ */
+function rpcStatusDescriptor(): FileDescriptorProto {
+  const f = (name: string, number: number, type: FieldDescriptorProto_Type, extra: Partial<FieldDescriptorProto> = {}) =>
+    ({ name, jsonName: name, number, label: OPTIONAL, type, ...extra }) as FieldDescriptorProto;
+  return create(FileDescriptorProtoSchema, {
+    name: 'google/rpc/status.proto',
+    package: 'google.rpc',
+    syntax: 'proto3',
+    dependency: [WKT.Any],
+    messageType: [
+      {
+        name: 'Status',
+        field: [f('code', 1, T.INT32), f('message', 2, T.STRING), f('details', 3, T.MESSAGE, { label: REPEATED, typeName: '.google.protobuf.Any' })],
+      },
+      {
+        name: 'ErrorInfo',
+        field: [
+          f('reason', 1, T.STRING),
+          f('domain', 2, T.STRING),
+          f('metadata', 3, T.MESSAGE, { label: REPEATED, typeName: '.google.rpc.ErrorInfo.MetadataEntry' }),
+        ],
+        nestedType: [{ name: 'MetadataEntry', field: [f('key', 1, T.STRING), f('value', 2, T.STRING)], options: { mapEntry: true } }],
+      },
+    ] as DescriptorProto[],
+  });
+}
+
+/** The well-known types the two files import. */
+const wkt = (file: string) =>
+  ({
+    [WKT.Struct]: file_google_protobuf_struct,
+    [WKT.Timestamp]: file_google_protobuf_timestamp,
+    [WKT.Empty]: file_google_protobuf_empty,
+    [WKT.Any]: file_google_protobuf_any,
+  })[file];
+
 let registry: FileRegistry | undefined;
 
-/** The registry of `lf.a2a.v1` and the well-known types it uses, built once. */
+/** The registry of `lf.a2a.v1`, google.rpc's Status and ErrorInfo, and the well-known types they use, built once. */
 function v1Registry(): FileRegistry {
-  registry ??= createFileRegistry(fileDescriptor(), (file) =>
-    file === WKT.Struct
-      ? file_google_protobuf_struct
-      : file === WKT.Timestamp
-        ? file_google_protobuf_timestamp
-        : file === WKT.Empty
-          ? file_google_protobuf_empty
-          : undefined,
-  );
+  registry ??= createFileRegistry(createFileRegistry(fileDescriptor(), wkt), createFileRegistry(rpcStatusDescriptor(), wkt));
   return registry;
+}
+
+/** An A2A error as a gRPC status's details (§10.6): google.rpc.Status with one google.rpc.ErrorInfo of domain a2a-protocol.org. */
+export function encodeGrpcStatus(code: number, message: string, reason: string, metadata: Record<string, string> = {}): Uint8Array {
+  const reg = v1Registry();
+  const info = reg.getMessage('google.rpc.ErrorInfo')!;
+  const status = reg.getMessage('google.rpc.Status')!;
+  const detail = anyPack(info, fromJson(info, { reason, domain: 'a2a-protocol.org', metadata }));
+  return toBinary(status, create(status, { code, message, details: [detail] } as never));
+}
+
+/** A gRPC status's details back: its code, message and the ErrorInfo it carries, if any. */
+export function decodeGrpcStatus(bytes: Uint8Array): {
+  code: number;
+  message: string;
+  errorInfo?: { reason: string; domain: string; metadata: Record<string, string> };
+} {
+  const reg = v1Registry();
+  const status = reg.getMessage('google.rpc.Status')!;
+  const json = toJson(status, fromBinary(status, bytes), { registry: reg }) as { code?: number; message?: string; details?: Array<Record<string, unknown>> };
+  const info = json.details?.find((d) => d['@type'] === 'type.googleapis.com/google.rpc.ErrorInfo');
+  return {
+    code: json.code ?? 0,
+    message: json.message ?? '',
+    ...(info
+      ? { errorInfo: { reason: String(info.reason ?? ''), domain: String(info.domain ?? ''), metadata: (info.metadata ?? {}) as Record<string, string> } }
+      : {}),
+  };
 }
 
 /** A message's descriptor by its name in the table (`Task`), or google.protobuf.Empty for `Empty`. */
