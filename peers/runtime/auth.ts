@@ -17,11 +17,9 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { http, HttpResponse, type RequestHandler } from 'msw';
 import type { PeerRuntime } from '../../harness/core/scenario.js';
-import type { ClientCredentials, Dialect } from '../../harness/core/vocabulary/types.js';
-import type { PeerRunContext } from '../context.js';
-import type { PeerParts } from './peer.js';
-import { eventOf, isObj } from './event.js';
-import { recordWireCall } from './rpc.js';
+import type { ClientCredentials } from '../../harness/core/vocabulary/types.js';
+import type { PeerParts, PeerRunContext, RecordRequest } from '../context.js';
+import { eventOf } from './event.js';
 
 /** Where the token endpoint lives under a run's base URL on the RPC listener. */
 export const TOKEN_PATH = '/oauth/token';
@@ -113,19 +111,11 @@ export function authParts(auth: NonNullable<PeerRuntime['auth']>, ctx: PeerRunCo
     );
   });
 
-  const challenge = (rpcUrl: string, dialect: Dialect) =>
+  const challenge = (rpcUrl: string, record: RecordRequest | undefined) =>
     http.post(rpcUrl, async ({ request }) => {
       const ev = eventOf(ctx, request);
-      // The call the gate answers is recorded as the RPC handler would: its method and params are evidence.
-      if (ev) {
-        const raw = await request.clone().text();
-        try {
-          const body: unknown = JSON.parse(raw);
-          if (isObj(body) && typeof body.method === 'string') recordWireCall(ev, body, raw, dialect);
-        } catch {
-          // not JSON-RPC: the status is the evidence
-        }
-      }
+      // The call the gate answers is recorded as the endpoint's wire would: its method and params are evidence.
+      if (ev && record) await record(ev, request);
       const unauthorized = (wwwAuthenticate: string, why: string) => {
         if (ev) ev.note = why;
         return HttpResponse.json({ error: 'unauthorized' }, { status: 401, headers: { 'www-authenticate': wwwAuthenticate } });
@@ -150,7 +140,7 @@ export function authParts(auth: NonNullable<PeerRuntime['auth']>, ctx: PeerRunCo
     credentials,
     parts: {
       origins: () => [tokenEndpoint],
-      gates: (_c, rpcUrl, dialect = 'a2a-v1'): RequestHandler[] => [challenge(rpcUrl, dialect)],
+      gates: (_c, rpcUrl, record): RequestHandler[] => [challenge(rpcUrl, record)],
     },
   };
 }
