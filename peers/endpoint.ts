@@ -16,7 +16,7 @@ import { eventOf, isObj } from './runtime/event.js';
 import type { Runtime } from './runtime/operations.js';
 import { recordCall } from './runtime/record.js';
 import { eventStream } from './runtime/stream.js';
-import type { Wire, WireCall, WireRequest } from './wires/wire.js';
+import type { Wire, WireCall, WireRefusal, WireRequest } from './wires/wire.js';
 
 /** `Major.Minor` of an `A2A-Version` value; empty means 0.3 (§3.6.2); patch numbers are not considered (§3.6). */
 export function requestedVersion(value: string | null): string | undefined {
@@ -77,59 +77,69 @@ export function incidentsOf(runtime: Runtime) {
   return { busy: firstCalls(rt.unavailable), drop: firstCalls(rt.drop) };
 }
 
+interface Serving {
+  ctx: PeerRunContext;
+  wire: Wire;
+  runtime: Runtime;
+  /** The versions the card declares for this interface. */
+  versions: Set<string>;
+}
+
+/** One call, answered by the runtime (or refused by it), as the wire encodes it. */
+async function answer({ ctx, wire, runtime, versions }: Serving, call: WireCall, ev: HttpEvent, raw: string): Promise<Response> {
+  const rt = runtime.description;
+  try {
+    const size = Buffer.byteLength(raw);
+    if (rt.maxRequestBytes !== undefined && size > rt.maxRequestBytes)
+      throw new HttpRefusal(413, `Content Too Large: this endpoint takes requests of at most ${rt.maxRequestBytes} bytes; this one has ${size}`);
+    if (call.version !== undefined) {
+      const asked = requestedVersion(call.version);
+      if (!asked || !versions.has(asked))
+        throw new A2AError(
+          'versionNotSupported',
+          `A2A-Version ${JSON.stringify(call.version ?? '')} is read as ${asked ?? 'nothing'}; this interface speaks ${[...versions].join(', ')}`,
+        );
+    }
+    const cx = { ev, extensions: call.extensions, pushBody: wire.pushBody, ...(wire.pushConfigIdOptional ? { pushConfigIdOptional: true } : {}) };
+    const out = await runtime.perform(call.op, call.params, cx);
+    if ('stream' in out)
+      return wire.stream(
+        call,
+        eventStream(ctx, ev, out.stream, (e) => wire.frame(call, e)),
+      );
+    return wire.result(call, call.op, out.result, out.activated);
+  } catch (err) {
+    if (err instanceof HttpRefusal) {
+      ev.note = err.text;
+      return new HttpResponse(err.text, { status: err.status, headers: { 'content-type': 'text/plain' } });
+    }
+    if (err instanceof A2AError) {
+      const { response, recorded } = wire.error(call, err);
+      ev.rpcError = recorded;
+      return response;
+    }
+    throw err;
+  }
+}
+
+/** A request the wire refused itself: kept as far as it was read. */
+function refused(ev: HttpEvent, r: WireRefusal, raw: string): Response {
+  if (r.call) recordCall(ev, r.call, raw);
+  if (r.recorded) ev.rpcError = r.recorded;
+  if (r.note) ev.note = r.note;
+  return r.response;
+}
+
 export function endpoint(ctx: PeerRunContext, url: string, wire: Wire, runtime: Runtime, incidents: Incidents): RequestHandler {
   const rt = runtime.description;
-  const versions = versionsAt(runtime.card, url);
-
-  /** One call, answered by the runtime (or refused by it), as the wire encodes it. */
-  async function answer(call: WireCall, ev: HttpEvent, raw: string): Promise<Response> {
-    try {
-      const size = Buffer.byteLength(raw);
-      if (rt.maxRequestBytes !== undefined && size > rt.maxRequestBytes)
-        throw new HttpRefusal(413, `Content Too Large: this endpoint takes requests of at most ${rt.maxRequestBytes} bytes; this one has ${size}`);
-      if (call.version !== undefined) {
-        const asked = requestedVersion(call.version);
-        if (!asked || !versions.has(asked))
-          throw new A2AError(
-            'versionNotSupported',
-            `A2A-Version ${JSON.stringify(call.version ?? '')} is read as ${asked ?? 'nothing'}; this interface speaks ${[...versions].join(', ')}`,
-          );
-      }
-      const cx = { ev, extensions: call.extensions, pushBody: wire.pushBody, ...(wire.pushConfigIdOptional ? { pushConfigIdOptional: true } : {}) };
-      const out = await runtime.perform(call.op, call.params, cx);
-      if ('stream' in out)
-        return wire.stream(
-          call,
-          eventStream(ctx, ev, out.stream, (e) => wire.frame(call, e)),
-        );
-      return wire.result(call, call.op, out.result, out.activated);
-    } catch (err) {
-      if (err instanceof HttpRefusal) {
-        ev.note = err.text;
-        return new HttpResponse(err.text, { status: err.status, headers: { 'content-type': 'text/plain' } });
-      }
-      if (err instanceof A2AError) {
-        const { response, recorded } = wire.error(call, err);
-        ev.rpcError = recorded;
-        return response;
-      }
-      throw err;
-    }
-  }
-
+  const serving: Serving = { ctx, wire, runtime, versions: versionsAt(runtime.card, url) };
   const handle = async ({ request }: { request: Request }) => {
     const ev = eventOf(ctx, request);
     // Over the run's event budget (a flood): answer without recording.
     if (!ev) return new HttpResponse('too many requests in this scenario run', { status: 429 });
     const req = await wireRequest(request);
     const decoded = wire.decode(req);
-    if ('refusal' in decoded) {
-      const r = decoded.refusal;
-      if (r.call) recordCall(ev, r.call, req.body);
-      if (r.recorded) ev.rpcError = r.recorded;
-      if (r.note) ev.note = r.note;
-      return r.response;
-    }
+    if ('refusal' in decoded) return refused(ev, decoded.refusal, req.body);
     const { call } = decoded;
     recordCall(ev, { method: call.op, id: call.id, params: call.params, ...(call.wireMethod !== undefined ? { wireMethod: call.wireMethod } : {}) }, req.body);
     const busy = rt.unavailable;
@@ -139,7 +149,7 @@ export function endpoint(ctx: PeerRunContext, url: string, wire: Wire, runtime: 
       return new HttpResponse(text, { status: busy.status, headers: { 'content-type': 'text/plain', 'retry-after': String(busy.retryAfterSeconds) } });
     }
     if (rt.slow && (rt.slow.method === undefined || rt.slow.method === call.op)) await pause(ctx, rt.slow.ms);
-    const res = await answer(call, ev, req.body);
+    const res = await answer(serving, call, ev, req.body);
     if (rt.drop && incidents.drop(call.op)) {
       res.headers.set(DROP_HEADER, String(rt.drop.afterBytes));
       ev.note = `scripted: connection dropped after the headers and ${rt.drop.afterBytes} bytes of the body (runtime.drop)`;
