@@ -21,7 +21,7 @@ import { authParts, TOKEN_PATH } from './runtime/auth.js';
 import { cardHandler } from './runtime/card.js';
 import { isObj } from './runtime/event.js';
 import { createRuntime } from './runtime/operations.js';
-import { dialectOf, WIRES } from './wires/index.js';
+import { dialectOf, SECOND_INTERFACES } from './wires/index.js';
 import type { Wire } from './wires/wire.js';
 
 /** Whether the card lists an interface at `url` at the wire's Major.Minor (a patch number allowed). */
@@ -38,11 +38,12 @@ export function composePeer(desc: PeerDescription, ctx: PeerRunContext, parts: P
   const own = dialectOf(desc.dialect);
   const rpcBase = ctx.base(rt.rpcListener);
   const rpcUrl = `${rpcBase}/rpc`;
-  const others = Object.values(WIRES).filter((e) => e !== own && e.alsoAt);
+  // Other wires' interfaces a card may offer; a v0.3 card has no place for them (its main wire is the one they would add).
+  const others = SECOND_INTERFACES.filter((e) => e.wire !== own.wire);
   // `{{negotiationUrl}}` of old scenario files points at nothing any more (ruleset 2).
   const vars: Record<string, string> = {
     rpcUrl,
-    ...Object.fromEntries(others.map((e) => [e.alsoAt!.placeholder, `${rpcBase}${e.alsoAt!.path}`])),
+    ...Object.fromEntries(others.map((e) => [e.placeholder, `${rpcBase}${e.path}`])),
     negotiationUrl: `${rpcBase}/negotiate`,
     tokenUrl: `${rpcBase}${TOKEN_PATH}`,
   };
@@ -56,7 +57,7 @@ export function composePeer(desc: PeerDescription, ctx: PeerRunContext, parts: P
   const incidents = incidentsOf(runtime);
   const interfaces = [
     { url: rpcUrl, wire: own.wire },
-    ...others.map((e) => ({ url: vars[e.alsoAt!.placeholder]!, wire: e.wire })).filter((i) => offers(card, i.url, i.wire)),
+    ...others.map((e) => ({ url: vars[e.placeholder]!, wire: e.wire })).filter((i) => offers(card, i.url, i.wire)),
   ];
   const handlers: RequestHandler[] = [
     ...own.cardPaths.map((path) => cardHandler(ctx, `${cardBase}${path}`, card)),
