@@ -1,12 +1,12 @@
 /**
  * What a peer factory gets for one scenario run: where it is reachable, the recorder and ledger
  * of the run, the push dispatcher and a timer that dies with the run. Injected by the runner, so
- * peers depend on core only.
+ * peers depend on core only. And the parts a peer is composed of besides its runtime and wires.
  */
 import type { RequestHandler } from 'msw';
 import type { CardSigners, ListenerKind } from '../harness/core/scenario.js';
 import type { PushOrder } from '../harness/core/push.js';
-import type { PushAttemptEvent, TaskLedger, Transcript } from '../harness/core/transcript.js';
+import type { HttpEvent, PushAttemptEvent, TaskLedger, Transcript } from '../harness/core/transcript.js';
 import type { ClientCredentials } from '../harness/core/vocabulary/types.js';
 
 export type { PushOrder };
@@ -43,4 +43,21 @@ export interface PeerInstance {
   jwks?: Array<{ url: string; keys: Array<Record<string, unknown>> }>;
   /** Credentials the runner hands the client for this run (a peer with a token endpoint). */
   credentials?: ClientCredentials[];
+}
+
+/**
+ * Records on its event the call a request makes, as the endpoint in front of it would (the interface's
+ * wire reads it): a gate that answers in the endpoint's place keeps the call as evidence all the same.
+ */
+export type RecordRequest = (ev: HttpEvent, request: Request) => Promise<void>;
+
+export interface PeerParts {
+  /** Runs on the card once its placeholders are filled: sign it, or change it as the peer's story needs. */
+  finishCard?(card: Record<string, unknown>, ctx: PeerRunContext): Record<string, unknown>;
+  /** Handlers on other origins of the same peer (another listener, another vendor's certificate). */
+  origins?(ctx: PeerRunContext, card: Record<string, unknown>): RequestHandler[];
+  /** Handlers in front of an interface's endpoint: answer to stop a request, return nothing to let it pass. `record` keeps the call a gate answers. */
+  gates?(ctx: PeerRunContext, rpcUrl: string, record?: RecordRequest): RequestHandler[];
+  /** The JWKS documents the parts publish, by URL (for the harness's own check of the signature). */
+  jwks?(ctx: PeerRunContext): Array<{ url: string; keys: Array<Record<string, unknown>> }>;
 }

@@ -1,18 +1,18 @@
 /**
  * The scripted vendor peers. Each is a factory over a runtime description (plain data, written in
- * the scenario file); all speak the A2A v1.0 JSON-RPC dialect today. Behaviour comes from the
- * runtime description (peers/a2a-v1/); a factory only names a story and checks its description. A factory checks that the
- * description has what its story needs, so a scenario cannot quietly describe another peer.
+ * the scenario file), spoken in the dialect the description names (peers/wires/: A2A v1.0 or v0.3
+ * JSON-RPC). Behaviour comes from the runtime description (peers/runtime/); a factory only names a
+ * story and checks its description. A factory checks that the description has what its story
+ * needs, so a scenario cannot quietly describe another peer.
  */
 import type { PeerDescription } from '../harness/core/scenario.js';
 import { BAD_CERT_LISTENERS } from '../harness/core/scenario.js';
-import type { PeerInstance, PeerRunContext } from './context.js';
-import { a2aV1Peer, type PeerParts } from './a2a-v1/peer.js';
-import { signingParts } from './a2a-v1/signing.js';
-import { a2aV03Peer } from './a2a-v0.3/peer.js';
+import type { PeerInstance, PeerParts, PeerRunContext } from './context.js';
+import { composePeer } from './peer.js';
+import { signingParts } from './runtime/signing.js';
+import { dialectOf } from './wires/index.js';
 
-export type { PeerInstance, PeerRunContext } from './context.js';
-export type { PeerParts } from './a2a-v1/peer.js';
+export type { PeerInstance, PeerParts, PeerRunContext } from './context.js';
 
 interface PeerEntry {
   summary: string;
@@ -130,10 +130,9 @@ const PEERS: Record<string, PeerEntry> = {
 
 export const PEER_NAMES = Object.keys(PEERS);
 
-/** What a v0.3 peer cannot script yet, said where a scenario asks for it. */
+/** What a peer of the description's dialect cannot script, said where a scenario asks for it. */
 function dialectProblem(desc: PeerDescription): string | undefined {
-  if (desc.dialect !== 'a2a-v0.3') return undefined;
-  if (desc.signing) return 'signing is defined for v1.0 cards only (v0.3.0 specifies no canonical form to sign)';
+  if (desc.signing && !dialectOf(desc.dialect).signedCards) return 'signing is defined for v1.0 cards only (v0.3.0 specifies no canonical form to sign)';
   return undefined;
 }
 
@@ -155,8 +154,7 @@ export function peerProblem(desc: PeerDescription): string | undefined {
 export const createPeer = (desc: PeerDescription, ctx: PeerRunContext, parts: PeerParts = {}): PeerInstance => {
   const problem = peerProblem(desc);
   if (problem) throw new Error(`[harness] ${problem}`);
-  if (desc.dialect === 'a2a-v0.3') return a2aV03Peer(desc, ctx, parts);
-  return a2aV1Peer(desc, ctx, desc.signing ? composeParts(parts, signingParts(desc.signing, ctx, desc.runtime.cardListener)) : parts);
+  return composePeer(desc, ctx, desc.signing ? composeParts(parts, signingParts(desc.signing, ctx, desc.runtime.cardListener)) : parts);
 };
 
 /** Two sets of parts as one: `a`'s card step runs first, then `b`'s (the signature comes last). */
@@ -167,7 +165,7 @@ function composeParts(a: PeerParts, b: PeerParts): PeerParts {
       return b.finishCard ? b.finishCard(first, ctx) : first;
     },
     origins: (ctx, card) => [...(a.origins?.(ctx, card) ?? []), ...(b.origins?.(ctx, card) ?? [])],
-    gates: (ctx, url, dialect) => [...(a.gates?.(ctx, url, dialect) ?? []), ...(b.gates?.(ctx, url, dialect) ?? [])],
+    gates: (ctx, url, record) => [...(a.gates?.(ctx, url, record) ?? []), ...(b.gates?.(ctx, url, record) ?? [])],
     jwks: (ctx) => [...(a.jwks?.(ctx) ?? []), ...(b.jwks?.(ctx) ?? [])],
   };
 }

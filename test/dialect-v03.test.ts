@@ -16,8 +16,8 @@ import { validateCard, validateCardV03 } from '../harness/core/card-validator-v0
 import type { PeerDescription } from '../harness/core/scenario.js';
 import type { HttpEvent } from '../harness/core/transcript.js';
 import { readCard } from '../harness/core/vocabulary/card-view.js';
-import { LEGACY_CARD_PATH } from '../peers/a2a-v0.3/peer.js';
-import { pushBodyOut, requestIn, taskOut } from '../peers/a2a-v0.3/codec.js';
+import { LEGACY_CARD_PATH } from '../peers/wires/jsonrpc-v03/index.js';
+import { pushBodyOut, requestIn, taskOut } from '../peers/wires/jsonrpc-v03/codec.js';
 import { decodeResult, encodeCall } from '../clients/common/dialect-v03.js';
 import { ROOT } from './helpers/cli.js';
 import { bareRpc, peerFixture, type PeerFixture, clientAgent } from './helpers/peer.js';

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { type Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HttpEvent, TlsEvent } from '../harness/core/transcript.js';
-import { TOKEN_PATH } from '../peers/a2a-v1/auth.js';
+import { TOKEN_PATH } from '../peers/runtime/auth.js';
 import { bareRpc, peerFixture, rpcUrlOf, type PeerFixture, clientAgent } from './helpers/peer.js';
 import { startHarness, type InProcessHarness } from './helpers/harness.js';
 import { scenario } from './helpers/scenarios.js';

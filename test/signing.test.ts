@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cardSigningPayload, cleanEmptySigningPayload, contestedCanonicalForm } from '../harness/core/card-canonical.js';
 import { sameMediaType } from '../harness/core/vocabulary/media-type.js';
 import { fillCard } from '../harness/core/scenario.js';
-import { BREAKERS, jwksOf, makeSigningKey, signCard, signedCardParts, withSignature, type CardSignature, type SigningKey } from '../peers/a2a-v1/signing.js';
+import { BREAKERS, jwksOf, makeSigningKey, signCard, signedCardParts, withSignature, type CardSignature, type SigningKey } from '../peers/runtime/signing.js';
 import { canonicalCardPayload } from '../clients/common/canonical.js';
 import { checkTrust } from '../clients/common/trust.js';
 import { DEFAULT_PROFILE, type ClientProfile } from '../harness/core/vocabulary/types.js';

@@ -1,14 +1,15 @@
 /**
- * The scripted task runtime of an A2A v1.0 peer: it mints tasks, moves them through their states
+ * The scripted task runtime of a peer (A2A v1.0's data model, whatever wire it is spoken on): it mints tasks, moves them through their states
  * as the runtime description says, emits artifacts on the channels it says, and pushes state
  * changes to registered receivers. Every change goes into the run's ledger and transcript.
  */
 import type { PeerRuntime } from '../../harness/core/scenario.js';
-import type { Dialect } from '../../harness/core/vocabulary/types.js';
 import { isTerminal, type TaskRecord } from '../../harness/core/transcript.js';
 import type { PeerRunContext } from '../context.js';
-import { RpcError } from './errors.js';
-import { pushBodyOut } from '../a2a-v0.3/codec.js';
+import { A2AError } from './errors.js';
+
+/** A push notification's body as the wire a config was set through sends it (v1.0's StreamResponse as it is; v0.3's Task). */
+export type PushBody = (event: Record<string, unknown>) => unknown;
 
 export interface PushConfig {
   id: string;
@@ -26,7 +27,7 @@ export interface ArtifactJson {
 
 type Listener = (event: Record<string, unknown>, state: string | undefined, closes: boolean) => void;
 
-interface TaskState {
+export interface TaskState {
   rec: TaskRecord;
   /** The messages of the task, oldest first (the client's, as sent; GetTask honours historyLength). */
   history: Array<Record<string, unknown>>;
@@ -102,8 +103,8 @@ export function messageForHistory(m: Record<string, unknown>): Record<string, un
 
 export class TaskRuntime {
   private readonly tasks = new Map<string, TaskState>();
-  /** Push configs set through a v0.3 interface: their deliveries are v0.3 Tasks. */
-  private readonly v03Configs = new WeakSet<PushConfig>();
+  /** How each push config's deliveries are spelled: by the wire of the interface it was set through. */
+  private readonly pushBodies = new WeakMap<PushConfig, PushBody>();
   private nextId = 1;
   private changes = 0;
   /** Finished tasks, oldest first, where the context retains only some (ctx.retainFinished), and the characters of their histories. */
@@ -119,7 +120,7 @@ export class TaskRuntime {
 
   get(id: string): TaskState {
     const t = this.tasks.get(id);
-    if (!t) throw new RpcError('taskNotFound', undefined, { taskId: id });
+    if (!t) throw new A2AError('taskNotFound', undefined, { taskId: id });
     return t;
   }
 
@@ -185,19 +186,19 @@ export class TaskRuntime {
   }
 
   /**
-   * A push config, delivered in the shape of the dialect it was set in: v1.0's StreamResponse, or
-   * v0.3's Task (v0.3.0 §9.5) for a config set through a v0.3 interface.
+   * A push config, delivered in the shape of the wire it was set through (`pushBody`): v1.0's
+   * StreamResponse, or v0.3's Task (v0.3.0 §9.5) for a config set through a v0.3 interface.
    */
-  addPushConfig(t: TaskState, cfg: Omit<PushConfig, 'id' | 'taskId'>, via: 'inline' | 'create', requestSeq: number, dialect: Dialect): PushConfig {
+  addPushConfig(t: TaskState, cfg: Omit<PushConfig, 'id' | 'taskId'>, via: 'inline' | 'create', requestSeq: number, pushBody: PushBody): PushConfig {
     const full: PushConfig = { ...cfg, id: `push-${t.pushConfigs.length + 1}`, taskId: t.rec.id };
     t.pushConfigs.push(full);
-    if (dialect === 'a2a-v0.3') this.v03Configs.add(full);
+    this.pushBodies.set(full, pushBody);
     this.ctx.transcript.record({ kind: 'push-register', taskId: t.rec.id, url: cfg.url, via, requestSeq });
     return full;
   }
 
   cancel(t: TaskState, requestSeq: number): void {
-    if (isTerminal(t.rec.state)) throw new RpcError('taskNotCancelable', `task is ${t.rec.state}`, { taskId: t.rec.id });
+    if (isTerminal(t.rec.state)) throw new A2AError('taskNotCancelable', `task is ${t.rec.state}`, { taskId: t.rec.id });
     this.transition(t, 'TASK_STATE_CANCELED', 'canceled', requestSeq);
   }
 
@@ -312,7 +313,7 @@ export class TaskRuntime {
       url: c.url,
       taskId: t.rec.id,
       state,
-      payload: this.v03Configs.has(c) ? pushBodyOut(payload) : payload,
+      payload: (this.pushBodies.get(c) ?? ((e) => e))(payload),
       ...(c.token ? { token: c.token } : {}),
       ...(c.authentication ? { authentication: c.authentication } : {}),
     });

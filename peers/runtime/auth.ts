@@ -17,11 +17,9 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { http, HttpResponse, type RequestHandler } from 'msw';
 import type { PeerRuntime } from '../../harness/core/scenario.js';
-import type { ClientCredentials, Dialect } from '../../harness/core/vocabulary/types.js';
-import type { PeerRunContext } from '../context.js';
-import type { PeerParts } from './peer.js';
-import { eventOf, isObj } from './event.js';
-import { recordWireCall } from './rpc.js';
+import type { ClientCredentials } from '../../harness/core/vocabulary/types.js';
+import type { PeerParts, PeerRunContext, RecordRequest } from '../context.js';
+import { eventOf } from './event.js';
 
 /** Where the token endpoint lives under a run's base URL on the RPC listener. */
 export const TOKEN_PATH = '/oauth/token';
@@ -60,20 +58,14 @@ function clientOf(request: Request, form: URLSearchParams): { id: string; secret
   return id !== null && secret !== null ? { id, secret, via: 'body' } : undefined;
 }
 
-/** The parts, and the credentials the runner hands the client for this run. */
-export function authParts(auth: NonNullable<PeerRuntime['auth']>, ctx: PeerRunContext, tokenUrl: string): { parts: PeerParts; credentials: ClientCredentials } {
-  const credentials: ClientCredentials = {
-    kind: 'oauth2-client-credentials',
-    tokenUrl,
-    clientId: `conformance-client-${ctx.key}`,
-    clientSecret: randomBytes(18).toString('base64url'),
-  };
-  /** Issued tokens and when each expires (ms since the epoch). */
-  const issued = new Map<string, number>();
-  const oauthError = (status: number, error: string, description: string, headers: Record<string, string> = {}) =>
-    HttpResponse.json({ error, error_description: description }, { status, headers: { 'cache-control': 'no-store', ...headers } });
+const oauthError = (status: number, error: string, description: string, headers: Record<string, string> = {}) =>
+  HttpResponse.json({ error, error_description: description }, { status, headers: { 'cache-control': 'no-store', ...headers } });
 
-  const tokenEndpoint = http.post(tokenUrl, async ({ request }) => {
+type Auth = NonNullable<PeerRuntime['auth']>;
+
+/** The OAuth 2.0 token endpoint (RFC 6749 §4.4): a Bearer token for the run's client, noted with the digest its Authorization will have. */
+function tokenEndpoint(auth: Auth, ctx: PeerRunContext, credentials: ClientCredentials, issued: Map<string, number>): RequestHandler {
+  return http.post(credentials.tokenUrl, async ({ request }) => {
     const ev = eventOf(ctx, request);
     const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
     const form = new URLSearchParams(type === 'application/x-www-form-urlencoded' ? (await request.text()).slice(0, 8192) : '');
@@ -112,45 +104,48 @@ export function authParts(auth: NonNullable<PeerRuntime['auth']>, ctx: PeerRunCo
       { headers: { 'cache-control': 'no-store', pragma: 'no-cache' } },
     );
   });
+}
 
-  const challenge = (rpcUrl: string, dialect: Dialect) =>
-    http.post(rpcUrl, async ({ request }) => {
-      const ev = eventOf(ctx, request);
-      // The call the gate answers is recorded as the RPC handler would: its method and params are evidence.
-      if (ev) {
-        const raw = await request.clone().text();
-        try {
-          const body: unknown = JSON.parse(raw);
-          if (isObj(body) && typeof body.method === 'string') recordWireCall(ev, body, raw, dialect);
-        } catch {
-          // not JSON-RPC: the status is the evidence
-        }
-      }
-      const unauthorized = (wwwAuthenticate: string, why: string) => {
-        if (ev) ev.note = why;
-        return HttpResponse.json({ error: 'unauthorized' }, { status: 401, headers: { 'www-authenticate': wwwAuthenticate } });
-      };
-      const given = request.headers.get('authorization') ?? '';
-      if (auth.taskScheme === 'DPoP')
-        return unauthorized(
-          `DPoP realm="${REALM}", algs="ES256"`,
-          'the task endpoint takes DPoP-bound tokens only (RFC 9449), a scheme the card does not list',
-        );
-      const m = /^bearer\s+(\S+)\s*$/i.exec(given);
-      if (!m) return unauthorized(`Bearer realm="${REALM}", scope="${TASK_SCOPE}"`, given ? 'credentials of another scheme' : 'no credentials');
-      const expires = issued.get(m[1]!);
-      if (expires === undefined)
-        return unauthorized(`Bearer realm="${REALM}", error="invalid_token", error_description="unknown token"`, 'a token this endpoint never issued');
-      if (Date.now() >= expires)
-        return unauthorized(`Bearer realm="${REALM}", error="invalid_token", error_description="the access token expired"`, 'an expired token');
-      return undefined; // a live token: on to the JSON-RPC handler
-    });
+/** The gate in front of an interface: a live token of this endpoint passes; anything else gets 401 with a challenge. */
+function challenge(auth: Auth, ctx: PeerRunContext, issued: Map<string, number>, rpcUrl: string, record: RecordRequest | undefined): RequestHandler {
+  return http.post(rpcUrl, async ({ request }) => {
+    const ev = eventOf(ctx, request);
+    // The call the gate answers is recorded as the endpoint's wire would: its method and params are evidence.
+    if (ev && record) await record(ev, request);
+    const unauthorized = (wwwAuthenticate: string, why: string) => {
+      if (ev) ev.note = why;
+      return HttpResponse.json({ error: 'unauthorized' }, { status: 401, headers: { 'www-authenticate': wwwAuthenticate } });
+    };
+    const given = request.headers.get('authorization') ?? '';
+    if (auth.taskScheme === 'DPoP')
+      return unauthorized(`DPoP realm="${REALM}", algs="ES256"`, 'the task endpoint takes DPoP-bound tokens only (RFC 9449), a scheme the card does not list');
+    const m = /^bearer\s+(\S+)\s*$/i.exec(given);
+    if (!m) return unauthorized(`Bearer realm="${REALM}", scope="${TASK_SCOPE}"`, given ? 'credentials of another scheme' : 'no credentials');
+    const expires = issued.get(m[1]!);
+    if (expires === undefined)
+      return unauthorized(`Bearer realm="${REALM}", error="invalid_token", error_description="unknown token"`, 'a token this endpoint never issued');
+    if (Date.now() >= expires)
+      return unauthorized(`Bearer realm="${REALM}", error="invalid_token", error_description="the access token expired"`, 'an expired token');
+    return undefined; // a live token: on to the JSON-RPC handler
+  });
+}
 
+/** The parts, and the credentials the runner hands the client for this run. */
+export function authParts(auth: Auth, ctx: PeerRunContext, tokenUrl: string): { parts: PeerParts; credentials: ClientCredentials } {
+  const credentials: ClientCredentials = {
+    kind: 'oauth2-client-credentials',
+    tokenUrl,
+    clientId: `conformance-client-${ctx.key}`,
+    clientSecret: randomBytes(18).toString('base64url'),
+  };
+  /** Issued tokens and when each expires (ms since the epoch). */
+  const issued = new Map<string, number>();
+  const endpoint = tokenEndpoint(auth, ctx, credentials, issued);
   return {
     credentials,
     parts: {
-      origins: () => [tokenEndpoint],
-      gates: (_c, rpcUrl, dialect = 'a2a-v1'): RequestHandler[] => [challenge(rpcUrl, dialect)],
+      origins: () => [endpoint],
+      gates: (_c, rpcUrl, record): RequestHandler[] => [challenge(auth, ctx, issued, rpcUrl, record)],
     },
   };
 }

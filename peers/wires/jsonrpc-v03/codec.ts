@@ -1,6 +1,6 @@
 /**
  * The A2A v0.3 JSON-RPC dialect as a codec over the dialect-neutral operations (the spec's own
- * operation names, §3.1 of v1.0: SendMessage, GetTask, …), which the v1.0 peer implements.
+ * operation names, §3.1 of v1.0: SendMessage, GetTask, …), which the runtime implements (peers/runtime/).
  *
  * What differs on the wire (v0.3.0 specification and JSON Schema; DESIGN.md §2):
  * - method names: `message/send`, `message/stream`, `tasks/get`, `tasks/cancel`, `tasks/resubscribe`,
@@ -14,7 +14,7 @@
  * Pure translation: no I/O. Unknown methods have no neutral operation (the peer answers -32601).
  */
 
-import { V03_SCHEME_KIND } from '../../harness/core/vocabulary/card-view.js';
+import { V03_SCHEME_KIND } from '../../../harness/core/vocabulary/card-view.js';
 
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);

@@ -1,0 +1,160 @@
+/**
+ * An interface's endpoint: one wire in front of the peer's runtime, the same loop for every wire.
+ * The request's event (over the run's budget: 429, unrecorded), the wire's decoding (or its own
+ * refusal), the call recorded, the scripted incidents in front of the runtime (docs/peers.md: busy,
+ * then slow, then cut), a size ceiling no card field shows, the A2A-Version check (§3.6, where the
+ * wire reads a version), the operation, and its answer as the wire encodes it.
+ *
+ * Versions (§3.6): an empty or missing `A2A-Version` is read as 0.3 (§3.6.2), patch numbers are
+ * ignored, and a Major.Minor the interface does not declare is answered with VersionNotSupportedError.
+ */
+import { http, HttpResponse, type RequestHandler } from 'msw';
+import { DROP_HEADER, type HttpEvent } from '../harness/core/transcript.js';
+import type { PeerRunContext, RecordRequest } from './context.js';
+import { A2AError, HttpRefusal } from './runtime/errors.js';
+import { eventOf, isObj } from './runtime/event.js';
+import type { Runtime } from './runtime/operations.js';
+import { recordCall } from './runtime/record.js';
+import { eventStream } from './runtime/stream.js';
+import type { Wire, WireCall, WireRefusal, WireRequest } from './wires/wire.js';
+
+/** `Major.Minor` of an `A2A-Version` value; empty means 0.3 (§3.6.2); patch numbers are not considered (§3.6). */
+export function requestedVersion(value: string | null): string | undefined {
+  const v = (value ?? '').trim();
+  if (v === '') return '0.3';
+  const m = /^(\d+)\.(\d+)(?:\.\d+)?$/.exec(v);
+  return m ? `${m[1]}.${m[2]}` : undefined;
+}
+
+/** The versions the card declares for the interface at `url`. */
+export function versionsAt(card: Record<string, unknown>, url: string): Set<string> {
+  return new Set(
+    (Array.isArray(card.supportedInterfaces) ? card.supportedInterfaces : [])
+      .filter((i): i is Record<string, unknown> => isObj(i) && i.url === url)
+      .map((i) => requestedVersion(String(i.protocolVersion ?? '')))
+      .filter((v): v is string => !!v),
+  );
+}
+
+/** Counts calls per operation, so a scripted incident can hit the first N calls of one operation or of all. */
+function firstCalls(limit: { calls?: number; method?: string } | undefined) {
+  let seen = 0;
+  return (method: string): boolean => {
+    if (!limit || (limit.method !== undefined && limit.method !== method)) return false;
+    seen++;
+    return limit.calls === undefined || seen <= limit.calls;
+  };
+}
+
+/** Waits `ms`, or less when the run ends first (a slow answer must not outlive its run). */
+function pause(ctx: PeerRunContext, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    ctx.later(ms, resolve);
+    ctx.onEnd(resolve);
+  });
+}
+
+const wireRequest = async (request: Request): Promise<WireRequest> => ({
+  method: request.method,
+  url: new URL(request.url),
+  headers: request.headers,
+  body: await request.clone().text(),
+});
+
+/** How a gate in front of this interface keeps the call it answers: as the wire reads it. */
+export const recorderFor =
+  (wire: Wire): RecordRequest =>
+  async (ev, request) => {
+    const req = await wireRequest(request);
+    const call = wire.describe(req);
+    if (call) recordCall(ev, call, req.body);
+  };
+
+/** The scripted incidents of the runtime description, counted per peer (every interface of it). */
+export type Incidents = ReturnType<typeof incidentsOf>;
+export function incidentsOf(runtime: Runtime) {
+  const rt = runtime.description;
+  return { busy: firstCalls(rt.unavailable), drop: firstCalls(rt.drop) };
+}
+
+interface Serving {
+  ctx: PeerRunContext;
+  wire: Wire;
+  runtime: Runtime;
+  /** The versions the card declares for this interface. */
+  versions: Set<string>;
+}
+
+/** One call, answered by the runtime (or refused by it), as the wire encodes it. */
+async function answer({ ctx, wire, runtime, versions }: Serving, call: WireCall, ev: HttpEvent, raw: string): Promise<Response> {
+  const rt = runtime.description;
+  try {
+    const size = Buffer.byteLength(raw);
+    if (rt.maxRequestBytes !== undefined && size > rt.maxRequestBytes)
+      throw new HttpRefusal(413, `Content Too Large: this endpoint takes requests of at most ${rt.maxRequestBytes} bytes; this one has ${size}`);
+    if (call.version !== undefined) {
+      const asked = requestedVersion(call.version);
+      if (!asked || !versions.has(asked))
+        throw new A2AError(
+          'versionNotSupported',
+          `A2A-Version ${JSON.stringify(call.version ?? '')} is read as ${asked ?? 'nothing'}; this interface speaks ${[...versions].join(', ')}`,
+        );
+    }
+    const cx = { ev, extensions: call.extensions, pushBody: wire.pushBody, ...(wire.pushConfigIdOptional ? { pushConfigIdOptional: true } : {}) };
+    const out = await runtime.perform(call.op, call.params, cx);
+    if ('stream' in out)
+      return wire.stream(
+        call,
+        eventStream(ctx, ev, out.stream, (e) => wire.frame(call, e)),
+      );
+    return wire.result(call, call.op, out.result, out.activated);
+  } catch (err) {
+    if (err instanceof HttpRefusal) {
+      ev.note = err.text;
+      return new HttpResponse(err.text, { status: err.status, headers: { 'content-type': 'text/plain' } });
+    }
+    if (err instanceof A2AError) {
+      const { response, recorded } = wire.error(call, err);
+      ev.rpcError = recorded;
+      return response;
+    }
+    throw err;
+  }
+}
+
+/** A request the wire refused itself: kept as far as it was read. */
+function refused(ev: HttpEvent, r: WireRefusal, raw: string): Response {
+  if (r.call) recordCall(ev, r.call, raw);
+  if (r.recorded) ev.rpcError = r.recorded;
+  if (r.note) ev.note = r.note;
+  return r.response;
+}
+
+export function endpoint(ctx: PeerRunContext, url: string, wire: Wire, runtime: Runtime, incidents: Incidents): RequestHandler {
+  const rt = runtime.description;
+  const serving: Serving = { ctx, wire, runtime, versions: versionsAt(runtime.card, url) };
+  const handle = async ({ request }: { request: Request }) => {
+    const ev = eventOf(ctx, request);
+    // Over the run's event budget (a flood): answer without recording.
+    if (!ev) return new HttpResponse('too many requests in this scenario run', { status: 429 });
+    const req = await wireRequest(request);
+    const decoded = wire.decode(req);
+    if ('refusal' in decoded) return refused(ev, decoded.refusal, req.body);
+    const { call } = decoded;
+    recordCall(ev, { method: call.op, id: call.id, params: call.params, ...(call.wireMethod !== undefined ? { wireMethod: call.wireMethod } : {}) }, req.body);
+    const busy = rt.unavailable;
+    if (busy && incidents.busy(call.op)) {
+      ev.note = `scripted: HTTP ${busy.status} with Retry-After: ${busy.retryAfterSeconds} (runtime.unavailable)`;
+      const text = busy.status === 429 ? 'Too Many Requests' : 'Service Unavailable';
+      return new HttpResponse(text, { status: busy.status, headers: { 'content-type': 'text/plain', 'retry-after': String(busy.retryAfterSeconds) } });
+    }
+    if (rt.slow && (rt.slow.method === undefined || rt.slow.method === call.op)) await pause(ctx, rt.slow.ms);
+    const res = await answer(serving, call, ev, req.body);
+    if (rt.drop && incidents.drop(call.op)) {
+      res.headers.set(DROP_HEADER, String(rt.drop.afterBytes));
+      ev.note = `scripted: connection dropped after the headers and ${rt.drop.afterBytes} bytes of the body (runtime.drop)`;
+    }
+    return res;
+  };
+  return wire.routes === 'exact' ? http.post(url, handle) : http.all(`${url}/*`, handle);
+}

@@ -1,0 +1,85 @@
+/**
+ * A stream of a task's events (spec §3.1.2, §3.5): a task lifecycle stream starts with the Task,
+ * carries its status and artifact updates (StreamResponse, neutral shapes), and closes at a terminal
+ * or interrupted state; a message-only stream carries exactly one Message. Each event is recorded
+ * in the transcript and handed to the wire's `frame` (an SSE `data:` line of JSON-RPC, a gRPC message)
+ * for its bytes.
+ */
+import type { HttpEvent } from '../../harness/core/transcript.js';
+import { isTerminal } from '../../harness/core/transcript.js';
+import type { PeerRunContext } from '../context.js';
+import { isObj } from './event.js';
+import type { ArtifactJson, TaskRuntime, TaskState } from './tasks.js';
+
+/** What a streaming operation streams: a task's events from now on (with artifacts only this stream shows), or one Message. */
+export type StreamPlan =
+  | {
+      tasks: TaskRuntime;
+      t: TaskState;
+      extra: ReadonlyArray<ArtifactJson>;
+      /** `runtime.streamEnds`: close after this many events, terminal or not. */
+      endAfter?: number;
+    }
+  | { only: Record<string, unknown> };
+
+/** One event's bytes as the wire frames it. */
+export type Frame = (event: Record<string, unknown>) => string;
+
+const closesAt = (state: string) => isTerminal(state) || state === 'TASK_STATE_INPUT_REQUIRED' || state === 'TASK_STATE_AUTH_REQUIRED';
+
+export function eventStream(ctx: PeerRunContext, ev: HttpEvent, plan: StreamPlan, frame: Frame): ReadableStream<Uint8Array> {
+  const enc = new TextEncoder();
+  let off = () => {};
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      const put = (event: Record<string, unknown>) => controller.enqueue(enc.encode(frame(event)));
+      if ('only' in plan) {
+        put(plan.only);
+        controller.close();
+        return;
+      }
+      const { tasks, t, extra, endAfter } = plan;
+      let sent = 0;
+      let closed = false;
+      const send = (event: Record<string, unknown>, state: string | undefined, closes: boolean) => {
+        if (closed) return;
+        ctx.transcript.record({
+          kind: 'sse',
+          requestSeq: ev.seq,
+          taskId: t.rec.id,
+          ...(state ? { state } : {}),
+          ...(isObj(event.artifactUpdate) ? { artifactMediaTypes: mediaTypesOf(event.artifactUpdate) } : {}),
+        });
+        put(event);
+        sent++;
+        const final = closes || (state !== undefined && closesAt(state));
+        const cut = !final && endAfter !== undefined && sent >= endAfter;
+        if (cut && !ctx.transcript.isSealed) ev.note = `scripted: the stream ended after ${sent} events without a terminal one (runtime.streamEnds)`;
+        if (closes || cut) {
+          closed = true;
+          off();
+          controller.close();
+        }
+      };
+      const state = t.rec.state;
+      const done = closesAt(state);
+      send({ task: tasks.toJson(t) }, state, false);
+      for (const a of extra) send({ artifactUpdate: { taskId: t.rec.id, contextId: t.rec.contextId, artifact: a, lastChunk: true } }, undefined, false);
+      if (closed) return;
+      if (done) {
+        controller.close();
+        return;
+      }
+      off = tasks.subscribe(t, send);
+    },
+    cancel() {
+      off();
+    },
+  });
+}
+
+function mediaTypesOf(update: Record<string, unknown>): string[] {
+  const artifact = update.artifact;
+  if (!isObj(artifact) || !Array.isArray(artifact.parts)) return [];
+  return artifact.parts.filter(isObj).map((p) => String(p.mediaType ?? ''));
+}

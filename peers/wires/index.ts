@@ -1,0 +1,54 @@
+/**
+ * The wires, registered in one place.
+ *
+ * - `DIALECT_WIRES`: each dialect a peer description may name (`peer.dialect`), with the wire of the
+ *   card's main interface (`{{rpcUrl}}`) and what its cards look like.
+ * - `SECOND_INTERFACES`: wires a card may offer beside its main interface, each at its own card
+ *   placeholder and path: the same runtime behind another wire (`{{rpcUrl03}}`: v0.3 JSON-RPC on a
+ *   v1.0 card), served where the card lists that URL at the wire's version.
+ *
+ * To add a wire: a folder under peers/wires/ implementing `Wire` (./wire.ts says how HTTP+JSON and
+ * gRPC would), and its entry here: in `SECOND_INTERFACES` for another binding of a dialect the
+ * peers speak (HTTP+JSON v1.0 at, say, `{{restUrl}}` and `/rest`), in `DIALECT_WIRES` as well for a
+ * new dialect (after its name in harness/core/vocabulary/types.ts's DIALECTS, which makes this
+ * table incomplete until it has its entry).
+ */
+import type { Dialect } from '../../harness/core/vocabulary/types.js';
+import { jsonRpcV03, LEGACY_CARD_PATH, readCard as readCardV03 } from './jsonrpc-v03/index.js';
+import { jsonRpcV1 } from './jsonrpc-v1/index.js';
+import type { Wire } from './wire.js';
+
+export type { Wire, WireCall, WireRequest } from './wire.js';
+
+export interface DialectEntry {
+  /** The wire of the card's main interface. */
+  wire: Wire;
+  /** Where a peer of this dialect serves its card: the well-known path first (the card's URL), then others. */
+  cardPaths: readonly string[];
+  /** The card as the runtime reads it (v1.0's shape). */
+  readCard(card: Record<string, unknown>): Record<string, unknown>;
+  /** Whether its cards carry signatures (v1.0 §8.4; v0.3.0 specifies no canonical form to sign). */
+  signedCards: boolean;
+}
+
+export interface SecondInterface {
+  wire: Wire;
+  /** The card placeholder of its URL, and its path under the run's base on the RPC listener. */
+  placeholder: string;
+  path: string;
+}
+
+const WELL_KNOWN = '/.well-known/agent-card.json';
+
+export const DIALECT_WIRES: Readonly<Record<Dialect, DialectEntry>> = {
+  'a2a-v1': { wire: jsonRpcV1, cardPaths: [WELL_KNOWN], readCard: (card) => card, signedCards: true },
+  'a2a-v0.3': { wire: jsonRpcV03, cardPaths: [WELL_KNOWN, LEGACY_CARD_PATH], readCard: readCardV03, signedCards: false },
+};
+
+export const SECOND_INTERFACES: readonly SecondInterface[] = [{ wire: jsonRpcV03, placeholder: 'rpcUrl03', path: '/rpc03' }];
+
+/** Every wire registered. */
+export const ALL_WIRES: readonly Wire[] = [...new Set([...Object.values(DIALECT_WIRES).map((e) => e.wire), ...SECOND_INTERFACES.map((e) => e.wire)])];
+
+/** The entry of a dialect (a description without one is v1.0's). */
+export const dialectOf = (dialect: Dialect | undefined): DialectEntry => DIALECT_WIRES[dialect ?? 'a2a-v1'];

@@ -1,0 +1,62 @@
+/**
+ * The shape of peers/ (issue 26): the neutral runtime knows no wire, a wire knows no other wire, and
+ * every wire folder is registered in the one registry, for every dialect the vocabulary names.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { glob } from 'tinyglobby';
+import { describe, expect, it } from 'vitest';
+import { DIALECTS } from '../harness/core/vocabulary/types.js';
+import { ALL_WIRES, DIALECT_WIRES } from '../peers/wires/index.js';
+import { ROOT } from './helpers/cli.js';
+
+/** Every relative import of the files under `pattern`, resolved against the root. */
+async function importsOf(pattern: string): Promise<Array<{ from: string; to: string }>> {
+  const files = await glob([pattern], { cwd: ROOT, ignore: ['**/node_modules/**'] });
+  const re = /(?:import|export)\s[^'"]*?from\s+['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g;
+  return files.flatMap((from) =>
+    [...readFileSync(join(ROOT, from), 'utf8').matchAll(re)].map((m) => ({
+      from,
+      to: relative(ROOT, resolve(dirname(join(ROOT, from)), (m[1] ?? m[2])!)).replace(/\.js$/, '.ts'),
+    })),
+  );
+}
+
+/** A wire's folder: peers/wires/<folder>/, the shared JSON-RPC envelope (jsonrpc/) being no wire. */
+const wireFolderOf = (path: string) => /^peers\/wires\/([^/]+)\//.exec(path)?.[1];
+const WIRE_FOLDERS = readdirSync(join(ROOT, 'peers/wires'), { withFileTypes: true })
+  .filter((d) => d.isDirectory() && d.name !== 'jsonrpc')
+  .map((d) => d.name);
+
+describe('peers/: one runtime, one folder per wire, one registry', () => {
+  it('the runtime imports no wire (nor the endpoint or the peer that join them)', async () => {
+    const edges = await importsOf('peers/runtime/**/*.ts');
+    expect(edges.length).toBeGreaterThan(10);
+    expect(edges.filter((e) => e.to.startsWith('peers/') && !e.to.startsWith('peers/runtime/') && e.to !== 'peers/context.ts')).toEqual([]);
+  });
+
+  it('no wire imports another wire', async () => {
+    const edges = await importsOf('peers/wires/*/**/*.ts');
+    const crossing = edges.filter((e) => {
+      const to = wireFolderOf(e.to);
+      return to !== undefined && to !== 'jsonrpc' && to !== wireFolderOf(e.from);
+    });
+    expect(crossing).toEqual([]);
+    expect(edges.filter((e) => e.to.startsWith('peers/') && !e.to.startsWith('peers/wires/') && !e.to.startsWith('peers/runtime/'))).toEqual([]);
+  });
+
+  it('every wire folder is registered, and every dialect has its wire', async () => {
+    const registry = readFileSync(join(ROOT, 'peers/wires/index.ts'), 'utf8');
+    expect(WIRE_FOLDERS.length).toBeGreaterThanOrEqual(2);
+    for (const folder of WIRE_FOLDERS) expect(registry, folder).toContain(`./${folder}/index.js`);
+    expect(ALL_WIRES.length).toBe(WIRE_FOLDERS.length);
+    expect(Object.keys(DIALECT_WIRES).sort()).toEqual([...DIALECTS].sort());
+    for (const [dialect, entry] of Object.entries(DIALECT_WIRES)) expect(entry.wire.dialect).toBe(dialect);
+  });
+
+  it('the dialect literals live with their wires and the registry', async () => {
+    const files = await glob(['peers/**/*.ts'], { cwd: ROOT });
+    const holders = files.filter((f) => readFileSync(join(ROOT, f), 'utf8').includes("'a2a-v0.3'"));
+    expect(holders.sort()).toEqual(['peers/wires/index.ts', 'peers/wires/jsonrpc-v03/index.ts']);
+  });
+});
