@@ -3,8 +3,8 @@
  * the generated part of docs/rules.md (a test checks the file agrees). Pure: no I/O.
  */
 import { sourceLabel, type Source } from '../sources.js';
-import { dutyLabel, type Rule } from './rule.js';
-import { RULES } from './rules.js';
+import { dutyLabel } from './rule.js';
+import { RULES, type Rule } from './rules.js';
 
 const FAMILY: Record<Rule['family'], string> = {
   negotiation: 'Negotiation (seed 000): a valid card is a claim, not a contract',

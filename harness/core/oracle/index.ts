@@ -10,10 +10,10 @@
 import { claimEvidence, scenarioVerdict, toCheck, verdict, wireEvidence, type Check, type Verdict, type VerdictKind } from '../verdict.js';
 import type { TaskRecord } from '../transcript.js';
 import { decisionSeq, jwksFetches, probeTasks, situationOf, type GradeInput, type Situation } from './evidence.js';
-import { breachOf } from './trust.js';
+import { breachOf } from './rules/trust/shared.js';
 import { contestedCanonicalForm } from '../card-canonical.js';
-import type { Applicability, Rule } from './rule.js';
-import { RULES, ruleById } from './rules.js';
+import type { Applicability } from './rule.js';
+import { RULES, ruleById, type Rule } from './rules.js';
 import { gradeAssertions } from './assertions.js';
 import { levelRank, upFrontMissFails } from '../sources.js';
 
