@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { glob } from 'tinyglobby';
 import { describe, expect, it } from 'vitest';
 import { grade, type GradeInput } from '../harness/core/oracle/index.js';
-import { rulesText, withGeneratedRules } from '../harness/core/oracle/describe.js';
+import { rulesText, withGeneratedRules, withRuleEnum } from '../harness/core/oracle/describe.js';
 import { dutyLevel } from '../harness/core/oracle/rule.js';
 import { CROSS_CUTTING, RULE_IDS, RULES, ruleById } from '../harness/core/oracle/rules.js';
 import { LEVELS } from '../harness/core/sources.js';
@@ -114,6 +114,13 @@ describe('the rule catalogue', () => {
       for (const [, id] of readFileSync(join(ROOT, f), 'utf8').matchAll(/'((?:NEG|WIRE|SPEC|TRUST|HS)-[A-Z0-9-]+)'/g))
         expect(RULE_IDS, `${f} names ${id}`).toContain(id);
     expect(CROSS_CUTTING.length).toBeGreaterThan(0);
+  });
+
+  it("docs/scenario.schema.json's rule enum is the registry's ids, in its order (npm run docs:rules writes it)", () => {
+    const schema = readFileSync(join(ROOT, 'docs/scenario.schema.json'), 'utf8');
+    expect(withRuleEnum(schema), 'docs/scenario.schema.json is out of date: run npm run docs:rules').toBe(schema);
+    // The check can fail: another order is another file.
+    expect(withRuleEnum(schema, [...RULE_IDS].reverse())).not.toBe(schema);
   });
 
   it('`list --rules` prints the same catalogue: every rule, every source with its section and level', () => {
