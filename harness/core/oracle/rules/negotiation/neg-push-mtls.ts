@@ -2,7 +2,8 @@
  * NEG-PUSH-MTLS (negotiation): Push the client cannot receive is not registered; the task is polled to a terminal state.
  * Registered in harness/core/oracle/rules.ts; docs/rules.md and the scenario schema follow from there.
  */
-import { claimEvidence, verdict, wireEvidence } from '../../../verdict.js';
+import type { TaskRecord } from '../../../transcript.js';
+import { claimEvidence, verdict, wireEvidence, type EvidenceRef, type Verdict } from '../../../verdict.js';
 import { type CardView, cardPointer } from '../../../vocabulary/card-view.js';
 import {
   canceledByClient,
@@ -14,6 +15,7 @@ import {
   terminalSeenAt,
   wireTrail,
   probeTasks,
+  type GradeInput,
 } from '../../evidence.js';
 import { binds, harm, informational, met, missingRecord, notBinding, signal, timeout, upFrontMiss, type RuleOf } from '../../rule.js';
 import { completable } from '../../graders.js';
@@ -21,6 +23,42 @@ import { completable } from '../../graders.js';
 /** Every alternative of `securityRequirements` names an mTLS scheme. */
 export function mtlsRequired(card: CardView): boolean {
   return card.securityRequirements.length > 0 && card.securityRequirements.every((alt) => alt.some((n) => card.securitySchemes[n] === 'mtlsSecurityScheme'));
+}
+
+/**
+ * The task was driven to a terminal state the client saw, on a binding that lets it take push: met,
+ * unless push was registered to a receiver that should take it and no delivery reached it in time.
+ */
+function pushedToCompletion(
+  x: GradeInput,
+  reason: string,
+  seen: Array<{ t: TaskRecord; at: number | undefined }>,
+  regEvidence: EvidenceRef[],
+  lostEvidence: EvidenceRef[],
+  terminalEvidence: EvidenceRef[],
+): Verdict {
+  // A delivery lost to a receiver that should take it (partner mTLS to an mTLS receiver, plain HTTPS to an
+  // https one) is the client's own receiver failing; a delivery the receiver could never take is not its harm.
+  const rt = x.scenario.peer.runtime;
+  const receivable = (x.profile.callback === 'mtls' && rt.push.delivery === 'partner-mtls') || (x.profile.callback === 'https' && rt.push.delivery === 'plain');
+  // A delivery that ends after the client saw its task's terminal state tells the client nothing it lacks:
+  // lost, it is moot (seed 000's harm is a client left not knowing, "the task sat in `working`").
+  const seenAt = new Map(seen.map((r) => [r.t.id, r.at!]));
+  const attempts = pushAttempts(x);
+  const live = attempts.filter((a) => !(seenAt.get(a.taskId)! < a.seq));
+  // regEvidence holds one entry per push registration.
+  if (receivable && regEvidence.length > 0 && live.length > 0 && !live.some((a) => a.outcome === 'delivered'))
+    return harm('push was registered to a receiver that should take it, but no delivery reached it before the client knew the outcome', [
+      ...regEvidence,
+      ...lostEvidence,
+    ]);
+  const moot = attempts.filter((a) => a.outcome !== 'delivered' && !live.includes(a));
+  const mootNote = moot.length > 0 ? `; ${moot.length} delivery(ies) lost after the client had seen the terminal state (moot)` : '';
+  return met(`the task reached a terminal state the client saw (${reason})${mootNote}`, [
+    ...regEvidence,
+    ...terminalEvidence,
+    ...moot.map((a) => wireEvidence(a.seq, `push of ${a.state} lost after the terminal state was seen: ${a.outcome}`)),
+  ]);
 }
 
 export const NEG_PUSH_MTLS: RuleOf<'NEG-PUSH-MTLS'> = {
@@ -160,27 +198,6 @@ export const NEG_PUSH_MTLS: RuleOf<'NEG-PUSH-MTLS'> = {
         ]);
       return met('no push registered; the task was polled to a terminal state', terminalEvidence);
     }
-    // A delivery lost to a receiver that should take it (partner mTLS to an mTLS receiver, plain HTTPS to an
-    // https one) is the client's own receiver failing; a delivery the receiver could never take is not its harm.
-    const rt = x.scenario.peer.runtime;
-    const receivable =
-      (x.profile.callback === 'mtls' && rt.push.delivery === 'partner-mtls') || (x.profile.callback === 'https' && rt.push.delivery === 'plain');
-    // A delivery that ends after the client saw its task's terminal state tells the client nothing it lacks:
-    // lost, it is moot (seed 000's harm is a client left not knowing, "the task sat in `working`").
-    const seenAt = new Map(seen.map((r) => [r.t.id, r.at!]));
-    const attempts = pushAttempts(x);
-    const live = attempts.filter((a) => !(seenAt.get(a.taskId)! < a.seq));
-    if (receivable && regs.length > 0 && live.length > 0 && !live.some((a) => a.outcome === 'delivered'))
-      return harm('push was registered to a receiver that should take it, but no delivery reached it before the client knew the outcome', [
-        ...regEvidence,
-        ...lostEvidence,
-      ]);
-    const moot = attempts.filter((a) => a.outcome !== 'delivered' && !live.includes(a));
-    const mootNote = moot.length > 0 ? `; ${moot.length} delivery(ies) lost after the client had seen the terminal state (moot)` : '';
-    return met(`the task reached a terminal state the client saw (${b.reason})${mootNote}`, [
-      ...regEvidence,
-      ...terminalEvidence,
-      ...moot.map((a) => wireEvidence(a.seq, `push of ${a.state} lost after the terminal state was seen: ${a.outcome}`)),
-    ]);
+    return pushedToCompletion(x, b.reason, seen, regEvidence, lostEvidence, terminalEvidence);
   },
 };
