@@ -5,13 +5,15 @@
  * client's claims alone.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import fc from 'fast-check';
+import { glob } from 'tinyglobby';
 import { describe, expect, it } from 'vitest';
 import { grade, type GradeInput } from '../harness/core/oracle/index.js';
-import { rulesText, withGeneratedRules } from '../harness/core/oracle/describe.js';
+import { rulesText, withGeneratedRules, withRuleEnum } from '../harness/core/oracle/describe.js';
 import { dutyLevel } from '../harness/core/oracle/rule.js';
-import { RULES } from '../harness/core/oracle/rules.js';
+import { CROSS_CUTTING, RULE_IDS, RULES, ruleById } from '../harness/core/oracle/rules.js';
 import { LEVELS } from '../harness/core/sources.js';
 import type { WireEvent } from '../harness/core/transcript.js';
 import { DECISIONS } from '../harness/core/vocabulary/types.js';
@@ -88,6 +90,37 @@ describe('the rule catalogue', () => {
     expect(withGeneratedRules(doc), 'docs/rules.md is out of date: run npm run docs:rules').toBe(doc);
     for (const r of RULES)
       for (const s of r.sources) expect(doc, `${r.id}: ${s.doc} ${s.section}`).toContain(`— **${s.level}**${s.role === 'harm' ? ' (harm)' : ''}: “${s.quote}”`);
+  });
+
+  it('the registry is the rule files: each rule file under oracle/rules/<family>/ holds one rule, named by its id, registered once', async () => {
+    const files = await glob(['harness/core/oracle/rules/*/*.ts'], { cwd: ROOT });
+    const found: string[] = [];
+    for (const f of files.sort()) {
+      const mod = (await import(pathToFileURL(join(ROOT, f)).href)) as Record<string, unknown>;
+      const rules = Object.values(mod).filter((v): v is (typeof RULES)[number] => typeof v === 'object' && v !== null && 'applies' in v && 'grade' in v);
+      if (rules.length === 0) continue; // a family's shared sources and helpers
+      expect(rules.length, f).toBe(1);
+      const r = rules[0]!;
+      expect(basename(f, '.ts'), f).toBe(r.id.toLowerCase());
+      expect(basename(dirname(f)), f).toBe(r.family);
+      expect(ruleById(r.id), `${f}: ${r.id} is not in the registry (harness/core/oracle/rules.ts)`).toBe(r);
+      found.push(r.id);
+    }
+    expect(found.sort()).toEqual([...RULE_IDS].sort());
+    expect(RULES.map((r) => r.id)).toEqual([...RULE_IDS]);
+    // What a rule names (its stand-in, the rule a variant is graded by) is a registered rule: every id-shaped literal in the oracle.
+    for (const r of RULES) if (r.otherwise) expect(RULE_IDS, r.id).toContain(r.otherwise);
+    for (const f of await glob(['harness/core/oracle/**/*.ts'], { cwd: ROOT }))
+      for (const [, id] of readFileSync(join(ROOT, f), 'utf8').matchAll(/'((?:NEG|WIRE|SPEC|TRUST|HS)-[A-Z0-9-]+)'/g))
+        expect(RULE_IDS, `${f} names ${id}`).toContain(id);
+    expect(CROSS_CUTTING.length).toBeGreaterThan(0);
+  });
+
+  it("docs/scenario.schema.json's rule enum is the registry's ids, in its order (npm run docs:rules writes it)", () => {
+    const schema = readFileSync(join(ROOT, 'docs/scenario.schema.json'), 'utf8');
+    expect(withRuleEnum(schema), 'docs/scenario.schema.json is out of date: run npm run docs:rules').toBe(schema);
+    // The check can fail: another order is another file.
+    expect(withRuleEnum(schema, [...RULE_IDS].reverse())).not.toBe(schema);
   });
 
   it('`list --rules` prints the same catalogue: every rule, every source with its section and level', () => {

@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { scenarioToV03 } from '../core/card-v03.js';
-import type { RuleId } from '../core/oracle/rule.js';
+import type { RuleId } from '../core/oracle/rules.js';
 import { ruleById } from '../core/oracle/rules.js';
 import type { CardSignal, CardSigning, PeerRuntime, Scenario } from '../core/scenario.js';
 import type { ClientProfile, Dialect, ProfileConstraints, TaskIntent } from '../core/vocabulary/types.js';

@@ -16,7 +16,7 @@ import { DEFAULT_PROFILE, type Dialect, type Hello } from '../core/vocabulary/ty
 import { profileFor, unmetConstraint, type Scenario } from '../core/scenario.js';
 import type { VerdictKind } from '../core/verdict.js';
 import { caseId, caseScenario, familyArbitrary, labelCase, type Family, type GeneratedCase } from '../gen/family.js';
-import type { RuleId } from '../core/oracle/rule.js';
+import type { RuleId } from '../core/oracle/rules.js';
 import { laneClients, laneKind, type ClientChoice } from './client-factory.js';
 import { boundHeap } from './heap.js';
 import { confirm } from './confirm.js';

@@ -31,12 +31,8 @@ export class RunInterrupted extends Error {
   override readonly name = 'RunInterrupted';
 }
 
-/**
- * The rule families in force, each with its version: seed 000's negotiation rules as objects with
- * sources and levels (2, DESIGN.md §3 "Grading"), reading the client's decoders since 3 (an output
- * the client cannot decode is neither completable nor needed), and seed 001's trust rules (1).
- */
-export const RULESET_VERSION = 'seed-000@3+seed-001@1+seed-003@1';
+import { RULESET_VERSION } from '../core/oracle/rules.js';
+export { RULESET_VERSION };
 
 export interface RunOptions extends ClientChoice {
   files: string[];

@@ -20,7 +20,68 @@ const HEADER_FIELD = {
 } as const;
 
 /** Met (the facts that show it) or missed (why, and the facts). */
-function judge(a: Assertion, x: GradeInput): { met: boolean; reason: string; evidence: EvidenceRef[] } {
+interface Judged {
+  met: boolean;
+  reason: string;
+  evidence: EvidenceRef[];
+}
+
+/** `calls`: the method was called (before any of `before`, where it names some). */
+function judgeCalls(a: Extract<Assertion, { kind: 'calls' }>, x: GradeInput): Judged {
+  const first = rpcCalls(x, a.method)[0];
+  if (a.before === undefined)
+    return first
+      ? { met: true, reason: `${a.method} was called`, evidence: [wireEvidence(first.seq, describeCall(first))] }
+      : { met: false, reason: `${a.method} was never called`, evidence: [absentEvidence('wire', `no ${a.method} on the wire`)] };
+  const others = typeof a.before === 'string' ? [a.before] : a.before;
+  const later = rpcCalls(x).find((e) => others.includes(e.rpc!.method as Operation));
+  const named = others.join(' or ');
+  if (!later)
+    return {
+      met: true,
+      reason: `${named} was never called, so nothing came before ${a.method}`,
+      evidence: [absentEvidence('wire', `no ${named} on the wire`)],
+    };
+  if (first && first.seq < later.seq)
+    return {
+      met: true,
+      reason: `${a.method} came before ${later.rpc!.method}`,
+      evidence: [wireEvidence(first.seq, describeCall(first)), wireEvidence(later.seq, describeCall(later))],
+    };
+  return {
+    met: false,
+    reason: first ? `${a.method} came only after ${later.rpc!.method}` : `${later.rpc!.method} was called, and ${a.method} never`,
+    evidence: [wireEvidence(later.seq, describeCall(later)), ...(first ? [wireEvidence(first.seq, describeCall(first))] : [])],
+  };
+}
+
+/** `header`: every A2A call (or every call of `method`) carried the header (with the value `equals` names). */
+function judgeHeader(a: Extract<Assertion, { kind: 'header' }>, x: GradeInput): Judged {
+  const read = HEADER_FIELD[a.name];
+  const calls = a.method ? rpcCalls(x, a.method) : https(x).filter((e) => e.rpc);
+  const bad = calls.filter((e) => {
+    const v = read(e);
+    return v === undefined || (a.equals !== undefined && v !== a.equals);
+  });
+  const want = `${a.name}${a.equals !== undefined ? `: ${a.equals}` : ''}`;
+  const which = a.method ?? 'A2A';
+  if (calls.length === 0)
+    return { met: true, reason: `no ${which} call to carry ${a.name}`, evidence: [absentEvidence('wire', `no ${which} call on the wire`)] };
+  return bad.length === 0
+    ? {
+        met: true,
+        reason: `every ${which} call (${calls.length}) carried ${want}`,
+        evidence: [wireEvidence(calls[0]!.seq, `${describeCall(calls[0]!)} ${a.name}: ${read(calls[0]!)}`)],
+      }
+    : {
+        met: false,
+        reason: `${bad.length} of ${calls.length} ${which} call(s) without ${want}`,
+        evidence: bad.slice(0, 5).map((e) => wireEvidence(e.seq, `${describeCall(e)} ${a.name}: ${read(e) ?? 'absent'}`)),
+      };
+}
+
+/** Met (the facts that show it) or missed (why, and the facts), by the assertion's kind. */
+function judge(a: Assertion, x: GradeInput): Judged {
   switch (a.kind) {
     case 'no-task':
       return x.tasks.length === 0
@@ -42,56 +103,10 @@ function judge(a: Assertion, x: GradeInput): { met: boolean; reason: string; evi
             evidence: calls.slice(0, 5).map((e) => wireEvidence(e.seq, describeCall(e))),
           };
     }
-    case 'calls': {
-      const first = rpcCalls(x, a.method)[0];
-      if (a.before === undefined)
-        return first
-          ? { met: true, reason: `${a.method} was called`, evidence: [wireEvidence(first.seq, describeCall(first))] }
-          : { met: false, reason: `${a.method} was never called`, evidence: [absentEvidence('wire', `no ${a.method} on the wire`)] };
-      const others = typeof a.before === 'string' ? [a.before] : a.before;
-      const later = rpcCalls(x).find((e) => others.includes(e.rpc!.method as Operation));
-      const named = others.join(' or ');
-      if (!later)
-        return {
-          met: true,
-          reason: `${named} was never called, so nothing came before ${a.method}`,
-          evidence: [absentEvidence('wire', `no ${named} on the wire`)],
-        };
-      if (first && first.seq < later.seq)
-        return {
-          met: true,
-          reason: `${a.method} came before ${later.rpc!.method}`,
-          evidence: [wireEvidence(first.seq, describeCall(first)), wireEvidence(later.seq, describeCall(later))],
-        };
-      return {
-        met: false,
-        reason: first ? `${a.method} came only after ${later.rpc!.method}` : `${later.rpc!.method} was called, and ${a.method} never`,
-        evidence: [wireEvidence(later.seq, describeCall(later)), ...(first ? [wireEvidence(first.seq, describeCall(first))] : [])],
-      };
-    }
-    case 'header': {
-      const read = HEADER_FIELD[a.name];
-      const calls = a.method ? rpcCalls(x, a.method) : https(x).filter((e) => e.rpc);
-      const bad = calls.filter((e) => {
-        const v = read(e);
-        return v === undefined || (a.equals !== undefined && v !== a.equals);
-      });
-      const want = `${a.name}${a.equals !== undefined ? `: ${a.equals}` : ''}`;
-      const which = a.method ?? 'A2A';
-      if (calls.length === 0)
-        return { met: true, reason: `no ${which} call to carry ${a.name}`, evidence: [absentEvidence('wire', `no ${which} call on the wire`)] };
-      return bad.length === 0
-        ? {
-            met: true,
-            reason: `every ${which} call (${calls.length}) carried ${want}`,
-            evidence: [wireEvidence(calls[0]!.seq, `${describeCall(calls[0]!)} ${a.name}: ${read(calls[0]!)}`)],
-          }
-        : {
-            met: false,
-            reason: `${bad.length} of ${calls.length} ${which} call(s) without ${want}`,
-            evidence: bad.slice(0, 5).map((e) => wireEvidence(e.seq, `${describeCall(e)} ${a.name}: ${read(e) ?? 'absent'}`)),
-          };
-    }
+    case 'calls':
+      return judgeCalls(a, x);
+    case 'header':
+      return judgeHeader(a, x);
     case 'saw-state': {
       const seen = stateSeen(x, (state) => state === a.state);
       if (seen) return { met: true, reason: `the client saw ${a.state}`, evidence: [wireEvidence(seen.seq, seen.fact)] };

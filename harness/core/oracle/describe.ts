@@ -1,10 +1,11 @@
 /**
  * The rule catalogue in words, generated from the rule objects: the text `list --rules` prints and
- * the generated part of docs/rules.md (a test checks the file agrees). Pure: no I/O.
+ * the generated part of docs/rules.md, and the rule enum of docs/scenario.schema.json (a test checks
+ * both files agree). Pure: no I/O.
  */
 import { sourceLabel, type Source } from '../sources.js';
-import { dutyLabel, type Rule } from './rule.js';
-import { RULES } from './rules.js';
+import { dutyLabel } from './rule.js';
+import { RULE_IDS, RULES, type Rule } from './rules.js';
 
 const FAMILY: Record<Rule['family'], string> = {
   negotiation: 'Negotiation (seed 000): a valid card is a claim, not a contract',
@@ -16,6 +17,13 @@ const FAMILY: Record<Rule['family'], string> = {
 
 const section = (s: Pick<Source, 'doc' | 'section'>) => (/^\d/.test(s.section) ? `§${s.section}` : s.section);
 const mdEscape = (t: string) => t.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+/** A Markdown table with its columns padded to their widest cell, as the formatter (biome) writes it. */
+function mdTable(header: string[], rows: string[][]): string[] {
+  const width = header.map((h, i) => Math.max(3, h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(width[i]!)).join(' | ')} |`;
+  return [line(header), line(width.map((w) => '-'.repeat(w))), ...rows.map(line)];
+}
 
 /** Plain text, one rule after another: what `list --rules` prints. */
 export function rulesText(rules: readonly Rule[] = RULES): string {
@@ -35,9 +43,12 @@ export function rulesText(rules: readonly Rule[] = RULES): string {
 /** The generated part of docs/rules.md. */
 export function rulesMarkdown(rules: readonly Rule[] = RULES): string {
   const out: string[] = [];
-  out.push('| Rule | Scope | Up-front level | Title |', '|---|---|---|---|');
-  for (const r of rules)
-    out.push(`| [${r.id}](#${r.id.toLowerCase()}) | ${r.scope === 'always' ? 'every scenario' : 'own scenarios'} | ${dutyLabel(r)} | ${mdEscape(r.title)} |`);
+  out.push(
+    ...mdTable(
+      ['Rule', 'Scope', 'Up-front level', 'Title'],
+      rules.map((r) => [`[${r.id}](#${r.id.toLowerCase()})`, r.scope === 'always' ? 'every scenario' : 'own scenarios', dutyLabel(r), mdEscape(r.title)]),
+    ),
+  );
   for (const family of ['negotiation', 'transport', 'trust', 'handshake', 'wire'] as const) {
     const here = rules.filter((r) => r.family === family);
     if (here.length === 0) continue;
@@ -55,8 +66,13 @@ export function rulesMarkdown(rules: readonly Rule[] = RULES): string {
         out.push('', 'What bounds the reading (not a source of the duty):', '');
         for (const l of r.limits) out.push(`- ${l.doc} ${section(l)}: “${l.quote}”`);
       }
-      out.push('', '| On the wire | Verdict |', '|---|---|');
-      for (const g of r.grades) out.push(`| ${mdEscape(g.when)} | ${mdEscape(g.verdict)} |`);
+      out.push(
+        '',
+        ...mdTable(
+          ['On the wire', 'Verdict'],
+          r.grades.map((g) => [mdEscape(g.when), mdEscape(g.verdict)]),
+        ),
+      );
       if (r.notBinding.length) {
         out.push('', 'Where it does not bind:', '');
         for (const n of r.notBinding) out.push(`- ${n}`);
@@ -75,4 +91,13 @@ export function withGeneratedRules(doc: string, rules: readonly Rule[] = RULES):
   const b = doc.indexOf(RULES_DOC_END);
   if (a < 0 || b < a) throw new Error('docs/rules.md lacks the generated-rules markers');
   return `${doc.slice(0, a + RULES_DOC_START.length)}\n${rulesMarkdown(rules)}${doc.slice(b)}`;
+}
+
+/** docs/scenario.schema.json with its scenario `rule` enum set to the registry's ids, in their order. */
+export function withRuleEnum(schemaText: string, ids: readonly string[] = RULE_IDS): string {
+  const schema = JSON.parse(schemaText) as { $defs?: { scenario?: { properties?: { rule?: { enum?: string[] } } } } };
+  const rule = schema.$defs?.scenario?.properties?.rule;
+  if (!rule?.enum) throw new Error('docs/scenario.schema.json lacks $defs.scenario.properties.rule.enum');
+  rule.enum = [...ids];
+  return `${JSON.stringify(schema, null, 2)}\n`;
 }

@@ -10,10 +10,10 @@
 import { claimEvidence, scenarioVerdict, toCheck, verdict, wireEvidence, type Check, type Verdict, type VerdictKind } from '../verdict.js';
 import type { TaskRecord } from '../transcript.js';
 import { decisionSeq, jwksFetches, probeTasks, situationOf, type GradeInput, type Situation } from './evidence.js';
-import { breachOf } from './trust.js';
+import { breachOf } from './rules/trust/shared.js';
 import { contestedCanonicalForm } from '../card-canonical.js';
-import type { Applicability, Rule } from './rule.js';
-import { RULES, ruleById } from './rules.js';
+import type { Applicability } from './rule.js';
+import { RULES, ruleById, type Rule } from './rules.js';
 import { gradeAssertions } from './assertions.js';
 import { levelRank, upFrontMissFails } from '../sources.js';
 
@@ -77,26 +77,28 @@ export function grade(x: GradeInput): Grade {
     for (const [i, c] of checks.entries())
       if (c.verdict === 'FAIL' && c.basis === 'over-rejection') checks[i] = { ...c, verdict: 'NON_STRICT', reason: `${c.reason}; ${contested}` };
 
-  // A fault of the harness grades nothing of the client's: the checks stay visible, not graded.
+  return harnessFailure(x, checks) ?? { verdict: scenarioVerdict(checks, decidedBy), checks };
+}
+
+/** A fault of the harness grades nothing of the client's: the checks stay visible, not graded (undefined where the harness did not fail). */
+function harnessFailure(x: GradeInput, checks: Check[]): Grade | undefined {
   const harnessErrors = x.events.filter((e) => e.kind === 'harness' && e.level === 'error');
-  if (harnessErrors.length > 0) {
-    const notGraded = checks.map((c) => ({
-      ...c,
-      verdict: 'INFORMATIONAL' as const,
-      reason: `not graded, the harness failed in this run (would be ${c.verdict}: ${c.reason})`,
-    }));
-    const error = toCheck(
-      'HARNESS',
-      verdict(
-        'ERROR',
-        'the harness itself failed during this run; the client is not blamed',
-        harnessErrors.map((e) => wireEvidence(e.seq, e.kind === 'harness' ? e.message : '')),
-        { basis: 'harness' },
-      ),
-    );
-    return { verdict: 'ERROR', checks: [error, ...notGraded] };
-  }
-  return { verdict: scenarioVerdict(checks, decidedBy), checks };
+  if (harnessErrors.length === 0) return undefined;
+  const notGraded = checks.map((c) => ({
+    ...c,
+    verdict: 'INFORMATIONAL' as const,
+    reason: `not graded, the harness failed in this run (would be ${c.verdict}: ${c.reason})`,
+  }));
+  const error = toCheck(
+    'HARNESS',
+    verdict(
+      'ERROR',
+      'the harness itself failed during this run; the client is not blamed',
+      harnessErrors.map((e) => wireEvidence(e.seq, e.kind === 'harness' ? e.message : '')),
+      { basis: 'harness' },
+    ),
+  );
+  return { verdict: 'ERROR', checks: [error, ...notGraded] };
 }
 
 /**

@@ -15,37 +15,6 @@ import type { GradeInput, Situation } from './evidence.js';
 
 export type { Situation, Truth } from './evidence.js';
 
-export const RULE_IDS = [
-  'NEG-LIVE-INPUT',
-  'NEG-PUSH-MTLS',
-  'NEG-RESUB-ONLY-OUTPUT',
-  'NEG-ESCALATE',
-  'WIRE-NO-TASK-AFTER-REJECT',
-  'WIRE-NO-ORPHANS',
-  'WIRE-NO-BLIND-RETRY',
-  'WIRE-DEADLINE',
-  'WIRE-HONEST-REPORT',
-  'SPEC-TLS-VERIFY',
-  'SPEC-A2A-VERSION',
-  'SPEC-INTERFACE-SELECTION',
-  'TRUST-SIGNED-UNINTERPRETABLE',
-  'TRUST-NO-RETRY-ON-DECODE',
-  'TRUST-BAD-SIGNATURE',
-  'TRUST-UNKNOWN-KID',
-  'TRUST-UNTRUSTED-JKU',
-  'TRUST-ALG',
-  'TRUST-PARAM-MATCH',
-  'HS-SKILL-OVERRIDE',
-  'HS-CHALLENGE-SCHEME',
-  'HS-ASPIRATIONAL-CAPABILITY',
-  'HS-SPLIT-ORIGIN',
-] as const;
-export type RuleId = (typeof RULE_IDS)[number];
-
-export function isRuleId(id: string): id is RuleId {
-  return (RULE_IDS as readonly string[]).includes(id);
-}
-
 /**
  * What a correct client may do up front: decline before any task; proceed as the intent says;
  * proceed on a narrower path (one payload instead of frames, polling instead of push); resolve the
@@ -74,7 +43,7 @@ export interface NotBinding {
   binds: false;
   reason: string;
   /** The rule that grades this scenario instead (e.g. NEG-ESCALATE for a client without the extension). */
-  gradedBy?: RuleId;
+  gradedBy?: string;
   /**
    * No rule grades the up-front decision: not even the rule's `otherwise`. For a runtime that breaks
    * what the card declares, where the card's way was the right one to take (the WIRE checks grade
@@ -86,7 +55,7 @@ export interface NotBinding {
 export type Applicability = Binding | NotBinding;
 
 export const binds = (reason: string, acceptable: Behaviour[], signals: SignalRef[] = []): Binding => ({ binds: true, reason, signals, acceptable });
-export const notBinding = (reason: string, gradedBy?: RuleId): NotBinding => ({ binds: false, reason, ...(gradedBy ? { gradedBy } : {}) });
+export const notBinding = (reason: string, gradedBy?: string): NotBinding => ({ binds: false, reason, ...(gradedBy ? { gradedBy } : {}) });
 /** Not binding, and no other rule grades the up-front decision either (NotBinding.final). */
 export const finalNotBinding = (reason: string): NotBinding => ({ binds: false, reason, final: true });
 
@@ -96,8 +65,13 @@ export interface GradeRow {
   verdict: string;
 }
 
-export interface Rule {
-  id: RuleId;
+/**
+ * A rule whose id is `Id`: each rule's file declares its own, and the registry (rules.ts) derives
+ * RuleId and `Rule` from them. The ids a rule names (`otherwise`, `gradedBy`) are checked against the
+ * registry by test/rules.test.ts.
+ */
+export interface RuleOf<Id extends string = string> {
+  id: Id;
   title: string;
   /** The concept it belongs to (the file it lives in). */
   family: 'negotiation' | 'transport' | 'trust' | 'handshake' | 'wire';
@@ -114,18 +88,18 @@ export interface Rule {
    * The rule that also grades a scenario where this one does not bind, or where the client did not
    * take this rule's way (e.g. NEG-ESCALATE → NEG-LIVE-INPUT).
    */
-  otherwise?: RuleId;
+  otherwise?: string;
   applies(s: Situation): Applicability;
   grade(b: Applicability, x: GradeInput): Verdict;
 }
 
 /** The level of a rule's duty: the strongest of its duty sources. */
-export function dutyLevel(rule: Pick<Rule, 'sources'>): Level | undefined {
+export function dutyLevel(rule: Pick<RuleOf, 'sources'>): Level | undefined {
   return strongest(rule.sources.filter((s) => (s.role ?? 'duty') === 'duty').map((s) => s.level));
 }
 
 /** The duty level with the document it comes from where that is not the A2A spec (e.g. `MUST (a2a-conformance/1)`). */
-export function dutyLabel(rule: Pick<Rule, 'sources'>): string {
+export function dutyLabel(rule: Pick<RuleOf, 'sources'>): string {
   const level = dutyLevel(rule);
   if (!level) return '—';
   const from = rule.sources.find((s) => (s.role ?? 'duty') === 'duty' && s.level === level)!;
@@ -143,20 +117,20 @@ export function signal(s: Situation, pointer: string, level: Level, note: string
 }
 
 /** The level that decides a miss of this binding: the weakest link of the rule's duty and its signals. */
-export function bindingLevel(rule: Pick<Rule, 'sources'>, b: Binding): Level {
+export function bindingLevel(rule: Pick<RuleOf, 'sources'>, b: Binding): Level {
   // The signals first: between levels of equal strength (MUST, security) the signal's own is the one the reason names.
   return weakest([...b.signals.map((x) => x.level), dutyLevel(rule) ?? 'convention']) ?? 'convention';
 }
 
 /** The verdict for a client that did not act on a binding signal up front: FAIL or NON_STRICT by level. */
-export function upFrontMiss(rule: Pick<Rule, 'sources'>, b: Binding, reason: string, evidence: EvidenceRef[]): Verdict {
+export function upFrontMiss(rule: Pick<RuleOf, 'sources'>, b: Binding, reason: string, evidence: EvidenceRef[]): Verdict {
   const level = bindingLevel(rule, b);
   const where = b.signals.length ? ` (${b.signals.map((x) => `${x.pointer}: ${x.level}`).join('; ')})` : '';
   return verdict(upFrontMissFails(level) ? 'FAIL' : 'NON_STRICT', `${reason}${where}`, evidence, { basis: 'up-front', level });
 }
 
 /** A missing degradation record: never more than NON_STRICT, at the rule's duty level. */
-export function missingRecord(rule: Pick<Rule, 'sources'>, reason: string, evidence: EvidenceRef[]): Verdict {
+export function missingRecord(rule: Pick<RuleOf, 'sources'>, reason: string, evidence: EvidenceRef[]): Verdict {
   const level = dutyLevel(rule) ?? 'convention';
   return verdict('NON_STRICT', reason, evidence, { basis: 'record', level });
 }

@@ -212,3 +212,69 @@ export function outputModesFor(view: CardView, skillId?: string): string[] {
 export function findExtension(view: CardView, uri: string): CardExtension | undefined {
   return view.extensions.find((e) => e.uri === uri);
 }
+
+/** The HTTP authentication scheme (`Bearer`, `Basic`, …) of each HTTP auth security scheme, by scheme name. */
+export function httpAuthSchemes(view: CardView): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, kind] of Object.entries(view.securitySchemes)) {
+    if (kind !== 'httpAuthSecurityScheme') continue;
+    const s = obj(obj(view.raw.securitySchemes)[name]);
+    // v1.0 wraps the scheme in its oneof member; v0.3 tags it with `type: http` and puts `scheme` beside the tag.
+    const scheme = view.dialect === 'a2a-v0.3' ? s.scheme : obj(s.httpAuthSecurityScheme).scheme;
+    if (typeof scheme === 'string') out[name] = scheme;
+  }
+  return out;
+}
+
+/** A field of the view, as a rule names it when it cites where a card says something. */
+export type CardField =
+  | 'streaming'
+  | 'pushNotifications'
+  | 'extendedAgentCard'
+  | 'extension'
+  | 'defaultInputModes'
+  | 'defaultOutputModes'
+  | 'skills'
+  | 'skillInputModes'
+  | 'skillOutputModes'
+  | 'securitySchemes'
+  | 'securityRequirements'
+  | 'signature'
+  | 'protocolVersions'
+  | 'rpcUrl';
+
+/**
+ * Where a field of the view sits in the card as served: a JSON pointer in the card's own dialect, for
+ * the evidence a rule cites. `index` picks an extension, a skill or a signature (the first by default).
+ */
+export function cardPointer(view: CardView, field: CardField, index = 0): string {
+  const v03 = view.dialect === 'a2a-v0.3';
+  switch (field) {
+    case 'streaming':
+    case 'pushNotifications':
+      return `/capabilities/${field}`;
+    case 'extendedAgentCard':
+      return v03 ? '/supportsAuthenticatedExtendedCard' : '/capabilities/extendedAgentCard';
+    case 'extension':
+      return `/capabilities/extensions/${index}`;
+    case 'defaultInputModes':
+    case 'defaultOutputModes':
+    case 'skills':
+    case 'securitySchemes':
+      return `/${field}`;
+    case 'skillInputModes':
+      return `/skills/${index}/inputModes`;
+    case 'skillOutputModes':
+      return `/skills/${index}/outputModes`;
+    case 'securityRequirements':
+      return v03 ? '/security' : '/securityRequirements';
+    case 'signature':
+      return `/signatures/${index}`;
+    case 'protocolVersions':
+      // v0.3 states one version for the whole card; v1.0 one per interface.
+      return v03 ? '/protocolVersion' : '/supportedInterfaces';
+    case 'rpcUrl':
+      // The first interface: v0.3's main `url`, v1.0's first supported interface.
+      return v03 ? '/url' : '/supportedInterfaces/0/url';
+  }
+}
