@@ -18,11 +18,10 @@ const FAMILY: Record<Rule['family'], string> = {
 const section = (s: Pick<Source, 'doc' | 'section'>) => (/^\d/.test(s.section) ? `§${s.section}` : s.section);
 const mdEscape = (t: string) => t.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
-/** A Markdown table with its columns padded to their widest cell, as the formatter (biome) writes it. */
+/** A Markdown table, cells as they are (the docs are not run through a formatter). */
 function mdTable(header: string[], rows: string[][]): string[] {
-  const width = header.map((h, i) => Math.max(3, h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(width[i]!)).join(' | ')} |`;
-  return [line(header), line(width.map((w) => '-'.repeat(w))), ...rows.map(line)];
+  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  return [line(header), `|${header.map(() => '---').join('|')}|`, ...rows.map(line)];
 }
 
 /** Plain text, one rule after another: what `list --rules` prints. */
