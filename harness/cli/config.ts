@@ -10,6 +10,7 @@ import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { Command, Option } from 'commander';
 import { readInputFile } from './input-file.js';
 import { schemaValidator } from '../runner/json-schema.js';
+import { ConfigError } from '../faults.js';
 
 /** The names a config file is found by, in this order; two of them in one folder is an error. */
 export const CONFIG_NAMES = [
@@ -35,10 +36,6 @@ export interface ConformanceConfig {
   deadlineMultiplier?: number;
   lanes?: number;
   reporter?: string[];
-}
-
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
 }
 
 /** The largest config file read: a config is a few lines. */

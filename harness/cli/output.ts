@@ -42,10 +42,7 @@ import { RESULTS_SCHEMA } from '../core/results.js';
 import { harnessVersion } from '../runner/package-root.js';
 import { alive, ownerOfThisProcess, pidNamespace, type Owner } from '../runner/workspace.js';
 import { renderReports, type RenderedReport, type WrittenReport } from '../../reports/index.js';
-
-export class OutputError extends Error {
-  override readonly name = 'OutputError';
-}
+import { OutputError } from '../faults.js';
 
 /** The files of a report. */
 export const REPORT_FILES = ['index.html', 'results.json', 'junit.xml', 'summary.md'];

@@ -10,10 +10,7 @@ import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import type { RunResults } from '../core/results.js';
 import { resultsProblem } from '../runner/results-schema.js';
 import { boundDepth, MAX_RESULTS_DEPTH } from '../../reports/bound.js';
-
-export class ResultsInputError extends Error {
-  override readonly name = 'ResultsInputError';
-}
+import { ResultsInputError } from '../faults.js';
 
 const MiB = 1024 * 1024;
 /**

@@ -15,15 +15,11 @@ import { peerProblem } from '../../peers/index.js';
 import { schemaValidator } from './json-schema.js';
 import { importVendorModules, VendorImportError } from './vendor-import.js';
 import { CODE_EXT, CODE_ROOT, PACKAGE_ROOT } from './package-root.js';
+import { ScenarioLoadError } from '../faults.js';
 
 export { CODE_ROOT, PACKAGE_ROOT };
 /** The built-in scenarios, relative to CODE_ROOT (TypeScript in a clone, JavaScript once compiled). */
 export const DEFAULT_SCENARIO_GLOB = `scenarios/**/*.scenario${CODE_EXT}`;
-
-export class ScenarioLoadError extends Error {
-  override readonly name = 'ScenarioLoadError';
-  readonly code = 'A2A_SCENARIO_LOAD';
-}
 
 export interface CatalogueEntry {
   scenario: Scenario;

@@ -28,6 +28,7 @@ import type { PushDispatcher } from '../net/push-dispatcher.js';
 import type { Pki, PkiFiles } from '../pki/index.js';
 import { mountPeer, type MountedPeer } from './mount.js';
 import { signatureStatus } from './signature-status.js';
+import { ClientFault, HarnessFault } from '../faults.js';
 
 /** What a worker holds for all its scenario runs. */
 export interface RunEnv {
@@ -197,7 +198,7 @@ export async function executeScenario(s: Scenario, env: RunEnv): Promise<Scenari
     try {
       await env.client.prepare?.();
     } catch (err) {
-      if ((err as Error)?.name !== 'ClientFault') throw err;
+      if (!(err instanceof ClientFault)) throw err;
       outcome = { kind: 'crashed', reason: (err as Error).message };
     }
     if (outcome.kind === 'reported') {
@@ -225,7 +226,7 @@ export async function executeScenario(s: Scenario, env: RunEnv): Promise<Scenari
         // A client that ignores the abort may keep connecting: give the next run fresh listeners, so
         // nothing it does lands in another scenario's transcript.
         if (settled === false) hungClient = true;
-        else if (!settled.ok && (settled.e as Error)?.name === 'HarnessFault') throw settled.e;
+        else if (!settled.ok && settled.e instanceof HarnessFault) throw settled.e;
       } else if (first.ok) {
         const problem = reportProblem(first.r);
         if (problem) outcome = { kind: 'crashed', reason: `the client's result is invalid: ${problem}` };
@@ -234,8 +235,8 @@ export async function executeScenario(s: Scenario, env: RunEnv): Promise<Scenari
       } else {
         const e = first.e as Error | undefined;
         // A fault of the adapter, not of the client: the harness's, never blamed on the client.
-        if (e?.name === 'HarnessFault') throw e;
-        outcome = { kind: 'crashed', reason: e?.name === 'ClientFault' ? e.message : `the client threw: ${e?.message ?? String(first.e)}` };
+        if (e instanceof HarnessFault) throw e;
+        outcome = { kind: 'crashed', reason: e instanceof ClientFault ? e.message : `the client threw: ${e?.message ?? String(first.e)}` };
         transcript.record({ kind: 'decision', outcome: 'crashed' });
       }
     } else transcript.record({ kind: 'decision', outcome: 'crashed' });

@@ -10,6 +10,7 @@ import { checkBehind, type RunResults, type ScenarioResult } from '../core/resul
 import { VERDICT_KINDS, type VerdictKind } from '../core/verdict.js';
 import { unexpectedWhy, type Policy } from './policy.js';
 import { schemaValidator } from './json-schema.js';
+import { ExpectationsError } from '../faults.js';
 
 export const EXPECTATIONS_SCHEMA = 'a2a-conformance/expectations@1';
 
@@ -32,11 +33,6 @@ export interface Expectations {
  * bytes of a file is checked where it is read (harness/cli/input-file.ts).
  */
 export const EXPECTATIONS_LIMITS = { entries: 10_000, globLength: MAX_GLOB_LENGTH, wildcards: MAX_GLOB_WILDCARDS, bytes: 8 * 1024 * 1024 } as const;
-
-export class ExpectationsError extends Error {
-  override readonly name = 'ExpectationsError';
-  readonly code = 'A2A_EXPECTATIONS';
-}
 
 /** Parses and checks an expectations document; errors name the entry and the field. */
 export function parseExpectations(text: string, source: string): Expectations {

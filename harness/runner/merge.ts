@@ -5,10 +5,7 @@
 import { inAnotherShard, type RunResults } from '../core/results.js';
 import { judge, type Expectations } from './expectations.js';
 import { exitCode, summarize } from './policy.js';
-
-export class MergeError extends Error {
-  override readonly name = 'MergeError';
-}
+import { MergeError } from '../faults.js';
 
 /**
  * Merges runs (one run is re-judged alone): counts and the exit code are always recomputed from the

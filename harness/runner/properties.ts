@@ -24,6 +24,7 @@ import { defaultLanes, openLanePool, type LanePool } from './lanes.js';
 import { harnessVersion } from './package-root.js';
 import { summarize } from './policy.js';
 import { clientOf, greet, inRunFolder, RULESET_VERSION } from './run.js';
+import { ReplayPathError } from '../faults.js';
 
 /** Cases per family when `--runs` is not given. */
 export const DEFAULT_RUNS = 100;
@@ -68,11 +69,6 @@ export function generateCases(family: Family, seed: number, runs: number, dialec
     { seed, numRuns: runs },
   );
   return out;
-}
-
-/** A replay path that names no case (a shrink step past the last): the user's input, said in one line. */
-export class ReplayPathError extends Error {
-  override readonly name = 'ReplayPathError';
 }
 
 /** The case at a fast-check path (`17`, or `17:3:0` after shrinking), for a seed. */

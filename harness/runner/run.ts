@@ -4,7 +4,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { clientLabel, createClient, laneClients, laneKind, type ClientChoice } from './client-factory.js';
-import { ClientFault } from '../adapters/subprocess.js';
 import type { ControlRecord, RunResults, ScenarioResult } from '../core/results.js';
 import { RESULTS_SCHEMA } from '../core/results.js';
 import { dialectProblem, unmetConstraint, type Scenario } from '../core/scenario.js';
@@ -25,11 +24,7 @@ import { creditDialect, needsControl } from './dialect.js';
 import { runControl } from './control.js';
 import { closeRunFolder, openRunFolder, type RunFolder } from './workspace.js';
 import { RUN_MARK } from '../adapters/process-group.js';
-
-/** The run was stopped (SIGINT, SIGTERM): its processes are killed, its folder removed, no report written. */
-export class RunInterrupted extends Error {
-  override readonly name = 'RunInterrupted';
-}
+import { ClientFault, RunInterrupted } from '../faults.js';
 
 /**
  * The rule families in force, each with its version: seed 000's negotiation rules as objects with
