@@ -18,7 +18,8 @@ import { CODE_ROOT, findScenarioFiles, loadCatalogue, PACKAGE_ROOT, DEFAULT_SCEN
 import { closeEnv, openEnv } from '../harness/runner/env.js';
 import { defaultLanes } from '../harness/runner/lanes.js';
 import { FAMILIES } from '../harness/gen/families/index.js';
-import { executeScenario, type RunEnv } from '../harness/runner/execute.js';
+import type { RunEnv } from '../harness/runner/env.js';
+import { executeScenario } from '../harness/runner/execute.js';
 import { makePki, readPki, writePki } from '../harness/pki/index.js';
 import { closeRunFolder, openRunFolder } from '../harness/runner/workspace.js';
 import { mountPeer } from '../harness/runner/mount.js';

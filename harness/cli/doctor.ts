@@ -8,9 +8,8 @@
 import { SubprocessClient } from '../adapters/subprocess.js';
 import { controlScenario, declaredDialects } from '../runner/control.js';
 import { speaksIn } from '../runner/dialect.js';
-import { makePki, writePki } from '../pki/index.js';
 import { closeRunFolder, openRunFolder } from '../runner/workspace.js';
-import { closeEnv, openEnv } from '../runner/env.js';
+import { closeEnv, freshPki, openEnv } from '../runner/env.js';
 import { executeScenario } from '../runner/execute.js';
 import { helloProblem } from '../adapters/contract.js';
 import { schemaValidator } from '../runner/json-schema.js';
@@ -71,7 +70,7 @@ async function check(command: string, out: (l: string) => void, cwd: string, run
     out(
       '! hello declares no dialects: A2A v1.0 is assumed, and scenarios told in v0.3 are not run. A client that speaks v0.3 says so: "dialects": ["a2a-v0.3"] (docs/protocol.md)',
     );
-  const files = await writePki(await makePki(), pkiDir);
+  const files = await freshPki(pkiDir);
   const env = await openEnv({ pkiDir: files.dir, client, hello, idSalt: 'doctor', deadlineMultiplier: 1 });
   try {
     const dialects = declaredDialects(hello);

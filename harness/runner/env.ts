@@ -1,13 +1,31 @@
 /**
- * Sets up and tears down what one worker (or one in-process run) needs: the PKI read from disk,
- * the shared listeners, the push dispatcher and the client adapter.
+ * The environment scenarios run in: the PKI on disk, the shared listeners, the push dispatcher and,
+ * for a run, the client adapter. A run, `doctor` and `serve` all open it here.
  */
 import type { ClientAdapter } from '../adapters/contract.js';
 import type { Hello } from '../core/vocabulary/types.js';
 import { PeerHost } from '../net/peer-host.js';
 import { PushDispatcher } from '../net/push-dispatcher.js';
-import { pkiPaths, readPki } from '../pki/index.js';
-import type { RunEnv } from './execute.js';
+import { makePki, pkiPaths, readPki, writePki, type Pki, type PkiFiles } from '../pki/index.js';
+
+/** The listeners peers are mounted on, and the PKI they serve with. */
+export interface Listeners {
+  host: PeerHost;
+  dispatcher: PushDispatcher;
+  pki: PkiFiles;
+  /** The PEMs, to restart the listeners after a client that would not stop. */
+  pems: Pki;
+}
+
+/** What a worker holds for all its scenario runs. */
+export interface RunEnv extends Listeners {
+  client: ClientAdapter;
+  hello: Hello;
+  idSalt: string;
+  deadlineMultiplier: number;
+  /** How long after an abort the runner waits for the client to settle (ABORT_GRACE_MS by default). */
+  abortGraceMs?: number;
+}
 
 export interface EnvOptions {
   pkiDir: string;
@@ -15,6 +33,21 @@ export interface EnvOptions {
   hello?: Hello;
   idSalt: string;
   deadlineMultiplier: number;
+}
+
+/** A fresh PKI (a test CA and every certificate a run needs), written into `dir`. */
+export async function freshPki(dir: string): Promise<PkiFiles> {
+  return writePki(await makePki(), dir);
+}
+
+/** Starts the listeners on the PKI in `pkiDir`; `owner` names the process groups their connections are credited to. */
+export async function openListeners(pkiDir: string, owner?: () => number[]): Promise<Listeners> {
+  const pems = await readPki(pkiDir);
+  return { host: await PeerHost.start(pems, owner), dispatcher: new PushDispatcher(pems), pki: pkiPaths(pkiDir), pems };
+}
+
+export async function closeListeners(l: Listeners): Promise<void> {
+  await Promise.allSettled([l.host.close(), l.dispatcher.close()]);
 }
 
 export async function openEnv(o: EnvOptions): Promise<RunEnv> {

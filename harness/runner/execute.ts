@@ -3,7 +3,6 @@
  * hands the client its run request, enforces the deadline, then grades the wire.
  */
 import { createHash } from 'node:crypto';
-import type { ClientAdapter } from '../adapters/contract.js';
 import { validateCard } from '../core/card-validator-v03.js';
 import { grade, markProbes, type RunOutcome } from '../core/oracle/index.js';
 import type { LagRecord, ScenarioResult } from '../core/results.js';
@@ -19,31 +18,14 @@ import {
   isKnownDegradation,
   type ClientReport,
   type ClientTls,
-  type Hello,
   type RunRequest,
 } from '../core/vocabulary/types.js';
-import { ownerOf } from './env.js';
+import { ownerOf, type RunEnv } from './env.js';
 import { PeerHost } from '../net/peer-host.js';
-import type { PushDispatcher } from '../net/push-dispatcher.js';
-import type { Pki, PkiFiles } from '../pki/index.js';
+import type { PkiFiles } from '../pki/index.js';
 import { mountPeer, type MountedPeer } from './mount.js';
 import { signatureStatus } from './signature-status.js';
 import { ClientFault, HarnessFault } from '../faults.js';
-
-/** What a worker holds for all its scenario runs. */
-export interface RunEnv {
-  host: PeerHost;
-  dispatcher: PushDispatcher;
-  pki: PkiFiles;
-  /** The PEMs, to restart the listeners after a client that would not stop. */
-  pems: Pki;
-  client: ClientAdapter;
-  hello: Hello;
-  idSalt: string;
-  deadlineMultiplier: number;
-  /** How long after an abort the runner waits for the client to settle (ABORT_GRACE_MS by default). */
-  abortGraceMs?: number;
-}
 
 /**
  * Grace after an abort before the harness stops waiting for the client. The subprocess adapter

@@ -9,8 +9,8 @@ import { availableParallelism } from 'node:os';
 import type { ClientAdapter } from '../adapters/contract.js';
 import type { ScenarioResult } from '../core/results.js';
 import type { Scenario } from '../core/scenario.js';
-import { closeEnv, openEnv, type EnvOptions } from './env.js';
-import { executeScenario, type RunEnv } from './execute.js';
+import { closeEnv, openEnv, type EnvOptions, type RunEnv } from './env.js';
+import { executeScenario } from './execute.js';
 import { Governor } from '../net/lag.js';
 
 /**
