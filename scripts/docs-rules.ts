@@ -5,7 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { withGeneratedRules } from '../harness/core/oracle/describe.js';
-import { PACKAGE_ROOT } from '../harness/runner/package-root.js';
+import { PACKAGE_ROOT } from '../harness/runner/infrastructure/package-root.js';
 
 const file = join(PACKAGE_ROOT, 'docs/rules.md');
 const before = readFileSync(file, 'utf8');

@@ -40,7 +40,7 @@ export interface SubprocessOptions {
   env?: NodeJS.ProcessEnv;
   /** How long after an abort the process is killed (docs/protocol.md: 2 s; shorter only in the harness's own tests). */
   killAfterAbortMs?: number;
-  /** The run's private folder (harness/runner/workspace.ts): every process group is registered there and marked with it. */
+  /** The run's private folder (harness/runner/infrastructure/workspace.ts): every process group is registered there and marked with it. */
   runDir?: string;
 }
 

@@ -6,7 +6,7 @@ import { mkdtempSync, rmdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { PlaceError, Stopped, UsageError } from '../faults.js';
-import type { Expectations } from '../runner/expectations.js';
+import type { Expectations } from '../runner/judge/expectations.js';
 import type { Interruptible } from './interrupt.js';
 import { printErr } from './io.js';
 import type { ClaimedOutput } from './output.js';
@@ -17,23 +17,23 @@ import type { ClaimedOutput } from './output.js';
  */
 export const load = {
   clients: () => import('../../clients/index.js'),
-  catalogue: () => import('../runner/catalogue.js'),
-  run: () => import('../runner/run.js'),
-  expectations: () => import('../runner/expectations.js'),
-  merge: () => import('../runner/merge.js'),
+  catalogue: () => import('../runner/load/catalogue.js'),
+  run: () => import('../runner/engine/run.js'),
+  expectations: () => import('../runner/judge/expectations.js'),
+  merge: () => import('../runner/judge/merge.js'),
   resultsInput: () => import('./results-input.js'),
   reports: () => import('../../reports/index.js'),
-  policy: () => import('../runner/policy.js'),
+  policy: () => import('../runner/judge/policy.js'),
   serve: () => import('./serve.js'),
   doctor: () => import('./doctor.js'),
   output: () => import('./output.js'),
   interrupt: () => import('./interrupt.js'),
-  workspace: () => import('../runner/workspace.js'),
+  workspace: () => import('../runner/infrastructure/workspace.js'),
   properties: () => import('./properties.js'),
-  propertyRun: () => import('../runner/properties.js'),
+  propertyRun: () => import('../properties/run.js'),
   inputFile: () => import('./input-file.js'),
   config: () => import('./config.js'),
-  families: () => import('../gen/families/index.js'),
+  families: () => import('../properties/families/index.js'),
 };
 
 /**

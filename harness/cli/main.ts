@@ -17,7 +17,7 @@ import {
   Stopped,
   UsageError,
 } from '../faults.js';
-import { harnessVersion } from '../runner/package-root.js';
+import { harnessVersion } from '../runner/infrastructure/package-root.js';
 import * as checkScenarios from './commands/check-scenarios.js';
 import * as doctor from './commands/doctor.js';
 import * as list from './commands/list.js';

@@ -39,8 +39,8 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { RunResults } from '../core/results.js';
 import { RESULTS_SCHEMA } from '../core/results.js';
-import { harnessVersion } from '../runner/package-root.js';
-import { alive, ownerOfThisProcess, pidNamespace, type Owner } from '../runner/workspace.js';
+import { harnessVersion } from '../runner/infrastructure/package-root.js';
+import { alive, ownerOfThisProcess, pidNamespace, type Owner } from '../runner/infrastructure/workspace.js';
 import { renderReports, type RenderedReport, type WrittenReport } from '../../reports/index.js';
 import { OutputError } from '../faults.js';
 
@@ -280,7 +280,7 @@ function releaseLock(file: string): void {
 /**
  * Takes the folder's lock, or refuses in one line: another command holds it and is alive (or lives in
  * another pid namespace, where its life cannot be told from here). A lock whose owner is dead (a
- * SIGKILLed run) is taken over. The liveness test is the run folders' (harness/runner/workspace.ts).
+ * SIGKILLed run) is taken over. The liveness test is the run folders' (harness/runner/infrastructure/workspace.ts).
  */
 function takeLock(option: string, given: string, dir: string): string {
   const file = join(dir, OUT_LOCK);

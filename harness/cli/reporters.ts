@@ -22,7 +22,7 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { checkBehind, controlSentence, incompleteSentence, type RunResults, type ScenarioResult } from '../core/results.js';
-import { CODE_ROOT, PACKAGE_ROOT } from '../runner/package-root.js';
+import { CODE_ROOT, PACKAGE_ROOT } from '../runner/infrastructure/package-root.js';
 import { printable, printableInline, printableJson } from '../core/text.js';
 import { VERDICT_KINDS, type VerdictKind } from '../core/verdict.js';
 import type { WrittenReport } from '../../reports/index.js';

@@ -8,7 +8,7 @@
  */
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import type { RunResults } from '../core/results.js';
-import { resultsProblem } from '../runner/results-schema.js';
+import { resultsProblem } from '../runner/load/results-schema.js';
 import { boundDepth, MAX_RESULTS_DEPTH } from '../../reports/bound.js';
 import { ResultsInputError } from '../faults.js';
 

@@ -5,12 +5,12 @@
  */
 import { existsSync } from 'node:fs';
 import { pkiPaths, type PkiFiles } from '../pki/index.js';
-import { closeRunFolder, openRunFolder, type RunFolder } from '../runner/workspace.js';
+import { closeRunFolder, openRunFolder, type RunFolder } from '../runner/infrastructure/workspace.js';
 import { makeFolder } from './output.js';
 import { Transcript, type WireEvent } from '../core/transcript.js';
-import type { CatalogueEntry } from '../runner/catalogue.js';
-import { mountPeer, type MountedPeer } from '../runner/mount.js';
-import { closeListeners, freshPki, openListeners } from '../runner/env.js';
+import type { CatalogueEntry } from '../runner/load/catalogue.js';
+import { mountPeer, type MountedPeer } from '../runner/infrastructure/mount.js';
+import { closeListeners, freshPki, openListeners } from '../runner/infrastructure/env.js';
 
 /** Events each peer keeps while serving (the oldest go first). */
 export const SERVE_EVENTS = 5000;

@@ -2,10 +2,10 @@
  * Merges the results of several runs of one client (shards) into one. Scenarios run in any shard
  * leave the not-run lists; verdict counts, unexpected verdicts and the exit code are recomputed.
  */
-import { inAnotherShard, type RunResults } from '../core/results.js';
+import { inAnotherShard, type RunResults } from '../../core/results.js';
 import { judge, type Expectations } from './expectations.js';
 import { exitCode, summarize } from './policy.js';
-import { MergeError } from '../faults.js';
+import { MergeError } from '../../faults.js';
 
 /**
  * Merges runs (one run is re-judged alone): counts and the exit code are always recomputed from the

@@ -2,11 +2,11 @@
  * The environment scenarios run in: the PKI on disk, the shared listeners, the push dispatcher and,
  * for a run, the client adapter. A run, `doctor` and `serve` all open it here.
  */
-import type { ClientAdapter } from '../adapters/contract.js';
-import type { Hello } from '../core/vocabulary/types.js';
-import { PeerHost } from '../net/peer-host.js';
-import { PushDispatcher } from '../net/push-dispatcher.js';
-import { makePki, pkiPaths, readPki, writePki, type Pki, type PkiFiles } from '../pki/index.js';
+import type { ClientAdapter } from '../../adapters/contract.js';
+import type { Hello } from '../../core/vocabulary/types.js';
+import { PeerHost } from '../../net/peer-host.js';
+import { PushDispatcher } from '../../net/push-dispatcher.js';
+import { makePki, pkiPaths, readPki, writePki, type Pki, type PkiFiles } from '../../pki/index.js';
 
 /** The listeners peers are mounted on, and the PKI they serve with. */
 export interface Listeners {

@@ -1,9 +1,9 @@
 /** Makes the client under test from the run's configuration: a built-in by name, or a subprocess. */
-import { createBuiltinClient } from '../../clients/index.js';
-import type { ClientAdapter } from '../adapters/contract.js';
-import { SharedProcess } from '../adapters/shared-process.js';
-import { SubprocessClient } from '../adapters/subprocess.js';
-import type { Hello } from '../core/vocabulary/types.js';
+import { createBuiltinClient } from '../../../clients/index.js';
+import type { ClientAdapter } from '../../adapters/contract.js';
+import { SharedProcess } from '../../adapters/shared-process.js';
+import { SubprocessClient } from '../../adapters/subprocess.js';
+import type { Hello } from '../../core/vocabulary/types.js';
 
 export interface ClientChoice {
   client?: string;

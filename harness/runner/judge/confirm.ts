@@ -6,7 +6,7 @@
  * the client's; one that does is, whatever the load. Every attempt is kept (`attempts`) with its
  * verdict and the lag it met, and the report shows them.
  */
-import { checkBehind, type Attempt, type ScenarioResult } from '../core/results.js';
+import { checkBehind, type Attempt, type ScenarioResult } from '../../core/results.js';
 
 /** Attempts in all, the first included: the failure met while the harness lagged, and its re-run on a drained lane. */
 export const MAX_ATTEMPTS = 2;

@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const CODE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const CODE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 /** The compiled JavaScript is running (from `dist/`), not the TypeScript sources. */
 export const COMPILED = basename(CODE_ROOT) === 'dist' && existsSync(join(CODE_ROOT, '..', 'package.json'));
 export const PACKAGE_ROOT = COMPILED ? dirname(CODE_ROOT) : CODE_ROOT;

@@ -8,13 +8,13 @@
  * recorded in results.json (`control`) with its transcript, and said in the output. It is not a
  * scenario and is never graded: its only use is the credit.
  */
-import type { ControlRecord } from '../core/results.js';
-import type { Scenario } from '../core/scenario.js';
-import { scenarioToV03 } from '../core/card-v03.js';
-import type { Dialect, Hello } from '../core/vocabulary/types.js';
+import type { ControlRecord } from '../../core/results.js';
+import type { Scenario } from '../../core/scenario.js';
+import { scenarioToV03 } from '../../core/card-v03.js';
+import type { Dialect, Hello } from '../../core/vocabulary/types.js';
 import { createClient, type ClientChoice } from './client-factory.js';
 import { speaksIn, V1_METHODS } from './dialect.js';
-import { closeEnv, openEnv } from './env.js';
+import { closeEnv, openEnv } from '../infrastructure/env.js';
 import { executeScenario } from './execute.js';
 
 /** The id the control's result carries (never in the catalogue: its prefix is not a family's). */

@@ -3,13 +3,13 @@
  * hands the client its run request, enforces the deadline, then grades the wire.
  */
 import { createHash } from 'node:crypto';
-import { validateCard } from '../core/card-validator-v03.js';
-import { grade, markProbes, type RunOutcome } from '../core/oracle/index.js';
-import type { LagRecord, ScenarioResult } from '../core/results.js';
-import { lagWindow } from '../net/lag.js';
-import { JWKS_PATH, dialectProblem, dialectsFor, fillProfile, profileFor, type Scenario } from '../core/scenario.js';
-import { Transcript } from '../core/transcript.js';
-import { claimEvidence } from '../core/verdict.js';
+import { validateCard } from '../../core/card-validator-v03.js';
+import { grade, markProbes, type RunOutcome } from '../../core/oracle/index.js';
+import type { LagRecord, ScenarioResult } from '../../core/results.js';
+import { lagWindow } from '../../net/lag.js';
+import { JWKS_PATH, dialectProblem, dialectsFor, fillProfile, profileFor, type Scenario } from '../../core/scenario.js';
+import { Transcript } from '../../core/transcript.js';
+import { claimEvidence } from '../../core/verdict.js';
 import {
   DECISIONS,
   DEFAULT_PROFILE,
@@ -19,13 +19,13 @@ import {
   type ClientReport,
   type ClientTls,
   type RunRequest,
-} from '../core/vocabulary/types.js';
-import { ownerOf, type RunEnv } from './env.js';
-import { PeerHost } from '../net/peer-host.js';
-import type { PkiFiles } from '../pki/index.js';
-import { mountPeer, type MountedPeer } from './mount.js';
-import { signatureStatus } from './signature-status.js';
-import { ClientFault, HarnessFault } from '../faults.js';
+} from '../../core/vocabulary/types.js';
+import { ownerOf, type RunEnv } from '../infrastructure/env.js';
+import { PeerHost } from '../../net/peer-host.js';
+import type { PkiFiles } from '../../pki/index.js';
+import { mountPeer, type MountedPeer } from '../infrastructure/mount.js';
+import { signatureStatus } from '../judge/signature-status.js';
+import { ClientFault, HarnessFault } from '../../faults.js';
 
 /**
  * Grace after an abort before the harness stops waiting for the client. The subprocess adapter

@@ -18,8 +18,8 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { printable } from '../core/text.js';
-import { CODE_EXT, CODE_ROOT } from './package-root.js';
+import { printable } from '../../core/text.js';
+import { CODE_EXT, CODE_ROOT } from '../infrastructure/package-root.js';
 
 /**
  * What every vendor module together may take to load (Vite's start included), and the worker's

@@ -2,9 +2,9 @@
  * What counts as unexpected, and the exit code (DESIGN.md §4.3). Computed from verdicts only,
  * never taken from a test runner.
  */
-import type { ScenarioResult } from '../core/results.js';
-import type { VerdictKind } from '../core/verdict.js';
-import { VERDICT_KINDS } from '../core/verdict.js';
+import type { ScenarioResult } from '../../core/results.js';
+import type { VerdictKind } from '../../core/verdict.js';
+import { VERDICT_KINDS } from '../../core/verdict.js';
 
 export interface Policy {
   strict: boolean;

@@ -13,10 +13,10 @@
  * (a task class it declared could not even start), and so does NON_STRICT: a miss is no credit to
  * take back.
  */
-import type { ControlRecord, ScenarioResult } from '../core/results.js';
-import { wireEvidence } from '../core/verdict.js';
-import { OPERATIONS } from '../core/scenario.js';
-import type { WireEvent } from '../core/transcript.js';
+import type { ControlRecord, ScenarioResult } from '../../core/results.js';
+import { wireEvidence } from '../../core/verdict.js';
+import { OPERATIONS } from '../../core/scenario.js';
+import type { WireEvent } from '../../core/transcript.js';
 
 /** The neutral operations: A2A v1.0's JSON-RPC method names (spec §5.3, §9.4), which the v0.3 dialect decodes into. */
 export const V1_METHODS: ReadonlySet<string> = new Set(OPERATIONS);

@@ -8,14 +8,14 @@ import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import picomatch from 'picomatch';
 import { glob } from 'tinyglobby';
-import { fillCard, type Scenario } from '../core/scenario.js';
-import { validateCard } from '../core/card-validator-v03.js';
-import { cardDialect } from '../core/vocabulary/card-view.js';
-import { peerProblem } from '../../peers/index.js';
+import { fillCard, type Scenario } from '../../core/scenario.js';
+import { validateCard } from '../../core/card-validator-v03.js';
+import { cardDialect } from '../../core/vocabulary/card-view.js';
+import { peerProblem } from '../../../peers/index.js';
 import { schemaValidator } from './json-schema.js';
 import { importVendorModules, VendorImportError } from './vendor-import.js';
-import { CODE_EXT, CODE_ROOT, PACKAGE_ROOT } from './package-root.js';
-import { ScenarioLoadError } from '../faults.js';
+import { CODE_EXT, CODE_ROOT, PACKAGE_ROOT } from '../infrastructure/package-root.js';
+import { ScenarioLoadError } from '../../faults.js';
 
 export { CODE_ROOT, PACKAGE_ROOT };
 /** The built-in scenarios, relative to CODE_ROOT (TypeScript in a clone, JavaScript once compiled). */

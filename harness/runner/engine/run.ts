@@ -4,27 +4,27 @@
  */
 import { randomBytes } from 'node:crypto';
 import { clientLabel, createClient, laneClients, laneKind, type ClientChoice } from './client-factory.js';
-import type { ControlRecord, RunResults, ScenarioResult } from '../core/results.js';
-import { RESULTS_SCHEMA } from '../core/results.js';
-import { dialectProblem, unmetConstraint, type Scenario } from '../core/scenario.js';
-import type { Dialect } from '../core/vocabulary/types.js';
-import type { Hello } from '../core/vocabulary/types.js';
-import { helloProblem } from '../adapters/contract.js';
-import { makePki, writePki } from '../pki/index.js';
-import { loadCatalogue, relativeToRoot, type CatalogueEntry } from './catalogue.js';
-import { harnessVersion } from './package-root.js';
-import { exitCode, summarize } from './policy.js';
-import { judge, unexpectedWhyFor, type Expectations } from './expectations.js';
-import { compileGlob, globProblem } from '../core/glob.js';
+import type { ControlRecord, RunResults, ScenarioResult } from '../../core/results.js';
+import { RESULTS_SCHEMA } from '../../core/results.js';
+import { dialectProblem, unmetConstraint, type Scenario } from '../../core/scenario.js';
+import type { Dialect } from '../../core/vocabulary/types.js';
+import type { Hello } from '../../core/vocabulary/types.js';
+import { helloProblem } from '../../adapters/contract.js';
+import { makePki, writePki } from '../../pki/index.js';
+import { loadCatalogue, relativeToRoot, type CatalogueEntry } from '../load/catalogue.js';
+import { harnessVersion } from '../infrastructure/package-root.js';
+import { exitCode, summarize } from '../judge/policy.js';
+import { judge, unexpectedWhyFor, type Expectations } from '../judge/expectations.js';
+import { compileGlob, globProblem } from '../../core/glob.js';
 import { defaultLanes, runLanes, shardScenarios, type LaneHistory } from './lanes.js';
-import { confirm, needsConfirmation } from './confirm.js';
-import { closeEnv, openEnv } from './env.js';
+import { confirm, needsConfirmation } from '../judge/confirm.js';
+import { closeEnv, openEnv } from '../infrastructure/env.js';
 import { executeScenario } from './execute.js';
 import { creditDialect, needsControl } from './dialect.js';
 import { runControl } from './control.js';
-import { closeRunFolder, openRunFolder, type RunFolder } from './workspace.js';
-import { RUN_MARK } from '../adapters/process-group.js';
-import { ClientFault, RunInterrupted } from '../faults.js';
+import { closeRunFolder, openRunFolder, type RunFolder } from '../infrastructure/workspace.js';
+import { RUN_MARK } from '../../adapters/process-group.js';
+import { ClientFault, RunInterrupted } from '../../faults.js';
 
 /**
  * The rule families in force, each with its version: seed 000's negotiation rules as objects with

@@ -15,15 +15,15 @@ import { RESULTS_SCHEMA } from '../core/results.js';
 import { DEFAULT_PROFILE, type Dialect, type Hello } from '../core/vocabulary/types.js';
 import { profileFor, unmetConstraint, type Scenario } from '../core/scenario.js';
 import type { VerdictKind } from '../core/verdict.js';
-import { caseId, caseScenario, familyArbitrary, labelCase, type Family, type GeneratedCase } from '../gen/family.js';
+import { caseId, caseScenario, familyArbitrary, labelCase, type Family, type GeneratedCase } from './family.js';
 import type { RuleId } from '../core/oracle/rule.js';
-import { laneClients, laneKind, type ClientChoice } from './client-factory.js';
-import { boundHeap } from './heap.js';
-import { confirm } from './confirm.js';
-import { defaultLanes, openLanePool, type LanePool } from './lanes.js';
-import { harnessVersion } from './package-root.js';
-import { summarize } from './policy.js';
-import { clientOf, greet, inRunFolder, RULESET_VERSION } from './run.js';
+import { laneClients, laneKind, type ClientChoice } from '../runner/engine/client-factory.js';
+import { boundHeap } from '../runner/infrastructure/heap.js';
+import { confirm } from '../runner/judge/confirm.js';
+import { defaultLanes, openLanePool, type LanePool } from '../runner/engine/lanes.js';
+import { harnessVersion } from '../runner/infrastructure/package-root.js';
+import { summarize } from '../runner/judge/policy.js';
+import { clientOf, greet, inRunFolder, RULESET_VERSION } from '../runner/engine/run.js';
 import { ReplayPathError } from '../faults.js';
 
 /** Cases per family when `--runs` is not given. */

@@ -4,11 +4,11 @@
  * the tests and the benchmark all mount peers through here.
  */
 import { randomBytes } from 'node:crypto';
-import type { PeerDescription } from '../core/scenario.js';
-import { TaskLedger, Transcript } from '../core/transcript.js';
-import type { PeerHost } from '../net/peer-host.js';
-import type { PushDispatcher } from '../net/push-dispatcher.js';
-import { createPeer, type PeerInstance, type PeerParts } from '../../peers/index.js';
+import type { PeerDescription } from '../../core/scenario.js';
+import { TaskLedger, Transcript } from '../../core/transcript.js';
+import type { PeerHost } from '../../net/peer-host.js';
+import type { PushDispatcher } from '../../net/push-dispatcher.js';
+import { createPeer, type PeerInstance, type PeerParts } from '../../../peers/index.js';
 
 export interface MountOptions {
   /** Short key of the run, unique on its host (random when absent). */

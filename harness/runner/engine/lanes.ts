@@ -6,12 +6,12 @@
  * in catalogue order. The modules are loaded once, by the catalogue, before the first lane opens.
  */
 import { availableParallelism } from 'node:os';
-import type { ClientAdapter } from '../adapters/contract.js';
-import type { ScenarioResult } from '../core/results.js';
-import type { Scenario } from '../core/scenario.js';
-import { closeEnv, openEnv, type EnvOptions, type RunEnv } from './env.js';
+import type { ClientAdapter } from '../../adapters/contract.js';
+import type { ScenarioResult } from '../../core/results.js';
+import type { Scenario } from '../../core/scenario.js';
+import { closeEnv, openEnv, type EnvOptions, type RunEnv } from '../infrastructure/env.js';
 import { executeScenario } from './execute.js';
-import { Governor } from '../net/lag.js';
+import { Governor } from '../../net/lag.js';
 
 /**
  * Lanes when `--lanes` is not given. A scenario spends most of its time waiting on the peer's

@@ -13,7 +13,7 @@ import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, r
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { forgetRun, registeredGroups, RUN_MARK, sampleTrees, seenDescendants, startTicks, statFields } from '../adapters/process-group.js';
+import { forgetRun, registeredGroups, RUN_MARK, sampleTrees, seenDescendants, startTicks, statFields } from '../../adapters/process-group.js';
 
 export const RUN_FOLDER_PREFIX = 'a2a-conformance-run-';
 

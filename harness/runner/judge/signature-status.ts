@@ -6,8 +6,8 @@
  */
 import { X509Certificate } from 'node:crypto';
 import { flattenedVerify, importJWK, type JWK } from 'jose';
-import { cardSigningPayload } from '../core/card-canonical.js';
-import type { SignatureStatus } from '../core/results.js';
+import { cardSigningPayload } from '../../core/card-canonical.js';
+import type { SignatureStatus } from '../../core/results.js';
 
 const ALGORITHMS = ['ES256', 'ES384', 'ES512', 'RS256', 'PS256', 'EdDSA'];
 

@@ -5,12 +5,12 @@
  * that matches nothing in the whole catalogue is stale, and stale is unexpected. Catalogue-wide, so
  * shards and fixed-profile clients are not punished for what they did not run.
  */
-import { compileGlob, globProblem, isGlob, MAX_GLOB_LENGTH, MAX_GLOB_WILDCARDS, type IdMatcher } from '../core/glob.js';
-import { checkBehind, type RunResults, type ScenarioResult } from '../core/results.js';
-import { VERDICT_KINDS, type VerdictKind } from '../core/verdict.js';
+import { compileGlob, globProblem, isGlob, MAX_GLOB_LENGTH, MAX_GLOB_WILDCARDS, type IdMatcher } from '../../core/glob.js';
+import { checkBehind, type RunResults, type ScenarioResult } from '../../core/results.js';
+import { VERDICT_KINDS, type VerdictKind } from '../../core/verdict.js';
 import { unexpectedWhy, type Policy } from './policy.js';
-import { schemaValidator } from './json-schema.js';
-import { ExpectationsError } from '../faults.js';
+import { schemaValidator } from '../load/json-schema.js';
+import { ExpectationsError } from '../../faults.js';
 
 export const EXPECTATIONS_SCHEMA = 'a2a-conformance/expectations@1';
 
