@@ -3,6 +3,8 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { RunResults } from '../../core/results.js';
+import type { CatalogueEntry } from '../../runner/load/catalogue.js';
+import type { ScenarioPick } from '../../runner/engine/run.js';
 import type { Dialect } from '../../core/vocabulary/types.js';
 import { PlaceError, RunInterrupted, Stopped, UsageError } from '../../faults.js';
 import { checkClientChoice, finishWriting, load, readExpectations, reap, scenarioFiles } from '../context.js';
@@ -20,6 +22,30 @@ import {
   type Grep,
 } from '../options.js';
 import { makeReporters, parseReporters, REPORTERS, reportersProblem, wantsColour, type ReporterChoice } from '../reporters.js';
+
+/** The options of `run`, as commander gives them. */
+interface RunOpts {
+  client?: string;
+  clientCmd?: string;
+  scenarios?: string[];
+  builtin: boolean;
+  rule?: string[];
+  dialect?: Dialect;
+  out: string;
+  strict: boolean;
+  deadlineMultiplier: number;
+  seed?: string;
+  lanes?: number;
+  expectations?: string;
+  updateExpectations?: string;
+  shard?: string;
+  scenario?: string[];
+  grep?: Grep;
+  lastFailed?: boolean;
+  shardTimings?: string;
+  bail: boolean;
+  reporter?: ReporterChoice[];
+}
 
 type ResultsInput = Awaited<ReturnType<typeof load.resultsInput>>;
 
@@ -95,143 +121,158 @@ export function register(program: Command): void {
         }
       },
     )
-    .action(
-      async (opts: {
-        client?: string;
-        clientCmd?: string;
-        scenarios?: string[];
-        builtin: boolean;
-        rule?: string[];
-        dialect?: Dialect;
-        out: string;
-        strict: boolean;
-        deadlineMultiplier: number;
-        seed?: string;
-        lanes?: number;
-        expectations?: string;
-        updateExpectations?: string;
-        shard?: string;
-        scenario?: string[];
-        grep?: Grep;
-        lastFailed?: boolean;
-        shardTimings?: string;
-        bail: boolean;
-        reporter?: ReporterChoice[];
-      }) => {
-        if (opts.shard !== undefined && !/^[1-9]\d*\/[1-9]\d*$/.test(opts.shard)) throw new UsageError(`--shard must look like 1/3, got "${opts.shard}"`);
-        if (opts.shard) {
-          const [i, n] = opts.shard.split('/').map(Number) as [number, number];
-          if (i > n) throw new UsageError(`--shard ${opts.shard}: the index must be at most the count`);
-        }
-        const expectations = opts.expectations ? await readExpectations(opts.expectations) : undefined;
-        await checkClientChoice(opts);
-        // Everything is checked before anything runs: the scenario files (all of them), then every path written.
-        const { loadCatalogue } = await load.catalogue();
-        const { checkWritableFile, claimOutput, writeFileAtomic } = await load.output();
-        const { interruptible } = await load.interrupt();
-        const { runConformance } = await load.run();
-        const catalogue = await loadCatalogue(await scenarioFiles(opts.scenarios, opts.builtin));
-        const unknown = (opts.scenario ?? []).filter((id) => !catalogue.some((e) => e.scenario.id === id));
-        if (unknown.length) throw new UsageError(`--scenario: no scenario "${unknown[0]}" in the catalogue (see \`a2a-conformance list\`)`);
-        let ids = opts.scenario;
-        if (opts.lastFailed) {
-          const again = lastFailed(opts.out, new Set(catalogue.map((e) => e.scenario.id)), await load.resultsInput());
-          if (again.ids.length === 0) {
-            // Nothing is left to run again: the previous report stays as it is, and so does its verdict.
-            printErr(`a2a-conformance: --last-failed: ${again.said}; nothing to run again (the report in ${opts.out} is left as it is)\n`);
-            return;
-          }
-          ids = opts.scenario ? opts.scenario.filter((id) => again.ids.includes(id)) : again.ids;
-          printErr(`a2a-conformance: --last-failed: ${again.said}\n`);
-          if (ids.length === 0)
-            throw new UsageError(
-              `--scenario ${opts.scenario!.join(',')} names none of the scenarios the previous report found unexpected (${again.ids.slice(0, 5).join(', ')}${again.ids.length > 5 ? ', …' : ''})`,
-            );
-        }
-        const pick = { ...(ids ? { ids } : {}), ...(opts.grep ? { grep: opts.grep } : {}) };
-        const empty = (await load.run()).filtersProblem(catalogue, opts.rule, opts.dialect, pick);
-        if (empty) throw new UsageError(empty);
-        if (opts.shardTimings !== undefined && !opts.shard) throw new UsageError('--shard-timings balances the shards of --shard: give --shard too');
-        const shardTimings = opts.shardTimings !== undefined ? timingsFrom(opts.shardTimings, await load.resultsInput()) : undefined;
-        const updateTo = opts.updateExpectations !== undefined ? checkWritableFile('--update-expectations', opts.updateExpectations) : undefined;
-        const reporters = opts.reporter ?? [{ name: 'progress' as const }];
-        const clash = reportersProblem(reporters);
-        if (clash) throw new UsageError(clash);
-        // A reporter's file may name folders that do not exist yet (as vitest's outputFile may): they are made.
-        const reporterFiles = reporters.flatMap((c) => {
-          if (c.file === undefined) return [];
-          try {
-            if (c.file.trim()) mkdirSync(dirname(resolve(c.file)), { recursive: true });
-          } catch {
-            // Said in one line by the check below (a file in the way, no permission).
-          }
-          return [{ name: c.name, file: checkWritableFile(`--reporter ${c.name}=`, c.file) }];
-        });
-        await reap();
-        const out = await claimOutput('--out', opts.out);
-        const stop = interruptible((l) => printErr(l + '\n'), 'the run', { onStop: (s) => out.abandon(`it was stopped by ${s}`) });
-        const reporter = makeReporters(reporters, {
-          stdout: (t) => writeRaw(process.stdout, t),
-          stderr: (t) => writeRaw(process.stderr, t),
-          colour: { stdout: wantsColour(process.stdout), stderr: wantsColour(process.stderr) },
-        });
-        let results: RunResults;
-        try {
-          results = await runConformance({
-            client: opts.client,
-            clientCmd: opts.clientCmd,
-            files: catalogue.map((e) => e.file),
-            catalogue,
-            rules: opts.rule,
-            ...(opts.dialect ? { dialect: opts.dialect } : {}),
-            strict: opts.strict,
-            deadlineMultiplier: opts.deadlineMultiplier,
-            seed: opts.seed,
-            ...(opts.lanes ? { lanes: opts.lanes } : {}),
-            expectations,
-            shard: opts.shard,
-            signal: stop.signal,
-            pick,
-            ...(shardTimings ? { shardTimings } : {}),
-            bail: opts.bail,
-            onStart: (id) => reporter.start(id),
-            onProgress: (n, total, r, unexpected) => reporter.result(n, total, r, unexpected),
-            onDeferred: (n, total, r) => reporter.deferred?.(n, total, r),
-          });
-        } catch (err) {
-          stop.dispose();
-          reporter.failed(stop.received ? `stopped by ${stop.received}` : (err as Error).message);
-          if (err instanceof RunInterrupted || stop.received) throw new Stopped(stop.received ?? 'SIGINT');
-          out.abandon(`it failed: ${(err as Error).message}`);
-          throw err;
-        } finally {
-          reporter.dispose();
-        }
-        let done = results;
-        const written = await finishWriting(stop, out, async () => {
-          if (updateTo) {
-            const baseline = (await load.expectations()).baselineFrom(done.results, { strict: opts.strict }, done.client.name);
-            await writeFileAtomic(updateTo, JSON.stringify(baseline, null, 2) + '\n');
-            printErr(`wrote ${baseline.entries.length} expectation(s) to ${updateTo}\n`);
-            // Writing the baseline is the run's purpose, not a failure: judged by it, every verdict is expected.
-            const { judge } = await load.expectations();
-            const { exitCode } = await load.policy();
-            const catalogueIds = [...done.results.map((x) => x.id), ...done.notRun.map((n) => n.id)];
-            const { unexpected } = judge(done.results, { strict: opts.strict }, baseline, catalogueIds);
-            done = { ...done, expectations: baseline, unexpected, exitCode: exitCode(done.results, unexpected) };
-          }
-          return out.commit(done);
-        });
-        reporter.end(done, written);
-        // The reporters given a file (`--reporter junit=junit.xml`) are written now, each whole.
-        for (const [i, f] of reporter.files().entries()) {
-          try {
-            await writeFileAtomic(reporterFiles[i]!.file, f.text);
-          } catch (err) {
-            throw new PlaceError(`could not write --reporter ${reporterFiles[i]!.name}=${f.file}: ${String((err as Error).message).split('\n')[0]}`);
-          }
-        }
-        process.exitCode = done.exitCode;
-      },
-    );
+    .action(runAction);
+}
+
+/** Everything `run` checked and read before anything starts. */
+interface RunPlan {
+  expectations: Awaited<ReturnType<typeof readExpectations>> | undefined;
+  catalogue: CatalogueEntry[];
+  pick: ScenarioPick;
+  shardTimings: Map<string, number> | undefined;
+  updateTo: string | undefined;
+  reporters: ReporterChoice[];
+  reporterFiles: Array<{ name: string; file: string }>;
+}
+
+async function runAction(opts: RunOpts): Promise<void> {
+  const plan = await planRun(opts);
+  if (plan) await executeRun(opts, plan);
+}
+
+/**
+ * Everything is checked before anything runs: the arguments, the scenario files (all of them), then
+ * every path written. Undefined when `--last-failed` leaves nothing to run (said, exit 0).
+ */
+async function planRun(opts: RunOpts): Promise<RunPlan | undefined> {
+  if (opts.shard !== undefined && !/^[1-9]\d*\/[1-9]\d*$/.test(opts.shard)) throw new UsageError(`--shard must look like 1/3, got "${opts.shard}"`);
+  if (opts.shard) {
+    const [i, n] = opts.shard.split('/').map(Number) as [number, number];
+    if (i > n) throw new UsageError(`--shard ${opts.shard}: the index must be at most the count`);
+  }
+  const expectations = opts.expectations ? await readExpectations(opts.expectations) : undefined;
+  await checkClientChoice(opts);
+  const { loadCatalogue } = await load.catalogue();
+  const { checkWritableFile } = await load.output();
+  const catalogue = await loadCatalogue(await scenarioFiles(opts.scenarios, opts.builtin));
+  const pick = await pickOf(opts, catalogue);
+  if (!pick) return undefined;
+  const empty = (await load.run()).filtersProblem(catalogue, opts.rule, opts.dialect, pick);
+  if (empty) throw new UsageError(empty);
+  if (opts.shardTimings !== undefined && !opts.shard) throw new UsageError('--shard-timings balances the shards of --shard: give --shard too');
+  const shardTimings = opts.shardTimings !== undefined ? timingsFrom(opts.shardTimings, await load.resultsInput()) : undefined;
+  const updateTo = opts.updateExpectations !== undefined ? checkWritableFile('--update-expectations', opts.updateExpectations) : undefined;
+  const reporters = opts.reporter ?? [{ name: 'progress' as const }];
+  const clash = reportersProblem(reporters);
+  if (clash) throw new UsageError(clash);
+  // A reporter's file may name folders that do not exist yet (as vitest's outputFile may): they are made.
+  const reporterFiles = reporters.flatMap((c) => {
+    if (c.file === undefined) return [];
+    try {
+      if (c.file.trim()) mkdirSync(dirname(resolve(c.file)), { recursive: true });
+    } catch {
+      // Said in one line by the check below (a file in the way, no permission).
+    }
+    return [{ name: c.name, file: checkWritableFile(`--reporter ${c.name}=`, c.file) }];
+  });
+  return { expectations, catalogue, pick, shardTimings, updateTo, reporters, reporterFiles };
+}
+
+/** The scenarios `--scenario`, `--grep` and `--last-failed` pick; undefined when `--last-failed` finds nothing to run again. */
+async function pickOf(opts: RunOpts, catalogue: CatalogueEntry[]): Promise<ScenarioPick | undefined> {
+  const unknown = (opts.scenario ?? []).filter((id) => !catalogue.some((e) => e.scenario.id === id));
+  if (unknown.length) throw new UsageError(`--scenario: no scenario "${unknown[0]}" in the catalogue (see \`a2a-conformance list\`)`);
+  let ids = opts.scenario;
+  if (opts.lastFailed) {
+    const again = lastFailed(opts.out, new Set(catalogue.map((e) => e.scenario.id)), await load.resultsInput());
+    if (again.ids.length === 0) {
+      // Nothing is left to run again: the previous report stays as it is, and so does its verdict.
+      printErr(`a2a-conformance: --last-failed: ${again.said}; nothing to run again (the report in ${opts.out} is left as it is)\n`);
+      return undefined;
+    }
+    ids = opts.scenario ? opts.scenario.filter((id) => again.ids.includes(id)) : again.ids;
+    printErr(`a2a-conformance: --last-failed: ${again.said}\n`);
+    if (ids.length === 0)
+      throw new UsageError(
+        `--scenario ${opts.scenario!.join(',')} names none of the scenarios the previous report found unexpected (${again.ids.slice(0, 5).join(', ')}${again.ids.length > 5 ? ', …' : ''})`,
+      );
+  }
+  return { ...(ids ? { ids } : {}), ...(opts.grep ? { grep: opts.grep } : {}) };
+}
+
+/** The run itself, its report, and the reporters' files. */
+async function executeRun(opts: RunOpts, plan: RunPlan): Promise<void> {
+  const { claimOutput, writeFileAtomic } = await load.output();
+  const { interruptible } = await load.interrupt();
+  const { runConformance } = await load.run();
+  const { catalogue, reporterFiles } = plan;
+  await reap();
+  const out = await claimOutput('--out', opts.out);
+  const stop = interruptible((l) => printErr(l + '\n'), 'the run', { onStop: (s) => out.abandon(`it was stopped by ${s}`) });
+  const reporter = makeReporters(plan.reporters, {
+    stdout: (t) => writeRaw(process.stdout, t),
+    stderr: (t) => writeRaw(process.stderr, t),
+    colour: { stdout: wantsColour(process.stdout), stderr: wantsColour(process.stderr) },
+  });
+  let results: RunResults;
+  try {
+    results = await runConformance({
+      client: opts.client,
+      clientCmd: opts.clientCmd,
+      files: catalogue.map((e) => e.file),
+      catalogue,
+      rules: opts.rule,
+      ...(opts.dialect ? { dialect: opts.dialect } : {}),
+      strict: opts.strict,
+      deadlineMultiplier: opts.deadlineMultiplier,
+      seed: opts.seed,
+      ...(opts.lanes ? { lanes: opts.lanes } : {}),
+      expectations: plan.expectations,
+      shard: opts.shard,
+      signal: stop.signal,
+      pick: plan.pick,
+      ...(plan.shardTimings ? { shardTimings: plan.shardTimings } : {}),
+      bail: opts.bail,
+      onStart: (id) => reporter.start(id),
+      onProgress: (n, total, r, unexpected) => reporter.result(n, total, r, unexpected),
+      onDeferred: (n, total, r) => reporter.deferred?.(n, total, r),
+    });
+  } catch (err) {
+    stop.dispose();
+    reporter.failed(stop.received ? `stopped by ${stop.received}` : (err as Error).message);
+    if (err instanceof RunInterrupted || stop.received) throw new Stopped(stop.received ?? 'SIGINT');
+    out.abandon(`it failed: ${(err as Error).message}`);
+    throw err;
+  } finally {
+    reporter.dispose();
+  }
+  let done = results;
+  const written = await finishWriting(stop, out, async () => {
+    if (plan.updateTo) done = await withBaseline(done, plan.updateTo, opts.strict);
+    return out.commit(done);
+  });
+  reporter.end(done, written);
+  // The reporters given a file (`--reporter junit=junit.xml`) are written now, each whole.
+  for (const [i, f] of reporter.files().entries()) {
+    try {
+      await writeFileAtomic(reporterFiles[i]!.file, f.text);
+    } catch (err) {
+      throw new PlaceError(`could not write --reporter ${reporterFiles[i]!.name}=${f.file}: ${String((err as Error).message).split('\n')[0]}`);
+    }
+  }
+  process.exitCode = done.exitCode;
+}
+
+/** `--update-expectations`: the baseline written, and the run judged by it. */
+async function withBaseline(done: RunResults, updateTo: string, strict: boolean): Promise<RunResults> {
+  const { writeFileAtomic } = await load.output();
+  const baseline = (await load.expectations()).baselineFrom(done.results, { strict }, done.client.name);
+  await writeFileAtomic(updateTo, JSON.stringify(baseline, null, 2) + '\n');
+  printErr(`wrote ${baseline.entries.length} expectation(s) to ${updateTo}\n`);
+  // Writing the baseline is the run's purpose, not a failure: judged by it, every verdict is expected.
+  const { judge } = await load.expectations();
+  const { exitCode } = await load.policy();
+  const catalogueIds = [...done.results.map((x) => x.id), ...done.notRun.map((n) => n.id)];
+  const { unexpected } = judge(done.results, { strict }, baseline, catalogueIds);
+  return { ...done, expectations: baseline, unexpected, exitCode: exitCode(done.results, unexpected) };
 }
