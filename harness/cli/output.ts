@@ -45,11 +45,11 @@ import { renderReports, type RenderedReport, type WrittenReport } from '../../re
 import { OutputError } from '../faults.js';
 
 /** The files of a report. */
-export const REPORT_FILES = ['index.html', 'results.json', 'junit.xml', 'summary.md'];
+const REPORT_FILES = ['index.html', 'results.json', 'junit.xml', 'summary.md'];
 /** The marker by which the harness knows a folder it wrote, and what it wrote there. */
-export const REPORT_MARKER = '.a2a-conformance-report.json';
+const REPORT_MARKER = '.a2a-conformance-report.json';
 /** The lock a command holds while it writes a report folder. */
-export const OUT_LOCK = '.a2a-conformance.lock';
+const OUT_LOCK = '.a2a-conformance.lock';
 const INCOMPLETE = 'INCOMPLETE';
 const STAGING = '.writing-';
 const HARNESS = 'a2a-conformance';

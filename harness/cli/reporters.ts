@@ -275,7 +275,7 @@ export function makeReporter(name: ReporterName, io: ReporterIo): RunReporter {
  * A GitHub Actions workflow command on one line: the message's `%`, CR and LF escaped, and the
  * properties' `:` and `,` too (the runner's own escaping rules), every piece printable.
  */
-export function workflowCommand(kind: 'error' | 'warning' | 'notice', props: Record<string, string>, message: string): string {
+function workflowCommand(kind: 'error' | 'warning' | 'notice', props: Record<string, string>, message: string): string {
   const data = (s: string) => printable(s).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
   const prop = (s: string) => data(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
   const list = Object.entries(props)

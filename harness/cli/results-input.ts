@@ -19,7 +19,7 @@ const MiB = 1024 * 1024;
  * times the input in memory (measured: 31 MiB of results, 1.1 GB peak; 63 MiB, 1.7 GB and 52 s), and
  * Node's heap on a 7 GB CI machine stops near 2 GB.
  */
-export const MAX_RESULTS_BYTES = 32 * MiB;
+const MAX_RESULTS_BYTES = 32 * MiB;
 
 const kindOf = (st: import('node:fs').Stats) =>
   st.isDirectory()

@@ -48,7 +48,7 @@ const NOUNS = ['Transcriber', 'Claims Desk', 'Reports', 'Intake', 'Interpreter',
 const SKILL_WORDS = ['summarize', 'translate', 'file', 'review', 'plan', 'route', 'archive', 'answer'] as const;
 
 /** The security schemes of a posture, as the v1.0 proto spells them, and the requirements that bind them. */
-export function securityOf(security: CardSecurity): Record<string, unknown> {
+function securityOf(security: CardSecurity): Record<string, unknown> {
   switch (security) {
     case 'none':
       return {};

@@ -27,9 +27,9 @@ import { clientOf, greet, inRunFolder, RULESET_VERSION } from '../runner/engine/
 import { ReplayPathError } from '../faults.js';
 
 /** Cases per family when `--runs` is not given. */
-export const DEFAULT_RUNS = 100;
+const DEFAULT_RUNS = 100;
 /** How long a family may spend shrinking before it keeps the smallest case found so far. */
-export const SHRINK_BUDGET_MS = 120_000;
+const SHRINK_BUDGET_MS = 120_000;
 
 export interface PropertyRunOptions extends ClientChoice {
   families: Family[];
@@ -54,7 +54,7 @@ const V1: readonly Dialect[] = ['a2a-v1'];
 const dialectsOf = (hello: Hello): readonly Dialect[] => hello.dialects ?? V1;
 
 /** Whether a verdict fails a family: FAIL, TIMEOUT and ERROR always; NON_STRICT under --strict. */
-export function failsProperty(v: VerdictKind, strict: boolean): boolean {
+function failsProperty(v: VerdictKind, strict: boolean): boolean {
   return v === 'FAIL' || v === 'TIMEOUT' || v === 'ERROR' || (strict && v === 'NON_STRICT');
 }
 
@@ -99,7 +99,7 @@ export function shellWord(s: string): string {
 }
 
 /** The command that replays a counterexample. */
-export function replayCommand(family: string, seed: number, path: string, clientArgs: string): string {
+function replayCommand(family: string, seed: number, path: string, clientArgs: string): string {
   return `npx a2a-conformance replay ${clientArgs} --family ${family} --seed ${seed} --path ${path}`;
 }
 

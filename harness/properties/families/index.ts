@@ -6,7 +6,3 @@ import { transportFamily } from './transport.js';
 import { trustFamily } from './trust.js';
 
 export const FAMILIES: Family[] = [negotiationFamily, handshakeFamily, trustFamily, transportFamily];
-
-export function familyById(id: string): Family | undefined {
-  return FAMILIES.find((f) => f.id === id);
-}

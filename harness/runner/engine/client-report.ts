@@ -5,7 +5,7 @@
 import { DECISIONS, ERROR_CLASSES, type ClientReport } from '../../core/vocabulary/types.js';
 
 /** Deepest nesting a client's result may have: its declared fields are flat; far below any stack. */
-export const MAX_REPORT_DEPTH = 32;
+const MAX_REPORT_DEPTH = 32;
 /** The fields of a ClientReport (docs/protocol.md); any other is ignored, and said. */
 export const REPORT_FIELDS = ['decision', 'errorClass', 'degradations', 'taskIds', 'notes'] as const;
 

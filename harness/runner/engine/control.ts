@@ -18,7 +18,7 @@ import { closeEnv, openEnv } from '../infrastructure/env.js';
 import { executeScenario } from './execute.js';
 
 /** The id the control's result carries (never in the catalogue: its prefix is not a family's). */
-export const CONTROL_ID = 'control/plain-text-task';
+const CONTROL_ID = 'control/plain-text-task';
 
 const V1_CONTROL: Scenario = {
   id: CONTROL_ID,

@@ -32,7 +32,7 @@ export function speaksIn(events: readonly WireEvent[]): boolean {
 const graded = (results: readonly ScenarioResult[]) => results.filter((r) => r.outcome.kind !== 'unsupported' && r.outcome.kind !== 'error');
 
 /** Whether the run's own scenarios show the client speaking A2A. */
-export function spokeA2A(results: readonly ScenarioResult[]): boolean {
+function spokeA2A(results: readonly ScenarioResult[]): boolean {
   return graded(results).some((r) => speaksIn(r.transcript));
 }
 

@@ -240,7 +240,7 @@ export function withGlue(r: ScenarioResult, glue: Hello['glue']): ScenarioResult
  * the limits (harness/core/glob.ts) names nothing rather than costing the run its time (hello's
  * check refuses them first: helloProblem).
  */
-export function glueNotes(glue: Hello['glue']): (r: ScenarioResult) => ScenarioResult {
+function glueNotes(glue: Hello['glue']): (r: ScenarioResult) => ScenarioResult {
   const compiled = (glue ?? []).map((g) => ({ note: g.note, match: g.scenarios.filter((p) => !globProblem(p)).map(compileGlob) }));
   return (r) => {
     const notes = compiled.filter((g) => g.match.some((m) => m(r.id))).map((g) => g.note);

@@ -66,7 +66,7 @@ export async function openEnv(o: EnvOptions): Promise<RunEnv> {
 }
 
 /** The process groups a lane's listeners credit connections to: a client in processes of its own (ClientAdapter.processes). */
-export const ownerOf = (client: ClientAdapter): (() => number[]) | undefined => (client.processes ? () => client.processes!() : undefined);
+const ownerOf = (client: ClientAdapter): (() => number[]) | undefined => (client.processes ? () => client.processes!() : undefined);
 
 /** Fresh listeners for the next run, after a client that would not stop (its connections must land in no other run's transcript). */
 export async function restartHost(env: RunEnv): Promise<void> {

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 
 export const CODE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 /** The compiled JavaScript is running (from `dist/`), not the TypeScript sources. */
-export const COMPILED = basename(CODE_ROOT) === 'dist' && existsSync(join(CODE_ROOT, '..', 'package.json'));
+const COMPILED = basename(CODE_ROOT) === 'dist' && existsSync(join(CODE_ROOT, '..', 'package.json'));
 export const PACKAGE_ROOT = COMPILED ? dirname(CODE_ROOT) : CODE_ROOT;
 /** The extension of the package's own modules where they run: `.js` compiled, `.ts` from source. */
 export const CODE_EXT = COMPILED ? '.js' : '.ts';

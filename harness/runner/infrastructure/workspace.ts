@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { forgetRun, registeredGroups, RUN_MARK, sampleTrees, seenDescendants, startTicks, statFields } from '../../adapters/process-group.js';
 
-export const RUN_FOLDER_PREFIX = 'a2a-conformance-run-';
+const RUN_FOLDER_PREFIX = 'a2a-conformance-run-';
 
 export interface RunFolder {
   dir: string;
@@ -124,7 +124,7 @@ export function markedProcesses(dir: string): number[] {
  * very process registered, or holding a marked process), then whatever carries the mark by now (a
  * client that started its own session, say).
  */
-export function killRunProcesses(dir: string, since?: string | null): string[] {
+function killRunProcesses(dir: string, since?: string | null): string[] {
   const killed = new Map<number, string>();
   const note = (pid: number) => {
     if (!killed.has(pid)) killed.set(pid, `${commOf(pid) ?? 'process'} (pid ${pid})`);

@@ -12,7 +12,7 @@ import { checkBehind, type Attempt, type ScenarioResult } from '../../core/resul
 export const MAX_ATTEMPTS = 2;
 
 /** The verdicts a lagged run must confirm before they are reported. */
-export const isFailure = (r: Pick<ScenarioResult, 'verdict'>) => r.verdict === 'FAIL' || r.verdict === 'TIMEOUT';
+const isFailure = (r: Pick<ScenarioResult, 'verdict'>) => r.verdict === 'FAIL' || r.verdict === 'TIMEOUT';
 
 /**
  * Why a check can rest on time: no decision by the deadline, a task started and not seen through, a
@@ -49,7 +49,7 @@ export function restsOnTime(r: Pick<ScenarioResult, 'verdict' | 'checks'>): bool
  * the client did there (its own requests timing out on its side, its budget spent waiting for us)
  * is confirmed, whichever check failed.
  */
-export const STARVED_SHARE = 0.5;
+const STARVED_SHARE = 0.5;
 
 /** Whether the harness owed the run most of its time. */
 export const starved = (r: Pick<ScenarioResult, 'lag'>) =>
@@ -63,7 +63,7 @@ export function needsConfirmation(r: ScenarioResult, failing: (r: ScenarioResult
   return failing(r) && r.lag?.lagged === true && (restsOnTime(r) || starved(r)) && r.outcome.kind !== 'unsupported' && r.outcome.kind !== 'error';
 }
 
-export function attemptOf(r: ScenarioResult): Attempt {
+function attemptOf(r: ScenarioResult): Attempt {
   const c = checkBehind(r);
   return { verdict: r.verdict, reason: c ? `${c.rule}: ${c.reason}`.slice(0, 500) : r.verdict, lag: r.lag!, durationMs: r.durationMs };
 }

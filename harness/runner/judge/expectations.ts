@@ -12,7 +12,7 @@ import { unexpectedWhy, type Policy } from './policy.js';
 import { schemaValidator } from '../load/json-schema.js';
 import { ExpectationsError } from '../../faults.js';
 
-export const EXPECTATIONS_SCHEMA = 'a2a-conformance/expectations@1';
+const EXPECTATIONS_SCHEMA = 'a2a-conformance/expectations@1';
 
 export interface ExpectationEntry {
   /** A scenario id, or a glob over ids (`neg-live-input/*`). */

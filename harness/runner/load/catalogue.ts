@@ -40,13 +40,13 @@ export function scenarioProblem(s: unknown): string | undefined {
 }
 
 /** Deepest nesting a scenario may have (a card, a runtime): far above any real one, far below the stack. */
-export const MAX_SCENARIO_DEPTH = 64;
+const MAX_SCENARIO_DEPTH = 64;
 
 /**
  * Walks a value without recursion (a file may nest deeper than the stack) and says where it is
  * nested too deep, or where it refers back to itself; undefined when it is plain, finite data.
  */
-export function shapeProblem(value: unknown, max = MAX_SCENARIO_DEPTH): string | undefined {
+function shapeProblem(value: unknown, max = MAX_SCENARIO_DEPTH): string | undefined {
   const stack: Array<{ v: unknown; path: string[]; parents: Set<object> }> = [{ v: value, path: [], parents: new Set() }];
   const at = (p: string[]) => p.join('.') || 'scenario';
   while (stack.length) {
@@ -87,7 +87,7 @@ function servableProblem(s: Scenario): string | undefined {
 
 /** The names a scenario file may have: TypeScript or JavaScript (each loaded as an ES module whatever the package type), or JSON. */
 export const SCENARIO_SUFFIXES = ['.scenario.ts', '.scenario.mts', '.scenario.js', '.scenario.mjs', '.scenario.json'] as const;
-export const isScenarioFile = (f: string) => SCENARIO_SUFFIXES.some((x) => f.endsWith(x));
+const isScenarioFile = (f: string) => SCENARIO_SUFFIXES.some((x) => f.endsWith(x));
 const SUFFIX_GLOB = '*.scenario.{ts,mts,js,mjs,json}';
 
 /** Trees no scenario search walks: the kernel's views of processes, devices and itself, never a vendor's files (and /proc has no end). */
