@@ -23,7 +23,8 @@ import { importVendorModules, VendorImportError } from '../harness/runner/load/v
 import { RULE_IDS } from '../harness/core/oracle/rules.js';
 import { ROOT } from './helpers/cli.js';
 import { exitCode, unexpectedWhy } from '../harness/runner/judge/policy.js';
-import { selectScenarios, withGlue } from '../harness/runner/engine/run.js';
+import { withGlue } from '../harness/runner/engine/run.js';
+import { selectScenarios } from '../harness/runner/engine/select.js';
 import { helloProblem } from '../harness/adapters/contract.js';
 import type { ScenarioResult } from '../harness/core/results.js';
 import { createBuiltinClient } from '../clients/index.js';

@@ -19,6 +19,7 @@ export const load = {
   clients: () => import('../../clients/index.js'),
   catalogue: () => import('../runner/load/catalogue.js'),
   run: () => import('../runner/engine/run.js'),
+  select: () => import('../runner/engine/select.js'),
   expectations: () => import('../runner/judge/expectations.js'),
   merge: () => import('../runner/judge/merge.js'),
   resultsInput: () => import('./results-input.js'),

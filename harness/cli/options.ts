@@ -7,7 +7,7 @@ import { RULE_IDS } from '../core/oracle/rules.js';
 import { DIALECTS, type Dialect } from '../core/vocabulary/types.js';
 import { UsageError } from '../faults.js';
 import { FAMILY_IDS } from '../properties/family-ids.js';
-import type { ScenarioPick } from '../runner/engine/run.js';
+import type { ScenarioPick } from '../runner/engine/select.js';
 
 /** How a run picks by `--grep` (the run's own type). */
 export type Grep = NonNullable<ScenarioPick['grep']>;

@@ -73,7 +73,7 @@ export function register(program: Command): void {
         }
         const all = await (await load.catalogue()).loadCatalogue(await scenarioFiles(opts.scenarios, opts.builtin));
         // The filters `run` takes, with the same answer when they select nothing (exit 2, one line).
-        const { filterCatalogue, filtersProblem } = await load.run();
+        const { filterCatalogue, filtersProblem } = await load.select();
         const pick = { ...(opts.scenario ? { ids: opts.scenario } : {}), ...(opts.grep ? { grep: opts.grep } : {}) };
         const empty = filtersProblem(all, opts.rule, opts.dialect, pick);
         if (empty) throw new UsageError(empty);

@@ -4,7 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { RunResults } from '../../core/results.js';
 import type { CatalogueEntry } from '../../runner/load/catalogue.js';
-import type { ScenarioPick } from '../../runner/engine/run.js';
+import type { ScenarioPick } from '../../runner/engine/select.js';
 import type { Dialect } from '../../core/vocabulary/types.js';
 import { PlaceError, RunInterrupted, Stopped, UsageError } from '../../faults.js';
 import { checkClientChoice, finishWriting, load, readExpectations, reap, scenarioFiles } from '../context.js';
@@ -157,7 +157,7 @@ async function planRun(opts: RunOpts): Promise<RunPlan | undefined> {
   const catalogue = await loadCatalogue(await scenarioFiles(opts.scenarios, opts.builtin));
   const pick = await pickOf(opts, catalogue);
   if (!pick) return undefined;
-  const empty = (await load.run()).filtersProblem(catalogue, opts.rule, opts.dialect, pick);
+  const empty = (await load.select()).filtersProblem(catalogue, opts.rule, opts.dialect, pick);
   if (empty) throw new UsageError(empty);
   if (opts.shardTimings !== undefined && !opts.shard) throw new UsageError('--shard-timings balances the shards of --shard: give --shard too');
   const shardTimings = opts.shardTimings !== undefined ? timingsFrom(opts.shardTimings, await load.resultsInput()) : undefined;
