@@ -13,7 +13,7 @@ import type { PkiFiles } from '../../pki/index.js';
 import type { RunEnv } from '../infrastructure/env.js';
 import { mountPeer, type MountedPeer } from '../infrastructure/mount.js';
 import { keptReport, reportProblem } from './client-report.js';
-import type { Prepared } from './execute.js';
+import type { Prepared } from './prepare.js';
 
 /**
  * Grace after an abort before the harness stops waiting for the client. The subprocess adapter

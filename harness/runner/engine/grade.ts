@@ -12,7 +12,7 @@ import type { RunEnv } from '../infrastructure/env.js';
 import { signatureStatus } from '../judge/signature-status.js';
 import { REPORT_FIELDS } from './client-report.js';
 import type { Driven } from './drive.js';
-import type { Prepared } from './execute.js';
+import type { Prepared } from './prepare.js';
 
 export async function gradeRun(
   s: Scenario,
