@@ -31,7 +31,6 @@ export const load = {
   interrupt: () => import('./interrupt.js'),
   workspace: () => import('../runner/infrastructure/workspace.js'),
   properties: () => import('./properties.js'),
-  propertyRun: () => import('../properties/run.js'),
   inputFile: () => import('./input-file.js'),
   config: () => import('./config.js'),
   families: () => import('../properties/families/index.js'),
