@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 import LongestFirst from './test/sequencer.js';
 
 // The project's own tests. Scenario files (scenarios/**) are not tests of this project: the CLI
-// loads them and runs them on its own lanes (harness/runner/lanes.ts).
+// loads them and runs them on its own lanes (harness/runner/engine/lanes.ts).
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'harness/**/*.test.ts', 'peers/**/*.test.ts', 'clients/**/*.test.ts'],

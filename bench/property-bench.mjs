@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FAMILIES } from '../dist/harness/gen/families/index.js';
+import { FAMILIES } from '../dist/harness/properties/families/index.js';
 import { runProperties } from '../dist/harness/runner/properties.js';
 import { writeReports } from '../dist/reports/index.js';
 

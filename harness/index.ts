@@ -8,7 +8,7 @@
  * Scenario files are found by `--scenarios <glob>`; JSON files (`*.scenario.json`) follow
  * docs/scenario.schema.json.
  */
-export { defineConfig, defineScenario, defineScenarios } from './runner/define.js';
+export { defineConfig, defineScenario, defineScenarios } from './runner/load/define.js';
 export type { ConformanceConfig } from './cli/config.js';
 export type { Scenario, PeerDescription, PeerRuntime, CardSignal, ListenerKind, OutputChannel, Assertion, Operation } from './core/scenario.js';
 export { OPERATIONS, ASSERTABLE_HEADERS } from './core/scenario.js';

@@ -25,7 +25,7 @@ interface PeerEntry {
 const PEERS: Record<string, PeerEntry> = {
   generated: {
     requires: [],
-    summary: "A peer of a property family's generated case (harness/gen): its card and runtime description are the whole story, drifts included.",
+    summary: "A peer of a property family's generated case (harness/properties): its card and runtime description are the whole story, drifts included.",
     check: () => undefined,
   },
   'contoso-control': {

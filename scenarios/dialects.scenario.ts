@@ -11,7 +11,7 @@
  * run for a client that declared both and cannot be narrowed; a fixed profile runs only the
  * scenarios of its dialects.
  */
-import { defineScenarios } from '../harness/runner/define.js';
+import { defineScenarios } from '../harness/runner/load/define.js';
 import type { PeerRuntime, Scenario } from '../harness/core/scenario.js';
 
 const runtime: PeerRuntime = {

@@ -16,7 +16,7 @@
  * speak v1.0. Its fallback to "card-scope defaults only" contradicts the proto for a skill's modes,
  * so the skill's modes rule here (DESIGN.md §3, "Seed 003").
  */
-import { defineScenarios } from '../harness/runner/define.js';
+import { defineScenarios } from '../harness/runner/load/define.js';
 import { bothDialects } from '../harness/core/card-v03.js';
 import type { PeerRuntime, Scenario } from '../harness/core/scenario.js';
 

@@ -6,7 +6,7 @@
  * client that declared the extension in its hello opts in; one that did not is graded by the rule it
  * would otherwise hit (NEG-LIVE-INPUT). The harness never assigns an extension to a client.
  */
-import { defineScenarios } from '../harness/runner/define.js';
+import { defineScenarios } from '../harness/runner/load/define.js';
 import { bothDialects } from '../harness/core/card-v03.js';
 import type { PeerRuntime, Scenario } from '../harness/core/scenario.js';
 import { CONTOSO_AUDIO_SESSION_EXT } from '../harness/core/vocabulary/extensions.js';

@@ -6,7 +6,7 @@
  * so the signal is at level `seed`: a task minted to stream frames is NON_STRICT, and FAIL is kept for
  * the harm (a refused frame sent again, a task left in input-required).
  */
-import { defineScenarios } from '../harness/runner/define.js';
+import { defineScenarios } from '../harness/runner/load/define.js';
 import { bothDialects } from '../harness/core/card-v03.js';
 import type { PeerRuntime, Scenario } from '../harness/core/scenario.js';
 

@@ -7,7 +7,7 @@
  * cannot do partner mTLS is logged as dispatched and lost; the task itself still completes, so a
  * client that polls recovers.
  */
-import { defineScenarios } from '../harness/runner/define.js';
+import { defineScenarios } from '../harness/runner/load/define.js';
 import { bothDialects } from '../harness/core/card-v03.js';
 import type { PeerRuntime, Scenario } from '../harness/core/scenario.js';
 

@@ -4,7 +4,7 @@
  * only this harness's convention extension does, so a task minted anyway is NON_STRICT and FAIL is
  * kept for the harm on the wire: SubscribeToTask repeated after -32004, or a wait past the deadline.
  */
-import { defineScenarios } from '../harness/runner/define.js';
+import { defineScenarios } from '../harness/runner/load/define.js';
 import { bothDialects } from '../harness/core/card-v03.js';
 import type { PeerRuntime, Scenario } from '../harness/core/scenario.js';
 import { RESUBSCRIBE_ONLY_OUTPUTS_EXT } from '../harness/core/vocabulary/extensions.js';

@@ -5,7 +5,7 @@
  * after the handshake) and no HTTP request may arrive. The control peer's certificate is good:
  * refusing it is over-rejection.
  */
-import { defineScenarios } from '../harness/runner/define.js';
+import { defineScenarios } from '../harness/runner/load/define.js';
 import { bothDialects } from '../harness/core/card-v03.js';
 import type { ListenerKind, PeerRuntime, Scenario } from '../harness/core/scenario.js';
 

@@ -13,7 +13,7 @@
  * to re-send. A2A v1.0 has `acceptedOutputModes`, which the seed's peer ignores, and `messageId`,
  * which a peer MAY deduplicate by (§3.3.1).
  */
-import { defineScenarios } from '../harness/runner/define.js';
+import { defineScenarios } from '../harness/runner/load/define.js';
 import { bothDialects } from '../harness/core/card-v03.js';
 import type { CardSigning, PeerRuntime, Scenario } from '../harness/core/scenario.js';
 

@@ -3,7 +3,7 @@
  * families do not show. WIRE-HONEST-REPORT: an agent may answer SendMessage with a direct Message
  * and no task (A2A v1.0.1 §3.1.1); `proceeded` is the honest report then.
  */
-import { defineScenarios } from '../harness/runner/define.js';
+import { defineScenarios } from '../harness/runner/load/define.js';
 import { bothDialects } from '../harness/core/card-v03.js';
 import type { Scenario } from '../harness/core/scenario.js';
 

@@ -4,8 +4,8 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { peersPage } from '../harness/runner/describe-peers.js';
-import { PACKAGE_ROOT } from '../harness/runner/package-root.js';
+import { peersPage } from '../harness/runner/load/describe-peers.js';
+import { PACKAGE_ROOT } from '../harness/runner/infrastructure/package-root.js';
 
 const file = join(PACKAGE_ROOT, 'docs/peers.md');
 const before = existsSync(file) ? readFileSync(file, 'utf8') : '';

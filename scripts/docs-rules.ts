@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { withGeneratedRules, withRuleEnum } from '../harness/core/oracle/describe.js';
-import { PACKAGE_ROOT } from '../harness/runner/package-root.js';
+import { PACKAGE_ROOT } from '../harness/runner/infrastructure/package-root.js';
 
 for (const [name, regenerate] of [
   ['docs/rules.md', withGeneratedRules],

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScenarioResult } from '../harness/core/results.js';
 import type { Assertion, Scenario } from '../harness/core/scenario.js';
 import { gradeAssertions } from '../harness/core/oracle/assertions.js';
-import { loadCatalogue, scenarioProblem } from '../harness/runner/catalogue.js';
+import { loadCatalogue, scenarioProblem } from '../harness/runner/load/catalogue.js';
 import { ROOT } from './helpers/cli.js';
 import { startHarness, type InProcessHarness } from './helpers/harness.js';
 import { testTemp } from './helpers/tmp.js';

@@ -13,7 +13,7 @@ import { testTemp } from './helpers/tmp.js';
 
 describe('report: merging shards', () => {
   it('one shard alone is incomplete (exit 1); a tampered exit code is recomputed; a malformed file is exit 2', async () => {
-    const { mergeResults } = await import('../harness/runner/merge.js');
+    const { mergeResults } = await import('../harness/runner/judge/merge.js');
     const { writeFile } = await import('node:fs/promises');
     const out = testTemp('a2a-merged-');
     const run = await runInProcess('reference', ['spec-tls-verify/valid-certificate-control', 'wire/message-reply']);

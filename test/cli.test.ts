@@ -217,8 +217,8 @@ describe('expectations files (DESIGN.md §4.3)', () => {
     expect(exact.code, exact.stdout).toBe(0);
     expect(missingOne.code).toBe(1);
     // A stale entry (matching nothing in the whole catalogue), judged on the same verdicts as the CLI judges them.
-    const { judge } = await import('../harness/runner/expectations.js');
-    const { exitCode } = await import('../harness/runner/policy.js');
+    const { judge } = await import('../harness/runner/judge/expectations.js');
+    const { exitCode } = await import('../harness/runner/judge/policy.js');
     const catalogue = [...baseline.results.results.map((r) => r.id), ...baseline.results.notRun.map((n) => n.id)];
     const stale = judge(
       baseline.results.results,

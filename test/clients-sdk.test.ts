@@ -6,7 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { runConformance } from '../harness/runner/run.js';
+import { runConformance } from '../harness/runner/engine/run.js';
 import { BUILTIN_FILES } from './helpers/scenarios.js';
 import { payloadProblems, V03_SCHEMA } from './helpers/payloads.js';
 import { differences, publishedVerdicts, verdicts } from './helpers/readme.js';

@@ -4,7 +4,7 @@
  * must match what their READMEs publish.
  */
 import { describe, expect, it } from 'vitest';
-import { runConformance } from '../harness/runner/run.js';
+import { runConformance } from '../harness/runner/engine/run.js';
 import { ROOT } from './helpers/cli.js';
 import { BUILTIN_FILES } from './helpers/scenarios.js';
 import { differences, publishedVerdicts, verdicts } from './helpers/readme.js';

@@ -13,7 +13,7 @@ import { scenarioToV03 } from '../harness/core/card-v03.js';
 import type { ScenarioResult } from '../harness/core/results.js';
 import type { Scenario } from '../harness/core/scenario.js';
 import type { HttpEvent } from '../harness/core/transcript.js';
-import { loadCatalogue } from '../harness/runner/catalogue.js';
+import { loadCatalogue } from '../harness/runner/load/catalogue.js';
 import { runMain } from './helpers/main.js';
 import { ROOT } from './helpers/cli.js';
 import { startHarness, type InProcessHarness } from './helpers/harness.js';

@@ -19,12 +19,12 @@ import { existsSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createBuiltinClient } from '../clients/index.js';
 import type { ControlRecord, RunResults, ScenarioResult } from '../harness/core/results.js';
-import { runControl } from '../harness/runner/control.js';
-import { confirm } from '../harness/runner/confirm.js';
-import { openLanePool } from '../harness/runner/lanes.js';
-import { creditRun, runConformance } from '../harness/runner/run.js';
+import { runControl } from '../harness/runner/engine/control.js';
+import { confirm } from '../harness/runner/judge/confirm.js';
+import { openLanePool } from '../harness/runner/engine/lanes.js';
+import { creditRun, runConformance } from '../harness/runner/engine/run.js';
 import { makePki, writePki } from '../harness/pki/index.js';
-import { closeRunFolder, openRunFolder } from '../harness/runner/workspace.js';
+import { closeRunFolder, openRunFolder } from '../harness/runner/infrastructure/workspace.js';
 import { payloadProblems, V03_SCHEMA } from './helpers/payloads.js';
 import { scenario, BUILTIN_FILES } from './helpers/scenarios.js';
 

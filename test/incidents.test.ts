@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { HttpEvent } from '../harness/core/transcript.js';
 import type { PeerDescription, PeerRuntime, Scenario } from '../harness/core/scenario.js';
 import { scenarioToV03 } from '../harness/core/card-v03.js';
-import { scenarioProblem } from '../harness/runner/catalogue.js';
+import { scenarioProblem } from '../harness/runner/load/catalogue.js';
 import { bareRpc, rpcUrlOf, sharedPeer } from './helpers/peer.js';
 
 const shared = sharedPeer();
@@ -231,7 +231,7 @@ describe('docs/peers.md', () => {
     const { readFileSync } = await import('node:fs');
     const { join } = await import('node:path');
     const { ROOT } = await import('./helpers/cli.js');
-    const { peersPage } = await import('../harness/runner/describe-peers.js');
+    const { peersPage } = await import('../harness/runner/load/describe-peers.js');
     const doc = readFileSync(join(ROOT, 'docs/peers.md'), 'utf8');
     expect(peersPage(), 'docs/peers.md is out of date: run npm run docs:peers').toBe(doc);
     for (const f of ['unavailable', 'slow', 'drop', 'streamEnds']) expect(doc).toMatch(new RegExp(`^\\| \`${f}\` \\| no \\| `, 'm'));

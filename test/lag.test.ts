@@ -9,11 +9,11 @@ import { describe, expect, it } from 'vitest';
 import { createBuiltinClient } from '../clients/index.js';
 import type { ScenarioResult } from '../harness/core/results.js';
 import type { ClientAdapter } from '../harness/core/vocabulary/adapter.js';
-import { confirm, MAX_ATTEMPTS, restsOnTime } from '../harness/runner/confirm.js';
+import { confirm, MAX_ATTEMPTS, restsOnTime } from '../harness/runner/judge/confirm.js';
 import { judgeLag, lagWindow, LAG_BLOCK_MS } from '../harness/net/lag.js';
-import { runProperties } from '../harness/runner/properties.js';
-import { runConformance } from '../harness/runner/run.js';
-import { FAMILIES } from '../harness/gen/families/index.js';
+import { runProperties } from '../harness/properties/run.js';
+import { runConformance } from '../harness/runner/engine/run.js';
+import { FAMILIES } from '../harness/properties/families/index.js';
 import { BUILTIN_FILES } from './helpers/scenarios.js';
 
 /** Holds the event loop for `ms`: the harness's timers (the sampler's among them) fire late by that much. */

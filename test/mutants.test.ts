@@ -10,8 +10,8 @@ import { ruleById } from '../harness/core/oracle/index.js';
 import type { ScenarioResult } from '../harness/core/results.js';
 import type { Scenario } from '../harness/core/scenario.js';
 import { severity } from '../harness/core/verdict.js';
-import { judge } from '../harness/runner/expectations.js';
-import { exitCode } from '../harness/runner/policy.js';
+import { judge } from '../harness/runner/judge/expectations.js';
+import { exitCode } from '../harness/runner/judge/policy.js';
 import { startHarness } from './helpers/harness.js';
 import { ALL_SCENARIOS } from './helpers/scenarios.js';
 

@@ -21,7 +21,7 @@ import { PushDispatcher } from '../harness/net/push-dispatcher.js';
 import { makePki } from '../harness/pki/index.js';
 import { audioMessage, bareRpc, peerFixture, rpcUrlOf, type PeerFixture, clientAgent } from './helpers/peer.js';
 import { ALL_SCENARIOS, scenario } from './helpers/scenarios.js';
-import { DEFAULT_SCENARIO_GLOB, findScenarioFiles, loadCatalogue, PACKAGE_ROOT } from '../harness/runner/catalogue.js';
+import { DEFAULT_SCENARIO_GLOB, findScenarioFiles, loadCatalogue, PACKAGE_ROOT } from '../harness/runner/load/catalogue.js';
 
 let fx: PeerFixture;
 let agent: Agent; // trusts the test CA, presents the client certificate

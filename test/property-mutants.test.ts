@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunResults } from '../harness/core/results.js';
-import { FAMILIES } from '../harness/gen/families/index.js';
+import { FAMILIES } from '../harness/properties/families/index.js';
 import { runMain } from './helpers/main.js';
 import { COVERED, mutationCheck } from './helpers/property-mutants.js';
 

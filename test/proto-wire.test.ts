@@ -9,7 +9,7 @@ import { asProtoJson } from '../harness/core/card-canonical.js';
 import { validateCardV1 } from '../harness/core/card-validator.js';
 import { V1_METHODS } from '../harness/core/vocabulary/proto-v1.js';
 import { decodeV1, encodeV1, v1Message } from '../harness/core/vocabulary/proto-wire.js';
-import { CODE_ROOT, DEFAULT_SCENARIO_GLOB, findScenarioFiles, loadCatalogue } from '../harness/runner/catalogue.js';
+import { CODE_ROOT, DEFAULT_SCENARIO_GLOB, findScenarioFiles, loadCatalogue } from '../harness/runner/load/catalogue.js';
 
 const roundTrip = (name: string, json: unknown) => decodeV1(name, encodeV1(name, json));
 

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunResults } from '../harness/core/results.js';
 import { VERDICT_KINDS } from '../harness/core/verdict.js';
 import { writeReports } from '../reports/index.js';
-import { mergeResults } from '../harness/runner/merge.js';
+import { mergeResults } from '../harness/runner/judge/merge.js';
 import { ROOT } from './helpers/cli.js';
 import { runInProcess } from './helpers/results.js';
 

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { join, relative } from 'node:path';
 import { makeReporter, makeReporters, parseReporters, reportersProblem, wantsColour } from '../harness/cli/reporters.js';
-import { PACKAGE_ROOT } from '../harness/runner/package-root.js';
+import { PACKAGE_ROOT } from '../harness/runner/infrastructure/package-root.js';
 import type { RunResults, ScenarioResult } from '../harness/core/results.js';
 
 const result = (id: string, verdict: ScenarioResult['verdict']) =>

@@ -5,7 +5,7 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunResults } from '../harness/core/results.js';
-import { mergeResults } from '../harness/runner/merge.js';
+import { mergeResults } from '../harness/runner/judge/merge.js';
 import { renderHtmlReport, renderJunit, renderMarkdown } from '../reports/index.js';
 import { assemble, runInProcess } from './helpers/results.js';
 

@@ -18,12 +18,13 @@ import {
   type Hello,
 } from '../harness/core/vocabulary/types.js';
 import { readFileSync } from 'node:fs';
-import { loadCatalogue, scenarioProblem } from '../harness/runner/catalogue.js';
-import { importVendorModules, VendorImportError } from '../harness/runner/vendor-import.js';
+import { loadCatalogue, scenarioProblem } from '../harness/runner/load/catalogue.js';
+import { importVendorModules, VendorImportError } from '../harness/runner/load/vendor-import.js';
 import { RULE_IDS } from '../harness/core/oracle/rules.js';
 import { ROOT } from './helpers/cli.js';
-import { exitCode, unexpectedWhy } from '../harness/runner/policy.js';
-import { selectScenarios, withGlue } from '../harness/runner/run.js';
+import { exitCode, unexpectedWhy } from '../harness/runner/judge/policy.js';
+import { withGlue } from '../harness/runner/engine/run.js';
+import { selectScenarios } from '../harness/runner/engine/select.js';
 import { helloProblem } from '../harness/adapters/contract.js';
 import type { ScenarioResult } from '../harness/core/results.js';
 import { createBuiltinClient } from '../clients/index.js';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { SharedProcess } from '../harness/adapters/shared-process.js';
 import { SubprocessClient } from '../harness/adapters/subprocess.js';
-import { runConformance } from '../harness/runner/run.js';
+import { runConformance } from '../harness/runner/engine/run.js';
 import { ROOT } from './helpers/cli.js';
 import { runMain } from './helpers/main.js';
 import { startHarness } from './helpers/harness.js';

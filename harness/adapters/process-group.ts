@@ -5,7 +5,7 @@
  * this one); every process carries `A2A_CONFORMANCE_RUN=<run folder>` in its environment (inherited by
  * whatever it starts, unless it clears its environment); and the descendants of each client process
  * are seen while it lives (its process tree, sampled), so one that left the group, cleared its
- * environment and lost its parent is still known. harness/runner/workspace.ts kills by all three.
+ * environment and lost its parent is still known. harness/runner/infrastructure/workspace.ts kills by all three.
  */
 import { readdirSync, readFileSync, readlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

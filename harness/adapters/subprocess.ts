@@ -12,6 +12,7 @@ import type { ClientReport, Hello, RunRequest } from '../core/vocabulary/types.j
 import { lagWindow, owedMs } from '../net/lag.js';
 import { helloProblem, type ClientAdapter, type ClientDiagnostics } from './contract.js';
 import { registerProcessGroup, RUN_MARK, sampleTrees, trackTree, unregisterProcessGroup, untrackTree } from './process-group.js';
+import { ClientFault, HarnessFault, HelloFailure } from '../faults.js';
 
 export const PROTOCOL = 'a2a-conformance/1';
 export const MAX_LINE_BYTES = 1024 * 1024;
@@ -33,25 +34,13 @@ process.once('exit', () => {
   for (const c of LIVE) c.kill();
 });
 
-/** A fault of the client process: it costs the scenario (FAIL), never the run. */
-export class ClientFault extends Error {
-  override readonly name = 'ClientFault';
-  readonly code = 'A2A_CLIENT_FAULT';
-}
-
-/** A fault of the adapter itself (the harness's side of the pipe): graded ERROR, never blamed on the client. */
-export class HarnessFault extends Error {
-  override readonly name = 'HarnessFault';
-  readonly code = 'A2A_HARNESS_FAULT';
-}
-
 export interface SubprocessOptions {
   command: string;
   cwd?: string;
   env?: NodeJS.ProcessEnv;
   /** How long after an abort the process is killed (docs/protocol.md: 2 s; shorter only in the harness's own tests). */
   killAfterAbortMs?: number;
-  /** The run's private folder (harness/runner/workspace.ts): every process group is registered there and marked with it. */
+  /** The run's private folder (harness/runner/infrastructure/workspace.ts): every process group is registered there and marked with it. */
   runDir?: string;
 }
 
@@ -248,16 +237,6 @@ export function runLine(text: string): { id: unknown; report: ClientReport } | {
     };
   const { type: _t, id, ...report } = m;
   return { id, report: report as unknown as ClientReport };
-}
-
-/** What a process did instead of a good hello: the problem, and the line that showed it. */
-export class HelloFailure extends Error {
-  constructor(
-    problem: string,
-    readonly line?: string,
-  ) {
-    super(problem);
-  }
 }
 
 /**

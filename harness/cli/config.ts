@@ -9,7 +9,8 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { Command, Option } from 'commander';
 import { readInputFile } from './input-file.js';
-import { schemaValidator } from '../runner/json-schema.js';
+import { schemaValidator } from '../runner/load/json-schema.js';
+import { ConfigError } from '../faults.js';
 
 /** The names a config file is found by, in this order; two of them in one folder is an error. */
 export const CONFIG_NAMES = [
@@ -35,10 +36,6 @@ export interface ConformanceConfig {
   deadlineMultiplier?: number;
   lanes?: number;
   reporter?: string[];
-}
-
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
 }
 
 /** The largest config file read: a config is a few lines. */
@@ -74,7 +71,7 @@ export async function loadConfig(file: string): Promise<ConformanceConfig> {
       throw new ConfigError(`${name} is not JSON: ${(err as Error).message}`);
     }
   } else {
-    const { importVendorModules, VendorImportError } = await import('../runner/vendor-import.js');
+    const { importVendorModules, VendorImportError } = await import('../runner/load/vendor-import.js');
     const loaded = (await importVendorModules([file], 'a config is plain data')).get(file);
     if (loaded instanceof VendorImportError || loaded === undefined)
       throw new ConfigError(`the config file ${name} did not load: ${loaded?.message ?? 'no result'}`);

@@ -1,19 +1,18 @@
 /**
  * `a2a-conformance doctor --client-cmd "<command>"`: checks a subprocess client's protocol before
  * any grading. Runs the handshake and the harness's control exchange (a plain text task on a clean
- * peer, harness/runner/control.ts) in each dialect the client declares, so a v0.3-only client is
+ * peer, harness/runner/engine/control.ts) in each dialect the client declares, so a v0.3-only client is
  * really exercised in v0.3, and prints each protocol error with the offending line. Warns when hello
  * declares no dialect. Exit 0 when the client speaks the protocol (whatever its verdicts), 1 otherwise.
  */
 import { SubprocessClient } from '../adapters/subprocess.js';
-import { controlScenario, declaredDialects } from '../runner/control.js';
-import { speaksIn } from '../runner/dialect.js';
-import { makePki, writePki } from '../pki/index.js';
-import { closeRunFolder, openRunFolder } from '../runner/workspace.js';
-import { closeEnv, openEnv } from '../runner/env.js';
-import { executeScenario } from '../runner/execute.js';
+import { controlScenario, declaredDialects } from '../runner/engine/control.js';
+import { speaksIn } from '../runner/engine/dialect.js';
+import { closeRunFolder, openRunFolder } from '../runner/infrastructure/workspace.js';
+import { closeEnv, freshPki, openEnv } from '../runner/infrastructure/env.js';
+import { executeScenario } from '../runner/engine/execute.js';
 import { helloProblem } from '../adapters/contract.js';
-import { schemaValidator } from '../runner/json-schema.js';
+import { schemaValidator } from '../runner/load/json-schema.js';
 
 export async function doctor(command: string, out: (l: string) => void, cwd = process.cwd()): Promise<number> {
   // Its PKI and its client's processes belong to one private folder, removed on every exit path.
@@ -71,7 +70,7 @@ async function check(command: string, out: (l: string) => void, cwd: string, run
     out(
       '! hello declares no dialects: A2A v1.0 is assumed, and scenarios told in v0.3 are not run. A client that speaks v0.3 says so: "dialects": ["a2a-v0.3"] (docs/protocol.md)',
     );
-  const files = await writePki(await makePki(), pkiDir);
+  const files = await freshPki(pkiDir);
   const env = await openEnv({ pkiDir: files.dir, client, hello, idSalt: 'doctor', deadlineMultiplier: 1 });
   try {
     const dialects = declaredDialects(hello);

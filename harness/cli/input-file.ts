@@ -9,7 +9,7 @@ import { constants, type Stats } from 'node:fs';
 import { open } from 'node:fs/promises';
 
 /** What a path is when it is not a regular file, in words; undefined for a regular file. */
-export function notAFile(st: Stats): string | undefined {
+function notAFile(st: Stats): string | undefined {
   if (st.isFile()) return undefined;
   if (st.isFIFO()) return 'a fifo (named pipe)';
   if (st.isDirectory()) return 'a folder';

@@ -13,7 +13,7 @@
  * folder that does not say so.
  */
 import { constants } from 'node:os';
-import { closeAllRunFoldersSync } from '../runner/workspace.js';
+import { closeAllRunFoldersSync } from '../runner/infrastructure/workspace.js';
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 export type StopSignal = (typeof SIGNALS)[number];

@@ -19,50 +19,21 @@
  * replaced file by file, never deleted before the new one is on disk.
  */
 import { randomBytes } from 'node:crypto';
-import {
-  accessSync,
-  closeSync,
-  constants,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  readSync,
-  rmSync,
-  statSync,
-  unlinkSync,
-  writeFileSync,
-  writeSync,
-} from 'node:fs';
+import { accessSync, closeSync, constants, lstatSync, mkdirSync, openSync, readdirSync, readSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { RunResults } from '../core/results.js';
 import { RESULTS_SCHEMA } from '../core/results.js';
-import { harnessVersion } from '../runner/package-root.js';
-import { alive, ownerOfThisProcess, pidNamespace, type Owner } from '../runner/workspace.js';
 import { renderReports, type RenderedReport, type WrittenReport } from '../../reports/index.js';
-
-export class OutputError extends Error {
-  override readonly name = 'OutputError';
-}
+import { OutputError } from '../faults.js';
+import { HARNESS, lockHolder, OUT_LOCK, ownVersion, releaseLock, smallFile, takeLock, why } from './output-lock.js';
 
 /** The files of a report. */
-export const REPORT_FILES = ['index.html', 'results.json', 'junit.xml', 'summary.md'];
+const REPORT_FILES = ['index.html', 'results.json', 'junit.xml', 'summary.md'];
 /** The marker by which the harness knows a folder it wrote, and what it wrote there. */
-export const REPORT_MARKER = '.a2a-conformance-report.json';
-/** The lock a command holds while it writes a report folder. */
-export const OUT_LOCK = '.a2a-conformance.lock';
+const REPORT_MARKER = '.a2a-conformance-report.json';
 const INCOMPLETE = 'INCOMPLETE';
 const STAGING = '.writing-';
-const HARNESS = 'a2a-conformance';
-/** A marker or lock is a few hundred bytes: anything far larger is not one of ours. */
-const SMALL = 64 * 1024;
-
-const why = (err: unknown) => {
-  const e = err as NodeJS.ErrnoException;
-  return e.code ? `${e.code}${e.syscall ? ` (${e.syscall})` : ''}` : e.message;
-};
 
 /**
  * Makes a folder and its missing parents one level at a time (fs.mkdir's recursive mode spins
@@ -106,17 +77,6 @@ export function makeFolder(path: string, option: string): void {
   }
 }
 
-/** A small regular file's text, or undefined (missing, not a plain file, too large to be ours). */
-function smallFile(file: string, max = SMALL): string | undefined {
-  try {
-    const st = lstatSync(file);
-    if (!st.isFile() || st.size > max) return undefined;
-    return readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
-
 /** The entries a folder's marker vouches for, or undefined where there is no marker of ours. */
 function readMarker(dir: string): Set<string> | undefined {
   const text = smallFile(join(dir, REPORT_MARKER));
@@ -129,9 +89,6 @@ function readMarker(dir: string): Set<string> | undefined {
     return undefined;
   }
 }
-
-let version: string | undefined;
-const ownVersion = () => (version ??= harnessVersion());
 
 /**
  * Says what the harness is about to have in the folder: written before an entry is made and after
@@ -227,109 +184,6 @@ function inspect(option: string, given: string): Inspected {
 /** Checks `--out` as `claimOutput` and `writeOutput` will, without touching it: a bad folder fails before any work. */
 export function checkOutput(option: string, given: string): string {
   return inspect(option, given).dir;
-}
-
-// ---------------------------------------------------------------------------------------------
-// The lock.
-
-interface LockBody extends Owner {
-  harness: typeof HARNESS;
-  version: string;
-  /** Tells this process's lock from a later one of the same process (in-process tests). */
-  nonce: string;
-}
-
-type Holder = { kind: 'none' } | { kind: 'ours'; body: LockBody; text: string } | { kind: 'unreadable'; mtimeMs: number; text: string } | { kind: 'foreign' };
-
-function lockHolder(file: string): Holder {
-  let st: ReturnType<typeof lstatSync>;
-  try {
-    st = lstatSync(file);
-  } catch {
-    return { kind: 'none' };
-  }
-  if (!st.isFile() || st.size > SMALL) return { kind: 'foreign' };
-  const text = smallFile(file);
-  if (text === undefined) return { kind: 'none' };
-  // Created and not yet written (its owner is between open and write, or died there).
-  if (!text.trim()) return { kind: 'unreadable', mtimeMs: st.mtimeMs, text };
-  try {
-    const body = JSON.parse(text) as LockBody;
-    if (body.harness === HARNESS && Number.isInteger(body.pid)) return { kind: 'ours', body, text };
-  } catch {
-    // torn, or not ours
-  }
-  return { kind: 'foreign' };
-}
-
-/** Locks this process holds, by lock file, with the nonce written in each. */
-const HELD = new Map<string, string>();
-let exitHook = false;
-
-function releaseLock(file: string): void {
-  const nonce = HELD.get(file);
-  if (nonce === undefined) return;
-  HELD.delete(file);
-  const h = lockHolder(file);
-  if (h.kind === 'ours' && h.body.nonce === nonce) {
-    try {
-      unlinkSync(file);
-    } catch {
-      // gone meanwhile
-    }
-  }
-}
-
-/**
- * Takes the folder's lock, or refuses in one line: another command holds it and is alive (or lives in
- * another pid namespace, where its life cannot be told from here). A lock whose owner is dead (a
- * SIGKILLed run) is taken over. The liveness test is the run folders' (harness/runner/workspace.ts).
- */
-function takeLock(option: string, given: string, dir: string): string {
-  const file = join(dir, OUT_LOCK);
-  const body: LockBody = { ...ownerOfThisProcess(`${HARNESS} ${option}`), harness: HARNESS, version: ownVersion(), nonce: randomBytes(8).toString('hex') };
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const fd = openSync(file, 'wx', 0o644);
-      try {
-        writeSync(fd, JSON.stringify(body) + '\n');
-      } finally {
-        closeSync(fd);
-      }
-      HELD.set(file, body.nonce);
-      if (!exitHook) {
-        exitHook = true;
-        process.on('exit', () => {
-          for (const f of [...HELD.keys()]) releaseLock(f);
-        });
-      }
-      return file;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw new OutputError(`${option} ${given}: cannot write there: ${why(err)}`);
-    }
-    const h = lockHolder(file);
-    const busy = (who: string) => new OutputError(`${option} ${given} is being written by ${who}: wait for it to finish, or name another folder`);
-    if (h.kind === 'foreign') throw new OutputError(`${option} ${given} holds a ${OUT_LOCK} that a2a-conformance did not write: name another folder`);
-    if (attempt > 0) throw busy('another a2a-conformance command (it took the lock as this one did)');
-    if (h.kind === 'ours') {
-      const o = h.body;
-      const here = pidNamespace();
-      if (o.pidNamespace && here && o.pidNamespace !== here)
-        throw busy(
-          `an a2a-conformance command in another pid namespace (pid ${o.pid} there, started ${o.startedAt}; if none runs, delete ${join(given, OUT_LOCK)})`,
-        );
-      if (alive(o)) throw busy(`another a2a-conformance command (pid ${o.pid}, started ${o.startedAt})`);
-    } else if (h.kind === 'unreadable' && Date.now() - h.mtimeMs < 10_000) throw busy('another a2a-conformance command (it is taking the lock)');
-    // Its owner is dead: the lock is taken over. Removed only while it is still the lock judged dead:
-    // another command taking it over at the same moment has replaced it with its own (the window left
-    // is the one between this read and the unlink; the loser's exclusive create then fails).
-    if (h.kind !== 'none' && smallFile(file) !== h.text) throw busy('another a2a-conformance command (it took over the same stale lock)');
-    try {
-      unlinkSync(file);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new OutputError(`${option} ${given}: cannot write there: ${why(err)}`);
-    }
-  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -9,9 +9,9 @@ import type { Scenario } from '../core/scenario.js';
 import { shown } from './reporters.js';
 import { scenarioVerdict, VERDICT_KINDS } from '../core/verdict.js';
 import { printable } from '../core/text.js';
-import type { Family } from '../gen/family.js';
-import { runProperties, shellWord, type PropertyRunOptions } from '../runner/properties.js';
-import { runConformance } from '../runner/run.js';
+import type { Family } from '../properties/family.js';
+import { runProperties, shellWord, type PropertyRunOptions } from '../properties/run.js';
+import { runConformance } from '../runner/engine/run.js';
 import { writeFileAtomic } from './output.js';
 
 export interface PropertiesCommand {

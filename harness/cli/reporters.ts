@@ -22,7 +22,7 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { checkBehind, controlSentence, incompleteSentence, type RunResults, type ScenarioResult } from '../core/results.js';
-import { CODE_ROOT, PACKAGE_ROOT } from '../runner/package-root.js';
+import { CODE_ROOT, PACKAGE_ROOT } from '../runner/infrastructure/package-root.js';
 import { printable, printableInline, printableJson } from '../core/text.js';
 import { VERDICT_KINDS, type VerdictKind } from '../core/verdict.js';
 import type { WrittenReport } from '../../reports/index.js';
@@ -275,7 +275,7 @@ export function makeReporter(name: ReporterName, io: ReporterIo): RunReporter {
  * A GitHub Actions workflow command on one line: the message's `%`, CR and LF escaped, and the
  * properties' `:` and `,` too (the runner's own escaping rules), every piece printable.
  */
-export function workflowCommand(kind: 'error' | 'warning' | 'notice', props: Record<string, string>, message: string): string {
+function workflowCommand(kind: 'error' | 'warning' | 'notice', props: Record<string, string>, message: string): string {
   const data = (s: string) => printable(s).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
   const prop = (s: string) => data(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
   const list = Object.entries(props)

@@ -8,12 +8,9 @@
  */
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import type { RunResults } from '../core/results.js';
-import { resultsProblem } from '../runner/results-schema.js';
+import { resultsProblem } from '../runner/load/results-schema.js';
 import { boundDepth, MAX_RESULTS_DEPTH } from '../../reports/bound.js';
-
-export class ResultsInputError extends Error {
-  override readonly name = 'ResultsInputError';
-}
+import { ResultsInputError } from '../faults.js';
 
 const MiB = 1024 * 1024;
 /**
@@ -22,7 +19,7 @@ const MiB = 1024 * 1024;
  * times the input in memory (measured: 31 MiB of results, 1.1 GB peak; 63 MiB, 1.7 GB and 52 s), and
  * Node's heap on a 7 GB CI machine stops near 2 GB.
  */
-export const MAX_RESULTS_BYTES = 32 * MiB;
+const MAX_RESULTS_BYTES = 32 * MiB;
 
 const kindOf = (st: import('node:fs').Stats) =>
   st.isDirectory()

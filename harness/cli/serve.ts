@@ -4,14 +4,13 @@
  * CA across runs with --pki-dir, and stops cleanly on Ctrl-C.
  */
 import { existsSync } from 'node:fs';
-import { makePki, pkiPaths, readPki, writePki, type PkiFiles } from '../pki/index.js';
-import { closeRunFolder, openRunFolder, type RunFolder } from '../runner/workspace.js';
+import { pkiPaths, type PkiFiles } from '../pki/index.js';
+import { closeRunFolder, openRunFolder, type RunFolder } from '../runner/infrastructure/workspace.js';
 import { makeFolder } from './output.js';
-import { PeerHost } from '../net/peer-host.js';
-import { PushDispatcher } from '../net/push-dispatcher.js';
 import { Transcript, type WireEvent } from '../core/transcript.js';
-import type { CatalogueEntry } from '../runner/catalogue.js';
-import { mountPeer, type MountedPeer } from '../runner/mount.js';
+import type { CatalogueEntry } from '../runner/load/catalogue.js';
+import { mountPeer, type MountedPeer } from '../runner/infrastructure/mount.js';
+import { closeListeners, freshPki, openListeners } from '../runner/infrastructure/env.js';
 
 /** Events each peer keeps while serving (the oldest go first). */
 export const SERVE_EVENTS = 5000;
@@ -58,14 +57,13 @@ export async function serve(o: ServeOptions): Promise<Serving> {
   if (o.pkiDir && existsSync(pkiPaths(o.pkiDir).cert.testCa)) files = pkiPaths(o.pkiDir);
   else if (o.pkiDir) {
     makeFolder(o.pkiDir, '--pki-dir');
-    files = await writePki(await makePki(), o.pkiDir);
+    files = await freshPki(o.pkiDir);
   } else {
     folder = await openRunFolder('serve');
-    files = await writePki(await makePki(), folder.pkiDir);
+    files = await freshPki(folder.pkiDir);
   }
-  const pki = await readPki(files.dir);
-  const host = await PeerHost.start(pki);
-  const dispatcher = new PushDispatcher(pki);
+  const listeners = await openListeners(files.dir);
+  const { host, dispatcher } = listeners;
   o.out('Certificates (PEM):');
   o.out(`  trust this CA for every peer:          ${files.cert.testCa}`);
   o.out(`  client certificate / key (mTLS peers): ${files.cert.client} ${files.key.client}`);
@@ -99,8 +97,7 @@ export async function serve(o: ServeOptions): Promise<Serving> {
   return {
     async stop() {
       for (const m of mounted) m.end();
-      await host.close();
-      await dispatcher.close();
+      await closeListeners(listeners);
       await closeRunFolder(folder);
     },
   };

@@ -14,7 +14,7 @@ export function checkBehind(r: Pick<ScenarioResult, 'checks' | 'verdict'> | unde
   return r?.checks.find((c) => c.verdict === verdict);
 }
 
-/** A card signature as the harness read it (harness/runner/signature-status.ts): for the report, never graded. */
+/** A card signature as the harness read it (harness/runner/judge/signature-status.ts): for the report, never graded. */
 export interface SignatureStatus {
   alg: string;
   kid: string;
@@ -163,7 +163,7 @@ export interface PropertyFamilyResult {
 }
 
 /**
- * The control exchange of a run (harness/runner/control.ts): where none of the run's scenarios
+ * The control exchange of a run (harness/runner/engine/control.ts): where none of the run's scenarios
  * showed the client speaking A2A, the harness ran a plain text task of its own on a clean peer, to
  * establish that it does before crediting a rejection (DESIGN.md §3). Not a scenario: never graded.
  */

@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { RunResults } from '../../harness/core/results.js';
-import { schemaValidator } from '../../harness/runner/json-schema.js';
+import { schemaValidator } from '../../harness/runner/load/json-schema.js';
 import { testTemp } from './tmp.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');

@@ -3,10 +3,11 @@ import { createBuiltinClient } from '../../clients/index.js';
 import type { ClientAdapter } from '../../harness/adapters/contract.js';
 import type { ScenarioResult } from '../../harness/core/results.js';
 import type { Scenario } from '../../harness/core/scenario.js';
-import { executeScenario, type RunEnv } from '../../harness/runner/execute.js';
-import { closeEnv, openEnv } from '../../harness/runner/env.js';
+import type { RunEnv } from '../../harness/runner/infrastructure/env.js';
+import { executeScenario } from '../../harness/runner/engine/execute.js';
+import { closeEnv, openEnv } from '../../harness/runner/infrastructure/env.js';
 import { makePki, writePki, type PkiFiles } from '../../harness/pki/index.js';
-import { closeRunFolder, openRunFolder } from '../../harness/runner/workspace.js';
+import { closeRunFolder, openRunFolder } from '../../harness/runner/infrastructure/workspace.js';
 
 export interface InProcessHarness {
   run(s: Scenario): Promise<ScenarioResult>;

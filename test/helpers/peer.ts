@@ -6,7 +6,7 @@ import { PeerHost } from '../../harness/net/peer-host.js';
 import { PushDispatcher } from '../../harness/net/push-dispatcher.js';
 import { makePki, type Pki } from '../../harness/pki/index.js';
 import type { PeerInstance, PeerParts } from '../../peers/index.js';
-import { mountPeer } from '../../harness/runner/mount.js';
+import { mountPeer } from '../../harness/runner/infrastructure/mount.js';
 import { afterAll, beforeAll } from 'vitest';
 
 export interface PeerFixture {

@@ -5,8 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { MISTAKES } from '../../clients/naive/index.js';
 import { severity } from '../../harness/core/verdict.js';
-import { FAMILIES } from '../../harness/gen/families/index.js';
-import { runProperties } from '../../harness/runner/properties.js';
+import { FAMILIES } from '../../harness/properties/families/index.js';
+import { runProperties } from '../../harness/properties/run.js';
 
 /** Every naive mistake with the family that covers its rule (by the rules it names, or those it provokes). */
 export const COVERED = MISTAKES.flatMap((m) => {

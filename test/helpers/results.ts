@@ -1,11 +1,11 @@
 /** Builds a real RunResults in-process: scenarios run over TLS, judged as the CLI judges them. */
 import type { ClientAdapter } from '../../harness/core/vocabulary/adapter.js';
 import type { RunResults, ScenarioResult } from '../../harness/core/results.js';
-import { creditDialect } from '../../harness/runner/dialect.js';
+import { creditDialect } from '../../harness/runner/engine/dialect.js';
 import { dialectProblem } from '../../harness/core/scenario.js';
 import { RESULTS_SCHEMA } from '../../harness/core/results.js';
-import { judge, type Expectations } from '../../harness/runner/expectations.js';
-import { exitCode, summarize } from '../../harness/runner/policy.js';
+import { judge, type Expectations } from '../../harness/runner/judge/expectations.js';
+import { exitCode, summarize } from '../../harness/runner/judge/policy.js';
 import { startHarness } from './harness.js';
 import { ALL_SCENARIOS, scenario } from './scenarios.js';
 

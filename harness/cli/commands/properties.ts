@@ -1,0 +1,121 @@
+/** `properties` and `replay`: the property families, and one generated case again. */
+import type { Command } from 'commander';
+import type { RunResults } from '../../core/results.js';
+import { PlaceError, ReplayPathError, RunInterrupted, Stopped, UsageError } from '../../faults.js';
+import { checkClientChoice, finishWriting, load, reap } from '../context.js';
+import { print, printErr } from '../io.js';
+import { configOption, familyList, lanesOf, multiplierOf, wholeNumber } from '../options.js';
+
+/** The options `properties` and `replay` share, as commander gives them. */
+interface PropertyOpts {
+  client?: string;
+  clientCmd?: string;
+  out: string;
+  strict: boolean;
+  deadlineMultiplier: number;
+  lanes?: number;
+  export?: string;
+}
+
+/** The options `properties` and `replay` share. */
+const propertyCommand = (program: Command, name: string, description: string) =>
+  program
+    .command(name)
+    .description(description)
+    .addOption(configOption())
+    .option('--client <name>', 'a built-in client (reference, naive, a2a-js-sdk, …; see `list --clients`)')
+    .option('--client-cmd <command>', 'any other client: a command that speaks the NDJSON protocol (docs/protocol.md)')
+    // A folder of its own by default: a property run or a replay never overwrites the run's report (conformance-report).
+    .option(
+      '--out <dir>',
+      'where the report goes: index.html, results.json, junit.xml, summary.md',
+      `conformance-${name === 'replay' ? 'replay' : 'properties'}`,
+    )
+    .option('--strict', 'a NON_STRICT case fails its family too', false)
+    .option('--deadline-multiplier <x>', 'scale every case deadline (slow machines)', multiplierOf, 1)
+    .option(
+      '--lanes <n>',
+      'cases in flight at once, each on its own listeners and client (default: 8 per core, at most 16, for a built-in client; 2 per core, at most 8, for --client-cmd)',
+      lanesOf,
+    )
+    .option('--export <file>', 'write each counterexample as a .scenario.json that runs as a plain scenario (--scenarios <file>)');
+
+export function register(program: Command): void {
+  propertyCommand(
+    program,
+    'properties',
+    'run the property families: generated cards, profiles, intents and runtimes; a family fails on its first FAIL or TIMEOUT, which is shrunk and can be replayed',
+  )
+    .option('--family <id>', 'only this family (repeatable, or comma-separated; see `list --families`)', familyList)
+    .option('--runs <n>', 'generated cases per family (default 100)', (v) => wholeNumber('--runs', v, 1, 1_000_000))
+    .option('--seed <n>', 'the seed of the generated cases (random by default; a fixed seed gives the same cases)', (v) =>
+      wholeNumber('--seed', v, 0, 2 ** 31 - 1),
+    )
+    .action(async (opts: PropertyOpts & { family?: string[]; runs?: number; seed?: number }) => {
+      const seed = opts.seed ?? Math.floor(Math.random() * 2 ** 31);
+      await propertyAction(opts, { seed, ...(opts.runs !== undefined ? { runs: opts.runs } : {}) }, opts.family);
+    });
+
+  propertyCommand(program, 'replay', 'run one generated case again, by the seed and path a property run printed')
+    .requiredOption('--seed <n>', 'the seed of the run', (v) => wholeNumber('--seed', v, 0, 2 ** 31 - 1))
+    .requiredOption('--path <path>', 'the path of the case (e.g. 17:3:0)', (v) => {
+      if (!/^\d+(:\d+)*$/.test(v)) throw new UsageError(`--path must look like 17 or 17:3:0, got "${v.slice(0, 80)}"`);
+      // fast-check walks to a path one generated value (or shrink) at a time, synchronously: a path
+      // past what a property run can print would hold the process, signals unheard, for ever.
+      const steps = v.split(':');
+      if (steps.length > MAX_PATH_STEPS || steps.some((n) => n.length > 7 || Number(n) > MAX_PATH_NUMBER))
+        throw new UsageError(
+          `--path ${v.length > 40 ? `${v.slice(0, 40)}…` : v}: at most ${MAX_PATH_STEPS} steps, each a number up to ${MAX_PATH_NUMBER} (what a property run prints)`,
+        );
+      return v;
+    })
+    .option('--family <id>', 'the family (default: the path in every family)', familyList)
+    .action(async (opts: PropertyOpts & { family?: string[]; seed: number; path: string }) => {
+      await propertyAction({ ...opts, lanes: opts.lanes ?? 1 }, { seed: opts.seed, path: opts.path }, opts.family);
+    });
+}
+
+/** A replay path's bounds: the first number is a case of at most --runs (1,000,000), the rest shrink steps. */
+const MAX_PATH_STEPS = 1000;
+const MAX_PATH_NUMBER = 999_999;
+
+/** What `properties` and `replay` do once their options are read. */
+async function propertyAction(opts: PropertyOpts, what: { seed: number; runs?: number; path?: string }, familyIds?: string[]) {
+  await checkClientChoice(opts);
+  const { FAMILIES } = await load.families();
+  const families = familyIds?.length ? FAMILIES.filter((f) => familyIds.includes(f.id)) : FAMILIES;
+  const { checkWritableFile, claimOutput } = await load.output();
+  if (opts.export !== undefined && !opts.export.endsWith('.scenario.json'))
+    throw new UsageError(`--export must name a .scenario.json file (so --scenarios finds it), got "${opts.export}"`);
+  const exportTo = opts.export !== undefined ? checkWritableFile('--export', opts.export) : undefined;
+  const { interruptible } = await load.interrupt();
+  const { propertiesCommand, propertiesSummary } = await load.properties();
+  await reap();
+  const out = await claimOutput('--out', opts.out);
+  const stop = interruptible((l) => printErr(l + '\n'), 'the run', { onStop: (s) => out.abandon(`it was stopped by ${s}`) });
+  let results: RunResults;
+  try {
+    results = await propertiesCommand({
+      ...(opts.client !== undefined ? { client: opts.client } : {}),
+      ...(opts.clientCmd !== undefined ? { clientCmd: opts.clientCmd } : {}),
+      families,
+      ...what,
+      strict: opts.strict,
+      deadlineMultiplier: opts.deadlineMultiplier,
+      ...(opts.lanes !== undefined ? { lanes: opts.lanes } : {}),
+      ...(exportTo !== undefined ? { exportTo } : {}),
+      signal: stop.signal,
+      err: (t) => printErr(t),
+    });
+  } catch (err) {
+    stop.dispose();
+    if (err instanceof RunInterrupted || stop.received) throw new Stopped(stop.received ?? 'SIGINT');
+    out.abandon(`it failed: ${(err as Error).message}`);
+    if (err instanceof ReplayPathError) throw new PlaceError((err as Error).message);
+    throw err;
+  }
+  const done = results;
+  const written = await finishWriting(stop, out, () => out.commit(done));
+  print(propertiesSummary(results, written));
+  process.exitCode = results.exitCode;
+}

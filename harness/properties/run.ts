@@ -1,0 +1,377 @@
+/**
+ * A property run (`a2a-conformance properties`): for each family, `runs` generated cases from one
+ * seed, run against the client on lanes, each graded from the wire by the rule its story's
+ * `applies()` labels it with. A family fails on the first case (in generation order) whose verdict
+ * is FAIL, TIMEOUT or ERROR (NON_STRICT too under `--strict`); that case is shrunk by fast-check,
+ * one candidate at a time, and the smallest failing case is kept, full, as the family's
+ * counterexample, with the seed and path that replay it. Passing cases are kept compactly.
+ *
+ * The cases of a seed are fast-check's own: the i-th case is the value its runner generates for
+ * path `i`, so `replay --seed --path` and shrinking find exactly the same card, profile and intent.
+ */
+import fc from 'fast-check';
+import type { PropertyCase, PropertyFamilyResult, RunResults, ScenarioResult } from '../core/results.js';
+import { RESULTS_SCHEMA } from '../core/results.js';
+import { DEFAULT_PROFILE, type Dialect, type Hello } from '../core/vocabulary/types.js';
+import { profileFor, unmetConstraint, type Scenario } from '../core/scenario.js';
+import type { VerdictKind } from '../core/verdict.js';
+import { caseId, caseScenario, familyArbitrary, labelCase, type Family, type GeneratedCase } from './family.js';
+import type { RuleId } from '../core/oracle/rules.js';
+import { laneClients, laneKind, type ClientChoice } from '../runner/engine/client-factory.js';
+import { boundHeap } from '../runner/infrastructure/heap.js';
+import { confirm } from '../runner/judge/confirm.js';
+import { defaultLanes, openLanePool, type LanePool } from '../runner/engine/lanes.js';
+import { harnessVersion } from '../runner/infrastructure/package-root.js';
+import { summarize } from '../runner/judge/policy.js';
+import { clientOf, greet, inRunFolder, RULESET_VERSION } from '../runner/engine/run.js';
+import { ReplayPathError } from '../faults.js';
+
+/** Cases per family when `--runs` is not given. */
+const DEFAULT_RUNS = 100;
+/** How long a family may spend shrinking before it keeps the smallest case found so far. */
+const SHRINK_BUDGET_MS = 120_000;
+
+export interface PropertyRunOptions extends ClientChoice {
+  families: Family[];
+  runs?: number;
+  seed: number;
+  /** Replay: run only this path of each family (no sweep, no shrinking). */
+  path?: string;
+  strict?: boolean;
+  deadlineMultiplier?: number;
+  lanes?: number;
+  shrinkBudgetMs?: number;
+  /** The client options as the user gave them, for the replay command (`--client reference`, `--client-cmd "…"`). */
+  clientArgs?: string;
+  signal?: AbortSignal;
+  onCase?: (family: string, done: number, total: number, c: PropertyCase, failing: boolean) => void;
+  onShrink?: (family: string, step: number, r: ScenarioResult) => void;
+  onFamily?: (f: PropertyFamilyResult) => void;
+}
+
+/** The dialects a client speaks, as its hello declares them (none declared: v1.0). */
+const V1: readonly Dialect[] = ['a2a-v1'];
+const dialectsOf = (hello: Hello): readonly Dialect[] => hello.dialects ?? V1;
+
+/** Whether a verdict fails a family: FAIL, TIMEOUT and ERROR always; NON_STRICT under --strict. */
+function failsProperty(v: VerdictKind, strict: boolean): boolean {
+  return v === 'FAIL' || v === 'TIMEOUT' || v === 'ERROR' || (strict && v === 'NON_STRICT');
+}
+
+/**
+ * The first `runs` cases of a family for a seed, in fast-check's order (path `i` is the i-th), for a
+ * client that speaks these dialects (familyArbitrary; default v1.0 only).
+ */
+export function generateCases(family: Family, seed: number, runs: number, dialects: readonly Dialect[] = V1): GeneratedCase[] {
+  const out: GeneratedCase[] = [];
+  fc.check(
+    fc.property(familyArbitrary(family, dialects), (c) => void out.push(c)),
+    { seed, numRuns: runs },
+  );
+  return out;
+}
+
+/** The case at a fast-check path (`17`, or `17:3:0` after shrinking), for a seed. */
+export function caseAt(family: Family, seed: number, path: string, dialects: readonly Dialect[] = V1): GeneratedCase {
+  let found: GeneratedCase | undefined;
+  try {
+    fc.check(
+      fc.property(familyArbitrary(family, dialects), (c) => {
+        found = c;
+        return false;
+      }),
+      { seed, path, endOnFailure: true },
+    );
+  } catch {
+    // fast-check's "Unable to replay, got wrong path": a step past the end of a shrink
+    found = undefined;
+  }
+  if (!found)
+    throw new ReplayPathError(
+      `no case at path ${path.length > 40 ? `${path.slice(0, 40)}…` : path} of family ${family.id} for seed ${seed}: check the path the property run printed`,
+    );
+  return found;
+}
+
+/** A word as a POSIX shell reads it back unchanged: bare where that is safe, else single-quoted. */
+export function shellWord(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The command that replays a counterexample. */
+function replayCommand(family: string, seed: number, path: string, clientArgs: string): string {
+  return `npx a2a-conformance replay ${clientArgs} --family ${family} --seed ${seed} --path ${path}`;
+}
+
+export async function runProperties(o: PropertyRunOptions): Promise<RunResults> {
+  return inRunFolder(o.signal, async (folder) => {
+    const started = Date.now();
+    const strict = o.strict === true;
+    const choice = { client: o.client, clientCmd: o.clientCmd, ...(o.adapter ? { adapter: o.adapter } : {}), cwd: o.cwd ?? process.cwd(), runDir: folder.dir };
+    const { hello, pkiDir } = await greet(choice, folder, o.signal);
+    const deadlineMultiplier = o.deadlineMultiplier ?? 1;
+    const laneProblems: string[] = [];
+    const pool = await openLanePool({
+      lanes: o.lanes ?? defaultLanes(laneKind(choice, hello)),
+      env: { pkiDir, hello, idSalt: String(o.seed), deadlineMultiplier },
+      client: laneClients(choice, hello),
+      ...(o.signal ? { kill: o.signal } : {}),
+      onError: (m) => laneProblems.push(m),
+    });
+    const families: PropertyFamilyResult[] = [];
+    const results: ScenarioResult[] = [];
+    const unbound = boundHeap();
+    try {
+      for (const family of o.families) {
+        if (o.signal?.aborted) break;
+        const run = o.path !== undefined ? await replayFamily(family, o, hello, pool, strict) : await sweepFamily(family, o, hello, pool, strict);
+        families.push(run.family);
+        if (run.result) results.push(run.result);
+        o.onFamily?.(run.family);
+      }
+    } finally {
+      unbound();
+      await pool.close();
+    }
+    const lanes = { ...pool.history };
+    const failed = families.filter((f) => f.failed);
+    const ran = families.reduce((n, f) => n + f.ran, 0);
+    const unexpected = results
+      .filter((r) => failsProperty(r.verdict, strict))
+      .map((r) => ({
+        id: r.id,
+        verdict: r.verdict,
+        why: `the ${r.property?.family ?? ''} family failed on this case${r.verdict === 'NON_STRICT' ? ' (NON_STRICT under --strict)' : ''}`,
+      }));
+    return {
+      schema: RESULTS_SCHEMA,
+      harness: { name: 'a2a-conformance', version: harnessVersion() },
+      ruleset: RULESET_VERSION,
+      client: clientOf(hello),
+      seed: String(o.seed),
+      shard: null,
+      strict,
+      deadlineMultiplier,
+      startedAt: new Date(started).toISOString(),
+      durationMs: Date.now() - started,
+      results,
+      notRun: laneProblems.map((m) => ({ id: '*', reason: m })),
+      summary: summarize(results),
+      expectations: null,
+      unexpected,
+      // 2 for a harness fault; 1 for a failed family, or when no case ran at all; else 0.
+      exitCode: results.some((r) => r.verdict === 'ERROR') ? 2 : failed.length > 0 || ran === 0 ? 1 : 0,
+      properties: families,
+      lanes,
+    };
+  });
+}
+
+interface FamilyRun {
+  family: PropertyFamilyResult;
+  result?: ScenarioResult;
+}
+
+/** A case as the scenario the client runs: labelled for this client's profile; undefined where a fixed profile cannot run it. */
+function toScenario(family: Family, c: GeneratedCase, id: string, hello: Hello): Scenario | undefined {
+  if (hello.profile && unmetConstraint(hello.profile, c.profileConstraints)) return undefined;
+  // A signed case stays v1.0, which a v0.3-only client does not speak: not run, as `run` lists such scenarios.
+  if (!dialectsOf(hello).includes(c.dialect ?? 'a2a-v1')) return undefined;
+  const profile = hello.profile ?? profileFor(DEFAULT_PROFILE, c.profileConstraints, hello.extensions ?? []);
+  return caseScenario(family, c, id, labelCase(c, profile));
+}
+
+function tally(family: Family, o: PropertyRunOptions, cases: PropertyCase[], started: number): PropertyFamilyResult {
+  const verdicts: PropertyFamilyResult['verdicts'] = {};
+  const stories: Record<string, number> = {};
+  const labels: Record<string, number> = {};
+  for (const c of cases) {
+    verdicts[c.verdict] = (verdicts[c.verdict] ?? 0) + 1;
+    stories[c.story] = (stories[c.story] ?? 0) + 1;
+    labels[c.rule] = (labels[c.rule] ?? 0) + 1;
+  }
+  return {
+    family: family.id,
+    title: family.title,
+    rules: family.rules,
+    seed: o.seed,
+    runs: o.runs ?? DEFAULT_RUNS,
+    ran: cases.length,
+    verdicts,
+    stories,
+    labels,
+    failed: false,
+    cases,
+    durationMs: Date.now() - started,
+  };
+}
+
+const compact = (path: string, c: GeneratedCase, r: ScenarioResult): PropertyCase => ({
+  path,
+  story: c.story,
+  rule: r.rule,
+  verdict: r.verdict,
+  ...(c.drifts.length ? { drifts: c.drifts } : {}),
+  ...(c.dialect ? { dialect: c.dialect } : {}),
+  durationMs: r.durationMs,
+  ...(r.lag?.lagged ? { lag: r.lag } : {}),
+  ...(r.attempts?.length ? { attempts: r.attempts } : {}),
+});
+
+/**
+ * A case run on the pool; a failure met while the harness lagged runs again on the drained pool
+ * (confirm.ts) before it can fail its family.
+ */
+async function runCase(pool: LanePool, s: Scenario, strict: boolean): Promise<ScenarioResult> {
+  return confirm(
+    await pool.run(s),
+    () => pool.runAlone(s),
+    (r) => failsProperty(r.verdict, strict),
+  );
+}
+
+async function sweepFamily(family: Family, o: PropertyRunOptions, hello: Hello, pool: LanePool, strict: boolean): Promise<FamilyRun> {
+  const started = Date.now();
+  const runs = o.runs ?? DEFAULT_RUNS;
+  const cases = generateCases(family, o.seed, runs, dialectsOf(hello));
+  const done: Array<PropertyCase | undefined> = new Array(cases.length);
+  let firstFailure = Number.POSITIVE_INFINITY;
+  /** The failing runs of the sweep, by index: the first one stands if shrinking cannot make it fail again. */
+  const failures = new Map<number, ScenarioResult>();
+  let next = 0;
+  let count = 0;
+  const failing = (x: ScenarioResult) => failsProperty(x.verdict, strict);
+  /** Confirmations under way (confirm.ts), by case index: whether the failure stood. */
+  const confirming = new Map<number, Promise<boolean>>();
+  /**
+   * A failure met while the harness lagged is confirmed on the drained pool, in case order: only one
+   * that can still be the family's first needs it, so a later case waits for the earlier
+   * confirmations and is left as it came once one of them stands (it changes nothing then).
+   */
+  const confirmInOrder = async (i: number, ran: ScenarioResult, s: Scenario): Promise<ScenarioResult> => {
+    if (!failing(ran) || i > firstFailure) return ran;
+    for (const [, stood] of [...confirming].filter(([k]) => k < i).sort((a, b) => a[0] - b[0])) if (await stood) return ran;
+    if (i > firstFailure) return ran;
+    const p = confirm(ran, () => pool.runAlone(s), failing);
+    // Awaited by later cases only: a confirmation that fails (the pool closed by a signal) must not go unhandled.
+    confirming.set(
+      i,
+      p.then(failing, () => true),
+    );
+    return p;
+  };
+  // Lanes take the cases in order; after a failure no later case starts (an earlier one still in flight may fail first).
+  const worker = async () => {
+    while (next < cases.length && next < firstFailure && !o.signal?.aborted) {
+      const i = next++;
+      const c = cases[i]!;
+      const s = toScenario(family, c, caseId(family.id, o.seed, String(i)), hello);
+      if (!s) continue;
+      const ran = await pool.run(s);
+      const r = await confirmInOrder(i, ran, s);
+      const pc = compact(String(i), c, r);
+      done[i] = pc;
+      const failing = failsProperty(r.verdict, strict);
+      if (failing) {
+        firstFailure = Math.min(firstFailure, i);
+        failures.set(i, r);
+      }
+      o.onCase?.(family.id, ++count, runs, pc, failing);
+    }
+  };
+  await Promise.all(Array.from({ length: pool.size }, worker));
+  const ran = done.filter((x): x is PropertyCase => x !== undefined);
+  const summary = tally(family, o, ran, started);
+  if (!Number.isFinite(firstFailure) || o.signal?.aborted) return { family: summary };
+
+  // Shrink from the first failure, one candidate at a time: the last candidate that failed is the counterexample.
+  const shrinkStarted = Date.now();
+  let last: ScenarioResult | undefined;
+  let steps = 0;
+  const details = await fc.check(
+    fc.asyncProperty(familyArbitrary(family, dialectsOf(hello)), async (c) => {
+      if (o.signal?.aborted) return true;
+      const s = toScenario(family, c, caseId(family.id, o.seed, 'shrinking'), hello);
+      if (!s) return true;
+      const r = await runCase(pool, s, strict);
+      if (!failsProperty(r.verdict, strict)) return true;
+      last = r;
+      o.onShrink?.(family.id, ++steps, r);
+      return false;
+    }),
+    // numRuns 1: the case at the path and its shrinks only; without it, a case that passes on replay
+    // would have fast-check run on through the rest of the seed's cases.
+    { seed: o.seed, path: String(firstFailure), numRuns: 1, interruptAfterTimeLimit: o.shrinkBudgetMs ?? SHRINK_BUDGET_MS, markInterruptAsFailure: false },
+  );
+  // No candidate failed: the case the sweep saw fail did not fail again (a TIMEOUT of a loaded
+  // machine, typically), or a signal stopped the run before shrinking replayed it. Either way its own
+  // failing run is the counterexample, never a re-run; the first is said to be unreproduced.
+  const stopped = !last && o.signal?.aborted === true;
+  const c = last ? ((details.counterexample?.[0] as GeneratedCase | undefined) ?? cases[firstFailure]!) : cases[firstFailure]!;
+  const path = last ? (details.counterexamplePath ?? String(firstFailure)) : String(firstFailure);
+  const counterexample = finish(
+    family,
+    o,
+    c,
+    last ?? failures.get(firstFailure)!,
+    path,
+    String(firstFailure),
+    last ? details.numShrinks : 0,
+    last ? details.interrupted : stopped,
+    !!last || stopped,
+  );
+  return {
+    family: { ...summary, failed: true, counterexample: counterexample.id, durationMs: Date.now() - started, shrinkMs: Date.now() - shrinkStarted },
+    result: counterexample,
+  };
+}
+
+async function replayFamily(family: Family, o: PropertyRunOptions, hello: Hello, pool: LanePool, strict: boolean): Promise<FamilyRun> {
+  const started = Date.now();
+  const path = o.path!;
+  const c = caseAt(family, o.seed, path, dialectsOf(hello));
+  const s = toScenario(family, c, caseId(family.id, o.seed, path), hello);
+  if (!s) return { family: { ...tally(family, o, [], started), runs: 1 } };
+  const r = await runCase(pool, s, strict);
+  const summary = { ...tally(family, o, [compact(path, c, r)], started), runs: 1 };
+  const failing = failsProperty(r.verdict, strict);
+  const result = finish(family, o, c, r, path, path, 0, false);
+  return { family: { ...summary, failed: failing, counterexample: result.id }, result };
+}
+
+/** The counterexample's result: its id from the seed and path, and how to replay it. */
+function finish(
+  family: Family,
+  o: PropertyRunOptions,
+  c: GeneratedCase,
+  r: ScenarioResult,
+  path: string,
+  firstFailure: string,
+  shrinks: number,
+  interrupted: boolean,
+  reproduced = true,
+): ScenarioResult {
+  const id = caseId(family.id, o.seed, path);
+  return {
+    ...r,
+    id,
+    property: {
+      family: family.id,
+      seed: o.seed,
+      path,
+      firstFailure,
+      shrinks,
+      ...(interrupted ? { shrinkInterrupted: true } : {}),
+      ...(reproduced ? {} : { notReproduced: true }),
+      story: c.story,
+      drifts: c.drifts,
+      replay: replayCommand(
+        family.id,
+        o.seed,
+        path,
+        o.clientArgs ?? (o.clientCmd ? `--client-cmd ${shellWord(o.clientCmd)}` : `--client ${shellWord(o.client ?? 'reference')}`),
+      ),
+      scenario: caseScenario(family, c, id, r.rule as RuleId),
+    },
+  };
+}

@@ -1,0 +1,397 @@
+/**
+ * One conformance run: load the catalogue, greet the client, select scenarios, make the PKI, run the
+ * scenarios on lanes in this process (lanes.ts), and assemble `results.json` with its exit code.
+ */
+import { randomBytes } from 'node:crypto';
+import { clientLabel, createClient, laneClients, laneKind, type ClientChoice } from './client-factory.js';
+import type { ControlRecord, RunResults, ScenarioResult } from '../../core/results.js';
+import { RESULTS_SCHEMA } from '../../core/results.js';
+import type { Dialect } from '../../core/vocabulary/types.js';
+import type { Hello } from '../../core/vocabulary/types.js';
+import type { Scenario } from '../../core/scenario.js';
+import { helloProblem } from '../../adapters/contract.js';
+import { makePki, writePki } from '../../pki/index.js';
+import { loadCatalogue, relativeToRoot, type CatalogueEntry } from '../load/catalogue.js';
+import { harnessVersion } from '../infrastructure/package-root.js';
+import { exitCode, summarize } from '../judge/policy.js';
+import { judge, unexpectedWhyFor, type Expectations } from '../judge/expectations.js';
+import { compileGlob, globProblem } from '../../core/glob.js';
+import { defaultLanes, runLanes, shardScenarios, type LaneHistory } from './lanes.js';
+import { confirm, needsConfirmation } from '../judge/confirm.js';
+import { closeEnv, openEnv } from '../infrastructure/env.js';
+import { executeScenario } from './execute.js';
+import { selectScenarios, type ScenarioPick } from './select.js';
+import { creditDialect, needsControl } from './dialect.js';
+import { runControl } from './control.js';
+import { closeRunFolder, openRunFolder, type RunFolder } from '../infrastructure/workspace.js';
+import { RUN_MARK } from '../../adapters/process-group.js';
+import { ClientFault, RunInterrupted } from '../../faults.js';
+import { RULESET_VERSION } from '../../core/oracle/rules.js';
+
+/** The ruleset in force: the registry's (harness/core/oracle/rules.ts), named here too for the runner's callers. */
+export { RULESET_VERSION };
+
+export interface RunOptions extends ClientChoice {
+  files: string[];
+  /** The catalogue of `files`, when the caller has loaded (and so checked) it already. */
+  catalogue?: CatalogueEntry[];
+  rules?: string[];
+  /** Only the scenarios whose peer speaks this dialect (`--dialect`). */
+  dialect?: Dialect;
+  /** Only these ids, or those whose id or title matches (`--scenario`, `--grep`). */
+  pick?: ScenarioPick;
+  /** Stop after the first unexpected verdict (`--bail`): no new scenario starts; the rest are listed as not run. */
+  bail?: boolean;
+  strict?: boolean;
+  deadlineMultiplier?: number;
+  /** Salt of the opaque scenario ids (random when absent). */
+  seed?: string;
+  /** Each result as it comes: its place, and whether it is unexpected (by the expectations and --strict). */
+  onProgress?: (done: number, total: number, r: ScenarioResult, unexpected: boolean) => void;
+  /** A scenario started (its id). */
+  onStart?: (scenarioId: string) => void;
+  /** A failure met while the harness lagged: it runs again on a drained lane before it is reported. */
+  onDeferred?: (done: number, total: number, r: ScenarioResult) => void;
+  /** The harness ran its control exchange (no scenario showed the client speaking A2A): what it found. */
+  onControl?: (control: ControlRecord[]) => void;
+  expectations?: Expectations;
+  /** `<index>/<count>`: run only this shard of the selected scenarios (balanced by cost: lanes.ts shardScenarios). */
+  shard?: string;
+  /** What each scenario took in an earlier run (`--shard-timings`), by id: the shards are balanced by it. */
+  shardTimings?: ReadonlyMap<string, number>;
+  /** Scenarios in flight at once, each on its own listeners and client (`--lanes`; defaultLanes() when absent). */
+  lanes?: number;
+  /** Aborting stops the run: its processes are killed, its folder removed, and RunInterrupted thrown. */
+  signal?: AbortSignal;
+}
+
+const interrupted = (signal: AbortSignal) => new RunInterrupted(`interrupted (${String(signal.reason ?? 'aborted')})`);
+
+/** One run per process at a time: a run sets TMPDIR and its mark in this process's environment. */
+let active = false;
+
+export async function runConformance(o: RunOptions): Promise<RunResults> {
+  const catalogue = o.catalogue ?? (await loadCatalogue(o.files));
+  return inRunFolder(o.signal, (folder) => runIn(folder, catalogue, o));
+}
+
+/**
+ * Runs `work` in a run folder of its own: everything it writes or starts belongs to the folder,
+ * removed on every exit path; an abort of `signal` settles it at once with RunInterrupted.
+ */
+export async function inRunFolder<T>(signal: AbortSignal | undefined, work: (folder: RunFolder) => Promise<T>): Promise<T> {
+  if (active) throw new Error('[harness] one conformance run per process at a time (a run sets TMPDIR and its mark in the environment)');
+  active = true;
+  const folder = await openRunFolder('run').catch((err: unknown) => {
+    active = false;
+    throw err;
+  });
+  // What the run starts (the client and what it starts) inherits the run's mark (after a SIGKILL of
+  // this process the next run finds them) and the run's folder as its temp folder: whatever a client
+  // writes to its temp folder goes with the run.
+  const before = { mark: process.env[RUN_MARK], tmp: process.env.TMPDIR };
+  process.env[RUN_MARK] = folder.dir;
+  process.env.TMPDIR = folder.dir;
+  try {
+    // An abort settles the run at once; the finally below kills its processes and removes its folder.
+    const aborted = new Promise<never>((_, reject) => {
+      if (signal?.aborted) reject(interrupted(signal));
+      signal?.addEventListener('abort', () => reject(interrupted(signal)), { once: true });
+    });
+    aborted.catch(() => {});
+    const results = await Promise.race([work(folder), aborted]);
+    if (signal?.aborted) throw interrupted(signal);
+    return results;
+  } finally {
+    restoreEnv(RUN_MARK, before.mark);
+    restoreEnv('TMPDIR', before.tmp);
+    await closeRunFolder(folder);
+    active = false;
+  }
+}
+
+/** Greets the client (one process, closed after hello) while the run's PKI is made; checks the hello. */
+export async function greet(
+  choice: ClientChoice & { cwd: string; runDir: string },
+  folder: RunFolder,
+  signal?: AbortSignal,
+): Promise<{ hello: Hello; pkiDir: string }> {
+  const adapter = createClient(choice);
+  // The PKI's keys are made off the main thread (WebCrypto) while the client starts and says hello.
+  const pkiSoon = makePki();
+  pkiSoon.catch(() => {});
+  let hello: Hello;
+  try {
+    hello = await adapter.hello();
+  } finally {
+    await adapter.close?.();
+  }
+  const problem = helloProblem(hello);
+  if (problem) throw new ClientFault(`the client ${clientLabel(choice)} answered hello badly: ${problem}`);
+  if (signal?.aborted) throw interrupted(signal);
+  const pki = await writePki(await pkiSoon, folder.pkiDir);
+  return { hello, pkiDir: pki.dir };
+}
+
+/** The run's client, as results.json records it. */
+export function clientOf(hello: Hello): RunResults['client'] {
+  return {
+    name: hello.name,
+    version: hello.version,
+    profile: hello.profile,
+    taskClasses: hello.taskClasses,
+    ...(hello.extensions ? { extensions: hello.extensions } : {}),
+    ...(hello.dialects ? { dialects: hello.dialects } : {}),
+    ...(hello.dialectsPerRun ? { dialectsPerRun: true } : {}),
+    ...(hello.concurrency ? { concurrency: hello.concurrency } : {}),
+    ...(hello.glue?.length ? { glue: hello.glue } : {}),
+  };
+}
+
+/** A result with the notes of the client's glue that name its scenario (Hello.glue): attribution only, never a verdict. */
+export function withGlue(r: ScenarioResult, glue: Hello['glue']): ScenarioResult {
+  return glueNotes(glue)(r);
+}
+
+/**
+ * The glue's globs compiled once, for every result of a run. They come from the client: a glob past
+ * the limits (harness/core/glob.ts) names nothing rather than costing the run its time (hello's
+ * check refuses them first: helloProblem).
+ */
+function glueNotes(glue: Hello['glue']): (r: ScenarioResult) => ScenarioResult {
+  const compiled = (glue ?? []).map((g) => ({ note: g.note, match: g.scenarios.filter((p) => !globProblem(p)).map(compileGlob) }));
+  return (r) => {
+    const notes = compiled.filter((g) => g.match.some((m) => m(r.id))).map((g) => g.note);
+    return notes.length ? { ...r, glue: notes } : r;
+  };
+}
+
+async function runIn(folder: RunFolder, catalogue: CatalogueEntry[], o: RunOptions): Promise<RunResults> {
+  const started = Date.now();
+  const choice = { client: o.client, clientCmd: o.clientCmd, ...(o.adapter ? { adapter: o.adapter } : {}), cwd: o.cwd ?? process.cwd(), runDir: folder.dir };
+  const { hello, pkiDir } = await greet(choice, folder, o.signal);
+
+  const { selected, notRun } = selectScenarios(catalogue, hello, o.rules, o.dialect, o.pick);
+
+  const seed = o.seed ?? randomBytes(4).toString('hex');
+  const deadlineMultiplier = o.deadlineMultiplier ?? 1;
+  const results = new Map<string, ScenarioResult>();
+  const fileOf = new Map(catalogue.map((e) => [e.scenario.id, e.file]));
+  // With a shard, this run takes its share of the selected scenarios, balanced by their cost.
+  const inShard = o.shard
+    ? shardScenarios(
+        selected.map((e) => e.scenario),
+        o.shard,
+        o.shardTimings,
+      )
+    : undefined;
+  const ranHere = (e: CatalogueEntry) => !inShard || inShard.has(e.scenario.id);
+  const here = selected.filter(ranHere);
+  const policy = { strict: o.strict === true };
+  const ids = catalogue.map((e) => e.scenario.id);
+  // Each result is judged as it comes, for the reporter and --bail. (The run's own judgement comes at the
+  // end, after the dialect credit, which looks at the whole run: a run that never spoke A2A turns its
+  // PASSes into UNSUPPORTED there.)
+  // --bail: the first unexpected verdict stops the run from starting more scenarios (not an interruption).
+  const bail = new AbortController();
+  let bailedAfter: string | undefined;
+  /** Scenarios shown as done so far: a failure met while the harness lagged is shown when it first ends, its confirmation after. */
+  let shown = 0;
+  const finished = (r: ScenarioResult) => {
+    results.set(r.id, r);
+    const unexpected = unexpectedWhyFor(r, policy, o.expectations) !== undefined;
+    if (!r.attempts?.length) shown++;
+    o.onProgress?.(shown, here.length, r, unexpected);
+    if (o.bail && unexpected && bailedAfter === undefined) {
+      bailedAfter = r.id;
+      bail.abort('bail');
+    }
+  };
+  let laneProblem: string | undefined;
+  let lanes: LaneHistory | undefined;
+  /** Failures met while the harness lagged: confirmed on a drained lane once the lanes are done. */
+  const deferred: ScenarioResult[] = [];
+  const begun = new Set<string>();
+  const byId = new Map(here.map((e) => [e.scenario.id, e.scenario]));
+  // Rounds of lanes: one, unless --bail meets a failure while the harness lagged. Then no lane starts
+  // another scenario until the failure is confirmed on a drained lane: confirmed, the run bails after
+  // it; not confirmed, the scenarios not started yet run in the next round.
+  for (let queue = here; queue.length > 0 && bailedAfter === undefined && !o.signal?.aborted; ) {
+    const pending = new AbortController();
+    const stops = [bail.signal, pending.signal, ...(o.signal ? [o.signal] : [])];
+    const round = await runLanes({
+      scenarios: queue.map((e) => e.scenario),
+      lanes: o.lanes ?? defaultLanes(laneKind(choice, hello)),
+      env: { pkiDir, hello, idSalt: seed, deadlineMultiplier },
+      client: laneClients(choice, hello),
+      stop: AbortSignal.any(stops),
+      ...(o.signal ? { kill: o.signal } : {}),
+      onStart: (id) => {
+        begun.add(id);
+        o.onStart?.(id);
+      },
+      onResult: (r) => {
+        r.file = relativeToRoot(fileOf.get(r.id) ?? '');
+        if (needsConfirmation(r)) {
+          deferred.push(r);
+          o.onDeferred?.(++shown, here.length, r);
+          if (o.bail && unexpectedWhyFor(r, policy, o.expectations) !== undefined) pending.abort('bail pending');
+        } else finished(r);
+      },
+      onError: (id, message) => {
+        if (id === '*') laneProblem = message;
+        const targets = id === '*' ? [] : here.filter((e) => e.scenario.id === id);
+        for (const e of targets) {
+          if (results.has(e.scenario.id)) continue;
+          finished(errorResult(e, `the harness could not run this scenario: ${message}`));
+        }
+      },
+    });
+    lanes = lanes ? { start: lanes.start, min: Math.min(lanes.min, round.min), backoffs: lanes.backoffs + round.backoffs } : round;
+    // Drained: every lane is closed, and each deferred failure runs again alone (confirm.ts).
+    if (deferred.length > 0)
+      await confirmDeferred(
+        deferred.splice(0),
+        (id) => byId.get(id),
+        { choice, hello, pkiDir, idSalt: seed, deadlineMultiplier, ...(o.signal ? { signal: o.signal } : {}) },
+        finished,
+      );
+    queue = pending.signal.aborted ? here.filter((e) => !begun.has(e.scenario.id)) : [];
+  }
+  // With a shard, scenarios of other shards are not run here (`report` merges the shards).
+  for (const e of selected) if (!ranHere(e)) notRun.push({ id: e.scenario.id, reason: `in another shard than ${o.shard}` });
+  // After --bail, what never finished was never started (or was canceled): not run, with the reason.
+  if (bailedAfter !== undefined)
+    for (const e of selected)
+      if (ranHere(e) && !results.has(e.scenario.id))
+        notRun.push({ id: e.scenario.id, reason: `not run: --bail stopped the run after the unexpected verdict of ${bailedAfter}` });
+  const ran = selected.filter((e) => ranHere(e) && (bailedAfter === undefined || results.has(e.scenario.id)));
+  for (const e of ran) if (!results.has(e.scenario.id)) results.set(e.scenario.id, errorResult(e, laneProblem ?? 'no result came back from the scenario run'));
+
+  const { ordered: credited, control } = await creditRun(
+    ran.map((e) => results.get(e.scenario.id)!),
+    () => runControl({ choice, hello, pkiDir, idSalt: seed, deadlineMultiplier, ...(o.signal ? { signal: o.signal } : {}) }),
+    o.signal,
+  );
+  if (control) o.onControl?.(control);
+  const ordered = credited.map(glueNotes(hello.glue));
+  const { unexpected } = judge(ordered, policy, o.expectations, ids);
+  // More shards than scenarios leaves a shard with none: nothing there to grade, and nobody at
+  // fault. It exits 0; the merge (`report`) grades the run as a whole.
+  const emptyShard = o.shard !== undefined && selected.length > 0 && ran.length === 0 && bailedAfter === undefined;
+  return {
+    schema: RESULTS_SCHEMA,
+    harness: { name: 'a2a-conformance', version: harnessVersion() },
+    ruleset: RULESET_VERSION,
+    client: clientOf(hello),
+    seed,
+    shard: o.shard ?? null,
+    strict: policy.strict,
+    deadlineMultiplier,
+    startedAt: new Date(started).toISOString(),
+    durationMs: Date.now() - started,
+    results: ordered,
+    notRun,
+    summary: summarize(ordered),
+    expectations: o.expectations ?? null,
+    unexpected,
+    exitCode: emptyShard ? 0 : exitCode(ordered, unexpected),
+    ...(control ? { control } : {}),
+    ...(lanes ? { lanes } : {}),
+  };
+}
+
+/**
+ * Runs each failure met while the harness lagged again, alone, on a lane of its own opened after the
+ * others closed (nothing else of the run is in flight), and reports the confirmed result.
+ */
+async function confirmDeferred(
+  deferred: ScenarioResult[],
+  scenarioOf: (id: string) => Scenario | undefined,
+  o: { choice: ClientChoice & { runDir: string }; hello: Hello; pkiDir: string; idSalt: string; deadlineMultiplier: number; signal?: AbortSignal },
+  finished: (r: ScenarioResult) => void,
+): Promise<void> {
+  const client = laneClients(o.choice, o.hello)();
+  let env: Awaited<ReturnType<typeof openEnv>>;
+  try {
+    env = await openEnv({ pkiDir: o.pkiDir, client, hello: o.hello, idSalt: o.idSalt, deadlineMultiplier: o.deadlineMultiplier });
+  } catch (err) {
+    // A lane the harness cannot open confirms nothing: each failure is reported as it came, saying so.
+    await client.close?.().catch(() => undefined);
+    for (const first of deferred)
+      finished({
+        ...first,
+        checks: [
+          ...first.checks,
+          {
+            rule: 'HARNESS',
+            verdict: 'INFORMATIONAL',
+            reason: `met while the harness lagged, and not confirmed: the harness could not open a lane to run it again (${(err as Error).message})`,
+            evidence: [],
+            basis: 'harness',
+          },
+        ],
+      });
+    return;
+  }
+  const onAbort = () => void closeEnv(env);
+  o.signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    for (const first of deferred) {
+      if (o.signal?.aborted) break;
+      const s = scenarioOf(first.id);
+      const r = s ? await confirm(first, () => executeScenario(s, env)) : first;
+      finished({ ...r, ...(first.file ? { file: first.file } : {}) });
+    }
+  } finally {
+    o.signal?.removeEventListener('abort', onAbort);
+    await closeEnv(env);
+  }
+}
+
+/**
+ * What a run's verdicts depend on across its scenarios: the dialect credit. Where no scenario showed
+ * the client speaking A2A, the harness shows it itself (`control`, control.ts), so a scenario run
+ * alone gets the verdict it gets in the full run.
+ */
+export async function creditRun(
+  raw: ScenarioResult[],
+  control: () => Promise<ControlRecord[]>,
+  signal?: AbortSignal,
+): Promise<{ ordered: ScenarioResult[]; control?: ControlRecord[] }> {
+  const ran = needsControl(raw) && !signal?.aborted ? await control() : undefined;
+  return { ordered: creditDialect(raw, ran?.find((c) => c.spoke) ?? ran?.at(-1)), ...(ran ? { control: ran } : {}) };
+}
+
+function restoreEnv(name: string, value: string | undefined): void {
+  if (value === undefined) delete process.env[name];
+  else process.env[name] = value;
+}
+
+function errorResult(e: CatalogueEntry, reason: string): ScenarioResult {
+  const s = e.scenario;
+  return {
+    id: s.id,
+    opaqueId: '',
+    rule: s.rule,
+    title: s.title,
+    description: s.description,
+    expectation: s.expectation,
+    spec: s.spec,
+    expect: s.expect,
+    verdict: 'ERROR',
+    checks: [{ rule: 'HARNESS', verdict: 'ERROR', reason, evidence: [] }],
+    card: s.peer.card,
+    cardPointers: s.peer.signals.map((x) => x.pointer),
+    peer: { factory: s.peer.factory, runtime: s.peer.runtime, dialect: s.peer.dialect ?? 'a2a-v1' },
+    profile: s.profileConstraints as never,
+    intent: s.intent,
+    claims: null,
+    outcome: { kind: 'error', reason },
+    transcript: [],
+    ledger: [],
+    deadlineMs: s.deadlineMs,
+    durationMs: 0,
+    file: relativeToRoot(e.file),
+  };
+}

@@ -1,0 +1,79 @@
+/**
+ * The environment scenarios run in: the PKI on disk, the shared listeners, the push dispatcher and,
+ * for a run, the client adapter. A run, `doctor` and `serve` all open it here.
+ */
+import type { ClientAdapter } from '../../adapters/contract.js';
+import type { Hello } from '../../core/vocabulary/types.js';
+import { PeerHost } from '../../net/peer-host.js';
+import { PushDispatcher } from '../../net/push-dispatcher.js';
+import { makePki, pkiPaths, readPki, writePki, type Pki, type PkiFiles } from '../../pki/index.js';
+
+/** The listeners peers are mounted on, and the PKI they serve with. */
+export interface Listeners {
+  host: PeerHost;
+  dispatcher: PushDispatcher;
+  pki: PkiFiles;
+  /** The PEMs, to restart the listeners after a client that would not stop. */
+  pems: Pki;
+}
+
+/** What a worker holds for all its scenario runs. */
+export interface RunEnv extends Listeners {
+  client: ClientAdapter;
+  hello: Hello;
+  idSalt: string;
+  deadlineMultiplier: number;
+  /** How long after an abort the runner waits for the client to settle (ABORT_GRACE_MS by default). */
+  abortGraceMs?: number;
+}
+
+export interface EnvOptions {
+  pkiDir: string;
+  client: ClientAdapter;
+  hello?: Hello;
+  idSalt: string;
+  deadlineMultiplier: number;
+}
+
+/** A fresh PKI (a test CA and every certificate a run needs), written into `dir`. */
+export async function freshPki(dir: string): Promise<PkiFiles> {
+  return writePki(await makePki(), dir);
+}
+
+/** Starts the listeners on the PKI in `pkiDir`; `owner` names the process groups their connections are credited to. */
+export async function openListeners(pkiDir: string, owner?: () => number[]): Promise<Listeners> {
+  const pems = await readPki(pkiDir);
+  return { host: await PeerHost.start(pems, owner), dispatcher: new PushDispatcher(pems), pki: pkiPaths(pkiDir), pems };
+}
+
+export async function closeListeners(l: Listeners): Promise<void> {
+  await Promise.allSettled([l.host.close(), l.dispatcher.close()]);
+}
+
+export async function openEnv(o: EnvOptions): Promise<RunEnv> {
+  const pki = await readPki(o.pkiDir);
+  const [host, hello] = await Promise.all([PeerHost.start(pki, ownerOf(o.client)), o.hello ?? o.client.hello()]);
+  return {
+    host,
+    dispatcher: new PushDispatcher(pki),
+    pki: pkiPaths(o.pkiDir),
+    pems: pki,
+    client: o.client,
+    hello,
+    idSalt: o.idSalt,
+    deadlineMultiplier: o.deadlineMultiplier,
+  };
+}
+
+/** The process groups a lane's listeners credit connections to: a client in processes of its own (ClientAdapter.processes). */
+const ownerOf = (client: ClientAdapter): (() => number[]) | undefined => (client.processes ? () => client.processes!() : undefined);
+
+/** Fresh listeners for the next run, after a client that would not stop (its connections must land in no other run's transcript). */
+export async function restartHost(env: RunEnv): Promise<void> {
+  await env.host.close();
+  env.host = await PeerHost.start(env.pems, ownerOf(env.client));
+}
+
+export async function closeEnv(env: RunEnv): Promise<void> {
+  await Promise.allSettled([env.host.close(), env.dispatcher.close(), env.client.close?.()]);
+}

@@ -1,0 +1,89 @@
+/**
+ * A failure is the client's only where it does not rest on the harness's own delay (DESIGN.md §3).
+ * A TIMEOUT, or a FAIL that rests on time (restsOnTime), that a run got while the harness lagged
+ * (lag.ts) is run again on a drained lane,
+ * where nothing else of the harness's runs: a failure that does not come back there is not graded as
+ * the client's; one that does is, whatever the load. Every attempt is kept (`attempts`) with its
+ * verdict and the lag it met, and the report shows them.
+ */
+import { checkBehind, type Attempt, type ScenarioResult } from '../../core/results.js';
+
+/** Attempts in all, the first included: the failure met while the harness lagged, and its re-run on a drained lane. */
+export const MAX_ATTEMPTS = 2;
+
+/** The verdicts a lagged run must confirm before they are reported. */
+const isFailure = (r: Pick<ScenarioResult, 'verdict'>) => r.verdict === 'FAIL' || r.verdict === 'TIMEOUT';
+
+/**
+ * Why a check can rest on time: no decision by the deadline, a task started and not seen through, a
+ * refusal a client's own budget running out looks like, a rejection made before the card arrived;
+ * and the cross-cutting checks of a client that stopped at its budget (a stall, a task left open).
+ * What cannot: an up-front miss, a duty missed on a request, a blind retry, a certificate accepted,
+ * a crash of the client's own: the wire shows them however fast the harness answers. A claim the
+ * ledger contradicts, a task after a reported rejection, or a rule's harm counts as time's only beside
+ * a failing stall or orphan check (it is the same task, left open by a client that never heard of it
+ * in time); alone, it is the wire's.
+ */
+const TIMING_BASES = new Set(['deadline', 'incomplete', 'over-rejection', 'no-credit']);
+const TIMING_RULES = new Set(['WIRE-DEADLINE', 'WIRE-NO-ORPHANS']);
+const EVIDENT_BASES = new Set(['up-front', 'duty', 'record', 'crash', 'assertion']);
+const EVIDENT_RULES = new Set(['WIRE-NO-BLIND-RETRY', 'SPEC-A2A-VERSION', 'SPEC-TLS-VERIFY']);
+
+/**
+ * Whether a failure rests on time: a TIMEOUT or a failing check of a kind a slow harness can cause,
+ * and no failing check the wire shows whatever the speed (that one is reported as it came).
+ */
+export function restsOnTime(r: Pick<ScenarioResult, 'verdict' | 'checks'>): boolean {
+  const failing = r.checks.filter((c) => c.verdict === 'FAIL' || c.verdict === 'TIMEOUT');
+  const timed = (c: (typeof failing)[number]) =>
+    c.verdict === 'TIMEOUT' || TIMING_BASES.has(c.basis ?? '') || (TIMING_RULES.has(c.rule) && c.basis !== 'crash');
+  const stall = failing.some((c) => TIMING_RULES.has(c.rule) && c.basis !== 'crash');
+  // A claim the ledger contradicts, a task after a reported rejection, a rule's harm: beside a stall or
+  // an orphan they are that same task, which the client never heard of in time; alone, the wire's.
+  const evident = failing.some((c) => !timed(c) && (EVIDENT_BASES.has(c.basis ?? '') || EVIDENT_RULES.has(c.rule) || !stall));
+  return !evident && (r.verdict === 'TIMEOUT' || failing.some(timed));
+}
+
+/**
+ * A run during which the harness owed the client at least this share of its time barely ran: whatever
+ * the client did there (its own requests timing out on its side, its budget spent waiting for us)
+ * is confirmed, whichever check failed.
+ */
+const STARVED_SHARE = 0.5;
+
+/** Whether the harness owed the run most of its time. */
+export const starved = (r: Pick<ScenarioResult, 'lag'>) =>
+  !!r.lag && Math.max(r.lag.loopLostMs ?? 0, r.lag.runQueueWaitMs ?? 0) >= r.lag.wallMs * STARVED_SHARE;
+
+/**
+ * Whether a result must be confirmed: a failure in a run during which the harness lagged, that rests
+ * on time, or of any kind where the harness owed the run most of its time.
+ */
+export function needsConfirmation(r: ScenarioResult, failing: (r: ScenarioResult) => boolean = isFailure): boolean {
+  return failing(r) && r.lag?.lagged === true && (restsOnTime(r) || starved(r)) && r.outcome.kind !== 'unsupported' && r.outcome.kind !== 'error';
+}
+
+function attemptOf(r: ScenarioResult): Attempt {
+  const c = checkBehind(r);
+  return { verdict: r.verdict, reason: c ? `${c.rule}: ${c.reason}`.slice(0, 500) : r.verdict, lag: r.lag!, durationMs: r.durationMs };
+}
+
+/**
+ * The result to report: `first` where it needs no confirmation; otherwise its re-run (from `again`, on
+ * a drained lane): a failure that does not come back there is not the client's, one that does is,
+ * whatever the load (MAX_ATTEMPTS bounds it); the earlier attempt is kept on it.
+ */
+export async function confirm(
+  first: ScenarioResult,
+  again: () => Promise<ScenarioResult>,
+  failing: (r: ScenarioResult) => boolean = isFailure,
+): Promise<ScenarioResult> {
+  if (!needsConfirmation(first, failing)) return first;
+  const attempts: Attempt[] = [];
+  let r = first;
+  while (needsConfirmation(r, failing) && attempts.length + 1 < MAX_ATTEMPTS) {
+    attempts.push(attemptOf(r));
+    r = await again();
+  }
+  return { ...r, attempts };
+}

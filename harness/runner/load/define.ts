@@ -1,0 +1,26 @@
+/**
+ * `defineScenarios`: what a scenario file calls. It returns the scenarios as they are: the CLI loads
+ * the file, checks every scenario (catalogue.ts) and runs them on its lanes (lanes.ts). The function
+ * is the typed entry point of the format, so a TypeScript file is checked as it is written.
+ */
+import type { Scenario } from '../../core/scenario.js';
+import type { ConformanceConfig } from '../../cli/config.js';
+
+/** Declares the scenarios of one file: `export default defineScenarios([...])`. */
+export function defineScenarios(scenarios: Scenario[]): Scenario[] {
+  return scenarios;
+}
+
+/** A file with a single scenario: `export default defineScenario({...})`. */
+export function defineScenario(scenario: Scenario): Scenario[] {
+  return defineScenarios([scenario]);
+}
+
+/**
+ * A config file in TypeScript or JavaScript (`a2a-conformance.config.ts`): `export default
+ * defineConfig({ clientCmd: 'python shim.py', scenarios: ['conformance/'] })`. Typed, returned as it is;
+ * the CLI checks it against docs/config.schema.json.
+ */
+export function defineConfig(config: ConformanceConfig): ConformanceConfig {
+  return config;
+}
