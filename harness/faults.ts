@@ -3,7 +3,9 @@
  * and exit code by class (harness/cli/main.ts), the runner tells the client's faults from its own
  * the same way. A fault that is not one of these is an internal error (exit 2, with its stack).
  */
-import type { StopSignal } from './cli/interrupt.js';
+/** The signals a command stops on, cleaning up first (harness/cli/interrupt.ts). */
+export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+export type StopSignal = (typeof STOP_SIGNALS)[number];
 
 // ── The command line ────────────────────────────────────────────────────────────────────────────
 

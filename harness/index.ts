@@ -9,7 +9,7 @@
  * docs/scenario.schema.json.
  */
 export { defineConfig, defineScenario, defineScenarios } from './runner/load/define.js';
-export type { ConformanceConfig } from './cli/config.js';
+export type { ConformanceConfig } from './runner/load/define.js';
 export type { Scenario, PeerDescription, PeerRuntime, CardSignal, ListenerKind, OutputChannel, Assertion, Operation } from './core/scenario.js';
 export { OPERATIONS, ASSERTABLE_HEADERS } from './core/scenario.js';
 export type {

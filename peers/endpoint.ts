@@ -10,7 +10,7 @@
  */
 import { http, HttpResponse, type RequestHandler } from 'msw';
 import { DROP_HEADER, type HttpEvent } from '../harness/core/transcript.js';
-import type { PeerRunContext, RecordRequest } from './context.js';
+import type { PeerRunContext, RecordRequest } from './runtime/context.js';
 import { A2AError, HttpRefusal } from './runtime/errors.js';
 import { eventOf, isObj } from './runtime/event.js';
 import type { Runtime } from './runtime/operations.js';

@@ -7,12 +7,12 @@
  */
 import type { PeerDescription } from '../harness/core/scenario.js';
 import { BAD_CERT_LISTENERS } from '../harness/core/scenario.js';
-import type { PeerInstance, PeerParts, PeerRunContext } from './context.js';
+import type { PeerInstance, PeerParts, PeerRunContext } from './runtime/context.js';
 import { composePeer } from './peer.js';
 import { signingParts } from './runtime/signing.js';
 import { dialectOf } from './wires/index.js';
 
-export type { PeerInstance, PeerParts, PeerRunContext } from './context.js';
+export type { PeerInstance, PeerParts, PeerRunContext } from './runtime/context.js';
 
 interface PeerEntry {
   summary: string;

@@ -15,7 +15,7 @@
  */
 import type { RequestHandler } from 'msw';
 import { fillCard, type PeerDescription } from '../harness/core/scenario.js';
-import type { PeerInstance, PeerParts, PeerRunContext } from './context.js';
+import type { PeerInstance, PeerParts, PeerRunContext } from './runtime/context.js';
 import { endpoint, incidentsOf, recorderFor } from './endpoint.js';
 import { authParts, TOKEN_PATH } from './runtime/auth.js';
 import { cardHandler } from './runtime/card.js';

@@ -1,9 +1,10 @@
 /**
- * The boundaries of DESIGN.md §1, checked on the import graph of the sources:
+ * The boundaries of DESIGN.md §1 and docs/architecture.md, checked on the import graph of the sources:
  * clients see only the wire (never the oracle, the rules or the peers); peers never import clients;
- * core is pure (no `node:` imports, nothing outside core).
+ * core is pure (no `node:` imports, nothing outside core); every import runs down the floors of
+ * docs/architecture.md; no files import each other in a circle; no source file is over 450 lines.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { glob } from 'tinyglobby';
 import { describe, expect, it } from 'vitest';
@@ -16,6 +17,12 @@ interface Edge {
   to?: string;
 }
 
+/** The source file an import names (`x.js` is `x.ts` or `x.tsx`, as TypeScript resolves it). */
+const sourceOf = (path: string) => {
+  const base = path.replace(/\.js$/, '');
+  return ['.ts', '.tsx'].map((x) => base + x).find((f) => existsSync(join(ROOT, f))) ?? path.replace(/\.js$/, '.ts');
+};
+
 async function importsOf(pattern: string): Promise<Edge[]> {
   const files = await glob([pattern], { cwd: ROOT, ignore: ['**/node_modules/**', '**/*.test.ts'] });
   const edges: Edge[] = [];
@@ -24,7 +31,7 @@ async function importsOf(pattern: string): Promise<Edge[]> {
     const text = readFileSync(join(ROOT, f), 'utf8');
     for (const m of text.matchAll(re)) {
       const spec = (m[1] ?? m[2] ?? m[3])!;
-      const to = spec.startsWith('.') ? relative(ROOT, resolve(dirname(join(ROOT, f)), spec)).replace(/\.js$/, '.ts') : undefined;
+      const to = spec.startsWith('.') ? sourceOf(relative(ROOT, resolve(dirname(join(ROOT, f)), spec))) : undefined;
       edges.push({ from: f, spec, ...(to ? { to } : {}) });
     }
   }
@@ -65,5 +72,137 @@ describe('module boundaries (DESIGN.md §1)', () => {
     const edges = await importsOf('harness/core/**/*.ts');
     expect(edges.filter((e) => e.spec.startsWith('node:'))).toEqual([]);
     expect(edges.filter((e) => e.to && !e.to.startsWith('harness/core/'))).toEqual([]);
+  });
+});
+
+/**
+ * The floors of docs/architecture.md, lowest first: a file may import its own area, an area on a
+ * lower floor, or one on its own floor (net and adapters lean on each other's leaves). The first
+ * prefix that matches names a file's area.
+ */
+const FLOORS: Array<Array<[area: string, prefix: string]>> = [
+  [['vocabulary', 'harness/core/vocabulary/']],
+  [['core', 'harness/core/']],
+  [
+    ['oracle', 'harness/core/oracle/'],
+    ['faults', 'harness/faults.ts'],
+  ],
+  [
+    ['pki', 'harness/pki/'],
+    ['peers/runtime', 'peers/runtime/'],
+    ['clients', 'clients/'],
+    ['reports', 'reports/'],
+  ],
+  [
+    ['net', 'harness/net/'],
+    ['adapters', 'harness/adapters/'],
+    ['peers/wires', 'peers/wires/'],
+  ],
+  [['peers', 'peers/']],
+  [['runner/infrastructure', 'harness/runner/infrastructure/']],
+  [['runner/load', 'harness/runner/load/']],
+  [['runner/judge', 'harness/runner/judge/']],
+  [['runner/engine', 'harness/runner/engine/']],
+  [['properties', 'harness/properties/']],
+  [['cli', 'harness/cli/']],
+  [
+    ['index', 'harness/index.ts'],
+    ['scenarios', 'scenarios/'],
+    ['scripts', 'scripts/'],
+    ['bench', 'bench/'],
+  ],
+];
+const PLACES = FLOORS.flatMap((areas, floor) => areas.map(([area, prefix]) => ({ area, prefix, floor })))
+  // Longest prefix first: harness/core/oracle/ before harness/core/, peers/runtime/ before peers/.
+  .sort((a, b) => b.prefix.length - a.prefix.length);
+const placeOf = (file: string) => PLACES.find((p) => file.startsWith(p.prefix));
+
+/** Imports that run up a floor (or into an area no floor names). */
+const upward = (edges: Edge[]) =>
+  edges.filter((e) => {
+    // The bench measures the built package (dist/), which stands on no floor of the sources.
+    if (!e.to || e.to.startsWith('dist/')) return false;
+    const [a, b] = [placeOf(e.from), placeOf(e.to)];
+    if (!a || !b) return true;
+    return a.area !== b.area && b.floor > a.floor;
+  });
+
+/** Files that import each other in a loop (strongly connected components of more than one file). */
+function circles(edges: Edge[]): string[][] {
+  const next = new Map<string, Set<string>>();
+  for (const e of edges) if (e.to && e.to !== e.from) next.set(e.from, (next.get(e.from) ?? new Set()).add(e.to));
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const on = new Set<string>();
+  const out: string[][] = [];
+  let n = 0;
+  const visit = (v: string) => {
+    index.set(v, n);
+    low.set(v, n++);
+    stack.push(v);
+    on.add(v);
+    for (const w of next.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (on.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const c: string[] = [];
+      for (let w = stack.pop()!; ; w = stack.pop()!) {
+        on.delete(w);
+        c.push(w);
+        if (w === v) break;
+      }
+      if (c.length > 1) out.push(c.sort());
+    }
+  };
+  for (const v of next.keys()) if (!index.has(v)) visit(v);
+  return out;
+}
+
+const SOURCES = [
+  'harness/**/*.{ts,tsx}',
+  'peers/**/*.ts',
+  'clients/**/*.ts',
+  'reports/**/*.{ts,tsx}',
+  'scenarios/**/*.ts',
+  'scripts/**/*.ts',
+  'bench/**/*.{ts,mjs}',
+];
+
+describe('the floors and the rooms (docs/architecture.md)', () => {
+  it('every import runs down a floor, or stays in its area', async () => {
+    const edges = (await Promise.all(SOURCES.map(importsOf))).flat();
+    expect(edges.filter((e) => e.to).length).toBeGreaterThan(500);
+    // Every source file has a place on a floor.
+    expect([...new Set(edges.map((e) => e.from))].filter((f) => !placeOf(f))).toEqual([]);
+    expect(upward(edges).map((e) => `${e.from} -> ${e.to}`)).toEqual([]);
+  });
+
+  it('no files import each other in a circle (type imports included)', async () => {
+    const edges = (await Promise.all(SOURCES.map(importsOf))).flat();
+    expect(circles(edges)).toEqual([]);
+  });
+
+  it('the checks can fail: an import up a floor and a circle of two files are caught', () => {
+    const up = [{ from: 'harness/core/verdict.ts', spec: '../runner/engine/run.js', to: 'harness/runner/engine/run.ts' }];
+    expect(upward(up)).toEqual(up);
+    expect(upward([{ from: 'harness/runner/engine/run.ts', spec: 'x', to: 'harness/core/verdict.ts' }])).toEqual([]);
+    const loop = [
+      { from: 'a.ts', spec: './b.js', to: 'b.ts' },
+      { from: 'b.ts', spec: './c.js', to: 'c.ts' },
+      { from: 'c.ts', spec: './a.js', to: 'a.ts' },
+    ];
+    expect(circles(loop)).toEqual([['a.ts', 'b.ts', 'c.ts']]);
+    expect(circles(loop.slice(0, 2))).toEqual([]);
+  });
+
+  it('no source file under harness/, peers/, clients/ or reports/ is over 450 lines', async () => {
+    const files = await glob(['harness/**/*.{ts,tsx}', 'peers/**/*.ts', 'clients/**/*.ts', 'reports/**/*.{ts,tsx}'], { cwd: ROOT });
+    expect(files.length).toBeGreaterThan(100);
+    const long = files.map((f) => [f, readFileSync(join(ROOT, f), 'utf8').split('\n').length] as const).filter(([, n]) => n > 450);
+    expect(long).toEqual([]);
   });
 });

@@ -9,6 +9,9 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { Command, Option } from 'commander';
 import { readInputFile } from './input-file.js';
+import type { ConformanceConfig } from '../runner/load/define.js';
+
+export type { ConformanceConfig };
 import { schemaValidator } from '../runner/load/json-schema.js';
 import { ConfigError } from '../faults.js';
 
@@ -20,23 +23,6 @@ export const CONFIG_NAMES = [
   'a2a-conformance.config.mjs',
   'a2a-conformance.config.js',
 ];
-
-/** A config file as docs/config.schema.json describes it. */
-export interface ConformanceConfig {
-  client?: string;
-  clientCmd?: string;
-  scenarios?: string[];
-  builtin?: boolean;
-  rule?: string[];
-  dialect?: 'a2a-v1' | 'a2a-v0.3';
-  grep?: string;
-  out?: string;
-  expectations?: string;
-  strict?: boolean;
-  deadlineMultiplier?: number;
-  lanes?: number;
-  reporter?: string[];
-}
 
 /** The largest config file read: a config is a few lines. */
 const MAX_BYTES = 1024 * 1024;

@@ -15,8 +15,9 @@
 import { constants } from 'node:os';
 import { closeAllRunFoldersSync } from '../runner/infrastructure/workspace.js';
 
-const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-export type StopSignal = (typeof SIGNALS)[number];
+import { STOP_SIGNALS as SIGNALS, type StopSignal } from '../faults.js';
+
+export type { StopSignal };
 const GRACE_MS = 10_000;
 
 export const signalExitCode = (s: StopSignal) => 128 + constants.signals[s];

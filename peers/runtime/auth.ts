@@ -18,7 +18,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { http, HttpResponse, type RequestHandler } from 'msw';
 import type { PeerRuntime } from '../../harness/core/scenario.js';
 import type { ClientCredentials } from '../../harness/core/vocabulary/types.js';
-import type { PeerParts, PeerRunContext, RecordRequest } from '../context.js';
+import type { PeerParts, PeerRunContext, RecordRequest } from './context.js';
 import { eventOf } from './event.js';
 
 /** Where the token endpoint lives under a run's base URL on the RPC listener. */

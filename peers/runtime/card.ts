@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { http, HttpResponse, type RequestHandler } from 'msw';
-import type { PeerRunContext } from '../context.js';
+import type { PeerRunContext } from './context.js';
 import { eventOf } from './event.js';
 
 export function cardHandler(ctx: PeerRunContext, cardUrl: string, card: Record<string, unknown>): RequestHandler {

@@ -1,6 +1,6 @@
 /** The transcript event of the request a peer handler is answering (the listener numbered it). */
 import { SEQ_HEADER, type HttpEvent } from '../../harness/core/transcript.js';
-import type { PeerRunContext } from '../context.js';
+import type { PeerRunContext } from './context.js';
 
 export function eventOf(ctx: PeerRunContext, request: Request): HttpEvent | undefined {
   const seq = Number(request.headers.get(SEQ_HEADER));

@@ -8,7 +8,7 @@
  */
 import type { PeerRuntime } from '../../harness/core/scenario.js';
 import { isTerminal } from '../../harness/core/transcript.js';
-import type { PeerRunContext } from '../context.js';
+import type { PeerRunContext } from './context.js';
 import { A2AError } from './errors.js';
 import { isObj } from './event.js';
 import { artifactTypesOf, historyLength, messageReply, optsInto, pushConfigOf, taskIdParam } from './intake.js';

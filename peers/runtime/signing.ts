@@ -12,7 +12,7 @@ import { X509Certificate, createHmac, createPrivateKey, createPublicKey, generat
 import { http, HttpResponse } from 'msw';
 import { cardSigningPayload } from '../../harness/core/card-canonical.js';
 import { JWKS_PATH, type CardSigning, type ListenerKind } from '../../harness/core/scenario.js';
-import type { PeerParts, PeerRunContext } from '../context.js';
+import type { PeerParts, PeerRunContext } from './context.js';
 
 export interface SigningKey {
   kid: string;

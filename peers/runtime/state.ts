@@ -4,7 +4,7 @@
  */
 import type { PeerRuntime } from '../../harness/core/scenario.js';
 import type { HttpEvent } from '../../harness/core/transcript.js';
-import type { PeerRunContext } from '../context.js';
+import type { PeerRunContext } from './context.js';
 import type { StreamPlan } from './stream.js';
 import type { PushBody, TaskRuntime, TaskState } from './tasks.js';
 

@@ -7,7 +7,7 @@
  */
 import type { HttpEvent } from '../../harness/core/transcript.js';
 import { isTerminal } from '../../harness/core/transcript.js';
-import type { PeerRunContext } from '../context.js';
+import type { PeerRunContext } from './context.js';
 import { isObj } from './event.js';
 import type { ArtifactJson, TaskRuntime, TaskState } from './tasks.js';
 

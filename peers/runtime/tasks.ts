@@ -5,7 +5,7 @@
  */
 import type { PeerRuntime } from '../../harness/core/scenario.js';
 import { isTerminal, type TaskRecord } from '../../harness/core/transcript.js';
-import type { PeerRunContext } from '../context.js';
+import type { PeerRunContext } from './context.js';
 import { A2AError } from './errors.js';
 
 /** A push notification's body as the wire a config was set through sends it (v1.0's StreamResponse as it is; v0.3's Task). */

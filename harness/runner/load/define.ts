@@ -4,7 +4,6 @@
  * is the typed entry point of the format, so a TypeScript file is checked as it is written.
  */
 import type { Scenario } from '../../core/scenario.js';
-import type { ConformanceConfig } from '../../cli/config.js';
 
 /** Declares the scenarios of one file: `export default defineScenarios([...])`. */
 export function defineScenarios(scenarios: Scenario[]): Scenario[] {
@@ -23,4 +22,21 @@ export function defineScenario(scenario: Scenario): Scenario[] {
  */
 export function defineConfig(config: ConformanceConfig): ConformanceConfig {
   return config;
+}
+
+/** A config file as docs/config.schema.json describes it. */
+export interface ConformanceConfig {
+  client?: string;
+  clientCmd?: string;
+  scenarios?: string[];
+  builtin?: boolean;
+  rule?: string[];
+  dialect?: 'a2a-v1' | 'a2a-v0.3';
+  grep?: string;
+  out?: string;
+  expectations?: string;
+  strict?: boolean;
+  deadlineMultiplier?: number;
+  lanes?: number;
+  reporter?: string[];
 }

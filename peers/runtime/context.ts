@@ -4,10 +4,10 @@
  * peers depend on core only. And the parts a peer is composed of besides its runtime and wires.
  */
 import type { RequestHandler } from 'msw';
-import type { CardSigners, ListenerKind } from '../harness/core/scenario.js';
-import type { PushOrder } from '../harness/core/push.js';
-import type { HttpEvent, PushAttemptEvent, TaskLedger, Transcript } from '../harness/core/transcript.js';
-import type { ClientCredentials } from '../harness/core/vocabulary/types.js';
+import type { CardSigners, ListenerKind } from '../../harness/core/scenario.js';
+import type { PushOrder } from '../../harness/core/push.js';
+import type { HttpEvent, PushAttemptEvent, TaskLedger, Transcript } from '../../harness/core/transcript.js';
+import type { ClientCredentials } from '../../harness/core/vocabulary/types.js';
 
 export type { PushOrder };
 
