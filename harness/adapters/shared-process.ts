@@ -11,7 +11,8 @@
  */
 import type { ClientReport, Hello, RunRequest } from '../core/vocabulary/types.js';
 import type { ClientAdapter, ClientDiagnostics } from './contract.js';
-import { Child, describeExit, greetChild, head, KILL_AFTER_ABORT_MS, MAX_WARNINGS, runLine, type SubprocessOptions } from './subprocess.js';
+import { Child, describeExit, head, type SubprocessOptions } from './child.js';
+import { greetChild, KILL_AFTER_ABORT_MS, MAX_WARNINGS, runLine } from './protocol.js';
 import { ClientFault, HarnessFault, HelloFailure } from '../faults.js';
 
 /** stderr kept per process: the last 256 KiB, from which each run takes what came while it was in flight. */
