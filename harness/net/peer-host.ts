@@ -119,47 +119,7 @@ export class PeerHost {
           // across runs would meet a closed socket it did not close, a fault of the harness's making.
           keepAliveTimeout: 30_000,
         });
-        server.on('request', (req, res) => {
-          host.onRequest(kind, req, res).catch((err: unknown) => {
-            // Never leave a client hanging on a harness fault: answer, and record it as ours.
-            host.active?.transcript.record({ kind: 'harness', level: 'error', message: `listener ${kind}: ${(err as Error).stack ?? String(err)}` });
-            if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' }).end('harness error (not the client’s fault)');
-            else res.destroy();
-          });
-        });
-        server.on('connection', (raw: Socket) => {
-          host.accepted++;
-          // Decided now, while the client end is open (a client that refuses the certificate closes it at once).
-          const leaders = host.owner?.();
-          if (leaders && raw.remotePort && connectionFrom(leaders, raw.remotePort, raw.localPort!) === false) {
-            host.foreign.add(raw);
-            host.foreignConnections++;
-          }
-        });
-        server.on('secureConnection', (socket: TLSSocket) => {
-          host.outcomes++;
-          if (host.isForeign(socket)) return void host.socketRun.set(socket, undefined);
-          const cert = certSubject(socket);
-          host.socketRun.set(socket, host.active);
-          host.active?.transcript.record({
-            kind: 'tls',
-            listener: kind,
-            ok: true,
-            clientCert: cert.presented,
-            ...(cert.subject ? { clientCertSubject: cert.subject } : {}),
-          });
-        });
-        server.on('tlsClientError', (err: NodeJS.ErrnoException, socket: TLSSocket) => {
-          host.outcomes++;
-          if (host.isForeign(socket)) return;
-          host.active?.transcript.record({
-            kind: 'tls',
-            listener: kind,
-            ok: false,
-            error: err.code ?? err.message,
-            clientCert: false,
-          });
-        });
+        host.watch(kind, server);
         await new Promise<void>((resolve, reject) => {
           server.once('error', reject);
           server.listen(0, '127.0.0.1', () => resolve());
@@ -169,6 +129,51 @@ export class PeerHost {
       }),
     );
     return host;
+  }
+
+  /** Wires a listener's events: requests to onRequest, connections counted and attributed, handshakes (failed ones too) recorded in the active run. */
+  private watch(kind: ListenerKind, server: Server): void {
+    server.on('request', (req, res) => {
+      this.onRequest(kind, req, res).catch((err: unknown) => {
+        // Never leave a client hanging on a harness fault: answer, and record it as ours.
+        this.active?.transcript.record({ kind: 'harness', level: 'error', message: `listener ${kind}: ${(err as Error).stack ?? String(err)}` });
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' }).end('harness error (not the client’s fault)');
+        else res.destroy();
+      });
+    });
+    server.on('connection', (raw: Socket) => {
+      this.accepted++;
+      // Decided now, while the client end is open (a client that refuses the certificate closes it at once).
+      const leaders = this.owner?.();
+      if (leaders && raw.remotePort && connectionFrom(leaders, raw.remotePort, raw.localPort!) === false) {
+        this.foreign.add(raw);
+        this.foreignConnections++;
+      }
+    });
+    server.on('secureConnection', (socket: TLSSocket) => {
+      this.outcomes++;
+      if (this.isForeign(socket)) return void this.socketRun.set(socket, undefined);
+      const cert = certSubject(socket);
+      this.socketRun.set(socket, this.active);
+      this.active?.transcript.record({
+        kind: 'tls',
+        listener: kind,
+        ok: true,
+        clientCert: cert.presented,
+        ...(cert.subject ? { clientCertSubject: cert.subject } : {}),
+      });
+    });
+    server.on('tlsClientError', (err: NodeJS.ErrnoException, socket: TLSSocket) => {
+      this.outcomes++;
+      if (this.isForeign(socket)) return;
+      this.active?.transcript.record({
+        kind: 'tls',
+        listener: kind,
+        ok: false,
+        error: err.code ?? err.message,
+        clientCert: false,
+      });
+    });
   }
 
   /**
