@@ -18,11 +18,8 @@ import type { CardSigners } from '../core/scenario.js';
 import type { Pki } from '../pki/index.js';
 import type { ListenerKind } from '../core/scenario.js';
 import { LISTENER_KINDS } from '../core/scenario.js';
-import { DROP_HEADER, keepOn, RUN_INPUT_BYTES, SEQ_HEADER, type HttpEvent, type Transcript } from '../core/transcript.js';
-import { addStreamEvent, bodyRecord, keptChars, shedRecord, type BodyRecord } from '../core/body.js';
-import { createParser } from 'eventsource-parser';
-
-const MAX_BODY = 2 * 1024 * 1024;
+import { RUN_INPUT_BYTES, SEQ_HEADER, type HttpEvent, type Transcript } from '../core/transcript.js';
+import { answer, readBody, refuse } from './respond.js';
 
 export interface RunSlot {
   key: string;
@@ -122,47 +119,7 @@ export class PeerHost {
           // across runs would meet a closed socket it did not close, a fault of the harness's making.
           keepAliveTimeout: 30_000,
         });
-        server.on('request', (req, res) => {
-          host.onRequest(kind, req, res).catch((err: unknown) => {
-            // Never leave a client hanging on a harness fault: answer, and record it as ours.
-            host.active?.transcript.record({ kind: 'harness', level: 'error', message: `listener ${kind}: ${(err as Error).stack ?? String(err)}` });
-            if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' }).end('harness error (not the client’s fault)');
-            else res.destroy();
-          });
-        });
-        server.on('connection', (raw: Socket) => {
-          host.accepted++;
-          // Decided now, while the client end is open (a client that refuses the certificate closes it at once).
-          const leaders = host.owner?.();
-          if (leaders && raw.remotePort && connectionFrom(leaders, raw.remotePort, raw.localPort!) === false) {
-            host.foreign.add(raw);
-            host.foreignConnections++;
-          }
-        });
-        server.on('secureConnection', (socket: TLSSocket) => {
-          host.outcomes++;
-          if (host.isForeign(socket)) return void host.socketRun.set(socket, undefined);
-          const cert = certSubject(socket);
-          host.socketRun.set(socket, host.active);
-          host.active?.transcript.record({
-            kind: 'tls',
-            listener: kind,
-            ok: true,
-            clientCert: cert.presented,
-            ...(cert.subject ? { clientCertSubject: cert.subject } : {}),
-          });
-        });
-        server.on('tlsClientError', (err: NodeJS.ErrnoException, socket: TLSSocket) => {
-          host.outcomes++;
-          if (host.isForeign(socket)) return;
-          host.active?.transcript.record({
-            kind: 'tls',
-            listener: kind,
-            ok: false,
-            error: err.code ?? err.message,
-            clientCert: false,
-          });
-        });
+        host.watch(kind, server);
         await new Promise<void>((resolve, reject) => {
           server.once('error', reject);
           server.listen(0, '127.0.0.1', () => resolve());
@@ -172,6 +129,51 @@ export class PeerHost {
       }),
     );
     return host;
+  }
+
+  /** Wires a listener's events: requests to onRequest, connections counted and attributed, handshakes (failed ones too) recorded in the active run. */
+  private watch(kind: ListenerKind, server: Server): void {
+    server.on('request', (req, res) => {
+      this.onRequest(kind, req, res).catch((err: unknown) => {
+        // Never leave a client hanging on a harness fault: answer, and record it as ours.
+        this.active?.transcript.record({ kind: 'harness', level: 'error', message: `listener ${kind}: ${(err as Error).stack ?? String(err)}` });
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' }).end('harness error (not the client’s fault)');
+        else res.destroy();
+      });
+    });
+    server.on('connection', (raw: Socket) => {
+      this.accepted++;
+      // Decided now, while the client end is open (a client that refuses the certificate closes it at once).
+      const leaders = this.owner?.();
+      if (leaders && raw.remotePort && connectionFrom(leaders, raw.remotePort, raw.localPort!) === false) {
+        this.foreign.add(raw);
+        this.foreignConnections++;
+      }
+    });
+    server.on('secureConnection', (socket: TLSSocket) => {
+      this.outcomes++;
+      if (this.isForeign(socket)) return void this.socketRun.set(socket, undefined);
+      const cert = certSubject(socket);
+      this.socketRun.set(socket, this.active);
+      this.active?.transcript.record({
+        kind: 'tls',
+        listener: kind,
+        ok: true,
+        clientCert: cert.presented,
+        ...(cert.subject ? { clientCertSubject: cert.subject } : {}),
+      });
+    });
+    server.on('tlsClientError', (err: NodeJS.ErrnoException, socket: TLSSocket) => {
+      this.outcomes++;
+      if (this.isForeign(socket)) return;
+      this.active?.transcript.record({
+        kind: 'tls',
+        listener: kind,
+        ok: false,
+        error: err.code ?? err.message,
+        clientCert: false,
+      });
+    });
   }
 
   /**
@@ -233,13 +235,21 @@ export class PeerHost {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('unknown scenario run');
       return;
     }
-    const header = (n: string) => {
-      const v = req.headers[n];
-      return Array.isArray(v) ? v.join(', ') : v;
-    };
-    // A connection whose handshake is on record in another run (kept alive across runs by the client),
-    // or in none (made while no run was active): this run records it once, before the request.
-    const socket = req.socket as TLSSocket;
+    this.noteConnection(kind, req.socket as TLSSocket, slot);
+    const ev = recordRequest(slot.transcript, kind, listener.origin, req, path);
+    const body = await admit(slot.transcript, ev, req, res);
+    if (!body) return;
+    const method = req.method ?? 'GET';
+    const request = toRequest(listener.origin + path, method, req, ev.seq, body);
+    const response = await peerResponse(slot, ev, res, request, listener.origin, `${method} ${path}`);
+    if (response) await answer(slot.transcript, slot.streams, ev, res, response);
+  }
+
+  /**
+   * A connection whose handshake is on record in another run (kept alive across runs by the client),
+   * or in none (made while no run was active): this run records it once, before the request.
+   */
+  private noteConnection(kind: ListenerKind, socket: TLSSocket, slot: RunSlot): void {
     const was = this.socketRun.get(socket);
     if (this.socketRun.has(socket) && was !== slot) {
       const cert = certSubject(socket);
@@ -253,205 +263,101 @@ export class PeerHost {
       });
       this.socketRun.set(socket, slot);
     }
-    const auth = header('authorization');
-    let versionQuery: string | undefined;
-    try {
-      versionQuery = new URL(path, listener.origin).searchParams.get('A2A-Version') ?? undefined;
-    } catch {
-      versionQuery = undefined;
-    }
-    const ev: HttpEvent = slot.transcript.record<Omit<HttpEvent, 'seq' | 't'>>({
-      kind: 'http',
-      listener: kind,
-      origin: listener.origin,
-      method: req.method ?? 'GET',
-      path,
-      headers: {
-        ...(header('a2a-version') !== undefined ? { a2aVersion: header('a2a-version') } : {}),
-        ...(header('content-type') ? { contentType: header('content-type') } : {}),
-        ...(header('accept') ? { accept: header('accept') } : {}),
-        // The scheme and a digest, never the credential itself.
-        ...(auth
-          ? {
-              authorization: true,
-              authScheme: auth.trim().split(/\s+/)[0]!.slice(0, 40),
-              authDigest: createHash('sha256').update(auth).digest('hex').slice(0, 12),
-            }
-          : {}),
-        // v0.3 names the same opt-in X-A2A-Extensions: recorded as the one header it is.
-        ...((header('a2a-extensions') ?? header('x-a2a-extensions'))
-          ? { a2aExtensions: (header('a2a-extensions') ?? header('x-a2a-extensions'))!.slice(0, 2000) }
-          : {}),
-        ...(header('if-none-match') ? { ifNoneMatch: header('if-none-match')!.slice(0, 200) } : {}),
-      },
-      ...(versionQuery !== undefined ? { versionQuery: versionQuery.slice(0, 40) } : {}),
-      clientCert: certSubject(req.socket as TLSSocket),
-    });
-
-    let body: Buffer | undefined;
-    try {
-      body = await readBody(req);
-    } catch (err) {
-      ev.status = 413;
-      ev.note = (err as Error).message;
-      slot.transcript.onAnswer?.(ev);
-      res.writeHead(413, { 'content-type': 'text/plain' }).end('request body too large');
-      return;
-    }
-    if (body && body.length > 0) ev.requestDigest = createHash('sha256').update(body).digest('hex').slice(0, 16);
-    // Past the run's input budget (a flood of large requests): answered without reaching a peer, which would store it.
-    if (!slot.transcript.receive(body?.length ?? 0)) {
-      ev.status = 429;
-      ev.note = `past the ${RUN_INPUT_BYTES / 1024 / 1024} MiB of requests one scenario run takes: not passed to the peer`;
-      slot.transcript.onAnswer?.(ev);
-      res.writeHead(429, { 'content-type': 'text/plain' }).end('too much sent in this scenario run');
-      return;
-    }
-    const method = req.method ?? 'GET';
-    // Methods a Fetch Request cannot carry are the client's odd choice, not a harness fault.
-    if (!['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'].includes(method)) {
-      ev.status = 405;
-      ev.note = `method ${method} is not served`;
-      slot.transcript.onAnswer?.(ev);
-      res.writeHead(405, { 'content-type': 'text/plain', allow: 'GET, POST' }).end('method not allowed');
-      return;
-    }
-    const headers = new Headers();
-    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && !k.startsWith(':')) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
-    headers.set(SEQ_HEADER, String(ev.seq));
-    const request = new Request(listener.origin + path, {
-      method,
-      headers,
-      ...(body && body.length > 0 && method !== 'GET' && method !== 'HEAD' ? { body: new Uint8Array(body) } : {}),
-    });
-
-    let response: Response | undefined;
-    try {
-      response = await getResponse(slot.handlers, request, { baseUrl: listener.origin });
-    } catch (err) {
-      slot.transcript.record({ kind: 'harness', level: 'error', message: `peer handler threw on ${method} ${path}: ${(err as Error).stack ?? String(err)}` });
-      ev.status = 500;
-      slot.transcript.onAnswer?.(ev);
-      res.writeHead(500, { 'content-type': 'text/plain' }).end('harness error (not the client’s fault)');
-      return;
-    }
-    if (!response) {
-      ev.status = 404;
-      ev.note = 'no handler for this path';
-      slot.transcript.onAnswer?.(ev);
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-      return;
-    }
-    ev.status ??= response.status;
-    const out: Record<string, string> = {};
-    response.headers.forEach((v, k) => {
-      out[k] = v;
-    });
-    // A scripted dropped connection (runtime.drop): the peer's mark, never sent on.
-    const dropAt = out[DROP_HEADER] === undefined ? undefined : Number(out[DROP_HEADER]);
-    delete out[DROP_HEADER];
-    const kept = {
-      ...(out['www-authenticate'] ? { wwwAuthenticate: out['www-authenticate'].slice(0, 500) } : {}),
-      ...(out['retry-after'] ? { retryAfter: out['retry-after'].slice(0, 100) } : {}),
-      ...(out.etag ? { etag: out.etag.slice(0, 100) } : {}),
-      ...(out['a2a-extensions'] ? { a2aExtensions: out['a2a-extensions'].slice(0, 2000) } : {}),
-    };
-    if (Object.keys(kept).length) ev.response = kept;
-    const contentType = out['content-type'];
-    // A whole body is read before it is sent, so the transcript keeps it; an event stream is kept event by event as it goes.
-    const streamed = !!response.body && /^text\/event-stream/i.test(contentType ?? '');
-    let whole: Buffer | undefined;
-    if (response.body && !streamed) whole = Buffer.from(await response.arrayBuffer());
-    // What a dropped answer really sent is what the transcript keeps.
-    if (dropAt !== undefined && whole !== undefined) whole = whole.subarray(0, dropAt);
-    if (whole !== undefined || !response.body) {
-      const bytes = whole?.length ?? 0;
-      const digest = bytes ? createHash('sha256').update(whole!).digest('hex').slice(0, 16) : undefined;
-      // The card is shown beside the scenario byte for byte (its digest is on the event): not kept twice.
-      ev.responseBody = ev.bodyDigest
-        ? { ...(contentType ? { contentType } : {}), bytes, ...(digest ? { digest } : {}), omitted: 'the Agent Card: shown with the scenario, byte for byte' }
-        : keepOn(ev, keptChars(bytes))
-          ? bodyRecord(whole?.toString('utf8') ?? '', bytes, contentType, digest)
-          : shedRecord(bytes, contentType, digest);
-    }
-    res.writeHead(response.status, out);
-    slot.transcript.onAnswer?.(ev);
-    if (dropAt !== undefined) return cut(res, response, whole, dropAt);
-    if (!response.body) {
-      res.end();
-      return;
-    }
-    if (whole !== undefined) {
-      res.end(whole);
-      return;
-    }
-    slot.streams.add(res);
-    res.on('close', () => slot.streams.delete(res));
-    const rec: BodyRecord = { ...(contentType ? { contentType } : {}), bytes: 0, events: [] };
-    ev.responseBody = rec;
-    const budget = { chars: 0, room: (chars: number) => keepOn(ev, chars) };
-    // Events are added while the run records: a sealed transcript is graded and never changes.
-    const parser = createParser({ onEvent: (e) => void (!slot.transcript.isSealed && addStreamEvent(rec, e.data, budget)) });
-    const dec = new TextDecoder();
-    try {
-      const reader = response.body.getReader();
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        if (res.destroyed) {
-          await reader.cancel();
-          break;
-        }
-        parser.feed(dec.decode(value, { stream: true }));
-        res.write(value);
-      }
-      res.end();
-    } catch {
-      res.destroy();
-    }
   }
 }
 
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY) {
-        reject(new Error(`body over ${MAX_BODY} bytes`));
-        req.destroy();
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
+/** Records a request on its run's transcript as it arrives: the headers that matter (a credential by scheme and digest only), before its body is read. */
+function recordRequest(transcript: Transcript, kind: ListenerKind, origin: string, req: IncomingMessage, path: string): HttpEvent {
+  const header = (n: string) => {
+    const v = req.headers[n];
+    return Array.isArray(v) ? v.join(', ') : v;
+  };
+  const auth = header('authorization');
+  let versionQuery: string | undefined;
+  try {
+    versionQuery = new URL(path, origin).searchParams.get('A2A-Version') ?? undefined;
+  } catch {
+    versionQuery = undefined;
+  }
+  return transcript.record<Omit<HttpEvent, 'seq' | 't'>>({
+    kind: 'http',
+    listener: kind,
+    origin,
+    method: req.method ?? 'GET',
+    path,
+    headers: {
+      ...(header('a2a-version') !== undefined ? { a2aVersion: header('a2a-version') } : {}),
+      ...(header('content-type') ? { contentType: header('content-type') } : {}),
+      ...(header('accept') ? { accept: header('accept') } : {}),
+      // The scheme and a digest, never the credential itself.
+      ...(auth
+        ? {
+            authorization: true,
+            authScheme: auth.trim().split(/\s+/)[0]!.slice(0, 40),
+            authDigest: createHash('sha256').update(auth).digest('hex').slice(0, 12),
+          }
+        : {}),
+      // v0.3 names the same opt-in X-A2A-Extensions: recorded as the one header it is.
+      ...((header('a2a-extensions') ?? header('x-a2a-extensions'))
+        ? { a2aExtensions: (header('a2a-extensions') ?? header('x-a2a-extensions'))!.slice(0, 2000) }
+        : {}),
+      ...(header('if-none-match') ? { ifNoneMatch: header('if-none-match')!.slice(0, 200) } : {}),
+    },
+    ...(versionQuery !== undefined ? { versionQuery: versionQuery.slice(0, 40) } : {}),
+    clientCert: certSubject(req.socket as TLSSocket),
   });
 }
 
 /**
- * Sends the headers and the first `bytes` bytes of a body, then destroys the socket once they are
- * on their way: a connection lost mid-response, as a proxy or a crashed worker leaves it.
+ * Reads a request's body and decides whether a peer may see it: too large, past the run's input
+ * budget, or of a method a Fetch Request cannot carry, it is answered here (undefined).
  */
-async function cut(res: ServerResponse, response: Response, whole: Buffer | undefined, bytes: number): Promise<void> {
-  let head: Buffer;
-  if (whole !== undefined || !response.body) head = (whole ?? Buffer.alloc(0)).subarray(0, bytes);
-  else {
-    // An event stream: read until enough has come (or it ended), then stop reading it.
-    const chunks: Buffer[] = [];
-    let have = 0;
-    const reader = response.body.getReader();
-    while (have < bytes) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(Buffer.from(value));
-      have += value.length;
-    }
-    await reader.cancel().catch(() => {});
-    head = Buffer.concat(chunks).subarray(0, bytes);
+async function admit(transcript: Transcript, ev: HttpEvent, req: IncomingMessage, res: ServerResponse): Promise<Buffer | undefined> {
+  let body: Buffer;
+  try {
+    body = await readBody(req);
+  } catch (err) {
+    refuse(transcript, ev, res, 413, (err as Error).message, 'request body too large');
+    return undefined;
   }
-  res.flushHeaders();
-  if (head.length === 0) res.destroy();
-  else res.write(head, () => res.destroy());
+  if (body.length > 0) ev.requestDigest = createHash('sha256').update(body).digest('hex').slice(0, 16);
+  // Past the run's input budget (a flood of large requests): answered without reaching a peer, which would store it.
+  if (!transcript.receive(body.length)) {
+    const note = `past the ${RUN_INPUT_BYTES / 1024 / 1024} MiB of requests one scenario run takes: not passed to the peer`;
+    refuse(transcript, ev, res, 429, note, 'too much sent in this scenario run');
+    return undefined;
+  }
+  const method = req.method ?? 'GET';
+  // Methods a Fetch Request cannot carry are the client's odd choice, not a harness fault.
+  if (!['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'].includes(method)) {
+    refuse(transcript, ev, res, 405, `method ${method} is not served`, 'method not allowed', { allow: 'GET, POST' });
+    return undefined;
+  }
+  return body;
+}
+
+/** The Fetch Request the peers' handlers see: the client's headers, the event's sequence number, the body where a method carries one. */
+function toRequest(url: string, method: string, req: IncomingMessage, seq: number, body: Buffer): Request {
+  const headers = new Headers();
+  for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && !k.startsWith(':')) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
+  headers.set(SEQ_HEADER, String(seq));
+  return new Request(url, {
+    method,
+    headers,
+    ...(body.length > 0 && method !== 'GET' && method !== 'HEAD' ? { body: new Uint8Array(body) } : {}),
+  });
+}
+
+/** The run's peers' answer to a request; none (answered here) where no handler serves it or one threw, a fault of the harness's. */
+async function peerResponse(slot: RunSlot, ev: HttpEvent, res: ServerResponse, request: Request, baseUrl: string, what: string): Promise<Response | undefined> {
+  let response: Response | undefined;
+  try {
+    response = await getResponse(slot.handlers, request, { baseUrl });
+  } catch (err) {
+    slot.transcript.record({ kind: 'harness', level: 'error', message: `peer handler threw on ${what}: ${(err as Error).stack ?? String(err)}` });
+    refuse(slot.transcript, ev, res, 500, undefined, 'harness error (not the client’s fault)');
+    return undefined;
+  }
+  if (!response) refuse(slot.transcript, ev, res, 404, 'no handler for this path', 'not found');
+  return response;
 }

@@ -1,0 +1,167 @@
+/**
+ * The wire side of PeerHost's answers (DESIGN.md §5): a request's body read within its bound, a
+ * request turned away before any peer sees it, and a peer's answer written out (whole, as an event
+ * stream, or cut short by a scripted dropped connection) with what was sent kept on its event.
+ */
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createParser } from 'eventsource-parser';
+import { DROP_HEADER, keepOn, type HttpEvent, type Transcript } from '../core/transcript.js';
+import { addStreamEvent, bodyRecord, keptChars, shedRecord, type BodyRecord } from '../core/body.js';
+
+const MAX_BODY = 2 * 1024 * 1024;
+
+export function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY) {
+        reject(new Error(`body over ${MAX_BODY} bytes`));
+        req.destroy();
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+/** Answers a request with a plain-text `status` of the harness's own, its status (and `note`) on the request's event first. */
+export function refuse(
+  transcript: Transcript,
+  ev: HttpEvent,
+  res: ServerResponse,
+  status: number,
+  note: string | undefined,
+  text: string,
+  headers: Record<string, string> = {},
+): void {
+  ev.status = status;
+  if (note !== undefined) ev.note = note;
+  transcript.onAnswer?.(ev);
+  res.writeHead(status, { 'content-type': 'text/plain', ...headers }).end(text);
+}
+
+/**
+ * Writes a peer's answer to the client: its headers (less the drop mark), then its body whole, as an
+ * event stream, or cut where a scripted dropped connection says. `streams`: the run's open streams.
+ */
+export async function answer(transcript: Transcript, streams: Set<ServerResponse>, ev: HttpEvent, res: ServerResponse, response: Response): Promise<void> {
+  ev.status ??= response.status;
+  const { out, dropAt } = responseHeaders(ev, response);
+  const contentType = out['content-type'];
+  // A whole body is read before it is sent, so the transcript keeps it; an event stream is kept event by event as it goes.
+  const streamed = !!response.body && /^text\/event-stream/i.test(contentType ?? '');
+  let whole: Buffer | undefined;
+  if (response.body && !streamed) whole = Buffer.from(await response.arrayBuffer());
+  // What a dropped answer really sent is what the transcript keeps.
+  if (dropAt !== undefined && whole !== undefined) whole = whole.subarray(0, dropAt);
+  if (whole !== undefined || !response.body) keepWhole(ev, whole, contentType);
+  res.writeHead(response.status, out);
+  transcript.onAnswer?.(ev);
+  if (dropAt !== undefined) return cut(res, response, whole, dropAt);
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  if (whole !== undefined) {
+    res.end(whole);
+    return;
+  }
+  return stream(transcript, streams, ev, res, response.body, contentType);
+}
+
+/** The headers to send (every one the peer set but the drop mark), where it says to drop, and the few the event keeps. */
+function responseHeaders(ev: HttpEvent, response: Response): { out: Record<string, string>; dropAt: number | undefined } {
+  const out: Record<string, string> = {};
+  response.headers.forEach((v, k) => {
+    out[k] = v;
+  });
+  // A scripted dropped connection (runtime.drop): the peer's mark, never sent on.
+  const dropAt = out[DROP_HEADER] === undefined ? undefined : Number(out[DROP_HEADER]);
+  delete out[DROP_HEADER];
+  const kept = {
+    ...(out['www-authenticate'] ? { wwwAuthenticate: out['www-authenticate'].slice(0, 500) } : {}),
+    ...(out['retry-after'] ? { retryAfter: out['retry-after'].slice(0, 100) } : {}),
+    ...(out.etag ? { etag: out.etag.slice(0, 100) } : {}),
+    ...(out['a2a-extensions'] ? { a2aExtensions: out['a2a-extensions'].slice(0, 2000) } : {}),
+  };
+  if (Object.keys(kept).length) ev.response = kept;
+  return { out, dropAt };
+}
+
+/** Keeps a whole (or empty) response body on its event, as far as the run's budget lets it. */
+function keepWhole(ev: HttpEvent, whole: Buffer | undefined, contentType: string | undefined): void {
+  const bytes = whole?.length ?? 0;
+  const digest = bytes ? createHash('sha256').update(whole!).digest('hex').slice(0, 16) : undefined;
+  // The card is shown beside the scenario byte for byte (its digest is on the event): not kept twice.
+  ev.responseBody = ev.bodyDigest
+    ? { ...(contentType ? { contentType } : {}), bytes, ...(digest ? { digest } : {}), omitted: 'the Agent Card: shown with the scenario, byte for byte' }
+    : keepOn(ev, keptChars(bytes))
+      ? bodyRecord(whole?.toString('utf8') ?? '', bytes, contentType, digest)
+      : shedRecord(bytes, contentType, digest);
+}
+
+/** Passes an event stream on chunk by chunk, keeping its events on the event as they go, until it ends or the client goes. */
+async function stream(
+  transcript: Transcript,
+  streams: Set<ServerResponse>,
+  ev: HttpEvent,
+  res: ServerResponse,
+  body: ReadableStream<Uint8Array>,
+  contentType: string | undefined,
+): Promise<void> {
+  streams.add(res);
+  res.on('close', () => streams.delete(res));
+  const rec: BodyRecord = { ...(contentType ? { contentType } : {}), bytes: 0, events: [] };
+  ev.responseBody = rec;
+  const budget = { chars: 0, room: (chars: number) => keepOn(ev, chars) };
+  // Events are added while the run records: a sealed transcript is graded and never changes.
+  const parser = createParser({ onEvent: (e) => void (!transcript.isSealed && addStreamEvent(rec, e.data, budget)) });
+  const dec = new TextDecoder();
+  try {
+    const reader = body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (res.destroyed) {
+        await reader.cancel();
+        break;
+      }
+      parser.feed(dec.decode(value, { stream: true }));
+      res.write(value);
+    }
+    res.end();
+  } catch {
+    res.destroy();
+  }
+}
+
+/**
+ * Sends the headers and the first `bytes` bytes of a body, then destroys the socket once they are
+ * on their way: a connection lost mid-response, as a proxy or a crashed worker leaves it.
+ */
+async function cut(res: ServerResponse, response: Response, whole: Buffer | undefined, bytes: number): Promise<void> {
+  let head: Buffer;
+  if (whole !== undefined || !response.body) head = (whole ?? Buffer.alloc(0)).subarray(0, bytes);
+  else {
+    // An event stream: read until enough has come (or it ended), then stop reading it.
+    const chunks: Buffer[] = [];
+    let have = 0;
+    const reader = response.body.getReader();
+    while (have < bytes) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(Buffer.from(value));
+      have += value.length;
+    }
+    await reader.cancel().catch(() => {});
+    head = Buffer.concat(chunks).subarray(0, bytes);
+  }
+  res.flushHeaders();
+  if (head.length === 0) res.destroy();
+  else res.write(head, () => res.destroy());
+}
