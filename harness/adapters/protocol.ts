@@ -3,7 +3,7 @@
  * several (shared-process.ts) alike: the greeting, whose answer must be a good hello, and the lines
  * a process writes while runs are in flight.
  */
-import type { ClientReport, Hello } from '../core/vocabulary/types.js';
+import type { ClientReport, Hello, RunRequest } from '../core/vocabulary/types.js';
 import { lagWindow, owedMs } from '../net/lag.js';
 import { type Child, describeExit, head } from './child.js';
 import { helloProblem } from './contract.js';
@@ -13,6 +13,21 @@ export const PROTOCOL = 'a2a-conformance/1';
 const HELLO_TIMEOUT_MS = 10_000;
 export const KILL_AFTER_ABORT_MS = 2_000;
 export const MAX_WARNINGS = 100;
+
+/** The `run` line of the protocol (docs/protocol.md): what a scenario asks of the client, credentials only where the run has some. */
+export function runMessage(req: RunRequest): Record<string, unknown> {
+  return {
+    type: 'run',
+    id: req.id,
+    scenario: req.scenario,
+    cardUrl: req.cardUrl,
+    intent: req.intent,
+    profile: req.profile,
+    deadlineMs: req.deadlineMs,
+    tls: req.tls,
+    ...(req.credentials ? { credentials: req.credentials } : {}),
+  };
+}
 
 /**
  * A line a process wrote while runs were in flight: a result (its id and report, whose shape the

@@ -12,7 +12,7 @@
 import type { ClientReport, Hello, RunRequest } from '../core/vocabulary/types.js';
 import type { ClientAdapter, ClientDiagnostics } from './contract.js';
 import { Child, describeExit, head, type SubprocessOptions } from './child.js';
-import { greetChild, KILL_AFTER_ABORT_MS, MAX_WARNINGS, runLine } from './protocol.js';
+import { greetChild, KILL_AFTER_ABORT_MS, MAX_WARNINGS, runLine, runMessage } from './protocol.js';
 import { ClientFault, HarnessFault, HelloFailure } from '../faults.js';
 
 /** stderr kept per process: the last 256 KiB, from which each run takes what came while it was in flight. */
@@ -182,17 +182,7 @@ export class SharedProcess {
     const from = p.stderrAt;
     this.stderrOf.set(req.id, { p, from });
     const answered = new Promise<ClientReport>((resolve, reject) => p.inflight.set(req.id, { resolve, reject, d }));
-    p.child.send({
-      type: 'run',
-      id: req.id,
-      scenario: req.scenario,
-      cardUrl: req.cardUrl,
-      intent: req.intent,
-      profile: req.profile,
-      deadlineMs: req.deadlineMs,
-      tls: req.tls,
-      ...(req.credentials ? { credentials: req.credentials } : {}),
-    });
+    p.child.send(runMessage(req));
     let killTimer: NodeJS.Timeout | undefined;
     const onAbort = () => {
       p.child.send({ type: 'abort', id: req.id });

@@ -11,7 +11,7 @@ import type { ClientReport, Hello, RunRequest } from '../core/vocabulary/types.j
 import { Child, describeExit, head, type SubprocessOptions } from './child.js';
 import type { ClientAdapter, ClientDiagnostics } from './contract.js';
 import { sampleTrees } from './process-group.js';
-import { greetChild, KILL_AFTER_ABORT_MS, MAX_WARNINGS, runLine } from './protocol.js';
+import { greetChild, KILL_AFTER_ABORT_MS, MAX_WARNINGS, runLine, runMessage } from './protocol.js';
 import { ClientFault, HarnessFault, HelloFailure } from '../faults.js';
 
 /** How long the next run waits for the previous one to end (a killed process to exit). */
@@ -146,17 +146,7 @@ export class SubprocessClient implements ClientAdapter {
     const child = this.child!;
     child.takeStderr(); // what it logged between runs is not this scenario's
     entry.child = child;
-    child.send({
-      type: 'run',
-      id: req.id,
-      scenario: req.scenario,
-      cardUrl: req.cardUrl,
-      intent: req.intent,
-      profile: req.profile,
-      deadlineMs: req.deadlineMs,
-      tls: req.tls,
-      ...(req.credentials ? { credentials: req.credentials } : {}),
-    });
+    child.send(runMessage(req));
     let killTimer: NodeJS.Timeout | undefined;
     const onAbort = () => {
       // Its tree as it is at the deadline: a descendant that left the group is known before the kill.
