@@ -267,6 +267,15 @@ function stillAlive(pid: number | undefined): boolean {
   }
 }
 
+/** Whether the process is gone (or a zombie) within `ms`: a signal is delivered when the process next runs. */
+async function goneWithin(pid: number | undefined, ms: number): Promise<boolean> {
+  for (const end = Date.now() + ms; stillAlive(pid); ) {
+    if (Date.now() > end) return false;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return true;
+}
+
 function stillRunning(pidFile: string): string[] {
   if (!existsSync(pidFile)) return [];
   const out: string[] = [];
@@ -869,7 +878,8 @@ describe('hostile clients over the NDJSON protocol (one scenario each, in this p
         expect(said).toMatch(/killed 2 process\(es\) it left running: node \(pid \d+\), node \(pid \d+\)$/);
         expect(existsSync(dead)).toBe(false);
         expect(stillAlive(victim.pid), 'killed by the reaper').toBe(true);
-        expect(stillAlive(left.pid), 'left by the reaper').toBe(false);
+        // SIGKILL is sent, not yet taken: on a loaded machine the process may not have run since. It is gone soon after.
+        expect(await goneWithin(left.pid, 10_000), 'left by the reaper').toBe(true);
         rmSync(own, { recursive: true, force: true });
       } finally {
         victim.kill('SIGKILL');
