@@ -809,6 +809,7 @@ describe('hostile clients over the NDJSON protocol (one scenario each, in this p
       // The victim: a group of its own, started before either run, as a user's shell would be.
       const victim = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore', detached: true });
       let left: ChildProcess | undefined;
+      let own: string | undefined;
       const ticks = () => readFileSync(`/proc/${victim.pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[19]!;
       try {
         await new Promise((r) => setTimeout(r, 100));
@@ -822,7 +823,7 @@ describe('hostile clients over the NDJSON protocol (one scenario each, in this p
         // In a temp folder of its own: the reaper of another test's command must not take it first.
         // Made well after the victim started (the reaper allows half a second between the two clocks).
         await new Promise((r) => setTimeout(r, 1200));
-        const own = mkdtempSync(join(tmpdir(), 'a2a-hostile-reap-'));
+        own = mkdtempSync(join(tmpdir(), 'a2a-hostile-reap-'));
         const dead = mkdtempSync(join(own, 'a2a-conformance-run-'));
         mkdirSync(join(dead, 'procs'));
         writeFileSync(
@@ -880,8 +881,9 @@ describe('hostile clients over the NDJSON protocol (one scenario each, in this p
         expect(stillAlive(victim.pid), 'killed by the reaper').toBe(true);
         // SIGKILL is sent, not yet taken: on a loaded machine the process may not have run since. It is gone soon after.
         expect(await goneWithin(left.pid, 10_000), 'left by the reaper').toBe(true);
-        rmSync(own, { recursive: true, force: true });
       } finally {
+        // A failing case leaves no folder behind either.
+        if (own) rmSync(own, { recursive: true, force: true });
         victim.kill('SIGKILL');
         // Should the reaper have missed them, the group goes here (a failing case leaves nothing running).
         if (left?.pid) {
