@@ -62,9 +62,12 @@ describe('list takes the run filters', () => {
   it('--rule, --dialect, --grep and --scenario narrow the list; one that selects nothing is exit 2 in one line', async () => {
     const r = await runMain(['list', '--rule', 'SPEC-TLS-VERIFY', '--dialect', 'a2a-v0.3', '--json']);
     expect(r.code).toBe(0);
-    const ids = (JSON.parse(r.stdout) as Array<{ id: string; rule: string }>).map((x) => x.id);
+    const listed = JSON.parse(r.stdout) as Array<{ id: string; rule: string; dialect: string; binding: string }>;
+    const ids = listed.map((x) => x.id);
     expect(ids.length).toBeGreaterThan(1);
     for (const id of ids) expect(id).toMatch(/^spec-tls-verify\/.*\.v03$/);
+    // Each scenario says the dialect its peer speaks and the binding of its card's main interface.
+    for (const x of listed) expect([x.dialect, x.binding]).toEqual(['a2a-v0.3', 'JSONRPC']);
     const g = await runMain(['list', '--grep', '/^trust-alg\\//']);
     expect(g.code).toBe(0);
     expect(

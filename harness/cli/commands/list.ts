@@ -92,7 +92,18 @@ async function listScenarios(opts: ListOpts): Promise<void> {
   if (empty) throw new UsageError(empty);
   const catalogue = filterCatalogue(all, opts.rule, opts.dialect, pick);
   if (opts.json) {
-    printJson(catalogue.map((e) => ({ id: e.scenario.id, rule: e.scenario.rule, title: e.scenario.title, expect: e.scenario.expect })));
+    // Where each scenario's peer answers: the dialect it speaks and the binding of its card's main interface.
+    const { dialectOf } = await import('../../../peers/wires/index.js');
+    printJson(
+      catalogue.map((e) => ({
+        id: e.scenario.id,
+        rule: e.scenario.rule,
+        title: e.scenario.title,
+        expect: e.scenario.expect,
+        dialect: e.scenario.peer.dialect ?? 'a2a-v1',
+        binding: dialectOf(e.scenario.peer.dialect).wire.binding,
+      })),
+    );
     return;
   }
   for (const e of catalogue) print(`${e.scenario.id.padEnd(52)} ${e.scenario.rule.padEnd(22)} ${e.scenario.expect}\n`);
