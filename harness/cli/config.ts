@@ -9,6 +9,7 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { Command, Option } from 'commander';
 import { readInputFile } from './input-file.js';
+import { shown } from './reporters.js';
 import type { ConformanceConfig } from '../runner/load/define.js';
 
 export type { ConformanceConfig };
@@ -42,7 +43,7 @@ export function findConfig(cwd: string, given?: string): string | undefined {
 
 /** Reads and checks a config file: JSON as it is, a module through the scenario loader (its default export). */
 export async function loadConfig(file: string): Promise<ConformanceConfig> {
-  const name = relative(process.cwd(), file) || file;
+  const name = shown(file);
   let doc: unknown;
   if (file.endsWith('.json')) {
     let text: string;
