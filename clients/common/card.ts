@@ -6,7 +6,8 @@
  */
 
 export interface ClientCard {
-  interfaces: Array<{ url: string; binding: string; version: string }>;
+  /** The card's interfaces in its order; `tenant` where the interface sets one (§8.3.2 rule 4). */
+  interfaces: Array<{ url: string; binding: string; version: string; tenant?: string }>;
   streaming: boolean;
   push: boolean;
   /** `capabilities.extendedAgentCard`: GetExtendedAgentCard serves the agent's own card (spec §3.1.11). */
@@ -58,6 +59,7 @@ export function readClientCard(json: unknown): ClientCard {
           url: typeof o.url === 'string' ? o.url : '',
           binding: typeof o.protocolBinding === 'string' ? o.protocolBinding : '',
           version: typeof o.protocolVersion === 'string' ? o.protocolVersion : '',
+          ...(typeof o.tenant === 'string' && o.tenant !== '' ? { tenant: o.tenant } : {}),
         };
       });
   return {

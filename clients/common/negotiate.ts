@@ -9,7 +9,7 @@
 import contentType from 'content-type';
 import { dialectOfVersion } from '../../harness/core/vocabulary/card-view.js';
 import { CONTOSO_AUDIO_SESSION_EXT, RESUBSCRIBE_ONLY_OUTPUTS_EXT } from '../../harness/core/vocabulary/extensions.js';
-import type { ClientProfile, Dialect, ErrorClass, TaskIntent } from '../../harness/core/vocabulary/types.js';
+import type { Binding, ClientProfile, Dialect, ErrorClass, TaskIntent } from '../../harness/core/vocabulary/types.js';
 import { modesFor, type ClientCard } from './card.js';
 import type { TrustMistakes } from './trust.js';
 
@@ -51,6 +51,8 @@ export interface Mistakes extends TrustMistakes {
   waitsOnRefusedPush?: boolean;
   /** Sends the task on a card from another origin than the RPC without a probe first. */
   skipsProbe?: boolean;
+  /** Picks the binding it likes best (the first of its own list the card offers), whatever the card's order. */
+  ignoresInterfaceOrder?: boolean;
 }
 
 export type Plan =
@@ -60,6 +62,9 @@ export type Plan =
       rpcUrl: string;
       /** The dialect of the interface chosen, and the A2A-Version it takes (none for 0.3, §3.6.1). */
       dialect: Dialect;
+      /** The binding of the interface chosen, and the tenant it sets, copied into every request (§8.3.2 rule 4). */
+      binding: Binding;
+      tenant?: string;
       /** How the input goes out: text, one complete payload, or live frames. */
       input: 'text' | 'one-payload' | 'frames';
       completion: 'poll' | 'push' | 'stream' | 'none';
@@ -113,16 +118,20 @@ function resubscribeOnlyModes(card: ClientCard): string[] {
 export function negotiate(card: ClientCard, profile: ClientProfile, intent: TaskIntent, mistakes: Mistakes = {}): Plan {
   const has = (list: readonly string[], mt: string) => list.some((x) => sameType(mt, x, mistakes.looseMediaMatch === true));
   // §8.3.2: the first interface, in the card's order, whose binding and version the client speaks;
-  // patch numbers are not considered (§3.6).
+  // patch numbers are not considered (§3.6). This client speaks v0.3 over JSON-RPC only.
   const spoken = profile.dialects ?? ['a2a-v1'];
-  const iface = card.interfaces.find(
-    (i) => i.binding === 'JSONRPC' && dialectOfVersion(i.version) !== undefined && spoken.includes(dialectOfVersion(i.version)!),
-  );
+  const bindings: readonly string[] = profile.bindings ?? ['JSONRPC'];
+  const candidates = card.interfaces.filter((i) => {
+    const d = dialectOfVersion(i.version);
+    return d !== undefined && spoken.includes(d) && bindings.includes(i.binding) && (d === 'a2a-v1' || i.binding === 'JSONRPC');
+  });
+  // The mistake: its own favourite binding first, the card's order only among interfaces of one binding.
+  const iface = mistakes.ignoresInterfaceOrder ? bindings.map((b) => candidates.find((i) => i.binding === b)).find((i) => i) : candidates[0];
   if (!iface)
     return {
       action: 'reject',
       errorClass: 'unnegotiable-card',
-      notes: `no JSONRPC interface in a dialect this client speaks (${spoken.join(', ')}); the card offers ${card.interfaces.map((i) => `${i.binding} ${i.version}`).join(', ') || 'none'}`,
+      notes: `no interface in a binding and dialect this client speaks (${bindings.join(', ')}; ${spoken.join(', ')}); the card offers ${card.interfaces.map((i) => `${i.binding} ${i.version}`).join(', ') || 'none'}`,
     };
 
   if (mistakes.rejectsWholeCard) {
@@ -220,6 +229,8 @@ export function negotiate(card: ClientCard, profile: ClientProfile, intent: Task
     action: 'proceed',
     rpcUrl: iface.url,
     dialect: dialectOfVersion(iface.version)!,
+    binding: iface.binding as Binding,
+    ...(iface.tenant !== undefined ? { tenant: iface.tenant } : {}),
     input,
     completion,
     acceptedOutputModes: accepted,

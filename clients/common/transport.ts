@@ -1,27 +1,24 @@
 /**
- * The clients' A2A v1.0 JSON-RPC transport: global `fetch` with an undici `Agent` as dispatcher,
- * so the same code runs over real sockets and under msw's in-process interception.
- * A client sees only the wire: this file imports nothing from the harness but core's types.
+ * The clients' A2A transport: global `fetch` with an undici `Agent` as dispatcher, so the same code
+ * runs over real sockets and under msw's in-process interception. One call per A2A operation, on the
+ * interface the plan chose: JSON-RPC (v1.0 §9, or v0.3), HTTP+JSON (§11, ./binding-rest.ts) or gRPC
+ * (§10, ./binding-grpc.ts), with that interface's tenant in every request (§8.3.2 rule 4). An A2A
+ * error comes back as one outcome whatever the binding: kind 'rpc' with §5.4's JSON-RPC code.
+ * A client sees only the wire: this file imports nothing from the harness but core's vocabulary.
  */
 import { readFile } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import { createSecureContext, type SecureContext } from 'node:tls';
 import { Agent } from 'undici';
-import type { ClientTls } from '../../harness/core/vocabulary/types.js';
-import type { Dialect } from '../../harness/core/vocabulary/types.js';
+import type { Binding, ClientTls, Dialect } from '../../harness/core/vocabulary/types.js';
 import { challengeSchemes, type TokenSource } from './auth.js';
+import { fromGrpc, GrpcChannel } from './binding-grpc.js';
+import { restError, restRequest } from './binding-rest.js';
 import { decodeResult, decodeStreamResult, encodeCall } from './dialect-v03.js';
+import { networkCode, retryAfterMs, type RpcOutcome } from './outcome.js';
+import { notAStream, sseEvents } from './sse.js';
 
-export type RpcOutcome =
-  | { ok: true; result: Record<string, unknown> }
-  | { ok: false; kind: 'http'; status: number; text: string; challenge?: string }
-  | { ok: false; kind: 'rpc'; code: number; message: string }
-  | { ok: false; kind: 'network'; code: string; message: string }
-  /**
-   * The answer began (its status and headers came) and the connection closed before its body was
-   * whole: the request reached the agent, and what the agent did with it is unknown.
-   */
-  | { ok: false; kind: 'cut'; status: number; code: string; message: string };
+export { networkCode, type RpcOutcome } from './outcome.js';
 
 export interface TransportOptions {
   tls: ClientTls;
@@ -32,12 +29,6 @@ export interface TransportOptions {
   versionHeader?: boolean;
   /** Repeat a call answered 401 with the same credentials, up to 3 times (a mistake, for the naive client only). */
   repeatsChallengedCall?: boolean;
-}
-
-/** Error code of a failed fetch: undici puts the socket/TLS error in `cause`. */
-export function networkCode(err: unknown): { code: string; message: string } {
-  const e = err as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
-  return { code: e.cause?.code ?? e.code ?? e.name ?? 'ERROR', message: e.cause?.message ?? e.message ?? String(err) };
 }
 
 /**
@@ -63,10 +54,23 @@ export class A2ATransport {
   auth: TokenSource | undefined;
   /** The dialect of the interface in use: v1.0 sends `A2A-Version: 1.0`; v0.3 sends none (§3.6.1) and spells calls its way. */
   dialect: Dialect = 'a2a-v1';
+  /** The binding of the interface in use, and the tenant it sets (every request carries it, §8.3.2 rule 4). */
+  binding: Binding = 'JSONRPC';
+  tenant: string | undefined;
+  /** gRPC channels, one per interface origin, closed with the transport. */
+  private readonly channels = new Map<string, GrpcChannel>();
   private constructor(
     private readonly agent: Agent,
     private readonly opts: TransportOptions,
+    private readonly pem: { ca: string; cert: string; key: string },
   ) {}
+
+  /** Speaks on the interface a plan chose from now on. */
+  use(plan: { dialect: Dialect; binding: Binding; tenant?: string }): void {
+    this.dialect = plan.dialect;
+    this.binding = plan.binding;
+    this.tenant = plan.tenant;
+  }
 
   static async open(opts: TransportOptions): Promise<A2ATransport> {
     const [ca, cert, key] = await Promise.all([
@@ -78,7 +82,7 @@ export class A2ATransport {
       connect: { secureContext: secureContextOf(ca, cert, key), rejectUnauthorized: !opts.insecure },
       keepAliveTimeout: 1000,
     });
-    return new A2ATransport(agent, opts);
+    return new A2ATransport(agent, opts, { ca, cert, key });
   }
 
   private headers(extra: Record<string, string> = {}): Record<string, string> {
@@ -135,7 +139,7 @@ export class A2ATransport {
   }
 
   /** Sends a request and reads a 2xx JSON answer; network, HTTP and JSON failures as outcomes. */
-  private async json(url: string, init: RequestInit): Promise<{ ok: true; json: unknown } | Exclude<RpcOutcome, { ok: true }>> {
+  private async json(url: string, init: RequestInit, emptyOk = false): Promise<{ ok: true; json: unknown } | Exclude<RpcOutcome, { ok: true }>> {
     let res: Response;
     try {
       res = await this.fetch(url, init);
@@ -152,14 +156,18 @@ export class A2ATransport {
       if (this.opts.signal.aborted) throw err;
       return { ok: false, kind: 'cut', status: res.status, ...networkCode(err) };
     }
-    if (!res.ok)
+    if (!res.ok) {
+      const wait = res.status === 503 || res.status === 429 ? retryAfterMs(res.headers.get('retry-after')) : undefined;
       return {
         ok: false,
         kind: 'http',
         status: res.status,
         text,
         ...(res.headers.get('www-authenticate') ? { challenge: res.headers.get('www-authenticate')! } : {}),
+        ...(wait !== undefined ? { retryAfterMs: wait } : {}),
       };
+    }
+    if (emptyOk && text.trim() === '') return { ok: true, json: {} };
     try {
       return { ok: true, json: JSON.parse(text) };
     } catch {
@@ -190,23 +198,26 @@ export class A2ATransport {
     return out.ok ? { ok: true, result: out.json as Record<string, unknown> } : out;
   }
 
-  /** One JSON-RPC call. `id` may be pinned to resend a request byte for byte; `headers` add service parameters. */
+  /** The params of a request on the interface in use: its tenant set (v1.0 request messages carry `tenant`, §8.3.2 rule 4). */
+  private withTenant(params: unknown): Record<string, unknown> {
+    const p = (params && typeof params === 'object' ? params : {}) as Record<string, unknown>;
+    return this.tenant !== undefined && this.dialect === 'a2a-v1' ? { ...p, tenant: this.tenant } : p;
+  }
+
+  /** One A2A operation on the interface in use. `id` may be pinned to resend a JSON-RPC request byte for byte; `headers` add service parameters. */
   async rpc(url: string, method: string, params: unknown, o: { id?: number; headers?: Record<string, string> } = {}): Promise<RpcOutcome> {
+    if (this.binding === 'HTTP+JSON') return this.restCall(url, method, this.withTenant(params), o.headers ?? {});
+    if (this.binding === 'GRPC') return this.grpcCall(url, method, this.withTenant(params), o.headers ?? {});
     const id = o.id ?? this.nextId++;
     const v03 = this.dialect === 'a2a-v0.3' ? encodeCall(method, params) : undefined;
     if (this.dialect === 'a2a-v0.3' && !v03) return { ok: false, kind: 'rpc', code: -32601, message: `${method} has no A2A v0.3 method` };
-    const body = JSON.stringify({ jsonrpc: '2.0', id, method: v03 ? v03.method : method, params: v03 ? v03.params : params });
+    const body = JSON.stringify({ jsonrpc: '2.0', id, method: v03 ? v03.method : method, params: v03 ? v03.params : this.withTenant(params) });
     const send = async () => {
-      let auth: Record<string, string>;
-      try {
-        auth = await this.authorization();
-      } catch (err) {
-        if (this.opts.signal.aborted) throw err;
-        return { ok: false as const, kind: 'network' as const, ...networkCode(err) };
-      }
+      const auth = await this.authOrFailure();
+      if ('failure' in auth) return auth.failure;
       return this.json(url, {
         method: 'POST',
-        headers: this.headers({ 'Content-Type': 'application/json', Accept: 'application/json', ...(o.headers ?? {}), ...auth }),
+        headers: this.headers({ 'Content-Type': 'application/json', Accept: 'application/json', ...(o.headers ?? {}), ...auth.headers }),
         body,
       });
     };
@@ -214,6 +225,71 @@ export class A2ATransport {
     if (!out.ok) return out;
     const result = this.rpcResult(out.json);
     return result.ok && v03 ? { ok: true, result: decodeResult(method, (out.json as { result?: unknown }).result) } : result;
+  }
+
+  /** The Authorization header of a request, or the failure of getting a token (an outcome, unless the run was aborted). */
+  private async authOrFailure(): Promise<{ headers: Record<string, string> } | { failure: Exclude<RpcOutcome, { ok: true }> }> {
+    try {
+      return { headers: await this.authorization() };
+    } catch (err) {
+      if (this.opts.signal.aborted) throw err;
+      return { failure: { ok: false, kind: 'network', ...networkCode(err) } };
+    }
+  }
+
+  /** One operation over HTTP+JSON (§11): its route, a 2xx JSON answer, or the A2A error its google.rpc.Status names (§11.6). */
+  private async restCall(url: string, method: string, params: Record<string, unknown>, extra: Record<string, string>): Promise<RpcOutcome> {
+    const r = restRequest(method, params);
+    if (!r) return { ok: false, kind: 'rpc', code: -32601, message: `${method} has no HTTP+JSON route` };
+    const send = async () => {
+      const auth = await this.authOrFailure();
+      if ('failure' in auth) return auth.failure;
+      return this.json(
+        `${url.replace(/\/+$/, '')}${r.path}`,
+        {
+          method: r.verb,
+          headers: this.headers({
+            ...(r.body ? { 'Content-Type': 'application/a2a+json' } : {}),
+            Accept: 'application/a2a+json, application/json',
+            ...extra,
+            ...auth.headers,
+          }),
+          ...(r.body ? { body: JSON.stringify(r.body) } : {}),
+        },
+        true,
+      );
+    };
+    const out = await this.meetChallenge(await send(), send);
+    if (out.ok) return { ok: true, result: (out.json && typeof out.json === 'object' ? out.json : {}) as Record<string, unknown> };
+    const a2a = out.kind === 'http' ? restError(out.text) : undefined;
+    return a2a ? { ok: false, kind: 'rpc', ...a2a } : out;
+  }
+
+  private channel(url: string): GrpcChannel {
+    const origin = new URL(url).origin;
+    let ch = this.channels.get(origin);
+    if (!ch) {
+      ch = new GrpcChannel(url, this.pem, this.opts.insecure === true);
+      this.channels.set(origin, ch);
+    }
+    return ch;
+  }
+
+  /** The service parameters of a gRPC call as metadata (§10.2): the version, extensions, credentials. */
+  private async grpcMetadata(extra: Record<string, string>): Promise<Record<string, string> | { failure: Exclude<RpcOutcome, { ok: true }> }> {
+    const auth = await this.authOrFailure();
+    if ('failure' in auth) return auth;
+    return { ...this.headers(extra), ...auth.headers };
+  }
+
+  /** One unary operation over gRPC (§10). */
+  private async grpcCall(url: string, method: string, params: Record<string, unknown>, extra: Record<string, string>): Promise<RpcOutcome> {
+    const send = async (): Promise<RpcOutcome> => {
+      const md = await this.grpcMetadata(extra);
+      if ('failure' in md) return md.failure as RpcOutcome;
+      return fromGrpc(await this.channel(url).unary(method, params, md as Record<string, string>, this.opts.signal));
+    };
+    return this.meetChallenge(await send(), send);
   }
 
   private rpcResult(json: unknown): RpcOutcome {
@@ -226,30 +302,40 @@ export class A2ATransport {
     return { ok: true, result: (result && typeof result === 'object' ? result : {}) as Record<string, unknown> };
   }
 
-  /** A JSON-RPC call answered with SSE: yields each event's `result` until the stream closes. */
+  /** A streaming operation (SSE for JSON-RPC and HTTP+JSON, a server stream for gRPC): yields each StreamResponse until the stream closes. */
   async *rpcStream(
     url: string,
     method: string,
     params: unknown,
     extraHeaders: Record<string, string> = {},
   ): AsyncGenerator<Record<string, unknown>, RpcOutcome | undefined> {
+    if (this.binding === 'GRPC') return yield* this.grpcStream(url, method, this.withTenant(params), extraHeaders);
+    const rest = this.binding === 'HTTP+JSON' ? restRequest(method, this.withTenant(params)) : undefined;
+    if (this.binding === 'HTTP+JSON' && !rest) return { ok: false, kind: 'rpc', code: -32601, message: `${method} has no HTTP+JSON route` };
     const v03 = this.dialect === 'a2a-v0.3' ? encodeCall(method, params) : undefined;
     if (this.dialect === 'a2a-v0.3' && !v03) return { ok: false, kind: 'rpc', code: -32601, message: `${method} has no A2A v0.3 method` };
-    const body = JSON.stringify({ jsonrpc: '2.0', id: this.nextId++, method: v03 ? v03.method : method, params: v03 ? v03.params : params });
+    const target = rest ? `${url.replace(/\/+$/, '')}${rest.path}` : url;
+    const body = rest
+      ? rest.body && JSON.stringify(rest.body)
+      : JSON.stringify({ jsonrpc: '2.0', id: this.nextId++, method: v03 ? v03.method : method, params: v03 ? v03.params : this.withTenant(params) });
+    const contentType = rest ? 'application/a2a+json' : 'application/json';
     type Opened = { ok: true; res: Response } | Exclude<RpcOutcome, { ok: true }>;
     const open = async (): Promise<Opened> => {
       try {
-        const res = await this.fetch(url, {
-          method: 'POST',
-          headers: this.headers({ 'Content-Type': 'application/json', Accept: 'text/event-stream', ...extraHeaders, ...(await this.authorization()) }),
-          body,
+        const res = await this.fetch(target, {
+          method: rest ? rest.verb : 'POST',
+          headers: this.headers({ 'Content-Type': contentType, Accept: 'text/event-stream', ...extraHeaders, ...(await this.authorization()) }),
+          ...(body !== undefined ? { body } : {}),
         });
         if (res.ok) return { ok: true, res };
+        const text = await res.text();
+        const a2a = rest ? restError(text) : undefined;
+        if (a2a) return { ok: false, kind: 'rpc', ...a2a };
         return {
           ok: false,
           kind: 'http',
           status: res.status,
-          text: await res.text(),
+          text,
           ...(res.headers.get('www-authenticate') ? { challenge: res.headers.get('www-authenticate')! } : {}),
         };
       } catch (err) {
@@ -260,60 +346,48 @@ export class A2ATransport {
     const opened = await this.meetChallenge(await open(), open);
     if (!opened.ok) return opened;
     const res = opened.res;
-    if (!(res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
-      let text: string;
-      try {
-        text = await res.text();
-      } catch (err) {
-        if (this.opts.signal.aborted) throw err;
-        return { ok: false, kind: 'cut', status: res.status, ...networkCode(err) };
+    if (!(res.headers.get('content-type') ?? '').startsWith('text/event-stream')) return notAStream(res, this.opts.signal);
+    // JSON-RPC frames each event as a response object (§9.4.2); HTTP+JSON sends the StreamResponse as it is (§11.7).
+    const decode = (data: unknown): { result?: Record<string, unknown>; error?: { code?: number; message?: string } } => {
+      const msg = (data && typeof data === 'object' ? data : {}) as Record<string, unknown>;
+      if (rest)
+        return msg.error && typeof msg.error === 'object' ? { error: restError(JSON.stringify(msg)) ?? { message: 'an error event' } } : { result: msg };
+      return msg as { result?: Record<string, unknown> };
+    };
+    return yield* sseEvents(res, this.opts.signal, decode, v03 ? decodeStreamResult : (r) => r);
+  }
+
+  /** A server-streaming operation over gRPC (§10.7). A challenge before any event is met as on the other bindings: the stream opened again, once. */
+  private async *grpcStream(
+    url: string,
+    method: string,
+    params: Record<string, unknown>,
+    extra: Record<string, string>,
+    again = true,
+  ): AsyncGenerator<Record<string, unknown>, RpcOutcome | undefined> {
+    const md = await this.grpcMetadata(extra);
+    if ('failure' in md) return md.failure as RpcOutcome;
+    const it = this.channel(url).stream(method, params, md as Record<string, string>, this.opts.signal);
+    let first = true;
+    for (;;) {
+      const next = await it.next();
+      if (!next.done) {
+        first = false;
+        yield next.value;
+        continue;
       }
-      let body: { error?: { code?: number; message?: string } };
-      try {
-        body = JSON.parse(text) as typeof body;
-      } catch {
-        return { ok: false, kind: 'http', status: res.status, text: 'neither an event stream nor JSON' };
-      }
-      if (body.error) return { ok: false, kind: 'rpc', code: Number(body.error.code), message: String(body.error.message ?? '') };
-      return { ok: false, kind: 'http', status: res.status, text: 'expected text/event-stream' };
-    }
-    const { EventSourceParserStream } = await import('eventsource-parser/stream');
-    const events = res.body!.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream());
-    const reader = (events as unknown as AsyncIterable<{ data: string }>)[Symbol.asyncIterator]();
-    // Whether the body ended by itself (closed or cut); otherwise it is closed on the way out, as
-    // `for await` would: the caller returned early, or an event ended the call.
-    let ended = false;
-    try {
-      for (;;) {
-        let next: IteratorResult<{ data: string }>;
-        try {
-          next = await reader.next();
-        } catch (err) {
-          // The connection closed in the middle of the stream. The events so far were yielded; the
-          // caller learns that the stream was cut, not closed, and can follow the task another way.
-          ended = true;
-          if (this.opts.signal.aborted) throw err;
-          return { ok: false, kind: 'cut', status: res.status, ...networkCode(err) };
-        }
-        if (next.done) {
-          ended = true;
-          return undefined;
-        }
-        let msg: { result?: Record<string, unknown>; error?: { code?: number; message?: string } };
-        try {
-          msg = JSON.parse(next.value.data) as typeof msg;
-        } catch {
-          return { ok: false, kind: 'http', status: res.status, text: 'an event that is not JSON' };
-        }
-        if (msg.error) return { ok: false, kind: 'rpc', code: Number(msg.error.code), message: String(msg.error.message ?? '') };
-        if (msg.result) yield v03 ? decodeStreamResult(msg.result) : msg.result;
-      }
-    } finally {
-      if (!ended) await reader.return?.().catch(() => undefined);
+      if (!next.value) return undefined;
+      const out = fromGrpc(next.value);
+      if (!first || !again) return out;
+      const reopen = { ok: true, result: {} } as const;
+      const met = await this.meetChallenge<RpcOutcome>(out, async () => reopen);
+      return met === reopen ? yield* this.grpcStream(url, method, params, extra, false) : out;
     }
   }
 
   async close(): Promise<void> {
+    for (const ch of this.channels.values()) ch.close();
+    this.channels.clear();
     await this.agent.destroy();
   }
 }

@@ -4,7 +4,7 @@
  * that must catch it.
  */
 import type { ClientAdapter } from '../../harness/core/vocabulary/adapter.js';
-import { TASK_CLASSES } from '../../harness/core/vocabulary/types.js';
+import { BINDINGS, TASK_CLASSES } from '../../harness/core/vocabulary/types.js';
 import { runClient } from '../common/engine.js';
 import { IMPLEMENTED_EXTENSIONS, type Mistakes } from '../common/negotiate.js';
 
@@ -133,6 +133,13 @@ export const MISTAKES: MistakeInfo[] = [
     caughtBy: 'TRUST-ALG',
     atLeast: 'FAIL',
   },
+  {
+    name: 'ignores-interface-order',
+    flag: 'ignoresInterfaceOrder',
+    description: "uses the binding it likes best (JSON-RPC) wherever the card lists it, not the card's first interface it speaks",
+    caughtBy: 'SPEC-INTERFACE-SELECTION',
+    atLeast: 'FAIL',
+  },
 ];
 
 export function createNaiveClient(only?: string): ClientAdapter {
@@ -141,7 +148,15 @@ export function createNaiveClient(only?: string): ClientAdapter {
   const mistakes: Mistakes = Object.fromEntries(chosen.map((m) => [m.flag, true]));
   const name = only === undefined ? 'naive' : `naive:${only}`;
   return {
-    hello: () => ({ name, version: '0.1.0', profile: null, taskClasses: [...TASK_CLASSES], extensions: [...IMPLEMENTED_EXTENSIONS], dialects: ['a2a-v1'] }),
+    hello: () => ({
+      name,
+      version: '0.1.0',
+      profile: null,
+      taskClasses: [...TASK_CLASSES],
+      extensions: [...IMPLEMENTED_EXTENSIONS],
+      dialects: ['a2a-v1'],
+      bindings: [...BINDINGS],
+    }),
     run: (req, signal) => runClient(req, signal, mistakes),
   };
 }

@@ -3,7 +3,7 @@
  * (harness/core/vocabulary/adapter.ts); here is how the harness checks what a client says of itself.
  */
 import { depthOver } from '../core/body.js';
-import { DIALECTS, TASK_CLASSES, type Hello } from '../core/vocabulary/types.js';
+import { BINDINGS, DIALECTS, TASK_CLASSES, type Hello } from '../core/vocabulary/types.js';
 import { globProblem } from '../core/glob.js';
 
 export type { BuiltinClient, ClientAdapter, ClientDiagnostics } from '../core/vocabulary/adapter.js';
@@ -28,6 +28,8 @@ export function helloProblem(h: unknown): string | undefined {
     return 'hello.extensions must be a list of extension URIs';
   if (o.dialects !== undefined && (!Array.isArray(o.dialects) || o.dialects.some((d) => !DIALECTS.includes(d))))
     return `hello.dialects must list some of ${DIALECTS.join(', ')}`;
+  if (o.bindings !== undefined && (!Array.isArray(o.bindings) || o.bindings.length === 0 || o.bindings.some((b) => !BINDINGS.includes(b))))
+    return `hello.bindings must list some of ${BINDINGS.join(', ')}`;
   if (o.concurrency !== undefined && (!Number.isInteger(o.concurrency) || o.concurrency < 1 || o.concurrency > MAX_CONCURRENCY))
     return `hello.concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}`;
   if (o.dialectsPerRun !== undefined && typeof o.dialectsPerRun !== 'boolean') return 'hello.dialectsPerRun must be true or false';

@@ -107,6 +107,7 @@ export async function greetChild(child: Child, protocolLog: Array<{ problem: str
         ...(Array.isArray(m.extensions) ? { extensions: m.extensions as string[] } : {}),
         ...(Array.isArray(m.dialects) ? { dialects: m.dialects as Hello['dialects'] } : {}),
         ...(m.dialectsPerRun === true ? { dialectsPerRun: true } : {}),
+        ...(Array.isArray(m.bindings) ? { bindings: m.bindings as Hello['bindings'] } : {}),
         ...(typeof m.concurrency === 'number' ? { concurrency: m.concurrency } : {}),
         ...(Array.isArray(m.glue) ? { glue: m.glue as Hello['glue'] } : {}),
       };

@@ -4,7 +4,7 @@
  */
 import { Option } from 'commander';
 import { RULE_IDS } from '../core/oracle/rules.js';
-import { DIALECTS, type Dialect } from '../core/vocabulary/types.js';
+import { BINDINGS, type Binding, DIALECTS, type Dialect } from '../core/vocabulary/types.js';
 import { UsageError } from '../faults.js';
 import { FAMILY_IDS } from '../properties/family-ids.js';
 import type { ScenarioPick } from '../runner/engine/select.js';
@@ -45,6 +45,25 @@ export const dialectOption = () =>
     if (!(DIALECTS as readonly string[]).includes(v)) throw new UsageError(`--dialect must be one of ${DIALECTS.join(', ')}, got "${v}"`);
     return v as Dialect;
   });
+/** A binding as the command line may spell it: its card name, or jsonrpc, grpc, rest, http+json in any case. */
+function bindingList(v: string, prev: Binding[] = []): Binding[] {
+  const alias: Record<string, Binding> = { jsonrpc: 'JSONRPC', grpc: 'GRPC', rest: 'HTTP+JSON', 'http+json': 'HTTP+JSON' };
+  const names = v
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+  const out = names.map((n) => {
+    const b = alias[n.toLowerCase()];
+    if (!b) throw new UsageError(`--binding must be one of ${BINDINGS.join(', ')} (or jsonrpc, grpc, rest), got "${n}"`);
+    return b;
+  });
+  return [...new Set([...prev, ...out])];
+}
+export const bindingOption = () =>
+  new Option(
+    '--binding <name>',
+    `tell the scenarios over this protocol binding (${BINDINGS.join(', ')}; repeatable): each scenario with one JSON-RPC interface gets a telling <id>.grpc or <id>.rest (default: JSONRPC where the client declares it)`,
+  ).argParser(bindingList);
 export const scenarioIdOption = () =>
   new Option('--scenario <id>', 'only this scenario (repeatable, or comma-separated)').argParser((v: string, prev: string[] = []) => [
     ...prev,

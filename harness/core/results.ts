@@ -4,7 +4,7 @@
  */
 import type { PeerRuntime, Scenario } from './scenario.js';
 import type { TaskRecord, WireEvent } from './transcript.js';
-import type { ClientProfile, ClientReport, Dialect, GlueChoice, TaskClass, TaskIntent } from './vocabulary/types.js';
+import type { Binding, ClientProfile, ClientReport, Dialect, GlueChoice, TaskClass, TaskIntent } from './vocabulary/types.js';
 import type { Check, VerdictKind } from './verdict.js';
 
 export const RESULTS_SCHEMA = 'a2a-conformance/results@1';
@@ -204,6 +204,7 @@ export interface RunResults {
     extensions?: string[];
     dialects?: Dialect[];
     dialectsPerRun?: boolean;
+    bindings?: Binding[];
     concurrency?: number;
     glue?: GlueChoice[];
   };

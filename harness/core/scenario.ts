@@ -4,7 +4,7 @@
  * needs, the task intent and the verdict the reference client must get.
  */
 import type { Level } from './sources.js';
-import { DEFAULT_PROFILE, type ClientProfile, type Dialect, type Hello, type ProfileConstraints, type TaskIntent } from './vocabulary/types.js';
+import { DEFAULT_PROFILE, type Binding, type ClientProfile, type Dialect, type Hello, type ProfileConstraints, type TaskIntent } from './vocabulary/types.js';
 import type { VerdictKind } from './verdict.js';
 
 /**
@@ -244,6 +244,8 @@ export interface Scenario {
    * a miss grades at this weaker reading (DESIGN.md §3). Harm is FAIL whatever it says.
    */
   levelCap?: { level: Level; why: string };
+  /** The binding this scenario is told over, where a telling made it (harness/core/card-binding.ts: `<id>.grpc`, `<id>.rest`); never in a scenario file. */
+  binding?: Binding;
 }
 
 /** The A2A operations an assertion may name (v1.0 §3.1; a v0.3 call is recorded under its operation). */

@@ -91,6 +91,11 @@ export interface HttpEvent extends EventBase {
   rpc?: { method: string; id: unknown; params: unknown; wireMethod?: string };
   status?: number;
   rpcError?: { code: number; message: string };
+  /** The binding of the interface whose endpoint (or gate) took the call, and that interface's URL as the card lists it. */
+  binding?: 'JSONRPC' | 'HTTP+JSON' | 'GRPC';
+  interfaceUrl?: string;
+  /** What the gRPC trailers carried (status code, message), for a call over gRPC. */
+  grpc?: { status: number; message?: string };
   /** The task this request concerned, and the task state its response carried. */
   taskId?: string;
   taskState?: string;

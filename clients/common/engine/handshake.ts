@@ -31,7 +31,7 @@ export async function handshake(run: RunBase): Promise<Handshake | ClientReport>
   const card = readClientCard(fetched.json);
   const plan = negotiate(card, req.profile, req.intent, mistakes);
   if (plan.action === 'reject') return rejected(taskIds, plan.errorClass, plan.notes);
-  t.dialect = plan.dialect;
+  t.use(plan);
   // Credentials for the scheme the card lists, with what the run provisioned (A2A §7.3): a token on every A2A request.
   const oauthPlan = oauthPlanFor(cardJson, req.credentials);
   if (oauthPlan) t.auth = new TokenSource(oauthPlan, t.fetchImpl);
@@ -51,7 +51,7 @@ async function probeOrigin(run: RunBase, card: ClientCard, plan: Handshake['plan
       return { plan, probeNote: `GetExtendedAgentCard probe failed (${got.ok ? 'not a card' : describe(got)}); going on with the card as served` };
     const fresh = negotiate(readClientCard(got.result), req.profile, req.intent, mistakes);
     if (fresh.action === 'reject') return rejected(taskIds, fresh.errorClass, `the agent's own card (GetExtendedAgentCard): ${fresh.notes}`);
-    t.dialect = fresh.dialect;
+    t.use(fresh);
     // The agent's own card replaces the public one (§3.1.11), its security schemes too.
     const freshAuth = oauthPlanFor(got.result, req.credentials);
     if (freshAuth && (!t.auth || freshAuth.tokenUrl !== t.auth.plan.tokenUrl)) t.auth = new TokenSource(freshAuth, t.fetchImpl);

@@ -13,6 +13,8 @@ export const TERMINAL = new Set(['TASK_STATE_COMPLETED', 'TASK_STATE_CANCELED', 
 /** States at which a task waits on its client: a stream ends there too (the task is not over, but it is the client's turn). */
 export const INTERRUPTED = new Set(['TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED']);
 export const POLL_MS = 50;
+/** Time a call sent again after a Retry-After needs besides the wait: its answer, and following the task it mints. */
+const RETRY_ROOM_MS = 2000;
 /** Time kept back from the deadline to cancel and report. */
 const MARGIN_MS = 800;
 /** JSON-RPC UnsupportedOperationError (spec §3.3.4: what a peer without streaming answers to a stream). */
@@ -129,12 +131,21 @@ export class Session implements RunBase {
     return this.req.deadlineMs - MARGIN_MS - (Date.now() - this.started);
   }
 
-  /** A failing call, repeated once identically by a client that retries blindly. */
+  /**
+   * A call. One refused for now with the wait named (503 or 429 with Retry-After: RFC 9110 §10.2.3;
+   * A2A §3.3.2 lets servers "include retry guidance") is sent again once, on the same interface, after
+   * that wait, where the deadline leaves room; the agent took nothing of it. A client that retries
+   * blindly repeats any failing call at once instead.
+   */
   async call(method: string, params: unknown): Promise<RpcOutcome> {
     const id = Math.floor(Math.random() * 1e9);
-    const out = await this.t.rpc(this.rpcUrl, method, params, { id, headers: this.extHeaders });
-    if (!out.ok && this.mistakes.retriesBlindly && !this.signal.aborted) return this.t.rpc(this.rpcUrl, method, params, { id, headers: this.extHeaders });
-    return out;
+    const send = () => this.t.rpc(this.rpcUrl, method, params, { id, headers: this.extHeaders });
+    const out = await send();
+    if (!out.ok && this.mistakes.retriesBlindly && !this.signal.aborted) return send();
+    const wait = !out.ok && out.kind === 'http' ? out.retryAfterMs : undefined;
+    if (wait === undefined || wait + RETRY_ROOM_MS > this.budgetLeft()) return out;
+    await sleep(wait + 50, this.signal);
+    return this.signal.aborted ? out : send();
   }
 
   async cancel(id: string): Promise<void> {

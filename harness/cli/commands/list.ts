@@ -3,11 +3,21 @@ import type { Command } from 'commander';
 import { rulesText } from '../../core/oracle/describe.js';
 import { dutyLevel } from '../../core/oracle/rule.js';
 import { RULES } from '../../core/oracle/rules.js';
-import type { Dialect } from '../../core/vocabulary/types.js';
+import type { Binding, Dialect } from '../../core/vocabulary/types.js';
 import { UsageError } from '../../faults.js';
 import { load, scenarioFiles } from '../context.js';
 import { print, printJson } from '../io.js';
-import { configOption, dialectOption, grepOption, noBuiltinOption, ruleOption, scenarioIdOption, scenariosOption, type Grep } from '../options.js';
+import {
+  bindingOption,
+  configOption,
+  dialectOption,
+  grepOption,
+  noBuiltinOption,
+  ruleOption,
+  scenarioIdOption,
+  scenariosOption,
+  type Grep,
+} from '../options.js';
 
 /** The options of `list`, as commander gives them. */
 interface ListOpts {
@@ -19,6 +29,7 @@ interface ListOpts {
   json?: boolean;
   rule?: string[];
   dialect?: Dialect;
+  binding?: Binding[];
   scenario?: string[];
   grep?: Grep;
 }
@@ -37,6 +48,7 @@ export function register(program: Command): void {
     .addOption(noBuiltinOption())
     .addOption(ruleOption())
     .addOption(dialectOption())
+    .addOption(bindingOption())
     .addOption(scenarioIdOption())
     .addOption(grepOption())
     .option('--json', 'print JSON')
@@ -84,7 +96,8 @@ async function listClients(json?: boolean): Promise<void> {
 }
 
 async function listScenarios(opts: ListOpts): Promise<void> {
-  const all = await (await load.catalogue()).loadCatalogue(await scenarioFiles(opts.scenarios, opts.builtin));
+  const { tellOver } = await import('../../core/card-binding.js');
+  const all = tellOver(await (await load.catalogue()).loadCatalogue(await scenarioFiles(opts.scenarios, opts.builtin)), opts.binding ?? []);
   // The filters `run` takes, with the same answer when they select nothing (exit 2, one line).
   const { filterCatalogue, filtersProblem } = await load.select();
   const pick = { ...(opts.scenario ? { ids: opts.scenario } : {}), ...(opts.grep ? { grep: opts.grep } : {}) };
@@ -93,7 +106,7 @@ async function listScenarios(opts: ListOpts): Promise<void> {
   const catalogue = filterCatalogue(all, opts.rule, opts.dialect, pick);
   if (opts.json) {
     // Where each scenario's peer answers: the dialect it speaks and the binding of its card's main interface.
-    const { dialectOf } = await import('../../../peers/wires/index.js');
+    const { scenarioBinding } = await import('../../core/card-binding.js');
     printJson(
       catalogue.map((e) => ({
         id: e.scenario.id,
@@ -101,7 +114,7 @@ async function listScenarios(opts: ListOpts): Promise<void> {
         title: e.scenario.title,
         expect: e.scenario.expect,
         dialect: e.scenario.peer.dialect ?? 'a2a-v1',
-        binding: dialectOf(e.scenario.peer.dialect).wire.binding,
+        binding: scenarioBinding(e.scenario),
       })),
     );
     return;

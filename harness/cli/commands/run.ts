@@ -5,12 +5,14 @@ import type { Command } from 'commander';
 import type { RunResults } from '../../core/results.js';
 import type { CatalogueEntry } from '../../runner/load/catalogue.js';
 import type { ScenarioPick } from '../../runner/engine/select.js';
-import type { Dialect } from '../../core/vocabulary/types.js';
+import type { Binding, Dialect } from '../../core/vocabulary/types.js';
+import { tellOver } from '../../core/card-binding.js';
 import { PlaceError, RunInterrupted, Stopped, UsageError } from '../../faults.js';
 import { checkClientChoice, finishWriting, load, readExpectations, reap, scenarioFiles } from '../context.js';
 import { printErr, writeRaw } from '../io.js';
 import {
   configOption,
+  bindingOption,
   dialectOption,
   grepOption,
   lanesOf,
@@ -31,6 +33,7 @@ interface RunOpts {
   builtin: boolean;
   rule?: string[];
   dialect?: Dialect;
+  binding?: Binding[];
   out: string;
   strict: boolean;
   deadlineMultiplier: number;
@@ -90,6 +93,7 @@ export function register(program: Command): void {
     .addOption(noBuiltinOption())
     .addOption(ruleOption())
     .addOption(dialectOption())
+    .addOption(bindingOption())
     .option('--out <dir>', 'where the report goes: index.html, results.json, junit.xml, summary.md', 'conformance-report')
     .option('--expectations <file>', 'known verdicts (docs/expectations.schema.json): they decide what is unexpected')
     .option('--update-expectations <file>', "write a baseline that makes this run's verdicts expected")
@@ -154,7 +158,8 @@ async function planRun(opts: RunOpts): Promise<RunPlan | undefined> {
   await checkClientChoice(opts);
   const { loadCatalogue } = await load.catalogue();
   const { checkWritableFile } = await load.output();
-  const catalogue = await loadCatalogue(await scenarioFiles(opts.scenarios, opts.builtin));
+  // Told over the bindings asked for, so --scenario and --grep see the tellings' ids (the run tells them again after hello: the same).
+  const catalogue = tellOver(await loadCatalogue(await scenarioFiles(opts.scenarios, opts.builtin)), opts.binding ?? []);
   const pick = await pickOf(opts, catalogue);
   if (!pick) return undefined;
   const empty = (await load.select()).filtersProblem(catalogue, opts.rule, opts.dialect, pick);
@@ -223,6 +228,7 @@ async function executeRun(opts: RunOpts, plan: RunPlan): Promise<void> {
       catalogue,
       rules: opts.rule,
       ...(opts.dialect ? { dialect: opts.dialect } : {}),
+      ...(opts.binding ? { bindings: opts.binding } : {}),
       strict: opts.strict,
       deadlineMultiplier: opts.deadlineMultiplier,
       seed: opts.seed,

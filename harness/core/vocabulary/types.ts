@@ -9,6 +9,13 @@
 export const DIALECTS = ['a2a-v1', 'a2a-v0.3'] as const;
 export type Dialect = (typeof DIALECTS)[number];
 
+/**
+ * The standard protocol bindings of A2A v1.0 (§5, §8.3.2: a card's `protocolBinding`), each of which
+ * a client may speak: JSON-RPC (§9), gRPC (§10), HTTP+JSON (§11).
+ */
+export const BINDINGS = ['JSONRPC', 'HTTP+JSON', 'GRPC'] as const;
+export type Binding = (typeof BINDINGS)[number];
+
 /** How the client's push receiver can be reached (seed 000, "Condition of Validity"). */
 export type CallbackProfile = 'none' | 'https' | 'mtls';
 
@@ -31,6 +38,8 @@ export interface ClientProfile {
   requireSignedCards: boolean;
   trustedJwks: string[];
   dialects: Dialect[];
+  /** The protocol bindings the client speaks (§8.3.2 picks among them in the card's order); absent: JSON-RPC only. */
+  bindings?: Binding[];
 }
 
 /** A scenario's demands on a profile: scalars must be equal, lists must be included. */
@@ -110,6 +119,12 @@ export interface Hello {
    * dialect it declared (protocol addition, docs/protocol.md).
    */
   dialectsPerRun?: boolean;
+  /**
+   * The protocol bindings the client speaks (`JSONRPC`, `HTTP+JSON`, `GRPC`); absent: JSON-RPC only.
+   * Each run's `profile.bindings` hands them back, and scenarios told over a binding the client does
+   * not declare are not run (protocol addition, docs/protocol.md).
+   */
+  bindings?: Binding[];
   /**
    * How many runs one process of a `--client-cmd` client takes at once (1–64; absent: one). With more
    * than one, the harness sends up to that many `run` messages before their results and the lanes

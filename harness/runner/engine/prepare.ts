@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ScenarioResult } from '../../core/results.js';
+import { bindingProblem } from '../../core/card-binding.js';
 import { dialectProblem, dialectsFor, profileFor, type Scenario } from '../../core/scenario.js';
 import { DEFAULT_PROFILE, type ClientProfile } from '../../core/vocabulary/types.js';
 import type { RunEnv } from '../infrastructure/env.js';
@@ -28,6 +29,7 @@ export function prepare(s: Scenario, env: RunEnv): Prepared {
   const profile = env.hello.profile ?? {
     ...profileFor(DEFAULT_PROFILE, s.profileConstraints, env.hello.extensions ?? []),
     ...(spoken.length ? { dialects: spoken } : {}),
+    ...(env.hello.bindings ? { bindings: [...env.hello.bindings] } : {}),
   };
   const deadlineMs = Math.round(s.deadlineMs * env.deadlineMultiplier);
   const base = {
@@ -47,9 +49,7 @@ export function prepare(s: Scenario, env: RunEnv): Prepared {
   };
   const declined = !env.hello.taskClasses.includes(s.intent.taskClass)
     ? `the client declared task class ${s.intent.taskClass} unsupported`
-    : env.hello.profile
-      ? undefined
-      : dialectProblem(env.hello, s);
+    : (bindingProblem(env.hello.profile?.bindings ?? env.hello.bindings, s) ?? (env.hello.profile ? undefined : dialectProblem(env.hello, s)));
   return { base, ...(declined ? { declined } : {}) };
 }
 

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { clientLabel, createClient, laneClients, laneKind, type ClientChoice } from './client-factory.js';
 import type { ControlRecord, RunResults, ScenarioResult } from '../../core/results.js';
 import { RESULTS_SCHEMA } from '../../core/results.js';
-import type { Dialect } from '../../core/vocabulary/types.js';
+import type { Binding, Dialect } from '../../core/vocabulary/types.js';
 import type { Hello } from '../../core/vocabulary/types.js';
 import type { Scenario } from '../../core/scenario.js';
 import { helloProblem } from '../../adapters/contract.js';
@@ -25,7 +25,8 @@ import { creditDialect, needsControl } from './dialect.js';
 import { runControl } from './control.js';
 import { closeRunFolder, openRunFolder, type RunFolder } from '../infrastructure/workspace.js';
 import { RUN_MARK } from '../../adapters/process-group.js';
-import { ClientFault, RunInterrupted } from '../../faults.js';
+import { ClientFault, RunInterrupted, UsageError } from '../../faults.js';
+import { tellOver } from '../../core/card-binding.js';
 import { RULESET_VERSION } from '../../core/oracle/rules.js';
 
 /** The ruleset in force: the registry's (harness/core/oracle/rules.ts), named here too for the runner's callers. */
@@ -38,6 +39,8 @@ export interface RunOptions extends ClientChoice {
   rules?: string[];
   /** Only the scenarios whose peer speaks this dialect (`--dialect`). */
   dialect?: Dialect;
+  /** The bindings to tell the scenarios over (`--binding`); absent: JSON-RPC where the client declares it, else its first (harness/core/card-binding.ts). */
+  bindings?: Binding[];
   /** Only these ids, or those whose id or title matches (`--scenario`, `--grep`). */
   pick?: ScenarioPick;
   /** Stop after the first unexpected verdict (`--bail`): no new scenario starts; the rest are listed as not run. */
@@ -133,6 +136,24 @@ export async function greet(
   return { hello, pkiDir: pki.dir };
 }
 
+/**
+ * The bindings a run tells its scenarios over: those asked for (each one the client declares, or a
+ * usage error), else JSON-RPC where the client declares it (none declared: it is assumed), else the
+ * first binding it declares.
+ */
+export function runBindings(hello: Pick<Hello, 'bindings' | 'profile'>, asked: readonly Binding[] | undefined): Binding[] {
+  const declared = hello.profile?.bindings ?? hello.bindings ?? ['JSONRPC'];
+  if (asked?.length) {
+    const missing = asked.filter((b) => !declared.includes(b));
+    if (missing.length)
+      throw new UsageError(
+        `--binding ${missing.join(', ')}: the client declares ${declared.join(', ')} (hello.bindings); tell the scenarios over a binding it speaks`,
+      );
+    return [...new Set(asked)];
+  }
+  return [declared.includes('JSONRPC') ? 'JSONRPC' : declared[0]!];
+}
+
 /** The run's client, as results.json records it. */
 export function clientOf(hello: Hello): RunResults['client'] {
   return {
@@ -143,6 +164,7 @@ export function clientOf(hello: Hello): RunResults['client'] {
     ...(hello.extensions ? { extensions: hello.extensions } : {}),
     ...(hello.dialects ? { dialects: hello.dialects } : {}),
     ...(hello.dialectsPerRun ? { dialectsPerRun: true } : {}),
+    ...(hello.bindings ? { bindings: hello.bindings } : {}),
     ...(hello.concurrency ? { concurrency: hello.concurrency } : {}),
     ...(hello.glue?.length ? { glue: hello.glue } : {}),
   };
@@ -166,10 +188,12 @@ function glueNotes(glue: Hello['glue']): (r: ScenarioResult) => ScenarioResult {
   };
 }
 
-async function runIn(folder: RunFolder, catalogue: CatalogueEntry[], o: RunOptions): Promise<RunResults> {
+async function runIn(folder: RunFolder, untold: CatalogueEntry[], o: RunOptions): Promise<RunResults> {
   const started = Date.now();
   const choice = { client: o.client, clientCmd: o.clientCmd, ...(o.adapter ? { adapter: o.adapter } : {}), cwd: o.cwd ?? process.cwd(), runDir: folder.dir };
   const { hello, pkiDir } = await greet(choice, folder, o.signal);
+  // The scenarios as told over the run's bindings (the catalogue tells them over JSON-RPC).
+  const catalogue = tellOver(untold, runBindings(hello, o.bindings));
 
   const { selected, notRun } = selectScenarios(catalogue, hello, o.rules, o.dialect, o.pick);
 

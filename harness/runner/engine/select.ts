@@ -4,6 +4,7 @@
  * checks of `run` load it without the runner.
  */
 import type { RunResults } from '../../core/results.js';
+import { bindingProblem } from '../../core/card-binding.js';
 import { dialectProblem, unmetConstraint, type Scenario } from '../../core/scenario.js';
 import type { Dialect, Hello } from '../../core/vocabulary/types.js';
 import type { CatalogueEntry } from '../load/catalogue.js';
@@ -76,6 +77,11 @@ export function selectScenarios(
     const unmet = hello.profile ? unmetConstraint(hello.profile, e.scenario.profileConstraints) : undefined;
     if (unmet) {
       notRun.push({ id: e.scenario.id, reason: `the client's fixed profile does not meet this scenario: ${unmet}` });
+      continue;
+    }
+    const binding = bindingProblem(hello.profile?.bindings ?? hello.bindings, e.scenario);
+    if (binding) {
+      notRun.push({ id: e.scenario.id, reason: binding });
       continue;
     }
     const dialects = hello.profile ? undefined : dialectProblem(hello, e.scenario);

@@ -1,28 +1,68 @@
 /**
- * SPEC-INTERFACE-SELECTION (transport): The client uses the first interface of the card in a dialect it speaks, and rejects a card that offers none before any task.
+ * SPEC-INTERFACE-SELECTION (transport): The client uses the first interface of the card in a binding and dialect it speaks, with its tenant in every request, and rejects a card that offers none before any task.
  * Registered in harness/core/oracle/rules.ts; docs/rules.md and the scenario schema follow from there.
  */
 import type { HttpEvent } from '../../../transcript.js';
 import { wireEvidence } from '../../../verdict.js';
 import { dialectOfVersion, cardPointer } from '../../../vocabulary/card-view.js';
-import { rpcCalls, situationOf } from '../../evidence.js';
+import { failed as failedCall, rpcCalls, situationOf } from '../../evidence.js';
 import { creditRejection, mustComplete } from '../../graders.js';
 import { binds, informational, notBinding, signal, upFrontMiss, type Binding, type RuleOf, type Situation } from '../../rule.js';
 
-/** The JSON-RPC interfaces of a card, in its order, with the dialect each speaks. */
-const jsonRpcInterfaces = (s: Situation) =>
-  s.card.interfaces.filter((i) => i.protocolBinding === 'JSONRPC').map((i) => ({ ...i, dialect: dialectOfVersion(i.protocolVersion) }));
+/** A card's interfaces, in its order, with the dialect each speaks. */
+const interfacesOf = (s: Situation) => s.card.interfaces.map((i) => ({ ...i, dialect: dialectOfVersion(i.protocolVersion) }));
+
+type Iface = ReturnType<typeof interfacesOf>[number];
+
+/** The bindings the client speaks in this run (none declared: JSON-RPC). */
+const bindingsOf = (s: Situation): readonly string[] => s.profile.bindings ?? ['JSONRPC'];
+
+/** The first interface, in the card's order, in a binding and a dialect the client speaks (§8.3.2 rules 1 and 2). */
+const firstUsable = (s: Situation): Iface | undefined => {
+  const spoken = s.profile.dialects ?? ['a2a-v1'];
+  return interfacesOf(s).find((i) => i.dialect && spoken.includes(i.dialect) && bindingsOf(s).includes(i.protocolBinding));
+};
 
 const urlOf = (e: HttpEvent) => `${e.origin}${e.path.split('?')[0]}`;
 
+/** Whether a call went to an interface: the one its endpoint served (as the peer recorded it), else its URL (JSON-RPC's is the interface's). */
+const cameTo = (e: HttpEvent, i: Pick<Iface, 'url' | 'protocolBinding'>) =>
+  e.interfaceUrl !== undefined
+    ? e.interfaceUrl === i.url && (e.binding ?? 'JSONRPC') === i.protocolBinding
+    : urlOf(e) === i.url && i.protocolBinding === 'JSONRPC';
+
+/** Where a call went, in words. */
+const whereTo = (e: HttpEvent) => `${e.binding ?? 'JSONRPC'} ${e.interfaceUrl ?? urlOf(e)}`;
+
+/** The tenant a call carried (in its params, where the binding reads it from: JSON-RPC and gRPC params, the HTTP+JSON path), or undefined; null where its params were not kept. */
+function tenantOf(e: HttpEvent): string | undefined | null {
+  const p = e.rpc?.params as Record<string, unknown> | undefined;
+  if (!p || p['@truncated']) return null;
+  return typeof p.tenant === 'string' && p.tenant !== '' ? p.tenant : undefined;
+}
+
+/** The first call whose tenant is not the interface's (§8.3.2 rule 4: exactly its value, or none where it sets none). */
+const wrongTenant = (calls: HttpEvent[], i: Iface) => calls.find((e) => tenantOf(e) !== null && tenantOf(e) !== (i.tenant || undefined));
+
+const answerOf = (e: HttpEvent) => `${e.rpc!.wireMethod ?? e.rpc!.method} → ${e.rpcError ? e.rpcError.code : e.status}`;
+
 export const SPEC_INTERFACE_SELECTION: RuleOf<'SPEC-INTERFACE-SELECTION'> = {
   id: 'SPEC-INTERFACE-SELECTION',
-  title: 'The client uses the first interface of the card in a dialect it speaks, and rejects a card that offers none before any task',
+  title:
+    'The client uses the first interface of the card in a binding and dialect it speaks, with its tenant in every request, and rejects a card that offers none before any task',
   family: 'transport',
   scope: 'own',
   sources: [
     { doc: 'A2A v1.0.1', section: '8.3.2', quote: 'Parse supportedInterfaces if present, and select the first supported transport', level: 'MUST' },
     { doc: 'A2A v1.0.1', section: '8.3.2', quote: 'Prefer earlier entries in the ordered list when multiple options are supported', level: 'MUST' },
+    { doc: 'A2A v1.0.1', section: '8.3.2', quote: 'Use the correct URL for the selected transport', level: 'MUST' },
+    {
+      doc: 'A2A v1.0.1',
+      section: '8.3.2',
+      quote:
+        'Set the `tenant` field in every request message to exactly the value declared in the selected `AgentInterface` entry (omit the field if `tenant` is not set in that entry)',
+      level: 'MUST',
+    },
     {
       doc: 'A2A v1.0.1',
       section: '3.6',
@@ -76,51 +116,72 @@ export const SPEC_INTERFACE_SELECTION: RuleOf<'SPEC-INTERFACE-SELECTION'> = {
       when: 'the same, on the right interface: no task completed',
       verdict: 'FAIL (over-rejection; a card whose version carries a patch number, `1.0.1`, is 1.0)',
     },
+    {
+      when: "interfaces in several bindings (the profile's `bindings`; none declared: JSON-RPC): an A2A call on another interface than the first one in the card's order in a binding and dialect the client speaks, the client's own favourite binding, or a switch to another interface after an error there",
+      verdict: 'FAIL (MUST, §8.3.2 rules 1–3: one transport is selected, and its URL used)',
+    },
+    {
+      when: 'the card offers interfaces only in bindings the client does not speak (a custom binding): any A2A call',
+      verdict: 'FAIL (MUST, §8.3.2)',
+    },
+    { when: 'the same: declined after reading the card, no call', verdict: 'PASS (not over-rejection: the card offers nothing the client can use)' },
+    {
+      when: 'the selected interface sets `tenant`: a request without it, or with another value; one that sets none: a request with one',
+      verdict: 'FAIL (MUST, §8.3.2 rule 4)',
+    },
   ],
-  notBinding: ["a card with no JSON-RPC interface at all (not this rule's question)"],
+  notBinding: ["a card with no interface at all (not this rule's question: the card's validity is)"],
   applies(s) {
-    const ifaces = jsonRpcInterfaces(s);
-    if (ifaces.length === 0) return notBinding('the card offers no JSON-RPC interface');
+    const ifaces = interfacesOf(s);
+    if (ifaces.length === 0) return notBinding('the card offers no interface');
     const spoken = s.profile.dialects ?? ['a2a-v1'];
-    const first = ifaces.find((i) => i.dialect && spoken.includes(i.dialect));
-    const offered = ifaces.map((i) => `${i.protocolVersion}${i.dialect ? '' : ' (unknown)'}`).join(', ');
+    const bindings = bindingsOf(s);
+    const first = firstUsable(s);
+    const onlyJsonRpc = ifaces.every((i) => i.protocolBinding === 'JSONRPC');
+    const offered = ifaces.map((i) => `${onlyJsonRpc ? '' : `${i.protocolBinding} `}${i.protocolVersion}${i.dialect ? '' : ' (unknown)'}`).join(', ');
     const pointer = cardPointer(s.card, 'protocolVersions');
     const by = spoken.includes('a2a-v1') ? 'v1.0.1 §8.3.2' : 'v0.3.0 §5.6.3 (the client speaks only v0.3)';
-    if (!first)
+    if (!first) {
+      const spokenBinding = ifaces.some((i) => bindings.includes(i.protocolBinding));
       return binds(
-        `the card offers JSON-RPC at ${offered}; the client speaks ${spoken.join(', ')}: no interface it can use (${by})`,
+        onlyJsonRpc
+          ? `the card offers JSON-RPC at ${offered}; the client speaks ${spoken.join(', ')}: no interface it can use (${by})`
+          : `the card offers ${offered}; the client speaks ${bindings.join(', ')} in ${spoken.join(', ')}: no interface it can use (${by})${spokenBinding ? '' : '; declining is not over-rejection'}`,
         ['reject'],
         [signal(s, pointer, 'MUST', `protocol versions ${offered}`)],
       );
+    }
     const index = ifaces.indexOf(first);
+    const which = onlyJsonRpc ? `#${index} of the card's JSON-RPC interfaces` : `#${index} of the card's interfaces (${first.protocolBinding})`;
+    const tenant = first.tenant ? `, with tenant ${JSON.stringify(first.tenant)} in every request` : '';
     // v0.3.0 §5.6.3 reads a card's url, preferredTransport and additionalInterfaces: a card in v1.0's format has none of them,
     // so a client that speaks only v0.3 may decline it as unreadable; if it proceeds, only on the 0.3 interface.
     if (!spoken.includes('a2a-v1') && s.card.dialect !== 'a2a-v0.3')
       return binds(
-        `the card is in v1.0's format (supportedInterfaces, no url or preferredTransport), to a client that speaks only v0.3, graded by v0.3.0 §5.6.3 (v1.0.1 §8.3.2 binds v1.0 clients): declining a card it cannot read is not over-rejection; proceeding is right only on #${index} of the card's JSON-RPC interfaces, at ${first.protocolVersion}`,
+        `the card is in v1.0's format (supportedInterfaces, no url or preferredTransport), to a client that speaks only v0.3, graded by v0.3.0 §5.6.3 (v1.0.1 §8.3.2 binds v1.0 clients): declining a card it cannot read is not over-rejection; proceeding is right only on ${which}, at ${first.protocolVersion}`,
         ['proceed', 'reject'],
         [signal(s, pointer, 'MUST', `protocol versions ${offered}`)],
       );
-    return binds(`the first interface in a dialect the client speaks is #${index} of the card's JSON-RPC interfaces, at ${first.protocolVersion} (${by})`, [
-      'proceed',
-    ]);
+    return binds(
+      `the first interface in ${onlyJsonRpc ? 'a dialect' : 'a binding and dialect'} the client speaks is ${which}, at ${first.protocolVersion}${tenant} (${by})`,
+      ['proceed'],
+    );
   },
   grade(b, x) {
     if (!b.binds) return informational(b.reason);
     const s = situationOf(x);
     const calls = rpcCalls(x);
-    const spoken = s.profile.dialects ?? ['a2a-v1'];
     if (b.acceptable.includes('reject') && b.acceptable.includes('proceed')) {
       if (calls.length === 0)
         return creditRejection(x, "declined before any call a card in v1.0's format, which v0.3.0 §5.6.3 gives a client that speaks only v0.3 no way to read");
-      const at = jsonRpcInterfaces(s).find((i) => i.dialect && spoken.includes(i.dialect))!;
-      const wrong = calls.find((e) => urlOf(e) !== at.url);
+      const at = firstUsable(s)!;
+      const wrong = calls.find((e) => !cameTo(e, at));
       if (wrong)
         return upFrontMiss(
           this,
           b as Binding,
           `called ${urlOf(wrong)} at #${wrong.seq}, which the card does not declare at ${at.protocolVersion} (v0.3.0 §5.6.3: the URL of the selected transport)`,
-          [wireEvidence(wrong.seq, `${wrong.rpc!.wireMethod ?? wrong.rpc!.method} → ${wrong.rpcError ? wrong.rpcError.code : wrong.status}`)],
+          [wireEvidence(wrong.seq, answerOf(wrong))],
         );
       return mustComplete(x, b.reason);
     }
@@ -129,21 +190,34 @@ export const SPEC_INTERFACE_SELECTION: RuleOf<'SPEC-INTERFACE-SELECTION'> = {
         return upFrontMiss(
           this,
           b as Binding,
-          `called an interface in a dialect the client does not speak (${calls.length} call(s))`,
+          `called an interface in a binding or dialect the client does not speak (${calls.length} call(s))`,
           calls
             .slice(0, 3)
             .map((e) => wireEvidence(e.seq, `${e.rpc!.wireMethod ?? e.rpc!.method} to ${e.path.split('?')[0]} → ${e.rpcError ? e.rpcError.code : e.status}`)),
         );
-      return creditRejection(x, 'declined before any call: no interface in a dialect the client speaks');
+      return creditRejection(x, 'declined before any call: no interface in a binding and dialect the client speaks');
     }
-    const first = jsonRpcInterfaces(s).find((i) => i.dialect && (s.profile.dialects ?? ['a2a-v1']).includes(i.dialect))!;
-    const wrong = calls.find((e) => urlOf(e) !== first.url);
-    if (wrong)
+    const first = firstUsable(s)!;
+    const wrong = calls.find((e) => !cameTo(e, first));
+    if (wrong) {
+      const before = calls.filter((e) => e.seq < wrong.seq && cameTo(e, first));
+      const switched = before.find((e) => failedCall(e));
       return upFrontMiss(
         this,
         b as Binding,
-        `called ${urlOf(wrong)} at #${wrong.seq}, not the first interface the client speaks (${first.url}, ${first.protocolVersion})`,
-        [wireEvidence(wrong.seq, `${wrong.rpc!.wireMethod ?? wrong.rpc!.method} → ${wrong.rpcError ? wrong.rpcError.code : wrong.status}`)],
+        switched
+          ? `switched to ${whereTo(wrong)} at #${wrong.seq} after #${switched.seq} failed on the selected interface (${first.protocolBinding} ${first.url}): one transport is selected (§8.3.2)`
+          : `called ${whereTo(wrong)} at #${wrong.seq}, not the first interface the client speaks (${first.protocolBinding} ${first.url}, ${first.protocolVersion})`,
+        [...(switched ? [wireEvidence(switched.seq, answerOf(switched))] : []), wireEvidence(wrong.seq, answerOf(wrong))],
+      );
+    }
+    const stray = wrongTenant(calls, first);
+    if (stray)
+      return upFrontMiss(
+        this,
+        b as Binding,
+        `${stray.rpc!.method} at #${stray.seq} carried tenant ${JSON.stringify(tenantOf(stray) ?? null)}; the selected interface declares ${first.tenant ? JSON.stringify(first.tenant) : 'none'} (§8.3.2 rule 4: exactly that value in every request)`,
+        [wireEvidence(stray.seq, answerOf(stray))],
       );
     const done = mustComplete(x, b.reason);
     return done.kind === 'PASS' && calls[0]
@@ -152,7 +226,7 @@ export const SPEC_INTERFACE_SELECTION: RuleOf<'SPEC-INTERFACE-SELECTION'> = {
           evidence: [
             wireEvidence(
               calls[0].seq,
-              `${calls[0].rpc!.wireMethod ?? calls[0].rpc!.method} to ${first.url} (${first.protocolVersion}), A2A-Version ${calls[0].headers.a2aVersion ?? calls[0].versionQuery ?? 'none (0.3)'}`,
+              `${calls[0].rpc!.wireMethod ?? calls[0].rpc!.method} to ${first.url} (${first.protocolBinding === 'JSONRPC' ? '' : `${first.protocolBinding}, `}${first.protocolVersion}), A2A-Version ${calls[0].headers.a2aVersion ?? calls[0].versionQuery ?? 'none (0.3)'}`,
             ),
             ...done.evidence,
           ],

@@ -1,0 +1,29 @@
+/**
+ * What one A2A call came to, whatever the binding it went over: a result, or how it failed (an HTTP
+ * status, an A2A error by §5.4's JSON-RPC code, a network failure, an answer cut mid-body).
+ */
+export type RpcOutcome =
+  | { ok: true; result: Record<string, unknown> }
+  /** `retryAfterMs`: the wait a 503 or 429 named (Retry-After, RFC 9110 §10.2.3; gRPC: its metadata). */
+  | { ok: false; kind: 'http'; status: number; text: string; challenge?: string; retryAfterMs?: number }
+  | { ok: false; kind: 'rpc'; code: number; message: string }
+  | { ok: false; kind: 'network'; code: string; message: string }
+  /**
+   * The answer began (its status and headers came) and the connection closed before its body was
+   * whole: the request reached the agent, and what the agent did with it is unknown.
+   */
+  | { ok: false; kind: 'cut'; status: number; code: string; message: string };
+
+/** Error code of a failed fetch: undici puts the socket/TLS error in `cause`. */
+export function networkCode(err: unknown): { code: string; message: string } {
+  const e = err as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
+  return { code: e.cause?.code ?? e.code ?? e.name ?? 'ERROR', message: e.cause?.message ?? e.message ?? String(err) };
+}
+
+/** A Retry-After value (delta-seconds, or an HTTP-date) as milliseconds from now, or undefined where it is neither. */
+export function retryAfterMs(value: string | null | undefined): number | undefined {
+  const v = (value ?? '').trim();
+  if (/^\d{1,6}$/.test(v)) return Number(v) * 1000;
+  const at = v ? Date.parse(v) : Number.NaN;
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+}
