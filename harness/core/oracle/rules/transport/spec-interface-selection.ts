@@ -151,7 +151,7 @@ export const SPEC_INTERFACE_SELECTION: RuleOf<'SPEC-INTERFACE-SELECTION'> = {
         [signal(s, pointer, 'MUST', `protocol versions ${offered}`)],
       );
     }
-    const index = ifaces.indexOf(first);
+    const index = ifaces.findIndex((i) => i.url === first.url && i.protocolBinding === first.protocolBinding && i.protocolVersion === first.protocolVersion);
     const which = onlyJsonRpc ? `#${index} of the card's JSON-RPC interfaces` : `#${index} of the card's interfaces (${first.protocolBinding})`;
     const tenant = first.tenant ? `, with tenant ${JSON.stringify(first.tenant)} in every request` : '';
     // v0.3.0 §5.6.3 reads a card's url, preferredTransport and additionalInterfaces: a card in v1.0's format has none of them,
