@@ -22,8 +22,12 @@
  *   the provisioned token endpoint (client credentials grant, by `oauth4webapi`) on every request and,
  *   on a 401 whose challenge names Bearer, gets a new token for the SDK's one retry. The card is
  *   fetched without it.
+ * - the SDK's own transports for every binding it has: JSON-RPC and HTTP+JSON (RestTransportFactory)
+ *   through the fetch below, gRPC (GrpcTransportFactory, @a2a-js/sdk/client/grpc) with gRPC channel
+ *   credentials of the same trust store and client certificate; the SDK's ClientFactory picks the
+ *   interface (no preferred transports configured, so the card's order) and applies its tenant.
  * TLS: the application hands the SDK a fetch that trusts the harness CA and presents the client
- * certificate (an undici Agent as dispatcher), the only way to do either with this SDK.
+ * certificate (an undici Agent as dispatcher), the only way to do either with this SDK over HTTP.
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -32,8 +36,11 @@ import {
   createAuthenticatingFetchWithRetry,
   DefaultAgentCardResolver,
   JsonRpcTransportFactory,
+  RestTransportFactory,
   type AuthenticationHandler,
 } from '@a2a-js/sdk/client';
+import { GrpcTransportFactory } from '@a2a-js/sdk/client/grpc';
+import { credentials } from '@grpc/grpc-js';
 import { Role, TaskState, verifyAgentCardSignature } from '@a2a-js/sdk';
 import type { GlueChoice } from '../../harness/core/vocabulary/types.js';
 import type { ClientAdapter } from '../../harness/core/vocabulary/adapter.js';
@@ -74,7 +81,7 @@ async function runWithSdk(req: RunRequest, signal: AbortSignal): Promise<ClientR
   const started = Date.now();
   const left = () => req.deadlineMs - MARGIN_MS - (Date.now() - started);
   // TLS as the run hands it over; the application's auth through the SDK's hook (glue policy above).
-  const { agent, fetchImpl, rpcFetch } = await sdkFetch(req, signal, (f, h) => createAuthenticatingFetchWithRetry(f, h as AuthenticationHandler));
+  const { agent, fetchImpl, rpcFetch, pem } = await sdkFetch(req, signal, (f, h) => createAuthenticatingFetchWithRetry(f, h as AuthenticationHandler));
   const taskIds: string[] = [];
   let receiver: PushReceiver | undefined;
   const done = (decision: ClientReport['decision'], notes: string, errorClass?: ClientReport['errorClass']): ClientReport => ({
@@ -87,7 +94,11 @@ async function runWithSdk(req: RunRequest, signal: AbortSignal): Promise<ClientR
   try {
     const factory = new ClientFactory(
       ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-        transports: [new JsonRpcTransportFactory({ fetchImpl: rpcFetch })],
+        transports: [
+          new JsonRpcTransportFactory({ fetchImpl: rpcFetch }),
+          new RestTransportFactory({ fetchImpl: rpcFetch }),
+          new GrpcTransportFactory({ grpcChannelCredentials: credentials.createSsl(Buffer.from(pem.ca), Buffer.from(pem.key), Buffer.from(pem.cert)) }),
+        ],
         cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
       }),
     );
@@ -247,6 +258,7 @@ export function createA2aJsSdkClient(): ClientAdapter {
       profile: null,
       taskClasses: ['text', 'live-input', 'async-completion', 'artifact', 'fire-and-forget'],
       dialects: ['a2a-v1'],
+      bindings: ['JSONRPC', 'HTTP+JSON', 'GRPC'],
       glue: SDK_GLUE,
     }),
     run: runWithSdk,

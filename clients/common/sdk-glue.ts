@@ -22,6 +22,8 @@ export interface SdkFetch {
   fetchImpl: typeof fetch;
   /** For the A2A calls: `fetchImpl` wrapped by the SDK's hook where the run provisions credentials. */
   rpcFetch: typeof fetch;
+  /** The run's trust store and client certificate (PEM), for a transport that takes no fetch (gRPC). */
+  pem: { ca: string; cert: string; key: string };
 }
 
 export function errorText(err: unknown): string {
@@ -44,7 +46,7 @@ export async function sdkFetch(
   const fetchImpl = ((url: string, init?: RequestInit) =>
     fetch(url, { ...init, signal: init?.signal ? AbortSignal.any([signal, init.signal]) : signal, dispatcher: agent } as RequestInit)) as typeof fetch;
   const provisioned = (req.credentials ?? []).find((c) => c.kind === 'oauth2-client-credentials');
-  if (!provisioned) return { agent, fetchImpl, rpcFetch: fetchImpl };
+  if (!provisioned) return { agent, fetchImpl, rpcFetch: fetchImpl, pem: { ca, cert, key } };
   const tokens = new TokenSource({ scheme: 'provisioned', tokenUrl: provisioned.tokenUrl, scopes: [], credentials: provisioned, required: true }, fetchImpl);
   const handler: SdkAuthHandler = {
     headers: async () => ({ Authorization: `Bearer ${await tokens.token()}` }),
@@ -53,5 +55,5 @@ export async function sdkFetch(
         ? { Authorization: `Bearer ${await tokens.renew()}` }
         : undefined,
   };
-  return { agent, fetchImpl, rpcFetch: withAuth(fetchImpl, handler) };
+  return { agent, fetchImpl, rpcFetch: withAuth(fetchImpl, handler), pem: { ca, cert, key } };
 }
