@@ -76,7 +76,7 @@ export function renderMarkdown(r: RunResults, reportPath?: string): string {
         .map((k) => `${k} ${f.verdicts[k]}`)
         .join(' · ');
       lines.push(
-        `| ${md(f.family)} | ${f.failed ? `❌ ${ce ? md(`${ce.verdict} on ${ce.property?.story ?? ''}, ${ce.rule}`) : ''}` : '✅'} | ${f.ran} | ${counts} | ${ce?.property && f.failed ? md(ce.property.replay) : ''} |`,
+        `| ${md(f.family)} | ${f.failed ? `❌ ${ce ? md(`${ce.verdict} on ${ce.property?.story ?? ''}, ${ce.rule}`) : ''}` : '✅'} | ${f.ran}${f.bindings ? ` (over ${f.bindings.map((b) => `${b} ${f.cases.filter((c) => (c.binding ?? 'JSONRPC') === b).length}`).join(', ')})` : ''} | ${counts} | ${ce?.property && f.failed ? md(ce.property.replay) : ''} |`,
       );
     }
   }

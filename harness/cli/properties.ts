@@ -6,6 +6,7 @@
  */
 import type { PropertyFamilyResult, RunResults, ScenarioResult } from '../core/results.js';
 import type { Scenario } from '../core/scenario.js';
+import type { Binding } from '../core/vocabulary/types.js';
 import { shown } from './reporters.js';
 import { scenarioVerdict, VERDICT_KINDS } from '../core/verdict.js';
 import { printable } from '../core/text.js';
@@ -24,6 +25,8 @@ export interface PropertiesCommand {
   strict: boolean;
   deadlineMultiplier: number;
   lanes?: number;
+  /** `--binding`, as asked (the run checks them against the client's hello). */
+  bindings?: Binding[];
   /** A checked, writable `.scenario.json` path. */
   exportTo?: string;
   signal: AbortSignal;
@@ -52,6 +55,7 @@ export async function propertiesCommand(c: PropertiesCommand): Promise<RunResult
     ...(c.runs !== undefined ? { runs: c.runs } : {}),
     ...(c.path !== undefined ? { path: c.path } : {}),
     ...(c.lanes !== undefined ? { lanes: c.lanes } : {}),
+    ...(c.bindings?.length ? { bindings: c.bindings } : {}),
   };
   let lastTick = Date.now();
   o.onCase = (family, done, total, pc, failing) => {
@@ -66,14 +70,16 @@ export async function propertiesCommand(c: PropertiesCommand): Promise<RunResult
     if (step % 5 === 1) c.err(printable(`  ${family}: shrink step ${step}: still ${r.verdict} (${r.rule})\n`));
   };
   o.onFamily = (f) => {
-    const head = `${f.failed ? '✗' : '✓'} ${f.family.padEnd(12)} ${String(f.ran).padStart(5)} case(s) · ${counts(f) || 'none run'} · ${secs(f.durationMs)}`;
+    const head = `${f.failed ? '✗' : '✓'} ${f.family.padEnd(12)} ${String(f.ran).padStart(5)} case(s) · ${counts(f) || 'none run'}${overBindings(f)} · ${secs(f.durationMs)}`;
     c.err(printable(`${head}${f.failed && f.shrinkMs !== undefined ? ` · shrunk in ${secs(f.shrinkMs)}` : ''}\n`));
   };
-  c.err(
-    printable(
-      `a2a-conformance properties · seed ${c.seed} · ${c.path !== undefined ? `path ${c.path}` : `${c.runs ?? 100} case(s) per family`} · ${c.families.map((f) => f.id).join(', ')}\n`,
-    ),
-  );
+  // Once the client has said hello, which the bindings are checked against: a binding it does not declare is one line, before any other.
+  o.onHello = (bindings) =>
+    c.err(
+      printable(
+        `a2a-conformance properties · seed ${c.seed} · ${c.path !== undefined ? `path ${c.path}` : `${c.runs ?? 100} case(s) per family`} · ${c.families.map((f) => f.id).join(', ')}${bindings.join() === 'JSONRPC' ? '' : ` · over ${bindings.join(', ')}`}\n`,
+      ),
+    );
   const results = await runProperties(o);
   if (c.exportTo)
     await exportCounterexamples(
@@ -82,6 +88,14 @@ export async function propertiesCommand(c: PropertiesCommand): Promise<RunResult
       c,
     );
   return results;
+}
+
+/** Where a family's cases were told over other bindings than JSON-RPC alone: how many over each. */
+function overBindings(f: PropertyFamilyResult): string {
+  if (!f.bindings) return '';
+  const over = new Map<string, number>();
+  for (const x of f.cases) over.set(x.binding ?? 'JSONRPC', (over.get(x.binding ?? 'JSONRPC') ?? 0) + 1);
+  return ` · over ${f.bindings.map((b) => `${b} ${over.get(b) ?? 0}`).join(', ')}`;
 }
 
 /** The lines that end a property run: each counterexample with its replay command. */

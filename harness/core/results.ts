@@ -132,6 +132,8 @@ export interface PropertyCase {
   drifts?: string[];
   /** Told by an A2A v0.3 peer (absent: v1.0). */
   dialect?: 'a2a-v0.3';
+  /** Told over this binding, its card's one interface of it (absent: JSON-RPC). */
+  binding?: Exclude<Binding, 'JSONRPC'>;
   durationMs: number;
   /** The harness lagged during the case (its measures), where it did. */
   lag?: LagRecord;
@@ -147,6 +149,8 @@ export interface PropertyFamilyResult {
   seed: number;
   /** Cases asked for (`--runs`) and cases run (fewer after a failure stops the sweep, or a signal). */
   runs: number;
+  /** The bindings the cases were told over (`--binding`; card names' order), where they were other than JSON-RPC alone. */
+  bindings?: Binding[];
   ran: number;
   verdicts: Partial<Record<VerdictKind, number>>;
   /** Cases per story. */

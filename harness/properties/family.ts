@@ -6,11 +6,12 @@
  * its story's rules whose `applies()` binds for the client's profile, else the story's first.
  */
 import fc from 'fast-check';
+import { BINDING_TELLING, scenarioOverBinding, untellable } from '../core/card-binding.js';
 import { scenarioToV03 } from '../core/card-v03.js';
 import type { RuleId } from '../core/oracle/rules.js';
 import { ruleById } from '../core/oracle/rules.js';
 import type { CardSignal, CardSigning, PeerRuntime, Scenario } from '../core/scenario.js';
-import type { ClientProfile, Dialect, ProfileConstraints, TaskIntent } from '../core/vocabulary/types.js';
+import { BINDINGS, type Binding, type ClientProfile, type Dialect, type ProfileConstraints, type TaskIntent } from '../core/vocabulary/types.js';
 import { situationOf } from '../core/oracle/evidence.js';
 import type { Drift } from './peer-runtime.js';
 
@@ -30,7 +31,12 @@ export interface GeneratedCase {
   deadlineMs: number;
   /** Told by an A2A v0.3 peer (its card in v0.3 form, v0.3's JSON-RPC), as `<id>.v03` scenarios are. Absent: v1.0. */
   dialect?: 'a2a-v0.3';
+  /** Told over this binding (its card's one interface at `{{grpcUrl}}` or `{{restUrl}}`), as `<id>.grpc` and `<id>.rest` scenarios are. Absent: JSON-RPC. */
+  binding?: ToldBinding;
 }
+
+/** The bindings a case can be told over besides JSON-RPC. */
+export type ToldBinding = Exclude<Binding, 'JSONRPC'>;
 
 export interface Family {
   /** Stable id: `--family`, the ids of its cases, the replay command. */
@@ -46,17 +52,45 @@ export interface Family {
 }
 
 /**
- * A family's cases for a client that speaks these dialects. A v1.0-only client gets the family's
- * arbitrary as it is (its paths unchanged); a client that speaks v0.3 gets each case told by a v1.0
- * or a v0.3 peer (a v0.3-only client: by a v0.3 peer), except signed cards, which v0.3 cannot carry
- * (A2A v0.3.0 specifies no canonical form to sign) and which stay v1.0.
+ * A family's cases for a client that speaks these dialects, told over these bindings (default
+ * JSON-RPC alone). A v1.0-only client gets the family's arbitrary as it is (its paths unchanged); a
+ * client that speaks v0.3 gets each case told by a v1.0 or a v0.3 peer (a v0.3-only client: by a v0.3
+ * peer), except signed cards, which v0.3 cannot carry (A2A v0.3.0 specifies no canonical form to
+ * sign) and which stay v1.0. Then, where the bindings are other than JSON-RPC alone, each case is
+ * told over one of them (`tellOverBinding`); JSON-RPC alone leaves the arbitrary as the dialects made
+ * it, so the seeds and paths of a JSON-RPC run are unchanged.
  */
-export function familyArbitrary(family: Family, dialects: readonly Dialect[]): fc.Arbitrary<GeneratedCase> {
+export function familyArbitrary(family: Family, dialects: readonly Dialect[], bindings: readonly Binding[] = JSONRPC_ONLY): fc.Arbitrary<GeneratedCase> {
+  const told = dialectArbitrary(family, dialects);
+  // In the card names' order, whatever order they were asked in: the same set gives the same cases.
+  const order = BINDINGS.filter((b) => bindings.includes(b));
+  if (order.length === 0 || (order.length === 1 && order[0] === 'JSONRPC')) return told;
+  if (order.length === 1) return told.map((c) => tellOverBinding(c, order[0]!, order));
+  return fc.tuple(told, fc.constantFrom(...order)).map(([c, b]) => tellOverBinding(c, b, order));
+}
+
+const JSONRPC_ONLY: readonly Binding[] = ['JSONRPC'];
+
+function dialectArbitrary(family: Family, dialects: readonly Dialect[]): fc.Arbitrary<GeneratedCase> {
   const v03 = dialects.includes('a2a-v0.3');
   if (!v03) return family.arbitrary;
   const tell = (c: GeneratedCase, d: Dialect): GeneratedCase => (d === 'a2a-v0.3' && !c.signing ? { ...c, dialect: 'a2a-v0.3' } : c);
   if (!dialects.includes('a2a-v1')) return family.arbitrary.map((c) => tell(c, 'a2a-v0.3'));
   return fc.tuple(family.arbitrary, fc.constantFrom<Dialect>('a2a-v1', 'a2a-v0.3')).map(([c, d]) => tell(c, d));
+}
+
+/**
+ * A case told over `binding`, where its scenario can be (`untellable`: a v0.3 telling, or a listener
+ * with no gRPC counterpart, cannot). Where it cannot, the first of the run's other bindings (in card
+ * names' order) it can be told over is taken, JSON-RPC included, which every case can be; where none
+ * is left (a gRPC-only run and a case on a listener gRPC has not), the case stays JSON-RPC, and a
+ * client that does not declare JSON-RPC does not run it, as `run` does not run such a scenario.
+ */
+export function tellOverBinding(c: GeneratedCase, binding: Binding, bindings: readonly Binding[]): GeneratedCase {
+  const base = caseScenario(LABEL_FAMILY, c, 'binding', c.rules[0]!);
+  const can = (b: Binding) => b === 'JSONRPC' || !untellable(base, b);
+  const chosen = can(binding) ? binding : bindings.find(can);
+  return chosen && chosen !== 'JSONRPC' ? { ...c, binding: chosen } : c;
 }
 
 /** The family's cases' scenario id: the family, the seed and the fast-check path (its `:` as `.`, as scenario ids spell it). */
@@ -94,6 +128,14 @@ export function caseScenario(family: Family, c: GeneratedCase, id: string, rule:
     deadlineMs: c.deadlineMs,
     expect: 'PASS',
   };
-  // A v0.3 telling is the same story as a hand-written `<id>.v03` scenario: its card and pointers in v0.3 form.
-  return c.dialect === 'a2a-v0.3' ? { ...scenarioToV03(scenario), id } : scenario;
+  // A v0.3 telling is the same story as a hand-written `<id>.v03` scenario: its card and pointers in v0.3 form;
+  // a telling over a binding as a `<id>.grpc` or `<id>.rest` one: its card's one interface of that binding. Either keeps the case's id.
+  if (c.dialect === 'a2a-v0.3') return { ...scenarioToV03(scenario), id };
+  if (c.binding && !untellable(scenario, c.binding))
+    return {
+      ...scenarioOverBinding(scenario, c.binding),
+      id,
+      description: `${scenario.description} Told over the ${BINDING_TELLING[c.binding].name} binding.`,
+    };
+  return scenario;
 }

@@ -12,7 +12,8 @@
 import fc from 'fast-check';
 import type { PropertyCase, PropertyFamilyResult, RunResults, ScenarioResult } from '../core/results.js';
 import { RESULTS_SCHEMA } from '../core/results.js';
-import { DEFAULT_PROFILE, type Dialect, type Hello } from '../core/vocabulary/types.js';
+import { bindingProblem } from '../core/card-binding.js';
+import { BINDINGS, type Binding, DEFAULT_PROFILE, type Dialect, type Hello } from '../core/vocabulary/types.js';
 import { profileFor, unmetConstraint, type Scenario } from '../core/scenario.js';
 import type { VerdictKind } from '../core/verdict.js';
 import { caseId, caseScenario, familyArbitrary, labelCase, type Family, type GeneratedCase } from './family.js';
@@ -23,7 +24,7 @@ import { confirm } from '../runner/judge/confirm.js';
 import { defaultLanes, openLanePool, type LanePool } from '../runner/engine/lanes.js';
 import { harnessVersion } from '../runner/infrastructure/package-root.js';
 import { summarize } from '../runner/judge/policy.js';
-import { clientOf, greet, inRunFolder, RULESET_VERSION } from '../runner/engine/run.js';
+import { clientOf, greet, inRunFolder, RULESET_VERSION, runBindings } from '../runner/engine/run.js';
 import { ReplayPathError } from '../faults.js';
 
 /** Cases per family when `--runs` is not given. */
@@ -43,7 +44,11 @@ export interface PropertyRunOptions extends ClientChoice {
   shrinkBudgetMs?: number;
   /** The client options as the user gave them, for the replay command (`--client reference`, `--client-cmd "…"`). */
   clientArgs?: string;
+  /** `--binding`: tell the cases over these bindings (runBindings: each must be one the client declares; default JSON-RPC where it declares it, else its first). */
+  bindings?: readonly Binding[];
   signal?: AbortSignal;
+  /** Once the client has said hello: the bindings the cases are told over (in card names' order). */
+  onHello?: (bindings: readonly Binding[]) => void;
   onCase?: (family: string, done: number, total: number, c: PropertyCase, failing: boolean) => void;
   onShrink?: (family: string, step: number, r: ScenarioResult) => void;
   onFamily?: (f: PropertyFamilyResult) => void;
@@ -52,6 +57,23 @@ export interface PropertyRunOptions extends ClientChoice {
 /** The dialects a client speaks, as its hello declares them (none declared: v1.0). */
 const V1: readonly Dialect[] = ['a2a-v1'];
 const dialectsOf = (hello: Hello): readonly Dialect[] => hello.dialects ?? V1;
+const JSONRPC: readonly Binding[] = ['JSONRPC'];
+
+/** How a run tells its cases: the client's dialects, the bindings (card names' order), and the replay command's `--binding` for them. */
+interface Telling {
+  dialects: readonly Dialect[];
+  bindings: readonly Binding[];
+  /** ` --binding GRPC` where the bindings are not the client's default ones; else empty. */
+  bindingArg: string;
+}
+
+/** The run's telling, for this client and the bindings asked (a UsageError for one it does not declare). */
+function tellingFor(hello: Hello, asked: readonly Binding[] | undefined): Telling {
+  const inOrder = (bs: readonly Binding[]) => BINDINGS.filter((b) => bs.includes(b));
+  const bindings = inOrder(runBindings(hello, asked));
+  const byDefault = inOrder(runBindings(hello, undefined));
+  return { dialects: dialectsOf(hello), bindings, bindingArg: bindings.join(',') === byDefault.join(',') ? '' : ` --binding ${bindings.join(',')}` };
+}
 
 /** Whether a verdict fails a family: FAIL, TIMEOUT and ERROR always; NON_STRICT under --strict. */
 function failsProperty(v: VerdictKind, strict: boolean): boolean {
@@ -60,23 +82,29 @@ function failsProperty(v: VerdictKind, strict: boolean): boolean {
 
 /**
  * The first `runs` cases of a family for a seed, in fast-check's order (path `i` is the i-th), for a
- * client that speaks these dialects (familyArbitrary; default v1.0 only).
+ * client that speaks these dialects, told over these bindings (familyArbitrary; default v1.0 only, JSON-RPC).
  */
-export function generateCases(family: Family, seed: number, runs: number, dialects: readonly Dialect[] = V1): GeneratedCase[] {
+export function generateCases(
+  family: Family,
+  seed: number,
+  runs: number,
+  dialects: readonly Dialect[] = V1,
+  bindings: readonly Binding[] = JSONRPC,
+): GeneratedCase[] {
   const out: GeneratedCase[] = [];
   fc.check(
-    fc.property(familyArbitrary(family, dialects), (c) => void out.push(c)),
+    fc.property(familyArbitrary(family, dialects, bindings), (c) => void out.push(c)),
     { seed, numRuns: runs },
   );
   return out;
 }
 
 /** The case at a fast-check path (`17`, or `17:3:0` after shrinking), for a seed. */
-export function caseAt(family: Family, seed: number, path: string, dialects: readonly Dialect[] = V1): GeneratedCase {
+export function caseAt(family: Family, seed: number, path: string, dialects: readonly Dialect[] = V1, bindings: readonly Binding[] = JSONRPC): GeneratedCase {
   let found: GeneratedCase | undefined;
   try {
     fc.check(
-      fc.property(familyArbitrary(family, dialects), (c) => {
+      fc.property(familyArbitrary(family, dialects, bindings), (c) => {
         found = c;
         return false;
       }),
@@ -98,9 +126,9 @@ export function shellWord(s: string): string {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-/** The command that replays a counterexample. */
-function replayCommand(family: string, seed: number, path: string, clientArgs: string): string {
-  return `npx a2a-conformance replay ${clientArgs} --family ${family} --seed ${seed} --path ${path}`;
+/** The command that replays a counterexample (`bindingArg`: Telling's). */
+function replayCommand(family: string, seed: number, path: string, clientArgs: string, bindingArg = ''): string {
+  return `npx a2a-conformance replay ${clientArgs}${bindingArg} --family ${family} --seed ${seed} --path ${path}`;
 }
 
 export async function runProperties(o: PropertyRunOptions): Promise<RunResults> {
@@ -109,6 +137,8 @@ export async function runProperties(o: PropertyRunOptions): Promise<RunResults> 
     const strict = o.strict === true;
     const choice = { client: o.client, clientCmd: o.clientCmd, ...(o.adapter ? { adapter: o.adapter } : {}), cwd: o.cwd ?? process.cwd(), runDir: folder.dir };
     const { hello, pkiDir } = await greet(choice, folder, o.signal);
+    const telling = tellingFor(hello, o.bindings);
+    o.onHello?.(telling.bindings);
     const deadlineMultiplier = o.deadlineMultiplier ?? 1;
     const laneProblems: string[] = [];
     const pool = await openLanePool({
@@ -124,7 +154,8 @@ export async function runProperties(o: PropertyRunOptions): Promise<RunResults> 
     try {
       for (const family of o.families) {
         if (o.signal?.aborted) break;
-        const run = o.path !== undefined ? await replayFamily(family, o, hello, pool, strict) : await sweepFamily(family, o, hello, pool, strict);
+        const run =
+          o.path !== undefined ? await replayFamily(family, o, hello, telling, pool, strict) : await sweepFamily(family, o, hello, telling, pool, strict);
         families.push(run.family);
         if (run.result) results.push(run.result);
         o.onFamily?.(run.family);
@@ -178,10 +209,12 @@ function toScenario(family: Family, c: GeneratedCase, id: string, hello: Hello):
   // A signed case stays v1.0, which a v0.3-only client does not speak: not run, as `run` lists such scenarios.
   if (!dialectsOf(hello).includes(c.dialect ?? 'a2a-v1')) return undefined;
   const profile = hello.profile ?? profileFor(DEFAULT_PROFILE, c.profileConstraints, hello.extensions ?? []);
-  return caseScenario(family, c, id, labelCase(c, profile));
+  const s = caseScenario(family, c, id, labelCase(c, profile));
+  // A case that stayed JSON-RPC (it cannot be told over the run's bindings), for a client that does not declare JSON-RPC: not run, as `run` does not.
+  return bindingProblem(hello.profile?.bindings ?? hello.bindings, s) ? undefined : s;
 }
 
-function tally(family: Family, o: PropertyRunOptions, cases: PropertyCase[], started: number): PropertyFamilyResult {
+function tally(family: Family, o: PropertyRunOptions, telling: Telling, cases: PropertyCase[], started: number): PropertyFamilyResult {
   const verdicts: PropertyFamilyResult['verdicts'] = {};
   const stories: Record<string, number> = {};
   const labels: Record<string, number> = {};
@@ -196,6 +229,7 @@ function tally(family: Family, o: PropertyRunOptions, cases: PropertyCase[], sta
     rules: family.rules,
     seed: o.seed,
     runs: o.runs ?? DEFAULT_RUNS,
+    ...(telling.bindings.join() !== 'JSONRPC' ? { bindings: [...telling.bindings] } : {}),
     ran: cases.length,
     verdicts,
     stories,
@@ -213,6 +247,7 @@ const compact = (path: string, c: GeneratedCase, r: ScenarioResult): PropertyCas
   verdict: r.verdict,
   ...(c.drifts.length ? { drifts: c.drifts } : {}),
   ...(c.dialect ? { dialect: c.dialect } : {}),
+  ...(c.binding ? { binding: c.binding } : {}),
   durationMs: r.durationMs,
   ...(r.lag?.lagged ? { lag: r.lag } : {}),
   ...(r.attempts?.length ? { attempts: r.attempts } : {}),
@@ -230,10 +265,10 @@ async function runCase(pool: LanePool, s: Scenario, strict: boolean): Promise<Sc
   );
 }
 
-async function sweepFamily(family: Family, o: PropertyRunOptions, hello: Hello, pool: LanePool, strict: boolean): Promise<FamilyRun> {
+async function sweepFamily(family: Family, o: PropertyRunOptions, hello: Hello, telling: Telling, pool: LanePool, strict: boolean): Promise<FamilyRun> {
   const started = Date.now();
   const runs = o.runs ?? DEFAULT_RUNS;
-  const cases = generateCases(family, o.seed, runs, dialectsOf(hello));
+  const cases = generateCases(family, o.seed, runs, telling.dialects, telling.bindings);
   const done: Array<PropertyCase | undefined> = new Array(cases.length);
   let firstFailure = Number.POSITIVE_INFINITY;
   /** The failing runs of the sweep, by index: the first one stands if shrinking cannot make it fail again. */
@@ -281,7 +316,7 @@ async function sweepFamily(family: Family, o: PropertyRunOptions, hello: Hello, 
   };
   await Promise.all(Array.from({ length: pool.size }, worker));
   const ran = done.filter((x): x is PropertyCase => x !== undefined);
-  const summary = tally(family, o, ran, started);
+  const summary = tally(family, o, telling, ran, started);
   if (!Number.isFinite(firstFailure) || o.signal?.aborted) return { family: summary };
 
   // Shrink from the first failure, one candidate at a time: the last candidate that failed is the counterexample.
@@ -289,7 +324,7 @@ async function sweepFamily(family: Family, o: PropertyRunOptions, hello: Hello, 
   let last: ScenarioResult | undefined;
   let steps = 0;
   const details = await fc.check(
-    fc.asyncProperty(familyArbitrary(family, dialectsOf(hello)), async (c) => {
+    fc.asyncProperty(familyArbitrary(family, telling.dialects, telling.bindings), async (c) => {
       if (o.signal?.aborted) return true;
       const s = toScenario(family, c, caseId(family.id, o.seed, 'shrinking'), hello);
       if (!s) return true;
@@ -312,6 +347,7 @@ async function sweepFamily(family: Family, o: PropertyRunOptions, hello: Hello, 
   const counterexample = finish(
     family,
     o,
+    telling,
     c,
     last ?? failures.get(firstFailure)!,
     path,
@@ -326,16 +362,16 @@ async function sweepFamily(family: Family, o: PropertyRunOptions, hello: Hello, 
   };
 }
 
-async function replayFamily(family: Family, o: PropertyRunOptions, hello: Hello, pool: LanePool, strict: boolean): Promise<FamilyRun> {
+async function replayFamily(family: Family, o: PropertyRunOptions, hello: Hello, telling: Telling, pool: LanePool, strict: boolean): Promise<FamilyRun> {
   const started = Date.now();
   const path = o.path!;
-  const c = caseAt(family, o.seed, path, dialectsOf(hello));
+  const c = caseAt(family, o.seed, path, telling.dialects, telling.bindings);
   const s = toScenario(family, c, caseId(family.id, o.seed, path), hello);
-  if (!s) return { family: { ...tally(family, o, [], started), runs: 1 } };
+  if (!s) return { family: { ...tally(family, o, telling, [], started), runs: 1 } };
   const r = await runCase(pool, s, strict);
-  const summary = { ...tally(family, o, [compact(path, c, r)], started), runs: 1 };
+  const summary = { ...tally(family, o, telling, [compact(path, c, r)], started), runs: 1 };
   const failing = failsProperty(r.verdict, strict);
-  const result = finish(family, o, c, r, path, path, 0, false);
+  const result = finish(family, o, telling, c, r, path, path, 0, false);
   return { family: { ...summary, failed: failing, counterexample: result.id }, result };
 }
 
@@ -343,6 +379,7 @@ async function replayFamily(family: Family, o: PropertyRunOptions, hello: Hello,
 function finish(
   family: Family,
   o: PropertyRunOptions,
+  telling: Telling,
   c: GeneratedCase,
   r: ScenarioResult,
   path: string,
@@ -370,6 +407,7 @@ function finish(
         o.seed,
         path,
         o.clientArgs ?? (o.clientCmd ? `--client-cmd ${shellWord(o.clientCmd)}` : `--client ${shellWord(o.client ?? 'reference')}`),
+        telling.bindingArg,
       ),
       scenario: caseScenario(family, c, id, r.rule as RuleId),
     },

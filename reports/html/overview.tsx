@@ -154,7 +154,11 @@ export function Properties({ r }: { r: RunResults }) {
       <h2>Property families</h2>
       <p class="muted">
         Seed <code>{r.seed}</code> · {fams.reduce((n, f) => n + f.ran, 0)} generated case(s). Each case is in results.json (<code>properties[].cases</code>:
-        path, story, rule, verdict); replay one with <code>a2a-conformance replay --family &lt;id&gt; --seed {r.seed} --path &lt;path&gt;</code>.
+        path, story, rule, verdict); replay one with{' '}
+        <code>
+          a2a-conformance replay --family &lt;id&gt; --seed {r.seed} --path &lt;path&gt;{fams[0]?.bindings ? ` --binding ${fams[0].bindings.join(',')}` : ''}
+        </code>
+        .
       </p>
       <div class="matrix-wrap">
         <table class="families">
@@ -180,6 +184,14 @@ export function Properties({ r }: { r: RunResults }) {
                 <td>{f.failed ? f.counterexample ? <a href={`#${anchor(f.counterexample)}`}>✗ failed: counterexample</a> : '✗ failed' : '✓ passed'}</td>
                 <td>
                   {f.ran} of {f.runs}
+                  {f.bindings ? (
+                    <>
+                      <br />
+                      <span class="muted">
+                        over {f.bindings.map((b) => `${b} ${f.cases.filter((c) => (c.binding ?? 'JSONRPC') === b).length}`).join(' · ')}
+                      </span>
+                    </>
+                  ) : null}
                 </td>
                 <td>
                   {VERDICT_KINDS.filter((k) => f.verdicts[k]).map((k) => (

@@ -4,7 +4,8 @@ import type { RunResults } from '../../core/results.js';
 import { PlaceError, ReplayPathError, RunInterrupted, Stopped, UsageError } from '../../faults.js';
 import { checkClientChoice, finishWriting, load, reap } from '../context.js';
 import { print, printErr } from '../io.js';
-import { configOption, familyList, lanesOf, multiplierOf, wholeNumber } from '../options.js';
+import type { Binding } from '../../core/vocabulary/types.js';
+import { bindingOption, configOption, familyList, lanesOf, multiplierOf, wholeNumber } from '../options.js';
 
 /** The options `properties` and `replay` share, as commander gives them. */
 interface PropertyOpts {
@@ -14,6 +15,7 @@ interface PropertyOpts {
   strict: boolean;
   deadlineMultiplier: number;
   lanes?: number;
+  binding?: Binding[];
   export?: string;
 }
 
@@ -30,6 +32,12 @@ const propertyCommand = (program: Command, name: string, description: string) =>
       '--out <dir>',
       'where the report goes: index.html, results.json, junit.xml, summary.md',
       `conformance-${name === 'replay' ? 'replay' : 'properties'}`,
+    )
+    .addOption(
+      Object.assign(bindingOption(), {
+        description:
+          'tell the generated cases over this protocol binding (JSONRPC, HTTP+JSON, GRPC, or jsonrpc, rest, grpc; repeatable): each case over one of them where its card can be (default: JSONRPC where the client declares it, else its first); replay takes the same to find the same case',
+      }),
     )
     .option('--strict', 'a NON_STRICT case fails its family too', false)
     .option('--deadline-multiplier <x>', 'scale every case deadline (slow machines)', multiplierOf, 1)
@@ -103,6 +111,7 @@ async function propertyAction(opts: PropertyOpts, what: { seed: number; runs?: n
       strict: opts.strict,
       deadlineMultiplier: opts.deadlineMultiplier,
       ...(opts.lanes !== undefined ? { lanes: opts.lanes } : {}),
+      ...(opts.binding?.length ? { bindings: opts.binding } : {}),
       ...(exportTo !== undefined ? { exportTo } : {}),
       signal: stop.signal,
       err: (t) => printErr(t),

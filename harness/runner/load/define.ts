@@ -32,6 +32,8 @@ export interface ConformanceConfig {
   builtin?: boolean;
   rule?: string[];
   dialect?: 'a2a-v1' | 'a2a-v0.3';
+  /** Protocol bindings, as `--binding` spells them (`GRPC`, `grpc`, `HTTP+JSON`, `rest`, …). */
+  binding?: string[];
   grep?: string;
   out?: string;
   expectations?: string;
