@@ -54,17 +54,22 @@ function pause(ctx: PeerRunContext, ms: number): Promise<void> {
   });
 }
 
-const wireRequest = async (request: Request): Promise<WireRequest> => ({
-  method: request.method,
-  url: new URL(request.url),
-  headers: request.headers,
-  body: await request.clone().text(),
-});
+async function wireRequest(request: Request): Promise<WireRequest> {
+  const bytes = new Uint8Array(await request.clone().arrayBuffer());
+  return { method: request.method, url: new URL(request.url), headers: request.headers, body: new TextDecoder().decode(bytes), bytes };
+}
 
-/** How a gate in front of this interface keeps the call it answers: as the wire reads it. */
+/** Marks an event with the interface that took its call: its binding and its card URL. */
+function tookBy(ev: HttpEvent, wire: Wire, url: string): void {
+  ev.binding = wire.binding;
+  ev.interfaceUrl = url;
+}
+
+/** How a gate in front of this interface (at `url`, the card's) keeps the call it answers: as the wire reads it. */
 export const recorderFor =
-  (wire: Wire): RecordRequest =>
+  (wire: Wire, url: string): RecordRequest =>
   async (ev, request) => {
+    tookBy(ev, wire, url);
     const req = await wireRequest(request);
     const call = wire.describe(req);
     if (call) recordCall(ev, call, req.body);
@@ -137,6 +142,7 @@ export function endpoint(ctx: PeerRunContext, url: string, wire: Wire, runtime: 
     const ev = eventOf(ctx, request);
     // Over the run's event budget (a flood): answer without recording.
     if (!ev) return new HttpResponse('too many requests in this scenario run', { status: 429 });
+    tookBy(ev, wire, url);
     const req = await wireRequest(request);
     const decoded = wire.decode(req);
     if ('refusal' in decoded) return refused(ev, decoded.refusal, req.body);

@@ -89,8 +89,14 @@ export interface HttpEvent extends EventBase {
    * the method as sent where the dialect spells it otherwise (v0.3: `message/send`).
    */
   rpc?: { method: string; id: unknown; params: unknown; wireMethod?: string };
+  /** The binding of the interface whose endpoint (or gate) took the call (the card's `protocolBinding`, §5.8). */
+  binding?: 'JSONRPC' | 'HTTP+JSON' | 'GRPC';
+  /** The card URL of that interface. */
+  interfaceUrl?: string;
   status?: number;
   rpcError?: { code: number; message: string };
+  /** gRPC (§10): what the trailers carried; `status` above is the HTTP status of the peer's answer before it became gRPC. */
+  grpc?: { status: number; message?: string };
   /** The task this request concerned, and the task state its response carried. */
   taskId?: string;
   taskState?: string;

@@ -45,8 +45,10 @@ export interface WireRequest {
   method: string;
   url: URL;
   headers: Headers;
-  /** The body as received. */
+  /** The body as received, as text (UTF-8). */
   body: string;
+  /** The body's bytes as received (a binary binding's body: gRPC's length-prefixed protobuf). */
+  bytes: Uint8Array;
 }
 
 /** A call a wire decoded: the operation, its neutral params, and what the wire read around them. */
@@ -97,8 +99,8 @@ export interface Wire {
   /** A unary result; `activated`: the extensions the answer says it activated (§3.2.6). */
   result(call: WireCall, op: string, result: unknown, activated: readonly string[]): Response;
   error(call: Pick<WireCall, 'id'>, err: A2AError): WireError;
-  /** One stream event (a StreamResponse, neutral) as its bytes in the stream. */
-  frame(call: WireCall, event: Params): string;
+  /** One stream event (a StreamResponse, neutral) as its bytes in the stream: text (SSE) or bytes (gRPC). */
+  frame(call: WireCall, event: Params): string | Uint8Array;
   /** The answer around a stream of frames. */
   stream(call: WireCall, body: ReadableStream<Uint8Array>): Response;
   /** A push notification's body, from the StreamResponse the runtime delivers (§4.3.3). */
