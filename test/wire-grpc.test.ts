@@ -262,6 +262,18 @@ describe('the gRPC wire, served by the peer host over HTTP/2 to @grpc/grpc-js', 
     run.end();
   });
 
+  it('a client that gives up (its deadline) before a slow answer: DEADLINE_EXCEEDED, and no harness fault when the answer comes too late to write', async () => {
+    const run = fx.start(peer({ slow: { ms: 1500, method: 'GetTask' } }));
+    const c = clientOf(interfaceOf(run.peer.card, 'GRPC'));
+    const err = await new Promise<ServiceError>((done) => c.GetTask({ id: 'x' }, md(), { deadline: Date.now() + 200 }, (e: ServiceError) => done(e)));
+    expect(err.code).toBe(status.DEADLINE_EXCEEDED);
+    const ev = lastCall(run.transcript);
+    await until(() => ev.note !== undefined);
+    expect(ev.note).toMatch(/reset the call/);
+    expect(run.transcript.events.filter((e) => e.kind === 'harness')).toEqual([]);
+    run.end();
+  });
+
   it('the TLS handshakes are recorded; the mtls listener refuses a client without a certificate and serves one with', async () => {
     const run = fx.start(peer({ rpcListener: 'mtls' }));
     const url = interfaceOf(run.peer.card, 'GRPC');

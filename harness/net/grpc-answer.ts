@@ -90,6 +90,12 @@ export async function writeCall(
   ev.status ??= response.status;
   const { out, dropAt } = responseHeaders(ev, response);
   for (const name of NOT_SENT) delete out[name];
+  // The client reset the call while the peer was answering (a deadline, a cancel): nothing to write.
+  if (stream.destroyed || stream.closed) {
+    ev.note ??= 'the client reset the call before its answer';
+    await response.body?.cancel().catch(() => {});
+    return;
+  }
   if (!isGrpcContentType(out['content-type'])) return notGrpc(transcript, ev, stream, response, out);
   const trailers: Record<string, string> = {};
   for (const name of GRPC_TRAILERS)
@@ -170,6 +176,8 @@ async function passStream(
   const budget = { chars: 0, room: (chars: number) => keepOn(ev, chars) };
   const reader = new FrameReader();
   const source = body.getReader();
+  // A call reset (by the client, or at the run's end) stops the stream at its source: no more events are made for it.
+  stream.on('close', () => void source.cancel().catch(() => {}));
   try {
     for (;;) {
       const { done, value } = await source.read();

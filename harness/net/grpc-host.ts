@@ -94,7 +94,7 @@ export class GrpcHost<R extends GrpcRun> {
         // Never leave a client hanging on a harness fault: answer, and record it as ours.
         this.hooks.active()?.transcript.record({ kind: 'harness', level: 'error', message: `gRPC listener ${kind}: ${(err as Error).stack ?? String(err)}` });
         if (!stream.headersSent) endWith(stream, GRPC_STATUS.INTERNAL, 'harness error (not the client’s fault)');
-        else stream.close();
+        else stream.close(constants.NGHTTP2_INTERNAL_ERROR);
       });
     });
     this.listeners.set(kind, { server, origin });
@@ -148,11 +148,15 @@ export class GrpcHost<R extends GrpcRun> {
     const method = String(headers[':method'] ?? 'POST');
     const path = redactQuery(String(headers[':path'] ?? '/'));
     const ev = recordRequest(transcript, kind, origin, { method, headers, socket }, path);
-    let body: Buffer;
+    let body: Buffer | undefined;
     try {
-      body = await readBody(stream);
+      body = await bodyOf(stream);
     } catch (err) {
       return refuseCall(transcript, ev, stream, 413, GRPC_STATUS.RESOURCE_EXHAUSTED, (err as Error).message, 'request body too large');
+    }
+    if (!body) {
+      ev.note = 'the client reset the call before its request ended';
+      return;
     }
     if (body.length > 0) ev.requestDigest = createHash('sha256').update(body).digest('hex').slice(0, 16);
     // Past the run's input budget (a flood of large requests): answered without reaching a peer, which would store it.
@@ -180,6 +184,14 @@ export class GrpcHost<R extends GrpcRun> {
     if (!response) refuseCall(run.transcript, ev, stream, 404, GRPC_STATUS.UNIMPLEMENTED, 'no handler for this path', 'not found');
     return response;
   }
+}
+
+/** A call's request body; undefined where the client resets the call before it ends. */
+function bodyOf(stream: ServerHttp2Stream): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    stream.once('close', () => resolve(undefined)); // after the body's end, a no-op
+    readBody(stream).then(resolve, reject);
+  });
 }
 
 /** The method a path names, for reading its answer back: its response type and whether it streams. */
