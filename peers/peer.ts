@@ -70,15 +70,11 @@ export function composePeer(desc: PeerDescription, ctx: PeerRunContext, parts: P
     ...own.cardPaths.map((path) => cardHandler(ctx, `${cardBase}${path}`, card)),
     ...(auth?.parts.origins?.(ctx, card) ?? []),
     ...(parts.origins?.(ctx, card) ?? []),
-    ...interfaces.flatMap(({ url, wire }) => {
-      // A gate stands in front of every path the endpoint serves.
-      const at = wire.routes === 'below' ? `${url}/*` : url;
-      return [
-        ...(auth?.parts.gates?.(ctx, at, recorderFor(wire, url)) ?? []),
-        ...(parts.gates?.(ctx, at, recorderFor(wire, url)) ?? []),
-        endpoint(ctx, url, wire, runtime, incidents),
-      ];
-    }),
+    ...interfaces.flatMap(({ url, wire }) => [
+      ...(auth?.parts.gates?.(ctx, url, recorderFor(wire, url), wire.routes) ?? []),
+      ...(parts.gates?.(ctx, url, recorderFor(wire, url), wire.routes) ?? []),
+      endpoint(ctx, url, wire, runtime, incidents),
+    ]),
   ];
   const jwks = parts.jwks?.(ctx);
   return { card, cardUrl, handlers, ...(jwks ? { jwks } : {}), ...(auth ? { credentials: [auth.credentials] } : {}) };

@@ -23,8 +23,9 @@ export const A2A_ERRORS = {
 export type A2AErrorName = keyof typeof A2A_ERRORS;
 
 /**
- * §5.4's JSON-RPC column (and the standard JSON-RPC codes of §9.5): the neutral id of each error, the
- * code the transcript keeps (`rpcError.code`) whatever binding carried it.
+ * §5.4's JSON-RPC column (and the standard JSON-RPC codes of §9.5): each error's neutral id. The
+ * JSON-RPC wires answer with it; every wire records it (`ev.rpcError.code`), whatever its binding
+ * answers (an HTTP status, a gRPC status), so the rules compare one id on every binding.
  */
 export const JSONRPC_CODES: Readonly<Record<A2AErrorName, number>> = {
   methodNotFound: -32601,

@@ -52,6 +52,8 @@ export interface WireRequest {
   body: string;
   /** The body's bytes as received (a binary binding's body: gRPC's length-prefixed protobuf). */
   bytes: Uint8Array;
+  /** The URL of the interface the request came to (the card's), where the endpoint or gate says it: a wire with routes 'below' reads the path below it. */
+  interfaceUrl?: string;
 }
 
 /** A call a wire decoded: the operation, its neutral params, and what the wire read around them. */

@@ -12,9 +12,6 @@ import { isObj } from '../../runtime/event.js';
 import { recordableId } from '../../runtime/record.js';
 import type { Params, WireError, WireRefusal } from '../wire.js';
 
-/** §5.4's JSON-RPC column: the neutral codes (../../runtime/errors.ts), which JSON-RPC sends as they are. */
-export { JSONRPC_CODES };
-
 /** A request object as JSON-RPC 2.0 defines it. */
 export interface Envelope {
   id: string | number | null;
