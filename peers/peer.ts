@@ -43,7 +43,12 @@ export function composePeer(desc: PeerDescription, ctx: PeerRunContext, parts: P
   // `{{negotiationUrl}}` of old scenario files points at nothing any more (ruleset 2).
   const vars: Record<string, string> = {
     rpcUrl,
-    ...Object.fromEntries(others.map((e) => [e.placeholder, `${rpcBase}${e.path}`])),
+    ...Object.fromEntries(
+      others.flatMap((e) => {
+        const url = e.url ? e.url(ctx, rt.rpcListener) : `${rpcBase}${e.path}`;
+        return url === undefined ? [] : [[e.placeholder, url]];
+      }),
+    ),
     negotiationUrl: `${rpcBase}/negotiate`,
     tokenUrl: `${rpcBase}${TOKEN_PATH}`,
   };
@@ -57,15 +62,17 @@ export function composePeer(desc: PeerDescription, ctx: PeerRunContext, parts: P
   const incidents = incidentsOf(runtime);
   const interfaces = [
     { url: rpcUrl, wire: own.wire },
-    ...others.map((e) => ({ url: vars[e.placeholder]!, wire: e.wire })).filter((i) => offers(card, i.url, i.wire)),
+    ...others
+      .flatMap((e) => (vars[e.placeholder] === undefined ? [] : [{ url: vars[e.placeholder]!, wire: e.wire }]))
+      .filter((i) => offers(card, i.url, i.wire)),
   ];
   const handlers: RequestHandler[] = [
     ...own.cardPaths.map((path) => cardHandler(ctx, `${cardBase}${path}`, card)),
     ...(auth?.parts.origins?.(ctx, card) ?? []),
     ...(parts.origins?.(ctx, card) ?? []),
     ...interfaces.flatMap(({ url, wire }) => [
-      ...(auth?.parts.gates?.(ctx, url, recorderFor(wire)) ?? []),
-      ...(parts.gates?.(ctx, url, recorderFor(wire)) ?? []),
+      ...(auth?.parts.gates?.(ctx, url, recorderFor(wire, url), wire.routes) ?? []),
+      ...(parts.gates?.(ctx, url, recorderFor(wire, url), wire.routes) ?? []),
       endpoint(ctx, url, wire, runtime, incidents),
     ]),
   ];

@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { TLSSocket } from 'node:tls';
+import type { Server as TlsServer, TLSSocket } from 'node:tls';
 import type { AddressInfo, Socket } from 'node:net';
 import { connectionFrom } from '../adapters/process-group.js';
 import { getResponse, type RequestHandler } from 'msw';
@@ -20,6 +20,10 @@ import type { ListenerKind } from '../core/scenario.js';
 import { LISTENER_KINDS } from '../core/scenario.js';
 import { RUN_INPUT_BYTES, SEQ_HEADER, type HttpEvent, type Transcript } from '../core/transcript.js';
 import { answer, readBody, refuse } from './respond.js';
+import { GrpcHost } from './grpc-host.js';
+import { certSubject, connectionEvent, recordRequest, redactQuery } from './request-record.js';
+
+export { redactQuery };
 
 export interface RunSlot {
   key: string;
@@ -33,38 +37,6 @@ interface Listener {
   kind: ListenerKind;
   server: Server;
   origin: string;
-}
-
-function certSubject(socket: TLSSocket): { presented: boolean; subject?: string } {
-  // Not `socket.authorized`: a resumed TLS 1.3 session can report authorized without a certificate.
-  const peer = socket.getPeerCertificate?.();
-  if (!peer || Object.keys(peer).length === 0 || !peer.raw) return { presented: false };
-  const cn = peer.subject?.CN;
-  return { presented: true, subject: (Array.isArray(cn) ? cn.join(',') : cn) ?? peer.subjectaltname };
-}
-
-/** Query parameters whose values may be credentials (RFC 6750 §2.3 `access_token`, a client secret, an API key): recorded by name only. */
-const SECRET_QUERY = /token|secret|key|password|passwd|credential|auth|code|assertion|session|sig/i;
-
-/** A request path as the transcript keeps it: every query value that may be a credential replaced by `REDACTED`. */
-export function redactQuery(url: string): string {
-  const q = url.indexOf('?');
-  if (q < 0) return url;
-  const parts = url
-    .slice(q + 1)
-    .split('&')
-    .map((kv) => {
-      const eq = kv.indexOf('=');
-      if (eq < 0) return kv;
-      let name = kv.slice(0, eq);
-      try {
-        name = decodeURIComponent(name.replace(/\+/g, ' '));
-      } catch {
-        // a name that is not valid percent-encoding is judged as it is
-      }
-      return SECRET_QUERY.test(name) ? `${kv.slice(0, eq)}=REDACTED` : kv;
-    });
-  return `${url.slice(0, q)}?${parts.join('&')}`;
 }
 
 export class PeerHost {
@@ -82,6 +54,8 @@ export class PeerHost {
   private readonly foreign = new WeakSet<object>();
   /** Connections made by a process not the lane's client, counted. */
   foreignConnections = 0;
+  /** The HTTP/2 gRPC listeners (./grpc-host.ts), one per TLS kind an RPC listener can be. */
+  private grpc: GrpcHost<RunSlot> | undefined;
 
   private constructor(private readonly owner?: () => number[]) {}
 
@@ -128,11 +102,17 @@ export class PeerHost {
         host.listeners.set(kind, { kind, server, origin: `https://127.0.0.1:${port}` });
       }),
     );
+    host.grpc = await GrpcHost.start<RunSlot>(pki, {
+      active: () => host.active,
+      watchTls: (kind, server) => host.watchTls(kind, server),
+      isForeign: (socket) => host.isForeign(socket),
+    });
     return host;
   }
 
   /** Wires a listener's events: requests to onRequest, connections counted and attributed, handshakes (failed ones too) recorded in the active run. */
   private watch(kind: ListenerKind, server: Server): void {
+    this.watchTls(kind, server);
     server.on('request', (req, res) => {
       this.onRequest(kind, req, res).catch((err: unknown) => {
         // Never leave a client hanging on a harness fault: answer, and record it as ours.
@@ -141,6 +121,10 @@ export class PeerHost {
         else res.destroy();
       });
     });
+  }
+
+  /** Counts a TLS listener's connections (this host's, or its gRPC listeners'), attributes them, and records their handshakes. */
+  private watchTls(kind: ListenerKind, server: TlsServer): void {
     server.on('connection', (raw: Socket) => {
       this.accepted++;
       // Decided now, while the client end is open (a client that refuses the certificate closes it at once).
@@ -186,6 +170,11 @@ export class PeerHost {
     while (this.outcomes < this.accepted && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
   }
 
+  /** The origin of the HTTP/2 gRPC listener of a TLS kind ('tls', 'mtls'), where there is one. */
+  grpcOrigin(kind: ListenerKind): string | undefined {
+    return this.grpc?.origin(kind);
+  }
+
   origin(kind: ListenerKind): string {
     const l = this.listeners.get(kind);
     if (!l) throw new Error(`[harness] no ${kind} listener`);
@@ -209,12 +198,14 @@ export class PeerHost {
     const slot = this.runs.get(key);
     if (!slot) return;
     for (const res of slot.streams) res.destroy();
+    this.grpc?.endRun(slot);
     this.runs.delete(key);
     if (this.active === slot) this.active = undefined;
   }
 
   async close(): Promise<void> {
     for (const key of [...this.runs.keys()]) this.endRun(key);
+    await this.grpc?.close();
     await Promise.all(
       [...this.listeners.values()].map(
         (l) =>
@@ -252,60 +243,10 @@ export class PeerHost {
   private noteConnection(kind: ListenerKind, socket: TLSSocket, slot: RunSlot): void {
     const was = this.socketRun.get(socket);
     if (this.socketRun.has(socket) && was !== slot) {
-      const cert = certSubject(socket);
-      slot.transcript.record({
-        kind: 'tls',
-        listener: kind,
-        ok: true,
-        ...(was ? { reused: true } : {}),
-        clientCert: cert.presented,
-        ...(cert.subject ? { clientCertSubject: cert.subject } : {}),
-      });
+      slot.transcript.record(connectionEvent(kind, socket, !!was));
       this.socketRun.set(socket, slot);
     }
   }
-}
-
-/** Records a request on its run's transcript as it arrives: the headers that matter (a credential by scheme and digest only), before its body is read. */
-function recordRequest(transcript: Transcript, kind: ListenerKind, origin: string, req: IncomingMessage, path: string): HttpEvent {
-  const header = (n: string) => {
-    const v = req.headers[n];
-    return Array.isArray(v) ? v.join(', ') : v;
-  };
-  const auth = header('authorization');
-  let versionQuery: string | undefined;
-  try {
-    versionQuery = new URL(path, origin).searchParams.get('A2A-Version') ?? undefined;
-  } catch {
-    versionQuery = undefined;
-  }
-  return transcript.record<Omit<HttpEvent, 'seq' | 't'>>({
-    kind: 'http',
-    listener: kind,
-    origin,
-    method: req.method ?? 'GET',
-    path,
-    headers: {
-      ...(header('a2a-version') !== undefined ? { a2aVersion: header('a2a-version') } : {}),
-      ...(header('content-type') ? { contentType: header('content-type') } : {}),
-      ...(header('accept') ? { accept: header('accept') } : {}),
-      // The scheme and a digest, never the credential itself.
-      ...(auth
-        ? {
-            authorization: true,
-            authScheme: auth.trim().split(/\s+/)[0]!.slice(0, 40),
-            authDigest: createHash('sha256').update(auth).digest('hex').slice(0, 12),
-          }
-        : {}),
-      // v0.3 names the same opt-in X-A2A-Extensions: recorded as the one header it is.
-      ...((header('a2a-extensions') ?? header('x-a2a-extensions'))
-        ? { a2aExtensions: (header('a2a-extensions') ?? header('x-a2a-extensions'))!.slice(0, 2000) }
-        : {}),
-      ...(header('if-none-match') ? { ifNoneMatch: header('if-none-match')!.slice(0, 200) } : {}),
-    },
-    ...(versionQuery !== undefined ? { versionQuery: versionQuery.slice(0, 40) } : {}),
-    clientCert: certSubject(req.socket as TLSSocket),
-  });
 }
 
 /**

@@ -4,14 +4,16 @@
  * stream, or cut short by a scripted dropped connection) with what was sent kept on its event.
  */
 import { createHash } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
 import { createParser } from 'eventsource-parser';
 import { DROP_HEADER, keepOn, type HttpEvent, type Transcript } from '../core/transcript.js';
 import { addStreamEvent, bodyRecord, keptChars, shedRecord, type BodyRecord } from '../core/body.js';
 
 const MAX_BODY = 2 * 1024 * 1024;
 
-export function readBody(req: IncomingMessage): Promise<Buffer> {
+/** A request's body, up to MAX_BODY bytes (an HTTP/1.1 request, or an HTTP/2 stream). */
+export function readBody(req: Readable): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -75,7 +77,7 @@ export async function answer(transcript: Transcript, streams: Set<ServerResponse
 }
 
 /** The headers to send (every one the peer set but the drop mark), where it says to drop, and the few the event keeps. */
-function responseHeaders(ev: HttpEvent, response: Response): { out: Record<string, string>; dropAt: number | undefined } {
+export function responseHeaders(ev: HttpEvent, response: Response): { out: Record<string, string>; dropAt: number | undefined } {
   const out: Record<string, string> = {};
   response.headers.forEach((v, k) => {
     out[k] = v;
@@ -94,7 +96,7 @@ function responseHeaders(ev: HttpEvent, response: Response): { out: Record<strin
 }
 
 /** Keeps a whole (or empty) response body on its event, as far as the run's budget lets it. */
-function keepWhole(ev: HttpEvent, whole: Buffer | undefined, contentType: string | undefined): void {
+export function keepWhole(ev: HttpEvent, whole: Buffer | undefined, contentType: string | undefined): void {
   const bytes = whole?.length ?? 0;
   const digest = bytes ? createHash('sha256').update(whole!).digest('hex').slice(0, 16) : undefined;
   // The card is shown beside the scenario byte for byte (its digest is on the event): not kept twice.

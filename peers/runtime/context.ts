@@ -18,6 +18,11 @@ export interface PeerRunContext {
   ledger: TaskLedger;
   /** Base URL of this run on a listener: `https://127.0.0.1:<port>/t/<key>`. */
   base(kind: ListenerKind): string;
+  /**
+   * The origin (`https://127.0.0.1:<port>`) of the host's HTTP/2 gRPC listener of a TLS kind ('tls',
+   * 'mtls'); undefined for a kind without one, or where the host has no gRPC listeners.
+   */
+  grpcOrigin?(kind: ListenerKind): string | undefined;
   push(order: PushOrder): Promise<PushAttemptEvent>;
   /** Runs `fn` after `ms` unless the run has ended. */
   later(ms: number, fn: () => void): void;
@@ -56,8 +61,11 @@ export interface PeerParts {
   finishCard?(card: Record<string, unknown>, ctx: PeerRunContext): Record<string, unknown>;
   /** Handlers on other origins of the same peer (another listener, another vendor's certificate). */
   origins?(ctx: PeerRunContext, card: Record<string, unknown>): RequestHandler[];
-  /** Handlers in front of an interface's endpoint: answer to stop a request, return nothing to let it pass. `record` keeps the call a gate answers. */
-  gates?(ctx: PeerRunContext, rpcUrl: string, record?: RecordRequest): RequestHandler[];
+  /**
+   * Handlers in front of an interface's endpoint: answer to stop a request, return nothing to let it pass. `record` keeps the call a gate answers.
+   * `routes`: where the interface's endpoint listens (its wire's): POST at `rpcUrl` ('exact', absent), or any method at paths under it ('below').
+   */
+  gates?(ctx: PeerRunContext, rpcUrl: string, record?: RecordRequest, routes?: 'exact' | 'below'): RequestHandler[];
   /** The JWKS documents the parts publish, by URL (for the harness's own check of the signature). */
   jwks?(ctx: PeerRunContext): Array<{ url: string; keys: Array<Record<string, unknown>> }>;
 }

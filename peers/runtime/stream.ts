@@ -22,8 +22,8 @@ export type StreamPlan =
     }
   | { only: Record<string, unknown> };
 
-/** One event's bytes as the wire frames it. */
-export type Frame = (event: Record<string, unknown>) => string;
+/** One event's bytes as the wire frames it: text (an SSE frame) or bytes (a length-prefixed gRPC message). */
+export type Frame = (event: Record<string, unknown>) => string | Uint8Array;
 
 const closesAt = (state: string) => isTerminal(state) || state === 'TASK_STATE_INPUT_REQUIRED' || state === 'TASK_STATE_AUTH_REQUIRED';
 
@@ -32,7 +32,10 @@ export function eventStream(ctx: PeerRunContext, ev: HttpEvent, plan: StreamPlan
   let off = () => {};
   return new ReadableStream<Uint8Array>({
     start(controller) {
-      const put = (event: Record<string, unknown>) => controller.enqueue(enc.encode(frame(event)));
+      const put = (event: Record<string, unknown>) => {
+        const f = frame(event);
+        controller.enqueue(typeof f === 'string' ? enc.encode(f) : f);
+      };
       if ('only' in plan) {
         put(plan.only);
         controller.close();

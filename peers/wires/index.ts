@@ -8,12 +8,16 @@
  *   v1.0 card), served where the card lists that URL at the wire's version.
  *
  * To add a wire: a folder under peers/wires/ implementing `Wire` (./wire.ts says how HTTP+JSON and
- * gRPC would), and its entry here: in `SECOND_INTERFACES` for another binding of a dialect the
- * peers speak (HTTP+JSON v1.0 at, say, `{{restUrl}}` and `/rest`), in `DIALECT_WIRES` as well for a
+ * HTTP+JSON would), and its entry here: in `SECOND_INTERFACES` for another binding of a dialect the
+ * peers speak (HTTP+JSON v1.0 at, say, `{{restUrl}}` and `/rest`; gRPC v1.0 at `{{grpcUrl}}`, the
+ * origin of the run's HTTP/2 listener), in `DIALECT_WIRES` as well for a
  * new dialect (after its name in harness/core/vocabulary/types.ts's DIALECTS, which makes this
  * table incomplete until it has its entry).
  */
+import type { ListenerKind } from '../../harness/core/scenario.js';
 import type { Dialect } from '../../harness/core/vocabulary/types.js';
+import type { PeerRunContext } from '../runtime/context.js';
+import { grpcV1 } from './grpc-v1/index.js';
 import { jsonRpcV03, LEGACY_CARD_PATH, readCard as readCardV03 } from './jsonrpc-v03/index.js';
 import { jsonRpcV1 } from './jsonrpc-v1/index.js';
 import type { Wire } from './wire.js';
@@ -36,6 +40,11 @@ export interface SecondInterface {
   /** The card placeholder of its URL, and its path under the run's base on the RPC listener. */
   placeholder: string;
   path: string;
+  /**
+   * Where its URL is not under the RPC listener's base: the URL in this run, for the RPC listener's
+   * kind (undefined: not served in this run, the placeholder left as it is).
+   */
+  url?(ctx: PeerRunContext, rpcListener: ListenerKind): string | undefined;
 }
 
 const WELL_KNOWN = '/.well-known/agent-card.json';
@@ -45,7 +54,11 @@ export const DIALECT_WIRES: Readonly<Record<Dialect, DialectEntry>> = {
   'a2a-v0.3': { wire: jsonRpcV03, cardPaths: [WELL_KNOWN, LEGACY_CARD_PATH], readCard: readCardV03, signedCards: false },
 };
 
-export const SECOND_INTERFACES: readonly SecondInterface[] = [{ wire: jsonRpcV03, placeholder: 'rpcUrl03', path: '/rpc03' }];
+export const SECOND_INTERFACES: readonly SecondInterface[] = [
+  { wire: jsonRpcV03, placeholder: 'rpcUrl03', path: '/rpc03' },
+  // gRPC's paths are the service's own (`/lf.a2a.v1.A2AService/…`): its URL is the origin of the run's HTTP/2 listener of the RPC listener's TLS kind.
+  { wire: grpcV1, placeholder: 'grpcUrl', path: '', url: (ctx, kind) => ctx.grpcOrigin?.(kind) },
+];
 
 /** Every wire registered. */
 export const ALL_WIRES: readonly Wire[] = [...new Set([...Object.values(DIALECT_WIRES).map((e) => e.wire), ...SECOND_INTERFACES.map((e) => e.wire)])];

@@ -11,7 +11,7 @@
  * the request, the scripted incidents (busy, slow, cut), the size ceiling, the A2A-Version check
  * (where the wire reads a version), the operation, the answer the wire encodes.
  *
- * Adding a binding (not done yet; how each would plug in):
+ * The bindings beside JSON-RPC (how each plugs in):
  *
  * - HTTP+JSON v1.0 (§11): `routes: 'below'` (the endpoint then answers every HTTP method at paths
  *   under the interface URL); `decode` maps verb and path to the operation (§11.3: `POST /message:send`
@@ -22,14 +22,17 @@
  *   A2AError by §5.4's HTTP column (TaskNotFound 404, the FAILED_PRECONDITION ones 400…) into a
  *   `google.rpc.Status` body with the ErrorInfo in `details` (§11.6); `frame` is `data: <StreamResponse>`
  *   (SSE, §11.7); `pushBody` is the identity. `version` from the `A2A-Version` header (§11.2).
- * - gRPC v1.0 (§10): `routes: 'below'` (`POST /lf.a2a.v1.A2AService/<Method>`); `decode` takes the
- *   method from the path and the params from the length-prefixed protobuf message (a.proto codec
- *   beside the wire), the service parameters from the metadata (`a2a-version`, `a2a-extensions`,
- *   §10.2); `result` and `frame` are length-prefixed messages (server streaming, §10.7); `error` maps
- *   by §5.4's gRPC column into `grpc-status`, `grpc-message` and `grpc-status-details-bin` (a
- *   google.rpc.Status with the ErrorInfo, §10.6). gRPC needs HTTP/2 with trailers, which the peer
- *   host's listeners (harness/net/peer-host.ts, HTTP/1.1 through msw) do not serve yet: that, not the
- *   runtime, is what a gRPC wire waits on. Its Response carries the trailers as headers until then.
+ * - gRPC v1.0 (§10), served (./grpc-v1/): `routes: 'below'` (`POST /lf.a2a.v1.A2AService/<Method>`
+ *   under the card's `{{grpcUrl}}`, the origin of the peer host's HTTP/2 listener of the RPC
+ *   listener's TLS kind, harness/net/grpc-host.ts); `decode` takes the method from the path and the
+ *   params from the one length-prefixed protobuf message of `bytes` (ProtoJSON again through
+ *   harness/core/vocabulary/proto-wire.ts), the service parameters from the metadata (`a2a-version`,
+ *   `a2a-extensions`, §10.2); `result` and `frame` are length-prefixed messages (server streaming,
+ *   §10.7); `error` maps by §5.4's gRPC column. A gRPC Response carries the call's trailers among its
+ *   headers: `grpc-status`, `grpc-message` (percent-encoded) and `grpc-status-details-bin` (a
+ *   google.rpc.Status with the ErrorInfo, §10.6, base64); the listener sends them as HTTP/2 trailers
+ *   after the messages, or as a trailers-only answer where there is none, and turns any Response that
+ *   is not gRPC (a gate's 401, a scripted 503) into the gRPC status HTTP's maps to.
  *
  * Either is then one folder under peers/wires/ and one entry in ./index.ts (its dialect, and the card
  * placeholder of its interface URL).
@@ -45,8 +48,12 @@ export interface WireRequest {
   method: string;
   url: URL;
   headers: Headers;
-  /** The body as received. */
+  /** The body as received, as text (UTF-8). */
   body: string;
+  /** The body's bytes as received (a binary binding's body: gRPC's length-prefixed protobuf). */
+  bytes: Uint8Array;
+  /** The URL of the interface the request came to (the card's), where the endpoint or gate says it: a wire with routes 'below' reads the path below it. */
+  interfaceUrl?: string;
 }
 
 /** A call a wire decoded: the operation, its neutral params, and what the wire read around them. */
@@ -97,8 +104,8 @@ export interface Wire {
   /** A unary result; `activated`: the extensions the answer says it activated (§3.2.6). */
   result(call: WireCall, op: string, result: unknown, activated: readonly string[]): Response;
   error(call: Pick<WireCall, 'id'>, err: A2AError): WireError;
-  /** One stream event (a StreamResponse, neutral) as its bytes in the stream. */
-  frame(call: WireCall, event: Params): string;
+  /** One stream event (a StreamResponse, neutral) as its bytes in the stream: text (SSE) or bytes (gRPC). */
+  frame(call: WireCall, event: Params): string | Uint8Array;
   /** The answer around a stream of frames. */
   stream(call: WireCall, body: ReadableStream<Uint8Array>): Response;
   /** A push notification's body, from the StreamResponse the runtime delivers (§4.3.3). */

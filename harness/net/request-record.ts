@@ -1,0 +1,109 @@
+/**
+ * What a listener records of a connection and of a request as it arrives, the same for every
+ * listener of the peer host (HTTP/1.1 in ./peer-host.ts, HTTP/2 gRPC in ./grpc-host.ts): a client
+ * certificate's subject, a request's path with credentials in its query redacted, and its event
+ * with the headers that matter (a credential by scheme and digest only).
+ */
+import { createHash } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { TLSSocket } from 'node:tls';
+import type { ListenerKind } from '../core/scenario.js';
+import type { HttpEvent, TlsEvent, Transcript } from '../core/transcript.js';
+
+/** A request as it arrived on a listener: an HTTP/1.1 IncomingMessage, or an HTTP/2 stream's headers and its session's socket. */
+export interface ArrivedRequest {
+  method?: string | undefined;
+  headers: IncomingHttpHeaders;
+  socket: object;
+}
+
+export function certSubject(socket: TLSSocket): { presented: boolean; subject?: string } {
+  // Not `socket.authorized`: a resumed TLS 1.3 session can report authorized without a certificate.
+  const peer = socket.getPeerCertificate?.();
+  if (!peer || Object.keys(peer).length === 0 || !peer.raw) return { presented: false };
+  const cn = peer.subject?.CN;
+  return { presented: true, subject: (Array.isArray(cn) ? cn.join(',') : cn) ?? peer.subjectaltname };
+}
+
+/** Query parameters whose values may be credentials (RFC 6750 §2.3 `access_token`, a client secret, an API key): recorded by name only. */
+const SECRET_QUERY = /token|secret|key|password|passwd|credential|auth|code|assertion|session|sig/i;
+
+/** A request path as the transcript keeps it: every query value that may be a credential replaced by `REDACTED`. */
+export function redactQuery(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const parts = url
+    .slice(q + 1)
+    .split('&')
+    .map((kv) => {
+      const eq = kv.indexOf('=');
+      if (eq < 0) return kv;
+      let name = kv.slice(0, eq);
+      try {
+        name = decodeURIComponent(name.replace(/\+/g, ' '));
+      } catch {
+        // a name that is not valid percent-encoding is judged as it is
+      }
+      return SECRET_QUERY.test(name) ? `${kv.slice(0, eq)}=REDACTED` : kv;
+    });
+  return `${url.slice(0, q)}?${parts.join('&')}`;
+}
+
+/** Records a request on its run's transcript as it arrives: the headers that matter (a credential by scheme and digest only), before its body is read. */
+export function recordRequest(transcript: Transcript, kind: ListenerKind, origin: string, req: ArrivedRequest, path: string): HttpEvent {
+  const header = (n: string) => {
+    const v = req.headers[n];
+    return Array.isArray(v) ? v.join(', ') : v;
+  };
+  const auth = header('authorization');
+  let versionQuery: string | undefined;
+  try {
+    versionQuery = new URL(path, origin).searchParams.get('A2A-Version') ?? undefined;
+  } catch {
+    versionQuery = undefined;
+  }
+  return transcript.record<Omit<HttpEvent, 'seq' | 't'>>({
+    kind: 'http',
+    listener: kind,
+    origin,
+    method: req.method ?? 'GET',
+    path,
+    headers: {
+      ...(header('a2a-version') !== undefined ? { a2aVersion: header('a2a-version') } : {}),
+      ...(header('content-type') ? { contentType: header('content-type') } : {}),
+      ...(header('accept') ? { accept: header('accept') } : {}),
+      // The scheme and a digest, never the credential itself.
+      ...(auth
+        ? {
+            authorization: true,
+            authScheme: auth.trim().split(/\s+/)[0]!.slice(0, 40),
+            authDigest: createHash('sha256').update(auth).digest('hex').slice(0, 12),
+          }
+        : {}),
+      // v0.3 names the same opt-in X-A2A-Extensions: recorded as the one header it is.
+      ...((header('a2a-extensions') ?? header('x-a2a-extensions'))
+        ? { a2aExtensions: (header('a2a-extensions') ?? header('x-a2a-extensions'))!.slice(0, 2000) }
+        : {}),
+      ...(header('if-none-match') ? { ifNoneMatch: header('if-none-match')!.slice(0, 200) } : {}),
+    },
+    ...(versionQuery !== undefined ? { versionQuery: versionQuery.slice(0, 40) } : {}),
+    clientCert: certSubject(req.socket as TLSSocket),
+  });
+}
+
+/**
+ * The `tls` event of a connection whose handshake is on record in another run (`reused`: kept alive
+ * across runs by the client) or in none (made while no run was active), recorded by the run that
+ * uses it, once, before its first request there.
+ */
+export function connectionEvent(kind: ListenerKind, socket: TLSSocket, reused: boolean): Omit<TlsEvent, 'seq' | 't'> {
+  const cert = certSubject(socket);
+  return {
+    kind: 'tls',
+    listener: kind,
+    ok: true,
+    ...(reused ? { reused: true } : {}),
+    clientCert: cert.presented,
+    ...(cert.subject ? { clientCertSubject: cert.subject } : {}),
+  };
+}

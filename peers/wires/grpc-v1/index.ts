@@ -1,0 +1,150 @@
+/**
+ * A2A v1.0 over gRPC (spec §10): `POST /lf.a2a.v1.A2AService/<Method>` with one length-prefixed
+ * protobuf message as the body (the request of V1_METHODS' method, read to ProtoJSON: the neutral
+ * params), service parameters from the metadata (`a2a-version`, `a2a-extensions`, §10.2). Answers
+ * are `200 application/grpc` with length-prefixed messages (one for a unary call; the stream's
+ * StreamResponses one by one, §10.7), and the call's trailers among the Response's headers:
+ * `grpc-status`, `grpc-message` (percent-encoded), `grpc-status-details-bin` (a google.rpc.Status
+ * with the A2A error's ErrorInfo, §10.6). The peer host's HTTP/2 listener (harness/net/grpc-host.ts)
+ * sends those as real trailers (or as a trailers-only answer where no message came first).
+ *
+ * Errors by §5.4's gRPC column; the transcript keeps an error's neutral code (the JSON-RPC column,
+ * peers/runtime/errors.ts JSONRPC_CODES) and the listener adds the gRPC status it sent. A path that
+ * names no method of the service is UNIMPLEMENTED (recorded as -32601), a body that is not one whole
+ * message of the method's request type INVALID_ARGUMENT (recorded as -32602).
+ */
+import { HttpResponse } from 'msw';
+import { binHeader, encodeGrpcMessage, GRPC_STATUS, grpcFrame, readFrames } from '../../../harness/core/vocabulary/grpc-frame.js';
+import { V1_METHODS } from '../../../harness/core/vocabulary/proto-v1.js';
+import { decodeV1, encodeGrpcStatus, encodeV1, V1_SERVICE } from '../../../harness/core/vocabulary/proto-wire.js';
+import { type A2AError, type A2AErrorName, A2A_ERRORS, JSONRPC_CODES } from '../../runtime/errors.js';
+import type { CallRecord } from '../../runtime/record.js';
+import type { Params, Wire, WireRefusal, WireRequest } from '../wire.js';
+
+type Method = (typeof V1_METHODS)[number];
+
+/** §5.4's gRPC column. */
+const GRPC_CODES: Readonly<Record<A2AErrorName, number>> = {
+  methodNotFound: GRPC_STATUS.UNIMPLEMENTED,
+  invalidParams: GRPC_STATUS.INVALID_ARGUMENT,
+  internal: GRPC_STATUS.INTERNAL,
+  taskNotFound: GRPC_STATUS.NOT_FOUND,
+  taskNotCancelable: GRPC_STATUS.FAILED_PRECONDITION,
+  pushNotSupported: GRPC_STATUS.FAILED_PRECONDITION,
+  unsupportedOperation: GRPC_STATUS.FAILED_PRECONDITION,
+  contentTypeNotSupported: GRPC_STATUS.INVALID_ARGUMENT,
+  extendedCardNotConfigured: GRPC_STATUS.FAILED_PRECONDITION,
+  versionNotSupported: GRPC_STATUS.FAILED_PRECONDITION,
+};
+
+const PREFIX = `/${V1_SERVICE}/`;
+
+/** The method a path names (`/lf.a2a.v1.A2AService/GetTask`), if the service has it. */
+const methodAt = (path: string): Method | undefined => (path.startsWith(PREFIX) ? V1_METHODS.find((m) => m.name === path.slice(PREFIX.length)) : undefined);
+const methodNamed = (op: string): Method | undefined => V1_METHODS.find((m) => m.name === op);
+
+const GRPC_HEADERS = { 'content-type': 'application/grpc' };
+
+/** A call's end without a message: a trailers-only answer (status, percent-encoded message, and the google.rpc.Status where there is one). */
+function statusResponse(code: number, message: string, details?: Uint8Array): Response {
+  return new HttpResponse(null, {
+    status: 200,
+    headers: {
+      ...GRPC_HEADERS,
+      'grpc-status': String(code),
+      'grpc-message': encodeGrpcMessage(message),
+      ...(details ? { 'grpc-status-details-bin': binHeader(details) } : {}),
+    },
+  });
+}
+
+/** The request's one message read to ProtoJSON, or why it cannot be. */
+function readParams(method: Method, bytes: Uint8Array): { params: Params } | { error: string } {
+  const frames = readFrames(bytes);
+  if ('error' in frames) return frames;
+  if (frames.messages.length !== 1) return { error: `${frames.messages.length} messages in a unary request` };
+  try {
+    return { params: decodeV1(method.request, frames.messages[0]!) as Params };
+  } catch (err) {
+    return { error: `not a ${method.request}: ${(err as Error).message}` };
+  }
+}
+
+const refusal = (code: number, neutral: number, message: string, call: CallRecord): WireRefusal => ({
+  response: statusResponse(code, message),
+  recorded: { code: neutral, message },
+  call,
+});
+
+/** A comma-separated metadata value (several values of one key arrive joined). */
+const listParam = (value: string | null): string[] =>
+  (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+
+export const grpcV1: Wire = {
+  dialect: 'a2a-v1',
+  binding: 'GRPC',
+  protocolVersion: '1.0',
+  routes: 'below',
+  decode(req) {
+    const path = req.url.pathname;
+    const method = methodAt(path);
+    const wireMethod = `${path.length <= 200 ? path : `${path.slice(0, 200)}…`}`;
+    if (!method || req.method !== 'POST') {
+      const what = method ? `${req.method} ${path}` : path;
+      return {
+        refusal: refusal(GRPC_STATUS.UNIMPLEMENTED, JSONRPC_CODES.methodNotFound, `${A2A_ERRORS.methodNotFound.message}: ${what}`, {
+          method: method?.name ?? wireMethod,
+          id: null,
+          params: {},
+          wireMethod,
+        }),
+      };
+    }
+    const read = readParams(method, req.bytes);
+    if ('error' in read)
+      return {
+        refusal: refusal(GRPC_STATUS.INVALID_ARGUMENT, JSONRPC_CODES.invalidParams, `${A2A_ERRORS.invalidParams.message}: ${read.error}`, {
+          method: method.name,
+          id: null,
+          params: {},
+          wireMethod,
+        }),
+      };
+    return {
+      call: {
+        op: method.name,
+        params: read.params,
+        id: null,
+        wireMethod,
+        version: req.headers.get('a2a-version'),
+        extensions: listParam(req.headers.get('a2a-extensions')),
+      },
+    };
+  },
+  describe(req: WireRequest) {
+    const method = methodAt(req.url.pathname);
+    if (!method) return undefined;
+    const read = readParams(method, req.bytes);
+    return { method: method.name, id: null, params: 'params' in read ? read.params : {}, wireMethod: req.url.pathname };
+  },
+  result(_call, op, result, activated) {
+    const method = methodNamed(op);
+    if (!method) throw new Error(`[harness] the gRPC wire has no method ${op}`);
+    return new HttpResponse(grpcFrame(encodeV1(method.response, result ?? {})), {
+      status: 200,
+      headers: { ...GRPC_HEADERS, 'grpc-status': '0', ...(activated.length ? { 'a2a-extensions': activated.join(', ') } : {}) },
+    });
+  },
+  error(_call, err: A2AError) {
+    const code = GRPC_CODES[err.kind];
+    const reason = A2A_ERRORS[err.kind].reason;
+    const details = reason ? encodeGrpcStatus(code, err.text, reason, err.metadata) : undefined;
+    return { response: statusResponse(code, err.text, details), recorded: { code: JSONRPC_CODES[err.kind], message: err.text } };
+  },
+  frame: (_call, event) => grpcFrame(encodeV1('StreamResponse', event)),
+  stream: (_call, body) => new HttpResponse(body, { status: 200, headers: { ...GRPC_HEADERS, 'grpc-status': '0' } }),
+  pushBody: (event) => event,
+};
