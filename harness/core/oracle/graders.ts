@@ -74,7 +74,7 @@ export function orphans(x: GradeInput): Verdict | undefined {
 
 /**
  * Whether the intent can be completed here, as the card says it and the runtime really does it:
- * a JSON-RPC 1.x interface, the input mode listed (a skill's list overrides the card's), an
+ * an interface in a binding and a dialect the client speaks (its profile's; none declared: JSON-RPC), the input mode listed (a skill's list overrides the card's), an
  * accepted output mode the card offers and the runtime emits where the client can get it. Only
  * then is not completing it over-rejection; otherwise another rule, or none, grades the intent.
  */
@@ -82,8 +82,15 @@ export function completable(s: Situation): { ok: true } | { ok: false; why: stri
   const { card, intent, truth } = s;
   const rt = truth.runtime;
   const dialects = s.profile.dialects ?? ['a2a-v1'];
-  if (!card.interfaces.some((i) => i.protocolBinding === 'JSONRPC' && dialects.some((d) => d === dialectOfVersion(i.protocolVersion))))
-    return { ok: false, why: `the card offers no JSON-RPC interface in a dialect the client speaks (${dialects.join(', ')})` };
+  const bindings: readonly string[] = s.profile.bindings ?? ['JSONRPC'];
+  if (!card.interfaces.some((i) => bindings.includes(i.protocolBinding) && dialects.some((d) => d === dialectOfVersion(i.protocolVersion))))
+    return {
+      ok: false,
+      why:
+        bindings.length === 1 && bindings[0] === 'JSONRPC'
+          ? `the card offers no JSON-RPC interface in a dialect the client speaks (${dialects.join(', ')})`
+          : `the card offers no interface in a binding (${bindings.join(', ')}) and a dialect (${dialects.join(', ')}) the client speaks`,
+    };
   if (!includesMediaType(inputModesFor(card, intent.skillId), intent.input.mediaType))
     return { ok: false, why: `the card does not list ${intent.input.mediaType} as an input mode` };
   if (intent.taskClass === 'live-input' && liveOnly(s) && !s.profile.canRenegotiate && card.streaming !== true && resolvingExtension(s) === undefined)
