@@ -7,24 +7,10 @@
  * (../jsonrpc-v1/, ../jsonrpc-v03/) uses it with its own method names and shapes.
  */
 import { HttpResponse } from 'msw';
-import type { A2AError, A2AErrorName } from '../../runtime/errors.js';
+import { type A2AError, JSONRPC_CODES } from '../../runtime/errors.js';
 import { isObj } from '../../runtime/event.js';
 import { recordableId } from '../../runtime/record.js';
 import type { Params, WireError, WireRefusal } from '../wire.js';
-
-/** §5.4's JSON-RPC column, and the standard JSON-RPC codes of §9.5. */
-export const JSONRPC_CODES: Readonly<Record<A2AErrorName, number>> = {
-  methodNotFound: -32601,
-  invalidParams: -32602,
-  internal: -32603,
-  taskNotFound: -32001,
-  taskNotCancelable: -32002,
-  pushNotSupported: -32003,
-  unsupportedOperation: -32004,
-  contentTypeNotSupported: -32005,
-  extendedCardNotConfigured: -32007,
-  versionNotSupported: -32009,
-};
 
 /** A request object as JSON-RPC 2.0 defines it. */
 export interface Envelope {
