@@ -54,18 +54,26 @@ function pause(ctx: PeerRunContext, ms: number): Promise<void> {
   });
 }
 
-const wireRequest = async (request: Request): Promise<WireRequest> => ({
+const wireRequest = async (request: Request, interfaceUrl: string): Promise<WireRequest> => ({
   method: request.method,
   url: new URL(request.url),
   headers: request.headers,
   body: await request.clone().text(),
+  interfaceUrl,
 });
 
-/** How a gate in front of this interface keeps the call it answers: as the wire reads it. */
+/** Marks an event as taken by the interface at `url` (its binding, the card's URL of it). */
+function takenBy(ev: HttpEvent, wire: Wire, url: string): void {
+  ev.binding = wire.binding;
+  ev.interfaceUrl = url;
+}
+
+/** How a gate in front of the interface at `url` keeps the call it answers: as the wire reads it. */
 export const recorderFor =
-  (wire: Wire): RecordRequest =>
+  (wire: Wire, url: string): RecordRequest =>
   async (ev, request) => {
-    const req = await wireRequest(request);
+    takenBy(ev, wire, url);
+    const req = await wireRequest(request, url);
     const call = wire.describe(req);
     if (call) recordCall(ev, call, req.body);
   };
@@ -137,7 +145,8 @@ export function endpoint(ctx: PeerRunContext, url: string, wire: Wire, runtime: 
     const ev = eventOf(ctx, request);
     // Over the run's event budget (a flood): answer without recording.
     if (!ev) return new HttpResponse('too many requests in this scenario run', { status: 429 });
-    const req = await wireRequest(request);
+    takenBy(ev, wire, url);
+    const req = await wireRequest(request, url);
     const decoded = wire.decode(req);
     if ('refusal' in decoded) return refused(ev, decoded.refusal, req.body);
     const { call } = decoded;

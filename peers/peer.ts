@@ -64,8 +64,8 @@ export function composePeer(desc: PeerDescription, ctx: PeerRunContext, parts: P
     ...(auth?.parts.origins?.(ctx, card) ?? []),
     ...(parts.origins?.(ctx, card) ?? []),
     ...interfaces.flatMap(({ url, wire }) => [
-      ...(auth?.parts.gates?.(ctx, url, recorderFor(wire)) ?? []),
-      ...(parts.gates?.(ctx, url, recorderFor(wire)) ?? []),
+      ...(auth?.parts.gates?.(ctx, url, recorderFor(wire, url)) ?? []),
+      ...(parts.gates?.(ctx, url, recorderFor(wire, url)) ?? []),
       endpoint(ctx, url, wire, runtime, incidents),
     ]),
   ];

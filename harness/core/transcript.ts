@@ -89,8 +89,18 @@ export interface HttpEvent extends EventBase {
    * the method as sent where the dialect spells it otherwise (v0.3: `message/send`).
    */
   rpc?: { method: string; id: unknown; params: unknown; wireMethod?: string };
+  /** The binding of the interface whose endpoint (or gate in front of it) took the request (the card's `protocolBinding`). */
+  binding?: 'JSONRPC' | 'HTTP+JSON' | 'GRPC';
+  /** The card's URL of that interface. */
+  interfaceUrl?: string;
   status?: number;
+  /**
+   * The A2A error the answer carried: `code` is always §5.4's JSON-RPC column (the neutral id: -32001
+   * TaskNotFound…), whatever the binding; the binding's own form is beside it (`status`, `grpc`).
+   */
   rpcError?: { code: number; message: string };
+  /** gRPC: what the trailers carried (`status` above is then the HTTP status of the peer's answer before it became gRPC). */
+  grpc?: { status: number; message?: string };
   /** The task this request concerned, and the task state its response carried. */
   taskId?: string;
   taskState?: string;

@@ -47,6 +47,8 @@ export interface WireRequest {
   headers: Headers;
   /** The body as received. */
   body: string;
+  /** The URL of the interface the request came to (the card's), where the endpoint or gate says it: a wire with routes 'below' reads the path below it. */
+  interfaceUrl?: string;
 }
 
 /** A call a wire decoded: the operation, its neutral params, and what the wire read around them. */
