@@ -15,6 +15,7 @@
  */
 import type { Dialect } from '../../harness/core/vocabulary/types.js';
 import { jsonRpcV03, LEGACY_CARD_PATH, readCard as readCardV03 } from './jsonrpc-v03/index.js';
+import { httpJsonV1 } from './httpjson-v1/index.js';
 import { jsonRpcV1 } from './jsonrpc-v1/index.js';
 import type { Wire } from './wire.js';
 
@@ -45,7 +46,10 @@ export const DIALECT_WIRES: Readonly<Record<Dialect, DialectEntry>> = {
   'a2a-v0.3': { wire: jsonRpcV03, cardPaths: [WELL_KNOWN, LEGACY_CARD_PATH], readCard: readCardV03, signedCards: false },
 };
 
-export const SECOND_INTERFACES: readonly SecondInterface[] = [{ wire: jsonRpcV03, placeholder: 'rpcUrl03', path: '/rpc03' }];
+export const SECOND_INTERFACES: readonly SecondInterface[] = [
+  { wire: jsonRpcV03, placeholder: 'rpcUrl03', path: '/rpc03' },
+  { wire: httpJsonV1, placeholder: 'restUrl', path: '/rest' },
+];
 
 /** Every wire registered. */
 export const ALL_WIRES: readonly Wire[] = [...new Set([...Object.values(DIALECT_WIRES).map((e) => e.wire), ...SECOND_INTERFACES.map((e) => e.wire)])];
