@@ -165,7 +165,7 @@ function composeParts(a: PeerParts, b: PeerParts): PeerParts {
       return b.finishCard ? b.finishCard(first, ctx) : first;
     },
     origins: (ctx, card) => [...(a.origins?.(ctx, card) ?? []), ...(b.origins?.(ctx, card) ?? [])],
-    gates: (ctx, url, record) => [...(a.gates?.(ctx, url, record) ?? []), ...(b.gates?.(ctx, url, record) ?? [])],
+    gates: (ctx, url, record, routes) => [...(a.gates?.(ctx, url, record, routes) ?? []), ...(b.gates?.(ctx, url, record, routes) ?? [])],
     jwks: (ctx) => [...(a.jwks?.(ctx) ?? []), ...(b.jwks?.(ctx) ?? [])],
   };
 }

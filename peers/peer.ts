@@ -64,8 +64,8 @@ export function composePeer(desc: PeerDescription, ctx: PeerRunContext, parts: P
     ...(auth?.parts.origins?.(ctx, card) ?? []),
     ...(parts.origins?.(ctx, card) ?? []),
     ...interfaces.flatMap(({ url, wire }) => [
-      ...(auth?.parts.gates?.(ctx, url, recorderFor(wire, url)) ?? []),
-      ...(parts.gates?.(ctx, url, recorderFor(wire, url)) ?? []),
+      ...(auth?.parts.gates?.(ctx, url, recorderFor(wire, url), wire.routes) ?? []),
+      ...(parts.gates?.(ctx, url, recorderFor(wire, url), wire.routes) ?? []),
       endpoint(ctx, url, wire, runtime, incidents),
     ]),
   ];

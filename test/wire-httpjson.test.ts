@@ -337,6 +337,34 @@ describe('the HTTP+JSON wire (A2A v1.0 §11)', () => {
   });
 });
 
+describe('the auth gate in front of an HTTP+JSON interface', () => {
+  it('guards every route below it: no token is 401 (the call kept as the wire reads it), a token of the peer passes', async () => {
+    const run = peer.fx.start({ ...desc, runtime: { ...desc.runtime, auth: { taskScheme: 'Bearer', tokenTtlSeconds: 300 } } });
+    const restUrl = (run.peer.card.supportedInterfaces as Array<{ url: string }>)[1]!.url;
+    const denied = await rest(peer.agent, 'GET', `${restUrl}/acme/tasks/t-1?historyLength=2`);
+    expect(denied.status).toBe(401);
+    expect(String(denied.headers['www-authenticate'])).toMatch(/^Bearer /);
+    expect(lastAt(run.transcript, '/acme/tasks/t-1')).toMatchObject({
+      status: 401,
+      binding: 'HTTP+JSON',
+      interfaceUrl: restUrl,
+      rpc: { method: 'GetTask', params: { tenant: 'acme', id: 't-1', historyLength: 2 }, wireMethod: 'GET /{tenant}/tasks/{id}' },
+    });
+    const c = run.peer.credentials![0]!;
+    const res = await request(c.tokenUrl, {
+      method: 'POST',
+      dispatcher: peer.agent,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: c.clientId, client_secret: c.clientSecret }).toString(),
+    });
+    const token = ((await res.body.json()) as Json).access_token as string;
+    const sent = await rest(peer.agent, 'POST', `${restUrl}/message:send`, message('with a token'), { authorization: `Bearer ${token}` });
+    expect(sent.status).toBe(200);
+    expect(sent.json!.task.id).toBeTruthy();
+    run.end();
+  });
+});
+
 describe('the same story over JSON-RPC and over HTTP+JSON: the same neutral operation, params and error code', () => {
   type Story = { name: string; rpc: [string, (id: string) => Json]; rest: [string, (id: string) => string, unknown?]; code?: number };
   const stories: Story[] = [

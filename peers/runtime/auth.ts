@@ -106,9 +106,16 @@ function tokenEndpoint(auth: Auth, ctx: PeerRunContext, credentials: ClientCrede
   });
 }
 
-/** The gate in front of an interface: a live token of this endpoint passes; anything else gets 401 with a challenge. */
-function challenge(auth: Auth, ctx: PeerRunContext, issued: Map<string, number>, rpcUrl: string, record: RecordRequest | undefined): RequestHandler {
-  return http.post(rpcUrl, async ({ request }) => {
+/** The gate in front of an interface (wherever its endpoint listens: `routes`): a live token of this endpoint passes; anything else gets 401 with a challenge. */
+function challenge(
+  auth: Auth,
+  ctx: PeerRunContext,
+  issued: Map<string, number>,
+  rpcUrl: string,
+  record: RecordRequest | undefined,
+  routes: 'exact' | 'below' = 'exact',
+): RequestHandler {
+  const gate = async ({ request }: { request: Request }) => {
     const ev = eventOf(ctx, request);
     // The call the gate answers is recorded as the endpoint's wire would: its method and params are evidence.
     if (ev && record) await record(ev, request);
@@ -126,8 +133,9 @@ function challenge(auth: Auth, ctx: PeerRunContext, issued: Map<string, number>,
       return unauthorized(`Bearer realm="${REALM}", error="invalid_token", error_description="unknown token"`, 'a token this endpoint never issued');
     if (Date.now() >= expires)
       return unauthorized(`Bearer realm="${REALM}", error="invalid_token", error_description="the access token expired"`, 'an expired token');
-    return undefined; // a live token: on to the JSON-RPC handler
-  });
+    return undefined; // a live token: on to the interface's endpoint
+  };
+  return routes === 'below' ? http.all(`${rpcUrl}/*`, gate) : http.post(rpcUrl, gate);
 }
 
 /** The parts, and the credentials the runner hands the client for this run. */
@@ -145,7 +153,7 @@ export function authParts(auth: Auth, ctx: PeerRunContext, tokenUrl: string): { 
     credentials,
     parts: {
       origins: () => [endpoint],
-      gates: (_c, rpcUrl, record): RequestHandler[] => [challenge(auth, ctx, issued, rpcUrl, record)],
+      gates: (_c, rpcUrl, record, routes): RequestHandler[] => [challenge(auth, ctx, issued, rpcUrl, record, routes)],
     },
   };
 }

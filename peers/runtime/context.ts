@@ -56,8 +56,11 @@ export interface PeerParts {
   finishCard?(card: Record<string, unknown>, ctx: PeerRunContext): Record<string, unknown>;
   /** Handlers on other origins of the same peer (another listener, another vendor's certificate). */
   origins?(ctx: PeerRunContext, card: Record<string, unknown>): RequestHandler[];
-  /** Handlers in front of an interface's endpoint: answer to stop a request, return nothing to let it pass. `record` keeps the call a gate answers. */
-  gates?(ctx: PeerRunContext, rpcUrl: string, record?: RecordRequest): RequestHandler[];
+  /**
+   * Handlers in front of an interface's endpoint: answer to stop a request, return nothing to let it pass. `record` keeps the call a gate answers.
+   * `routes`: where the interface's endpoint listens (its wire's): POST at `rpcUrl` ('exact', absent), or any method at paths under it ('below').
+   */
+  gates?(ctx: PeerRunContext, rpcUrl: string, record?: RecordRequest, routes?: 'exact' | 'below'): RequestHandler[];
   /** The JWKS documents the parts publish, by URL (for the harness's own check of the signature). */
   jwks?(ctx: PeerRunContext): Array<{ url: string; keys: Array<Record<string, unknown>> }>;
 }
