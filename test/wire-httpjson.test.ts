@@ -301,6 +301,16 @@ describe('the HTTP+JSON wire (A2A v1.0 §11)', () => {
     const put = await rest(peer.agent, 'PUT', `${restUrl}/tasks/x/pushNotificationConfigs`, {});
     expect(put.status).toBe(405);
     expect(put.headers.allow).toBe('POST, GET');
+    // A colon ends a path in a custom verb only where it is one (`:cancel`); an id may hold one.
+    const getCancel = await rest(peer.agent, 'GET', `${restUrl}/tasks/t-1:cancel`);
+    expect(getCancel.status).toBe(405);
+    expect(getCancel.headers.allow).toBe('POST');
+    const urn = await rest(peer.agent, 'GET', `${restUrl}/tasks/urn:task%2F7`);
+    expect(urn.status).toBe(404);
+    expect(lastAt(run.transcript, '/tasks/urn:task%2F7')).toMatchObject({
+      rpc: { method: 'GetTask', params: { id: 'urn:task/7' } },
+      rpcError: { code: -32001 },
+    });
     run.end();
   });
 
@@ -366,9 +376,16 @@ describe('the auth gate in front of an HTTP+JSON interface', () => {
 });
 
 describe('the same story over JSON-RPC and over HTTP+JSON: the same neutral operation, params and error code', () => {
+  const SAME_MESSAGE = { message: { messageId: 'm-same', role: 'ROLE_USER', parts: [{ text: 'same' }] }, configuration: { returnImmediately: true } };
   type Story = { name: string; rpc: [string, (id: string) => Json]; rest: [string, (id: string) => string, unknown?]; code?: number };
   const stories: Story[] = [
     { name: 'GetTask with historyLength', rpc: ['GetTask', (id) => ({ id, historyLength: 1 })], rest: ['GET', (id) => `/tasks/${id}?historyLength=1`] },
+    {
+      name: 'SendMessage',
+      rpc: ['SendMessage', () => SAME_MESSAGE],
+      rest: ['POST', () => '/message:send', SAME_MESSAGE],
+    },
+    { name: 'CancelTask of an unknown task', rpc: ['CancelTask', () => ({ id: 'nope' })], rest: ['POST', () => '/tasks/nope:cancel'], code: -32001 },
     { name: 'GetTask of an unknown task', rpc: ['GetTask', () => ({ id: 'nope' })], rest: ['GET', () => '/tasks/nope'], code: -32001 },
     { name: 'ListTasks with a bad pageSize', rpc: ['ListTasks', () => ({ pageSize: 0 })], rest: ['GET', () => '/tasks?pageSize=0'], code: -32602 },
     {
