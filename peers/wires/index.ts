@@ -5,12 +5,11 @@
  *   card's main interface (`{{rpcUrl}}`) and what its cards look like.
  * - `SECOND_INTERFACES`: wires a card may offer beside its main interface, each at its own card
  *   placeholder and path: the same runtime behind another wire (`{{rpcUrl03}}`: v0.3 JSON-RPC on a
- *   v1.0 card), served where the card lists that URL at the wire's version.
+ *   v1.0 card; `{{restUrl}}`: HTTP+JSON v1.0), served where the card lists that URL at the wire's version.
  *
- * To add a wire: a folder under peers/wires/ implementing `Wire` (./wire.ts says how HTTP+JSON and
- * gRPC would), and its entry here: in `SECOND_INTERFACES` for another binding of a dialect the
- * peers speak (HTTP+JSON v1.0 at, say, `{{restUrl}}` and `/rest`), in `DIALECT_WIRES` as well for a
- * new dialect (after its name in harness/core/vocabulary/types.ts's DIALECTS, which makes this
+ * To add a wire: a folder under peers/wires/ implementing `Wire` (./wire.ts says how gRPC would), and
+ * its entry here: in `SECOND_INTERFACES` for another binding of a dialect the peers speak (as
+ * HTTP+JSON v1.0 at `{{restUrl}}` and `/rest`), in `DIALECT_WIRES` as well for a new dialect (after its name in harness/core/vocabulary/types.ts's DIALECTS, which makes this
  * table incomplete until it has its entry).
  */
 import type { Dialect } from '../../harness/core/vocabulary/types.js';
