@@ -301,6 +301,14 @@ describe('the HTTP+JSON wire (A2A v1.0 §11)', () => {
     const put = await rest(peer.agent, 'PUT', `${restUrl}/tasks/x/pushNotificationConfigs`, {});
     expect(put.status).toBe(405);
     expect(put.headers.allow).toBe('POST, GET');
+    // The interface URL itself names no operation (a JSON-RPC request sent to it, say); a longer word is not below it.
+    const bare = await bareRpc(peer.agent, restUrl, 'GetTask', { id: 't-1' });
+    expect(bare.status).toBe(404);
+    expect(bare.json!.error).toMatchObject({ code: 404, status: 'NOT_FOUND' });
+    expect(lastAt(run.transcript, '/rest')).toMatchObject({ binding: 'HTTP+JSON', interfaceUrl: restUrl, rpcError: { code: -32601 } });
+    const longer = await rest(peer.agent, 'GET', `${restUrl}ful/tasks`);
+    expect(longer.status).toBe(404);
+    expect(lastAt(run.transcript, '/restful/tasks').binding).toBeUndefined();
     // A colon ends a path in a custom verb only where it is one (`:cancel`); an id may hold one.
     const getCancel = await rest(peer.agent, 'GET', `${restUrl}/tasks/t-1:cancel`);
     expect(getCancel.status).toBe(405);

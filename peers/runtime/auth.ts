@@ -19,7 +19,7 @@ import { http, HttpResponse, type RequestHandler } from 'msw';
 import type { PeerRuntime } from '../../harness/core/scenario.js';
 import type { ClientCredentials } from '../../harness/core/vocabulary/types.js';
 import type { PeerParts, PeerRunContext, RecordRequest } from './context.js';
-import { eventOf } from './event.js';
+import { atOrBelow, eventOf } from './event.js';
 
 /** Where the token endpoint lives under a run's base URL on the RPC listener. */
 export const TOKEN_PATH = '/oauth/token';
@@ -135,7 +135,7 @@ function challenge(
       return unauthorized(`Bearer realm="${REALM}", error="invalid_token", error_description="the access token expired"`, 'an expired token');
     return undefined; // a live token: on to the interface's endpoint
   };
-  return routes === 'below' ? http.all(`${rpcUrl}/*`, gate) : http.post(rpcUrl, gate);
+  return routes === 'below' ? http.all(atOrBelow(rpcUrl), gate) : http.post(rpcUrl, gate);
 }
 
 /** The parts, and the credentials the runner hands the client for this run. */

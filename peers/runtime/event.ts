@@ -9,3 +9,6 @@ export function eventOf(ctx: PeerRunContext, request: Request): HttpEvent | unde
 }
 
 export const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** The URLs an interface listening at paths under `url` answers at: `url` itself and every path below it (not `url` with more letters: `/rest` is not `/restful`). */
+export const atOrBelow = (url: string): RegExp => new RegExp(`^${url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:/.*)?$`);
