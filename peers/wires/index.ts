@@ -5,13 +5,13 @@
  *   card's main interface (`{{rpcUrl}}`) and what its cards look like.
  * - `SECOND_INTERFACES`: wires a card may offer beside its main interface, each at its own card
  *   placeholder and path: the same runtime behind another wire (`{{rpcUrl03}}`: v0.3 JSON-RPC on a
- *   v1.0 card), served where the card lists that URL at the wire's version.
+ *   v1.0 card; `{{restUrl}}`: HTTP+JSON v1.0), served where the card lists that URL at the wire's version.
  *
- * To add a wire: a folder under peers/wires/ implementing `Wire` (./wire.ts says how HTTP+JSON and
- * HTTP+JSON would), and its entry here: in `SECOND_INTERFACES` for another binding of a dialect the
- * peers speak (HTTP+JSON v1.0 at, say, `{{restUrl}}` and `/rest`; gRPC v1.0 at `{{grpcUrl}}`, the
- * origin of the run's HTTP/2 listener), in `DIALECT_WIRES` as well for a
- * new dialect (after its name in harness/core/vocabulary/types.ts's DIALECTS, which makes this
+ * To add a wire: a folder under peers/wires/ implementing `Wire` (./wire.ts says what each binding's
+ * wire does), and its entry here: in `SECOND_INTERFACES` for another binding of a dialect the peers
+ * speak (as HTTP+JSON v1.0 at `{{restUrl}}` and `/rest`; gRPC v1.0 at `{{grpcUrl}}`, the origin of
+ * the run's HTTP/2 listener), in `DIALECT_WIRES` as well for a new dialect (after its name in
+ * harness/core/vocabulary/types.ts's DIALECTS, which makes this
  * table incomplete until it has its entry).
  */
 import type { ListenerKind } from '../../harness/core/scenario.js';
@@ -19,6 +19,7 @@ import type { Dialect } from '../../harness/core/vocabulary/types.js';
 import type { PeerRunContext } from '../runtime/context.js';
 import { grpcV1 } from './grpc-v1/index.js';
 import { jsonRpcV03, LEGACY_CARD_PATH, readCard as readCardV03 } from './jsonrpc-v03/index.js';
+import { httpJsonV1 } from './httpjson-v1/index.js';
 import { jsonRpcV1 } from './jsonrpc-v1/index.js';
 import type { Wire } from './wire.js';
 
@@ -56,6 +57,7 @@ export const DIALECT_WIRES: Readonly<Record<Dialect, DialectEntry>> = {
 
 export const SECOND_INTERFACES: readonly SecondInterface[] = [
   { wire: jsonRpcV03, placeholder: 'rpcUrl03', path: '/rpc03' },
+  { wire: httpJsonV1, placeholder: 'restUrl', path: '/rest' },
   // gRPC's paths are the service's own (`/lf.a2a.v1.A2AService/…`): its URL is the origin of the run's HTTP/2 listener of the RPC listener's TLS kind.
   { wire: grpcV1, placeholder: 'grpcUrl', path: '', url: (ctx, kind) => ctx.grpcOrigin?.(kind) },
 ];

@@ -11,17 +11,24 @@
  * the request, the scripted incidents (busy, slow, cut), the size ceiling, the A2A-Version check
  * (where the wire reads a version), the operation, the answer the wire encodes.
  *
- * The bindings beside JSON-RPC (how each plugs in):
+ * The bindings:
  *
- * - HTTP+JSON v1.0 (§11): `routes: 'below'` (the endpoint then answers every HTTP method at paths
- *   under the interface URL); `decode` maps verb and path to the operation (§11.3: `POST /message:send`
- *   → SendMessage, `GET /tasks/{id}` → GetTask with `id` from the path and `historyLength` from the
- *   query, §11.5; `DELETE /tasks/{id}/pushNotificationConfigs/{configId}`…), the body being the
- *   ProtoJSON request as is; a path or verb it has no operation for is a `refusal` (404/405). `result`
- *   answers 200 with the ProtoJSON response as the body (`application/a2a+json`); `error` maps the
- *   A2AError by §5.4's HTTP column (TaskNotFound 404, the FAILED_PRECONDITION ones 400…) into a
- *   `google.rpc.Status` body with the ErrorInfo in `details` (§11.6); `frame` is `data: <StreamResponse>`
- *   (SSE, §11.7); `pushBody` is the identity. `version` from the `A2A-Version` header (§11.2).
+ * - JSON-RPC (§9; v0.3.0 §6 for v0.3): `routes: 'exact'` (POST at the interface URL), the envelope of
+ *   ./jsonrpc/ around the operation's params and result, errors by §5.4's JSON-RPC column.
+ * - HTTP+JSON v1.0 (§11, ./httpjson-v1/, at `{{restUrl}}` = the run's RPC base + `/rest`): `routes:
+ *   'below'` (the endpoint answers every HTTP method at paths under the interface URL, and tells the
+ *   wire that URL: `WireRequest.interfaceUrl`); `decode` maps verb and path to the operation by the
+ *   proto's `google.api.http` routes, each also under a `/{tenant}` prefix (`POST /message:send` →
+ *   SendMessage, `GET /tasks/{id}` → GetTask with `historyLength` from the query, typed as §11.5 says;
+ *   `GET` or `POST /tasks/{id}:subscribe`; `DELETE /tasks/{taskId}/pushNotificationConfigs/{id}`…), the
+ *   body being the ProtoJSON request as is, the path's fields over it (a body naming another value of
+ *   one is refused); a path it has no operation for is a 404 refusal, a known path with another verb
+ *   a 405 with `Allow`, a body that is not JSON a 400, each a `google.rpc.Status`. `result` answers 200 with the ProtoJSON response as the body
+ *   (`application/a2a+json`); `error` maps the A2AError by §5.4's HTTP column (TaskNotFound 404, the
+ *   FAILED_PRECONDITION ones 400…) into a `google.rpc.Status` body with the ErrorInfo in `details`
+ *   (§11.6), the transcript keeping §5.4's JSON-RPC code as the neutral id; `frame` is `data:
+ *   <StreamResponse>` (SSE, §11.7); `pushBody` is the identity. `version` from the `A2A-Version`
+ *   header (§11.2). The route's template is the call's `wireMethod` (`GET /{tenant}/tasks/{id}`).
  * - gRPC v1.0 (§10), served (./grpc-v1/): `routes: 'below'` (`POST /lf.a2a.v1.A2AService/<Method>`
  *   under the card's `{{grpcUrl}}`, the origin of the peer host's HTTP/2 listener of the RPC
  *   listener's TLS kind, harness/net/grpc-host.ts); `decode` takes the method from the path and the
@@ -34,7 +41,7 @@
  *   after the messages, or as a trailers-only answer where there is none, and turns any Response that
  *   is not gRPC (a gate's 401, a scripted 503) into the gRPC status HTTP's maps to.
  *
- * Either is then one folder under peers/wires/ and one entry in ./index.ts (its dialect, and the card
+ * A binding is then one folder under peers/wires/ and one entry in ./index.ts (its dialect, and the card
  * placeholder of its interface URL).
  */
 import type { Dialect } from '../../harness/core/vocabulary/types.js';
