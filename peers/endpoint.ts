@@ -36,11 +36,11 @@ export function versionsAt(card: Record<string, unknown>, url: string): Set<stri
   );
 }
 
-/** Counts calls per operation, so a scripted incident can hit the first N calls of one operation or of all. */
-function firstCalls(limit: { calls?: number; method?: string } | undefined) {
+/** Counts calls per operation, so a scripted incident can hit the first N calls of one operation or of all, on one binding's interfaces or on every one. */
+function firstCalls(limit: { calls?: number; method?: string; binding?: string } | undefined) {
   let seen = 0;
-  return (method: string): boolean => {
-    if (!limit || (limit.method !== undefined && limit.method !== method)) return false;
+  return (method: string, binding: string): boolean => {
+    if (!limit || (limit.method !== undefined && limit.method !== method) || (limit.binding !== undefined && limit.binding !== binding)) return false;
     seen++;
     return limit.calls === undefined || seen <= limit.calls;
   };
@@ -149,14 +149,14 @@ export function endpoint(ctx: PeerRunContext, url: string, wire: Wire, runtime: 
     const { call } = decoded;
     recordCall(ev, { method: call.op, id: call.id, params: call.params, ...(call.wireMethod !== undefined ? { wireMethod: call.wireMethod } : {}) }, req.body);
     const busy = rt.unavailable;
-    if (busy && incidents.busy(call.op)) {
+    if (busy && incidents.busy(call.op, wire.binding)) {
       ev.note = `scripted: HTTP ${busy.status} with Retry-After: ${busy.retryAfterSeconds} (runtime.unavailable)`;
       const text = busy.status === 429 ? 'Too Many Requests' : 'Service Unavailable';
       return new HttpResponse(text, { status: busy.status, headers: { 'content-type': 'text/plain', 'retry-after': String(busy.retryAfterSeconds) } });
     }
     if (rt.slow && (rt.slow.method === undefined || rt.slow.method === call.op)) await pause(ctx, rt.slow.ms);
     const res = await answer(serving, call, ev, req.body);
-    if (rt.drop && incidents.drop(call.op)) {
+    if (rt.drop && incidents.drop(call.op, wire.binding)) {
       res.headers.set(DROP_HEADER, String(rt.drop.afterBytes));
       ev.note = `scripted: connection dropped after the headers and ${rt.drop.afterBytes} bytes of the body (runtime.drop)`;
     }

@@ -3,7 +3,7 @@
  * (JSON-RPC §9, gRPC §10, HTTP+JSON §11) and a card lists its interfaces in the agent's order of
  * preference. The client uses the first one in a binding and a version it speaks (§8.3.2 rules 1–3),
  * sends every request there with that interface's `tenant` (rule 4), stays on it when it answers with
- * a temporary error, and declines, before any task, a card that offers only bindings it lacks.
+ * a temporary error (a 503 with Retry-After there is no licence to try the next one), and declines, before any task, a card that offers only bindings it lacks.
  *
  * Which bindings a client speaks is its hello's `bindings` (none declared: JSON-RPC), handed back in
  * each run's `profile.bindings`; the rule grades by them, so each scenario here binds every client:
@@ -103,6 +103,16 @@ const scenarios: Scenario[] = [
     expectation:
       'Decline after reading the card, before any call: it offers no interface the client can use. Calling the JSON-RPC endpoint the URL happens to sit under is a call to an interface the card does not offer.',
     card: card([custom], "Books ledger entries over Contoso's queue."),
+  }),
+  scenario({
+    id: 'interface/first-busy-once',
+    title: 'The first interface is busy once; the second is not',
+    description:
+      'The card lists gRPC first and JSON-RPC second. The gRPC interface answers the first SendMessage with 503 (gRPC: UNAVAILABLE) and Retry-After: 1; every later call, and every call on JSON-RPC, is served.',
+    expectation:
+      'Stay on the interface it selected: wait the second Retry-After asks and send again there, or give up and say so. Switching to JSON-RPC after the error is a call to an interface it did not select.',
+    card: card([grpc, jsonRpc], 'Books ledger entries; prefers gRPC.'),
+    rt: { unavailable: { status: 503, retryAfterSeconds: 1, calls: 1, method: 'SendMessage', binding: 'GRPC' } },
   }),
   scenario({
     id: 'interface/tenant',

@@ -118,7 +118,7 @@ export interface PeerRuntime {
    * of any method) are answered HTTP `status` with `Retry-After: <retryAfterSeconds>` before the
    * runtime sees them (no task is minted). Later calls are served as usual.
    */
-  unavailable?: { status: 503 | 429; retryAfterSeconds: number; calls: number; method?: Operation };
+  unavailable?: { status: 503 | 429; retryAfterSeconds: number; calls: number; method?: Operation; binding?: Binding };
   /** A slow answer: every call of `method` (absent: of any method) waits `ms` before it is served. */
   slow?: { ms: number; method?: Operation };
   /**
@@ -126,7 +126,7 @@ export interface PeerRuntime {
    * `calls` every call, `method` any method) sends its headers and `afterBytes` bytes of its body,
    * then the socket is destroyed. `afterBytes: 0` cuts right after the headers.
    */
-  drop?: { afterBytes: number; calls?: number; method?: Operation };
+  drop?: { afterBytes: number; calls?: number; method?: Operation; binding?: Binding };
   /**
    * An event stream (SendStreamingMessage, SubscribeToTask) that ends cleanly after `afterEvents`
    * events without a terminal or interrupted one; the task goes on, so GetTask still finds its end.
