@@ -21,7 +21,7 @@ import { authParts, TOKEN_PATH } from './runtime/auth.js';
 import { cardHandler } from './runtime/card.js';
 import { isObj } from './runtime/event.js';
 import { createRuntime } from './runtime/operations.js';
-import { dialectOf, SECOND_INTERFACES } from './wires/index.js';
+import { dialectOf, secondInterfaces } from './wires/index.js';
 import type { Wire } from './wires/wire.js';
 
 /** Whether the card lists an interface at `url` at the wire's Major.Minor (a patch number allowed). */
@@ -39,7 +39,7 @@ export function composePeer(desc: PeerDescription, ctx: PeerRunContext, parts: P
   const rpcBase = ctx.base(rt.rpcListener);
   const rpcUrl = `${rpcBase}/rpc`;
   // Other wires' interfaces a card may offer; a v0.3 card has no place for them (its main wire is the one they would add).
-  const others = SECOND_INTERFACES.filter((e) => e.wire !== own.wire);
+  const others = secondInterfaces().filter((e) => e.wire !== own.wire);
   // `{{negotiationUrl}}` of old scenario files points at nothing any more (ruleset 2).
   const vars: Record<string, string> = {
     rpcUrl,

@@ -90,7 +90,7 @@ export interface HttpEvent extends EventBase {
    */
   rpc?: { method: string; id: unknown; params: unknown; wireMethod?: string };
   /** The binding of the interface whose endpoint (or gate in front of it) took the request (the card's `protocolBinding`). */
-  binding?: 'JSONRPC' | 'HTTP+JSON' | 'GRPC';
+  binding?: 'JSONRPC' | 'HTTP+JSON' | 'GRPC' | (string & {});
   /** The card's URL of that interface. */
   interfaceUrl?: string;
   status?: number;

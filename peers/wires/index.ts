@@ -62,6 +62,25 @@ export const SECOND_INTERFACES: readonly SecondInterface[] = [
   { wire: grpcV1, placeholder: 'grpcUrl', path: '', url: (ctx, kind) => ctx.grpcOrigin?.(kind) },
 ];
 
+/** Wires added from outside this folder (a test's toy wire, docs/architecture.md "Add a wire"), served beside the registered ones. */
+const added: SecondInterface[] = [];
+
+/**
+ * Serves one more wire's interface beside the registered ones, at its placeholder, until the returned
+ * function removes it: how a wire outside the package (a test's toy wire) plugs in without an edit of
+ * this registry or of the runtime.
+ */
+export function addInterface(entry: SecondInterface): () => void {
+  added.push(entry);
+  return () => {
+    const at = added.indexOf(entry);
+    if (at >= 0) added.splice(at, 1);
+  };
+}
+
+/** The interfaces a card may offer beside its main one: the registered, then any added. */
+export const secondInterfaces = (): readonly SecondInterface[] => [...SECOND_INTERFACES, ...added];
+
 /** Every wire registered. */
 export const ALL_WIRES: readonly Wire[] = [...new Set([...Object.values(DIALECT_WIRES).map((e) => e.wire), ...SECOND_INTERFACES.map((e) => e.wire)])];
 

@@ -97,8 +97,8 @@ export interface WireError {
 export interface Wire {
   /** The dialect (harness vocabulary: the peer description's `dialect`, the client's hello). */
   readonly dialect: Dialect;
-  /** The card's `protocolBinding` (§5.8). */
-  readonly binding: 'JSONRPC' | 'HTTP+JSON' | 'GRPC';
+  /** The card's `protocolBinding` (§5.8): a standard binding's, or a custom binding's name (§12). */
+  readonly binding: 'JSONRPC' | 'HTTP+JSON' | 'GRPC' | (string & {});
   /** The Major.Minor of the interfaces it serves (§3.6). */
   readonly protocolVersion: string;
   /** Where the endpoint listens: POST at the interface URL ('exact'), or any method at paths under it ('below'). */
