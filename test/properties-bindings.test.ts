@@ -156,7 +156,7 @@ describe('properties and replay --binding', () => {
       ['properties', '--runs', '1'],
       ['replay', '--seed', '1', '--path', '0'],
     ]) {
-      const r = await runMain([...cmd, '--client', 'a2a-js-sdk', '--binding', 'grpc', '--family', 'transport', '--out', testTemp('a2a-props-binding-')]);
+      const r = await runMain([...cmd, '--client', 'a2a-js-sdk@0.3', '--binding', 'grpc', '--family', 'transport', '--out', testTemp('a2a-props-binding-')]);
       expect(r.code, r.stderr).toBe(2);
       const lines = r.stderr.trimEnd().split('\n');
       expect(lines[0]).toMatch(line);
@@ -164,11 +164,11 @@ describe('properties and replay --binding', () => {
     }
     const dir = testTemp('a2a-props-binding-');
     const config = join(dir, 'a2a-conformance.config.json');
-    writeFileSync(config, JSON.stringify({ client: 'a2a-js-sdk', binding: ['grpc'] }));
+    writeFileSync(config, JSON.stringify({ client: 'a2a-js-sdk@0.3', binding: ['grpc'] }));
     const c = await runMain(['properties', '--config', config, '--runs', '1', '--family', 'transport', '--out', join(dir, 'out')]);
     expect(c.code, c.stderr).toBe(2);
     expect(c.stderr.split('\n')[0]).toMatch(line);
-    writeFileSync(config, JSON.stringify({ client: 'a2a-js-sdk', binding: ['pigeon'] }));
+    writeFileSync(config, JSON.stringify({ client: 'a2a-js-sdk@0.3', binding: ['pigeon'] }));
     const bad = await runMain(['properties', '--config', config, '--runs', '1', '--out', join(dir, 'out')]);
     expect(bad.code).toBe(2);
     expect(bad.stderr.split('\n')[0]).toMatch(/a2a-conformance\.config\.json: \/binding\/0: /);

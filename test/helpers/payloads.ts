@@ -4,6 +4,7 @@
  * proto (harness/core/card-validator.ts, cross-checked against the proto by its own test) and for
  * v0.3 by the official v0.3.0 JSON Schema (beside the checkout, in ../shared/spec; never copied).
  */
+import { V1_MESSAGES } from '../../harness/core/vocabulary/proto-v1.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
@@ -140,6 +141,20 @@ export function payloadProblems(r: ScenarioResult, count: { v1: number; v03: num
       const bodies = b.events ? b.events : b.json !== undefined ? [b.json] : [];
       if (e.status === 200 && bodies.length === 0 && !b.events)
         add(e.seq, what, [`a 200 answer to a JSON-RPC call that is not JSON (${b.contentType ?? 'no content type'})`]);
+      // HTTP+JSON and gRPC answer with the response itself, no envelope (a gRPC error has no message: its trailers say it).
+      if (e.binding !== undefined && e.binding !== 'JSONRPC') {
+        if (e.grpc && e.grpc.status !== 0) continue;
+        for (const [i, body] of bodies.entries()) {
+          count.v1++;
+          const problems = v1ResultProblems(e.rpc.method, body);
+          add(
+            e.seq,
+            `${b.events ? `${what}, event ${i}` : what} (v1.0 ${e.binding} response of ${e.rpc.method})`,
+            e.binding === 'GRPC' ? problems.filter((x) => !implicitDefault(x)) : problems,
+          );
+        }
+        continue;
+      }
       for (const [i, body] of bodies.entries()) {
         const at = b.events ? `${what}, event ${i}` : what;
         const env = envelopeProblems(body);
@@ -189,4 +204,16 @@ export function payloadProblems(r: ScenarioResult, count: { v1: number; v03: num
     }
   }
   return out;
+}
+
+/**
+ * A REQUIRED field missing from a gRPC answer's ProtoJSON where protobuf cannot carry it: a proto3
+ * field without explicit presence (a string, number, bool, enum, list or map) holding its default
+ * value is not on the wire at all, so its JSON has no member for it. A singular message field has
+ * presence: missing there is missing.
+ */
+function implicitDefault(problem: string): boolean {
+  const m = /(\w+)\.(\w+) is REQUIRED$/.exec(problem);
+  const field = m ? V1_MESSAGES[m[1]!]?.fields[m[2]!] : undefined;
+  return !!field && !field.optional && field.type.t !== 'message' && field.type.t !== 'timestamp';
 }

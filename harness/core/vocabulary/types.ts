@@ -193,4 +193,5 @@ export const DEFAULT_PROFILE: ClientProfile = Object.freeze({
   requireSignedCards: false,
   trustedJwks: [],
   dialects: ['a2a-v1'],
+  bindings: ['JSONRPC'],
 }) as ClientProfile;

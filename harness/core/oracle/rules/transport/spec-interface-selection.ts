@@ -25,11 +25,16 @@ const firstUsable = (s: Situation): Iface | undefined => {
 
 const urlOf = (e: HttpEvent) => `${e.origin}${e.path.split('?')[0]}`;
 
-/** Whether a call went to an interface: the one its endpoint served (as the peer recorded it), else its URL (JSON-RPC's is the interface's). */
-const cameTo = (e: HttpEvent, i: Pick<Iface, 'url' | 'protocolBinding'>) =>
-  e.interfaceUrl !== undefined
-    ? e.interfaceUrl === i.url && (e.binding ?? 'JSONRPC') === i.protocolBinding
-    : urlOf(e) === i.url && i.protocolBinding === 'JSONRPC';
+/**
+ * Whether a call went to an interface: of its binding, and at its URL (JSON-RPC's is the URL the call
+ * was sent to; another binding's paths are below or beside it, so the interface whose endpoint took
+ * the call, as the peer recorded it, says).
+ */
+function cameTo(e: HttpEvent, i: Pick<Iface, 'url' | 'protocolBinding'>): boolean {
+  const binding = e.binding ?? 'JSONRPC';
+  if (binding !== i.protocolBinding) return false;
+  return binding === 'JSONRPC' ? urlOf(e) === i.url : e.interfaceUrl === i.url;
+}
 
 /** Where a call went, in words. */
 const whereTo = (e: HttpEvent) => `${e.binding ?? 'JSONRPC'} ${e.interfaceUrl ?? urlOf(e)}`;
