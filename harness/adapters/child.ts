@@ -175,6 +175,13 @@ export class Child {
 
   kill(): void {
     if (this.exited) return;
+    // The group stopped first, so nothing in it forks after the last look: a descendant spawned in the
+    // instant before the kill (one that left the group, on a starved machine) still has its parent then.
+    try {
+      process.kill(-this.proc.pid!, 'SIGSTOP');
+    } catch {
+      // no group to stop: the look below is the last one all the same
+    }
     // A last look at its tree: a descendant that left the group is known before its parent dies.
     sampleTrees();
     try {
