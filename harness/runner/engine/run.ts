@@ -3,24 +3,21 @@
  * scenarios on lanes in this process (lanes.ts), and assemble `results.json` with its exit code.
  */
 import { randomBytes } from 'node:crypto';
-import { clientLabel, createClient, laneClients, laneKind, type ClientChoice } from './client-factory.js';
+import { clientLabel, createClient, type ClientChoice } from './client-factory.js';
 import type { ControlRecord, RunResults, ScenarioResult } from '../../core/results.js';
 import { RESULTS_SCHEMA } from '../../core/results.js';
 import type { Binding, Dialect } from '../../core/vocabulary/types.js';
 import type { Hello } from '../../core/vocabulary/types.js';
-import type { Scenario } from '../../core/scenario.js';
 import { helloProblem } from '../../adapters/contract.js';
 import { makePki, writePki } from '../../pki/index.js';
-import { loadCatalogue, relativeToRoot, type CatalogueEntry } from '../load/catalogue.js';
+import { loadCatalogue, type CatalogueEntry } from '../load/catalogue.js';
 import { harnessVersion } from '../infrastructure/package-root.js';
 import { exitCode, summarize } from '../judge/policy.js';
-import { judge, unexpectedWhyFor, type Expectations } from '../judge/expectations.js';
+import { judge, type Expectations } from '../judge/expectations.js';
 import { compileGlob, globProblem } from '../../core/glob.js';
-import { defaultLanes, runLanes, shardScenarios, type LaneHistory } from './lanes.js';
-import { confirm, needsConfirmation } from '../judge/confirm.js';
-import { closeEnv, openEnv } from '../infrastructure/env.js';
-import { executeScenario } from './execute.js';
+import { shardScenarios } from './lanes.js';
 import { selectScenarios, type ScenarioPick } from './select.js';
+import { errorResult, runRounds } from './rounds.js';
 import { creditDialect, needsControl } from './dialect.js';
 import { runControl } from './control.js';
 import { closeRunFolder, openRunFolder, type RunFolder } from '../infrastructure/workspace.js';
@@ -199,7 +196,6 @@ async function runIn(folder: RunFolder, untold: CatalogueEntry[], o: RunOptions)
 
   const seed = o.seed ?? randomBytes(4).toString('hex');
   const deadlineMultiplier = o.deadlineMultiplier ?? 1;
-  const results = new Map<string, ScenarioResult>();
   const fileOf = new Map(catalogue.map((e) => [e.scenario.id, e.file]));
   // With a shard, this run takes its share of the selected scenarios, balanced by their cost.
   const inShard = o.shard
@@ -213,75 +209,7 @@ async function runIn(folder: RunFolder, untold: CatalogueEntry[], o: RunOptions)
   const here = selected.filter(ranHere);
   const policy = { strict: o.strict === true };
   const ids = catalogue.map((e) => e.scenario.id);
-  // Each result is judged as it comes, for the reporter and --bail. (The run's own judgement comes at the
-  // end, after the dialect credit, which looks at the whole run: a run that never spoke A2A turns its
-  // PASSes into UNSUPPORTED there.)
-  // --bail: the first unexpected verdict stops the run from starting more scenarios (not an interruption).
-  const bail = new AbortController();
-  let bailedAfter: string | undefined;
-  /** Scenarios shown as done so far: a failure met while the harness lagged is shown when it first ends, its confirmation after. */
-  let shown = 0;
-  const finished = (r: ScenarioResult) => {
-    results.set(r.id, r);
-    const unexpected = unexpectedWhyFor(r, policy, o.expectations) !== undefined;
-    if (!r.attempts?.length) shown++;
-    o.onProgress?.(shown, here.length, r, unexpected);
-    if (o.bail && unexpected && bailedAfter === undefined) {
-      bailedAfter = r.id;
-      bail.abort('bail');
-    }
-  };
-  let laneProblem: string | undefined;
-  let lanes: LaneHistory | undefined;
-  /** Failures met while the harness lagged: confirmed on a drained lane once the lanes are done. */
-  const deferred: ScenarioResult[] = [];
-  const begun = new Set<string>();
-  const byId = new Map(here.map((e) => [e.scenario.id, e.scenario]));
-  // Rounds of lanes: one, unless --bail meets a failure while the harness lagged. Then no lane starts
-  // another scenario until the failure is confirmed on a drained lane: confirmed, the run bails after
-  // it; not confirmed, the scenarios not started yet run in the next round.
-  for (let queue = here; queue.length > 0 && bailedAfter === undefined && !o.signal?.aborted; ) {
-    const pending = new AbortController();
-    const stops = [bail.signal, pending.signal, ...(o.signal ? [o.signal] : [])];
-    const round = await runLanes({
-      scenarios: queue.map((e) => e.scenario),
-      lanes: o.lanes ?? defaultLanes(laneKind(choice, hello)),
-      env: { pkiDir, hello, idSalt: seed, deadlineMultiplier },
-      client: laneClients(choice, hello),
-      stop: AbortSignal.any(stops),
-      ...(o.signal ? { kill: o.signal } : {}),
-      onStart: (id) => {
-        begun.add(id);
-        o.onStart?.(id);
-      },
-      onResult: (r) => {
-        r.file = relativeToRoot(fileOf.get(r.id) ?? '');
-        if (needsConfirmation(r)) {
-          deferred.push(r);
-          o.onDeferred?.(++shown, here.length, r);
-          if (o.bail && unexpectedWhyFor(r, policy, o.expectations) !== undefined) pending.abort('bail pending');
-        } else finished(r);
-      },
-      onError: (id, message) => {
-        if (id === '*') laneProblem = message;
-        const targets = id === '*' ? [] : here.filter((e) => e.scenario.id === id);
-        for (const e of targets) {
-          if (results.has(e.scenario.id)) continue;
-          finished(errorResult(e, `the harness could not run this scenario: ${message}`));
-        }
-      },
-    });
-    lanes = lanes ? { start: lanes.start, min: Math.min(lanes.min, round.min), backoffs: lanes.backoffs + round.backoffs } : round;
-    // Drained: every lane is closed, and each deferred failure runs again alone (confirm.ts).
-    if (deferred.length > 0)
-      await confirmDeferred(
-        deferred.splice(0),
-        (id) => byId.get(id),
-        { choice, hello, pkiDir, idSalt: seed, deadlineMultiplier, ...(o.signal ? { signal: o.signal } : {}) },
-        finished,
-      );
-    queue = pending.signal.aborted ? here.filter((e) => !begun.has(e.scenario.id)) : [];
-  }
+  const { results, laneProblem, lanes, bailedAfter } = await runRounds(here, { ...o, choice, hello, pkiDir, seed, deadlineMultiplier, policy, fileOf });
   // With a shard, scenarios of other shards are not run here (`report` merges the shards).
   for (const e of selected) if (!ranHere(e)) notRun.push({ id: e.scenario.id, reason: `in another shard than ${o.shard}` });
   // After --bail, what never finished was never started (or was canceled): not run, with the reason.
@@ -326,54 +254,6 @@ async function runIn(folder: RunFolder, untold: CatalogueEntry[], o: RunOptions)
 }
 
 /**
- * Runs each failure met while the harness lagged again, alone, on a lane of its own opened after the
- * others closed (nothing else of the run is in flight), and reports the confirmed result.
- */
-async function confirmDeferred(
-  deferred: ScenarioResult[],
-  scenarioOf: (id: string) => Scenario | undefined,
-  o: { choice: ClientChoice & { runDir: string }; hello: Hello; pkiDir: string; idSalt: string; deadlineMultiplier: number; signal?: AbortSignal },
-  finished: (r: ScenarioResult) => void,
-): Promise<void> {
-  const client = laneClients(o.choice, o.hello)();
-  let env: Awaited<ReturnType<typeof openEnv>>;
-  try {
-    env = await openEnv({ pkiDir: o.pkiDir, client, hello: o.hello, idSalt: o.idSalt, deadlineMultiplier: o.deadlineMultiplier });
-  } catch (err) {
-    // A lane the harness cannot open confirms nothing: each failure is reported as it came, saying so.
-    await client.close?.().catch(() => undefined);
-    for (const first of deferred)
-      finished({
-        ...first,
-        checks: [
-          ...first.checks,
-          {
-            rule: 'HARNESS',
-            verdict: 'INFORMATIONAL',
-            reason: `met while the harness lagged, and not confirmed: the harness could not open a lane to run it again (${(err as Error).message})`,
-            evidence: [],
-            basis: 'harness',
-          },
-        ],
-      });
-    return;
-  }
-  const onAbort = () => void closeEnv(env);
-  o.signal?.addEventListener('abort', onAbort, { once: true });
-  try {
-    for (const first of deferred) {
-      if (o.signal?.aborted) break;
-      const s = scenarioOf(first.id);
-      const r = s ? await confirm(first, () => executeScenario(s, env)) : first;
-      finished({ ...r, ...(first.file ? { file: first.file } : {}) });
-    }
-  } finally {
-    o.signal?.removeEventListener('abort', onAbort);
-    await closeEnv(env);
-  }
-}
-
-/**
  * What a run's verdicts depend on across its scenarios: the dialect credit. Where no scenario showed
  * the client speaking A2A, the harness shows it itself (`control`, control.ts), so a scenario run
  * alone gets the verdict it gets in the full run.
@@ -390,32 +270,4 @@ export async function creditRun(
 function restoreEnv(name: string, value: string | undefined): void {
   if (value === undefined) delete process.env[name];
   else process.env[name] = value;
-}
-
-function errorResult(e: CatalogueEntry, reason: string): ScenarioResult {
-  const s = e.scenario;
-  return {
-    id: s.id,
-    opaqueId: '',
-    rule: s.rule,
-    title: s.title,
-    description: s.description,
-    expectation: s.expectation,
-    spec: s.spec,
-    expect: s.expect,
-    verdict: 'ERROR',
-    checks: [{ rule: 'HARNESS', verdict: 'ERROR', reason, evidence: [] }],
-    card: s.peer.card,
-    cardPointers: s.peer.signals.map((x) => x.pointer),
-    peer: { factory: s.peer.factory, runtime: s.peer.runtime, dialect: s.peer.dialect ?? 'a2a-v1' },
-    profile: s.profileConstraints as never,
-    intent: s.intent,
-    claims: null,
-    outcome: { kind: 'error', reason },
-    transcript: [],
-    ledger: [],
-    deadlineMs: s.deadlineMs,
-    durationMs: 0,
-    file: relativeToRoot(e.file),
-  };
 }
