@@ -53,6 +53,8 @@ export interface Mistakes extends TrustMistakes {
   skipsProbe?: boolean;
   /** Picks the binding it likes best (the first of its own list the card offers), whatever the card's order. */
   ignoresInterfaceOrder?: boolean;
+  /** Takes a stream that ends before its task as a lost request: sends the message again. */
+  resendsOnStreamDrop?: boolean;
 }
 
 export type Plan =

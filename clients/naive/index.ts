@@ -140,6 +140,13 @@ export const MISTAKES: MistakeInfo[] = [
     caughtBy: 'SPEC-INTERFACE-SELECTION',
     atLeast: 'FAIL',
   },
+  {
+    name: 'resends-on-stream-drop',
+    flag: 'resendsOnStreamDrop',
+    description: 'takes a stream that ends before its task for a lost request and sends the message again',
+    caughtBy: 'STREAM-RECOVERY',
+    atLeast: 'FAIL',
+  },
 ];
 
 export function createNaiveClient(only?: string): ClientAdapter {

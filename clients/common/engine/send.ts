@@ -85,6 +85,13 @@ async function sendStreamed(s: Session): Promise<Started | ClientReport | 'refus
   // on: SubscribeToTask (§3.1.6; the card said streaming, or there would be no stream), then
   // GetTask, which is for "the final state of a task … after a stream has ended" (§3.1.3).
   const how = cut ? `was cut (${describe(cut)})` : 'closed';
+  // The naive client's reflex: the stream is gone, so the request must be lost; send it again.
+  if (s.mistakes.resendsOnStreamDrop) {
+    const again = await start(s);
+    if ('decision' in again) return again;
+    if (!s.taskIds.includes(again.task.id)) s.taskIds.push(again.task.id);
+    return { ...again, note: `the stream ${how}; sent the message again` };
+  }
   const id = s.taskIds[probed];
   let task: TaskJson | undefined = id ? { id, status: { state: last } } : undefined;
   let lookup = '';

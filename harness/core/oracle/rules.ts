@@ -29,13 +29,16 @@ import { WIRE_HONEST_REPORT } from './rules/wire/wire-honest-report.js';
 import { WIRE_NO_BLIND_RETRY } from './rules/wire/wire-no-blind-retry.js';
 import { WIRE_NO_ORPHANS } from './rules/wire/wire-no-orphans.js';
 import { WIRE_NO_TASK_AFTER_REJECT } from './rules/wire/wire-no-task-after-reject.js';
+import { STREAM_RECOVERY } from './rules/wire/stream-recovery.js';
 
 /**
  * The rule families in force, each with its version: seed 000's negotiation rules as objects with
  * sources and levels (2, DESIGN.md §3 "Grading"), reading the client's decoders since 3 (an output
- * the client cannot decode is neither completable nor needed), and seed 001's trust rules (1).
+ * the client cannot decode is neither completable nor needed), seed 001's trust rules (1), seed 003's
+ * handshake rules (1), and the rules from the spec's own text (`a2a-1.0.1`: 1 adds the choice among
+ * bindings and the tenant to SPEC-INTERFACE-SELECTION, and STREAM-RECOVERY).
  */
-export const RULESET_VERSION = 'seed-000@3+seed-001@1+seed-003@1';
+export const RULESET_VERSION = 'seed-000@3+seed-001@1+seed-003@1+a2a-1.0.1@1';
 
 /** Every rule, in the order of their stable ids. */
 const REGISTRY = [
@@ -62,6 +65,7 @@ const REGISTRY = [
   HS_CHALLENGE_SCHEME,
   HS_ASPIRATIONAL_CAPABILITY,
   HS_SPLIT_ORIGIN,
+  STREAM_RECOVERY,
 ] as const;
 
 /** A rule's stable id: the ids the registered rules declare. */
