@@ -69,6 +69,10 @@ export const SDK_GLUE: GlueChoice[] = [
     scenarios: ['hs-aspirational/push-not-supported', 'hs-split-origin/stale-*'],
     note: "glue: an SDK error ends the run (rejected before a task; after one, the task canceled and proceeded reported); falling back to polling, or probing first, is the application's to write",
   },
+  {
+    scenarios: ['stream-recovery/cut-before-first-event'],
+    note: "glue: an SDK error before any task is reported as rejected; a stream cut before its first event leaves the SDK no task id, and finding the task the message minted (listTasks, by the message) is the application's to write",
+  },
 ];
 
 export const SDK_VERSION = '1.3.0';
