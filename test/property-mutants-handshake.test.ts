@@ -1,4 +1,4 @@
-/** The mutation check of the handshake and transport property families (see property-mutants.test.ts). */
+/** The mutation check of the handshake, transport and delivery property families (see property-mutants.test.ts). */
 import { mutationCheck } from './helpers/property-mutants.js';
 
-mutationCheck(['handshake', 'transport']);
+mutationCheck(['handshake', 'transport', 'delivery']);

@@ -3,4 +3,4 @@
  * against before it loads fast-check and the families themselves (families/index.ts holds the same
  * ids, which a test compares).
  */
-export const FAMILY_IDS: readonly string[] = ['negotiation', 'handshake', 'trust', 'transport'];
+export const FAMILY_IDS: readonly string[] = ['negotiation', 'handshake', 'trust', 'transport', 'delivery'];

@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import type { ListenerKind, PeerRuntime } from '../core/scenario.js';
 
-/** The ways a runtime departs from its card that the rules know (issue 13; seeds 000, 001, 003). */
+/** The ways a runtime departs from its card that the rules know (issue 13; seeds 000, 001, 003; issue 27's streams that end before their task). */
 const DRIFTS = [
   'hidden-ceiling',
   'lost-callbacks',
@@ -20,6 +20,7 @@ const DRIFTS = [
   'stale-card',
   'refuses-frames',
   'bad-certificate',
+  'stream-ends-early',
 ] as const;
 export type Drift = (typeof DRIFTS)[number];
 

@@ -136,6 +136,8 @@ export function payloadProblems(r: ScenarioResult, count: { v1: number; v03: num
         continue;
       }
       const what = `${e.rpc.wireMethod ?? e.rpc.method} → ${e.status}`;
+      // An answer the scenario cut on purpose (runtime.drop): what was sent is a head of a valid answer, not one.
+      if (e.note?.startsWith('scripted: connection dropped')) continue;
       // JSON-RPC over HTTP answers 200, errors included; another status is an HTTP-level answer (a 401 challenge, a 415, a 413), outside JSON-RPC.
       if (e.status !== 200) continue;
       const bodies = b.events ? b.events : b.json !== undefined ? [b.json] : [];
