@@ -7,6 +7,8 @@
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { h } from 'preact';
+import { render } from 'preact-render-to-string';
 import { describe, expect, it } from 'vitest';
 import { PushReceiver } from '../clients/common/push-receiver.js';
 import type { Forgery } from '../harness/core/push.js';
@@ -16,6 +18,7 @@ import { FORGED_ARTIFACT_ID } from '../peers/runtime/forge.js';
 import { bareRpc, rpcUrlOf, sharedPeer } from './helpers/peer.js';
 import { scenario } from './helpers/scenarios.js';
 import { testTemp } from './helpers/tmp.js';
+import { SequenceDiagram } from '../reports/html/diagram.js';
 
 const shared = sharedPeer();
 const PLAIN = 'neg-push-mtls/bearer-push-no-mtls-signal';
@@ -120,6 +123,10 @@ describe('push forger: credentials and forged states (plain receiver)', () => {
       expect(run.transcript.events.filter((e) => e.kind === 'task').map((e) => e.kind === 'task' && e.state)).not.toContain('TASK_STATE_FAILED');
       expect(JSON.stringify(tasks)).not.toContain(FORGED_ARTIFACT_ID);
       expect(tasks[0]!.status.state).toBe('TASK_STATE_COMPLETED');
+      // The report's sequence diagram draws each forged delivery as forged, with what it changed and the receiver's answer.
+      const svg = render(h(SequenceDiagram, { events: run.transcript.events, id: 'f' }));
+      expect(svg).toContain(`forged push (credentials:none state:COMPLETED) COMPLETED → ${none.status}`);
+      expect(svg.match(/class="ev forged"/g)?.length).toBe(3);
     } finally {
       await r.close();
     }
@@ -166,6 +173,9 @@ describe('push forger: task ids and duplicates', () => {
       expect(dup.body!.digest).toBe(first.body!.digest);
       expect(dup.authDigest).toBe(first.authDigest);
       expect([first.status, dup.status]).toEqual([200, 200]);
+      const svg = render(h(SequenceDiagram, { events: run.transcript.events, id: 'd' }));
+      expect(svg).toContain(`duplicate push ${dup.state.replace('TASK_STATE_', '')} → 200`);
+      expect(svg).toContain('class="ev duplicate"');
     } finally {
       await r.close();
     }
