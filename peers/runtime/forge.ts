@@ -10,13 +10,25 @@ import { createHash } from 'node:crypto';
 import type { Forgery } from '../../harness/core/push.js';
 import type { PushAttemptEvent } from '../../harness/core/transcript.js';
 import type { PeerRunContext } from './context.js';
-import type { PushBody, PushConfig, TaskState } from './tasks.js';
+
+/** A push config as the forger reads it (tasks.ts `PushConfig`, which imports the forger). */
+interface PushConfig {
+  url: string;
+  token?: string;
+  authentication?: { scheme: string; credentials?: string };
+}
+
+/** A task as the forger reads it (tasks.ts `TaskState`). */
+interface TaskState {
+  rec: { id: string; contextId: string; state: string };
+  pushConfigs: PushConfig[];
+}
 
 /** What the forger needs of the runtime: the tasks it knows, and how a config's deliveries are spelled. */
 export interface ForgerRuntime {
   mode: 'plain' | 'partner-mtls';
   tasks(): TaskState[];
-  bodyOf(c: PushConfig): PushBody;
+  bodyOf(c: PushConfig): (event: Record<string, unknown>) => unknown;
 }
 
 /** The short kind of a forgery, as the transcript records it: what it changed, space-separated. */

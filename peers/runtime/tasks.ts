@@ -122,7 +122,11 @@ export class TaskRuntime {
   ) {
     const forge = rt.push.forge ?? [];
     if (forge.length > 0)
-      this.forger = new PushForger(forge, ctx, { mode: rt.push.delivery, tasks: () => this.all(), bodyOf: (c) => this.pushBodies.get(c) ?? ((e) => e) });
+      this.forger = new PushForger(forge, ctx, {
+        mode: rt.push.delivery,
+        tasks: () => this.all(),
+        bodyOf: (c) => this.pushBodies.get(c as PushConfig) ?? ((e) => e),
+      });
   }
 
   get(id: string): TaskState {
