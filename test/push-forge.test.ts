@@ -19,6 +19,7 @@ import { bareRpc, rpcUrlOf, sharedPeer } from './helpers/peer.js';
 import { scenario } from './helpers/scenarios.js';
 import { testTemp } from './helpers/tmp.js';
 import { SequenceDiagram } from '../reports/html/diagram.js';
+import { scenarioProblem } from '../harness/runner/load/catalogue.js';
 
 const shared = sharedPeer();
 const PLAIN = 'neg-push-mtls/bearer-push-no-mtls-signal';
@@ -279,5 +280,22 @@ describe('push forger: timers die with the run', () => {
     } finally {
       await r.close();
     }
+  });
+});
+
+describe('push forger: the published scenario schema', () => {
+  it('takes push.forge with every kind, and names a value it does not know', () => {
+    const s = scenario(PLAIN);
+    const forge: Forgery[] = [
+      { credentials: 'none', state: 'COMPLETED' },
+      { credentials: 'wrong', state: 'FAILED', after: 'registration', afterMs: 10 },
+      { credentials: 'foreign', config: 2 },
+      { taskId: 'foreign', state: 'WORKING' },
+      { taskId: 'other-own' },
+      { duplicate: true, from: 'other' },
+    ];
+    expect(scenarioProblem({ ...s, peer: withForge(PLAIN, forge) })).toBeUndefined();
+    const bad = scenarioProblem({ ...s, peer: withForge(PLAIN, [{ credentials: 'stolen' } as unknown as Forgery]) });
+    expect(bad).toMatch(/forge.*credentials/);
   });
 });
