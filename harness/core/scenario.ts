@@ -3,6 +3,7 @@
  * scripts (a factory name, the exact card and how the runtime really behaves), the profile it
  * needs, the task intent and the verdict the reference client must get.
  */
+import type { Forgery } from './push.js';
 import type { Level } from './sources.js';
 import { DEFAULT_PROFILE, type Binding, type ClientProfile, type Dialect, type Hello, type ProfileConstraints, type TaskIntent } from './vocabulary/types.js';
 import type { VerdictKind } from './verdict.js';
@@ -65,6 +66,8 @@ export interface PeerRuntime {
      * built-in scenario: the seed's task still completes, only its callback is lost.
      */
     stallOnLostPush?: boolean;
+    /** Deliveries the peer forges to the client's receiver (harness/core/push.ts `Forgery`); none by default. */
+    forge?: Forgery[];
   };
   /**
    * What the runtime emits, and on which channel. An output with a `skill` is emitted only for tasks

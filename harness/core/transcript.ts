@@ -158,6 +158,17 @@ export interface PushAttemptEvent extends EventBase {
   presentedClientCert: boolean;
   /** The body the peer posted, bounded and redacted (core/body.ts). */
   body?: BodyRecord;
+  /** Which certificate of the run's PKI the sender presented (`partnerClient`, `untrusted`); absent: none. */
+  clientCert?: string;
+  /** Whether the delivery was the runtime's own (a duplicate of one included); false for a forged one. */
+  genuine?: boolean;
+  /** What the forger did, in short (`credentials:none`, `state:COMPLETED`, `task:foreign`, `duplicate`, `from:other`, space-separated). */
+  forgery?: string;
+  /** The Authorization presented: its scheme and a digest of the whole header (sha256, 12 hex), never the credential. */
+  authScheme?: string;
+  authDigest?: string;
+  /** The X-A2A-Notification-Token presented, as a digest (sha256, 12 hex). */
+  tokenDigest?: string;
 }
 
 export interface StreamEvent extends EventBase {

@@ -18,6 +18,8 @@ export interface PushRequest extends PushOrder {
 
 const TLS_ERROR = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET|ALTNAME|HANDSHAKE/;
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+const COMMON = { connectTimeout: 2000, keepAliveTimeout: 10, keepAliveMaxTimeout: 10 };
+const digest12 = (s: string) => createHash('sha256').update(s).digest('hex').slice(0, 12);
 
 function classify(err: unknown): { outcome: PushAttemptEvent['outcome']; error: string } {
   const e = err as { code?: string; cause?: { code?: string; message?: string }; message?: string; name?: string };
@@ -32,14 +34,26 @@ function classify(err: unknown): { outcome: PushAttemptEvent['outcome']; error: 
 export class PushDispatcher {
   private readonly plain: Agent;
   private readonly partner: Agent;
+  /** A forger's other identity (`from: 'other'`): the run's untrusted leaf, trusting the receiver as the mode says. Made on first use. */
+  private readonly others = new Map<PushOrder['mode'], Agent>();
 
-  constructor(pki: Pki) {
-    const common = { connectTimeout: 2000, keepAliveTimeout: 10, keepAliveMaxTimeout: 10 };
-    this.plain = new Agent({ ...common, connect: { ca: pki.testCa.cert } });
+  constructor(private readonly pki: Pki) {
+    this.plain = new Agent({ ...COMMON, connect: { ca: pki.testCa.cert } });
     this.partner = new Agent({
-      ...common,
+      ...COMMON,
       connect: { ca: pki.partnerCa.cert, cert: pki.partnerClient.cert, key: pki.partnerClient.key },
     });
+  }
+
+  private agentFor(p: PushOrder): { agent: Agent; cert?: string } {
+    if (p.from !== 'other') return p.mode === 'partner-mtls' ? { agent: this.partner, cert: 'partnerClient' } : { agent: this.plain };
+    let agent = this.others.get(p.mode);
+    if (!agent) {
+      const ca = p.mode === 'partner-mtls' ? this.pki.partnerCa.cert : this.pki.testCa.cert;
+      agent = new Agent({ ...COMMON, connect: { ca, cert: this.pki.untrusted.cert, key: this.pki.untrusted.key } });
+      this.others.set(p.mode, agent);
+    }
+    return { agent, cert: 'untrusted' };
   }
 
   /** Deliveries under way, per transcript: a run's record waits for them (settled). */
@@ -89,7 +103,24 @@ export class PushDispatcher {
   }
 
   private async deliver(p: PushRequest, text: string, body: BodyRecord): Promise<PushAttemptEvent> {
-    const base = { kind: 'push-attempt' as const, taskId: p.taskId, url: p.url, state: p.state, presentedClientCert: p.mode === 'partner-mtls', body };
+    const { agent, cert } = this.agentFor(p);
+    const headers: Record<string, string> = { 'content-type': 'application/a2a+json' };
+    if (p.authentication) headers.authorization = `${p.authentication.scheme} ${p.authentication.credentials ?? ''}`.trim();
+    if (p.token) headers['x-a2a-notification-token'] = p.token;
+    const base = {
+      kind: 'push-attempt' as const,
+      taskId: p.taskId,
+      url: p.url,
+      state: p.state,
+      presentedClientCert: cert !== undefined,
+      ...(cert ? { clientCert: cert } : {}),
+      genuine: p.genuine !== false,
+      ...(p.forgery ? { forgery: p.forgery } : {}),
+      // The scheme and a digest, never the credential itself (as request-record.ts records a request's).
+      ...(headers.authorization ? { authScheme: headers.authorization.split(/\s+/)[0]!.slice(0, 40), authDigest: digest12(headers.authorization) } : {}),
+      ...(p.token ? { tokenDigest: digest12(p.token) } : {}),
+      body,
+    };
     let host: string;
     try {
       const u = new URL(p.url);
@@ -100,13 +131,10 @@ export class PushDispatcher {
     }
     if (!LOOPBACK.has(host))
       return p.transcript.record({ ...base, outcome: 'connect-error', error: `refused: ${host} is not loopback (the harness only ever dials 127.0.0.1)` });
-    const headers: Record<string, string> = { 'content-type': 'application/a2a+json' };
-    if (p.authentication) headers.authorization = `${p.authentication.scheme} ${p.authentication.credentials ?? ''}`.trim();
-    if (p.token) headers['x-a2a-notification-token'] = p.token;
     try {
       const res = await request(p.url, {
         method: 'POST',
-        dispatcher: p.mode === 'partner-mtls' ? this.partner : this.plain,
+        dispatcher: agent,
         headers,
         body: text,
         headersTimeout: 2000,
@@ -121,6 +149,6 @@ export class PushDispatcher {
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.plain.close(), this.partner.close()]);
+    await Promise.all([this.plain.close(), this.partner.close(), ...[...this.others.values()].map((a) => a.close())]);
   }
 }

@@ -7,6 +7,7 @@ import type { PeerRuntime } from '../../harness/core/scenario.js';
 import { isTerminal, type TaskRecord } from '../../harness/core/transcript.js';
 import type { PeerRunContext } from './context.js';
 import { A2AError } from './errors.js';
+import { PushForger } from './forge.js';
 
 /** A push notification's body as the wire a config was set through sends it (v1.0's StreamResponse as it is; v0.3's Task). */
 export type PushBody = (event: Record<string, unknown>) => unknown;
@@ -112,11 +113,21 @@ export class TaskRuntime {
   private finishedChars = 0;
   /** Called with each task forgotten (ctx.retainFinished): whoever else holds it lets go. */
   onForget?: (t: TaskState) => void;
+  /** The deliveries the description forges (`push.forge`), beside the genuine ones; none by default. */
+  private readonly forger?: PushForger;
 
   constructor(
     private readonly rt: PeerRuntime,
     private readonly ctx: PeerRunContext,
-  ) {}
+  ) {
+    const forge = rt.push.forge ?? [];
+    if (forge.length > 0)
+      this.forger = new PushForger(forge, ctx, {
+        mode: rt.push.delivery,
+        tasks: () => this.all(),
+        bodyOf: (c) => this.pushBodies.get(c as PushConfig) ?? ((e) => e),
+      });
+  }
 
   get(id: string): TaskState {
     const t = this.tasks.get(id);
@@ -194,6 +205,7 @@ export class TaskRuntime {
     t.pushConfigs.push(full);
     this.pushBodies.set(full, pushBody);
     this.ctx.transcript.record({ kind: 'push-register', taskId: t.rec.id, url: cfg.url, via, requestSeq });
+    this.forger?.registered(t, full);
     return full;
   }
 
@@ -308,15 +320,17 @@ export class TaskRuntime {
 
   private async push(t: TaskState, c: PushConfig, state: string): Promise<void> {
     const payload = { statusUpdate: { taskId: t.rec.id, contextId: t.rec.contextId, status: { state, timestamp: new Date().toISOString() } } };
+    const body = (this.pushBodies.get(c) ?? ((e) => e))(payload);
     const attempt = await this.ctx.push({
       mode: this.rt.push.delivery,
       url: c.url,
       taskId: t.rec.id,
       state,
-      payload: (this.pushBodies.get(c) ?? ((e) => e))(payload),
+      payload: body,
       ...(c.token ? { token: c.token } : {}),
       ...(c.authentication ? { authentication: c.authentication } : {}),
     });
+    this.forger?.delivered(t, c, body, state);
     // The peer logs the attempt as dispatched either way; only the transcript knows it was lost.
     if (attempt.outcome !== 'delivered') t.pushLost = true;
   }

@@ -52,6 +52,7 @@ details.scenario.unexpected > summary { background: #fff3f3; }
 .diagram { overflow-x: auto; border: 1px solid #eee; border-radius: 6px; }
 .diagram .lane { font-weight: 600; font-size: 12px; fill: #333; } .diagram .label { font-size: 11px; fill: #222; } .diagram .seq { font-size: 10px; fill: #888; }
 .diagram .fail .label { fill: #c62828; } .diagram .note .label { fill: #455a64; font-style: italic; }
+.diagram .forged .label { fill: #6a1b9a; font-style: italic; } .diagram .duplicate .label { fill: #e65100; }
 .unexpected-list li, .not-run li { margin: 3px 0; }
 footer { margin-top: 32px; font-size: 12px; }
 .diagram .legend { font-size: 11px; margin: 2px 8px 6px; }

@@ -31,6 +31,8 @@ interface Row {
   kind: 'request' | 'response' | 'note';
   /** Drawn in red: something went wrong here. */
   bad: boolean;
+  /** A push the peer forged (not the task's own), or a genuine one posted again: drawn apart, named so in its label. */
+  mark?: 'forged' | 'duplicate';
   /** The body this arrow carried, shown under the diagram (its label links to it). */
   body?: BodyRecord;
 }
@@ -95,17 +97,28 @@ function rowsOf(events: WireEvent[]): Row[] {
       case 'push-register':
         rows.push({ seq: e.seq, from: 'peer', to: 'peer', label: `push registered (${e.via}) → ${e.url}`, kind: 'note', bad: false });
         break;
-      case 'push-attempt':
+      case 'push-attempt': {
+        const state = e.state.replace('TASK_STATE_', '');
+        const answer = e.status !== undefined ? `→ ${e.status}` : `→ ${e.outcome}${e.error ? ` ${e.error}` : ''}`;
+        const mark = e.genuine === false ? 'forged' : e.forgery === 'duplicate' ? 'duplicate' : undefined;
         rows.push({
           seq: e.seq,
           from: 'peer',
           to: 'push receiver',
-          label: `push ${e.state.replace('TASK_STATE_', '')}: ${e.outcome}${e.error ? ` ${e.error}` : ''}`,
+          // A forged delivery is the peer's test, not a fault: whatever the receiver answered, it is drawn apart, not red (its rules grade it).
+          label:
+            mark === 'forged'
+              ? `forged push (${e.forgery ?? '?'}) ${state} ${answer}`
+              : mark === 'duplicate'
+                ? `duplicate push ${state} ${answer}`
+                : `push ${state}: ${e.outcome}${e.error ? ` ${e.error}` : ''}`,
           kind: 'request',
-          bad: e.outcome !== 'delivered',
+          bad: mark !== 'forged' && e.outcome !== 'delivered',
+          ...(mark ? { mark } : {}),
           ...(e.body ? { body: e.body } : {}),
         });
         break;
+      }
       case 'sse':
         rows.push({
           seq: e.seq,
@@ -270,16 +283,16 @@ export function SequenceDiagram({ events, id }: { events: WireEvent[]; id: strin
             </text>
           );
           return (
-            <g class={r.bad ? 'ev fail' : 'ev'} data-kind={r.kind}>
+            <g class={`ev${r.bad ? ' fail' : ''}${r.mark ? ` ${r.mark}` : ''}`} data-kind={r.kind}>
               {step}
               <line
                 x1={pct(x1)}
                 y1={y}
                 x2={pct(x2)}
                 y2={y}
-                stroke={r.bad ? '#c62828' : '#444'}
+                stroke={r.bad ? '#c62828' : r.mark === 'forged' ? '#6a1b9a' : '#444'}
                 stroke-width={r.kind === 'request' ? 1.4 : 1.1}
-                stroke-dasharray={r.kind === 'response' ? '6 4' : undefined}
+                stroke-dasharray={r.kind === 'response' ? '6 4' : r.mark === 'forged' ? '2 3' : undefined}
                 marker-end={`url(#${id}-${head})`}
               />
               {r.body ? (
@@ -296,6 +309,7 @@ export function SequenceDiagram({ events, id }: { events: WireEvent[]; id: strin
       <p class="legend muted">
         solid, filled head: a request · dashed, open head: a response · red: what went wrong · left: each step's number · #n: the transcript's sequence number,
         which a request shares with its answer and the checks cite · ▾: the body is below
+        {rows.some((r) => r.mark === 'forged') ? ' · purple, dotted: a push the peer forged (not the task’s own), with what it changed' : ''}
       </p>
       {all.length > rows.length ? <p class="muted">{all.length - rows.length} more event(s) are in results.json.</p> : null}
       <Bodies rows={rows} id={id} />

@@ -53,8 +53,26 @@ export function Authority({ c }: { c: Check }) {
   );
 }
 
+/**
+ * The push deliveries, each with what the receiver answered: the genuine ones counted, a duplicate and
+ * a forged one (issue 27's forger) each named, with its sequence number.
+ */
+function pushDeliveries(s: ScenarioResult): string[] {
+  const attempts = s.transcript.filter((e) => e.kind === 'push-attempt');
+  const answer = (e: (typeof attempts)[number]) => (e.status !== undefined ? String(e.status) : e.outcome);
+  const genuine = attempts.filter((e) => e.genuine !== false && e.forgery !== 'duplicate');
+  const acked = genuine.filter((e) => e.status !== undefined && e.status >= 200 && e.status < 300).length;
+  const out = genuine.length ? [`${genuine.length} genuine, ${acked} answered 2xx`] : [];
+  for (const e of attempts) {
+    if (e.genuine === false) out.push(`forged (${e.forgery ?? '?'}) ${e.state.replace('TASK_STATE_', '')} for ${e.taskId} → ${answer(e)} #${e.seq}`);
+    else if (e.forgery === 'duplicate') out.push(`duplicate ${e.state.replace('TASK_STATE_', '')} → ${answer(e)} #${e.seq}`);
+  }
+  return out;
+}
+
 export function ClaimsVsWire({ s }: { s: ScenarioResult }) {
   const minted = s.ledger.map((t) => `${t.id} (${t.state.replace('TASK_STATE_', '')}${t.probe ? ', probe' : ''})`);
+  const pushes = pushDeliveries(s);
   return (
     <table class="kv">
       <thead>
@@ -80,6 +98,13 @@ export function ClaimsVsWire({ s }: { s: ScenarioResult }) {
           <td>{s.claims?.degradations.join(', ') || '—'}</td>
           <td>{s.transcript.filter((e) => e.kind === 'push-register').length} push registration(s)</td>
         </tr>
+        {pushes.length ? (
+          <tr>
+            <th>push deliveries</th>
+            <td>—</td>
+            <td>{pushes.join(' · ')}</td>
+          </tr>
+        ) : null}
         <tr>
           <th>notes</th>
           <td colSpan={2}>{s.claims?.notes ?? s.outcome.reason ?? '—'}</td>
