@@ -220,12 +220,12 @@ describe('push forger: another certificate', () => {
       const all = attempts(run.transcript);
       const other = all.find((a) => a.forgery === 'from:other')!;
       expect(other.genuine).toBe(false);
-      expect(other.clientCert).toBe('untrusted');
+      expect(other.senderCert).toBe('untrusted');
       expect(other.outcome).toBe('tls-error');
       const genuine = all.filter((a) => !a.forgery);
       expect(genuine.length).toBeGreaterThan(0);
       for (const a of genuine) {
-        expect(a.clientCert).toBe('partnerClient');
+        expect(a.senderCert).toBe('partnerClient');
         expect(a.outcome).toBe('delivered');
       }
       expect(r.deliveries.every((d) => d.senderCert === 'partner-dispatcher')).toBe(true);
@@ -239,7 +239,7 @@ describe('push forger: another certificate', () => {
     try {
       const { run } = await forgeRun(withForge(PLAIN, [{ from: 'other', credentials: 'wrong' }]), r, { forged: 1 });
       const other = attempts(run.transcript).find((a) => a.forgery === 'credentials:wrong from:other')!;
-      expect(other.clientCert).toBe('untrusted');
+      expect(other.senderCert).toBe('untrusted');
       // Its token is wrong too: the reference receiver answers 404 before it reads the credentials.
       expect([401, 404]).toContain(other.status);
     } finally {

@@ -159,7 +159,7 @@ export interface PushAttemptEvent extends EventBase {
   /** The body the peer posted, bounded and redacted (core/body.ts). */
   body?: BodyRecord;
   /** Which certificate of the run's PKI the sender presented (`partnerClient`, `untrusted`); absent: none. */
-  clientCert?: string;
+  senderCert?: string;
   /** Whether the delivery was the runtime's own (a duplicate of one included); false for a forged one. */
   genuine?: boolean;
   /** What the forger did, in short (`credentials:none`, `state:COMPLETED`, `task:foreign`, `duplicate`, `from:other`, space-separated). */

@@ -113,7 +113,7 @@ export class PushDispatcher {
       url: p.url,
       state: p.state,
       presentedClientCert: cert !== undefined,
-      ...(cert ? { clientCert: cert } : {}),
+      ...(cert ? { senderCert: cert } : {}),
       genuine: p.genuine !== false,
       ...(p.forgery ? { forgery: p.forgery } : {}),
       // The scheme and a digest, never the credential itself (as request-record.ts records a request's).
