@@ -106,6 +106,27 @@ describe('SPEC-INTERFACE-SELECTION: a client that speaks only v0.3 is graded by 
   });
 });
 
+describe('SPEC-INTERFACE-SELECTION: the choice among bindings', () => {
+  it('a call elsewhere than the first interface is a MUST miss; a switch after the selected one failed is a convention (§8.3.2 names no fallback)', async () => {
+    const r = await record('reference', 'interface/first-busy-once');
+    expect(checkOf(r, 'SPEC-INTERFACE-SELECTION').verdict).toBe('PASS');
+    const card = r.card as { supportedInterfaces: Array<{ url: string }> };
+    const jsonRpc = new URL(card.supportedInterfaces[1]!.url);
+    const calls = r.transcript.filter((e): e is HttpEvent => e.kind === 'http' && !!e.rpc);
+    const busy = calls.find((e) => e.status === 503)!;
+    expect(busy).toBeDefined();
+    // The same wire, but the call after the 503 went to the JSON-RPC interface: a switch.
+    const after = calls.find((e) => e.seq > busy.seq)!;
+    const moved = (target: HttpEvent) =>
+      r.transcript.map((e) =>
+        e === target ? { ...target, binding: 'JSONRPC' as const, interfaceUrl: jsonRpc.href, origin: jsonRpc.origin, path: jsonRpc.pathname } : e,
+      );
+    expect(checkOf(regrade(r, moved(after)), 'SPEC-INTERFACE-SELECTION')).toMatchObject({ verdict: 'NON_STRICT', level: 'convention' });
+    // The first call on the JSON-RPC interface, nothing failed before: the card's order ignored.
+    expect(checkOf(regrade(r, moved(calls[0]!)), 'SPEC-INTERFACE-SELECTION')).toMatchObject({ verdict: 'FAIL', level: 'MUST' });
+  });
+});
+
 describe('HS-CHALLENGE-SCHEME: an over-rejection cites §7.3', () => {
   it('declining a card whose scheme the client can meet: FAIL over-rejection, citing §7.3, not the unlisted-scheme sentence', async () => {
     // The reference's run, cut after it read the card, and a rejection reported: no client here declines this card.

@@ -3,7 +3,7 @@
  * Registered in harness/core/oracle/rules.ts; docs/rules.md and the scenario schema follow from there.
  */
 import type { HttpEvent } from '../../../transcript.js';
-import { wireEvidence } from '../../../verdict.js';
+import { verdict, wireEvidence } from '../../../verdict.js';
 import { dialectOfVersion, cardPointer } from '../../../vocabulary/card-view.js';
 import { failed as failedCall, rpcCalls, situationOf } from '../../evidence.js';
 import { creditRejection, mustComplete } from '../../graders.js';
@@ -122,8 +122,13 @@ export const SPEC_INTERFACE_SELECTION: RuleOf<'SPEC-INTERFACE-SELECTION'> = {
       verdict: 'FAIL (over-rejection; a card whose version carries a patch number, `1.0.1`, is 1.0)',
     },
     {
-      when: "interfaces in several bindings (the profile's `bindings`; none declared: JSON-RPC): an A2A call on another interface than the first one in the card's order in a binding and dialect the client speaks, the client's own favourite binding, or a switch to another interface after an error there",
+      when: "interfaces in several bindings (the profile's `bindings`; none declared: JSON-RPC): an A2A call on another interface than the first one in the card's order in a binding and dialect the client speaks (the client's own favourite binding)",
       verdict: 'FAIL (MUST, §8.3.2 rules 1–3: one transport is selected, and its URL used)',
+    },
+    {
+      when: 'the same interface selected first, then a switch to another after an error there',
+      verdict:
+        'NON_STRICT (convention: §8.3.2 selects one transport and says nothing of falling back; a second task or a blind retry the switch causes is the WIRE checks’ harm)',
     },
     {
       when: 'the card offers interfaces only in bindings the client does not speak (a custom binding): any A2A call',
@@ -207,13 +212,19 @@ export const SPEC_INTERFACE_SELECTION: RuleOf<'SPEC-INTERFACE-SELECTION'> = {
     if (wrong) {
       const before = calls.filter((e) => e.seq < wrong.seq && cameTo(e, first));
       const switched = before.find((e) => failedCall(e));
+      // The first call went where §8.3.2 says; a fallback after it failed is what the text does not address: no more than a convention.
+      if (switched)
+        return verdict(
+          'NON_STRICT',
+          `switched to ${whereTo(wrong)} at #${wrong.seq} after #${switched.seq} failed on the selected interface (${first.protocolBinding} ${first.url}): §8.3.2 selects one transport and names no fallback`,
+          [wireEvidence(switched.seq, answerOf(switched)), wireEvidence(wrong.seq, answerOf(wrong))],
+          { basis: 'duty', level: 'convention' },
+        );
       return upFrontMiss(
         this,
         b as Binding,
-        switched
-          ? `switched to ${whereTo(wrong)} at #${wrong.seq} after #${switched.seq} failed on the selected interface (${first.protocolBinding} ${first.url}): one transport is selected (§8.3.2)`
-          : `called ${whereTo(wrong)} at #${wrong.seq}, not the first interface the client speaks (${first.protocolBinding} ${first.url}, ${first.protocolVersion})`,
-        [...(switched ? [wireEvidence(switched.seq, answerOf(switched))] : []), wireEvidence(wrong.seq, answerOf(wrong))],
+        `called ${whereTo(wrong)} at #${wrong.seq}, not the first interface the client speaks (${first.protocolBinding} ${first.url}, ${first.protocolVersion})`,
+        [wireEvidence(wrong.seq, answerOf(wrong))],
       );
     }
     const stray = wrongTenant(calls, first);
