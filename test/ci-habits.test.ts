@@ -80,7 +80,7 @@ describe('list takes the run filters', () => {
     expect(none.code).toBe(2);
     expect(none.stdout).toBe('');
     expect(none.stderr.split('\n')[0]).toBe(
-      'a2a-conformance: --grep "no-such-thing" selects no scenario of the 139 in the catalogue (see `a2a-conformance list`)',
+      'a2a-conformance: --grep "no-such-thing" selects no scenario of the 165 in the catalogue (see `a2a-conformance list`)',
     );
   });
 });

@@ -35,6 +35,10 @@ const SDK03_GLUE: GlueChoice[] = [
     note: 'glue: push is registered whenever the intent prefers it and the profile has a receiver; the SDK registers what the application asks, and reads no mTLS signal for it',
   },
   {
+    scenarios: ['push-auth/*', 'push-task/*', 'push-receipt/*'],
+    note: "glue: the webhook receiver is this glue's (the SDK has none): it takes a delivery only with the token and Bearer credentials the glue registered and answers 200, and the glue follows the task with getTask, reading no delivery; the SDK's part is the push config it sends",
+  },
+  {
     scenarios: ['hs-aspirational/push-not-supported*', 'hs-split-origin/stale-*'],
     note: "glue: an SDK error ends the run (rejected before a task; after one, the task canceled and proceeded reported); falling back to polling, or probing first, is the application's to write",
   },

@@ -40,7 +40,11 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
     s = new Session(run, shaken);
     if (s.plan.completion === 'push') {
       if (!req.tls.receiver) return rejected(run.taskIds, 'unnegotiable-card', 'push needed but no receiver certificate was handed over');
-      s.receiver = await PushReceiver.start(req.tls.receiver);
+      s.receiver = await PushReceiver.start(req.tls.receiver, {
+        ...(mistakes.trustsAnyPush ? { trustsAny: true } : {}),
+        // The naive receiver's framework answers 500 once its handler has taken the delivery.
+        ...(mistakes.acksPushWithError ? { ackStatus: 500 } : {}),
+      });
     }
     const sent = await send(s);
     if ('decision' in sent) return sent;

@@ -55,6 +55,12 @@ export interface Mistakes extends TrustMistakes {
   ignoresInterfaceOrder?: boolean;
   /** Takes a stream that ends before its task as a lost request: sends the message again. */
   resendsOnStreamDrop?: boolean;
+  /** Its push receiver takes any delivery, whatever its credentials, and the client acts on it. */
+  trustsAnyPush?: boolean;
+  /** Takes a delivery's end for its task's, whatever task the delivery names. */
+  actsOnForeignTaskPush?: boolean;
+  /** Its push receiver answers every delivery it takes with 500. */
+  acksPushWithError?: boolean;
 }
 
 export type Plan =

@@ -17,6 +17,14 @@ export interface PushDelivery {
   senderCert?: string;
 }
 
+/** How a receiver departs from the spec (the naive client's mistakes); none for the reference. */
+export interface ReceiverQuirks {
+  /** Takes any delivery to its path, whatever its credentials and token (against §13.2's MUST). */
+  trustsAny?: boolean;
+  /** Takes each delivery and answers it with this status instead of 200 (against §4.3.3's MUST 2xx). */
+  ackStatus?: number;
+}
+
 export class PushReceiver {
   readonly deliveries: PushDelivery[] = [];
   private waiters = new Set<() => void>();
@@ -29,7 +37,7 @@ export class PushReceiver {
     readonly credentials: string,
   ) {}
 
-  static async start(receiver: NonNullable<ClientTls['receiver']>): Promise<PushReceiver> {
+  static async start(receiver: NonNullable<ClientTls['receiver']>, quirks: ReceiverQuirks = {}): Promise<PushReceiver> {
     const [cert, key, ca] = await Promise.all([
       readFile(receiver.certFile, 'utf8'),
       readFile(receiver.keyFile, 'utf8'),
@@ -53,11 +61,11 @@ export class PushReceiver {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        if (req.method !== 'POST' || req.url !== path || req.headers['x-a2a-notification-token'] !== token) {
+        if (req.method !== 'POST' || req.url !== path || (!quirks.trustsAny && req.headers['x-a2a-notification-token'] !== token)) {
           res.writeHead(404).end();
           return;
         }
-        if (!authentic(req.headers.authorization)) {
+        if (!quirks.trustsAny && !authentic(req.headers.authorization)) {
           res.writeHead(401, { 'www-authenticate': 'Bearer' }).end();
           return;
         }
@@ -74,7 +82,7 @@ export class PushReceiver {
             ...(status.state ? { state: status.state } : {}),
             ...(subj ? { senderCert: Array.isArray(subj) ? subj.join(',') : subj } : {}),
           });
-          res.writeHead(200).end();
+          res.writeHead(quirks.ackStatus ?? 200).end();
           for (const w of [...r.waiters]) w();
         } catch {
           res.writeHead(400).end();

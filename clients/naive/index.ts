@@ -147,6 +147,27 @@ export const MISTAKES: MistakeInfo[] = [
     caughtBy: 'STREAM-RECOVERY',
     atLeast: 'FAIL',
   },
+  {
+    name: 'trusts-any-push',
+    flag: 'trustsAnyPush',
+    description: 'its push receiver takes any delivery, whatever its credentials, and the client believes the state it names',
+    caughtBy: 'PUSH-AUTHENTICITY',
+    atLeast: 'FAIL',
+  },
+  {
+    name: 'acts-on-foreign-task-push',
+    flag: 'actsOnForeignTaskPush',
+    description: 'takes the end a push names for its own task’s, whatever task the push names',
+    caughtBy: 'PUSH-TASK-MATCH',
+    atLeast: 'NON_STRICT',
+  },
+  {
+    name: 'acks-push-with-error',
+    flag: 'acksPushWithError',
+    description: 'its push receiver takes each delivery and answers it 500',
+    caughtBy: 'PUSH-RECEIPT',
+    atLeast: 'FAIL',
+  },
 ];
 
 export function createNaiveClient(only?: string): ClientAdapter {

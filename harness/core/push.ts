@@ -22,9 +22,11 @@ export interface PushOrder {
 export interface Forgery {
   /**
    * When: `first-delivery` (default), once the first genuine delivery to the config was attempted;
-   * `registration`, once the config is registered. `afterMs` later in either case (default 0).
+   * `registration`, once the config is registered; `terminal-delivery`, once the genuine delivery of
+   * the task's end was attempted (a duplicate of it). `afterMs` later in each case (default 0). A
+   * forgery due before the task ends holds its end until it was attempted.
    */
-  after?: 'first-delivery' | 'registration';
+  after?: 'first-delivery' | 'registration' | 'terminal-delivery';
   afterMs?: number;
   /** Which registered config it aims at, 1-based in the order of the run's registrations (default 1). */
   config?: number;

@@ -66,6 +66,12 @@ export interface PeerRuntime {
      * built-in scenario: the seed's task still completes, only its callback is lost.
      */
     stallOnLostPush?: boolean;
+    /**
+     * A config registered while its task works is sent the task's current state at once (a genuine
+     * delivery before the end, which a duplicate can repeat). Off by default: deliveries come at
+     * state changes only.
+     */
+    announceOnRegister?: boolean;
     /** Deliveries the peer forges to the client's receiver (harness/core/push.ts `Forgery`); none by default. */
     forge?: Forgery[];
   };

@@ -169,6 +169,12 @@ export interface PushAttemptEvent extends EventBase {
   authDigest?: string;
   /** The X-A2A-Notification-Token presented, as a digest (sha256, 12 hex). */
   tokenDigest?: string;
+  /**
+   * Milliseconds since the run started when the post began (`t` is when its outcome was known): a
+   * receiver may act on a delivery before the dispatcher has read the answer, so "before the client
+   * decided" is judged by this.
+   */
+  sentT?: number;
 }
 
 export interface StreamEvent extends EventBase {

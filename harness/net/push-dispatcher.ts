@@ -109,6 +109,7 @@ export class PushDispatcher {
     if (p.token) headers['x-a2a-notification-token'] = p.token;
     const base = {
       kind: 'push-attempt' as const,
+      sentT: Math.round(p.transcript.elapsed()),
       taskId: p.taskId,
       url: p.url,
       state: p.state,

@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import type { ListenerKind, PeerRuntime } from '../core/scenario.js';
 
-/** The ways a runtime departs from its card that the rules know (issue 13; seeds 000, 001, 003; issue 27's streams that end before their task). */
+/** The ways a runtime departs from its card that the rules know (issue 13; seeds 000, 001, 003; issue 27's streams that end before their task, and deliveries forged or posted twice to the client's receiver). */
 const DRIFTS = [
   'hidden-ceiling',
   'lost-callbacks',
@@ -21,6 +21,8 @@ const DRIFTS = [
   'refuses-frames',
   'bad-certificate',
   'stream-ends-early',
+  'forged-push',
+  'duplicate-push',
 ] as const;
 export type Drift = (typeof DRIFTS)[number];
 

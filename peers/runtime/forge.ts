@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Forgery } from '../../harness/core/push.js';
-import type { PushAttemptEvent } from '../../harness/core/transcript.js';
+import { isTerminal, type PushAttemptEvent } from '../../harness/core/transcript.js';
 import type { PeerRunContext } from './context.js';
 
 /** A push config as the forger reads it (tasks.ts `PushConfig`, which imports the forger). */
@@ -59,6 +59,9 @@ export class PushForger {
   /** The last genuine body posted to each config, as posted (a duplicate posts it again). */
   private readonly lastBody = new WeakMap<PushConfig, { body: unknown; state: string }>();
   private readonly attempted = new WeakSet<PushConfig>();
+  private readonly terminalSeen = new WeakSet<PushConfig>();
+  /** Forgeries scheduled for each task and not yet attempted: the task's completion waits for them (`due`). */
+  private readonly scheduled = new WeakMap<TaskState, Set<Promise<void>>>();
 
   constructor(
     private readonly forgeries: Forgery[],
@@ -70,17 +73,51 @@ export class PushForger {
   registered(t: TaskState, c: PushConfig): void {
     this.configs.push({ c, t });
     const n = this.configs.length;
-    for (const f of this.forgeries) if ((f.config ?? 1) === n && f.after === 'registration') this.ctx.later(f.afterMs ?? 0, () => void this.fire(f, t, c));
+    for (const f of this.forgeries) if ((f.config ?? 1) === n && f.after === 'registration') this.schedule(f, t, c);
   }
 
   /** A genuine delivery to `c` of `state` was attempted with `body`: after the first, the forgeries due then are scheduled. */
   delivered(t: TaskState, c: PushConfig, body: unknown, state: string): void {
     this.lastBody.set(c, { body, state });
-    if (this.attempted.has(c)) return;
-    this.attempted.add(c);
     const n = this.configs.findIndex((x) => x.c === c) + 1;
-    for (const f of this.forgeries)
-      if ((f.config ?? 1) === n && (f.after ?? 'first-delivery') === 'first-delivery') this.ctx.later(f.afterMs ?? 0, () => void this.fire(f, t, c));
+    const due = (when: Forgery['after']) => {
+      for (const f of this.forgeries) if ((f.config ?? 1) === n && (f.after ?? 'first-delivery') === when) this.schedule(f, t, c);
+    };
+    if (!this.attempted.has(c)) {
+      this.attempted.add(c);
+      due('first-delivery');
+    }
+    if (isTerminal(state) && !this.terminalSeen.has(c)) {
+      this.terminalSeen.add(c);
+      due('terminal-delivery');
+    }
+  }
+
+  /**
+   * Resolves once every forgery scheduled so far for the task was attempted (or the run ended): the
+   * runtime completes a task only then, so a forged end always comes while the real task still works,
+   * however late a loaded machine runs the timers.
+   */
+  async due(t: TaskState): Promise<void> {
+    const set = this.scheduled.get(t);
+    if (set && set.size > 0) await Promise.all([...set]);
+  }
+
+  private schedule(f: Forgery, t: TaskState, c: PushConfig): void {
+    const s = this.scheduled.get(t) ?? new Set<Promise<void>>();
+    this.scheduled.set(t, s);
+    const p: Promise<void> = new Promise<void>((resolve) => {
+      let settled = false;
+      const done = () => {
+        if (settled) return;
+        settled = true;
+        s.delete(p);
+        resolve();
+      };
+      this.ctx.later(f.afterMs ?? 0, () => void this.fire(f, t, c).finally(done));
+      this.ctx.onEnd(done);
+    });
+    s.add(p);
   }
 
   private async fire(f: Forgery, t: TaskState, c: PushConfig): Promise<PushAttemptEvent | undefined> {

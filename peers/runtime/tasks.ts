@@ -206,6 +206,7 @@ export class TaskRuntime {
     this.pushBodies.set(full, pushBody);
     this.ctx.transcript.record({ kind: 'push-register', taskId: t.rec.id, url: cfg.url, via, requestSeq });
     this.forger?.registered(t, full);
+    if (this.rt.push.announceOnRegister && !isTerminal(t.rec.state)) t.pendingPush = Promise.all([t.pendingPush, this.push(t, full, t.rec.state)]);
     return full;
   }
 
@@ -273,6 +274,8 @@ export class TaskRuntime {
 
   private async complete(t: TaskState): Promise<void> {
     await t.pendingPush;
+    // A forged end comes while the real task works: forgeries due now are attempted first.
+    await this.forger?.due(t);
     // The run may have ended while a push was in flight: its ledger is closed.
     if (this.ctx.transcript.isSealed || t.rec.state !== 'TASK_STATE_WORKING') return;
     // Only where a scenario asks for it does a lost callback leave the task WORKING; the seed's task

@@ -121,7 +121,8 @@ async function drive(s: Session, f: Following): Promise<ClientReport | undefined
   const { t, mistakes, signal, receiver } = s;
   while (!signal.aborted) {
     if (receiver) {
-      const got = receiver.deliveries.find((d) => d.taskId === f.task.id && d.state && TERMINAL.has(d.state));
+      // §13.2: a delivery counts for the task it names (the naive client takes any task's end for its own).
+      const got = receiver.deliveries.find((d) => (mistakes.actsOnForeignTaskPush || d.taskId === f.task.id) && d.state && TERMINAL.has(d.state));
       if (got) {
         f.state = got.state;
         break;

@@ -93,7 +93,7 @@ export function cardReadEvidence(x: GradeInput): EvidenceRef[] {
 
 /**
  * The first event at which the client saw one of its tasks in a state `wanted` accepts: a 2xx answer
- * carrying it, a stream event, or a push delivered to the client's receiver.
+ * carrying it, a stream event, or a genuine push delivered to the client's receiver.
  */
 export function stateSeen(
   x: GradeInput,
@@ -103,7 +103,8 @@ export function stateSeen(
     if (e.kind === 'http' && !failed(e) && e.taskState !== undefined && wanted(e.taskState, e.taskId))
       return { seq: e.seq, fact: `${e.rpc?.method ?? e.method} answered with task ${e.taskId} in ${e.taskState}` };
     if (e.kind === 'sse' && wanted(e.state, e.taskId)) return { seq: e.seq, fact: `an event of task ${e.taskId} in ${e.state}` };
-    if (e.kind === 'push-attempt' && e.outcome === 'delivered' && wanted(e.state, e.taskId))
+    // A forged delivery tells the client nothing true (peers/runtime/forge.ts): PUSH-AUTHENTICITY grades what it did with one.
+    if (e.kind === 'push-attempt' && e.outcome === 'delivered' && e.genuine !== false && wanted(e.state, e.taskId))
       return { seq: e.seq, fact: `a push of task ${e.taskId} in ${e.state} delivered` };
   }
   return undefined;

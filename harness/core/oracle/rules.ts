@@ -30,15 +30,19 @@ import { WIRE_NO_BLIND_RETRY } from './rules/wire/wire-no-blind-retry.js';
 import { WIRE_NO_ORPHANS } from './rules/wire/wire-no-orphans.js';
 import { WIRE_NO_TASK_AFTER_REJECT } from './rules/wire/wire-no-task-after-reject.js';
 import { STREAM_RECOVERY } from './rules/wire/stream-recovery.js';
+import { PUSH_AUTHENTICITY } from './rules/wire/push-authenticity.js';
+import { PUSH_TASK_MATCH } from './rules/wire/push-task-match.js';
+import { PUSH_RECEIPT } from './rules/wire/push-receipt.js';
 
 /**
  * The rule families in force, each with its version: seed 000's negotiation rules as objects with
  * sources and levels (2, DESIGN.md §3 "Grading"), reading the client's decoders since 3 (an output
  * the client cannot decode is neither completable nor needed), seed 001's trust rules (1), seed 003's
  * handshake rules (1), and the rules from the spec's own text (`a2a-1.0.1`: 1 adds the choice among
- * bindings and the tenant to SPEC-INTERFACE-SELECTION, and STREAM-RECOVERY).
+ * bindings and the tenant to SPEC-INTERFACE-SELECTION, and STREAM-RECOVERY; 2 the client as webhook
+ * receiver: PUSH-AUTHENTICITY, PUSH-TASK-MATCH, PUSH-RECEIPT).
  */
-export const RULESET_VERSION = 'seed-000@3+seed-001@1+seed-003@1+a2a-1.0.1@1';
+export const RULESET_VERSION = 'seed-000@3+seed-001@1+seed-003@1+a2a-1.0.1@2';
 
 /** Every rule, in the order of their stable ids. */
 const REGISTRY = [
@@ -66,6 +70,9 @@ const REGISTRY = [
   HS_ASPIRATIONAL_CAPABILITY,
   HS_SPLIT_ORIGIN,
   STREAM_RECOVERY,
+  PUSH_AUTHENTICITY,
+  PUSH_TASK_MATCH,
+  PUSH_RECEIPT,
 ] as const;
 
 /** A rule's stable id: the ids the registered rules declare. */

@@ -1,0 +1,103 @@
+/**
+ * PUSH-RECEIPT (wire): Genuine push deliveries are acknowledged with 2xx, and a duplicate does not make the client act twice.
+ * Registered in harness/core/oracle/rules.ts; docs/rules.md and the scenario schema follow from there.
+ *
+ * A genuine delivery the receiver answered with another status is a MUST miss (§4.3.3, §13.2). A
+ * delivery that never got an answer (the receiver's TLS refused the sender, or the client had closed
+ * it) is not a receipt to grade: NEG-PUSH-MTLS and the cross-cutting rules read those. A duplicate is
+ * the same delivery again: answering it otherwise, or making the same call again after it, is a
+ * SHOULD miss (idempotent processing, §13.2).
+ */
+import type { PushAttemptEvent } from '../../../transcript.js';
+import { upFrontMissFails, type Level } from '../../../sources.js';
+import { verdict, wireEvidence, type EvidenceRef } from '../../../verdict.js';
+import { pushRegistrations, rpcCalls } from '../../evidence.js';
+import { binds, informational, met, notBinding, type RuleOf } from '../../rule.js';
+import { IDEMPOTENT, RECEIPT_2XX } from './push-shared.js';
+
+/** The calls a client makes to act on a task (never a read): what a duplicate must not make it make twice. */
+const ACTS = new Set(['SendMessage', 'SendStreamingMessage', 'CancelTask', 'CreateTaskPushNotificationConfig', 'DeleteTaskPushNotificationConfig']);
+
+const ok = (a: PushAttemptEvent) => a.status !== undefined && a.status >= 200 && a.status < 300;
+
+export const PUSH_RECEIPT: RuleOf<'PUSH-RECEIPT'> = {
+  id: 'PUSH-RECEIPT',
+  title: 'Genuine push deliveries are acknowledged with 2xx; a duplicate does not make the client act twice',
+  family: 'wire',
+  scope: 'own',
+  sources: [RECEIPT_2XX, IDEMPOTENT],
+  limits: [
+    {
+      doc: 'A2A v1.0.1',
+      section: '4.3.3',
+      quote: 'Agents MAY implement retry logic with exponential backoff for failed deliveries',
+    },
+  ],
+  grades: [
+    {
+      when: 'a genuine delivery (the config’s credentials, the task’s real state) answered with a status outside 2xx',
+      verdict: 'FAIL (MUST, §4.3.3 and §13.2)',
+    },
+    {
+      when: 'a duplicate of a genuine delivery answered otherwise than 2xx, or followed by the same acting call (a message, a cancel, a push config) the first one caused',
+      verdict: 'NON_STRICT (SHOULD, §13.2: idempotent processing)',
+    },
+    { when: 'every genuine delivery that reached the receiver answered 2xx, the duplicates with no second act', verdict: 'PASS' },
+    { when: 'a delivery the receiver never answered (TLS refused, connection closed)', verdict: 'not graded here (recorded)' },
+  ],
+  notBinding: ['the peer delivers no push', 'fire-and-forget', 'the client registered no push, or no genuine delivery reached its receiver'],
+  applies(s) {
+    if (!s.truth.runtime.push.supported) return notBinding('the peer delivers no push');
+    if (s.intent.taskClass === 'fire-and-forget') return notBinding('fire-and-forget: no receiver to answer');
+    return binds('every genuine delivery that reaches the client’s receiver must be acknowledged with 2xx', ['proceed', 'downgrade']);
+  },
+  grade(b, x) {
+    if (!b.binds) return informational(b.reason);
+    const genuine = x.events.filter(
+      (e): e is PushAttemptEvent =>
+        e.kind === 'push-attempt' && e.genuine !== false && e.status !== undefined && (!e.forgery || e.forgery.startsWith('duplicate')),
+    );
+    if (genuine.length === 0)
+      return informational(
+        pushRegistrations(x).length === 0 ? 'the client registered no push' : 'no genuine delivery reached the client’s receiver (none was answered)',
+      );
+    const misses: Array<{ level: Level; ev: EvidenceRef; why: string }> = [];
+    for (const a of genuine.filter((g) => !ok(g))) {
+      const dup = !!a.forgery;
+      misses.push({
+        level: dup ? IDEMPOTENT.level : RECEIPT_2XX.level,
+        ev: wireEvidence(a.seq, `${dup ? 'a duplicate of a genuine' : 'genuine'} push of ${a.state} for task ${a.taskId}, answered ${a.status}`),
+        why: `${dup ? 'the duplicate' : 'the genuine'} delivery #${a.seq} (${a.state}) was answered ${a.status}, not 2xx`,
+      });
+    }
+    // A duplicate that made the client act again: the same acting call after the original delivery and once more after the duplicate.
+    const calls = rpcCalls(x).filter((e) => ACTS.has(e.rpc!.method) && e.paramsDigest);
+    for (const dup of genuine.filter((g) => g.forgery && ok(g))) {
+      const orig = genuine.find((g) => !g.forgery && g.taskId === dup.taskId && g.body?.digest === dup.body?.digest && g.seq < dup.seq);
+      if (!orig) continue;
+      const after = (e: { seq: number }, from: PushAttemptEvent, to?: PushAttemptEvent) => e.seq > from.seq && (to === undefined || e.seq < to.seq);
+      const first = calls.filter((e) => after(e, orig, dup));
+      const again = calls.find((e) => after(e, dup) && first.some((f) => f.paramsDigest === e.paramsDigest && f.rpc!.method === e.rpc!.method));
+      if (again)
+        misses.push({
+          level: IDEMPOTENT.level,
+          ev: wireEvidence(again.seq, `${again.rpc!.method} again, the same params as after the original delivery #${orig.seq}`),
+          why: `after the duplicate delivery #${dup.seq} the client made the same ${again.rpc!.method} again at #${again.seq}`,
+        });
+    }
+    if (misses.length > 0) {
+      const worst = misses.find((m) => upFrontMissFails(m.level)) ?? misses[0]!;
+      return verdict(
+        upFrontMissFails(worst.level) ? 'FAIL' : 'NON_STRICT',
+        misses.map((m) => m.why).join('; '),
+        misses.map((m) => m.ev),
+        { basis: 'duty', level: worst.level },
+      );
+    }
+    const dups = genuine.filter((g) => g.forgery).length;
+    return met(
+      `${genuine.length} genuine deliver${genuine.length === 1 ? 'y' : 'ies'} answered 2xx${dups ? ` (${dups} duplicate${dups === 1 ? '' : 's'}, no second act)` : ''}`,
+      genuine.slice(0, 4).map((a) => wireEvidence(a.seq, `push of ${a.state}${a.forgery ? ' (duplicate)' : ''}, answered ${a.status}`)),
+    );
+  },
+};
