@@ -4,40 +4,12 @@
  * the level a check carries is the one its reason names, and a FAIL stays only where the wire
  * shows harm or a MUST-level miss.
  */
-import { afterAll, describe, expect, it } from 'vitest';
-import { grade, type GradeInput } from '../harness/core/oracle/index.js';
-import type { ScenarioResult } from '../harness/core/results.js';
+import { describe, expect, it } from 'vitest';
 import type { HttpEvent, TaskEvent, WireEvent } from '../harness/core/transcript.js';
-import { startHarness, type InProcessHarness } from './helpers/harness.js';
+import { recorder } from './helpers/regrade.js';
 import { scenario } from './helpers/scenarios.js';
-import { ledgerOf } from './helpers/ledger.js';
 
-const harnesses = new Map<string, InProcessHarness>();
-async function record(client: string, id: string): Promise<ScenarioResult> {
-  let h = harnesses.get(client);
-  if (!h) harnesses.set(client, (h = await startHarness(client)));
-  return h.run(scenario(id));
-}
-afterAll(async () => {
-  for (const h of harnesses.values()) await h.close();
-});
-
-const checkOf = (r: { checks: ScenarioResult['checks'] }, rule: string) => r.checks.find((c) => c.rule === rule)!;
-
-function regrade(r: ScenarioResult, events: WireEvent[], as: { id?: string; claims?: ScenarioResult['claims'] } = {}) {
-  const s = scenario(as.id ?? r.id);
-  const input: GradeInput = {
-    scenario: s,
-    card: r.card,
-    profile: r.profile,
-    intent: s.intent,
-    events,
-    tasks: ledgerOf(events),
-    claims: as.claims === undefined ? r.claims : as.claims,
-    outcome: { kind: 'reported' },
-  };
-  return grade(input);
-}
+const { record, regrade, checkOf } = recorder();
 
 describe('HS-SKILL-OVERRIDE: seed level, graded by the skill the message names', () => {
   it('the card-default mode sent to the narrower skill it names: NON_STRICT at seed, not FAIL', async () => {

@@ -2,7 +2,12 @@
  * The mutation check of the property families (issue 13), shared by the test files that split it
  * (one conformance run per process at a time: three files run on three test workers at once).
  */
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { RunResults } from '../../harness/core/results.js';
+import { runMain } from './main.js';
 import { MISTAKES } from '../../clients/naive/index.js';
 import { severity } from '../../harness/core/verdict.js';
 import { FAMILIES } from '../../harness/properties/families/index.js';
@@ -34,6 +39,41 @@ export function mutationCheck(familyIds: string[]): void {
       const again = await runProperties({ client: `naive:${m.name}`, families: [family], seed: 1, path: ce.property!.path, strict, lanes: 1 });
       expect(again.results[0]!.verdict).toBe(ce.verdict);
       expect(again.results[0]!.card).toMatchObject({ name: (ce.card as { name: string }).name });
+    });
+  });
+}
+
+/** A counterexample of `client` in `family` through the CLI: printed with its replay command, exported, and run as a plain scenario it fails the same way. */
+export function exportCheck(client: string, family: string, seed: number): void {
+  describe(`a counterexample of ${family} through the CLI`, () => {
+    const dir = mkdtempSync(join(tmpdir(), 'a2a-prop-cli-'));
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+    it(`${client}: printed with its replay command, exported, and fails the same way as a plain scenario`, async () => {
+      const file = join(dir, 'found.scenario.json');
+      const props = await runMain(['properties', '--client', client, '--family', family, '--seed', String(seed), '--out', join(dir, 'p'), '--export', file]);
+      expect(props.code, props.stderr).toBe(1);
+      const results = JSON.parse(readFileSync(join(dir, 'p', 'results.json'), 'utf8')) as RunResults;
+      const ce = results.results[0]!;
+      expect(props.stdout).toContain(`replay: npx a2a-conformance replay --client ${client} --family ${family} --seed ${seed} --path ${ce.property!.path}`);
+      const exported = JSON.parse(readFileSync(file, 'utf8')) as Array<{ id: string; expect: string }>;
+      expect(exported.map((s) => s.id)).toEqual([ce.id]);
+      // The reference client's verdict is the exported scenario's expect.
+      expect(['PASS', 'INFORMATIONAL']).toContain(exported[0]!.expect);
+      const plain = await runMain(['run', '--client', client, '--scenarios', file, '--scenario', ce.id, '--out', join(dir, 'r')]);
+      const rerun = JSON.parse(readFileSync(join(dir, 'r', 'results.json'), 'utf8')) as RunResults;
+      const why = (r: RunResults['results'][number] | undefined) =>
+        r
+          ? `${r.verdict}: ${r.checks
+              .filter((c) => c.verdict === r.verdict)
+              .map((c) => `${c.rule} ${c.reason}`)
+              .join('; ')}${r.lag?.lagged ? ` [lagged: ${r.lag.why}]` : ''}`
+          : 'none';
+      expect(
+        rerun.results.map((r) => [r.id, r.verdict]),
+        `the sweep's ${why(ce)}; the plain run's ${why(rerun.results[0])}`,
+      ).toEqual([[ce.id, ce.verdict]]);
+      expect(plain.code).toBe(1);
     });
   });
 }

@@ -22,7 +22,8 @@ export const PUSH_TASK_MATCH: RuleOf<'PUSH-TASK-MATCH'> = {
   // One duty, said twice: graded at the weaker (a verdict never claims more than its source).
   sources: [TASK_ID_SHOULD],
   limits: [
-    { doc: TASK_ID_MUST.doc, section: TASK_ID_MUST.section, quote: `${TASK_ID_MUST.quote} (the same duty as §13.2's SHOULD: graded at the weaker)` },
+    // The same duty at MUST (§4.3.3): quoted, and graded at §13.2's SHOULD (the grades say why).
+    { doc: TASK_ID_MUST.doc, section: TASK_ID_MUST.section, quote: TASK_ID_MUST.quote },
     CREDENTIALS_FROM_CONFIG,
   ],
   grades: [

@@ -1,0 +1,42 @@
+/**
+ * Real runs over TLS, graded again on an edited transcript: a case that needs events no built-in
+ * client makes starts from what a real client did. One in-process harness per client, closed after the file.
+ */
+import { afterAll } from 'vitest';
+import { grade, type GradeInput } from '../../harness/core/oracle/index.js';
+import type { ScenarioResult } from '../../harness/core/results.js';
+import type { WireEvent } from '../../harness/core/transcript.js';
+import { startHarness, type InProcessHarness } from './harness.js';
+import { ledgerOf } from './ledger.js';
+import { scenario } from './scenarios.js';
+
+export function recorder() {
+  const harnesses = new Map<string, InProcessHarness>();
+  afterAll(async () => {
+    for (const h of harnesses.values()) await h.close();
+  });
+  async function record(client: string, id: string): Promise<ScenarioResult> {
+    let h = harnesses.get(client);
+    if (!h) {
+      h = await startHarness(client);
+      harnesses.set(client, h);
+    }
+    return h.run(scenario(id));
+  }
+  function regrade(r: ScenarioResult, events: WireEvent[], as: { id?: string; claims?: ScenarioResult['claims'] } = {}) {
+    const s = scenario(as.id ?? r.id);
+    const input: GradeInput = {
+      scenario: s,
+      card: r.card,
+      profile: r.profile,
+      intent: s.intent,
+      events,
+      tasks: ledgerOf(events),
+      claims: as.claims === undefined ? r.claims : as.claims,
+      outcome: { kind: 'reported' },
+    };
+    return grade(input);
+  }
+  const checkOf = (r: { checks: ScenarioResult['checks'] }, rule: string) => r.checks.find((c) => c.rule === rule)!;
+  return { record, regrade, checkOf };
+}

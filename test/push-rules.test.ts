@@ -1,0 +1,96 @@
+/**
+ * The client as webhook receiver (issue 27): PUSH-AUTHENTICITY, PUSH-TASK-MATCH and PUSH-RECEIPT on
+ * real runs over TLS (the forger posting to the client's own receiver), and on those runs edited
+ * where a case needs a receiver no built-in client has (a duplicate refused, an act repeated). The
+ * receiver's answer to a forged delivery is recorded, not graded; a verdict names the forged
+ * delivery's sequence number and the decision it preceded.
+ */
+import { describe, expect, it } from 'vitest';
+import { partnerReceiver, spoofsSender } from '../harness/core/oracle/rules/wire/push-shared.js';
+import type { HttpEvent, PushAttemptEvent, WireEvent } from '../harness/core/transcript.js';
+import { recorder } from './helpers/regrade.js';
+
+const { record, regrade, checkOf } = recorder();
+const attempts = (events: WireEvent[]) => events.filter((e): e is PushAttemptEvent => e.kind === 'push-attempt');
+
+describe('PUSH-AUTHENTICITY (§13.2 MUST)', () => {
+  it('a receiver that takes a forged COMPLETED and a client that believes it: FAIL at MUST, naming the forged delivery and the decision; the task was still working', async () => {
+    const r = await record('naive:trusts-any-push', 'push-auth/no-credentials-completed');
+    const c = checkOf(r, 'PUSH-AUTHENTICITY');
+    expect(c).toMatchObject({ verdict: 'FAIL', basis: 'duty', level: 'MUST' });
+    const forged = attempts(r.transcript).find((a) => a.genuine === false)!;
+    expect(forged).toMatchObject({ forgery: 'credentials:none state:COMPLETED', outcome: 'delivered', status: 200 });
+    expect(c.evidence.map((e) => e.seq)).toContain(forged.seq);
+    expect(c.reason).toMatch(/the ledger had the task TASK_STATE_WORKING then/);
+  });
+
+  it('the reference refuses it (recorded, not graded) and follows its task to the real end: PASS; had its receiver answered 200 and ignored it, PASS all the same', async () => {
+    const r = await record('reference', 'push-auth/no-credentials-completed');
+    const c = checkOf(r, 'PUSH-AUTHENTICITY');
+    expect(c.verdict).toBe('PASS');
+    const forged = attempts(r.transcript).find((a) => a.genuine === false)!;
+    expect([401, 404]).toContain(forged.status);
+    // The forged end came while the task worked: the runtime held the real end until it was attempted.
+    const end = r.transcript.find((e) => e.kind === 'task' && e.state === 'TASK_STATE_COMPLETED')!;
+    expect(forged.seq).toBeLessThan(end.seq);
+    const taken = r.transcript.map((e) => (e === forged ? { ...forged, outcome: 'delivered' as const, status: 200 } : e));
+    expect(checkOf(regrade(r, taken), 'PUSH-AUTHENTICITY').verdict).toBe('PASS');
+  });
+
+  it('another sender with the genuine credentials forges them only where the receiver is partner mTLS (to a plain receiver the credentials are all that authenticates)', () => {
+    expect(spoofsSender(false)('state:COMPLETED from:other')).toBe(false);
+    expect(spoofsSender(true)('state:COMPLETED from:other')).toBe(true);
+    expect(spoofsSender(false)('credentials:wrong state:FAILED')).toBe(true);
+    expect(partnerReceiver({ scenario: { peer: { runtime: { push: { delivery: 'partner-mtls' } } } } } as never)).toBe(true);
+  });
+});
+
+describe('PUSH-TASK-MATCH (§13.2 SHOULD; §4.3.3 MUST for the same duty: the weaker binds)', () => {
+  it('a client that takes another task’s COMPLETED for its own: NON_STRICT at SHOULD, both sentences named', async () => {
+    const r = await record('naive:acts-on-foreign-task-push', 'push-task/foreign-task-completed');
+    const c = checkOf(r, 'PUSH-TASK-MATCH');
+    expect(c).toMatchObject({ verdict: 'NON_STRICT', basis: 'duty', level: 'SHOULD' });
+    expect(c.reason).toMatch(/§13\.2 SHOULD; §4\.3\.3 MUST: graded at the weaker/);
+    const foreign = attempts(r.transcript).find((a) => a.forgery?.includes('task:foreign'))!;
+    expect(c.evidence.map((e) => e.seq)).toContain(foreign.seq);
+  });
+
+  it('the reference takes the delivery (its credentials are genuine) and ignores it for its own task: PASS', async () => {
+    const r = await record('reference', 'push-task/foreign-task-completed');
+    expect(checkOf(r, 'PUSH-TASK-MATCH').verdict).toBe('PASS');
+    expect(attempts(r.transcript).find((a) => a.forgery?.includes('task:foreign'))).toMatchObject({ status: 200 });
+  });
+});
+
+describe('PUSH-RECEIPT (§4.3.3 and §13.2: MUST 2xx; SHOULD idempotent)', () => {
+  it('genuine deliveries answered 500: FAIL at MUST, each named', async () => {
+    const r = await record('naive:acks-push-with-error', 'push-receipt/genuine');
+    const c = checkOf(r, 'PUSH-RECEIPT');
+    expect(c).toMatchObject({ verdict: 'FAIL', basis: 'duty', level: 'MUST' });
+    const genuine = attempts(r.transcript).filter((a) => a.genuine !== false && a.status === 500);
+    expect(genuine.length).toBeGreaterThanOrEqual(1);
+    expect(c.evidence.map((e) => e.seq)).toEqual(expect.arrayContaining(genuine.map((a) => a.seq)));
+  });
+
+  it('the reference answers the delivery and its duplicate 2xx: PASS; the duplicate refused, or the same act made again after it: NON_STRICT at SHOULD', async () => {
+    const r = await record('reference', 'push-receipt/duplicate');
+    expect(checkOf(r, 'PUSH-RECEIPT').verdict).toBe('PASS');
+    const dup = attempts(r.transcript).find((a) => a.forgery === 'duplicate')!;
+    expect(dup).toMatchObject({ genuine: true, status: 200 });
+    const refused = r.transcript.map((e) => (e === dup ? { ...dup, outcome: 'http-error' as const, status: 409 } : e));
+    expect(checkOf(regrade(r, refused), 'PUSH-RECEIPT')).toMatchObject({ verdict: 'NON_STRICT', level: 'SHOULD' });
+    // An acting call after the original delivery, and the same one again after the duplicate.
+    const orig = attempts(r.transcript).find((a) => !a.forgery && a.body?.digest === dup.body?.digest)!;
+    const call = r.transcript.find((e): e is HttpEvent => e.kind === 'http' && e.rpc?.method === 'SendMessage')!;
+    const act = (seq: number): HttpEvent => ({ ...call, seq, rpc: { ...call.rpc!, method: 'CancelTask' }, paramsDigest: 'cafecafecafecafe' });
+    const twice = [...r.transcript, act(orig.seq + 0.5), act(dup.seq + 0.5)].sort((a, b) => a.seq - b.seq);
+    const c = checkOf(regrade(r, twice), 'PUSH-RECEIPT');
+    expect(c).toMatchObject({ verdict: 'NON_STRICT', level: 'SHOULD' });
+    expect(c.reason).toMatch(/made the same CancelTask again/);
+  });
+
+  it('a polling client registers no receiver: INFORMATIONAL', async () => {
+    const r = await record('reference', 'push-receipt/polling-client');
+    expect(checkOf(r, 'PUSH-RECEIPT').verdict).toBe('INFORMATIONAL');
+  });
+});
