@@ -186,7 +186,9 @@ export function payloadProblems(r: ScenarioResult, count: { v1: number; v03: num
         continue;
       }
       // The dialect of the push: that of the call that registered it (a config set through a v0.3 interface gets v0.3's Task, §9.5).
-      const reg = ev.find((x) => x.kind === 'push-register' && x.taskId === e.taskId && x.url === e.url);
+      // A forged delivery may name a task the config is not for (PUSH-TASK-MATCH): the config is the receiver's URL.
+      const reg =
+        ev.find((x) => x.kind === 'push-register' && x.taskId === e.taskId && x.url === e.url) ?? ev.find((x) => x.kind === 'push-register' && x.url === e.url);
       const call = reg?.kind === 'push-register' ? bySeq.get(reg.requestSeq) : undefined;
       if (call?.kind === 'http' && v03Call(call)) {
         const p = v03Problems('Task', e.body.json);

@@ -17,7 +17,7 @@ export const RECEIVER_SECTION = '13.2';
 export const AUTHENTICITY: Source = {
   doc: 'A2A v1.0.1',
   section: RECEIVER_SECTION,
-  quote: 'Clients **MUST** validate webhook authenticity using the provided authentication credentials',
+  quote: 'Clients MUST validate webhook authenticity using the provided authentication credentials',
   level: 'MUST',
 };
 
@@ -31,7 +31,7 @@ export const TASK_ID_MUST: Source = {
 export const TASK_ID_SHOULD: Source = {
   doc: 'A2A v1.0.1',
   section: RECEIVER_SECTION,
-  quote: 'Clients **SHOULD** verify the task ID in the payload matches an expected task they created',
+  quote: 'Clients SHOULD verify the task ID in the payload matches an expected task they created',
   level: 'SHOULD',
 };
 
@@ -44,7 +44,7 @@ export const RECEIPT_2XX: Source = {
 export const IDEMPOTENT: Source = {
   doc: 'A2A v1.0.1',
   section: RECEIVER_SECTION,
-  quote: 'Clients **SHOULD** process notifications idempotently, as duplicate deliveries may occur',
+  quote: 'Clients SHOULD process notifications idempotently, as duplicate deliveries may occur',
   level: 'SHOULD',
 };
 
@@ -88,11 +88,11 @@ export const taken = (a: PushAttemptEvent) => a.outcome === 'delivered';
 export function endKnown(x: GradeInput, taskId: string, d: DecisionEvent): { seq: number; fact: string } | undefined {
   for (const e of x.events) {
     if (e.kind === 'http' && e.seq < d.seq && !failed(e) && e.taskId === taskId && isTerminal(e.taskState))
-      return { seq: e.seq, fact: `${e.rpc?.method ?? e.method} answered with task ${taskId} in ${e.taskState}` };
+      return { seq: e.seq, fact: `${e.rpc?.method ?? e.method} answered with the task in ${e.taskState}` };
     if (e.kind === 'sse' && e.seq < d.seq && e.taskId === taskId && isTerminal(e.state))
-      return { seq: e.seq, fact: `an event of task ${taskId} in ${e.state}` };
+      return { seq: e.seq, fact: `a stream event with the task in ${e.state}` };
     if (e.kind === 'push-attempt' && e.genuine !== false && taken(e) && e.taskId === taskId && isTerminal(e.state) && (e.sentT ?? e.t) <= d.t)
-      return { seq: e.seq, fact: `a genuine push of task ${taskId} in ${e.state}, delivered` };
+      return { seq: e.seq, fact: `a genuine push of the task in ${e.state}, delivered` };
   }
   return undefined;
 }
@@ -146,9 +146,12 @@ export function movedBy(
 export function decidedOn(x: GradeInput): string {
   const d = decisionOf(x);
   if (!d) return 'the client gave no decision (WIRE-DEADLINE grades that)';
+  // Task ids are named only where there are several: a run's ids change from run to run, its sequence numbers do not.
+  const several = x.tasks.length > 1;
   const words = x.tasks.map((t) => {
+    const which = several ? `task ${t.id}` : 'the task';
     const k = endKnown(x, t.id, d);
-    return k ? `task ${t.id}'s end shown at #${k.seq} (${k.fact})` : `task ${t.id} with no word of its end (no forged end taken before it)`;
+    return k ? `${which}'s end shown at #${k.seq} (${k.fact})` : `${which} with no word of its end (no forged end taken before it)`;
   });
   return `the client decided at #${d.seq}${words.length ? ` on ${words.join('; ')}` : ', with no task'}`;
 }

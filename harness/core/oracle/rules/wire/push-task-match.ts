@@ -14,6 +14,9 @@ import { pushRegistrations } from '../../evidence.js';
 import { binds, informational, met, notBinding, type RuleOf } from '../../rule.js';
 import { answered, CREDENTIALS_FROM_CONFIG, decidedOn, forged, movedBy, namesOtherTask, TASK_ID_MUST, TASK_ID_SHOULD } from './push-shared.js';
 
+/** The task a delivery names, as the reason says it (a run's ids change from run to run). */
+const named = (a: { forgery?: string }) => (a.forgery?.includes('task:foreign') ? 'a task the client never created' : 'another task of the client’s');
+
 export const PUSH_TASK_MATCH: RuleOf<'PUSH-TASK-MATCH'> = {
   id: 'PUSH-TASK-MATCH',
   title: 'A push delivery naming another task than the config’s does not move the client’s task',
@@ -68,7 +71,7 @@ export const PUSH_TASK_MATCH: RuleOf<'PUSH-TASK-MATCH'> = {
       });
     }
     return met(
-      `deliveries naming another task: ${others.map((a) => `#${a.seq} ${a.taskId} ${a.state} ${answered(a)}`).join('; ')}; ${decidedOn(x)}`,
+      `deliveries naming another task: ${others.map((a) => `#${a.seq} ${named(a)} in ${a.state}, ${answered(a)}`).join('; ')}; ${decidedOn(x)}`,
       others.map((a) => wireEvidence(a.seq, `push naming task ${a.taskId} (${a.forgery}), ${answered(a)}`)),
     );
   },
