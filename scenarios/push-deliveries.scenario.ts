@@ -118,7 +118,7 @@ const told: Scenario[] = [
     rule: AUTH,
     title: 'A forged COMPLETED with another config’s credentials',
     description:
-      'While the task works, the peer posts a COMPLETED with the credentials of a push config that is not this one (§13.2: "the provided authentication credentials" are the config’s own).',
+      'While the task works, the peer posts a COMPLETED with the credentials of another push config, one the client never gave this agent (§13.2: "the provided authentication credentials" are this config’s own).',
     expectation: 'Refuse or ignore it; follow the task to its real end.',
     forge: [{ ...early, credentials: 'foreign', state: 'COMPLETED' }],
     expect: 'PASS',
@@ -140,9 +140,9 @@ const told: Scenario[] = [
     partner: true,
     title: 'Partner mTLS: a forged COMPLETED from a certificate the receiver never trusted',
     description:
-      'The forged delivery carries the genuine credentials but comes from a certificate of another CA: a partner-mTLS receiver refuses it at the handshake.',
-    expectation: 'The handshake refuses it; the client follows its task to its real end.',
-    forge: [{ ...early, from: 'other', state: 'COMPLETED' }],
+      'The forged delivery comes from a certificate of another CA, with wrong credentials: a partner-mTLS receiver refuses it at the handshake, before any credential is read.',
+    expectation: 'The handshake (or the credentials) refuse it; the client follows its task to its real end.',
+    forge: [{ ...early, from: 'other', credentials: 'wrong', state: 'COMPLETED' }],
     expect: 'PASS',
   }),
   scenario({

@@ -184,7 +184,7 @@ describe('push forger: task ids and duplicates', () => {
 });
 
 describe('push forger: foreign credentials', () => {
-  it("credentials: foreign presents another task's config where the client registered one with other credentials", async () => {
+  it('credentials: foreign presents credentials of a config the client never gave this agent, not those of its other config (refusing those is §13.2’s SHOULD on single-purpose tokens)', async () => {
     const r = await startReceiver(false);
     try {
       const run = shared.fx.start(withForge(PLAIN, [{ config: 2, credentials: 'foreign' }]), { deadlineMs: 20_000 });
@@ -202,9 +202,10 @@ describe('push forger: foreign credentials', () => {
       run.end();
       const a = attempts(run.transcript).find((x) => x.forgery === 'credentials:foreign')!;
       expect(a.genuine).toBe(false);
-      // Aimed at the second task's config, carrying the first task's credentials (genuine for that other config).
+      // Aimed at the second task's config, carrying neither config's credentials.
       expect(a.url).toBe(r.url);
-      expect(a.authDigest).toBe(digest12(`Bearer ${r.credentials}`));
+      expect(a.authScheme).toBe('Bearer');
+      expect(a.authDigest).not.toBe(digest12(`Bearer ${r.credentials}`));
       expect(a.authDigest).not.toBe(digest12('Bearer another-config-credentials'));
     } finally {
       await r.close();

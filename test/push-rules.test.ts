@@ -6,7 +6,7 @@
  * delivery's sequence number and the decision it preceded.
  */
 import { describe, expect, it } from 'vitest';
-import { partnerReceiver, spoofsSender } from '../harness/core/oracle/rules/wire/push-shared.js';
+import { namesOtherTask, spoofsSender } from '../harness/core/oracle/rules/wire/push-shared.js';
 import type { HttpEvent, PushAttemptEvent, WireEvent } from '../harness/core/transcript.js';
 import { recorder } from './helpers/regrade.js';
 
@@ -37,11 +37,27 @@ describe('PUSH-AUTHENTICITY (§13.2 MUST)', () => {
     expect(checkOf(regrade(r, taken), 'PUSH-AUTHENTICITY').verdict).toBe('PASS');
   });
 
-  it('another sender with the genuine credentials forges them only where the receiver is partner mTLS (to a plain receiver the credentials are all that authenticates)', () => {
-    expect(spoofsSender(false)('state:COMPLETED from:other')).toBe(false);
-    expect(spoofsSender(true)('state:COMPLETED from:other')).toBe(true);
-    expect(spoofsSender(false)('credentials:wrong state:FAILED')).toBe(true);
-    expect(partnerReceiver({ scenario: { peer: { runtime: { push: { delivery: 'partner-mtls' } } } } } as never)).toBe(true);
+  it('only credentials make a forgery of them: another sender with the genuine ones is not (§13.2 names the credentials), nor is another task of the client’s own (a task "they created")', () => {
+    expect(spoofsSender('state:COMPLETED from:other')).toBe(false);
+    expect(spoofsSender('credentials:wrong state:FAILED from:other')).toBe(true);
+    expect(spoofsSender('credentials:foreign state:COMPLETED')).toBe(true);
+    expect(namesOtherTask('state:COMPLETED task:foreign')).toBe(true);
+    expect(namesOtherTask('state:COMPLETED task:other-own')).toBe(false);
+    expect(namesOtherTask('credentials:none state:COMPLETED task:foreign')).toBe(false);
+  });
+
+  it('a receiver that takes a forged end, acts on it and answers 500 is moved all the same: the status is recorded, not graded', async () => {
+    const r = await record('naive:trusts-any-push', 'push-auth/wrong-credentials-failed');
+    const forged = attempts(r.transcript).find((a) => a.genuine === false)!;
+    const refusedAfter = r.transcript.map((e) => (e === forged ? { ...forged, outcome: 'http-error' as const, status: 500 } : e));
+    expect(checkOf(regrade(r, refusedAfter), 'PUSH-AUTHENTICITY')).toMatchObject({ verdict: 'FAIL', level: 'MUST' });
+  });
+
+  it('a timeout is no decision a forgery moved: WIRE-DEADLINE grades it', async () => {
+    const r = await record('naive:trusts-any-push', 'push-auth/no-credentials-completed');
+    const timedOut = r.transcript.map((e) => (e.kind === 'decision' ? { ...e, outcome: 'timeout' as const } : e));
+    expect(checkOf(regrade(r, timedOut), 'PUSH-AUTHENTICITY')).toMatchObject({ verdict: 'INFORMATIONAL' });
+    expect(checkOf(regrade(r, timedOut), 'PUSH-AUTHENTICITY').reason).toMatch(/WIRE-DEADLINE/);
   });
 });
 

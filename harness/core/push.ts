@@ -32,8 +32,8 @@ export interface Forgery {
   config?: number;
   /**
    * The credentials presented: `genuine` (default: the config's own), `none` (no Authorization and no
-   * token), `wrong` (others of the same shape), `foreign` (another config's: another task's where the
-   * client registered one with other credentials, else a config the peer invents).
+   * token), `wrong` (others of the same shape), `foreign` (those of another config, one this client
+   * never gave this agent).
    */
   credentials?: 'genuine' | 'none' | 'wrong' | 'foreign';
   /**

@@ -106,18 +106,21 @@ export class PushForger {
   private schedule(f: Forgery, t: TaskState, c: PushConfig): void {
     const s = this.scheduled.get(t) ?? new Set<Promise<void>>();
     this.scheduled.set(t, s);
-    const p: Promise<void> = new Promise<void>((resolve) => {
-      let settled = false;
-      const done = () => {
-        if (settled) return;
-        settled = true;
-        s.delete(p);
-        resolve();
-      };
-      this.ctx.later(f.afterMs ?? 0, () => void this.fire(f, t, c).finally(done));
-      this.ctx.onEnd(done);
+    let resolve!: () => void;
+    const p = new Promise<void>((r) => {
+      resolve = r;
     });
+    let settled = false;
+    const done = () => {
+      if (settled) return;
+      settled = true;
+      s.delete(p);
+      resolve();
+    };
     s.add(p);
+    // Attempted (whatever came of it), or the run ended first (onEnd runs at once if it has).
+    this.ctx.later(f.afterMs ?? 0, () => void this.fire(f, t, c).then(done, done));
+    this.ctx.onEnd(done);
   }
 
   private async fire(f: Forgery, t: TaskState, c: PushConfig): Promise<PushAttemptEvent | undefined> {
@@ -192,19 +195,14 @@ export class PushForger {
           authentication: { scheme: c.authentication?.scheme ?? 'Bearer', credentials: derive(c.authentication?.credentials ?? '', `wrong-${this.ctx.key}`) },
           ...(c.token ? { token: derive(c.token, `wrong-${this.ctx.key}`) } : {}),
         };
-      case 'foreign': {
-        const same = (o: PushConfig) => o.authentication?.credentials === c.authentication?.credentials && o.token === c.token;
-        const other = this.rt
-          .tasks()
-          .flatMap((o) => o.pushConfigs)
-          .find((o) => o !== c && !same(o));
-        if (other) return creds(other);
-        // A second config the peer invents: credentials of the same shape, never the client's.
+      case 'foreign':
+        // Credentials of another config, one this client never gave this agent (the shape of the config's
+        // own): another of the client's own configs' would be the agent's to present, and refusing those is
+        // §13.2's SHOULD on single-purpose tokens, not its MUST.
         return {
-          authentication: { scheme: c.authentication?.scheme ?? 'Bearer', credentials: derive('invented', `foreign-${this.ctx.key}`) },
-          ...(c.token ? { token: derive('invented-token', `foreign-${this.ctx.key}`) } : {}),
+          authentication: { scheme: c.authentication?.scheme ?? 'Bearer', credentials: derive('another-config', `foreign-${this.ctx.key}`) },
+          ...(c.token ? { token: derive('another-config-token', `foreign-${this.ctx.key}`) } : {}),
         };
-      }
       default:
         return creds(c);
     }

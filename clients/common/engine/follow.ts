@@ -45,8 +45,9 @@ export async function follow(s: Session, started: Started): Promise<Following | 
   const { receiver } = s;
   if (receiver && !f.pushOnly) {
     const until = Date.now() + Math.min(500, Math.max(0, s.budgetLeft()));
-    while (Date.now() < until && !receiver.deliveries.some((d) => d.taskId === task.id && d.state && TERMINAL.has(d.state)))
-      await receiver.next(until - Date.now());
+    // The same deliveries drive() counts: the naive client's foreign one ends this wait as it ended the drive.
+    const counts = (d: { taskId: string }) => s.mistakes.actsOnForeignTaskPush || d.taskId === task.id;
+    while (Date.now() < until && !receiver.deliveries.some((d) => counts(d) && d.state && TERMINAL.has(d.state))) await receiver.next(until - Date.now());
   }
   return f;
 }

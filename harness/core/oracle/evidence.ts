@@ -104,8 +104,12 @@ export function stateSeen(
       return { seq: e.seq, fact: `${e.rpc?.method ?? e.method} answered with task ${e.taskId} in ${e.taskState}` };
     if (e.kind === 'sse' && wanted(e.state, e.taskId)) return { seq: e.seq, fact: `an event of task ${e.taskId} in ${e.state}` };
     // A forged delivery tells the client nothing true (peers/runtime/forge.ts): PUSH-AUTHENTICITY grades what it did with one.
-    if (e.kind === 'push-attempt' && e.outcome === 'delivered' && e.genuine !== false && wanted(e.state, e.taskId))
-      return { seq: e.seq, fact: `a push of task ${e.taskId} in ${e.state} delivered` };
+    // A receiver that answered at all had the body (one that answers 500 after taking it: PUSH-RECEIPT grades the status).
+    if (e.kind === 'push-attempt' && (e.outcome === 'delivered' || e.outcome === 'http-error') && e.genuine !== false && wanted(e.state, e.taskId))
+      return {
+        seq: e.seq,
+        fact: `a push of task ${e.taskId} in ${e.state} delivered${e.status !== undefined && e.status >= 300 ? ` (answered ${e.status})` : ''}`,
+      };
   }
   return undefined;
 }

@@ -44,15 +44,18 @@ function pushedToCompletion(
   // A delivery that ends after the client saw its task's terminal state tells the client nothing it lacks:
   // lost, it is moot (seed 000's harm is a client left not knowing, "the task sat in `working`").
   const seenAt = new Map(seen.map((r) => [r.t.id, r.at!]));
-  const attempts = pushAttempts(x);
+  // The runtime's own deliveries (a forged one, PUSH-AUTHENTICITY's, is never the callback the client waits on).
+  const attempts = pushAttempts(x).filter((a) => a.genuine !== false);
+  // Reached: the receiver answered, whatever its status (PUSH-RECEIPT grades a status outside 2xx).
+  const reached = (a: (typeof attempts)[number]) => a.outcome === 'delivered' || a.outcome === 'http-error';
   const live = attempts.filter((a) => !(seenAt.get(a.taskId)! < a.seq));
   // regEvidence holds one entry per push registration.
-  if (receivable && regEvidence.length > 0 && live.length > 0 && !live.some((a) => a.outcome === 'delivered'))
+  if (receivable && regEvidence.length > 0 && live.length > 0 && !live.some(reached))
     return harm('push was registered to a receiver that should take it, but no delivery reached it before the client knew the outcome', [
       ...regEvidence,
       ...lostEvidence,
     ]);
-  const moot = attempts.filter((a) => a.outcome !== 'delivered' && !live.includes(a));
+  const moot = attempts.filter((a) => !reached(a) && !live.includes(a));
   const mootNote = moot.length > 0 ? `; ${moot.length} delivery(ies) lost after the client had seen the terminal state (moot)` : '';
   return met(`the task reached a terminal state the client saw (${reason})${mootNote}`, [
     ...regEvidence,

@@ -3,14 +3,17 @@
  * Registered in harness/core/oracle/rules.ts; docs/rules.md and the scenario schema follow from there.
  *
  * §13.2 makes the receiver's check a MUST. What the receiver answers a forged delivery is recorded,
- * not graded (a 401, a 404 or a 200 that is then ignored all keep the client where it was); what is
- * graded is whether the client then decided about its task with nothing but the forgery's word for its end.
+ * not graded (a 401, a 404, or a 200 or a 500 after which it is ignored, all keep the client where it
+ * was); what is graded is whether the client then reported about its task with nothing but forgeries
+ * for word of its end. Where forgeries of another kind (another task's id: PUSH-TASK-MATCH, at SHOULD)
+ * reached the receiver too, the wire cannot tell which the client believed: the miss is graded at the
+ * weaker level, and the reason says so.
  */
-import { upFrontMissFails } from '../../../sources.js';
+import { upFrontMissFails, weakest } from '../../../sources.js';
 import { verdict, wireEvidence } from '../../../verdict.js';
 import { pushRegistrations } from '../../evidence.js';
 import { binds, informational, met, notBinding, type RuleOf } from '../../rule.js';
-import { answered, AUTHENTICITY, CREDENTIALS_FROM_CONFIG, decidedOn, forged, movedBy, partnerReceiver, spoofsSender } from './push-shared.js';
+import { answered, AUTHENTICITY, CREDENTIALS_FROM_CONFIG, decidedOn, forged, movedBy, spoofsSender, TASK_ID_SHOULD, noOutcome } from './push-shared.js';
 
 export const PUSH_AUTHENTICITY: RuleOf<'PUSH-AUTHENTICITY'> = {
   id: 'PUSH-AUTHENTICITY',
@@ -29,24 +32,28 @@ export const PUSH_AUTHENTICITY: RuleOf<'PUSH-AUTHENTICITY'> = {
   ],
   grades: [
     {
-      when: 'a forged delivery (no credentials, wrong ones, another config’s, or, to a partner-mTLS receiver, another sender’s certificate) of an end the task never had was taken (2xx), and the client then decided about its task with no answer, stream event or genuine push showing the task’s end',
+      when: 'a forged delivery (no credentials, wrong ones, or those of a config never given to this agent) of an end reached the receiver (whatever it answered), and the client then reported about its task with no answer, stream event or genuine push showing the task’s end',
       verdict: 'FAIL (MUST, §13.2)',
     },
     {
-      when: 'the forged deliveries were refused (any status: recorded, not graded) or taken and ignored: the client followed the task to its real end',
+      when: 'the same, where a delivery naming another task (PUSH-TASK-MATCH) reached the receiver too: the wire cannot tell which the client believed',
+      verdict: 'NON_STRICT (graded at the weaker duty, §13.2 SHOULD, said in the reason)',
+    },
+    {
+      when: 'the forged deliveries were refused (any status: recorded, not graded) or reached it and were ignored: the client followed the task to its real end',
       verdict: 'PASS',
     },
-    { when: 'the client declined the intent, which the peer would have completed', verdict: 'graded by the scenario’s own expectation and WIRE-NO-ORPHANS' },
   ],
   notBinding: [
-    'no forged delivery is scripted (`push.forge` with other credentials or another sender)',
+    'no delivery with other credentials is scripted (`push.forge` with `credentials` none, wrong or foreign)',
     'fire-and-forget: the client follows nothing a forgery could move',
     'the client registered no push (nothing reached a receiver of its)',
+    'another sender’s certificate with the genuine credentials: §13.2 names the credentials (a partner-mTLS receiver refuses it at the handshake; NEG-PUSH-MTLS reads mTLS callbacks, at level seed)',
+    'the client declined, gave up or timed out: the cross-cutting rules grade that',
   ],
   applies(s) {
     const forge = s.truth.runtime.push.forge ?? [];
-    const partner = s.truth.runtime.push.delivery === 'partner-mtls';
-    const spoof = forge.filter((f) => !f.duplicate && ((f.credentials !== undefined && f.credentials !== 'genuine') || (partner && f.from === 'other')));
+    const spoof = forge.filter((f) => !f.duplicate && f.credentials !== undefined && f.credentials !== 'genuine');
     if (spoof.length === 0) return notBinding('no delivery without the registered credentials is forged here');
     if (s.intent.taskClass === 'fire-and-forget') return notBinding('fire-and-forget: nothing to move');
     return binds(
@@ -56,20 +63,21 @@ export const PUSH_AUTHENTICITY: RuleOf<'PUSH-AUTHENTICITY'> = {
   },
   grade(b, x) {
     if (!b.binds) return informational(b.reason);
-    const spoofs = forged(x, spoofsSender(partnerReceiver(x)));
+    const spoofs = forged(x, spoofsSender);
     if (spoofs.length === 0)
       return informational(
         pushRegistrations(x).length === 0
           ? 'the client registered no push: no forged delivery reached a receiver of its'
           : 'no forged delivery was sent before the run ended',
       );
-    const listed = spoofs.map((a) => `#${a.seq} ${a.forgery} ${answered(a)}`).join('; ');
-    const moved = movedBy(x, spoofs);
+    const none = noOutcome(x);
+    if (none) return informational(none);
+    const moved = movedBy(x, spoofsSender);
     if (moved) {
-      const level = 'MUST' as const;
+      const level = moved.others.length ? (weakest([AUTHENTICITY.level, TASK_ID_SHOULD.level]) ?? 'SHOULD') : AUTHENTICITY.level;
       return verdict(upFrontMissFails(level) ? 'FAIL' : 'NON_STRICT', moved.reason, moved.evidence, { basis: 'duty', level });
     }
-    return met(`forged deliveries: ${listed}; ${decidedOn(x)}`, [
+    return met(`forged deliveries: ${spoofs.map((a) => `#${a.seq} ${a.forgery} ${answered(a)}`).join('; ')}; ${decidedOn(x)}`, [
       ...spoofs.map((a) => wireEvidence(a.seq, `forged push (${a.forgery}) of ${a.state}, ${answered(a)}`)),
     ]);
   },

@@ -8,7 +8,7 @@
  * the same delivery again: answering it otherwise, or making the same call again after it, is a
  * SHOULD miss (idempotent processing, §13.2).
  */
-import type { PushAttemptEvent } from '../../../transcript.js';
+import type { HttpEvent, PushAttemptEvent } from '../../../transcript.js';
 import { upFrontMissFails, type Level } from '../../../sources.js';
 import { verdict, wireEvidence, type EvidenceRef } from '../../../verdict.js';
 import { pushRegistrations, rpcCalls } from '../../evidence.js';
@@ -44,6 +44,10 @@ export const PUSH_RECEIPT: RuleOf<'PUSH-RECEIPT'> = {
     },
     { when: 'every genuine delivery that reached the receiver answered 2xx, the duplicates with no second act', verdict: 'PASS' },
     { when: 'a delivery the receiver never answered (TLS refused, connection closed)', verdict: 'not graded here (recorded)' },
+    {
+      when: 'a delivery posted before any request of the client’s named its task (an inline config: the agent posts before SendMessage is answered), answered otherwise than 2xx',
+      verdict: 'not graded (a receiver that checks task ids, as §4.3.3 asks, cannot know it yet)',
+    },
   ],
   notBinding: ['the peer delivers no push', 'fire-and-forget', 'the client registered no push, or no genuine delivery reached its receiver'],
   applies(s) {
@@ -61,8 +65,19 @@ export const PUSH_RECEIPT: RuleOf<'PUSH-RECEIPT'> = {
       return informational(
         pushRegistrations(x).length === 0 ? 'the client registered no push' : 'no genuine delivery reached the client’s receiver (none was answered)',
       );
+    // A delivery posted before any request of the client's named its task (an inline config: the agent posts while
+    // SendMessage is still unanswered) may be refused by a receiver that checks task ids, as §4.3.3 asks: not graded.
+    const calls = rpcCalls(x);
+    const names = (e: HttpEvent, task: string) => {
+      const p = (e.rpc!.params ?? {}) as { id?: unknown; taskId?: unknown; message?: { taskId?: unknown } };
+      return p.id === task || p.taskId === task || p.message?.taskId === task;
+    };
+    const early = (g: PushAttemptEvent) => {
+      const known = calls.find((e) => names(e, g.taskId))?.t;
+      return known === undefined || (g.sentT ?? g.t) < known;
+    };
     const misses: Array<{ level: Level; ev: EvidenceRef; why: string }> = [];
-    for (const a of genuine.filter((g) => !ok(g))) {
+    for (const a of genuine.filter((g) => !ok(g) && !early(g))) {
       const dup = !!a.forgery;
       misses.push({
         level: dup ? IDEMPOTENT.level : RECEIPT_2XX.level,
@@ -70,14 +85,17 @@ export const PUSH_RECEIPT: RuleOf<'PUSH-RECEIPT'> = {
         why: `${dup ? 'the duplicate' : 'the genuine'} delivery #${a.seq} (${a.state}) was answered ${a.status}, not 2xx`,
       });
     }
-    // A duplicate that made the client act again: the same acting call after the original delivery and once more after the duplicate.
-    const calls = rpcCalls(x).filter((e) => ACTS.has(e.rpc!.method) && e.paramsDigest);
+    // A duplicate that made the client act again: the same acting call on the task after the original delivery, and
+    // once more after the duplicate (before the task's next genuine delivery, which could have caused it).
+    const acts = calls.filter((e) => ACTS.has(e.rpc!.method) && e.paramsDigest);
     for (const dup of genuine.filter((g) => g.forgery && ok(g))) {
       const orig = genuine.find((g) => !g.forgery && g.taskId === dup.taskId && g.body?.digest === dup.body?.digest && g.seq < dup.seq);
       if (!orig) continue;
-      const after = (e: { seq: number }, from: PushAttemptEvent, to?: PushAttemptEvent) => e.seq > from.seq && (to === undefined || e.seq < to.seq);
-      const first = calls.filter((e) => after(e, orig, dup));
-      const again = calls.find((e) => after(e, dup) && first.some((f) => f.paramsDigest === e.paramsDigest && f.rpc!.method === e.rpc!.method));
+      const next = genuine.find((g) => !g.forgery && g.taskId === dup.taskId && g.seq > dup.seq);
+      const within = (e: HttpEvent, from: PushAttemptEvent, to?: PushAttemptEvent) =>
+        e.seq > from.seq && (to === undefined || e.seq < to.seq) && (e.taskId === dup.taskId || names(e, dup.taskId));
+      const first = acts.filter((e) => within(e, orig, dup));
+      const again = acts.find((e) => within(e, dup, next) && first.some((f) => f.paramsDigest === e.paramsDigest && f.rpc!.method === e.rpc!.method));
       if (again)
         misses.push({
           level: IDEMPOTENT.level,
@@ -94,10 +112,16 @@ export const PUSH_RECEIPT: RuleOf<'PUSH-RECEIPT'> = {
         { basis: 'duty', level: worst.level },
       );
     }
-    const dups = genuine.filter((g) => g.forgery).length;
+    const graded = genuine.filter((g) => !early(g) || ok(g));
+    const notGraded = genuine.filter((g) => early(g) && !ok(g));
+    const dups = graded.filter((g) => g.forgery).length;
     return met(
-      `${genuine.length} genuine deliver${genuine.length === 1 ? 'y' : 'ies'} answered 2xx${dups ? ` (${dups} duplicate${dups === 1 ? '' : 's'}, no second act)` : ''}`,
-      genuine.slice(0, 4).map((a) => wireEvidence(a.seq, `push of ${a.state}${a.forgery ? ' (duplicate)' : ''}, answered ${a.status}`)),
+      `${graded.length} genuine deliver${graded.length === 1 ? 'y' : 'ies'} answered 2xx${dups ? ` (${dups} duplicate${dups === 1 ? '' : 's'}, no second act)` : ''}${
+        notGraded.length
+          ? `; ${notGraded.map((g) => `#${g.seq} answered ${g.status}`).join(', ')} not graded: posted before a request of the client’s named the task`
+          : ''
+      }`,
+      graded.slice(0, 4).map((a) => wireEvidence(a.seq, `push of ${a.state}${a.forgery ? ' (duplicate)' : ''}, answered ${a.status}`)),
     );
   },
 };

@@ -55,30 +55,34 @@ export const CREDENTIALS_FROM_CONFIG = {
   quote: 'The agent MUST include authentication credentials in the request headers as specified in the `PushNotificationConfig.authentication` field.',
 };
 
-export const decisionOf = (x: GradeInput) => x.events.find((e): e is DecisionEvent => e.kind === 'decision');
+/** The client's report, if it gave one (a timeout or a crash is WIRE-DEADLINE's, never a decision moved by a delivery). */
+export const decisionOf = (x: GradeInput) => x.events.find((e): e is DecisionEvent => e.kind === 'decision' && e.outcome === 'reported');
 
 /**
- * A forged delivery that presents other credentials than the config's (none, wrong, another
- * config's), or, to a partner-mTLS receiver, another sender's certificate. To a plain receiver the
- * credentials are all that authenticates (§13.2): another sender with the genuine ones is no forgery of them.
+ * A forged delivery that presents other credentials than the config's: none, wrong ones, or another
+ * config's (of a config never given to this agent). §13.2's MUST names "the provided authentication
+ * credentials": another sender's certificate with the genuine credentials is no forgery of them (a
+ * partner-mTLS receiver refuses it at the handshake, and seed 000's reading of mTLS callbacks is
+ * NEG-PUSH-MTLS's, at level seed).
  */
-export const spoofsSender =
-  (partner: boolean) =>
-  (forgery: string | undefined): boolean =>
-    !!forgery && (/(^| )credentials:(none|wrong|foreign)( |$)/.test(forgery) || (partner && /(^| )from:other( |$)/.test(forgery)));
-/** A forged delivery with the config's own credentials that names another task than the config's. */
-export const namesOtherTask = (forgery: string | undefined) =>
-  !!forgery && /(^| )task:(foreign|other-own)( |$)/.test(forgery) && !/(^| )(credentials:(none|wrong|foreign)|from:other)( |$)/.test(forgery);
-
-/** Whether the run's receiver is reached over partner mTLS (the scenario's delivery). */
-export const partnerReceiver = (x: GradeInput) => x.scenario.peer.runtime.push.delivery === 'partner-mtls';
+export const spoofsSender = (forgery: string | undefined): boolean => !!forgery && /(^| )credentials:(none|wrong|foreign)( |$)/.test(forgery);
+/**
+ * A forged delivery with the config's own credentials that names a task the client never created.
+ * Another task of the client's own (`task:other-own`) is one "they created" (§13.2): not graded.
+ */
+export const namesOtherTask = (forgery: string | undefined) => !!forgery && /(^| )task:foreign( |$)/.test(forgery) && !spoofsSender(forgery);
 
 export const forged = (x: GradeInput, which: (forgery: string | undefined) => boolean) =>
   pushAttempts(x).filter((a) => a.genuine === false && which(a.forgery));
 
 /** The push's status as the report says it: the receiver's answer, or why there was none. */
 export const answered = (a: PushAttemptEvent) => (a.status !== undefined ? `answered ${a.status}` : `${a.outcome}${a.error ? ` (${a.error})` : ''}`);
-export const taken = (a: PushAttemptEvent) => a.outcome === 'delivered';
+/**
+ * The delivery reached the receiver's handler: it answered (any status: a receiver may act on a
+ * delivery and answer 500), or the wait for its answer timed out after the request went out. A TLS
+ * or connection failure never reached it.
+ */
+export const reached = (a: PushAttemptEvent) => a.outcome === 'delivered' || a.outcome === 'http-error' || a.outcome === 'timeout';
 
 /**
  * The first genuine word of the task's end the client had before it decided: an answer or stream
@@ -91,8 +95,8 @@ export function endKnown(x: GradeInput, taskId: string, d: DecisionEvent): { seq
       return { seq: e.seq, fact: `${e.rpc?.method ?? e.method} answered with the task in ${e.taskState}` };
     if (e.kind === 'sse' && e.seq < d.seq && e.taskId === taskId && isTerminal(e.state))
       return { seq: e.seq, fact: `a stream event with the task in ${e.state}` };
-    if (e.kind === 'push-attempt' && e.genuine !== false && taken(e) && e.taskId === taskId && isTerminal(e.state) && (e.sentT ?? e.t) <= d.t)
-      return { seq: e.seq, fact: `a genuine push of the task in ${e.state}, delivered` };
+    if (e.kind === 'push-attempt' && e.genuine !== false && reached(e) && e.taskId === taskId && isTerminal(e.state) && (e.sentT ?? e.t) <= d.t)
+      return { seq: e.seq, fact: `a genuine push of the task in ${e.state}, ${answered(e)}` };
   }
   return undefined;
 }
@@ -106,32 +110,41 @@ export function stateAt(x: GradeInput, taskId: string, seq: number): string | un
 }
 
 /**
- * The forged deliveries of an end (a terminal state) the client took before it decided, and the
- * client's tasks it then decided about with no genuine word of their end: what "moved the client" means
- * on the wire. Each miss names the forged delivery and the task.
+ * What moved the client, if a forgery did: it reported (proceeded or downgraded) about a task with no
+ * genuine word of the task's end, after forged deliveries of an end (a terminal state) had reached
+ * its receiver. Every such forgery is a candidate: the wire cannot tell which one the client believed.
+ * `mine` are the candidates of the asking rule's kind, `others` those of another kind (a rule whose
+ * kind is among several grades at the weakest of their levels, and says so).
  */
 export function movedBy(
   x: GradeInput,
-  deliveries: PushAttemptEvent[],
-): { by: PushAttemptEvent; task: string; evidence: EvidenceRef[]; reason: string } | undefined {
+  mineOf: (forgery: string | undefined) => boolean,
+): { mine: PushAttemptEvent[]; others: PushAttemptEvent[]; task: string; evidence: EvidenceRef[]; reason: string } | undefined {
   const d = decisionOf(x);
   if (!d) return undefined;
-  const ends = deliveries.filter((a) => taken(a) && isTerminal(a.state) && (a.sentT ?? a.t) <= d.t);
-  if (ends.length === 0) return undefined;
+  // A client that declined or gave up decided nothing a delivery told it: the cross-cutting rules grade that.
+  if (x.claims && x.claims.decision !== 'proceeded' && x.claims.decision !== 'downgraded') return undefined;
+  const ends = pushAttempts(x).filter((a) => a.genuine === false && reached(a) && isTerminal(a.state) && (a.sentT ?? a.t) <= d.t);
+  const mine = ends.filter((a) => mineOf(a.forgery));
+  if (mine.length === 0) return undefined;
+  const others = ends.filter((a) => !mineOf(a.forgery));
   for (const t of x.tasks) {
     if (endKnown(x, t.id, d)) continue;
-    const by = ends[0]!;
     const at = stateAt(x, t.id, d.seq);
     const real = isTerminal(at)
       ? `the task had ended ${at}, but no answer, stream event or genuine push had told the client so`
       : `the ledger had the task ${at ?? 'unminted'} then`;
+    const list = (as: PushAttemptEvent[]) => as.map((a) => `#${a.seq} (${a.forgery}: ${a.state}, ${answered(a)})`).join(', ');
     return {
-      by,
+      mine,
+      others,
       task: t.id,
-      reason: `the client's receiver took the forged delivery #${by.seq} (${by.forgery}: ${by.state} for ${by.taskId}, ${answered(by)}), posted before the client decided at #${d.seq} about task ${t.id} with no genuine word of its end: ${real}`,
+      reason: `forged deliver${mine.length === 1 ? 'y' : 'ies'} ${list(mine)} reached the client's receiver before it reported at #${d.seq} about task ${t.id} with no genuine word of its end: ${real}${
+        others.length ? `; so did ${list(others)}, of another kind: the wire cannot tell which the client believed` : ''
+      }`,
       evidence: [
-        wireEvidence(by.seq, `forged push (${by.forgery}) of ${by.state} for task ${by.taskId}, ${answered(by)}`),
-        wireEvidence(d.seq, `the client's decision${d.decision ? ` (${d.decision})` : ''}`),
+        ...[...mine, ...others].map((a) => wireEvidence(a.seq, `forged push (${a.forgery}) of ${a.state} for task ${a.taskId}, ${answered(a)}`)),
+        wireEvidence(d.seq, `the client's report${d.decision ? ` (${d.decision})` : ''}`),
         ledgerEvidence(
           t.mintedSeq,
           `task ${t.id} ${at ?? 'unminted'} at #${d.seq}${isTerminal(t.state) ? `, ${t.state} in the end` : `, ${t.state} at the end`}`,
@@ -154,4 +167,13 @@ export function decidedOn(x: GradeInput): string {
     return k ? `${which}'s end shown at #${k.seq} (${k.fact})` : `${which} with no word of its end (no forged end taken before it)`;
   });
   return `the client decided at #${d.seq}${words.length ? ` on ${words.join('; ')}` : ', with no task'}`;
+}
+
+/** Why a push rule has nothing to grade in the client's end: no report, or a report of no outcome (declined, gave up). */
+export function noOutcome(x: GradeInput): string | undefined {
+  if (!decisionOf(x)) return 'the client gave no report: nothing a delivery could have decided (WIRE-DEADLINE grades that)';
+  const d = x.claims?.decision;
+  if (d && d !== 'proceeded' && d !== 'downgraded')
+    return `the client reported ${d}: no outcome a delivery could have decided (the cross-cutting rules grade that)`;
+  return undefined;
 }

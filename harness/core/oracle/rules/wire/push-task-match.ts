@@ -12,7 +12,7 @@ import { upFrontMissFails, weakest } from '../../../sources.js';
 import { verdict, wireEvidence } from '../../../verdict.js';
 import { pushRegistrations } from '../../evidence.js';
 import { binds, informational, met, notBinding, type RuleOf } from '../../rule.js';
-import { answered, CREDENTIALS_FROM_CONFIG, decidedOn, forged, movedBy, namesOtherTask, TASK_ID_MUST, TASK_ID_SHOULD } from './push-shared.js';
+import { answered, CREDENTIALS_FROM_CONFIG, decidedOn, forged, movedBy, namesOtherTask, TASK_ID_MUST, TASK_ID_SHOULD, noOutcome } from './push-shared.js';
 
 /** The task a delivery names, as the reason says it (a run's ids change from run to run). */
 const named = (a: { forgery?: string }) => (a.forgery?.includes('task:foreign') ? 'a task the client never created' : 'another task of the client’s');
@@ -31,21 +31,21 @@ export const PUSH_TASK_MATCH: RuleOf<'PUSH-TASK-MATCH'> = {
   ],
   grades: [
     {
-      when: 'a delivery with the config’s own credentials naming a task the client never created (or another of its own) in a terminal state was taken, and the client then decided about its task with no answer, stream event or genuine push showing that task’s end',
+      when: 'a delivery with the config’s own credentials naming a task the client never created, in a terminal state, reached the receiver (whatever it answered), and the client then reported about its task with no answer, stream event or genuine push showing that task’s end',
       verdict: 'NON_STRICT (SHOULD, §13.2; §4.3.3 says MUST for the same duty: the weaker binds)',
     },
-    { when: 'the delivery was refused or taken and ignored: the client followed its own task to its real end', verdict: 'PASS' },
+    { when: 'the delivery was refused, or reached the receiver and was ignored: the client followed its own task to its real end', verdict: 'PASS' },
   ],
   notBinding: [
-    'no delivery naming another task is scripted (`push.forge` with `taskId` foreign or other-own, the config’s own credentials)',
+    'no delivery naming a task the client never created is scripted (`push.forge` with `taskId: foreign`, the config’s own credentials)',
+    'another task of the client’s own (`taskId: other-own`): a task "they created" (§13.2), not graded',
     'fire-and-forget',
     'the client registered no push',
+    'the client declined, gave up or timed out: the cross-cutting rules grade that',
   ],
   applies(s) {
     const forge = s.truth.runtime.push.forge ?? [];
-    const other = forge.filter(
-      (f) => !f.duplicate && (f.taskId === 'foreign' || f.taskId === 'other-own') && (f.credentials ?? 'genuine') === 'genuine' && f.from !== 'other',
-    );
+    const other = forge.filter((f) => !f.duplicate && f.taskId === 'foreign' && (f.credentials ?? 'genuine') === 'genuine');
     if (other.length === 0) return notBinding('no delivery naming another task is forged here');
     if (s.intent.taskClass === 'fire-and-forget') return notBinding('fire-and-forget: nothing to move');
     return binds('the peer posts, with the client’s own credentials, a delivery naming another task: the client must check the task id', [
@@ -62,7 +62,9 @@ export const PUSH_TASK_MATCH: RuleOf<'PUSH-TASK-MATCH'> = {
           ? 'the client registered no push: no delivery reached a receiver of its'
           : 'no delivery naming another task was sent before the run ended',
       );
-    const moved = movedBy(x, others);
+    const none = noOutcome(x);
+    if (none) return informational(none);
+    const moved = movedBy(x, namesOtherTask);
     if (moved) {
       const level = weakest([TASK_ID_MUST.level, TASK_ID_SHOULD.level]) ?? 'SHOULD';
       return verdict(upFrontMissFails(level) ? 'FAIL' : 'NON_STRICT', `${moved.reason} (§13.2 SHOULD; §4.3.3 MUST: graded at the weaker)`, moved.evidence, {
