@@ -300,3 +300,23 @@ describe('push forger: the published scenario schema', () => {
     expect(bad).toMatch(/forge.*credentials/);
   });
 });
+
+describe('push forger: scheduled after the run has ended', () => {
+  it('schedules nothing, throws nothing, and holds no task’s end', async () => {
+    const { PushForger } = await import('../peers/runtime/forge.js');
+    const rejections: unknown[] = [];
+    const onRejection = (e: unknown) => rejections.push(e);
+    process.on('unhandledRejection', onRejection);
+    try {
+      const ctx = { key: 'k', later: () => {}, onEnd: (fn: () => void) => fn() } as never;
+      const forger = new PushForger([{ after: 'registration', credentials: 'none' }], ctx, { mode: 'plain', tasks: () => [], bodyOf: () => (e) => e });
+      const t = { rec: { id: 't', contextId: 'c', state: 'TASK_STATE_WORKING' }, pushConfigs: [] };
+      forger.registered(t, { url: 'https://127.0.0.1:1/push' });
+      await forger.due(t);
+      await new Promise((r) => setTimeout(r, 20));
+      expect(rejections).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onRejection);
+    }
+  });
+});

@@ -53,6 +53,16 @@ describe('PUSH-AUTHENTICITY (§13.2 MUST)', () => {
     expect(checkOf(regrade(r, refusedAfter), 'PUSH-AUTHENTICITY')).toMatchObject({ verdict: 'FAIL', level: 'MUST' });
   });
 
+  it('forgeries of two kinds reached the receiver: the wire cannot tell which moved the client, so the weaker duty grades it (SHOULD), and says so', async () => {
+    const r = await record('naive:trusts-any-push', 'push-auth/no-credentials-completed');
+    const forged = attempts(r.transcript).find((a) => a.genuine === false)!;
+    const foreign = { ...forged, seq: forged.seq - 0.5, taskId: 'task-never-created', forgery: 'state:COMPLETED task:foreign' };
+    const both = [...r.transcript, foreign].sort((a, b) => a.seq - b.seq);
+    const c = checkOf(regrade(r, both), 'PUSH-AUTHENTICITY');
+    expect(c).toMatchObject({ verdict: 'NON_STRICT', level: 'SHOULD' });
+    expect(c.reason).toMatch(/the wire cannot tell which the client believed/);
+  });
+
   it('a timeout is no decision a forgery moved: WIRE-DEADLINE grades it', async () => {
     const r = await record('naive:trusts-any-push', 'push-auth/no-credentials-completed');
     const timedOut = r.transcript.map((e) => (e.kind === 'decision' ? { ...e, outcome: 'timeout' as const } : e));
@@ -103,6 +113,15 @@ describe('PUSH-RECEIPT (§4.3.3 and §13.2: MUST 2xx; SHOULD idempotent)', () =>
     const c = checkOf(regrade(r, twice), 'PUSH-RECEIPT');
     expect(c).toMatchObject({ verdict: 'NON_STRICT', level: 'SHOULD' });
     expect(c.reason).toMatch(/made the same CancelTask again/);
+  });
+
+  it('a delivery posted before any request of the client named its task (an inline config) is not graded: a receiver checking task ids cannot know it yet', async () => {
+    const r = await record('naive:acks-push-with-error', 'push-receipt/genuine');
+    // The same run as if the client had named its task only after every delivery.
+    const late = r.transcript.map((e) => (e.kind === 'http' && e.rpc && e.seq > 2 ? { ...e, t: e.t + 60_000 } : e));
+    const c = checkOf(regrade(r, late), 'PUSH-RECEIPT');
+    expect(c.verdict).toBe('PASS');
+    expect(c.reason).toMatch(/not graded: posted before a request of the client’s named the task/);
   });
 
   it('a polling client registers no receiver: INFORMATIONAL', async () => {
