@@ -4,7 +4,7 @@
  * CA), as the certificates the harness hands over say.
  */
 import { createServer, type Server } from 'node:https';
-import { readFile } from 'node:fs/promises';
+import { readPem } from './pem-files.js';
 import { randomBytes } from 'node:crypto';
 import type { TLSSocket } from 'node:tls';
 import type { AddressInfo } from 'node:net';
@@ -39,9 +39,9 @@ export class PushReceiver {
 
   static async start(receiver: NonNullable<ClientTls['receiver']>, quirks: ReceiverQuirks = {}): Promise<PushReceiver> {
     const [cert, key, ca] = await Promise.all([
-      readFile(receiver.certFile, 'utf8'),
-      readFile(receiver.keyFile, 'utf8'),
-      receiver.clientCaFile ? readFile(receiver.clientCaFile, 'utf8') : Promise.resolve(undefined),
+      readPem(receiver.certFile),
+      readPem(receiver.keyFile),
+      receiver.clientCaFile ? readPem(receiver.clientCaFile) : Promise.resolve(undefined),
     ]);
     const server = createServer({ cert, key, ...(ca ? { ca, requestCert: true, rejectUnauthorized: true } : {}) });
     await new Promise<void>((resolve, reject) => {

@@ -5,7 +5,7 @@
  * handler for the SDK's own `createAuthenticatingFetchWithRetry` hook: a Bearer token on every
  * request, a new one for the SDK's single retry on a 401 whose challenge names Bearer.
  */
-import { readFile } from 'node:fs/promises';
+import { readPem } from './pem-files.js';
 import { Agent } from 'undici';
 import type { RunRequest } from '../../harness/core/vocabulary/types.js';
 import { challengeSchemes, TokenSource } from './auth.js';
@@ -36,11 +36,7 @@ export async function sdkFetch(
   signal: AbortSignal,
   withAuth: (fetchImpl: typeof fetch, handler: SdkAuthHandler) => typeof fetch,
 ): Promise<SdkFetch> {
-  const [ca, cert, key] = await Promise.all([
-    readFile(req.tls.caFile, 'utf8'),
-    readFile(req.tls.clientCertFile, 'utf8'),
-    readFile(req.tls.clientKeyFile, 'utf8'),
-  ]);
+  const [ca, cert, key] = await Promise.all([readPem(req.tls.caFile), readPem(req.tls.clientCertFile), readPem(req.tls.clientKeyFile)]);
   const agent = new Agent({ connect: { ca, cert, key } });
   // The run's abort signal, and the SDK's own where it passes one (a request's RequestOptions.signal).
   const fetchImpl = ((url: string, init?: RequestInit) =>

@@ -6,7 +6,7 @@
  * error comes back as one outcome whatever the binding: kind 'rpc' with §5.4's JSON-RPC code.
  * A client sees only the wire: this file imports nothing from the harness but core's vocabulary.
  */
-import { readFile } from 'node:fs/promises';
+import { readPem } from './pem-files.js';
 import { randomUUID } from 'node:crypto';
 import { createSecureContext, type SecureContext } from 'node:tls';
 import { Agent } from 'undici';
@@ -73,11 +73,7 @@ export class A2ATransport {
   }
 
   static async open(opts: TransportOptions): Promise<A2ATransport> {
-    const [ca, cert, key] = await Promise.all([
-      readFile(opts.tls.caFile, 'utf8'),
-      readFile(opts.tls.clientCertFile, 'utf8'),
-      readFile(opts.tls.clientKeyFile, 'utf8'),
-    ]);
+    const [ca, cert, key] = await Promise.all([readPem(opts.tls.caFile), readPem(opts.tls.clientCertFile), readPem(opts.tls.clientKeyFile)]);
     const agent = new Agent({
       connect: { secureContext: secureContextOf(ca, cert, key), rejectUnauthorized: !opts.insecure },
       keepAliveTimeout: 1000,

@@ -5,6 +5,7 @@
  * Loopback URLs only: anything else is refused without a connection.
  */
 import { createHash } from 'node:crypto';
+import { createSecureContext } from 'node:tls';
 import { Agent, request } from 'undici';
 import { bodyRecord, keptChars, shedRecord, type BodyRecord } from '../core/body.js';
 import type { Pki } from '../pki/index.js';
@@ -38,10 +39,12 @@ export class PushDispatcher {
   private readonly others = new Map<PushOrder['mode'], Agent>();
 
   constructor(private readonly pki: Pki) {
-    this.plain = new Agent({ ...COMMON, connect: { ca: pki.testCa.cert } });
+    // One TLS context per identity, made once: undici otherwise parses the CA, certificate and key again
+    // for every connection, and with keep-alive this short each push is a connection of its own.
+    this.plain = new Agent({ ...COMMON, connect: { secureContext: createSecureContext({ ca: pki.testCa.cert }) } });
     this.partner = new Agent({
       ...COMMON,
-      connect: { ca: pki.partnerCa.cert, cert: pki.partnerClient.cert, key: pki.partnerClient.key },
+      connect: { secureContext: createSecureContext({ ca: pki.partnerCa.cert, cert: pki.partnerClient.cert, key: pki.partnerClient.key }) },
     });
   }
 
@@ -50,7 +53,7 @@ export class PushDispatcher {
     let agent = this.others.get(p.mode);
     if (!agent) {
       const ca = p.mode === 'partner-mtls' ? this.pki.partnerCa.cert : this.pki.testCa.cert;
-      agent = new Agent({ ...COMMON, connect: { ca, cert: this.pki.untrusted.cert, key: this.pki.untrusted.key } });
+      agent = new Agent({ ...COMMON, connect: { secureContext: createSecureContext({ ca, cert: this.pki.untrusted.cert, key: this.pki.untrusted.key }) } });
       this.others.set(p.mode, agent);
     }
     return { agent, cert: 'untrusted' };

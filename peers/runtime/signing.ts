@@ -33,11 +33,26 @@ export function makeSigningKey(kid: string): SigningKey {
  * §4.7): the certificate's validity window is how the JWKS says when the key may be used.
  */
 export function signingKeyFromPem(kid: string, pair: { cert: string; key: string }): SigningKey {
-  const privateKey = createPrivateKey(pair.key);
-  const publicKey = createPublicKey(privateKey);
-  const x5c = [new X509Certificate(pair.cert).raw.toString('base64')];
-  return { kid, privateKey, publicKey, jwk: { ...(publicKey.export({ format: 'jwk' }) as Record<string, unknown>), kid, alg: 'ES256', use: 'sig', x5c } };
+  const k = `${pair.key}\0${pair.cert}`;
+  let parsed = parsedPems.get(k);
+  if (!parsed) {
+    const privateKey = createPrivateKey(pair.key);
+    const publicKey = createPublicKey(privateKey);
+    const x5c = [new X509Certificate(pair.cert).raw.toString('base64')];
+    parsed = { privateKey, publicKey, jwk: publicKey.export({ format: 'jwk' }) as Record<string, unknown>, x5c };
+    if (parsedPems.size >= 16) parsedPems.delete(parsedPems.keys().next().value!);
+    parsedPems.set(k, parsed);
+  }
+  // A fresh JWK each time: a peer may add members to its own (a validity window).
+  return { kid, privateKey: parsed.privateKey, publicKey: parsed.publicKey, jwk: { ...parsed.jwk, kid, alg: 'ES256', use: 'sig', x5c: [...parsed.x5c] } };
 }
+
+/**
+ * The run's signing keys parsed once: every scenario of a signing peer builds its keys from the same
+ * PEM pairs, and parsing them (a private key, a certificate) was about 1.5% of a property run's CPU.
+ * KeyObjects are immutable, so sharing them across runs changes nothing a run sees.
+ */
+const parsedPems = new Map<string, { privateKey: KeyObject; publicKey: KeyObject; jwk: Record<string, unknown>; x5c: string[] }>();
 
 /** A JWKS document (RFC 7517 §5) of public keys. */
 export const jwksOf = (keys: SigningKey[]): { keys: Array<Record<string, unknown>> } => ({ keys: keys.map((k) => k.jwk) });
