@@ -22,6 +22,8 @@ export interface PropertiesCommand {
   runs?: number;
   seed: number;
   path?: string;
+  /** `--shard i/n`, checked. */
+  shard?: { index: number; count: number };
   strict: boolean;
   deadlineMultiplier: number;
   lanes?: number;
@@ -54,6 +56,7 @@ export async function propertiesCommand(c: PropertiesCommand): Promise<RunResult
     ...(c.clientCmd !== undefined ? { clientCmd: c.clientCmd } : {}),
     ...(c.runs !== undefined ? { runs: c.runs } : {}),
     ...(c.path !== undefined ? { path: c.path } : {}),
+    ...(c.shard !== undefined ? { shard: c.shard } : {}),
     ...(c.lanes !== undefined ? { lanes: c.lanes } : {}),
     ...(c.bindings?.length ? { bindings: c.bindings } : {}),
   };
@@ -77,7 +80,7 @@ export async function propertiesCommand(c: PropertiesCommand): Promise<RunResult
   o.onHello = (bindings) =>
     c.err(
       printable(
-        `a2a-conformance properties · seed ${c.seed} · ${c.path !== undefined ? `path ${c.path}` : `${c.runs ?? 100} case(s) per family`} · ${c.families.map((f) => f.id).join(', ')}${bindings.join() === 'JSONRPC' ? '' : ` · over ${bindings.join(', ')}`}\n`,
+        `a2a-conformance properties · seed ${c.seed} · ${c.path !== undefined ? `path ${c.path}` : `${c.runs ?? 100} case(s) per family`}${c.shard ? ` · shard ${c.shard.index}/${c.shard.count} (cases #${c.shard.index - 1}, #${c.shard.index - 1 + c.shard.count}, …)` : ''} · ${c.families.map((f) => f.id).join(', ')}${bindings.join() === 'JSONRPC' ? '' : ` · over ${bindings.join(', ')}`}\n`,
       ),
     );
   const results = await runProperties(o);

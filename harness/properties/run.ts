@@ -38,6 +38,11 @@ export interface PropertyRunOptions extends ClientChoice {
   seed: number;
   /** Replay: run only this path of each family (no sweep, no shrinking). */
   path?: string;
+  /**
+   * `--shard i/n`: this run sweeps the cases whose index is i-1 modulo n (the same cases, paths and
+   * seeds as the whole run's); `report` merges the shards into the whole run.
+   */
+  shard?: { index: number; count: number };
   strict?: boolean;
   deadlineMultiplier?: number;
   lanes?: number;
@@ -180,7 +185,7 @@ export async function runProperties(o: PropertyRunOptions): Promise<RunResults> 
       ruleset: RULESET_VERSION,
       client: clientOf(hello),
       seed: String(o.seed),
-      shard: null,
+      shard: o.shard ? `${o.shard.index}/${o.shard.count}` : null,
       strict,
       deadlineMultiplier,
       startedAt: new Date(started).toISOString(),
@@ -191,7 +196,7 @@ export async function runProperties(o: PropertyRunOptions): Promise<RunResults> 
       expectations: null,
       unexpected,
       // 2 for a harness fault; 1 for a failed family, or when no case ran at all; else 0.
-      exitCode: results.some((r) => r.verdict === 'ERROR') ? 2 : failed.length > 0 || ran === 0 ? 1 : 0,
+      exitCode: results.some((r) => r.verdict === 'ERROR') ? 2 : failed.length > 0 || (ran === 0 && !o.shard) ? 1 : 0,
       properties: families,
       lanes,
     };
@@ -270,6 +275,8 @@ async function sweepFamily(family: Family, o: PropertyRunOptions, hello: Hello, 
   const runs = o.runs ?? DEFAULT_RUNS;
   const cases = generateCases(family, o.seed, runs, telling.dialects, telling.bindings);
   const done: Array<PropertyCase | undefined> = new Array(cases.length);
+  // The indices this run sweeps, in order: all of them, or one shard's (every n-th, so each shard gets every story).
+  const mine = o.shard ? cases.map((_, i) => i).filter((i) => i % o.shard!.count === o.shard!.index - 1) : cases.map((_, i) => i);
   let firstFailure = Number.POSITIVE_INFINITY;
   /** The failing runs of the sweep, by index: the first one stands if shrinking cannot make it fail again. */
   const failures = new Map<number, ScenarioResult>();
@@ -297,8 +304,8 @@ async function sweepFamily(family: Family, o: PropertyRunOptions, hello: Hello, 
   };
   // Lanes take the cases in order; after a failure no later case starts (an earlier one still in flight may fail first).
   const worker = async () => {
-    while (next < cases.length && next < firstFailure && !o.signal?.aborted) {
-      const i = next++;
+    while (next < mine.length && mine[next]! < firstFailure && !o.signal?.aborted) {
+      const i = mine[next++]!;
       const c = cases[i]!;
       const s = toScenario(family, c, caseId(family.id, o.seed, String(i)), hello);
       if (!s) continue;
@@ -311,7 +318,7 @@ async function sweepFamily(family: Family, o: PropertyRunOptions, hello: Hello, 
         firstFailure = Math.min(firstFailure, i);
         failures.set(i, r);
       }
-      o.onCase?.(family.id, ++count, runs, pc, failing);
+      o.onCase?.(family.id, ++count, mine.length, pc, failing);
     }
   };
   await Promise.all(Array.from({ length: pool.size }, worker));

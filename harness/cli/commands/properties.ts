@@ -59,9 +59,15 @@ export function register(program: Command): void {
     .option('--seed <n>', 'the seed of the generated cases (random by default; a fixed seed gives the same cases)', (v) =>
       wholeNumber('--seed', v, 0, 2 ** 31 - 1),
     )
-    .action(async (opts: PropertyOpts & { family?: string[]; runs?: number; seed?: number }) => {
+    .option(
+      '--shard <index/count>',
+      'sweep one shard of the cases (every count-th, from index-1; the same cases, paths and seeds); merge the shards with `report`',
+    )
+    .action(async (opts: PropertyOpts & { family?: string[]; runs?: number; seed?: number; shard?: string }) => {
+      const shard = shardOf(opts.shard);
+      if (shard && opts.seed === undefined) throw new UsageError('--shard needs --seed: every shard must sweep the same cases');
       const seed = opts.seed ?? Math.floor(Math.random() * 2 ** 31);
-      await propertyAction(opts, { seed, ...(opts.runs !== undefined ? { runs: opts.runs } : {}) }, opts.family);
+      await propertyAction(opts, { seed, ...(opts.runs !== undefined ? { runs: opts.runs } : {}), ...(shard ? { shard } : {}) }, opts.family);
     });
 
   propertyCommand(program, 'replay', 'run one generated case again, by the seed and path a property run printed')
@@ -87,8 +93,21 @@ export function register(program: Command): void {
 const MAX_PATH_STEPS = 1000;
 const MAX_PATH_NUMBER = 999_999;
 
+/** `--shard i/n`, checked as `run` checks it. */
+function shardOf(v: string | undefined): { index: number; count: number } | undefined {
+  if (v === undefined) return undefined;
+  if (!/^[1-9]\d*\/[1-9]\d*$/.test(v)) throw new UsageError(`--shard must look like 1/3, got "${v.slice(0, 40)}"`);
+  const [index, count] = v.split('/').map(Number) as [number, number];
+  if (index > count) throw new UsageError(`--shard ${v}: the index must be at most the count`);
+  return { index, count };
+}
+
 /** What `properties` and `replay` do once their options are read. */
-async function propertyAction(opts: PropertyOpts, what: { seed: number; runs?: number; path?: string }, familyIds?: string[]) {
+async function propertyAction(
+  opts: PropertyOpts,
+  what: { seed: number; runs?: number; path?: string; shard?: { index: number; count: number } },
+  familyIds?: string[],
+) {
   await checkClientChoice(opts);
   const { FAMILIES } = await load.families();
   const families = familyIds?.length ? FAMILIES.filter((f) => familyIds.includes(f.id)) : FAMILIES;

@@ -6,6 +6,7 @@ import { inAnotherShard, type RunResults } from '../../core/results.js';
 import { judge, type Expectations } from './expectations.js';
 import { exitCode, summarize } from './policy.js';
 import { MergeError } from '../../faults.js';
+import { mergeProperties } from './merge-properties.js';
 
 /**
  * Merges runs (one run is re-judged alone): counts and the exit code are always recomputed from the
@@ -17,7 +18,9 @@ export function mergeResults(runs: RunResults[]): RunResults {
   const first = runs[0]!;
   if (runs.some((r) => !!r.properties) !== runs.every((r) => !!r.properties))
     throw new MergeError('cannot merge a property run (a2a-conformance properties) with a scenario run');
-  const properties = first.properties ? runs.flatMap((r) => r.properties ?? []) : undefined;
+  // A property run's families, their shards merged (merge-properties.ts); its dropped counterexamples leave the results.
+  const merged = first.properties ? mergeProperties(runs) : undefined;
+  const properties = merged?.properties;
   for (const r of runs) {
     if (r.schema !== first.schema) throw new MergeError(`cannot merge ${r.schema} with ${first.schema}`);
     if (r.client.name !== first.client.name || r.client.version !== first.client.version)
@@ -32,6 +35,7 @@ export function mergeResults(runs: RunResults[]): RunResults {
   const byId = new Map<string, RunResults['results'][number]>();
   for (const r of runs)
     for (const s of r.results) {
+      if (merged && !merged.keep(s)) continue;
       if (byId.has(s.id)) throw new MergeError(`scenario ${s.id} appears in more than one of the runs to merge`);
       byId.set(s.id, s);
     }
@@ -41,7 +45,15 @@ export function mergeResults(runs: RunResults[]): RunResults {
   // Re-judged from the verdicts, with the policy and expectations the runs were judged with.
   const catalogue = [...results.map((r) => r.id), ...notRun.keys()];
   const { unexpected } = judge(results, { strict: Boolean(first.strict) }, (first.expectations ?? undefined) as Expectations | undefined, catalogue);
-  const incomplete = missingShards(runs, notRun);
+  const incomplete =
+    missingShards(runs, notRun) ??
+    (merged?.missing
+      ? {
+          why: `merge the results.json of ${merged.missing.shards.length === 1 ? 'that shard' : 'those shards'} too`,
+          shards: merged.missing.shards,
+          missing: merged.missing.families.map((f) => `the ${f} family's cases in ${merged.missing!.shards.join(', ')}`),
+        }
+      : undefined);
   if (incomplete)
     for (const id of incomplete.missing)
       notRun.set(id, `in a shard missing from the merge${incomplete.shards?.length ? ` (${incomplete.shards.join(', ')})` : ''}: not graded`);
