@@ -2,8 +2,16 @@
 // Entry point. An installed package runs its compiled JavaScript (dist/, built by `npm pack` and
 // `prepare`); a clone, which has the TypeScript sources, runs them through tsx, so an edit is never
 // shadowed by a stale build. A2A_CONFORMANCE_DIST=1 makes a clone run its dist/ (what ships).
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+
+// `--version` alone answers from package.json, before the CLI (commander, the commands) or tsx loads:
+// a CI step that checks the tool is there pays node's own start and little more (issue 28).
+const args = process.argv.slice(2);
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  process.stdout.write(`${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
+  process.exit(0);
+}
 
 const source = new URL('../harness/cli/main.ts', import.meta.url);
 let entry = new URL('../dist/harness/cli/main.js', import.meta.url);
