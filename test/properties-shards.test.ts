@@ -6,7 +6,7 @@
  * In-process, four lanes: the CLI's own path is `report`'s (test/cli.test.ts).
  */
 import { describe, expect, it } from 'vitest';
-import type { RunResults } from '../harness/core/results.js';
+import type { PropertyCase, PropertyFamilyResult, RunResults } from '../harness/core/results.js';
 import { FAMILIES } from '../harness/properties/families/index.js';
 import { runProperties } from '../harness/properties/run.js';
 import { mergeResults } from '../harness/runner/judge/merge.js';
@@ -64,6 +64,67 @@ describe('properties --shard i/n, merged by report', () => {
     const half = mergeResults([shards[0]!]);
     expect(half.incomplete?.shards).toEqual(['2/2']);
     expect(half.exitCode).toBe(1);
+  });
+
+  it('merges by what it keeps: no case run in any shard exits 1 as the whole run would; a dropped counterexample’s ERROR sets no exit 2; a merged file merges again; a missing shard is named per family', () => {
+    const fam = (family: string, over: Partial<PropertyFamilyResult> = {}): PropertyFamilyResult => ({
+      family,
+      title: family,
+      rules: [],
+      seed: 1,
+      runs: 4,
+      ran: 0,
+      verdicts: {},
+      stories: {},
+      labels: {},
+      failed: false,
+      cases: [],
+      durationMs: 1,
+      ...over,
+    });
+    const run = (shard: string, properties: PropertyFamilyResult[], results: unknown[] = [], exitCode = 0): RunResults =>
+      ({
+        schema: 'a2a-conformance/results@1',
+        ruleset: 'r',
+        client: { name: 'c', version: '1' },
+        strict: false,
+        shard,
+        startedAt: new Date(0).toISOString(),
+        durationMs: 1,
+        results,
+        notRun: [],
+        expectations: null,
+        exitCode,
+        properties,
+      }) as unknown as RunResults;
+    // Neither shard ran a case (a fixed-profile client, say): each exits 0, the merge 1, as the whole run.
+    expect(mergeResults([run('1/2', [fam('trust')]), run('2/2', [fam('trust')])]).exitCode).toBe(1);
+    // Shard 2 failed later, with an ERROR: the whole run stops at shard 1's failure (a FAIL), exit 1.
+    const ce = (path: string, verdict: string, id: string) => ({
+      id,
+      verdict,
+      rule: 'X',
+      checks: [],
+      property: { family: 'trust', seed: 1, path, firstFailure: path },
+    });
+    const c = (path: string, verdict: PropertyCase['verdict']) => ({ path, story: 's', rule: 'X', verdict, durationMs: 1 });
+    const merged = mergeResults([
+      run('1/2', [fam('trust', { ran: 1, failed: true, counterexample: 'a', cases: [c('0', 'FAIL')] })], [ce('0', 'FAIL', 'a')], 1),
+      run('2/2', [fam('trust', { ran: 1, failed: true, counterexample: 'b', cases: [c('1', 'ERROR')] })], [ce('1', 'ERROR', 'b')], 2),
+    ]);
+    expect(merged.results.map((r) => r.id)).toEqual(['a']);
+    expect(merged.exitCode).toBe(1);
+    // A merge of 1/3 and 2/3 merges again with 3/3; without it, incomplete, naming the family's own missing shard.
+    const part = mergeResults([
+      run('1/3', [fam('trust', { ran: 1, cases: [c('0', 'PASS')] })]),
+      run('2/3', [fam('trust', { ran: 1, cases: [c('1', 'PASS')] })]),
+    ]);
+    expect(part.incomplete?.shards).toEqual(['3/3']);
+    expect(part.incomplete?.missing).toEqual(["the trust family's cases in shard(s) 3/3"]);
+    const whole = mergeResults([part, run('3/3', [fam('trust', { ran: 1, cases: [c('2', 'PASS')] })])]);
+    expect(whole.incomplete).toBeUndefined();
+    expect(whole.properties![0]!.cases.map((x) => x.path)).toEqual(['0', '1', '2']);
+    expect(whole.exitCode).toBe(0);
   });
 
   it('refuses to merge shards of different seeds, or the same shard twice', async () => {

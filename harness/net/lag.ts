@@ -13,7 +13,7 @@
  * time, it got is confirmed on a drained lane before it is reported (runner/confirm.ts), and the
  * lanes back off while the loop is clearly late (Governor).
  */
-import { openSync, readSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import type { LagRecord } from '../core/results.js';
 
 export type { LagRecord };
@@ -59,13 +59,15 @@ let schedstat: number | null | undefined;
 const schedBuf = Buffer.alloc(128);
 function runQueueWaitMs(): number | undefined {
   try {
-    schedstat ??= openSync('/proc/self/schedstat', 'r');
     if (schedstat === null) return undefined;
+    if (schedstat === undefined) schedstat = openSync('/proc/self/schedstat', 'r');
     const n = readSync(schedstat, schedBuf, 0, schedBuf.length, 0);
     const fields = schedBuf.toString('latin1', 0, n).trim().split(/\s+/);
     const ns = Number(fields[1]);
     return Number.isFinite(ns) ? ns / 1e6 : undefined;
   } catch {
+    // Unreadable here: closed, and never tried again.
+    if (typeof schedstat === 'number') closeSync(schedstat);
     schedstat = null;
     return undefined;
   }

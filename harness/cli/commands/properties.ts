@@ -98,6 +98,7 @@ function shardOf(v: string | undefined): { index: number; count: number } | unde
   if (v === undefined) return undefined;
   if (!/^[1-9]\d*\/[1-9]\d*$/.test(v)) throw new UsageError(`--shard must look like 1/3, got "${v.slice(0, 40)}"`);
   const [index, count] = v.split('/').map(Number) as [number, number];
+  if (count > 10_000) throw new UsageError(`--shard ${v.slice(0, 40)}: at most 10000 shards`);
   if (index > count) throw new UsageError(`--shard ${v}: the index must be at most the count`);
   return { index, count };
 }

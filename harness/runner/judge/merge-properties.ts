@@ -12,13 +12,17 @@ export interface MergedProperties {
   properties: PropertyFamilyResult[];
   /** The counterexamples the merge keeps (one per failed family); the others' results are dropped. */
   keep: (r: ScenarioResult) => boolean;
-  /** Shards a family misses (`2/4`), and the families that miss them. */
-  missing?: { shards: string[]; families: string[] };
+  /** The shards each family misses (`2/4`). */
+  missing?: Array<{ family: string; shards: string[] }>;
 }
 
-const shardOf = (r: RunResults) => {
-  const m = /^(\d+)\/(\d+)$/.exec(r.shard ?? '');
-  return m ? { index: Number(m[1]), count: Number(m[2]) } : undefined;
+/** The shards a run holds: `2/4`, or a merge's `merged 1/4 + 3/4` (a merged file merges again); none for a whole run. */
+const shardsOf = (r: RunResults): { indices: number[]; count: number } | undefined => {
+  const all = [...(r.shard ?? '').matchAll(/(\d+)\/(\d+)/g)].map((m) => ({ index: Number(m[1]), count: Number(m[2]) }));
+  if (all.length === 0) return undefined;
+  const count = all[0]!.count;
+  if (all.some((x) => x.count !== count)) throw new MergeError(`the run's shards were cut differently (${r.shard})`);
+  return { indices: all.map((x) => x.index), count };
 };
 
 export function mergeProperties(runs: RunResults[]): MergedProperties {
@@ -27,16 +31,14 @@ export function mergeProperties(runs: RunResults[]): MergedProperties {
   const counterexamples = new Map(runs.flatMap((r) => r.results).map((x) => [x.id, x]));
   const dropped = new Set<string>();
   const properties: PropertyFamilyResult[] = [];
-  const missingShards = new Set<string>();
-  const missingFamilies: string[] = [];
+  const missing: Array<{ family: string; shards: string[] }> = [];
   for (const [id, parts] of groups) {
+    const shards = parts.map((p) => shardsOf(p.run));
     if (parts.length === 1) {
       properties.push(parts[0]!.f);
-      const sh = shardOf(parts[0]!.run);
-      if (sh && sh.count > 1) note(id, sh.count, [sh.index]);
+      if (shards[0]) note(id, shards[0].count, shards[0].indices);
       continue;
     }
-    const shards = parts.map((p) => shardOf(p.run));
     if (shards.some((s) => !s))
       throw new MergeError(
         `the ${id} family appears in more than one run, and not every one of them is a shard (properties --shard i/n): nothing to merge it by`,
@@ -44,7 +46,7 @@ export function mergeProperties(runs: RunResults[]): MergedProperties {
     const count = shards[0]!.count;
     if (shards.some((s) => s!.count !== count))
       throw new MergeError(`the ${id} family's shards were cut differently (${parts.map((p) => p.run.shard).join(', ')})`);
-    const indices = shards.map((s) => s!.index);
+    const indices = shards.flatMap((s) => s!.indices);
     if (new Set(indices).size !== indices.length)
       throw new MergeError(`the ${id} family's shard ${indices.find((x, i) => indices.indexOf(x) !== i)}/${count} appears twice`);
     const first = parts[0]!.f;
@@ -80,14 +82,12 @@ export function mergeProperties(runs: RunResults[]): MergedProperties {
   return {
     properties,
     keep: (r) => !dropped.has(r.id),
-    ...(missingShards.size ? { missing: { shards: [...missingShards].sort(), families: missingFamilies } } : {}),
+    ...(missing.length ? { missing } : {}),
   };
 
   function note(family: string, count: number, have: number[]) {
     const lacking = Array.from({ length: count }, (_, k) => k + 1).filter((i) => !have.includes(i));
-    if (lacking.length === 0) return;
-    for (const i of lacking) missingShards.add(`${i}/${count}`);
-    missingFamilies.push(family);
+    if (lacking.length) missing.push({ family, shards: lacking.map((i) => `${i}/${count}`) });
   }
 }
 

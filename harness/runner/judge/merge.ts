@@ -45,18 +45,20 @@ export function mergeResults(runs: RunResults[]): RunResults {
   // Re-judged from the verdicts, with the policy and expectations the runs were judged with.
   const catalogue = [...results.map((r) => r.id), ...notRun.keys()];
   const { unexpected } = judge(results, { strict: Boolean(first.strict) }, (first.expectations ?? undefined) as Expectations | undefined, catalogue);
+  const missingScenarios = missingShards(runs, notRun);
+  if (missingScenarios)
+    for (const id of missingScenarios.missing)
+      notRun.set(id, `in a shard missing from the merge${missingScenarios.shards?.length ? ` (${missingScenarios.shards.join(', ')})` : ''}: not graded`);
+  // A property run's missing shards are its families' (no scenario id to list as not run).
   const incomplete =
-    missingShards(runs, notRun) ??
+    missingScenarios ??
     (merged?.missing
       ? {
-          why: `merge the results.json of ${merged.missing.shards.length === 1 ? 'that shard' : 'those shards'} too`,
-          shards: merged.missing.shards,
-          missing: merged.missing.families.map((f) => `the ${f} family's cases in ${merged.missing!.shards.join(', ')}`),
+          why: 'merge the results.json of the shards missing too',
+          shards: [...new Set(merged.missing.flatMap((m) => m.shards))].sort(),
+          missing: merged.missing.map((m) => `the ${m.family} family's cases in shard(s) ${m.shards.join(', ')}`),
         }
       : undefined);
-  if (incomplete)
-    for (const id of incomplete.missing)
-      notRun.set(id, `in a shard missing from the merge${incomplete.shards?.length ? ` (${incomplete.shards.join(', ')})` : ''}: not graded`);
   const starts = runs.map((r) => Date.parse(r.startedAt));
   const ends = runs.map((r) => Date.parse(r.startedAt) + r.durationMs);
   const { control: _firstControl, lanes: _firstLanes, incomplete: _firstIncomplete, ...rest } = first;
@@ -71,8 +73,14 @@ export function mergeResults(runs: RunResults[]): RunResults {
     summary: summarize(results),
     unexpected,
     // A property run's exit code is its families' (a passing one holds no result at all).
+    // From what the merge keeps, as runProperties computes it: 2 for a harness ERROR, 1 for a failed family or
+    // when no case ran at all (a shard that swept none is not a failure on its own; the merge decides).
     exitCode: properties
-      ? Math.max(...runs.map((r) => r.exitCode), unexpected.length || incomplete ? 1 : 0)
+      ? results.some((r) => r.verdict === 'ERROR')
+        ? 2
+        : properties.some((f) => f.failed) || properties.reduce((n, f) => n + f.ran, 0) === 0 || unexpected.length || incomplete
+          ? 1
+          : 0
       : Math.max(exitCode(results, unexpected), unexpected.length || incomplete ? 1 : 0),
     ...(incomplete ? { incomplete } : {}),
     ...(properties ? { properties } : {}),
