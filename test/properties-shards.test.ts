@@ -24,6 +24,38 @@ async function sharded(client: string, runs: number, seed: number, count: number
   return out;
 }
 
+/** A property run's results.json as a shard writes it, for the merge's own checks. */
+const fam = (family: string, over: Partial<PropertyFamilyResult> = {}): PropertyFamilyResult => ({
+  family,
+  title: family,
+  rules: [],
+  seed: 1,
+  runs: 4,
+  ran: 0,
+  verdicts: {},
+  stories: {},
+  labels: {},
+  failed: false,
+  cases: [],
+  durationMs: 1,
+  ...over,
+});
+const run = (shard: string, properties: PropertyFamilyResult[], results: unknown[] = [], exitCode = 0): RunResults =>
+  ({
+    schema: 'a2a-conformance/results@1',
+    ruleset: 'r',
+    client: { name: 'c', version: '1' },
+    strict: false,
+    shard,
+    startedAt: new Date(0).toISOString(),
+    durationMs: 1,
+    results,
+    notRun: [],
+    expectations: null,
+    exitCode,
+    properties,
+  }) as unknown as RunResults;
+
 describe('properties --shard i/n, merged by report', () => {
   it('a passing run: the merged shards hold exactly the whole run’s cases, paths and verdicts; each shard holds every n-th case', {
     timeout: 240_000,
@@ -67,36 +99,6 @@ describe('properties --shard i/n, merged by report', () => {
   });
 
   it('merges by what it keeps: no case run in any shard exits 1 as the whole run would; a dropped counterexample’s ERROR sets no exit 2; a merged file merges again; a missing shard is named per family', () => {
-    const fam = (family: string, over: Partial<PropertyFamilyResult> = {}): PropertyFamilyResult => ({
-      family,
-      title: family,
-      rules: [],
-      seed: 1,
-      runs: 4,
-      ran: 0,
-      verdicts: {},
-      stories: {},
-      labels: {},
-      failed: false,
-      cases: [],
-      durationMs: 1,
-      ...over,
-    });
-    const run = (shard: string, properties: PropertyFamilyResult[], results: unknown[] = [], exitCode = 0): RunResults =>
-      ({
-        schema: 'a2a-conformance/results@1',
-        ruleset: 'r',
-        client: { name: 'c', version: '1' },
-        strict: false,
-        shard,
-        startedAt: new Date(0).toISOString(),
-        durationMs: 1,
-        results,
-        notRun: [],
-        expectations: null,
-        exitCode,
-        properties,
-      }) as unknown as RunResults;
     // Neither shard ran a case (a fixed-profile client, say): each exits 0, the merge 1, as the whole run.
     expect(mergeResults([run('1/2', [fam('trust')]), run('2/2', [fam('trust')])]).exitCode).toBe(1);
     // Shard 2 failed later, with an ERROR: the whole run stops at shard 1's failure (a FAIL), exit 1.
@@ -128,23 +130,7 @@ describe('properties --shard i/n, merged by report', () => {
   });
 
   it('refuses to merge shards of different seeds, or the same shard twice', async () => {
-    const base = (shard: string, seed: number): RunResults =>
-      ({
-        schema: 'a2a-conformance/results@1',
-        ruleset: 'r',
-        client: { name: 'c', version: '1' },
-        strict: false,
-        shard,
-        startedAt: new Date(0).toISOString(),
-        durationMs: 1,
-        results: [],
-        notRun: [],
-        expectations: null,
-        exitCode: 0,
-        properties: [
-          { family: 'transport', title: 't', rules: [], seed, runs: 4, ran: 2, verdicts: {}, stories: {}, labels: {}, failed: false, cases: [], durationMs: 1 },
-        ],
-      }) as unknown as RunResults;
+    const base = (shard: string, seed: number) => run(shard, [fam('transport', { seed, ran: 2 })]);
     expect(() => mergeResults([base('1/2', 1), base('2/2', 2)])).toThrow(/swept different cases/);
     expect(() => mergeResults([base('1/2', 1), base('1/2', 1)])).toThrow(/appears twice/);
     expect(() => mergeResults([base('1/2', 1), base('1/3', 1)])).toThrow(/cut differently/);
