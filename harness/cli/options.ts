@@ -100,6 +100,15 @@ export const multiplierOf = (v: string) => {
 };
 
 export const lanesOf = (v: string) => wholeNumber('--lanes', v, 1, 64);
+
+/** `--shard i/n` (run and properties), checked: an index from 1 to a count of at most 10,000. */
+export function shardOf(v: string): { index: number; count: number } {
+  if (!/^[1-9]\d*\/[1-9]\d*$/.test(v)) throw new UsageError(`--shard must look like 1/3, got "${v.slice(0, 40)}"`);
+  const [index, count] = v.split('/').map(Number) as [number, number];
+  if (count > 10_000) throw new UsageError(`--shard ${v.slice(0, 40)}: at most 10000 shards`);
+  if (index > count) throw new UsageError(`--shard ${v}: the index must be at most the count`);
+  return { index, count };
+}
 /** `--family`: ids of the built-in families (checked against the list `list --families` prints). */
 export function familyList(v: string, prev: string[] = []): string[] {
   const ids = v

@@ -166,6 +166,19 @@ export interface PropertyFamilyResult {
   shrinkMs?: number;
 }
 
+/** A family's counts from its cases: how many ran, by verdict, by story, and by the rule that labelled each. */
+export function tallyCases(cases: readonly PropertyCase[]): Pick<PropertyFamilyResult, 'ran' | 'verdicts' | 'stories' | 'labels'> {
+  const verdicts: PropertyFamilyResult['verdicts'] = {};
+  const stories: Record<string, number> = {};
+  const labels: Record<string, number> = {};
+  for (const c of cases) {
+    verdicts[c.verdict] = (verdicts[c.verdict] ?? 0) + 1;
+    stories[c.story] = (stories[c.story] ?? 0) + 1;
+    labels[c.rule] = (labels[c.rule] ?? 0) + 1;
+  }
+  return { ran: cases.length, verdicts, stories, labels };
+}
+
 /**
  * The control exchange of a run (harness/runner/engine/control.ts): where none of the run's scenarios
  * showed the client speaking A2A, the harness ran a plain text task of its own on a clean peer, to

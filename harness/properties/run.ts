@@ -11,7 +11,7 @@
  */
 import fc from 'fast-check';
 import type { PropertyCase, PropertyFamilyResult, RunResults, ScenarioResult } from '../core/results.js';
-import { RESULTS_SCHEMA } from '../core/results.js';
+import { RESULTS_SCHEMA, tallyCases } from '../core/results.js';
 import { bindingProblem } from '../core/card-binding.js';
 import { BINDINGS, type Binding, DEFAULT_PROFILE, type Dialect, type Hello } from '../core/vocabulary/types.js';
 import { profileFor, unmetConstraint, type Scenario } from '../core/scenario.js';
@@ -220,14 +220,6 @@ function toScenario(family: Family, c: GeneratedCase, id: string, hello: Hello):
 }
 
 function tally(family: Family, o: PropertyRunOptions, telling: Telling, cases: PropertyCase[], started: number): PropertyFamilyResult {
-  const verdicts: PropertyFamilyResult['verdicts'] = {};
-  const stories: Record<string, number> = {};
-  const labels: Record<string, number> = {};
-  for (const c of cases) {
-    verdicts[c.verdict] = (verdicts[c.verdict] ?? 0) + 1;
-    stories[c.story] = (stories[c.story] ?? 0) + 1;
-    labels[c.rule] = (labels[c.rule] ?? 0) + 1;
-  }
   return {
     family: family.id,
     title: family.title,
@@ -235,10 +227,7 @@ function tally(family: Family, o: PropertyRunOptions, telling: Telling, cases: P
     seed: o.seed,
     runs: o.runs ?? DEFAULT_RUNS,
     ...(telling.bindings.join() !== 'JSONRPC' ? { bindings: [...telling.bindings] } : {}),
-    ran: cases.length,
-    verdicts,
-    stories,
-    labels,
+    ...tallyCases(cases),
     failed: false,
     cases,
     durationMs: Date.now() - started,

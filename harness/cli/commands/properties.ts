@@ -5,7 +5,7 @@ import { PlaceError, ReplayPathError, RunInterrupted, Stopped, UsageError } from
 import { checkClientChoice, finishWriting, load, reap } from '../context.js';
 import { print, printErr } from '../io.js';
 import type { Binding } from '../../core/vocabulary/types.js';
-import { bindingOption, configOption, familyList, lanesOf, multiplierOf, wholeNumber } from '../options.js';
+import { bindingOption, configOption, familyList, lanesOf, multiplierOf, shardOf, wholeNumber } from '../options.js';
 
 /** The options `properties` and `replay` share, as commander gives them. */
 interface PropertyOpts {
@@ -64,7 +64,7 @@ export function register(program: Command): void {
       'sweep one shard of the cases (every count-th, from index-1; the same cases, paths and seeds); merge the shards with `report`',
     )
     .action(async (opts: PropertyOpts & { family?: string[]; runs?: number; seed?: number; shard?: string }) => {
-      const shard = shardOf(opts.shard);
+      const shard = opts.shard === undefined ? undefined : shardOf(opts.shard);
       if (shard && opts.seed === undefined) throw new UsageError('--shard needs --seed: every shard must sweep the same cases');
       const seed = opts.seed ?? Math.floor(Math.random() * 2 ** 31);
       await propertyAction(opts, { seed, ...(opts.runs !== undefined ? { runs: opts.runs } : {}), ...(shard ? { shard } : {}) }, opts.family);
@@ -92,16 +92,6 @@ export function register(program: Command): void {
 /** A replay path's bounds: the first number is a case of at most --runs (1,000,000), the rest shrink steps. */
 const MAX_PATH_STEPS = 1000;
 const MAX_PATH_NUMBER = 999_999;
-
-/** `--shard i/n`, checked as `run` checks it. */
-function shardOf(v: string | undefined): { index: number; count: number } | undefined {
-  if (v === undefined) return undefined;
-  if (!/^[1-9]\d*\/[1-9]\d*$/.test(v)) throw new UsageError(`--shard must look like 1/3, got "${v.slice(0, 40)}"`);
-  const [index, count] = v.split('/').map(Number) as [number, number];
-  if (count > 10_000) throw new UsageError(`--shard ${v.slice(0, 40)}: at most 10000 shards`);
-  if (index > count) throw new UsageError(`--shard ${v}: the index must be at most the count`);
-  return { index, count };
-}
 
 /** What `properties` and `replay` do once their options are read. */
 async function propertyAction(

@@ -11,6 +11,7 @@ import { PlaceError, RunInterrupted, Stopped, UsageError } from '../../faults.js
 import { checkClientChoice, finishWriting, load, readExpectations, reap, scenarioFiles } from '../context.js';
 import { printErr, writeRaw } from '../io.js';
 import {
+  shardOf,
   configOption,
   bindingOption,
   dialectOption,
@@ -149,11 +150,7 @@ async function runAction(opts: RunOpts): Promise<void> {
  * every path written. Undefined when `--last-failed` leaves nothing to run (said, exit 0).
  */
 async function planRun(opts: RunOpts): Promise<RunPlan | undefined> {
-  if (opts.shard !== undefined && !/^[1-9]\d*\/[1-9]\d*$/.test(opts.shard)) throw new UsageError(`--shard must look like 1/3, got "${opts.shard}"`);
-  if (opts.shard) {
-    const [i, n] = opts.shard.split('/').map(Number) as [number, number];
-    if (i > n) throw new UsageError(`--shard ${opts.shard}: the index must be at most the count`);
-  }
+  if (opts.shard !== undefined) shardOf(opts.shard);
   const expectations = opts.expectations ? await readExpectations(opts.expectations) : undefined;
   await checkClientChoice(opts);
   const { loadCatalogue } = await load.catalogue();

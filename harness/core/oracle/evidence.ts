@@ -123,9 +123,16 @@ export function stateSeen(
  */
 function cancelRefusedAsTerminal(x: GradeInput, e: HttpEvent): boolean {
   if (e.rpc?.method !== 'CancelTask' || e.rpcError?.code !== -32002 || !e.taskId) return false;
-  const t = x.tasks.find((r) => r.id === e.taskId);
-  const before = t?.history.filter((h) => h.seq < e.seq).at(-1)?.state;
+  const before = stateAt(x, e.taskId, e.seq);
   return !!before && isTerminal(before);
+}
+
+/** Where the task stood in the ledger just before `seq`. */
+export function stateAt(x: GradeInput, taskId: string, seq: number): string | undefined {
+  return x.tasks
+    .find((t) => t.id === taskId)
+    ?.history.filter((h) => h.seq < seq)
+    .at(-1)?.state;
 }
 
 /** The client's first CancelTask of this task refused because the task had already ended (above), if any. */

@@ -5,7 +5,7 @@
  * the counterexample of the shard whose first failure comes first, and the cases up to it; the whole
  * run has exactly those (and, at most, a few later ones that were in flight when it failed).
  */
-import type { PropertyCase, PropertyFamilyResult, RunResults, ScenarioResult } from '../../core/results.js';
+import { tallyCases, type PropertyFamilyResult, type RunResults, type ScenarioResult } from '../../core/results.js';
 import { MergeError } from '../../faults.js';
 
 export interface MergedProperties {
@@ -70,7 +70,7 @@ export function mergeProperties(runs: RunResults[]): MergedProperties {
       .sort((a, b) => Number(a.path) - Number(b.path));
     properties.push({
       ...first,
-      ...tallied(cases),
+      ...tallyCases(cases),
       failed: !!winner,
       ...(winner?.counterexample ? { counterexample: winner.counterexample } : {}),
       ...(winner?.shrinkMs !== undefined ? { shrinkMs: winner.shrinkMs } : {}),
@@ -89,16 +89,4 @@ export function mergeProperties(runs: RunResults[]): MergedProperties {
     const lacking = Array.from({ length: count }, (_, k) => k + 1).filter((i) => !have.includes(i));
     if (lacking.length) missing.push({ family, shards: lacking.map((i) => `${i}/${count}`) });
   }
-}
-
-function tallied(cases: PropertyCase[]): Pick<PropertyFamilyResult, 'ran' | 'verdicts' | 'stories' | 'labels'> {
-  const verdicts: PropertyFamilyResult['verdicts'] = {};
-  const stories: Record<string, number> = {};
-  const labels: Record<string, number> = {};
-  for (const c of cases) {
-    verdicts[c.verdict] = (verdicts[c.verdict] ?? 0) + 1;
-    stories[c.story] = (stories[c.story] ?? 0) + 1;
-    labels[c.rule] = (labels[c.rule] ?? 0) + 1;
-  }
-  return { ran: cases.length, verdicts, stories, labels };
 }

@@ -10,7 +10,7 @@ import type { DecisionEvent, PushAttemptEvent } from '../../../transcript.js';
 import { isTerminal } from '../../../transcript.js';
 import { ledgerEvidence, wireEvidence, type EvidenceRef } from '../../../verdict.js';
 import type { GradeInput } from '../../evidence.js';
-import { failed, pushAttempts } from '../../evidence.js';
+import { failed, pushAttempts, stateAt } from '../../evidence.js';
 
 export const RECEIVER_SECTION = '13.2';
 
@@ -99,14 +99,6 @@ export function endKnown(x: GradeInput, taskId: string, d: DecisionEvent): { seq
       return { seq: e.seq, fact: `a genuine push of the task in ${e.state}, ${answered(e)}` };
   }
   return undefined;
-}
-
-/** Where the task stood in the ledger at `seq`. */
-export function stateAt(x: GradeInput, taskId: string, seq: number): string | undefined {
-  return x.tasks
-    .find((t) => t.id === taskId)
-    ?.history.filter((h) => h.seq < seq)
-    .at(-1)?.state;
 }
 
 /**
