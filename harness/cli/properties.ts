@@ -27,6 +27,8 @@ export interface PropertiesCommand {
   strict: boolean;
   deadlineMultiplier: number;
   lanes?: number;
+  /** `--workers`: threads with lanes (worker-pool.ts). */
+  workers?: number;
   /** `--binding`, as asked (the run checks them against the client's hello). */
   bindings?: Binding[];
   /** A checked, writable `.scenario.json` path. */
@@ -58,6 +60,7 @@ export async function propertiesCommand(c: PropertiesCommand): Promise<RunResult
     ...(c.path !== undefined ? { path: c.path } : {}),
     ...(c.shard !== undefined ? { shard: c.shard } : {}),
     ...(c.lanes !== undefined ? { lanes: c.lanes } : {}),
+    ...(c.workers !== undefined ? { workers: c.workers } : {}),
     ...(c.bindings?.length ? { bindings: c.bindings } : {}),
   };
   let lastTick = Date.now();

@@ -5,8 +5,9 @@
  * - event-loop delay: a timer asks to run every SAMPLE_MS and records how late it ran. Everything the
  *   peers, the listeners, the oracle and an in-process client do waits on this loop, so lateness here
  *   is time the harness did not answer, whoever caused it (its own lanes, GC, another process);
- * - CPU starvation: where Linux says it (`/proc/self/schedstat`, the main thread), the time the
- *   harness was ready to run and waited for a core: the machine was busy with something else.
+ * - CPU starvation: where Linux says it (`/proc/thread-self/schedstat`: this thread, the main one or
+ *   a lane worker's), the time the harness was ready to run and waited for a core: the machine was
+ *   busy with something else.
  *
  * A run during which the harness owed it time (a long block of its loop, or its loop late or its
  * thread waiting for a core for a share of the run) is `lagged`: a TIMEOUT, or a FAIL that rests on
@@ -51,7 +52,7 @@ export async function withThresholds<T>(t: Partial<typeof thresholds>, work: () 
 const RING = 60_000;
 
 /**
- * Run-queue wait of this process's main thread so far, in ms (undefined where the OS does not say).
+ * Run-queue wait of this thread so far, in ms (undefined where the OS does not say).
  * Read twice per scenario: the file is opened once and read in place (an open, a read and a close per
  * look were a measurable share of a property run's file work).
  */
@@ -60,7 +61,7 @@ const schedBuf = Buffer.alloc(128);
 function runQueueWaitMs(): number | undefined {
   try {
     if (schedstat === null) return undefined;
-    if (schedstat === undefined) schedstat = openSync('/proc/self/schedstat', 'r');
+    if (schedstat === undefined) schedstat = openSync('/proc/thread-self/schedstat', 'r');
     const n = readSync(schedstat, schedBuf, 0, schedBuf.length, 0);
     const fields = schedBuf.toString('latin1', 0, n).trim().split(/\s+/);
     const ns = Number(fields[1]);

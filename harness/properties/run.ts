@@ -22,6 +22,7 @@ import { laneClients, laneKind, type ClientChoice } from '../runner/engine/clien
 import { boundHeap } from '../runner/infrastructure/heap.js';
 import { confirm } from '../runner/judge/confirm.js';
 import { defaultLanes, openLanePool, type LanePool } from '../runner/engine/lanes.js';
+import { defaultWorkers, openWorkerPool } from '../runner/engine/worker-pool.js';
 import { harnessVersion } from '../runner/infrastructure/package-root.js';
 import { summarize } from '../runner/judge/policy.js';
 import { clientOf, greet, inRunFolder, RULESET_VERSION, runBindings } from '../runner/engine/run.js';
@@ -29,6 +30,12 @@ import { ReplayPathError } from '../faults.js';
 
 /** Cases per family when `--runs` is not given. */
 const DEFAULT_RUNS = 100;
+/**
+ * From how many cases a run spreads its lanes across worker threads by default: a worker thread
+ * costs its start (loading the harness again: about 0.4 s installed, 1.5 s from the TypeScript
+ * sources) and a second heap, which a short run does not win back.
+ */
+const WORKERS_FROM_CASES = 400;
 /** How long a family may spend shrinking before it keeps the smallest case found so far. */
 const SHRINK_BUDGET_MS = 120_000;
 
@@ -46,6 +53,8 @@ export interface PropertyRunOptions extends ClientChoice {
   strict?: boolean;
   deadlineMultiplier?: number;
   lanes?: number;
+  /** Worker threads the lanes are spread across (worker-pool.ts; default: one per core, at most 4; 1: this thread). */
+  workers?: number;
   shrinkBudgetMs?: number;
   /** The client options as the user gave them, for the replay command (`--client reference`, `--client-cmd "…"`). */
   clientArgs?: string;
@@ -146,13 +155,30 @@ export async function runProperties(o: PropertyRunOptions): Promise<RunResults> 
     o.onHello?.(telling.bindings);
     const deadlineMultiplier = o.deadlineMultiplier ?? 1;
     const laneProblems: string[] = [];
-    const pool = await openLanePool({
-      lanes: o.lanes ?? defaultLanes(laneKind(choice, hello)),
-      env: { pkiDir, hello, idSalt: String(o.seed), deadlineMultiplier },
-      client: laneClients(choice, hello),
-      ...(o.signal ? { kill: o.signal } : {}),
-      onError: (m) => laneProblems.push(m),
-    });
+    const kind = laneKind(choice, hello);
+    // A sweep's lanes go to worker threads too (worker-pool.ts) where the client can be made there; a replay runs one case, here.
+    const cases = ((o.runs ?? DEFAULT_RUNS) * o.families.length) / (o.shard?.count ?? 1);
+    const threads =
+      o.adapter || o.path !== undefined ? 1 : (o.workers ?? (cases >= WORKERS_FROM_CASES ? defaultWorkers(o.lanes ?? Number.POSITIVE_INFINITY) : 1));
+    // A built-in client's cases mostly wait on their peers' scripted timers: 16 lanes per thread by default.
+    const lanes = o.lanes ?? (kind === 'builtin' ? Math.min(64, 16 * threads) : defaultLanes(kind));
+    const workers = Math.min(threads, lanes);
+    const env = { pkiDir, hello, idSalt: String(o.seed), deadlineMultiplier };
+    const onError = (m: string) => laneProblems.push(m);
+    const kill = o.signal ? { kill: o.signal } : {};
+    const openLocal = (n: number) => openLanePool({ lanes: n, env, client: laneClients(choice, hello), ...kill, onError });
+    const pool =
+      workers > 1
+        ? await openWorkerPool({
+            workers,
+            lanes,
+            env,
+            choice: { client: choice.client, clientCmd: choice.clientCmd, cwd: choice.cwd, runDir: choice.runDir },
+            openLocal,
+            ...kill,
+            onError,
+          })
+        : await openLocal(lanes);
     const families: PropertyFamilyResult[] = [];
     const results: ScenarioResult[] = [];
     const unbound = boundHeap();
@@ -169,7 +195,7 @@ export async function runProperties(o: PropertyRunOptions): Promise<RunResults> 
       unbound();
       await pool.close();
     }
-    const lanes = { ...pool.history };
+    const laneHistory = { ...pool.history };
     const failed = families.filter((f) => f.failed);
     const ran = families.reduce((n, f) => n + f.ran, 0);
     const unexpected = results
@@ -198,7 +224,7 @@ export async function runProperties(o: PropertyRunOptions): Promise<RunResults> 
       // 2 for a harness fault; 1 for a failed family, or when no case ran at all; else 0.
       exitCode: results.some((r) => r.verdict === 'ERROR') ? 2 : failed.length > 0 || (ran === 0 && !o.shard) ? 1 : 0,
       properties: families,
-      lanes,
+      lanes: laneHistory,
     };
   });
 }

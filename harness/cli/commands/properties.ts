@@ -15,6 +15,7 @@ interface PropertyOpts {
   strict: boolean;
   deadlineMultiplier: number;
   lanes?: number;
+  workers?: number;
   binding?: Binding[];
   export?: string;
 }
@@ -43,8 +44,13 @@ const propertyCommand = (program: Command, name: string, description: string) =>
     .option('--deadline-multiplier <x>', 'scale every case deadline (slow machines)', multiplierOf, 1)
     .option(
       '--lanes <n>',
-      'cases in flight at once, each on its own listeners and client (default: 8 per core, at most 16, for a built-in client; 2 per core, at most 8, for --client-cmd)',
+      'cases in flight at once, each on its own listeners and client (default: 16 per thread for a built-in client; 2 per core, at most 8, for --client-cmd)',
       lanesOf,
+    )
+    .option(
+      '--workers <n>',
+      'threads the lanes are spread across, this one included (default: one per core, at most 4; 1 runs every lane on one thread, which holds memory lowest)',
+      (v) => wholeNumber('--workers', v, 1, 16),
     )
     .option('--export <file>', 'write each counterexample as a .scenario.json that runs as a plain scenario (--scenarios <file>)');
 
@@ -121,6 +127,7 @@ async function propertyAction(
       strict: opts.strict,
       deadlineMultiplier: opts.deadlineMultiplier,
       ...(opts.lanes !== undefined ? { lanes: opts.lanes } : {}),
+      ...(opts.workers !== undefined ? { workers: opts.workers } : {}),
       ...(opts.binding?.length ? { bindings: opts.binding } : {}),
       ...(exportTo !== undefined ? { exportTo } : {}),
       signal: stop.signal,

@@ -196,11 +196,6 @@ export async function openLanePool(o: {
   };
   const onKill = () => void close();
   o.kill?.addEventListener('abort', onKill, { once: true });
-  /** Runs in flight, and the gate a drained run holds closed (runs wait at it, the drained one waits for the rest to end). */
-  let inFlight = 0;
-  let gate: Promise<void> | undefined;
-  let idle: (() => void) | undefined;
-  let exclusive = Promise.resolve();
   const onEnv = async (s: Scenario) => {
     const env = free.pop() ?? (await new Promise<RunEnv>((r) => waiting.push(r)));
     try {
@@ -211,32 +206,61 @@ export async function openLanePool(o: {
       else free.push(env);
     }
   };
+  const runs = drainable(
+    async (s) => {
+      const give = await governor.slot();
+      try {
+        return await onEnv(s);
+      } finally {
+        give();
+      }
+    },
+    onEnv,
+    () => closed,
+  );
   return {
     size: envs.length,
     history: governor.history,
+    ...runs,
+    close,
+  };
+}
+
+/**
+ * A pool's two ways to run: `run` (at once, while no drained run holds the gate) and `runAlone`
+ * (once every run in flight has ended, alone, while no other starts; one at a time).
+ */
+export function drainable(
+  runOne: (s: Scenario) => Promise<ScenarioResult>,
+  runOneAlone: (s: Scenario) => Promise<ScenarioResult>,
+  closed: () => boolean,
+): Pick<LanePool, 'run' | 'runAlone'> {
+  /** Runs in flight, and the gate a drained run holds closed (runs wait at it, the drained one waits for the rest to end). */
+  let inFlight = 0;
+  let gate: Promise<void> | undefined;
+  let idle: (() => void) | undefined;
+  let exclusive = Promise.resolve();
+  return {
     async run(s) {
-      if (closed) throw new Error('the lanes are closed');
+      if (closed()) throw new Error('the lanes are closed');
       while (gate) await gate;
       // Counted from here, a slot awaited included: a drained run waits for this one too.
       inFlight++;
-      let give: (() => void) | undefined;
       try {
-        give = await governor.slot();
-        return await onEnv(s);
+        return await runOne(s);
       } finally {
-        give?.();
         if (--inFlight === 0) idle?.();
       }
     },
     runAlone(s) {
       const mine = exclusive.then(async () => {
-        if (closed) throw new Error('the lanes are closed');
+        if (closed()) throw new Error('the lanes are closed');
         let open!: () => void;
         gate = new Promise<void>((r) => (open = r));
         try {
           while (inFlight > 0) await new Promise<void>((r) => (idle = r));
           idle = undefined;
-          return await onEnv(s);
+          return await runOneAlone(s);
         } finally {
           gate = undefined;
           open();
@@ -248,6 +272,5 @@ export async function openLanePool(o: {
       );
       return mine;
     },
-    close,
   };
 }

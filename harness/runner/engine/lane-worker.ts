@@ -1,0 +1,78 @@
+/**
+ * A worker thread's side of a worker lane pool (worker-pool.ts): it opens its own lanes (listeners,
+ * push dispatcher, client adapters, lag monitor and governor, all on this thread's event loop) and
+ * runs the scenarios the main thread sends it, one message per run, answering with the graded result.
+ * The scenarios arrive as plain data (a generated case's scenario is data throughout).
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { ScenarioResult } from '../../core/results.js';
+import type { Scenario } from '../../core/scenario.js';
+import type { Hello } from '../../core/vocabulary/types.js';
+import { thresholds } from '../../net/lag.js';
+import { boundHeap } from '../infrastructure/heap.js';
+import { type ClientChoice, laneClients } from './client-factory.js';
+import { openLanePool } from './lanes.js';
+
+/** What the main thread gives a worker when it starts it. */
+export interface LaneWorkerData {
+  lanes: number;
+  env: { pkiDir: string; hello: Hello; idSalt: string; deadlineMultiplier: number };
+  /** A built-in client by name, or a `--client-cmd` client (never an in-process adapter: it cannot cross threads). */
+  choice: Omit<ClientChoice, 'adapter'>;
+  /** The lag thresholds in force where the pool was opened (a test may have raised them). */
+  thresholds: typeof thresholds;
+}
+
+/** Main thread → worker. */
+export type ToWorker = { t: 'run'; n: number; scenario: Scenario; alone: boolean } | { t: 'close' };
+/** Worker → main thread. */
+export type FromWorker =
+  | { t: 'open'; size: number }
+  | { t: 'failed'; message: string }
+  | { t: 'lane-error'; message: string }
+  | { t: 'done'; n: number; result: ScenarioResult }
+  | { t: 'threw'; n: number; message: string }
+  | { t: 'closed'; history: { start: number; min: number; backoffs: number } };
+
+async function serve(): Promise<void> {
+  const port = parentPort;
+  if (!port) throw new Error('[harness] lane-worker runs as a worker thread only');
+  const data = workerData as LaneWorkerData;
+  Object.assign(thresholds, data.thresholds);
+  const post = (m: FromWorker) => port.postMessage(m);
+  const unbound = boundHeap();
+  let pool: Awaited<ReturnType<typeof openLanePool>>;
+  // A lane that could not open is said once the others have: where none could, the one failure says it.
+  const laneErrors: string[] = [];
+  try {
+    pool = await openLanePool({
+      lanes: data.lanes,
+      env: data.env,
+      client: laneClients(data.choice, data.env.hello),
+      onError: (message) => laneErrors.push(message),
+    });
+  } catch (err) {
+    unbound();
+    post({ t: 'failed', message: (err as Error).message });
+    port.close();
+    return;
+  }
+  post({ t: 'open', size: pool.size });
+  for (const message of laneErrors) post({ t: 'lane-error', message });
+  port.on('message', (m: ToWorker) => {
+    if (m.t === 'close') {
+      void pool.close().finally(() => {
+        unbound();
+        post({ t: 'closed', history: { ...pool.history } });
+        port.close();
+      });
+      return;
+    }
+    (m.alone ? pool.runAlone(m.scenario) : pool.run(m.scenario)).then(
+      (result) => post({ t: 'done', n: m.n, result }),
+      (err: unknown) => post({ t: 'threw', n: m.n, message: (err as Error).message }),
+    );
+  });
+}
+
+void serve();

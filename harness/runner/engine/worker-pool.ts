@@ -1,0 +1,221 @@
+/**
+ * Lanes on worker threads (issue 28): the second core. One thread's event loop carries the peers,
+ * the listeners, an in-process client and the oracle, so a run on one thread leaves the other cores
+ * idle. A worker pool starts worker threads (lane-worker.ts), each with lanes of its own (listeners,
+ * dispatcher, clients, lag monitor, governor), and sends each scenario to the least busy one; the
+ * result comes back graded. Everything else (which case runs next, confirmations, shrinking, the
+ * first failure of a family) stays on the calling thread, so verdicts do not depend on the workers.
+ *
+ * Only plain-data scenarios cross (a generated case's; structured clone), and only a client a
+ * worker can make itself (a built-in by name or a `--client-cmd`): an in-process adapter stays
+ * on the calling thread's lanes (openLanePool).
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { availableParallelism, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { ScenarioResult } from '../../core/results.js';
+import type { Scenario } from '../../core/scenario.js';
+import { thresholds } from '../../net/lag.js';
+import { drainable, type LaneHistory, type LanePool } from './lanes.js';
+import type { FromWorker, LaneWorkerData, ToWorker } from './lane-worker.js';
+
+/** How long a closing worker may take to close its lanes before it is stopped. */
+const CLOSE_GRACE_MS = 15_000;
+
+/**
+ * Worker threads when none are asked for: one per core, at most 4 (the calling thread only
+ * dispatches), and never more than the lanes; 1 means the lanes run on the calling thread.
+ */
+export function defaultWorkers(lanes: number): number {
+  return Math.max(1, Math.min(4, availableParallelism(), lanes));
+}
+
+/** The temp folder as this module found it: before a run points TMPDIR at its own folder (run.ts inRunFolder). */
+const COMPILE_TMP = tmpdir();
+
+/** A worker thread running lane-worker.ts: the compiled module, or the TypeScript source through tsx (a clone, a test). */
+function startWorker(data: LaneWorkerData): Worker {
+  const here = import.meta.url;
+  if (!here.endsWith('.ts')) return new Worker(new URL('./lane-worker.js', here), { workerData: data });
+  // tsx's ESM API, as its package.json exports it (`require.resolve` would find the CommonJS build).
+  const pkg = createRequire(here).resolve('tsx/package.json');
+  const api = (JSON.parse(readFileSync(pkg, 'utf8')) as { exports: Record<string, { import: { default: string } }> }).exports['./esm/api']!.import.default;
+  const tsx = pathToFileURL(join(dirname(pkg), api)).href;
+  const entry = new URL('./lane-worker.ts', here).href;
+  // tsx keeps its compile cache in the temp folder: the user's, not the run's (a run sets TMPDIR to its
+  // own folder, which starts empty), or every worker would compile every module again.
+  const boot = `const runTmp = process.env.TMPDIR; process.env.TMPDIR = ${JSON.stringify(COMPILE_TMP)};
+    import(${JSON.stringify(tsx)}).then((m) => { m.register(); if (runTmp === undefined) delete process.env.TMPDIR; else process.env.TMPDIR = runTmp; return import(${JSON.stringify(entry)}); })`;
+  return new Worker(boot, { eval: true, workerData: data });
+}
+
+/** A run lost with its worker thread (it crashed or stopped): sent again elsewhere. */
+class ThreadGone extends Error {}
+
+interface Lane {
+  /** Where its runs go: a worker thread (its lanes), or the calling thread's own lanes. */
+  worker?: Worker;
+  local?: LanePool;
+  size: number;
+  inFlight: number;
+  pending: Map<number, { resolve: (r: ScenarioResult) => void; reject: (e: Error) => void }>;
+  /** Set once the thread has stopped (closed, crashed or stopped): it takes no more runs. */
+  gone?: string;
+  /** Settles with the worker's lane history once it has closed (or with none if it stopped otherwise). */
+  closed: Promise<LaneHistory | undefined>;
+}
+
+export interface WorkerPoolOptions {
+  /** Threads with lanes, the calling thread's included (so `workers - 1` worker threads are started). */
+  workers: number;
+  /** Lanes in all, spread across the threads (each gets at least one). */
+  lanes: number;
+  /** Opens the calling thread's share of the lanes (openLanePool). */
+  openLocal: (lanes: number) => Promise<LanePool>;
+  env: LaneWorkerData['env'];
+  choice: LaneWorkerData['choice'];
+  kill?: AbortSignal;
+  onError?: (message: string) => void;
+}
+
+export async function openWorkerPool(o: WorkerPoolOptions): Promise<LanePool> {
+  const count = Math.max(1, Math.min(o.workers, o.lanes));
+  const share = (i: number) => Math.floor(o.lanes / count) + (i < o.lanes % count ? 1 : 0);
+  let seq = 0;
+  // Declared before any worker starts: a worker's events can come while the others still open.
+  let closed = false;
+  // Thread 0 is the calling thread; the others are worker threads.
+  const starting = Array.from({ length: count }, (_, i): Promise<Lane> => {
+    if (i === 0)
+      return o.openLocal(share(0)).then((local) => ({ local, size: local.size, inFlight: 0, pending: new Map(), closed: Promise.resolve(undefined) }));
+    const worker = startWorker({ lanes: share(i), env: o.env, choice: o.choice, thresholds: { ...thresholds } });
+    const lane: Lane = { worker, size: 0, inFlight: 0, pending: new Map(), closed: Promise.resolve(undefined) };
+    let opened!: (size: number) => void;
+    let failed!: (e: Error) => void;
+    const open = new Promise<number>((resolve, reject) => {
+      opened = resolve;
+      failed = reject;
+    });
+    let history: ((h: LaneHistory | undefined) => void) | undefined;
+    lane.closed = new Promise((r) => (history = r));
+    const stop = (why: string) => {
+      if (lane.gone) return;
+      lane.gone = why;
+      if (lane.size > 0 && !closed) o.onError?.(`${why}; the scenarios it had in flight ran again on the other threads`);
+      for (const p of lane.pending.values()) p.reject(new ThreadGone(why));
+      lane.pending.clear();
+      failed(new Error(why));
+      history?.(undefined);
+    };
+    worker.on('message', (m: FromWorker) => {
+      if (m.t === 'open') opened(m.size);
+      else if (m.t === 'failed') failed(new Error(m.message));
+      else if (m.t === 'lane-error') o.onError?.(m.message);
+      else if (m.t === 'done' || m.t === 'threw') {
+        const p = lane.pending.get(m.n);
+        lane.pending.delete(m.n);
+        if (m.t === 'done') p?.resolve(m.result);
+        else p?.reject(new Error(m.message));
+      } else if (m.t === 'closed') {
+        history?.(m.history);
+        lane.gone = 'closed';
+      }
+    });
+    worker.on('error', (err) => stop(`a worker thread of the harness failed: ${err.message}`));
+    worker.on('exit', (code) => stop(`a worker thread of the harness stopped (exit code ${code})`));
+    return open.then(
+      (size) => {
+        lane.size = size;
+        return lane;
+      },
+      async (err: Error) => {
+        await worker.terminate();
+        throw err;
+      },
+    );
+  });
+  const settled = await Promise.allSettled(starting);
+  const lanes: Lane[] = [];
+  for (const r of settled) {
+    if (r.status === 'fulfilled') lanes.push(r.value);
+    else o.onError?.(`a worker thread could not open its lanes: ${(r.reason as Error).message}`);
+  }
+  if (lanes.length === 0) throw new Error(`no lane could open its listeners: ${((settled[0] as PromiseRejectedResult).reason as Error).message}`);
+
+  const history: LaneHistory = { start: 0, min: 0, backoffs: 0 };
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    o.kill?.removeEventListener('abort', onKill);
+    const histories = await Promise.all(
+      lanes.map(async (l): Promise<LaneHistory | undefined> => {
+        if (l.local) {
+          await l.local.close();
+          return { ...l.local.history };
+        }
+        if (l.gone || !l.worker) return l.closed;
+        l.worker.postMessage({ t: 'close' } satisfies ToWorker);
+        let timer: NodeJS.Timeout | undefined;
+        const late = new Promise<undefined>((r) => {
+          timer = setTimeout(r, CLOSE_GRACE_MS, undefined);
+        });
+        const h = await Promise.race([l.closed, late]);
+        clearTimeout(timer);
+        await l.worker.terminate();
+        return h;
+      }),
+    );
+    for (const h of histories) {
+      if (!h) continue;
+      history.start += h.start;
+      history.min += h.min;
+      history.backoffs += h.backoffs;
+    }
+  };
+  const onKill = () => void close();
+  o.kill?.addEventListener('abort', onKill, { once: true });
+
+  const dispatch = (lane: Lane, s: Scenario, alone: boolean): Promise<ScenarioResult> => {
+    lane.inFlight++;
+    const ran = lane.local
+      ? alone
+        ? lane.local.runAlone(s)
+        : lane.local.run(s)
+      : new Promise<ScenarioResult>((resolve, reject) => {
+          const n = ++seq;
+          lane.pending.set(n, { resolve, reject });
+          lane.worker!.postMessage({ t: 'run', n, scenario: s, alone } satisfies ToWorker);
+        });
+    return ran.finally(() => lane.inFlight--);
+  };
+  /** To the least busy thread for its size (ties: the calling thread); a run whose worker thread stopped under it runs again on another. */
+  const send = async (s: Scenario, alone: boolean): Promise<ScenarioResult> => {
+    for (;;) {
+      const live = lanes.filter((l) => !l.gone);
+      if (closed) throw new Error('the lanes are closed');
+      if (live.length === 0) throw new Error(lanes[0]?.gone ?? 'no worker thread is left');
+      const lane = live.reduce((a, b) => (b.inFlight / b.size < a.inFlight / a.size ? b : a));
+      try {
+        return await dispatch(lane, s, alone);
+      } catch (err) {
+        // The thread stopped (a crash, out of memory): the scenario never ran to a result, so it is not lost with it.
+        if (!(err instanceof ThreadGone) || closed) throw err;
+      }
+    }
+  };
+
+  return {
+    size: lanes.reduce((n, l) => n + l.size, 0),
+    history,
+    // The same drain as openLanePool's: a run alone waits for every run in flight on every thread.
+    ...drainable(
+      (s) => send(s, false),
+      (s) => send(s, true),
+      () => closed,
+    ),
+    close,
+  };
+}

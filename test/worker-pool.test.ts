@@ -1,0 +1,108 @@
+/**
+ * Lanes on worker threads (issue 28, item 1): a property run spread across this thread and worker
+ * threads gives the cases, verdicts and counterexamples of the same run on one thread; a worker
+ * thread that cannot open leaves the run to the others, said in notRun; a stopped run leaves no
+ * thread behind.
+ */
+import { readdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { RunResults } from '../harness/core/results.js';
+import { RunInterrupted } from '../harness/faults.js';
+import { FAMILIES } from '../harness/properties/families/index.js';
+import { runProperties } from '../harness/properties/run.js';
+import { openLanePool } from '../harness/runner/engine/lanes.js';
+import { openWorkerPool } from '../harness/runner/engine/worker-pool.js';
+import { createBuiltinClient } from '../clients/index.js';
+import { freshPki } from '../harness/runner/infrastructure/env.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generateCases } from '../harness/properties/run.js';
+import { caseId, caseScenario, labelCase } from '../harness/properties/family.js';
+import { DEFAULT_PROFILE } from '../harness/core/vocabulary/types.js';
+
+const families = FAMILIES.filter((f) => f.id === 'transport' || f.id === 'delivery');
+const lines = (r: RunResults, family: string, below = Number.POSITIVE_INFINITY) =>
+  r
+    .properties!.find((f) => f.family === family)!
+    .cases.filter((c) => Number(c.path) < below)
+    .map((c) => `${c.path} ${c.story} ${c.rule} ${c.verdict}`);
+const threads = () => readdirSync('/proc/self/task').length;
+
+describe('worker threads', () => {
+  it('a run on two threads gives the cases and verdicts of the same run on one', { timeout: 240_000 }, async () => {
+    const one = await runProperties({ client: 'reference', families, runs: 40, seed: 5, lanes: 8, workers: 1 });
+    const two = await runProperties({ client: 'reference', families, runs: 40, seed: 5, lanes: 8, workers: 2 });
+    // Every lane opened: four on this thread, four on the worker thread.
+    expect(two.lanes).toMatchObject({ start: 8 });
+    expect(two.notRun).toEqual([]);
+    for (const f of families) expect(lines(two, f.id)).toEqual(lines(one, f.id));
+    expect(two.exitCode).toBe(one.exitCode);
+  });
+
+  it('a failing family: the same first failure, shrunk to the same counterexample, on two threads', { timeout: 240_000 }, async () => {
+    const delivery = FAMILIES.filter((f) => f.id === 'delivery');
+    const o = { client: 'naive:trusts-any-push', families: delivery, runs: 60, seed: 1, lanes: 6, shrinkBudgetMs: 60_000 };
+    const one = await runProperties({ ...o, workers: 1 });
+    const two = await runProperties({ ...o, workers: 2 });
+    const [a, b] = [one.results[0]!, two.results[0]!];
+    expect(a.property!.firstFailure).toBeDefined();
+    expect(b.property!.firstFailure).toBe(a.property!.firstFailure);
+    expect(b.property!.path).toBe(a.property!.path);
+    expect(`${b.verdict} ${b.rule}`).toBe(`${a.verdict} ${a.rule}`);
+    expect(lines(two, 'delivery', Number(a.property!.firstFailure))).toEqual(lines(one, 'delivery', Number(a.property!.firstFailure)));
+    expect(two.exitCode).toBe(1);
+  });
+
+  it('a worker thread that cannot open its lanes is said once; the run goes on, on the lanes that opened', { timeout: 120_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'a2a-workers-'));
+    try {
+      const pki = await freshPki(dir);
+      const hello = await createBuiltinClient('reference').hello();
+      const env = { pkiDir: pki.dir, hello, idSalt: 'w', deadlineMultiplier: 1 };
+      const errors: string[] = [];
+      const pool = await openWorkerPool({
+        workers: 2,
+        lanes: 4,
+        env,
+        // The worker thread makes its clients by name, and this name is none.
+        choice: { client: 'no-such-client' },
+        openLocal: (n) => openLanePool({ lanes: n, env, client: () => createBuiltinClient('reference') }),
+        onError: (m) => errors.push(m),
+      });
+      try {
+        expect(pool.size).toBe(2);
+        expect(errors).toHaveLength(1);
+        expect(errors[0]).toMatch(/a worker thread could not open its lanes: .*no-such-client/);
+        const family = FAMILIES.find((f) => f.id === 'transport')!;
+        const c = generateCases(family, 3, 1)[0]!;
+        const r = await pool.run(caseScenario(family, c, caseId(family.id, 3, '0'), labelCase(c, DEFAULT_PROFILE)));
+        expect(r.verdict).not.toBe('ERROR');
+      } finally {
+        await pool.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a run stopped by a signal ends its worker threads', { timeout: 120_000 }, async () => {
+    const before = threads();
+    const stop = new AbortController();
+    const run = runProperties({
+      client: 'reference',
+      families,
+      runs: 200,
+      seed: 2,
+      lanes: 8,
+      workers: 2,
+      signal: stop.signal,
+      onCase: (_, done) => done === 5 && stop.abort(),
+    });
+    await expect(run).rejects.toBeInstanceOf(RunInterrupted);
+    // The run's lanes close once the signal is seen; its worker thread ends with them.
+    const deadline = Date.now() + 30_000;
+    while (threads() > before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(threads()).toBeLessThanOrEqual(before);
+  });
+});
