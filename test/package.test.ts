@@ -31,16 +31,25 @@ async function sh(cmd: string, args: string[], cwd: string): Promise<{ code: num
   }
 }
 
-/** A fresh vendor project of `kind` with the packed tarball installed and the three vendor fixtures (.ts, .mts, .json) in vendor/. */
-async function vendorProject(dir: string, tarball: string, kind: 'commonjs' | 'module'): Promise<string> {
-  const proj = join(dir, kind);
-  await mkdir(join(proj, 'vendor'), { recursive: true });
-  // No "type" at all is CommonJS, the npm default: the case where Node would read a .ts or .js file as CommonJS.
-  await writeFile(join(proj, 'package.json'), JSON.stringify({ name: `vendor-${kind}`, private: true, ...(kind === 'module' ? { type: 'module' } : {}) }));
-  for (const f of await readdir(join(ROOT, 'test/fixtures/vendor'))) await cp(join(ROOT, 'test/fixtures/vendor', f), join(proj, 'vendor', f));
-  const installed = await sh(npm, ['install', '--prefer-offline', join(dir, tarball)], proj);
+/**
+ * The packed tarball installed once, into `dir` (a package.json with no "type": CommonJS, npm's
+ * default), and a vendor project of each kind beside it with the three vendor fixtures (.ts, .mts,
+ * .json) in vendor/: Node finds the package from either project in dir/node_modules, as it would in a
+ * monorepo. One install, not two: each is about 80 MB of npm's work.
+ */
+async function vendorProjects(dir: string, tarball: string): Promise<{ esm: string; cjs: string; modules: string }> {
+  await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'vendor-root', private: true }));
+  const installed = await sh(npm, ['install', '--prefer-offline', join(dir, tarball)], dir);
   expect(installed.code, installed.stderr).toBe(0);
-  return proj;
+  const project = async (kind: 'commonjs' | 'module') => {
+    const proj = join(dir, kind);
+    await mkdir(join(proj, 'vendor'), { recursive: true });
+    // No "type" at all is CommonJS, the npm default: the case where Node would read a .ts or .js file as CommonJS.
+    await writeFile(join(proj, 'package.json'), JSON.stringify({ name: `vendor-${kind}`, private: true, ...(kind === 'module' ? { type: 'module' } : {}) }));
+    for (const f of await readdir(join(ROOT, 'test/fixtures/vendor'))) await cp(join(ROOT, 'test/fixtures/vendor', f), join(proj, 'vendor', f));
+    return proj;
+  };
+  return { esm: await project('module'), cjs: await project('commonjs'), modules: join(dir, 'node_modules') };
 }
 
 const VENDOR_IDS = ['acme/expired-certificate', 'acme/untrusted-ca', 'acme/wrong-host'];
@@ -50,40 +59,40 @@ describe('the packed package', () => {
     timeout: 400_000,
   }, async () => {
     const dir = await mkdtemp(join(tmpdir(), 'a2a-pack-'));
-    // Two installed projects and the tarball: about 160 MB, removed whether the test passes or not.
+    // The installed package and the tarball: about 80 MB, removed whether the test passes or not.
     onTestFinished(() => rm(dir, { recursive: true, force: true }));
     // dist/ was compiled by test/global-setup.ts: packing without `prepare` never rewrites it under other tests.
     const packed = await sh(npm, ['pack', '--ignore-scripts', '--pack-destination', dir], ROOT);
     expect(packed.code, packed.stderr).toBe(0);
     const tarball = (await readdir(dir)).find((f) => f.endsWith('.tgz'))!;
-    const [esm, cjs] = await Promise.all([vendorProject(dir, tarball, 'module'), vendorProject(dir, tarball, 'commonjs')]);
-    const pkg = join(cjs, 'node_modules/a2a-conformance');
+    const { esm, cjs, modules } = await vendorProjects(dir, tarball);
+    const pkg = join(modules, 'a2a-conformance');
     expect(existsSync(join(pkg, 'dist/harness/cli/main.js'))).toBe(true);
     expect(existsSync(join(pkg, 'harness'))).toBe(false);
-    expect(existsSync(join(cjs, 'node_modules/tsx'))).toBe(false);
-    const version = await sh('npx', ['a2a-conformance', '--version'], cjs);
+    expect(existsSync(join(modules, 'tsx'))).toBe(false);
+    const version = await sh('npx', ['a2a-conformance', '--version'], dir);
     expect(version.stdout.trim()).toBe((JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version);
 
     // ESM project: the whole built-in catalogue plus the vendor folder, with the reference client, in one
     // run: every verdict its declared expect, results.json by its schema; `report` renders it again.
-    const bin = (proj: string) => join(proj, 'node_modules/.bin/a2a-conformance');
-    const all = await sh(bin(esm), ['run', '--client', 'reference', '--scenarios', 'vendor', '--out', 'out'], esm);
+    const bin = join(modules, '.bin/a2a-conformance');
+    const all = await sh(bin, ['run', '--client', 'reference', '--scenarios', 'vendor', '--out', 'out'], esm);
     expect(all.code, all.stderr + all.stdout).toBe(0);
     const results = JSON.parse(await readFile(join(esm, 'out/results.json'), 'utf8')) as RunResults;
     const validate = resultsValidator();
     expect(validate(results), JSON.stringify(validate.errors)).toBe(true);
-    const builtin = JSON.parse((await sh(bin(esm), ['list', '--json'], esm)).stdout) as Array<{ id: string }>;
+    const builtin = JSON.parse((await sh(bin, ['list', '--json'], esm)).stdout) as Array<{ id: string }>;
     expect(builtin.length).toBeGreaterThan(100);
     expect(results.results.map((r) => r.id).sort()).toEqual([...builtin.map((b) => b.id), ...VENDOR_IDS].sort());
     for (const r of results.results) expect(r.verdict, `${r.id}: ${JSON.stringify(r.checks.filter((c) => c.verdict !== 'PASS'))}`).toBe(r.expect);
     expect(results.results.some((r) => r.signatures?.length)).toBe(true);
-    const again = await sh(bin(esm), ['report', 'out/results.json', '--out', 'again'], esm);
+    const again = await sh(bin, ['report', 'out/results.json', '--out', 'again'], esm);
     expect(again.code, again.stderr).toBe(0);
     expect(await readFile(join(esm, 'again/index.html'), 'utf8')).toContain('<svg');
 
     // CommonJS project: built-in and vendor scenarios of one rule together; a client that skips TLS verification fails the vendor ones.
     const some = await sh(
-      bin(cjs),
+      bin,
       ['run', '--client', 'naive:skips-tls-verify', '--rule', 'SPEC-TLS-VERIFY', '--dialect', 'a2a-v1', '--scenarios', 'vendor/*.scenario.*', '--out', 'out'],
       cjs,
     );
@@ -93,7 +102,7 @@ describe('the packed package', () => {
     for (const id of VENDOR_IDS) expect(verdicts[id], id).toBe('FAIL');
     expect(v.results.filter((r) => !r.id.startsWith('acme/')).length).toBeGreaterThan(0);
     // --no-builtin: the vendor's alone; a pattern that names nothing is an error that says so.
-    const alone = await sh(bin(cjs), ['list', '--no-builtin', '--scenarios', 'vendor'], cjs);
+    const alone = await sh(bin, ['list', '--no-builtin', '--scenarios', 'vendor'], cjs);
     expect(
       alone.stdout
         .trim()
@@ -101,7 +110,7 @@ describe('the packed package', () => {
         .map((l) => l.split(' ')[0])
         .sort(),
     ).toEqual(VENDOR_IDS);
-    const typo = await sh(bin(cjs), ['list', '--scenarios', 'vendr/*.ts'], cjs);
+    const typo = await sh(bin, ['list', '--scenarios', 'vendr/*.ts'], cjs);
     expect(typo.code).toBe(2);
     expect(typo.stderr).toMatch(/--scenarios "vendr\/\*\.ts" matches no scenario file/);
   });
