@@ -17,6 +17,7 @@ import type { HttpEvent } from '../harness/core/transcript.js';
 import { CODE_ROOT, findScenarioFiles, loadCatalogue, PACKAGE_ROOT, DEFAULT_SCENARIO_GLOB } from '../harness/runner/load/catalogue.js';
 import { closeEnv, openEnv } from '../harness/runner/infrastructure/env.js';
 import { defaultLanes } from '../harness/runner/engine/lanes.js';
+import { defaultWorkers } from '../harness/runner/engine/worker-pool.js';
 import { FAMILIES } from '../harness/properties/families/index.js';
 import type { RunEnv } from '../harness/runner/infrastructure/env.js';
 import { executeScenario } from '../harness/runner/engine/execute.js';
@@ -210,15 +211,17 @@ async function main() {
  * Each run is a child process of its own, so each peak RSS is that run's alone.
  */
 async function propertyFigures(floorCpu: number, freshFloorCpu: number): Promise<void> {
-  const one = (cases: number, lanes: number) => {
+  /** One run of `cases` generated cases (rounded up to whole runs per family); lanes and workers as `properties` takes them by default unless given. */
+  const one = (cases: number, lanes: number | 'default', workers: number | 'default' = 'default') => {
     const runs = Math.ceil(cases / FAMILIES.length);
-    const out = execFileSync(process.execPath, [join(PACKAGE_ROOT, 'bench/property-bench.mjs'), String(runs), String(lanes)], {
+    const out = execFileSync(process.execPath, [join(PACKAGE_ROOT, 'bench/property-bench.mjs'), String(runs), String(lanes), String(workers)], {
       encoding: 'utf8',
       maxBuffer: 1 << 24,
     });
     return JSON.parse(out.trim().split('\n').at(-1)!) as {
       cases: number;
       failed: string[];
+      lanes: number;
       wallMs: number;
       cpuMs: number;
       reportMs: number;
@@ -229,20 +232,24 @@ async function propertyFigures(floorCpu: number, freshFloorCpu: number): Promise
       jsonKiB: number;
     };
   };
-  const lanes = defaultLanes();
   const line = (label: string, r: ReturnType<typeof one>) =>
     console.log(
-      `${label.padEnd(22)} ${(r.cases / (r.wallMs / 1000)).toFixed(1)} cases/s (${r.cases} cases in ${(r.wallMs / 1000).toFixed(1)} s, report written in ${r.reportMs} ms) · CPU ${(r.cpuMs / r.cases).toFixed(1)} ms/case · peak RSS ${r.rssMiB} MiB, run and report · ${r.htmlKiB} KiB HTML, ${r.jsonKiB} KiB JSON · rendered again from results.json in ${r.renderMs} ms, peak RSS ${r.renderRssMiB} MiB${r.failed.length ? ` · FAILED: ${r.failed.join(', ')}` : ''}`,
+      `${label.padEnd(30)} ${(r.cases / (r.wallMs / 1000)).toFixed(1)} cases/s (${r.cases} cases in ${(r.wallMs / 1000).toFixed(1)} s on ${r.lanes} lanes, report written in ${r.reportMs} ms) · CPU ${(r.cpuMs / r.cases).toFixed(1)} ms/case · peak RSS ${r.rssMiB} MiB, run and report · ${r.htmlKiB} KiB HTML, ${r.jsonKiB} KiB JSON · rendered again from results.json in ${r.renderMs} ms, peak RSS ${r.renderRssMiB} MiB${r.failed.length ? ` · FAILED: ${r.failed.join(', ')}` : ''}`,
     );
-  line('generated, 1 lane', one(100, 1));
-  line(`generated, ${lanes} lanes`, one(400, lanes));
-  const k = one(1000, lanes);
-  line('1,000 cases', k);
+  const threads = defaultWorkers(Number.POSITIVE_INFINITY);
+  line('generated, 1 lane', one(100, 1, 1));
+  line(`generated, ${defaultLanes()} lanes, 1 thread`, one(400, defaultLanes(), 1));
+  line('1,000 cases, 1 thread', one(1000, 'default', 1));
+  const k = one(1000, 'default');
+  line(`1,000 cases, ${threads} threads`, k);
   const perCase = k.cpuMs / k.cases;
   console.log(
-    `CPU per case vs floor   ${perCase.toFixed(1)} ms per generated case = ${(perCase / floorCpu).toFixed(1)}× the keep-alive floor (${floorCpu.toFixed(1)} ms), ${(perCase / freshFloorCpu).toFixed(1)}× the fresh-handshake floor (${freshFloorCpu.toFixed(1)} ms)`,
+    `CPU per case vs floor   ${perCase.toFixed(1)} ms per generated case (${threads} threads) = ${(perCase / floorCpu).toFixed(1)}× the keep-alive floor (${floorCpu.toFixed(1)} ms), ${(perCase / freshFloorCpu).toFixed(1)}× the fresh-handshake floor (${freshFloorCpu.toFixed(1)} ms)`,
   );
-  if (process.argv.includes('--big')) line('10,000 cases', one(10_000, lanes));
+  if (process.argv.includes('--big')) {
+    line(`10,000 cases, ${threads} threads`, one(10_000, 'default'));
+    line('10,000 cases, 1 thread', one(10_000, 'default', 1));
+  }
 }
 
 if (process.argv.includes('--load')) {

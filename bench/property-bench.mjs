@@ -4,7 +4,7 @@
  * written as the CLI writes it (index.html, results.json, junit.xml, summary.md), and the process's
  * peak RSS over both. Then render-bench.mjs renders the same report from results.json in a process
  * of its own, for the rendering's own peak. bench.ts starts this as a child, so each figure is this
- * run's alone. Usage: node bench/property-bench.mjs <runs per family> <lanes>
+ * run's alone. Usage: node bench/property-bench.mjs <runs per family> <lanes|default> [<workers|default>]
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -15,10 +15,12 @@ import { runProperties } from '../dist/harness/properties/run.js';
 import { writeReports } from '../dist/reports/index.js';
 
 const runs = Number(process.argv[2] ?? 100);
-const lanes = Number(process.argv[3] ?? 4);
+// `default`: what `properties` takes when --lanes or --workers is not given.
+const lanes = process.argv[3] === undefined || process.argv[3] === 'default' ? undefined : Number(process.argv[3]);
+const workers = process.argv[4] === undefined || process.argv[4] === 'default' ? undefined : Number(process.argv[4]);
 const cpu = process.cpuUsage();
 const t0 = performance.now();
-const r = await runProperties({ client: 'reference', families: FAMILIES, runs, seed: 1, lanes });
+const r = await runProperties({ client: 'reference', families: FAMILIES, runs, seed: 1, ...(lanes ? { lanes } : {}), ...(workers ? { workers } : {}) });
 const wallMs = performance.now() - t0;
 const used = process.cpuUsage(cpu);
 const dir = mkdtempSync(join(tmpdir(), 'a2a-bench-report-'));
@@ -37,6 +39,7 @@ try {
     JSON.stringify({
       cases: r.properties.reduce((n, f) => n + f.ran, 0),
       failed: r.properties.filter((f) => f.failed).map((f) => f.family),
+      lanes: r.lanes.start,
       wallMs: Math.round(wallMs),
       cpuMs: Math.round((used.user + used.system) / 1000),
       reportMs: Math.round(reportMs),
