@@ -34,6 +34,7 @@ export const load = {
   inputFile: () => import('./input-file.js'),
   config: () => import('./config.js'),
   families: () => import('../properties/families/index.js'),
+  pkiEarly: () => import('../runner/infrastructure/pki-early.js'),
 };
 
 /**

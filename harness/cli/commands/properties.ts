@@ -105,6 +105,7 @@ async function propertyAction(
   what: { seed: number; runs?: number; path?: string; shard?: { index: number; count: number } },
   familyIds?: string[],
 ) {
+  (await load.pkiEarly()).makePkiEarly();
   await checkClientChoice(opts);
   const { FAMILIES } = await load.families();
   const families = familyIds?.length ? FAMILIES.filter((f) => familyIds.includes(f.id)) : FAMILIES;

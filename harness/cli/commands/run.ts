@@ -141,6 +141,8 @@ interface RunPlan {
 }
 
 async function runAction(opts: RunOpts): Promise<void> {
+  // The run's certificates are made on another core while the catalogue loads (pki-early.ts).
+  (await load.pkiEarly()).makePkiEarly();
   const plan = await planRun(opts);
   if (plan) await executeRun(opts, plan);
 }

@@ -9,7 +9,8 @@ import { RESULTS_SCHEMA } from '../../core/results.js';
 import type { Binding, Dialect } from '../../core/vocabulary/types.js';
 import type { Hello } from '../../core/vocabulary/types.js';
 import { helloProblem } from '../../adapters/contract.js';
-import { makePki, writePki } from '../../pki/index.js';
+import { writePki } from '../../pki/index.js';
+import { takePki } from '../infrastructure/pki-early.js';
 import { loadCatalogue, type CatalogueEntry } from '../load/catalogue.js';
 import { harnessVersion } from '../infrastructure/package-root.js';
 import { exitCode, summarize } from '../judge/policy.js';
@@ -117,8 +118,9 @@ export async function greet(
   signal?: AbortSignal,
 ): Promise<{ hello: Hello; pkiDir: string }> {
   const adapter = createClient(choice);
-  // The PKI's keys are made off the main thread (WebCrypto) while the client starts and says hello.
-  const pkiSoon = makePki();
+  // The PKI is made while the client starts and says hello: on a worker thread where the CLI started
+  // it before loading the catalogue (pki-early.ts), else here.
+  const pkiSoon = takePki();
   pkiSoon.catch(() => {});
   let hello: Hello;
   try {

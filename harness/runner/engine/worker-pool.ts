@@ -10,12 +10,9 @@
  * worker can make itself (a built-in by name or a `--client-cmd`): an in-process adapter stays
  * on the calling thread's lanes (openLanePool).
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { availableParallelism, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { availableParallelism } from 'node:os';
+import type { Worker } from 'node:worker_threads';
+import { startThread } from '../infrastructure/threads.js';
 import type { ScenarioResult } from '../../core/results.js';
 import type { Scenario } from '../../core/scenario.js';
 import { thresholds } from '../../net/lag.js';
@@ -33,24 +30,8 @@ export function defaultWorkers(lanes: number): number {
   return Math.max(1, Math.min(4, availableParallelism(), lanes));
 }
 
-/** The temp folder as this module found it: before a run points TMPDIR at its own folder (run.ts inRunFolder). */
-const COMPILE_TMP = tmpdir();
-
-/** A worker thread running lane-worker.ts: the compiled module, or the TypeScript source through tsx (a clone, a test). */
-function startWorker(data: LaneWorkerData): Worker {
-  const here = import.meta.url;
-  if (!here.endsWith('.ts')) return new Worker(new URL('./lane-worker.js', here), { workerData: data });
-  // tsx's ESM API, as its package.json exports it (`require.resolve` would find the CommonJS build).
-  const pkg = createRequire(here).resolve('tsx/package.json');
-  const api = (JSON.parse(readFileSync(pkg, 'utf8')) as { exports: Record<string, { import: { default: string } }> }).exports['./esm/api']!.import.default;
-  const tsx = pathToFileURL(join(dirname(pkg), api)).href;
-  const entry = new URL('./lane-worker.ts', here).href;
-  // tsx keeps its compile cache in the temp folder: the user's, not the run's (a run sets TMPDIR to its
-  // own folder, which starts empty), or every worker would compile every module again.
-  const boot = `const runTmp = process.env.TMPDIR; process.env.TMPDIR = ${JSON.stringify(COMPILE_TMP)};
-    import(${JSON.stringify(tsx)}).then((m) => { m.register(); if (runTmp === undefined) delete process.env.TMPDIR; else process.env.TMPDIR = runTmp; return import(${JSON.stringify(entry)}); })`;
-  return new Worker(boot, { eval: true, workerData: data });
-}
+/** A worker thread running lane-worker.ts. */
+const startWorker = (data: LaneWorkerData): Worker => startThread(import.meta.url, './lane-worker', data);
 
 /** A run lost with its worker thread (it crashed or stopped): sent again elsewhere. */
 class ThreadGone extends Error {}

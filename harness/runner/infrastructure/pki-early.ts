@@ -1,0 +1,34 @@
+/**
+ * A run's PKI made on a worker thread while the CLI loads its modules and the catalogue (issue 28:
+ * the first scenario sooner). Making the certificates is about a quarter of a second of JavaScript
+ * (ASN.1 and signatures) that would otherwise wait for the module loading on the one thread; on a
+ * second core they overlap. The PKI stays in memory until the run writes it into its own folder, so
+ * a command that ends before that leaves nothing behind; a thread that fails is replaced by making
+ * the PKI here.
+ */
+import type { Pki } from '../../pki/index.js';
+import { makePki } from '../../pki/index.js';
+import { startThread } from './threads.js';
+
+let early: Promise<Pki> | undefined;
+
+/** Starts making the next run's PKI on a worker thread (once; a second call changes nothing). */
+export function makePkiEarly(): void {
+  if (early) return;
+  early = new Promise<Pki>((resolve, reject) => {
+    const worker = startThread(import.meta.url, './pki-thread', undefined);
+    // A command that ends (a usage error, say) before it takes the PKI does not wait for it.
+    worker.unref();
+    worker.once('message', (m: { pki?: Pki; error?: string }) => (m.pki ? resolve(m.pki) : reject(new Error(m.error ?? 'no PKI'))));
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the PKI thread exited (${code})`)));
+  });
+  early.catch(() => {});
+}
+
+/** The PKI made early (taken once), or, where none was started or it failed, a fresh one made here. */
+export function takePki(): Promise<Pki> {
+  const made = early;
+  early = undefined;
+  return made ? made.catch(() => makePki()) : makePki();
+}

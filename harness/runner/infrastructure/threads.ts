@@ -1,0 +1,32 @@
+/**
+ * Worker threads of the harness (lane workers, the early PKI): started from the compiled module next
+ * to the caller (dist/, an installed package), or from its TypeScript source through tsx (a clone, a
+ * test), as the caller itself was loaded.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+
+/** The temp folder as this module found it: before a run points TMPDIR at its own folder (run.ts inRunFolder). */
+const COMPILE_TMP = tmpdir();
+
+/**
+ * Starts the module `name` (no extension) beside `caller` (its `import.meta.url`) on a worker thread
+ * with `workerData`.
+ */
+export function startThread(caller: string, name: string, workerData: unknown): Worker {
+  if (!caller.endsWith('.ts')) return new Worker(new URL(`${name}.js`, caller), { workerData });
+  // tsx's ESM API, as its package.json exports it (`require.resolve` would find the CommonJS build).
+  const pkg = createRequire(caller).resolve('tsx/package.json');
+  const api = (JSON.parse(readFileSync(pkg, 'utf8')) as { exports: Record<string, { import: { default: string } }> }).exports['./esm/api']!.import.default;
+  const tsx = pathToFileURL(join(dirname(pkg), api)).href;
+  const entry = new URL(`${name}.ts`, caller).href;
+  // tsx keeps its compile cache in the temp folder: the user's, not the run's (a run sets TMPDIR to its
+  // own folder, which starts empty), or every worker would compile every module again.
+  const boot = `const runTmp = process.env.TMPDIR; process.env.TMPDIR = ${JSON.stringify(COMPILE_TMP)};
+    import(${JSON.stringify(tsx)}).then((m) => { m.register(); if (runTmp === undefined) delete process.env.TMPDIR; else process.env.TMPDIR = runTmp; return import(${JSON.stringify(entry)}); })`;
+  return new Worker(boot, { eval: true, workerData });
+}
