@@ -17,7 +17,20 @@ export interface ArrivedRequest {
   socket: object;
 }
 
+/** What a connection's client presented, read once per connection: its handshake is over, so it cannot change, and parsing it is a measurable share of a property run's CPU. */
+const presented = new WeakMap<object, { presented: boolean; subject?: string }>();
+
 export function certSubject(socket: TLSSocket): { presented: boolean; subject?: string } {
+  let known = presented.get(socket);
+  if (!known) {
+    known = readCertSubject(socket);
+    presented.set(socket, known);
+  }
+  // A copy for each event that records it.
+  return { ...known };
+}
+
+function readCertSubject(socket: TLSSocket): { presented: boolean; subject?: string } {
   // Not `socket.authorized`: a resumed TLS 1.3 session can report authorized without a certificate.
   const peer = socket.getPeerCertificate?.();
   if (!peer || Object.keys(peer).length === 0 || !peer.raw) return { presented: false };
