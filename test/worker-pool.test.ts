@@ -87,6 +87,43 @@ describe('worker threads', () => {
     }
   });
 
+  it('a pool closed with runs in flight on every thread settles each of them (a result or an error), and its worker thread ends', {
+    timeout: 120_000,
+  }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'a2a-workers-'));
+    const before = threads();
+    try {
+      const pki = await freshPki(dir);
+      const hello = await createBuiltinClient('reference').hello();
+      const env = { pkiDir: pki.dir, hello, idSalt: 'c', deadlineMultiplier: 1 };
+      const pool = await openWorkerPool({
+        workers: 2,
+        lanes: 4,
+        env,
+        choice: { client: 'reference' },
+        openLocal: (n) => openLanePool({ lanes: n, env, client: () => createBuiltinClient('reference') }),
+      });
+      expect(pool.size).toBe(4);
+      // Push stories: each case's task works for 600–900 ms, so all four are still running when the pool closes.
+      const family = FAMILIES.find((f) => f.id === 'delivery')!;
+      const runs = generateCases(family, 1, 40)
+        .filter((c) => c.story === 'push-deliveries')
+        .slice(0, 4)
+        .map((c, i) => pool.run(caseScenario(family, c, caseId(family.id, 1, String(i)), labelCase(c, DEFAULT_PROFILE))));
+      expect(runs).toHaveLength(4);
+      await new Promise((r) => setTimeout(r, 150));
+      await pool.close();
+      const never = Symbol('never settled');
+      const settled = await Promise.race([Promise.allSettled(runs), new Promise((r) => setTimeout(r, 30_000, never))]);
+      expect(settled).not.toBe(never);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const deadline = Date.now() + 30_000;
+    while (threads() > before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(threads()).toBeLessThanOrEqual(before);
+  });
+
   it('a run stopped by a signal ends its worker threads', { timeout: 120_000 }, async () => {
     const before = threads();
     const stop = new AbortController();

@@ -49,7 +49,7 @@ const propertyCommand = (program: Command, name: string, description: string) =>
     )
     .option(
       '--workers <n>',
-      'threads the lanes are spread across, this one included (default: one per core, at most 4; 1 runs every lane on one thread, which holds memory lowest)',
+      'threads the lanes are spread across, this one included (default: one per core, at most 4, for a sweep of 400 cases or more, else 1; 1 runs every lane on one thread, which holds memory lowest)',
       (v) => wholeNumber('--workers', v, 1, 16),
     )
     .option('--export <file>', 'write each counterexample as a .scenario.json that runs as a plain scenario (--scenarios <file>)');

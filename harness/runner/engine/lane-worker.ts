@@ -31,7 +31,7 @@ export type FromWorker =
   | { t: 'failed'; message: string }
   | { t: 'lane-error'; message: string }
   | { t: 'done'; n: number; result: ScenarioResult }
-  | { t: 'threw'; n: number; message: string }
+  | { t: 'threw'; n: number; name: string; message: string }
   | { t: 'closed'; history: { start: number; min: number; backoffs: number } };
 
 async function serve(): Promise<void> {
@@ -59,20 +59,32 @@ async function serve(): Promise<void> {
   }
   post({ t: 'open', size: pool.size });
   for (const message of laneErrors) post({ t: 'lane-error', message });
+  /** Runs in flight: on close, each one's end is posted before the worker says it has closed. */
+  const inFlight = new Set<Promise<void>>();
   port.on('message', (m: ToWorker) => {
     if (m.t === 'close') {
-      void pool.close().finally(() => {
+      void (async () => {
+        await pool.close();
+        // Closed lanes end their runs (a result or an error); a run that still has not ended in the grace is left to the main thread, which fails it.
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([Promise.allSettled(inFlight), new Promise<void>((r) => (timer = setTimeout(r, SETTLE_GRACE_MS)))]);
+        clearTimeout(timer);
         unbound();
         post({ t: 'closed', history: { ...pool.history } });
         port.close();
-      });
+      })();
       return;
     }
-    (m.alone ? pool.runAlone(m.scenario) : pool.run(m.scenario)).then(
+    const ran = (m.alone ? pool.runAlone(m.scenario) : pool.run(m.scenario)).then(
       (result) => post({ t: 'done', n: m.n, result }),
-      (err: unknown) => post({ t: 'threw', n: m.n, message: (err as Error).message }),
+      (err: unknown) => post({ t: 'threw', n: m.n, name: (err as Error).name, message: (err as Error).message }),
     );
+    inFlight.add(ran);
+    void ran.finally(() => inFlight.delete(ran));
   });
 }
+
+/** How long a closing worker waits for its runs in flight to end once its lanes are closed. */
+const SETTLE_GRACE_MS = 5000;
 
 void serve();

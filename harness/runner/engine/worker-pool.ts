@@ -21,10 +21,12 @@ import type { FromWorker, LaneWorkerData, ToWorker } from './lane-worker.js';
 
 /** How long a closing worker may take to close its lanes before it is stopped. */
 const CLOSE_GRACE_MS = 15_000;
+/** How long a worker thread may take to open its lanes (load the harness, open its listeners). */
+const OPEN_TIMEOUT_MS = 60_000;
 
 /**
- * Worker threads when none are asked for: one per core, at most 4 (the calling thread only
- * dispatches), and never more than the lanes; 1 means the lanes run on the calling thread.
+ * Threads with lanes when none are asked for: one per core, at most 4 (the calling thread is one of
+ * them), and never more than the lanes; 1 means every lane runs on the calling thread.
  */
 export function defaultWorkers(lanes: number): number {
   return Math.max(1, Math.min(4, availableParallelism(), lanes));
@@ -68,8 +70,14 @@ export async function openWorkerPool(o: WorkerPoolOptions): Promise<LanePool> {
   let seq = 0;
   // Declared before any worker starts: a worker's events can come while the others still open.
   let closed = false;
+  /** Every worker thread started, so a signal while they open stops them too. */
+  const starting: Worker[] = [];
+  const stopStarting = () => {
+    for (const w of starting) void w.terminate();
+  };
+  o.kill?.addEventListener('abort', stopStarting, { once: true });
   // Thread 0 is the calling thread; the others are worker threads.
-  const starting = Array.from({ length: count }, (_, i): Promise<Lane> => {
+  const opening = Array.from({ length: count }, (_, i): Promise<Lane> => {
     if (i === 0)
       return o.openLocal(share(0)).then((local) => ({ local, size: local.size, inFlight: 0, pending: new Map(), closed: Promise.resolve(undefined) }));
     const worker = startWorker({ lanes: share(i), env: o.env, choice: o.choice, thresholds: { ...thresholds } });
@@ -82,15 +90,30 @@ export async function openWorkerPool(o: WorkerPoolOptions): Promise<LanePool> {
     });
     let history: ((h: LaneHistory | undefined) => void) | undefined;
     lane.closed = new Promise((r) => (history = r));
+    /** Its runs still pending fail: lost with a thread that stopped (sent again elsewhere), or with the pool closed. */
+    const settlePending = (err: Error) => {
+      for (const p of lane.pending.values()) p.reject(err);
+      lane.pending.clear();
+    };
     const stop = (why: string) => {
-      if (lane.gone) return;
+      if (lane.gone) return settlePending(new Error('the lanes are closed'));
       lane.gone = why;
       if (lane.size > 0 && !closed) o.onError?.(`${why}; the scenarios it had in flight ran again on the other threads`);
-      for (const p of lane.pending.values()) p.reject(new ThreadGone(why));
-      lane.pending.clear();
+      settlePending(closed ? new Error('the lanes are closed') : new ThreadGone(why));
       failed(new Error(why));
       history?.(undefined);
     };
+    // A worker that neither opens nor fails in time is stopped: the run goes on without it.
+    const openTimer = setTimeout(() => {
+      stop(`a worker thread of the harness did not open its lanes in ${OPEN_TIMEOUT_MS / 1000} s`);
+      void worker.terminate();
+    }, OPEN_TIMEOUT_MS);
+    openTimer.unref();
+    void open.then(
+      () => clearTimeout(openTimer),
+      () => clearTimeout(openTimer),
+    );
+    starting.push(worker);
     worker.on('message', (m: FromWorker) => {
       if (m.t === 'open') opened(m.size);
       else if (m.t === 'failed') failed(new Error(m.message));
@@ -99,11 +122,17 @@ export async function openWorkerPool(o: WorkerPoolOptions): Promise<LanePool> {
         const p = lane.pending.get(m.n);
         lane.pending.delete(m.n);
         if (m.t === 'done') p?.resolve(m.result);
-        else p?.reject(new Error(m.message));
+        else p?.reject(Object.assign(new Error(m.message), { name: m.name }));
       } else if (m.t === 'closed') {
         history?.(m.history);
         lane.gone = 'closed';
+        settlePending(new Error('the lanes are closed'));
       }
+    });
+    // A message that cannot be read (its result lost in transit) is a thread that failed: its runs go elsewhere.
+    worker.on('messageerror', (err) => {
+      stop(`a worker thread's message could not be read: ${err.message}`);
+      void worker.terminate();
     });
     worker.on('error', (err) => stop(`a worker thread of the harness failed: ${err.message}`));
     worker.on('exit', (code) => stop(`a worker thread of the harness stopped (exit code ${code})`));
@@ -118,15 +147,18 @@ export async function openWorkerPool(o: WorkerPoolOptions): Promise<LanePool> {
       },
     );
   });
-  const settled = await Promise.allSettled(starting);
+  const settled = await Promise.allSettled(opening);
+  o.kill?.removeEventListener('abort', stopStarting);
   const lanes: Lane[] = [];
   for (const r of settled) {
     if (r.status === 'fulfilled') lanes.push(r.value);
     else o.onError?.(`a worker thread could not open its lanes: ${(r.reason as Error).message}`);
   }
   if (lanes.length === 0) throw new Error(`no lane could open its listeners: ${((settled[0] as PromiseRejectedResult).reason as Error).message}`);
+  const size = lanes.filter((l) => !l.gone).reduce((n, l) => n + l.size, 0);
 
-  const history: LaneHistory = { start: 0, min: 0, backoffs: 0 };
+  /** `start`: the lanes open at first; `min` and `backoffs`: each thread's fewest and back-offs, summed (each thread backs off on its own loop). */
+  const history: LaneHistory = { start: size, min: 0, backoffs: 0 };
   const close = async () => {
     if (closed) return;
     closed = true;
@@ -151,13 +183,14 @@ export async function openWorkerPool(o: WorkerPoolOptions): Promise<LanePool> {
     );
     for (const h of histories) {
       if (!h) continue;
-      history.start += h.start;
       history.min += h.min;
       history.backoffs += h.backoffs;
     }
   };
   const onKill = () => void close();
   o.kill?.addEventListener('abort', onKill, { once: true });
+  // Stopped while the threads opened: closed at once.
+  if (o.kill?.aborted) await close();
 
   const dispatch = (lane: Lane, s: Scenario, alone: boolean): Promise<ScenarioResult> => {
     lane.inFlight++;
@@ -189,7 +222,7 @@ export async function openWorkerPool(o: WorkerPoolOptions): Promise<LanePool> {
   };
 
   return {
-    size: lanes.reduce((n, l) => n + l.size, 0),
+    size: Math.max(1, size),
     history,
     // The same drain as openLanePool's: a run alone waits for every run in flight on every thread.
     ...drainable(

@@ -8,27 +8,33 @@
  */
 import type { Pki } from '../../pki/index.js';
 import { makePki } from '../../pki/index.js';
+import type { Worker } from 'node:worker_threads';
 import { startThread } from './threads.js';
 
-let early: Promise<Pki> | undefined;
+let early: { pki: Promise<Pki>; worker: Worker } | undefined;
 
 /** Starts making the next run's PKI on a worker thread (once; a second call changes nothing). */
 export function makePkiEarly(): void {
   if (early) return;
-  early = new Promise<Pki>((resolve, reject) => {
-    const worker = startThread(import.meta.url, './pki-thread', undefined);
-    // A command that ends (a usage error, say) before it takes the PKI does not wait for it.
-    worker.unref();
+  const worker = startThread(import.meta.url, './pki-thread', undefined);
+  const pki = new Promise<Pki>((resolve, reject) => {
     worker.once('message', (m: { pki?: Pki; error?: string }) => (m.pki ? resolve(m.pki) : reject(new Error(m.error ?? 'no PKI'))));
     worker.once('error', reject);
     worker.once('exit', (code) => reject(new Error(`the PKI thread exited (${code})`)));
   });
-  early.catch(() => {});
+  pki.catch(() => {});
+  // After its listeners (adding one refs a worker again): a command that ends before it takes the PKI
+  // (a usage error, say) does not wait for the thread.
+  worker.unref();
+  early = { pki, worker };
 }
 
 /** The PKI made early (taken once), or, where none was started or it failed, a fresh one made here. */
 export function takePki(): Promise<Pki> {
   const made = early;
   early = undefined;
-  return made ? made.catch(() => makePki()) : makePki();
+  if (!made) return makePki();
+  // Awaited now: the thread keeps the process alive until it has answered.
+  made.worker.ref();
+  return made.pki.catch(() => makePki());
 }
