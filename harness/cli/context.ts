@@ -35,7 +35,20 @@ export const load = {
   config: () => import('./config.js'),
   families: () => import('../properties/families/index.js'),
   pkiEarly: () => import('../runner/infrastructure/pki-early.js'),
+  workerPool: () => import('../runner/engine/worker-pool.js'),
 };
+
+/**
+ * What a run starts before it loads its catalogue, on the other cores: its PKI (pki-early.ts), and the
+ * worker threads its lanes may use (worker-pool.ts; none with `--workers 1`), their modules loading
+ * meanwhile. Neither keeps the process alive if the command ends first.
+ */
+export async function startEarly(opts: { workers?: number; lanes?: number }): Promise<void> {
+  (await load.pkiEarly()).makePkiEarly();
+  if (opts.workers === 1 || opts.lanes === 1) return;
+  const { defaultWorkers, prestartLaneWorkers } = await load.workerPool();
+  prestartLaneWorkers(opts.workers ?? defaultWorkers(opts.lanes ?? Number.POSITIVE_INFINITY));
+}
 
 /**
  * Says (on stderr) what a run killed with SIGKILL left, and removes it. Every command that opens a

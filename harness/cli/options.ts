@@ -100,6 +100,7 @@ export const multiplierOf = (v: string) => {
 };
 
 export const lanesOf = (v: string) => wholeNumber('--lanes', v, 1, 64);
+export const workersOf = (v: string) => wholeNumber('--workers', v, 1, 16);
 
 /** `--shard i/n` (run and properties), checked: an index from 1 to a count of at most 10,000. */
 export function shardOf(v: string): { index: number; count: number } {

@@ -2,10 +2,10 @@
 import type { Command } from 'commander';
 import type { RunResults } from '../../core/results.js';
 import { PlaceError, ReplayPathError, RunInterrupted, Stopped, UsageError } from '../../faults.js';
-import { checkClientChoice, finishWriting, load, reap } from '../context.js';
+import { checkClientChoice, finishWriting, load, reap, startEarly } from '../context.js';
 import { print, printErr } from '../io.js';
 import type { Binding } from '../../core/vocabulary/types.js';
-import { bindingOption, configOption, familyList, lanesOf, multiplierOf, shardOf, wholeNumber } from '../options.js';
+import { bindingOption, configOption, familyList, lanesOf, multiplierOf, shardOf, wholeNumber, workersOf } from '../options.js';
 
 /** The options `properties` and `replay` share, as commander gives them. */
 interface PropertyOpts {
@@ -50,7 +50,7 @@ const propertyCommand = (program: Command, name: string, description: string) =>
     .option(
       '--workers <n>',
       'threads the lanes are spread across, this one included (default: one per core, at most 4, for a sweep of 400 cases or more, else 1; 1 runs every lane on one thread, which holds memory lowest)',
-      (v) => wholeNumber('--workers', v, 1, 16),
+      workersOf,
     )
     .option('--export <file>', 'write each counterexample as a .scenario.json that runs as a plain scenario (--scenarios <file>)');
 
@@ -105,7 +105,7 @@ async function propertyAction(
   what: { seed: number; runs?: number; path?: string; shard?: { index: number; count: number } },
   familyIds?: string[],
 ) {
-  (await load.pkiEarly()).makePkiEarly();
+  await startEarly(opts);
   await checkClientChoice(opts);
   const { FAMILIES } = await load.families();
   const families = familyIds?.length ? FAMILIES.filter((f) => familyIds.includes(f.id)) : FAMILIES;

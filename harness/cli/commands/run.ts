@@ -8,7 +8,7 @@ import type { ScenarioPick } from '../../runner/engine/select.js';
 import type { Binding, Dialect } from '../../core/vocabulary/types.js';
 import { tellOver } from '../../core/card-binding.js';
 import { PlaceError, RunInterrupted, Stopped, UsageError } from '../../faults.js';
-import { checkClientChoice, finishWriting, load, readExpectations, reap, scenarioFiles } from '../context.js';
+import { checkClientChoice, finishWriting, load, readExpectations, reap, scenarioFiles, startEarly } from '../context.js';
 import { printErr, writeRaw } from '../io.js';
 import {
   shardOf,
@@ -17,6 +17,7 @@ import {
   dialectOption,
   grepOption,
   lanesOf,
+  workersOf,
   multiplierOf,
   noBuiltinOption,
   ruleOption,
@@ -40,6 +41,7 @@ interface RunOpts {
   deadlineMultiplier: number;
   seed?: string;
   lanes?: number;
+  workers?: number;
   expectations?: string;
   updateExpectations?: string;
   shard?: string;
@@ -107,6 +109,11 @@ export function register(program: Command): void {
       'scenarios in flight at once, each on its own listeners and client (default: 8 per core, at most 16, for a built-in client; 2 per core, at most 8, for --client-cmd)',
       lanesOf,
     )
+    .option(
+      '--workers <n>',
+      'threads the lanes are spread across, this one included (default: one per core, at most 4, for a run of 60 scenarios or more, else 1)',
+      workersOf,
+    )
     .addOption(scenarioIdOption())
     .addOption(grepOption())
     .option('--last-failed', 'only the scenarios the previous report in --out found unexpected (its results.json); the new report replaces it')
@@ -141,8 +148,8 @@ interface RunPlan {
 }
 
 async function runAction(opts: RunOpts): Promise<void> {
-  // The run's certificates are made on another core while the catalogue loads (pki-early.ts).
-  (await load.pkiEarly()).makePkiEarly();
+  // The run's certificates, and the worker threads its lanes may use, start on the other cores while the catalogue loads.
+  await startEarly(opts);
   const plan = await planRun(opts);
   if (plan) await executeRun(opts, plan);
 }
@@ -232,6 +239,7 @@ async function executeRun(opts: RunOpts, plan: RunPlan): Promise<void> {
       deadlineMultiplier: opts.deadlineMultiplier,
       seed: opts.seed,
       ...(opts.lanes ? { lanes: opts.lanes } : {}),
+      ...(opts.workers ? { workers: opts.workers } : {}),
       expectations: plan.expectations,
       shard: opts.shard,
       signal: stop.signal,

@@ -4,7 +4,7 @@
  * runs the scenarios the main thread sends it, one message per run, answering with the graded result.
  * The scenarios arrive as plain data (a generated case's scenario is data throughout).
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import type { ScenarioResult } from '../../core/results.js';
 import type { Scenario } from '../../core/scenario.js';
 import type { Hello } from '../../core/vocabulary/types.js';
@@ -21,10 +21,12 @@ export interface LaneWorkerData {
   choice: Omit<ClientChoice, 'adapter'>;
   /** The lag thresholds in force where the pool was opened (a test may have raised them). */
   thresholds: typeof thresholds;
+  /** The run's environment as the calling thread has it now (its mark, its temp folder): a thread started before the run began has an older copy. */
+  environment: Record<string, string | undefined>;
 }
 
 /** Main thread → worker. */
-export type ToWorker = { t: 'run'; n: number; scenario: Scenario; alone: boolean } | { t: 'close' };
+export type ToWorker = { t: 'init'; data: LaneWorkerData } | { t: 'run'; n: number; scenario: Scenario; alone: boolean } | { t: 'close' };
 /** Worker → main thread. */
 export type FromWorker =
   | { t: 'open'; size: number }
@@ -37,7 +39,13 @@ export type FromWorker =
 async function serve(): Promise<void> {
   const port = parentPort;
   if (!port) throw new Error('[harness] lane-worker runs as a worker thread only');
-  const data = workerData as LaneWorkerData;
+  // The modules are loaded by now (a thread may be started before the run knows its lanes, pki-early
+  // style): the run's data comes in the first message.
+  const data = await new Promise<LaneWorkerData>((resolve) => port.once('message', (m: ToWorker) => m.t === 'init' && resolve(m.data)));
+  for (const [name, value] of Object.entries(data.environment)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
   Object.assign(thresholds, data.thresholds);
   const post = (m: FromWorker) => port.postMessage(m);
   const unbound = boundHeap();
@@ -61,7 +69,9 @@ async function serve(): Promise<void> {
   for (const message of laneErrors) post({ t: 'lane-error', message });
   /** Runs in flight: on close, each one's end is posted before the worker says it has closed. */
   const inFlight = new Set<Promise<void>>();
+  // The main thread sends runs only once it has heard 'open', and stops a thread it closes while it opens.
   port.on('message', (m: ToWorker) => {
+    if (m.t === 'init') return;
     if (m.t === 'close') {
       void (async () => {
         await pool.close();

@@ -9,15 +9,24 @@ import type { Hello } from '../../core/vocabulary/types.js';
 import { laneClients, laneKind, type ClientChoice } from './client-factory.js';
 import { relativeToRoot, type CatalogueEntry } from '../load/catalogue.js';
 import { unexpectedWhyFor } from '../judge/expectations.js';
-import { defaultLanes, runLanes, type LaneHistory } from './lanes.js';
+import { defaultLanes, runLanes, type LaneHistory, type LaneOptions } from './lanes.js';
+import { defaultWorkers, runLanesOnThreads } from './worker-pool.js';
 import { confirm, needsConfirmation } from '../judge/confirm.js';
 import { closeEnv, openEnv } from '../infrastructure/env.js';
 import { executeScenario } from './execute.js';
 import type { Expectations } from '../judge/expectations.js';
 
 /** What the rounds need besides the run's options: the client, its PKI, the ids' salt, and where each scenario's file is. */
+/**
+ * From how many scenarios a run spreads its lanes across worker threads by default: a worker thread
+ * costs its start (about 0.4 s installed) and a heap of its own, which a short run does not win back.
+ */
+const WORKERS_FROM_SCENARIOS = 60;
+
 export interface RoundsContext {
   lanes?: number;
+  /** Threads with lanes, this one included (`--workers`; worker-pool.ts defaultWorkers for a run of 60 scenarios or more, else 1). */
+  workers?: number;
   bail?: boolean;
   signal?: AbortSignal;
   expectations?: Expectations;
@@ -76,9 +85,24 @@ export async function runRounds(here: CatalogueEntry[], c: RoundsContext): Promi
   for (let queue = here; queue.length > 0 && bailedAfter === undefined && !o.signal?.aborted; ) {
     const pending = new AbortController();
     const stops = [bail.signal, pending.signal, ...(o.signal ? [o.signal] : [])];
-    const round = await runLanes({
+    // A long run spreads its lanes across threads (worker-pool.ts) where the client can be made there;
+    // a built-in client gets 16 lanes per thread then (the scenarios mostly wait on their peers' timers).
+    const kind = laneKind(choice, hello);
+    const wanted = choice.adapter ? 1 : (o.workers ?? (queue.length >= WORKERS_FROM_SCENARIOS ? defaultWorkers(o.lanes ?? Number.POSITIVE_INFINITY) : 1));
+    const laneCount = o.lanes ?? (kind === 'builtin' && wanted > 1 ? Math.min(64, 16 * wanted) : defaultLanes(kind));
+    const threads = Math.min(laneCount, wanted);
+    const onThreads = (x: LaneOptions) =>
+      threads > 1
+        ? runLanesOnThreads({
+            ...x,
+            workers: threads,
+            hello,
+            choice: { client: choice.client, clientCmd: choice.clientCmd, cwd: choice.cwd, runDir: choice.runDir },
+          })
+        : runLanes(x);
+    const round = await onThreads({
       scenarios: queue.map((e) => e.scenario),
-      lanes: o.lanes ?? defaultLanes(laneKind(choice, hello)),
+      lanes: laneCount,
       env: { pkiDir, hello, idSalt: seed, deadlineMultiplier },
       client: laneClients(choice, hello),
       stop: AbortSignal.any(stops),

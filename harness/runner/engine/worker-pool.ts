@@ -13,10 +13,11 @@
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { startThread } from '../infrastructure/threads.js';
+import { RUN_MARK } from '../../adapters/process-group.js';
 import type { ScenarioResult } from '../../core/results.js';
 import type { Scenario } from '../../core/scenario.js';
 import { thresholds } from '../../net/lag.js';
-import { drainable, type LaneHistory, type LanePool } from './lanes.js';
+import { drainable, openLanePool, type LaneHistory, type LaneOptions, type LanePool } from './lanes.js';
 import type { FromWorker, LaneWorkerData, ToWorker } from './lane-worker.js';
 
 /** How long a closing worker may take to close its lanes before it is stopped. */
@@ -32,8 +33,31 @@ export function defaultWorkers(lanes: number): number {
   return Math.max(1, Math.min(4, availableParallelism(), lanes));
 }
 
-/** A worker thread running lane-worker.ts. */
-const startWorker = (data: LaneWorkerData): Worker => startThread(import.meta.url, './lane-worker', data);
+/** Worker threads started ahead of a run (prestartLaneWorkers), their modules loading while it gets ready. */
+const spares: Worker[] = [];
+
+/**
+ * Starts the worker threads a run of `threads` threads will want (threads - 1), so their modules load
+ * on the other cores while this thread loads the catalogue and greets the client (from the sources,
+ * through tsx, that is over a second). Unused, they hold nothing: they do not keep the process alive.
+ */
+export function prestartLaneWorkers(threads: number): void {
+  while (spares.length < threads - 1) {
+    const worker = startThread(import.meta.url, './lane-worker', undefined);
+    worker.once('error', () => {});
+    worker.once('exit', () => spares.includes(worker) && spares.splice(spares.indexOf(worker), 1));
+    worker.unref();
+    spares.push(worker);
+  }
+}
+
+/** A worker thread running lane-worker.ts with the run's data: a spare one where there is, else a new one. */
+function startWorker(data: LaneWorkerData): Worker {
+  const worker = spares.shift() ?? startThread(import.meta.url, './lane-worker', undefined);
+  worker.ref();
+  worker.postMessage({ t: 'init', data } satisfies ToWorker);
+  return worker;
+}
 
 /** A run lost with its worker thread (it crashed or stopped): sent again elsewhere. */
 class ThreadGone extends Error {}
@@ -80,7 +104,13 @@ export async function openWorkerPool(o: WorkerPoolOptions): Promise<LanePool> {
   const opening = Array.from({ length: count }, (_, i): Promise<Lane> => {
     if (i === 0)
       return o.openLocal(share(0)).then((local) => ({ local, size: local.size, inFlight: 0, pending: new Map(), closed: Promise.resolve(undefined) }));
-    const worker = startWorker({ lanes: share(i), env: o.env, choice: o.choice, thresholds: { ...thresholds } });
+    const worker = startWorker({
+      lanes: share(i),
+      env: o.env,
+      choice: o.choice,
+      thresholds: { ...thresholds },
+      environment: { [RUN_MARK]: process.env[RUN_MARK], TMPDIR: process.env.TMPDIR },
+    });
     const lane: Lane = { worker, size: 0, inFlight: 0, pending: new Map(), closed: Promise.resolve(undefined) };
     let opened!: (size: number) => void;
     let failed!: (e: Error) => void;
@@ -215,6 +245,9 @@ export async function openWorkerPool(o: WorkerPoolOptions): Promise<LanePool> {
       try {
         return await dispatch(lane, s, alone);
       } catch (err) {
+        // A scenario that is not plain data (a vendor's, with a function in it) cannot cross: it runs here.
+        const here = lanes.find((l) => l.local && !l.gone);
+        if ((err as Error).name === 'DataCloneError' && lane.worker && here) return dispatch(here, s, alone);
         // The thread stopped (a crash, out of memory): the scenario never ran to a result, so it is not lost with it.
         if (!(err instanceof ThreadGone) || closed) throw err;
       }
@@ -232,4 +265,50 @@ export async function openWorkerPool(o: WorkerPoolOptions): Promise<LanePool> {
     ),
     close,
   };
+}
+
+/**
+ * A run's queue of scenarios (runLanes' contract) on lanes spread across this thread and worker
+ * threads: each loop takes the next scenario and runs it on the least busy thread. A scenario that is
+ * not plain data runs on this thread's lanes.
+ */
+export async function runLanesOnThreads(
+  o: LaneOptions & { workers: number; hello: LaneWorkerData['env']['hello']; choice: LaneWorkerData['choice'] },
+): Promise<LaneHistory> {
+  const queue = o.scenarios;
+  let next = 0;
+  const lanes = Math.max(1, Math.min(o.lanes, queue.length));
+  const kill = o.kill ? { kill: o.kill } : {};
+  let pool: LanePool;
+  try {
+    pool = await openWorkerPool({
+      workers: o.workers,
+      lanes,
+      env: { ...o.env, hello: o.hello },
+      choice: o.choice,
+      openLocal: (n) => openLanePool({ lanes: n, env: o.env, client: o.client, ...kill }),
+      ...kill,
+      onError: (m) => o.onError('*', m),
+    });
+  } catch (err) {
+    o.onError('*', (err as Error).message);
+    return { start: lanes, min: 0, backoffs: 0 };
+  }
+  const loop = async () => {
+    while (next < queue.length && !o.stop?.aborted && !o.kill?.aborted) {
+      const s = queue[next++]!;
+      o.onStart?.(s.id);
+      try {
+        o.onResult(await pool.run(s));
+      } catch (err) {
+        o.onError(s.id, (err as Error).message);
+      }
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: pool.size }, loop));
+  } finally {
+    await pool.close();
+  }
+  return { ...pool.history };
 }
