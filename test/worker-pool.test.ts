@@ -104,6 +104,17 @@ describe('worker threads', () => {
         openLocal: (n) => openLanePool({ lanes: n, env, client: () => createBuiltinClient('reference') }),
       });
       expect(pool.size).toBe(4);
+      // A scenario that is not plain data (a function in it, as a vendor's module may hold) cannot cross
+      // to a worker thread: it runs on this thread's lanes. With one run here already, the worker thread
+      // is the least busy, so the scenario is sent there first.
+      const transport = FAMILIES.find((f) => f.id === 'transport')!;
+      const c = generateCases(transport, 3, 1)[0]!;
+      const plain = caseScenario(transport, c, caseId(transport.id, 3, '0'), labelCase(c, DEFAULT_PROFILE));
+      const withFunction = { ...caseScenario(transport, c, caseId(transport.id, 3, '1'), labelCase(c, DEFAULT_PROFILE)), note: () => 'not data' };
+      expect(() => structuredClone(withFunction)).toThrow();
+      const first = pool.run(plain);
+      const second = await pool.run(withFunction);
+      expect(second.verdict).toBe((await first).verdict);
       // Push stories: each case's task works for 600–900 ms, so all four are still running when the pool closes.
       const family = FAMILIES.find((f) => f.id === 'delivery')!;
       const runs = generateCases(family, 1, 40)
