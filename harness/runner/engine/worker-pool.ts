@@ -13,6 +13,8 @@
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { startThread } from '../infrastructure/threads.js';
+import { closeEnv, openEnv, type RunEnv } from '../infrastructure/env.js';
+import { executeScenario } from './execute.js';
 import { RUN_MARK } from '../../adapters/process-group.js';
 import type { ScenarioResult } from '../../core/results.js';
 import type { Scenario } from '../../core/scenario.js';
@@ -277,38 +279,78 @@ export async function runLanesOnThreads(
 ): Promise<LaneHistory> {
   const queue = o.scenarios;
   let next = 0;
+  const take = () => (next < queue.length && !o.stop?.aborted && !o.kill?.aborted ? queue[next++] : undefined);
   const lanes = Math.max(1, Math.min(o.lanes, queue.length));
   const kill = o.kill ? { kill: o.kill } : {};
-  let pool: LanePool;
+  // The first lane opens alone on this thread and starts at once, as runLanes' first lane does (the
+  // run's first result comes sooner); once its first scenario is under way, the others open, on every thread.
+  let started!: () => void;
+  const firstStarted = new Promise<void>((r) => (started = r));
+  const first = firstLane(o, take, started).finally(started);
+  let pool: LanePool | undefined;
   try {
-    pool = await openWorkerPool({
-      workers: o.workers,
-      lanes,
-      env: { ...o.env, hello: o.hello },
-      choice: o.choice,
-      openLocal: (n) => openLanePool({ lanes: n, env: o.env, client: o.client, ...kill }),
-      ...kill,
-      onError: (m) => o.onError('*', m),
-    });
+    await firstStarted;
+    if (lanes > 1)
+      pool = await openWorkerPool({
+        workers: o.workers,
+        lanes: lanes - 1,
+        env: { ...o.env, hello: o.hello },
+        choice: o.choice,
+        openLocal: (n) => openLanePool({ lanes: n, env: o.env, client: o.client, ...kill }),
+        ...kill,
+        onError: (m) => o.onError('*', m),
+      });
   } catch (err) {
+    // The first lane runs them all.
     o.onError('*', (err as Error).message);
-    return { start: lanes, min: 0, backoffs: 0 };
   }
-  const loop = async () => {
-    while (next < queue.length && !o.stop?.aborted && !o.kill?.aborted) {
-      const s = queue[next++]!;
+  const loop = async (p: LanePool) => {
+    for (let s = take(); s; s = take()) {
       o.onStart?.(s.id);
       try {
-        o.onResult(await pool.run(s));
+        o.onResult(await p.run(s));
       } catch (err) {
         o.onError(s.id, (err as Error).message);
       }
     }
   };
   try {
-    await Promise.all(Array.from({ length: pool.size }, loop));
+    await Promise.all([first, ...(pool ? Array.from({ length: pool.size }, () => loop(pool)) : [])]);
   } finally {
-    await pool.close();
+    await pool?.close();
   }
-  return { ...pool.history };
+  const h = pool?.history;
+  return { start: 1 + (h?.start ?? 0), min: 1 + (h?.min ?? 0), backoffs: h?.backoffs ?? 0 };
+}
+
+/** A lane of this thread's, opened alone, that runs scenarios from the shared queue until it is empty (or the run stops). */
+async function firstLane(o: LaneOptions, take: () => Scenario | undefined, started: () => void): Promise<void> {
+  const client = o.client();
+  let env: RunEnv;
+  try {
+    env = await openEnv({ ...o.env, client });
+  } catch (err) {
+    await client.close?.().catch(() => undefined);
+    o.onError('*', `a lane could not open its listeners: ${(err as Error).message}`);
+    return;
+  }
+  // A signal closes it at once, as it closes the pool's lanes.
+  let closing: Promise<void> | undefined;
+  const close = () => (closing ??= closeEnv(env));
+  o.kill?.addEventListener('abort', close, { once: true });
+  try {
+    for (let s = take(); s; s = take()) {
+      o.onStart?.(s.id);
+      // Once its first scenario is under way, the other lanes open.
+      setImmediate(started);
+      try {
+        o.onResult(await executeScenario(s, env));
+      } catch (err) {
+        o.onError(s.id, (err as Error).message);
+      }
+    }
+  } finally {
+    o.kill?.removeEventListener('abort', close);
+    await close();
+  }
 }
