@@ -39,13 +39,14 @@ export const load = {
 };
 
 /**
- * What a run starts before it loads its catalogue, on the other cores: its PKI (pki-early.ts), and the
- * worker threads its lanes may use (worker-pool.ts; none with `--workers 1`), their modules loading
+ * What a run starts before it loads its catalogue, on the other cores: its PKI (pki-early.ts), and,
+ * where the run may spread its lanes across threads (`threads`: a built-in client's long run), the
+ * worker threads it would use (worker-pool.ts; none with `--workers 1`), their modules loading
  * meanwhile. Neither keeps the process alive if the command ends first.
  */
-export async function startEarly(opts: { workers?: number; lanes?: number }): Promise<void> {
+export async function startEarly(opts: { workers?: number; lanes?: number }, threads: boolean): Promise<void> {
   (await load.pkiEarly()).makePkiEarly();
-  if (opts.workers === 1 || opts.lanes === 1) return;
+  if (!threads || opts.workers === 1 || opts.lanes === 1) return;
   const { defaultWorkers, prestartLaneWorkers } = await load.workerPool();
   prestartLaneWorkers(opts.workers ?? defaultWorkers(opts.lanes ?? Number.POSITIVE_INFINITY));
 }

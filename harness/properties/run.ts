@@ -156,12 +156,16 @@ export async function runProperties(o: PropertyRunOptions): Promise<RunResults> 
     const deadlineMultiplier = o.deadlineMultiplier ?? 1;
     const laneProblems: string[] = [];
     const kind = laneKind(choice, hello);
-    // A sweep's lanes go to worker threads too (worker-pool.ts) where the client can be made there; a replay runs one case, here.
+    // A sweep of a built-in client's spreads its lanes across worker threads too (worker-pool.ts: a worker
+    // thread makes the client by name; a --client-cmd client's processes are registered, for the run's
+    // cleanup, on the thread that starts them); a replay runs one case, here.
     const cases = ((o.runs ?? DEFAULT_RUNS) * o.families.length) / (o.shard?.count ?? 1);
     const threads =
-      o.adapter || o.path !== undefined ? 1 : (o.workers ?? (cases >= WORKERS_FROM_CASES ? defaultWorkers(o.lanes ?? Number.POSITIVE_INFINITY) : 1));
+      !o.client || o.adapter || o.path !== undefined
+        ? 1
+        : (o.workers ?? (cases >= WORKERS_FROM_CASES ? defaultWorkers(o.lanes ?? Number.POSITIVE_INFINITY) : 1));
     // A built-in client's cases mostly wait on their peers' scripted timers: 16 lanes per thread by default.
-    const lanes = o.lanes ?? (kind === 'builtin' ? Math.min(64, 16 * threads) : defaultLanes(kind));
+    const lanes = o.lanes ?? (threads > 1 ? Math.min(64, 16 * threads) : defaultLanes(kind));
     const workers = Math.min(threads, lanes);
     const env = { pkiDir, hello, idSalt: String(o.seed), deadlineMultiplier };
     const onError = (m: string) => laneProblems.push(m);

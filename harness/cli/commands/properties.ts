@@ -49,7 +49,7 @@ const propertyCommand = (program: Command, name: string, description: string) =>
     )
     .option(
       '--workers <n>',
-      'threads the lanes are spread across, this one included (default: one per core, at most 4, for a sweep of 400 cases or more, else 1; 1 runs every lane on one thread, which holds memory lowest)',
+      "threads the lanes are spread across, this one included (default for a built-in client's sweep of 400 cases or more: one per core, at most 4; else 1; 1 runs every lane on one thread, which holds memory lowest)",
       workersOf,
     )
     .option('--export <file>', 'write each counterexample as a .scenario.json that runs as a plain scenario (--scenarios <file>)');
@@ -105,7 +105,9 @@ async function propertyAction(
   what: { seed: number; runs?: number; path?: string; shard?: { index: number; count: number } },
   familyIds?: string[],
 ) {
-  await startEarly(opts);
+  // Threads for a built-in client's sweep of 400 cases or more (run.ts), never for a replay.
+  const cases = (what.runs ?? 100) * (familyIds?.length || 5);
+  await startEarly(opts, opts.clientCmd === undefined && what.path === undefined && cases >= 400);
   await checkClientChoice(opts);
   const { FAMILIES } = await load.families();
   const families = familyIds?.length ? FAMILIES.filter((f) => familyIds.includes(f.id)) : FAMILIES;

@@ -106,12 +106,12 @@ export function register(program: Command): void {
     .option('--seed <salt>', 'salt of the opaque scenario ids (random by default)')
     .option(
       '--lanes <n>',
-      'scenarios in flight at once, each on its own listeners and client (default: 8 per core, at most 16, for a built-in client; 2 per core, at most 8, for --client-cmd)',
+      'scenarios in flight at once, each on its own listeners and client (default: 8 per core, at most 16, for a built-in client, or 16 per thread where the run uses several; 2 per core, at most 8, for --client-cmd)',
       lanesOf,
     )
     .option(
       '--workers <n>',
-      'threads the lanes are spread across, this one included (default: one per core, at most 4, for a run of 60 scenarios or more, else 1)',
+      "threads the lanes are spread across, this one included (default for a built-in client's run of 60 scenarios or more, without --bail: one per core, at most 4; else 1)",
       workersOf,
     )
     .addOption(scenarioIdOption())
@@ -149,7 +149,7 @@ interface RunPlan {
 
 async function runAction(opts: RunOpts): Promise<void> {
   // The run's certificates, and the worker threads its lanes may use, start on the other cores while the catalogue loads.
-  await startEarly(opts);
+  await startEarly(opts, opts.clientCmd === undefined && !opts.bail);
   const plan = await planRun(opts);
   if (plan) await executeRun(opts, plan);
 }

@@ -25,7 +25,7 @@ const WORKERS_FROM_SCENARIOS = 60;
 
 export interface RoundsContext {
   lanes?: number;
-  /** Threads with lanes, this one included (`--workers`; worker-pool.ts defaultWorkers for a run of 60 scenarios or more, else 1). */
+  /** Threads with lanes, this one included (`--workers`; a built-in client's run of 60 scenarios or more: worker-pool.ts defaultWorkers; else 1). */
   workers?: number;
   bail?: boolean;
   signal?: AbortSignal;
@@ -87,9 +87,15 @@ export async function runRounds(here: CatalogueEntry[], c: RoundsContext): Promi
     const stops = [bail.signal, pending.signal, ...(o.signal ? [o.signal] : [])];
     // A long run spreads its lanes across threads (worker-pool.ts) where the client can be made there;
     // a built-in client gets 16 lanes per thread then (the scenarios mostly wait on their peers' timers).
+    // Only a built-in client's (a worker thread makes it by name; a --client-cmd client's processes are
+    // registered, for the run's cleanup, on the thread that starts them), and not under --bail (a thread's
+    // queued scenarios would start after the bail).
     const kind = laneKind(choice, hello);
-    const wanted = choice.adapter ? 1 : (o.workers ?? (queue.length >= WORKERS_FROM_SCENARIOS ? defaultWorkers(o.lanes ?? Number.POSITIVE_INFINITY) : 1));
-    const laneCount = o.lanes ?? (kind === 'builtin' && wanted > 1 ? Math.min(64, 16 * wanted) : defaultLanes(kind));
+    const wanted =
+      !choice.client || choice.adapter || o.bail
+        ? 1
+        : (o.workers ?? (queue.length >= WORKERS_FROM_SCENARIOS ? defaultWorkers(o.lanes ?? Number.POSITIVE_INFINITY) : 1));
+    const laneCount = o.lanes ?? (wanted > 1 ? Math.min(64, 16 * wanted) : defaultLanes(kind));
     const threads = Math.min(laneCount, wanted);
     const onThreads = (x: LaneOptions) =>
       threads > 1

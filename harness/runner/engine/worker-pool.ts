@@ -182,17 +182,22 @@ export async function openWorkerPool(o: WorkerPoolOptions): Promise<LanePool> {
   const settled = await Promise.allSettled(opening);
   o.kill?.removeEventListener('abort', stopStarting);
   const lanes: Lane[] = [];
-  for (const r of settled) {
+  settled.forEach((r, i) => {
     if (r.status === 'fulfilled') lanes.push(r.value);
-    else o.onError?.(`a worker thread could not open its lanes: ${(r.reason as Error).message}`);
+    else o.onError?.(`${i === 0 ? "this thread's lanes could not open" : 'a worker thread could not open its lanes'}: ${(r.reason as Error).message}`);
+  });
+  if (lanes.length === 0) {
+    const first = ((settled[0] as PromiseRejectedResult).reason as Error).message;
+    throw new Error(first.startsWith('no lane could open') ? first : `no lane could open its listeners: ${first}`);
   }
-  if (lanes.length === 0) throw new Error(`no lane could open its listeners: ${((settled[0] as PromiseRejectedResult).reason as Error).message}`);
   const size = lanes.filter((l) => !l.gone).reduce((n, l) => n + l.size, 0);
 
   /** `start`: the lanes open at first; `min` and `backoffs`: each thread's fewest and back-offs, summed (each thread backs off on its own loop). */
   const history: LaneHistory = { start: size, min: 0, backoffs: 0 };
-  const close = async () => {
-    if (closed) return;
+  // One close, whoever asks (a signal, then the run's own finally): each waits for the same.
+  let closing: Promise<void> | undefined;
+  const close = () => (closing ??= closeAll());
+  const closeAll = async () => {
     closed = true;
     o.kill?.removeEventListener('abort', onKill);
     const histories = await Promise.all(
@@ -233,7 +238,13 @@ export async function openWorkerPool(o: WorkerPoolOptions): Promise<LanePool> {
       : new Promise<ScenarioResult>((resolve, reject) => {
           const n = ++seq;
           lane.pending.set(n, { resolve, reject });
-          lane.worker!.postMessage({ t: 'run', n, scenario: s, alone } satisfies ToWorker);
+          try {
+            lane.worker!.postMessage({ t: 'run', n, scenario: s, alone } satisfies ToWorker);
+          } catch (err) {
+            // Not sent (a scenario that is not plain data): nothing will answer it.
+            lane.pending.delete(n);
+            throw err;
+          }
         });
     return ran.finally(() => lane.inFlight--);
   };
@@ -296,7 +307,7 @@ export async function runLanesOnThreads(
         lanes: lanes - 1,
         env: { ...o.env, hello: o.hello },
         choice: o.choice,
-        openLocal: (n) => openLanePool({ lanes: n, env: o.env, client: o.client, ...kill }),
+        openLocal: (n) => openLanePool({ lanes: n, env: o.env, client: o.client, ...kill, onError: (m) => o.onError('*', m) }),
         ...kill,
         onError: (m) => o.onError('*', m),
       });
