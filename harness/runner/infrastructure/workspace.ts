@@ -164,6 +164,7 @@ function killRunProcesses(dir: string, since?: string | null): string[] {
       // no registry
     }
   }
+  const throughGroups: number[] = [];
   for (const [pgid, ticks] of groups) {
     if (!Number.isInteger(pgid) || pgid <= 1) continue;
     // Where /proc tells, a group is killed while its leader is the very process registered (same start
@@ -178,6 +179,7 @@ function killRunProcesses(dir: string, since?: string | null): string[] {
     // Named before the group goes: the reap message says what was killed through it.
     const members = canVerify ? groupMembers(pgid) : [];
     members.forEach(note);
+    throughGroups.push(...members);
     try {
       process.kill(-pgid, 'SIGKILL');
       if (!canVerify) killed.set(-pgid, `process group ${pgid}`);
@@ -190,6 +192,9 @@ function killRunProcesses(dir: string, since?: string | null): string[] {
   killAll(escaped);
   const late = markedProcesses(dir);
   killAll(late);
+  // As for the marked ones: the run is over only once what it killed is gone (a loaded machine takes a
+  // while to tear a process down, and one still dying is still running to whoever looks).
+  if (canVerify) waitGone([...throughGroups, ...escaped, ...late], 2000);
   return [...killed.values()];
 }
 
