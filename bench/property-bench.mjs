@@ -17,10 +17,10 @@ import { writeReports } from '../dist/reports/index.js';
 const runs = Number(process.argv[2] ?? 100);
 // `default`: what `properties` takes when --lanes or --workers is not given.
 const lanes = process.argv[3] === undefined || process.argv[3] === 'default' ? undefined : Number(process.argv[3]);
-const workers = process.argv[4] === undefined || process.argv[4] === 'default' ? undefined : Number(process.argv[4]);
+const workers = process.argv[4] === undefined || process.argv[4] === 'default' ? 'auto' : Number(process.argv[4]);
 const cpu = process.cpuUsage();
 const t0 = performance.now();
-const r = await runProperties({ client: 'reference', families: FAMILIES, runs, seed: 1, ...(lanes ? { lanes } : {}), ...(workers ? { workers } : {}) });
+const r = await runProperties({ client: 'reference', families: FAMILIES, runs, seed: 1, ...(lanes ? { lanes } : {}), workers });
 const wallMs = performance.now() - t0;
 const used = process.cpuUsage(cpu);
 const dir = mkdtempSync(join(tmpdir(), 'a2a-bench-report-'));

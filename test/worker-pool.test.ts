@@ -18,6 +18,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateCases } from '../harness/properties/run.js';
+import { runConformance } from '../harness/runner/engine/run.js';
+import { CODE_ROOT, DEFAULT_SCENARIO_GLOB, findScenarioFiles, loadCatalogue } from '../harness/runner/load/catalogue.js';
 import { caseId, caseScenario, labelCase } from '../harness/properties/family.js';
 import { DEFAULT_PROFILE } from '../harness/core/vocabulary/types.js';
 
@@ -133,6 +135,18 @@ describe('worker threads', () => {
     const deadline = Date.now() + 30_000;
     while (threads() > before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     expect(threads()).toBeLessThanOrEqual(before);
+  });
+
+  it('run: the built-in catalogue on two threads gives each scenario the verdict and rule it gets on one', { timeout: 240_000 }, async () => {
+    const files = await findScenarioFiles([DEFAULT_SCENARIO_GLOB], CODE_ROOT);
+    const catalogue = await loadCatalogue(files);
+    const verdicts = (r: RunResults) => Object.fromEntries(r.results.map((x) => [x.id, `${x.verdict} ${x.rule}`]));
+    const one = await runConformance({ client: 'naive', files, catalogue, seed: 'w', workers: 1 });
+    const two = await runConformance({ client: 'naive', files, catalogue, seed: 'w', workers: 2 });
+    expect(two.lanes?.start).toBe(32);
+    expect(two.notRun).toEqual(one.notRun);
+    expect(verdicts(two)).toEqual(verdicts(one));
+    expect(two.exitCode).toBe(one.exitCode);
   });
 
   it('a run stopped by a signal ends its worker threads', { timeout: 120_000 }, async () => {

@@ -60,7 +60,7 @@ export async function propertiesCommand(c: PropertiesCommand): Promise<RunResult
     ...(c.path !== undefined ? { path: c.path } : {}),
     ...(c.shard !== undefined ? { shard: c.shard } : {}),
     ...(c.lanes !== undefined ? { lanes: c.lanes } : {}),
-    ...(c.workers !== undefined ? { workers: c.workers } : {}),
+    workers: c.workers ?? 'auto',
     ...(c.bindings?.length ? { bindings: c.bindings } : {}),
   };
   let lastTick = Date.now();

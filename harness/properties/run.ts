@@ -53,8 +53,12 @@ export interface PropertyRunOptions extends ClientChoice {
   strict?: boolean;
   deadlineMultiplier?: number;
   lanes?: number;
-  /** Worker threads the lanes are spread across (worker-pool.ts; default: one per core, at most 4; 1: this thread). */
-  workers?: number;
+  /**
+   * Threads the lanes are spread across, this one included (worker-pool.ts). `auto` (the CLI's
+   * default): one per core, at most 4, for a built-in client's sweep of 400 cases or more, else 1.
+   * Absent (the programmatic API's default): 1.
+   */
+  workers?: number | 'auto';
   shrinkBudgetMs?: number;
   /** The client options as the user gave them, for the replay command (`--client reference`, `--client-cmd "…"`). */
   clientArgs?: string;
@@ -163,7 +167,11 @@ export async function runProperties(o: PropertyRunOptions): Promise<RunResults> 
     const threads =
       !o.client || o.adapter || o.path !== undefined
         ? 1
-        : (o.workers ?? (cases >= WORKERS_FROM_CASES ? defaultWorkers(o.lanes ?? Number.POSITIVE_INFINITY) : 1));
+        : o.workers === 'auto'
+          ? cases >= WORKERS_FROM_CASES
+            ? defaultWorkers(o.lanes ?? Number.POSITIVE_INFINITY)
+            : 1
+          : (o.workers ?? 1);
     // A built-in client's cases mostly wait on their peers' scripted timers: 16 lanes per thread by default.
     const lanes = o.lanes ?? (threads > 1 ? Math.min(64, 16 * threads) : defaultLanes(kind));
     const workers = Math.min(threads, lanes);

@@ -239,7 +239,7 @@ async function executeRun(opts: RunOpts, plan: RunPlan): Promise<void> {
       deadlineMultiplier: opts.deadlineMultiplier,
       seed: opts.seed,
       ...(opts.lanes ? { lanes: opts.lanes } : {}),
-      ...(opts.workers ? { workers: opts.workers } : {}),
+      workers: opts.workers ?? 'auto',
       expectations: plan.expectations,
       shard: opts.shard,
       signal: stop.signal,

@@ -25,8 +25,12 @@ const WORKERS_FROM_SCENARIOS = 60;
 
 export interface RoundsContext {
   lanes?: number;
-  /** Threads with lanes, this one included (`--workers`; a built-in client's run of 60 scenarios or more: worker-pool.ts defaultWorkers; else 1). */
-  workers?: number;
+  /**
+   * Threads with lanes, this one included (`--workers`). `auto` (the CLI's default): worker-pool.ts
+   * defaultWorkers for a built-in client's run of 60 scenarios or more, else 1. Absent (the
+   * programmatic API's default): 1, so a caller's process gets no thread it did not ask for.
+   */
+  workers?: number | 'auto';
   bail?: boolean;
   signal?: AbortSignal;
   expectations?: Expectations;
@@ -94,7 +98,11 @@ export async function runRounds(here: CatalogueEntry[], c: RoundsContext): Promi
     const wanted =
       !choice.client || choice.adapter || o.bail
         ? 1
-        : (o.workers ?? (queue.length >= WORKERS_FROM_SCENARIOS ? defaultWorkers(o.lanes ?? Number.POSITIVE_INFINITY) : 1));
+        : o.workers === 'auto'
+          ? queue.length >= WORKERS_FROM_SCENARIOS
+            ? defaultWorkers(o.lanes ?? Number.POSITIVE_INFINITY)
+            : 1
+          : (o.workers ?? 1);
     const laneCount = o.lanes ?? (wanted > 1 ? Math.min(64, 16 * wanted) : defaultLanes(kind));
     const threads = Math.min(laneCount, wanted);
     const onThreads = (x: LaneOptions) =>

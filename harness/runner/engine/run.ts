@@ -62,8 +62,8 @@ export interface RunOptions extends ClientChoice {
   shardTimings?: ReadonlyMap<string, number>;
   /** Scenarios in flight at once, each on its own listeners and client (`--lanes`; defaultLanes() when absent). */
   lanes?: number;
-  /** Threads the lanes are spread across, this one included (`--workers`; rounds.ts). */
-  workers?: number;
+  /** Threads the lanes are spread across, this one included (`--workers`; `auto`: the CLI's default; absent: 1; rounds.ts). */
+  workers?: number | 'auto';
   /** Aborting stops the run: its processes are killed, its folder removed, and RunInterrupted thrown. */
   signal?: AbortSignal;
 }
