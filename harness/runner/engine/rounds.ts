@@ -89,10 +89,9 @@ export async function runRounds(here: CatalogueEntry[], c: RoundsContext): Promi
   for (let queue = here; queue.length > 0 && bailedAfter === undefined && !o.signal?.aborted; ) {
     const pending = new AbortController();
     const stops = [bail.signal, pending.signal, ...(o.signal ? [o.signal] : [])];
-    // A long run spreads its lanes across threads (worker-pool.ts) where the client can be made there;
-    // a built-in client gets 16 lanes per thread then (the scenarios mostly wait on their peers' timers).
-    // Only a built-in client's (a worker thread makes it by name; a --client-cmd client's processes are
-    // registered, for the run's cleanup, on the thread that starts them), and not under --bail (a thread's
+    // A built-in client's long run spreads its lanes across threads (worker-pool.ts), 16 per thread (the
+    // scenarios mostly wait on their peers' timers). Not a --client-cmd client's (its processes are
+    // registered, for the run's cleanup, by the thread that starts them), nor under --bail (a thread's
     // queued scenarios would start after the bail).
     const kind = laneKind(choice, hello);
     const wanted =
