@@ -44,7 +44,7 @@ const propertyCommand = (program: Command, name: string, description: string) =>
     .option('--deadline-multiplier <x>', 'scale every case deadline (slow machines)', multiplierOf, 1)
     .option(
       '--lanes <n>',
-      'cases in flight at once, each on its own listeners and client (default: 16 per thread for a built-in client; 2 per core, at most 8, for --client-cmd)',
+      'cases in flight at once, each on its own listeners and client (default: 8 per core, at most 16, for a built-in client, or 16 per thread where the sweep uses several; 2 per core, at most 8, for --client-cmd)',
       lanesOf,
     )
     .option(
