@@ -21,8 +21,8 @@ import type { RuleId } from '../core/oracle/rules.js';
 import { laneClients, laneKind, type ClientChoice } from '../runner/engine/client-factory.js';
 import { boundHeap } from '../runner/infrastructure/heap.js';
 import { confirm } from '../runner/judge/confirm.js';
-import { defaultLanes, openLanePool, type LanePool } from '../runner/engine/lanes.js';
-import { defaultWorkers, openWorkerPool } from '../runner/engine/worker-pool.js';
+import { openLanePool, type LanePool } from '../runner/engine/lanes.js';
+import { openWorkerPool, planThreads } from '../runner/engine/worker-pool.js';
 import { harnessVersion } from '../runner/infrastructure/package-root.js';
 import { summarize } from '../runner/judge/policy.js';
 import { clientOf, greet, inRunFolder, RULESET_VERSION, runBindings } from '../runner/engine/run.js';
@@ -159,22 +159,17 @@ export async function runProperties(o: PropertyRunOptions): Promise<RunResults> 
     o.onHello?.(telling.bindings);
     const deadlineMultiplier = o.deadlineMultiplier ?? 1;
     const laneProblems: string[] = [];
-    const kind = laneKind(choice, hello);
     // A sweep of a built-in client's spreads its lanes across worker threads too (worker-pool.ts: a worker
     // thread makes the client by name; a --client-cmd client's processes are registered, for the run's
     // cleanup, on the thread that starts them); a replay runs one case, here.
     const cases = ((o.runs ?? DEFAULT_RUNS) * o.families.length) / (o.shard?.count ?? 1);
-    const threads =
-      !o.client || o.adapter || o.path !== undefined
-        ? 1
-        : o.workers === 'auto'
-          ? cases >= WORKERS_FROM_CASES
-            ? defaultWorkers(o.lanes ?? Number.POSITIVE_INFINITY)
-            : 1
-          : (o.workers ?? 1);
-    // A built-in client's cases mostly wait on their peers' scripted timers: 16 lanes per thread by default.
-    const lanes = o.lanes ?? (threads > 1 ? Math.min(64, 16 * threads) : defaultLanes(kind));
-    const workers = Math.min(threads, lanes);
+    const { threads: workers, lanes } = planThreads({
+      ...(o.workers !== undefined ? { workers: o.workers } : {}),
+      ...(o.lanes !== undefined ? { lanes: o.lanes } : {}),
+      threadsAllowed: !!o.client && !o.adapter && o.path === undefined,
+      long: cases >= WORKERS_FROM_CASES,
+      kind: laneKind(choice, hello),
+    });
     const env = { pkiDir, hello, idSalt: String(o.seed), deadlineMultiplier };
     const onError = (m: string) => laneProblems.push(m);
     const kill = o.signal ? { kill: o.signal } : {};

@@ -69,11 +69,9 @@ export async function runLanes(o: LaneOptions): Promise<LaneHistory> {
     if (i > 0) await firstOpen;
     if (next >= queue.length || o.stop?.aborted || o.kill?.aborted) return;
     let env: RunEnv;
-    const client = o.client();
     try {
-      env = await openEnv({ ...o.env, client });
+      env = await openLane(o.env, o.client);
     } catch (err) {
-      await client.close?.().catch(() => undefined);
       // This lane's share goes to the others; with no lane open, run.ts records what never came back.
       o.onError('*', `a lane could not open its listeners: ${(err as Error).message}`);
       return;
@@ -110,6 +108,17 @@ export async function runLanes(o: LaneOptions): Promise<LaneHistory> {
     governor.close();
   }
   return { ...governor.history };
+}
+
+/** A lane's environment with a fresh client; a lane that cannot open lets its client go (a shared process counts the lanes that hold it). */
+export async function openLane(env: Omit<EnvOptions, 'client'>, client: () => ClientAdapter): Promise<RunEnv> {
+  const c = client();
+  try {
+    return await openEnv({ ...env, client: c });
+  } catch (err) {
+    await c.close?.().catch(() => undefined);
+    throw err;
+  }
 }
 
 /**
@@ -167,16 +176,7 @@ export async function openLanePool(o: {
   kill?: AbortSignal;
   onError?: (message: string) => void;
 }): Promise<LanePool> {
-  const opened = await Promise.allSettled(
-    Array.from({ length: Math.max(1, o.lanes) }, async () => {
-      const client = o.client();
-      // A lane that cannot open lets its client go (a shared process counts the lanes that hold it).
-      return openEnv({ ...o.env, client }).catch(async (err: unknown) => {
-        await client.close?.().catch(() => undefined);
-        throw err;
-      });
-    }),
-  );
+  const opened = await Promise.allSettled(Array.from({ length: Math.max(1, o.lanes) }, () => openLane(o.env, o.client)));
   const envs: RunEnv[] = [];
   for (const r of opened) {
     if (r.status === 'fulfilled') envs.push(r.value);

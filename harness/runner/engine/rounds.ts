@@ -9,8 +9,8 @@ import type { Hello } from '../../core/vocabulary/types.js';
 import { laneClients, laneKind, type ClientChoice } from './client-factory.js';
 import { relativeToRoot, type CatalogueEntry } from '../load/catalogue.js';
 import { unexpectedWhyFor } from '../judge/expectations.js';
-import { defaultLanes, runLanes, type LaneHistory, type LaneOptions } from './lanes.js';
-import { defaultWorkers, runLanesOnThreads } from './worker-pool.js';
+import { runLanes, type LaneHistory, type LaneOptions } from './lanes.js';
+import { planThreads, runLanesOnThreads } from './worker-pool.js';
 import { confirm, needsConfirmation } from '../judge/confirm.js';
 import { closeEnv, openEnv } from '../infrastructure/env.js';
 import { executeScenario } from './execute.js';
@@ -93,17 +93,13 @@ export async function runRounds(here: CatalogueEntry[], c: RoundsContext): Promi
     // scenarios mostly wait on their peers' timers). Not a --client-cmd client's (its processes are
     // registered, for the run's cleanup, by the thread that starts them), nor under --bail (a thread's
     // queued scenarios would start after the bail).
-    const kind = laneKind(choice, hello);
-    const wanted =
-      !choice.client || choice.adapter || o.bail
-        ? 1
-        : o.workers === 'auto'
-          ? queue.length >= WORKERS_FROM_SCENARIOS
-            ? defaultWorkers(o.lanes ?? Number.POSITIVE_INFINITY)
-            : 1
-          : (o.workers ?? 1);
-    const laneCount = o.lanes ?? (wanted > 1 ? Math.min(64, 16 * wanted) : defaultLanes(kind));
-    const threads = Math.min(laneCount, wanted);
+    const { threads, lanes: laneCount } = planThreads({
+      ...(o.workers !== undefined ? { workers: o.workers } : {}),
+      ...(o.lanes !== undefined ? { lanes: o.lanes } : {}),
+      threadsAllowed: !!choice.client && !choice.adapter && !o.bail,
+      long: queue.length >= WORKERS_FROM_SCENARIOS,
+      kind: laneKind(choice, hello),
+    });
     const onThreads = (x: LaneOptions) =>
       threads > 1
         ? runLanesOnThreads({

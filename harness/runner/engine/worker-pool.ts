@@ -13,13 +13,13 @@
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { startThread } from '../infrastructure/threads.js';
-import { closeEnv, openEnv, type RunEnv } from '../infrastructure/env.js';
+import { closeEnv, type RunEnv } from '../infrastructure/env.js';
 import { executeScenario } from './execute.js';
 import { RUN_MARK } from '../../adapters/process-group.js';
 import type { ScenarioResult } from '../../core/results.js';
 import type { Scenario } from '../../core/scenario.js';
 import { thresholds } from '../../net/lag.js';
-import { drainable, openLanePool, type LaneHistory, type LaneOptions, type LanePool } from './lanes.js';
+import { defaultLanes, drainable, openLane, openLanePool, type LaneHistory, type LaneOptions, type LanePool } from './lanes.js';
 import type { FromWorker, LaneWorkerData, ToWorker } from './lane-worker.js';
 
 /** How long a closing worker may take to close its lanes before it is stopped. */
@@ -33,6 +33,23 @@ const OPEN_TIMEOUT_MS = 60_000;
  */
 export function defaultWorkers(lanes: number): number {
   return Math.max(1, Math.min(4, availableParallelism(), lanes));
+}
+
+/**
+ * How many threads and lanes a run takes. `workers`: a number, `auto` (the CLI's default: defaultWorkers
+ * where the run is `long`, else 1) or absent (the programmatic API's default: 1). `threadsAllowed`:
+ * whether a worker thread can run this client (a built-in, made by name) at all. With several threads,
+ * a built-in client gets 16 lanes per thread (its scenarios mostly wait on their peers' timers), at
+ * most 64; on one, the lanes' default for its kind.
+ */
+export function planThreads(o: { workers?: number | 'auto'; lanes?: number; threadsAllowed: boolean; long: boolean; kind: 'builtin' | 'process' }): {
+  threads: number;
+  lanes: number;
+} {
+  const auto = o.long ? defaultWorkers(o.lanes ?? Number.POSITIVE_INFINITY) : 1;
+  const wanted = o.threadsAllowed ? (o.workers === 'auto' ? auto : (o.workers ?? 1)) : 1;
+  const lanes = o.lanes ?? (wanted > 1 ? Math.min(64, 16 * wanted) : defaultLanes(o.kind));
+  return { threads: Math.min(lanes, wanted), lanes };
 }
 
 /** Worker threads started ahead of a run (prestartLaneWorkers), their modules loading while it gets ready. */
@@ -336,12 +353,10 @@ export async function runLanesOnThreads(
 
 /** A lane of this thread's, opened alone, that runs scenarios from the shared queue until it is empty (or the run stops). */
 async function firstLane(o: LaneOptions, take: () => Scenario | undefined, started: () => void): Promise<void> {
-  const client = o.client();
   let env: RunEnv;
   try {
-    env = await openEnv({ ...o.env, client });
+    env = await openLane(o.env, o.client);
   } catch (err) {
-    await client.close?.().catch(() => undefined);
     o.onError('*', `a lane could not open its listeners: ${(err as Error).message}`);
     return;
   }
