@@ -23,6 +23,7 @@ import { FAMILIES } from '../harness/properties/families/index.js';
 import { peerRuntime } from '../harness/properties/peer-runtime.js';
 import { taskIntent } from '../harness/properties/task-intent.js';
 import { caseAt, generateCases, runProperties } from '../harness/properties/run.js';
+import { CaseWindow } from '../harness/properties/cases.js';
 import { PROTO, protoMessages } from './helpers/proto.js';
 
 const VARS = { rpcUrl: 'https://127.0.0.1:4443/t/abc/rpc', tokenUrl: 'https://127.0.0.1:4443/t/abc/token' };
@@ -77,6 +78,22 @@ describe('arbitraries', () => {
       expect(generateCases(family, 1234, 40)).toEqual(a);
       expect(generateCases(family, 1235, 40)).not.toEqual(a);
       for (const i of [0, 7, 39]) expect(caseAt(family, 1234, String(i))).toEqual(a[i]);
+    }
+  });
+
+  it('a sweep generates its cases a window at a time: the windows hold exactly the cases of the whole run, in its order', () => {
+    const both = ['a2a-v1', 'a2a-v0.3'] as const;
+    for (const family of FAMILIES) {
+      const whole = generateCases(family, 77, 60, both, ['JSONRPC', 'GRPC']);
+      const window = new CaseWindow(family, 77, 60, both, ['JSONRPC', 'GRPC'], 7);
+      expect(
+        whole.map((_, i) => window.at(i)),
+        family.id,
+      ).toEqual(whole);
+      // Asked out of order (a shard, a confirmation), a window is generated again with the same cases.
+      expect(window.at(3)).toEqual(whole[3]);
+      expect(generateCases(family, 77, 5, both, ['JSONRPC', 'GRPC'], 50)).toEqual(whole.slice(50, 55));
+      expect(() => window.at(60)).toThrow(RangeError);
     }
   });
 

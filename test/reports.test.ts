@@ -6,7 +6,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunResults } from '../harness/core/results.js';
 import { mergeResults } from '../harness/runner/judge/merge.js';
-import { renderHtmlReport, renderJunit, renderMarkdown } from '../reports/index.js';
+import { renderHtmlReport, renderJunit, renderMarkdown, resultsJson } from '../reports/index.js';
 import { assemble, runInProcess } from './helpers/results.js';
 
 const HOSTILE = `</script><script>alert(1)</script><img src=x onerror=alert(2)> "quotes" 'single' \u2028line\u2029sep & <b>bold</b> ]]> --> <!-- \u001b[31mred\u0000 \ud800lone`;
@@ -146,5 +146,39 @@ describe('merging shards', () => {
     expect(mergeResults([{ ...assemble('naive', real.results), exitCode: 0 }]).exitCode).toBe(real.exitCode);
     expect(() => mergeResults([a, { ...b, strict: true }])).toThrow(/different rulesets or --strict/);
     expect(() => mergeResults([a, { ...b, client: { ...b.client, name: 'other' } }])).toThrow(/different clients/);
+  });
+});
+
+describe('results.json', () => {
+  it('is written in pieces: a property run of 2,500 cases parses back to the document JSON.stringify makes, one case per line, no piece holding the whole', () => {
+    const cases = Array.from({ length: 2500 }, (_, i) => ({
+      path: String(i),
+      story: i % 3 ? 'live-input' : HOSTILE,
+      rule: 'NEG-LIVE-INPUT',
+      verdict: 'PASS' as const,
+      durationMs: i,
+    }));
+    const family = (id: string, n: number) => ({
+      family: id,
+      title: id,
+      rules: ['NEG-LIVE-INPUT'],
+      seed: 1,
+      runs: n,
+      ran: n,
+      verdicts: { PASS: n },
+      stories: {},
+      labels: {},
+      failed: false,
+      cases: cases.slice(0, n),
+      durationMs: 1,
+    });
+    const r = { ...real, properties: [family('negotiation', 2500), family('empty', 0), family('handshake', 3)] } as RunResults;
+    const pieces = [...resultsJson(r)];
+    const text = pieces.join('');
+    expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(r)));
+    expect(Math.max(...pieces.map((p) => p.length))).toBeLessThan(text.length / 2);
+    expect(text.split('\n').filter((l) => /^ {8}\{"path":"\d+"/.test(l))).toHaveLength(2503);
+    // No property cases: the document as JSON.stringify indents it, in one piece.
+    expect([...resultsJson(real)]).toEqual([JSON.stringify(real, null, 2) + '\n']);
   });
 });

@@ -26,7 +26,9 @@ import { openWorkerPool, planThreads } from '../runner/engine/worker-pool.js';
 import { harnessVersion } from '../runner/infrastructure/package-root.js';
 import { summarize } from '../runner/judge/policy.js';
 import { clientOf, greet, inRunFolder, RULESET_VERSION, runBindings } from '../runner/engine/run.js';
-import { ReplayPathError } from '../faults.js';
+import { CaseWindow, caseAt, V1 } from './cases.js';
+
+export { caseAt, generateCases } from './cases.js';
 
 /** Cases per family when `--runs` is not given. */
 const DEFAULT_RUNS = 100;
@@ -73,9 +75,7 @@ export interface PropertyRunOptions extends ClientChoice {
 }
 
 /** The dialects a client speaks, as its hello declares them (none declared: v1.0). */
-const V1: readonly Dialect[] = ['a2a-v1'];
 const dialectsOf = (hello: Hello): readonly Dialect[] => hello.dialects ?? V1;
-const JSONRPC: readonly Binding[] = ['JSONRPC'];
 
 /** How a run tells its cases: the client's dialects, the bindings (card names' order), and the replay command's `--binding` for them. */
 interface Telling {
@@ -96,47 +96,6 @@ function tellingFor(hello: Hello, asked: readonly Binding[] | undefined): Tellin
 /** Whether a verdict fails a family: FAIL, TIMEOUT and ERROR always; NON_STRICT under --strict. */
 function failsProperty(v: VerdictKind, strict: boolean): boolean {
   return v === 'FAIL' || v === 'TIMEOUT' || v === 'ERROR' || (strict && v === 'NON_STRICT');
-}
-
-/**
- * The first `runs` cases of a family for a seed, in fast-check's order (path `i` is the i-th), for a
- * client that speaks these dialects, told over these bindings (familyArbitrary; default v1.0 only, JSON-RPC).
- */
-export function generateCases(
-  family: Family,
-  seed: number,
-  runs: number,
-  dialects: readonly Dialect[] = V1,
-  bindings: readonly Binding[] = JSONRPC,
-): GeneratedCase[] {
-  const out: GeneratedCase[] = [];
-  fc.check(
-    fc.property(familyArbitrary(family, dialects, bindings), (c) => void out.push(c)),
-    { seed, numRuns: runs },
-  );
-  return out;
-}
-
-/** The case at a fast-check path (`17`, or `17:3:0` after shrinking), for a seed. */
-export function caseAt(family: Family, seed: number, path: string, dialects: readonly Dialect[] = V1, bindings: readonly Binding[] = JSONRPC): GeneratedCase {
-  let found: GeneratedCase | undefined;
-  try {
-    fc.check(
-      fc.property(familyArbitrary(family, dialects, bindings), (c) => {
-        found = c;
-        return false;
-      }),
-      { seed, path, endOnFailure: true },
-    );
-  } catch {
-    // fast-check's "Unable to replay, got wrong path": a step past the end of a shrink
-    found = undefined;
-  }
-  if (!found)
-    throw new ReplayPathError(
-      `no case at path ${path.length > 40 ? `${path.slice(0, 40)}…` : path} of family ${family.id} for seed ${seed}: check the path the property run printed`,
-    );
-  return found;
 }
 
 /** A word as a POSIX shell reads it back unchanged: bare where that is safe, else single-quoted. */
@@ -295,13 +254,15 @@ async function runCase(pool: LanePool, s: Scenario, strict: boolean): Promise<Sc
 async function sweepFamily(family: Family, o: PropertyRunOptions, hello: Hello, telling: Telling, pool: LanePool, strict: boolean): Promise<FamilyRun> {
   const started = Date.now();
   const runs = o.runs ?? DEFAULT_RUNS;
-  const cases = generateCases(family, o.seed, runs, telling.dialects, telling.bindings);
-  const done: Array<PropertyCase | undefined> = new Array(cases.length);
+  // Generated a window at a time as the lanes take them: a run of any size holds one window of cases.
+  const cases = new CaseWindow(family, o.seed, runs, telling.dialects, telling.bindings);
+  const done: Array<PropertyCase | undefined> = new Array(runs);
   // The indices this run sweeps, in order: all of them, or one shard's (every n-th, so each shard gets every story).
-  const mine = o.shard ? cases.map((_, i) => i).filter((i) => i % o.shard!.count === o.shard!.index - 1) : cases.map((_, i) => i);
+  const all = Array.from({ length: runs }, (_, i) => i);
+  const mine = o.shard ? all.filter((i) => i % o.shard!.count === o.shard!.index - 1) : all;
   let firstFailure = Number.POSITIVE_INFINITY;
-  /** The failing runs of the sweep, by index: the first one stands if shrinking cannot make it fail again. */
-  const failures = new Map<number, ScenarioResult>();
+  /** The failing runs of the sweep and their cases, by index: the first one stands if shrinking cannot make it fail again. */
+  const failures = new Map<number, { r: ScenarioResult; c: GeneratedCase }>();
   let next = 0;
   let count = 0;
   const failing = (x: ScenarioResult) => failsProperty(x.verdict, strict);
@@ -328,7 +289,7 @@ async function sweepFamily(family: Family, o: PropertyRunOptions, hello: Hello, 
   const worker = async () => {
     while (next < mine.length && mine[next]! < firstFailure && !o.signal?.aborted) {
       const i = mine[next++]!;
-      const c = cases[i]!;
+      const c = cases.at(i);
       const s = toScenario(family, c, caseId(family.id, o.seed, String(i)), hello);
       if (!s) continue;
       const ran = await pool.run(s);
@@ -338,7 +299,7 @@ async function sweepFamily(family: Family, o: PropertyRunOptions, hello: Hello, 
       const failing = failsProperty(r.verdict, strict);
       if (failing) {
         firstFailure = Math.min(firstFailure, i);
-        failures.set(i, r);
+        failures.set(i, { r, c });
       }
       o.onCase?.(family.id, ++count, mine.length, pc, failing);
     }
@@ -371,14 +332,15 @@ async function sweepFamily(family: Family, o: PropertyRunOptions, hello: Hello, 
   // machine, typically), or a signal stopped the run before shrinking replayed it. Either way its own
   // failing run is the counterexample, never a re-run; the first is said to be unreproduced.
   const stopped = !last && o.signal?.aborted === true;
-  const c = last ? ((details.counterexample?.[0] as GeneratedCase | undefined) ?? cases[firstFailure]!) : cases[firstFailure]!;
+  const first = failures.get(firstFailure)!;
+  const c = last ? ((details.counterexample?.[0] as GeneratedCase | undefined) ?? first.c) : first.c;
   const path = last ? (details.counterexamplePath ?? String(firstFailure)) : String(firstFailure);
   const counterexample = finish(
     family,
     o,
     telling,
     c,
-    last ?? failures.get(firstFailure)!,
+    last ?? first.r,
     path,
     String(firstFailure),
     last ? details.numShrinks : 0,
