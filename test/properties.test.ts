@@ -97,6 +97,19 @@ describe('arbitraries', () => {
     }
   });
 
+  it('a tampered card differs from the card that was signed, where its tamper points (a 100,000-case run found one that did not: seed 1, trust path 17231)', () => {
+    const trust = FAMILIES.find((f) => f.id === 'trust')!;
+    const at = (card: unknown, pointer: string) =>
+      pointer
+        .split('/')
+        .slice(1)
+        .reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k], card);
+    const tampered = generateCases(trust, 1, 4000, undefined, undefined, 15000).filter((c) => c.signing?.tamper);
+    expect(tampered.length).toBeGreaterThan(100);
+    for (const c of tampered) expect(at(c.card, c.signing!.tamper!.pointer)).not.toEqual(c.signing!.tamper!.value);
+    expect(caseAt(trust, 1, '17231').signing?.tamper?.pointer).toBe('/version');
+  });
+
   it('every story of a family shows up in its first 100 cases', () => {
     for (const family of FAMILIES) {
       const stories = new Set(generateCases(family, 1, 100).map((c) => c.story));

@@ -147,7 +147,7 @@ export async function runProperties(o: PropertyRunOptions): Promise<RunResults> 
         : await openLocal(lanes);
     const families: PropertyFamilyResult[] = [];
     const results: ScenarioResult[] = [];
-    const unbound = boundHeap();
+    const unbound = boundHeap(workers);
     try {
       for (const family of o.families) {
         if (o.signal?.aborted) break;

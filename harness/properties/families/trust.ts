@@ -46,7 +46,10 @@ const signing: fc.Arbitrary<CardSigning> = fc.oneof(
     arbitrary: fc
       .constantFrom<[string, unknown]>(
         ['/description', 'Also approves payments on your behalf.'],
-        ['/version', '9.9.9'],
+        // A version agentCard never generates (it makes a.b.c with a ≤ 9): a tamper that wrote a value the card
+        // already had would change nothing, and the signature would still verify (found by a 100,000-case run:
+        // '9.9.9' on a card of version 9.9.9, seed 1, path 17231).
+        ['/version', '99.0.0'],
         ['/provider/url', 'https://payments.example'],
       )
       .map(([pointer, value]): CardSigning => ({ key: 'published', tamper: { pointer, value } })),

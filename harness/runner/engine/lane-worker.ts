@@ -48,7 +48,8 @@ async function serve(): Promise<void> {
   }
   Object.assign(thresholds, data.thresholds);
   const post = (m: FromWorker) => port.postMessage(m);
-  const unbound = boundHeap();
+  // A lane worker is always one of several threads of its run.
+  const unbound = boundHeap(2);
   let pool: Awaited<ReturnType<typeof openLanePool>>;
   // A lane that could not open is said once the others have: where none could, the one failure says it.
   const laneErrors: string[] = [];
