@@ -66,6 +66,7 @@ export function* resultsJson(r: RunResults): Generator<string> {
   for (const [i, f] of families.entries()) {
     const placeholder = `"${token}${i}"`;
     const m = text.indexOf(placeholder, at);
+    if (m < 0) throw new Error(`[harness] results.json: the placeholder of family ${f.family} is missing`);
     yield text.slice(at, m);
     at = m + placeholder.length;
     if (f.cases.length === 0) {
@@ -76,7 +77,7 @@ export function* resultsJson(r: RunResults): Generator<string> {
       yield (k === 0 ? '[\n' : ',\n') +
         f.cases
           .slice(k, k + CASES_PER_PIECE)
-          .map((c) => `        ${JSON.stringify(c)}`)
+          .map((c) => `        ${JSON.stringify(c) ?? 'null'}`)
           .join(',\n');
     yield '\n      ]';
   }

