@@ -4,6 +4,7 @@
 // shadowed by a stale build. A2A_CONFORMANCE_DIST=1 makes a clone run its dist/ (what ships).
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { fileURLToPath } from 'node:url';
 
 // `--version` alone answers from package.json, before the CLI (commander, the commands) or tsx loads:
 // a CI step that checks the tool is there pays node's own start and little more (issue 28).
@@ -22,8 +23,10 @@ if (existsSync(source) && process.env.A2A_CONFORMANCE_DIST !== '1') {
     process.stderr.write(`a2a-conformance: the temp folder ${tmpdir()} cannot be used (not a folder): set TMPDIR to a folder you can write, or unset it\n`);
     process.exit(2);
   }
+  // The clone's own tsconfig.json, wherever the command is run from: tsx would take the one in the
+  // working folder (or none), and compile the report's JSX for React instead of preact.
   const { register } = await import('tsx/esm/api');
-  register();
+  register({ tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)) });
   entry = source;
 }
 const { main } = await import(entry.href);

@@ -48,11 +48,17 @@ describe('a2a-conformance CLI', () => {
   });
 
   it('reference: scrambled ids change nothing; --rule runs those families and lists the rest as not run; the run writes index.html, results.json, junit.xml and summary.md (every verdict of the whole catalogue is checked against its expect by test/package.test.ts)', async () => {
-    // Arrange + Act: two runs with different opaque-id salts, side by side.
+    // Arrange + Act: two runs with different opaque-id salts, side by side; the second from the
+    // TypeScript sources (as a clone runs them, not dist/) and from a folder outside the clone: tsx
+    // must compile with the clone's tsconfig.json, not the working folder's (the HTML report failed
+    // with "React is not defined" before).
     const rules = ['--rule', 'SPEC-TLS-VERIFY,TRUST-UNKNOWN-KID', '--dialect', 'a2a-v1'];
     const [a, b] = await Promise.all([
       cliRun(['--client', 'reference', '--seed', 'aaaa', ...rules]),
-      cliRun(['--client', 'reference', '--seed', 'zzzz', '--reporter', 'json', ...rules]),
+      cliRun(['--client', 'reference', '--seed', 'zzzz', '--reporter', 'json', ...rules], {
+        cwd: tmpdir(),
+        env: { ...process.env, A2A_CONFORMANCE_DIST: '0' },
+      }),
     ]);
     // --reporter json: stdout is the results document itself, nothing else.
     expect(JSON.parse(b.stdout)).toEqual(b.results);

@@ -15,12 +15,17 @@ export interface CliOutcome {
   stderr: string;
 }
 
-export function cli(args: string[], opts: { cwd?: string; timeoutMs?: number } = {}): Promise<CliOutcome> {
+export function cli(args: string[], opts: { cwd?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<CliOutcome> {
   return new Promise((done) => {
-    execFile(process.execPath, [BIN, ...args], { cwd: opts.cwd ?? ROOT, timeout: opts.timeoutMs ?? 180_000, maxBuffer: 64 << 20 }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 99) : 0;
-      done({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { cwd: opts.cwd ?? ROOT, ...(opts.env ? { env: opts.env } : {}), timeout: opts.timeoutMs ?? 180_000, maxBuffer: 64 << 20 },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 99) : 0;
+        done({ code, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -40,8 +45,8 @@ export async function intoReport<O extends CliOutcome>(go: (out: string) => Prom
   return { ...o, results, out };
 }
 
-/** `run` in a child process into a fresh folder; returns the outcome and the parsed results.json. */
-export const cliRun = (args: string[]) => intoReport((out) => cli(['run', ...args, '--out', out]));
+/** `run` in a child process into a fresh folder (from the clone's root, or `cwd`); returns the outcome and the parsed results.json. */
+export const cliRun = (args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) => intoReport((out) => cli(['run', ...args, '--out', out], opts));
 
 /** A validator for results.json, from its published schema (docs/results.schema.json), every error reported. */
 export const resultsValidator = () => schemaValidator('results.schema.json', undefined, true);

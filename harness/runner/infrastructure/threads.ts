@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type ResourceLimits, Worker } from 'node:worker_threads';
 
 /** The temp folder as this module found it: before a run points TMPDIR at its own folder (run.ts inRunFolder). */
@@ -24,9 +24,11 @@ export function startThread(caller: string, name: string, workerData: unknown, r
   const api = (JSON.parse(readFileSync(pkg, 'utf8')) as { exports: Record<string, { import: { default: string } }> }).exports['./esm/api']!.import.default;
   const tsx = pathToFileURL(join(dirname(pkg), api)).href;
   const entry = new URL(`${name}.ts`, caller).href;
+  // The clone's tsconfig.json, not whatever the working folder holds (as bin/a2a-conformance.mjs registers tsx).
+  const tsconfig = fileURLToPath(new URL('../../../tsconfig.json', import.meta.url));
   // tsx keeps its compile cache in the temp folder: the user's, not the run's (a run sets TMPDIR to its
   // own folder, which starts empty), or every worker would compile every module again.
   const boot = `const runTmp = process.env.TMPDIR; process.env.TMPDIR = ${JSON.stringify(COMPILE_TMP)};
-    import(${JSON.stringify(tsx)}).then((m) => { m.register(); if (runTmp === undefined) delete process.env.TMPDIR; else process.env.TMPDIR = runTmp; return import(${JSON.stringify(entry)}); })`;
+    import(${JSON.stringify(tsx)}).then((m) => { m.register({ tsconfig: ${JSON.stringify(tsconfig)} }); if (runTmp === undefined) delete process.env.TMPDIR; else process.env.TMPDIR = runTmp; return import(${JSON.stringify(entry)}); })`;
   return new Worker(boot, { eval: true, workerData, ...(resourceLimits ? { resourceLimits } : {}) });
 }
