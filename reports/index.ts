@@ -23,7 +23,8 @@ export interface WrittenReport {
 
 /** The four files of a report, rendered (results.json as pieces, written as they come), in the order they are put in place (results.json last). */
 export interface RenderedReport {
-  files: Array<{ name: 'junit.xml' | 'summary.md' | 'index.html' | 'results.json'; text: string | Iterable<string> }>;
+  /** A report's four files, or a matrix's (reports/matrix.ts): its own, and each client's report in a folder of its own (`clients/<id>/index.html`). */
+  files: Array<{ name: string; text: string | Iterable<string> }>;
   /** What had to change for the results to be written (values nested too deep, a scenario whose data does not serialise). */
   notes: string[];
 }

@@ -21,6 +21,7 @@ import { harnessVersion } from '../runner/infrastructure/package-root.js';
 import * as checkScenarios from './commands/check-scenarios.js';
 import * as doctor from './commands/doctor.js';
 import * as list from './commands/list.js';
+import * as matrix from './commands/matrix.js';
 import * as properties from './commands/properties.js';
 import * as report from './commands/report.js';
 import * as run from './commands/run.js';
@@ -33,7 +34,7 @@ import { print, printErr, watchStream } from './io.js';
  * They and the modules above are light: `--version`, `--help` and argument errors answer from them
  * alone (a fraction of a second); the rest of the harness loads when a command acts (context.ts).
  */
-const COMMANDS = [run, properties, checkScenarios, report, doctor, serve, list];
+const COMMANDS = [run, properties, matrix, checkScenarios, report, doctor, serve, list];
 
 export function buildProgram(): Command {
   const program = new Command('a2a-conformance')

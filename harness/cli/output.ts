@@ -114,6 +114,15 @@ function sameKind(dir: string, name: string): boolean {
   }
 }
 
+/** A folder the marker names with its slash (a matrix's `clients/`, `badges/`): a real folder, never a link. */
+function isFolder(path: string): boolean {
+  try {
+    return lstatSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** Whether a folder without a marker looks like a report of an earlier version: only report files, and a results.json of ours. */
 function earlierReport(dir: string, entries: string[]): boolean {
   if (!entries.includes('results.json') || !entries.every((n) => REPORT_FILES.includes(n) || n === INCOMPLETE || n.startsWith(STAGING))) return false;
@@ -167,6 +176,7 @@ function inspect(option: string, given: string): Inspected {
     } else if (n === REPORT_MARKER) {
       if (!marker) foreign.push(n);
     } else if (marker?.has(n) && sameKind(dir, n)) ours.push(n);
+    else if (marker?.has(`${n}/`) && isFolder(join(dir, n))) ours.push(`${n}/`);
     else foreign.push(n);
   }
   if (foreign.length) {
@@ -228,13 +238,20 @@ function lockOutput(option: string, given: string): Inspected & { lock: string }
  */
 async function install(dir: string, listed: Set<string>, rendered: RenderedReport, remove: string[]): Promise<WrittenReport> {
   const staging = `${STAGING}${randomBytes(4).toString('hex')}`;
-  const names: string[] = rendered.files.map((f) => f.name);
+  // The folder's own entries: a report's four files, or a matrix's files and folders (`clients/`, named with their slash).
+  const names = [...new Set(rendered.files.map((f) => (f.name.includes('/') ? `${f.name.split('/')[0]!}/` : f.name)))];
   writeMarker(dir, [...listed, staging, ...names]);
   try {
     await mkdir(join(dir, staging));
+    for (const sub of new Set(rendered.files.map((f) => dirname(f.name)).filter((d) => d !== '.'))) await mkdir(join(dir, staging, sub), { recursive: true });
     await Promise.all(rendered.files.map((f) => writeFile(join(dir, staging, f.name), f.text, { flag: 'wx' })));
-    for (const n of names) await rename(join(dir, staging, n), join(dir, n));
-    for (const n of remove) if (!names.includes(n)) await rm(join(dir, n), { recursive: n.startsWith(STAGING), force: true });
+    for (const n of names) {
+      // A folder cannot be renamed over another: the harness's previous one (the marker vouched for it) goes first.
+      if (n.endsWith('/') && listed.has(n)) await rm(join(dir, n), { recursive: true, force: true });
+      await rename(join(dir, staging, n), join(dir, n));
+    }
+    // Every entry here was vouched for by the marker: a previous matrix's folders go whole.
+    for (const n of remove) if (!names.includes(n)) await rm(join(dir, n), { recursive: true, force: true });
   } finally {
     await rm(join(dir, staging), { recursive: true, force: true });
   }
@@ -254,7 +271,7 @@ export async function claimOutput(option: string, given: string): Promise<Claime
     accessSync(dir, constants.W_OK);
     writeMarker(dir, [...ours, INCOMPLETE, 'index.html']);
     // Only what the marker vouched for; a staging folder (a run that died while writing) whole.
-    for (const n of ours) rmSync(join(dir, n), { recursive: n.startsWith(STAGING), force: true });
+    for (const n of ours) rmSync(join(dir, n), { recursive: true, force: true });
     note(
       `a2a-conformance (pid ${process.pid}) started writing this report at ${started}. If that run is no longer running, it did not finish (it was interrupted or crashed): this folder holds no results.`,
     );

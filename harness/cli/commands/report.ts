@@ -1,18 +1,29 @@
-/** `report`: results.json files re-rendered (several, the shards of one run, merged) and optionally re-judged. */
+/**
+ * `report`: results.json files re-rendered (several, the shards of one run, merged) and optionally
+ * re-judged; the results of several clients make the matrix (as `matrix` writes it); `--compare old new`
+ * lists what changed between two runs, exit 1 on a regression.
+ */
 import type { Command } from 'commander';
 import { finishWriting, load, readExpectations } from '../context.js';
+import type { RunResults } from '../../core/results.js';
+import { UsageError } from '../../faults.js';
 import { print, printErr } from '../io.js';
 import { summaryText, wantsColour } from '../reporters.js';
+import { matrixSummary } from './matrix.js';
 
 export function register(program: Command): void {
   program
     .command('report')
-    .description('re-render reports from results.json files; several (shards of one run) are merged')
+    .description(
+      're-render reports from results.json files; several (shards of one run) are merged; the results of several clients make a matrix; --compare old new lists regressions',
+    )
     .argument('<results...>', 'results.json files')
     .option('--out <dir>', 'where the merged report goes', 'conformance-report')
     .option('--expectations <file>', 're-judge the merged results against this expectations file')
     .option('--strict', 'with --expectations: treat NON_STRICT as unexpected', false)
-    .action(async (files: string[], opts: { out: string; expectations?: string; strict: boolean }) => {
+    .option('--compare', 'compare two runs: the first results.json is the old one, the second the new (exit 1 on a regression); nothing is written')
+    .action(async (files: string[], opts: { out: string; expectations?: string; strict: boolean; compare?: boolean }) => {
+      if (opts.compare) return compareAction(files);
       const { parseExpectations, judge } = await load.expectations();
       const { mergeResults } = await load.merge();
       const { exitCode } = await load.policy();
@@ -23,6 +34,11 @@ export function register(program: Command): void {
       const runs = (await load.resultsInput()).readResultsFiles(files, (l) => notes.push(l));
       // The expectations a run was judged with travel inside it: checked as strictly as a file.
       for (const [i, r] of runs.entries()) if (r.expectations) parseExpectations(JSON.stringify(r.expectations), `${files[i]} (its "expectations")`);
+      const { severalClients } = await load.matrix();
+      if (severalClients(runs)) {
+        if (opts.expectations) throw new UsageError('--expectations re-judges one client: give the results of one client, or leave it out to write the matrix');
+        return matrixFrom(runs, opts.out, notes);
+      }
       let merged = mergeResults(runs);
       if (opts.expectations) {
         const catalogue = [...merged.results.map((x) => x.id), ...merged.notRun.map((n) => n.id)];
@@ -41,4 +57,37 @@ export function register(program: Command): void {
       print(summaryText(merged, written, wantsColour(process.stdout)));
       process.exitCode = merged.exitCode;
     });
+}
+
+/** The results of several clients: the matrix, written to --out as `matrix` writes it (every input read first). */
+async function matrixFrom(runs: RunResults[], out: string, notes: string[]): Promise<void> {
+  const { checkOutput, writeOutput } = await load.output();
+  const { buildMatrix } = await load.matrix();
+  const { renderMatrixReports } = await load.matrixReports();
+  checkOutput('--out', out);
+  const { matrix, entries } = buildMatrix(runs);
+  const rendered = renderMatrixReports(matrix, entries);
+  for (const l of [...notes, ...rendered.notes]) printErr(`a2a-conformance: ${l}\n`);
+  const { interruptible } = await load.interrupt();
+  const stop = interruptible((l) => printErr(l + '\n'), 'the matrix');
+  const written = await finishWriting(stop, undefined, () => writeOutput('--out', out, rendered));
+  print(matrixSummary(matrix, written.dir));
+  process.exitCode = matrix.exitCode;
+}
+
+/** `report --compare old new`: what changed, scenario by scenario; exit 1 on a regression, else 0. */
+async function compareAction(files: string[]): Promise<void> {
+  if (files.length !== 2)
+    throw new UsageError(
+      `--compare takes two results.json files, the old run's then the new run's (got ${files.length}); merge a run's shards with \`report\` first`,
+    );
+  const notes: string[] = [];
+  const [older, newer] = (await load.resultsInput()).readResultsFiles(files, (l) => notes.push(l)) as [RunResults, RunResults];
+  for (const l of notes) printErr(`a2a-conformance: ${l}\n`);
+  if (!!older.properties !== !!newer.properties)
+    throw new UsageError('--compare: one of the two is a property run and the other a scenario run: compare like with like');
+  const { compareRuns, comparisonText, regressed } = await load.compare();
+  const c = compareRuns(older, newer);
+  print(comparisonText(c));
+  process.exitCode = regressed(c) ? 1 : 0;
 }

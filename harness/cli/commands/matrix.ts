@@ -1,0 +1,181 @@
+/**
+ * `matrix`: several clients over one selection, one report. Each client runs the scenarios (as `run`)
+ * and, unless --no-properties, the property families (as `properties`, every client with the same
+ * seed), one client after another; then the matrix (harness/runner/judge/matrix.ts) is written to
+ * --out with each client's tier, badge and own reports (reports/matrix.ts). Exit: the highest of the
+ * clients' runs by the usual rules (2 for a harness ERROR, 1 for an unexpected verdict, else 0).
+ */
+import { join, relative } from 'node:path';
+import type { Command } from 'commander';
+import type { RunResults } from '../../core/results.js';
+import { RunInterrupted, Stopped, UsageError } from '../../faults.js';
+import { finishWriting, load, reap, scenarioFiles, untilStopped } from '../context.js';
+import { print, printErr } from '../io.js';
+import { configOption, multiplierOf, noBuiltinOption, ruleOption, scenariosOption, wholeNumber, workersOf } from '../options.js';
+
+interface MatrixOpts {
+  client?: string[];
+  clientCmd?: string[];
+  scenarios?: string[];
+  builtin: boolean;
+  rule?: string[];
+  out: string;
+  strict: boolean;
+  deadlineMultiplier: number;
+  properties: boolean;
+  runs?: number;
+  seed?: number;
+  workers?: number;
+}
+
+/** One client of the matrix: a built-in one, or a command with the name it is shown by while it runs. */
+type MatrixClientChoice = { label: string; client: string } | { label: string; clientCmd: string };
+
+const collect = (v: string, prev: string[] = []) => [...prev, v];
+
+export function register(program: Command): void {
+  program
+    .command('matrix')
+    .description(
+      'run several clients over the same scenarios (and property families) and write one report: the clients side by side, each with its tier and badge',
+    )
+    .addOption(configOption())
+    .option('--client <name>', 'a built-in client (repeatable; see `list --clients`)', collect)
+    .option('--client-cmd <name=command>', 'any other client, named for the progress lines: name=command speaking the NDJSON protocol (repeatable)', collect)
+    .addOption(scenariosOption())
+    .addOption(noBuiltinOption())
+    .addOption(ruleOption())
+    .option('--out <dir>', 'where the matrix goes: index.html, matrix.json, summary.md, badges/, clients/<id>/', 'conformance-matrix')
+    .option('--strict', 'treat NON_STRICT as unexpected', false)
+    .option('--deadline-multiplier <x>', 'scale every scenario deadline (slow machines)', multiplierOf, 1)
+    .option('--no-properties', 'skip the property families (a client cannot reach tier 1 without them)')
+    .option('--runs <n>', 'generated cases per property family (default 100, what tier 1 asks)', (v) => wholeNumber('--runs', v, 1, 1_000_000))
+    .option('--seed <n>', 'the seed of the property runs, the same for every client (random by default)', (v) => wholeNumber('--seed', v, 0, 2 ** 31 - 1))
+    .option('--workers <n>', 'threads each run spreads its lanes across (as `run --workers`)', workersOf)
+    .action(matrixAction);
+}
+
+function clientsOf(opts: MatrixOpts, builtin: readonly string[]): MatrixClientChoice[] {
+  const out: MatrixClientChoice[] = [];
+  for (const c of opts.client ?? []) {
+    if (!builtin.includes(c)) throw new UsageError(`unknown client "${c}". Built-in clients: ${builtin.join(', ')}`);
+    out.push({ label: c, client: c });
+  }
+  for (const c of opts.clientCmd ?? []) {
+    const at = c.indexOf('=');
+    if (at <= 0 || !c.slice(at + 1).trim())
+      throw new UsageError(`--client-cmd ${JSON.stringify(c.slice(0, 80))}: give name=command (e.g. --client-cmd "mysdk=python3 shim.py")`);
+    out.push({ label: c.slice(0, at), clientCmd: c.slice(at + 1) });
+  }
+  if (out.length === 0) throw new UsageError('say which clients to compare: --client <name> (repeatable) and/or --client-cmd "name=command"');
+  const labels = out.map((c) => c.label);
+  const twice = labels.find((l, i) => labels.indexOf(l) !== i);
+  if (twice) throw new UsageError(`the client "${twice}" is named twice`);
+  return out;
+}
+
+const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+async function matrixAction(opts: MatrixOpts): Promise<void> {
+  const { BUILTIN_CLIENTS } = await load.clients();
+  const choices = clientsOf(
+    opts,
+    BUILTIN_CLIENTS.map((c) => c.name),
+  );
+  const { loadCatalogue } = await load.catalogue();
+  const catalogue = await loadCatalogue(await scenarioFiles(opts.scenarios, opts.builtin));
+  const empty = (await load.select()).filtersProblem(catalogue, opts.rule, undefined, {});
+  if (empty) throw new UsageError(empty);
+  const { checkOutput, writeOutput } = await load.output();
+  checkOutput('--out', opts.out);
+  const seed = opts.seed ?? Math.floor(Math.random() * 2 ** 31);
+  const { FAMILIES } = await load.families();
+  const { runConformance } = await load.run();
+  const { propertiesCommand } = await load.properties();
+  const { interruptible } = await load.interrupt();
+  await reap();
+  const stop = interruptible((l) => printErr(l + '\n'), 'the matrix');
+  const runs: RunResults[] = [];
+  try {
+    printErr(
+      `a2a-conformance matrix: ${choices.length} client(s), ${catalogue.length} scenario(s) each${opts.properties ? `, property families at seed ${seed}` : ''}\n`,
+    );
+    for (const c of choices) {
+      const who = 'client' in c ? { client: c.client } : { clientCmd: c.clientCmd };
+      const t0 = Date.now();
+      const run = await untilStopped(
+        stop,
+        runConformance({
+          ...who,
+          files: catalogue.map((e) => e.file),
+          catalogue,
+          rules: opts.rule,
+          strict: opts.strict,
+          deadlineMultiplier: opts.deadlineMultiplier,
+          workers: opts.workers ?? 'auto',
+          signal: stop.signal,
+        }),
+      );
+      runs.push(run);
+      const s = run.summary;
+      printErr(
+        `  ${c.label}: ${run.results.length} scenario(s) · PASS ${s.PASS} · NON_STRICT ${s.NON_STRICT} · FAIL ${s.FAIL} · TIMEOUT ${s.TIMEOUT} · ERROR ${s.ERROR} · ${secs(Date.now() - t0)}\n`,
+      );
+      if (opts.properties) {
+        const t1 = Date.now();
+        const p = await untilStopped(
+          stop,
+          propertiesCommand({
+            ...who,
+            families: FAMILIES,
+            seed,
+            ...(opts.runs !== undefined ? { runs: opts.runs } : {}),
+            strict: opts.strict,
+            deadlineMultiplier: opts.deadlineMultiplier,
+            ...(opts.workers !== undefined ? { workers: opts.workers } : {}),
+            signal: stop.signal,
+            err: () => {},
+          }),
+        );
+        runs.push(p);
+        const fams = p.properties ?? [];
+        printErr(
+          `  ${c.label}: property families ${fams.filter((f) => !f.failed).length} of ${fams.length} passed (${fams.reduce((n, f) => n + f.ran, 0)} cases) · ${secs(Date.now() - t1)}\n`,
+        );
+      }
+    }
+  } catch (err) {
+    stop.dispose();
+    if (err instanceof RunInterrupted || err instanceof Stopped || stop.received) throw new Stopped(stop.received ?? 'SIGINT');
+    throw err;
+  }
+  const names = runs.filter((r) => !r.properties).map((r) => `${r.client.name} ${r.client.version}`);
+  const same = names.find((n, i) => names.indexOf(n) !== i);
+  if (same) {
+    stop.dispose();
+    throw new UsageError(`two of the clients say they are ${same}: the matrix tells clients apart by the name and version their hello gives`);
+  }
+  const { buildMatrix } = await load.matrix();
+  const { renderMatrixReports } = await load.matrixReports();
+  const { matrix, entries } = buildMatrix(runs);
+  const rendered = renderMatrixReports(matrix, entries);
+  for (const l of rendered.notes) printErr(`a2a-conformance: ${l}\n`);
+  const written = await finishWriting(stop, undefined, () => writeOutput('--out', opts.out, rendered));
+  print(matrixSummary(matrix, written.dir));
+  process.exitCode = matrix.exitCode;
+}
+
+/** The lines `matrix` and `report` print for a matrix: each client's tier, and where the page is. */
+export function matrixSummary(
+  m: { clients: Array<{ name: string; version: string; tier: { label: string; blockers: Array<{ condition: string }> } }>; exitCode: number },
+  dir: string,
+): string {
+  const lines = ['', `a2a-conformance matrix · ${m.clients.length} client(s)`];
+  for (const c of m.clients)
+    lines.push(
+      `  ${c.tier.label.padEnd(9)} ${c.name} ${c.version}${c.tier.blockers.length ? ` — kept from the next tier by: ${c.tier.blockers.map((b) => b.condition).join('; ')}` : ''}`,
+    );
+  const at = relative(process.cwd(), dir) || '.';
+  lines.push(`matrix: ${join(at, 'index.html')} · data: ${join(at, 'matrix.json')} · badges: ${join(at, 'badges')}/`, `exit code ${m.exitCode}`, '');
+  return lines.join('\n');
+}

@@ -1,0 +1,163 @@
+/**
+ * A client's tier (docs/tiers.md), computed from its verdicts alone: the checks of its scenario run
+ * (each with the level of its rule's duty, DESIGN.md §3) and, for Tier 1, its property run. Never from
+ * what the client says of itself. Every condition that keeps a client from the next tier is listed
+ * with the checks behind it, so a vendor knows what to fix.
+ */
+import type { Check } from '../../core/verdict.js';
+import type { RunResults } from '../../core/results.js';
+import { strongest, type Level } from '../../core/sources.js';
+import { FAMILY_IDS } from '../../properties/family-ids.js';
+
+/** The property runs per family a Tier 1 client must pass (the `properties` default). */
+export const TIER1_RUNS = 100;
+/** The share of MUST and security rules a Tier 2 client passes. */
+export const TIER2_SHARE = 0.8;
+/** The share of the run's MUST and security rules a client must be graded on to be ranked at all. */
+export const COVERAGE_SHARE = 0.5;
+
+/** The verdicts that grade a client (INFORMATIONAL, UNSUPPORTED and ERROR do not). */
+const GRADED = new Set(['PASS', 'NON_STRICT', 'FAIL', 'TIMEOUT']);
+const FAILING = new Set(['FAIL', 'TIMEOUT']);
+
+/**
+ * The level of a check: the level that decided it where the oracle wrote one (a miss up front, a
+ * missing record), else its rule's duty level (the strongest of its duty sources); `vendor` for a
+ * vendor assertion, which cites none.
+ */
+export function checkLevel(c: Pick<Check, 'level' | 'sources'>): Level {
+  return c.level ?? strongest((c.sources ?? []).filter((s) => (s.role ?? 'duty') === 'duty').map((s) => s.level)) ?? 'vendor';
+}
+
+/** The level of a rule: the strongest duty level among its checks (a rule's sources are the same in every check). */
+function ruleLevel(checks: readonly Check[]): Level {
+  return strongest(checks.map((c) => strongest((c.sources ?? []).filter((s) => (s.role ?? 'duty') === 'duty').map((s) => s.level)) ?? 'vendor')) ?? 'vendor';
+}
+
+/** A check that keeps a client from a tier: where it is and what it got. */
+export interface TierBlocker {
+  /** The condition it breaks, in a line. */
+  condition: string;
+  /** The checks (scenario, rule, verdict, level) or families behind it; at most a few listed, `more` counts the rest. */
+  items: Array<{ scenario?: string; rule?: string; family?: string; verdict?: string; level?: string; why: string }>;
+  more: number;
+}
+
+export interface TierResult {
+  /** 1, 2, or null (unranked). */
+  tier: 1 | 2 | null;
+  label: 'tier 1' | 'tier 2' | 'unranked';
+  /** Why a client is unranked before any tier condition is looked at (nothing graded, a harness ERROR). */
+  withheld?: string;
+  /** MUST and security rules: graded, passed (no FAIL or TIMEOUT in any of their checks), and the share. */
+  mustRules: { graded: number; passed: number; exercised: number };
+  harm: number;
+  /** The property families: passed at the Tier 1 runs, or why not. */
+  properties: { given: boolean; passed: number; families: number };
+  /** What keeps it from the next tier up (empty at Tier 1). */
+  blockers: TierBlocker[];
+}
+
+const MAX_ITEMS = 8;
+const listed = <T>(all: T[]): { items: T[]; more: number } => ({ items: all.slice(0, MAX_ITEMS), more: Math.max(0, all.length - MAX_ITEMS) });
+
+/** Every graded check of a run, with its scenario and level. */
+function gradedChecks(run: RunResults): Array<{ scenario: string; check: Check; level: Level }> {
+  return run.results.flatMap((r) =>
+    r.checks.filter((c) => GRADED.has(c.verdict) && c.basis !== 'not-binding').map((c) => ({ scenario: r.id, check: c, level: checkLevel(c) })),
+  );
+}
+
+const strong = (l: Level) => l === 'MUST' || l === 'security';
+
+/**
+ * The tier of one client: `run`, its scenario run (merged across shards), and `properties`, its
+ * property run where there is one. The conditions, exactly as docs/tiers.md states them.
+ */
+export function tierOf(run: RunResults, properties?: RunResults): TierResult {
+  const errors = run.results.filter((r) => r.verdict === 'ERROR');
+  const checks = gradedChecks(run);
+  const byRule = new Map<string, Check[]>();
+  const allByRule = new Map<string, Check[]>();
+  for (const r of run.results)
+    for (const c of r.checks) {
+      (allByRule.get(c.rule) ?? allByRule.set(c.rule, []).get(c.rule)!).push(c);
+      if (GRADED.has(c.verdict) && c.basis !== 'not-binding') (byRule.get(c.rule) ?? byRule.set(c.rule, []).get(c.rule)!).push(c);
+    }
+  const exercised = [...allByRule].filter(([, cs]) => strong(ruleLevel(cs))).map(([id]) => id);
+  const mustRules = [...byRule].filter(([, cs]) => strong(ruleLevel(cs)));
+  const failedRules = mustRules.filter(([, cs]) => cs.some((c) => FAILING.has(c.verdict)));
+  const harmful = checks.filter((x) => x.check.basis === 'harm' && x.check.verdict === 'FAIL');
+  const mustFailures = checks.filter((x) => strong(ruleLevel(byRule.get(x.check.rule)!)) && FAILING.has(x.check.verdict));
+  const fams = properties?.properties ?? [];
+  const passedFams = fams.filter((f) => FAMILY_IDS.includes(f.family) && !f.failed && f.ran >= TIER1_RUNS);
+  const summary = {
+    mustRules: { graded: mustRules.length, passed: mustRules.length - failedRules.length, exercised: exercised.length },
+    harm: harmful.length,
+    properties: { given: !!properties, passed: passedFams.length, families: FAMILY_IDS.length },
+  };
+  const unranked = (withheld: string, blockers: TierBlocker[] = []): TierResult => ({ tier: null, label: 'unranked', withheld, ...summary, blockers });
+  if (errors.length)
+    return unranked(`the harness failed (ERROR) in ${errors.length} scenario(s): no tier is computed from a run the harness could not finish; run it again`, [
+      {
+        condition: 'no harness ERROR',
+        ...listed(
+          errors.map((r) => ({
+            scenario: r.id,
+            rule: r.rule,
+            verdict: 'ERROR',
+            why: r.checks.find((c) => c.verdict === 'ERROR')?.reason ?? 'the harness failed',
+          })),
+        ),
+      },
+    ]);
+  if (exercised.length === 0 || mustRules.length < COVERAGE_SHARE * exercised.length)
+    return unranked(
+      `graded on ${mustRules.length} of the ${exercised.length} MUST and security rule(s) its scenarios exercise (at least ${COVERAGE_SHARE * 100}% are needed: the rest were UNSUPPORTED or did not bind)`,
+    );
+  const item = (x: { scenario: string; check: Check; level: Level }) => ({
+    scenario: x.scenario,
+    rule: x.check.rule,
+    verdict: x.check.verdict,
+    level: x.check.basis === 'harm' ? 'harm' : x.level,
+    why: x.check.reason.split('\n')[0]!.slice(0, 300),
+  });
+  const harmBlocker: TierBlocker = { condition: 'no harm on the wire, at any level', ...listed(harmful.map(item)) };
+  const share = mustRules.length ? summary.mustRules.passed / mustRules.length : 0;
+  // Tier 2: no harm, and at least 80% of the MUST and security rules it was graded on pass.
+  const tier2: TierBlocker[] = [];
+  if (harmful.length) tier2.push(harmBlocker);
+  if (share < TIER2_SHARE)
+    tier2.push({
+      condition: `at least ${TIER2_SHARE * 100}% of the MUST and security rules pass (${summary.mustRules.passed} of ${mustRules.length}, ${Math.floor(share * 100)}%)`,
+      ...listed(
+        failedRules.map(([rule, cs]) => ({
+          rule,
+          verdict: cs.find((c) => FAILING.has(c.verdict))!.verdict,
+          level: ruleLevel(cs),
+          why: `${cs.filter((c) => FAILING.has(c.verdict)).length} failing check(s)`,
+        })),
+      ),
+    });
+  if (tier2.length) return { tier: null, label: 'unranked', ...summary, blockers: tier2 };
+  // Tier 1: no FAIL or TIMEOUT at MUST or security level, and every property family passed at the default runs.
+  const tier1: TierBlocker[] = [];
+  if (mustFailures.length) tier1.push({ condition: 'no FAIL or TIMEOUT in a MUST or security rule', ...listed(mustFailures.map(item)) });
+  if (!properties)
+    tier1.push({
+      condition: `every property family passes at --runs ${TIER1_RUNS} or more`,
+      items: [{ why: 'no property run in these results (a2a-conformance properties, or matrix without --no-properties)' }],
+      more: 0,
+    });
+  else {
+    const short = [
+      ...FAMILY_IDS.filter((id) => !fams.some((f) => f.family === id)).map((family) => ({ family, why: 'not in the property run' })),
+      ...fams
+        .filter((f) => f.failed || f.ran < TIER1_RUNS)
+        .map((f) => ({ family: f.family, why: f.failed ? `failed after ${f.ran} case(s)` : `${f.ran} case(s) ran, fewer than ${TIER1_RUNS}` })),
+    ];
+    if (short.length) tier1.push({ condition: `every property family passes at --runs ${TIER1_RUNS} or more`, ...listed(short) });
+  }
+  if (tier1.length) return { tier: 2, label: 'tier 2', ...summary, blockers: tier1 };
+  return { tier: 1, label: 'tier 1', ...summary, blockers: [] };
+}

@@ -1,0 +1,91 @@
+/**
+ * The matrix's files: index.html (the page), matrix.json (its data, docs/matrix.schema.json),
+ * summary.md (the grid for a job summary or a README), a badge per client (badges/<id>.svg, and
+ * badges/<id>.json in the endpoint format of shields-style services), and each client's own reports
+ * (clients/<id>/, its property run in clients/<id>/properties/).
+ */
+import { makeBadge } from 'badge-maker';
+import type { Matrix, MatrixClient, MatrixEntry } from '../harness/runner/judge/matrix.js';
+import { LEVELS } from '../harness/core/sources.js';
+import { VERDICT_KINDS } from '../harness/core/verdict.js';
+import { renderMatrixHtml } from './html/matrix.js';
+import { renderReports, type RenderedReport } from './index.js';
+
+const COLOURS = { 1: 'brightgreen', 2: 'yellow', none: 'lightgrey' } as const;
+
+/** The badge's words: `tier 1 · a2a-conformance 0.1.0 · ruleset …`. */
+export function badgeMessage(m: Pick<Matrix, 'harness' | 'ruleset'>, c: MatrixClient): string {
+  return `${c.tier.label} · a2a-conformance ${m.harness.version} · ruleset ${m.ruleset}`;
+}
+
+/** The endpoint JSON of shields-style services (https://shields.io/badges/endpoint-badge). */
+export function badgeEndpoint(m: Pick<Matrix, 'harness' | 'ruleset'>, c: MatrixClient) {
+  return { schemaVersion: 1, label: 'A2A conformance', message: badgeMessage(m, c), color: COLOURS[c.tier.tier ?? 'none'] };
+}
+
+export function badgeSvg(m: Pick<Matrix, 'harness' | 'ruleset'>, c: MatrixClient): string {
+  const e = badgeEndpoint(m, c);
+  return makeBadge({ label: e.label, message: e.message, color: e.color }) + '\n';
+}
+
+/** The matrix as Markdown: tiers, then clients × levels. */
+export function renderMatrixMarkdown(m: Matrix): string {
+  const lines = [
+    `# A2A client conformance matrix`,
+    '',
+    `a2a-conformance ${m.harness.version} · ruleset ${m.ruleset} · tiers as docs/tiers.md defines them`,
+    '',
+    '| client | tier | MUST/security rules passed | harm | property families | scenarios |',
+    '|---|---|---|---|---|---|',
+    ...m.clients.map(
+      (c) =>
+        `| ${c.name} ${c.version} | ${c.tier.label} | ${c.tier.mustRules.passed} of ${c.tier.mustRules.graded} | ${c.harm} | ${c.tier.properties.given ? `${c.tier.properties.passed} of ${c.tier.properties.families} passed` : 'not run'} | ${VERDICT_KINDS.filter(
+          (k) => c.scenarios.summary[k],
+        )
+          .map((k) => `${k} ${c.scenarios.summary[k]}`)
+          .join(' · ')} |`,
+    ),
+    '',
+    `| client | ${LEVELS.join(' | ')} |`,
+    `|---|${LEVELS.map(() => '---').join('|')}|`,
+    ...m.clients.map(
+      (c) => `| ${c.name} ${c.version} | ${LEVELS.map((l) => (c.levels[l].graded ? `${c.levels[l].passed}/${c.levels[l].graded}` : '—')).join(' | ')} |`,
+    ),
+    '',
+    'Levels: checks passed of checks graded (PASS of PASS, NON_STRICT, FAIL, TIMEOUT).',
+    '',
+  ];
+  for (const c of m.clients.filter((x) => x.tier.blockers.length)) {
+    lines.push(`What keeps ${c.name} ${c.version} (${c.tier.label}) from ${c.tier.tier === 2 ? 'tier 1' : 'tier 2'}:`, '');
+    for (const b of c.tier.blockers) {
+      const items = b.items
+        .map((i) => [i.scenario, i.family && `family ${i.family}`, i.rule, i.verdict, i.level && `(${i.level})`].filter(Boolean).join(' '))
+        .filter(Boolean);
+      lines.push(`- ${b.condition}${items.length ? `: ${items.join('; ')}` : ''}${b.more ? ` and ${b.more} more` : ''}`);
+    }
+    lines.push('');
+  }
+  return lines.join('\n');
+}
+
+/** Every file of the matrix report, rendered (nothing written). */
+export function renderMatrixReports(m: Matrix, entries: MatrixEntry[]): RenderedReport {
+  const files: RenderedReport['files'] = [];
+  const notes: string[] = [];
+  for (const e of entries) {
+    const own = renderReports(e.run);
+    files.push(...own.files.map((f) => ({ ...f, name: `clients/${e.client.id}/${f.name}` })));
+    notes.push(...own.notes.map((n) => `${e.client.name}: ${n}`));
+    if (e.properties) {
+      const p = renderReports(e.properties);
+      files.push(...p.files.map((f) => ({ ...f, name: `clients/${e.client.id}/properties/${f.name}` })));
+      notes.push(...p.notes.map((n) => `${e.client.name} (properties): ${n}`));
+    }
+    files.push({ name: `badges/${e.client.id}.svg`, text: badgeSvg(m, e.client) });
+    files.push({ name: `badges/${e.client.id}.json`, text: JSON.stringify(badgeEndpoint(m, e.client), null, 2) + '\n' });
+  }
+  files.push({ name: 'summary.md', text: renderMatrixMarkdown(m) });
+  files.push({ name: 'matrix.json', text: JSON.stringify(m, null, 2) + '\n' });
+  files.push({ name: 'index.html', text: renderMatrixHtml(m) });
+  return { files, notes };
+}

@@ -1,0 +1,295 @@
+/**
+ * The conformance matrix: tiers computed from verdicts (harness/runner/judge/tiers.ts) with every
+ * condition of docs/tiers.md on both sides of its line, the matrix built from results of several
+ * clients (shards merged, rulesets checked), `report --compare`, and the commands end to end.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { PropertyFamilyResult, RunResults, ScenarioResult } from '../harness/core/results.js';
+import type { Level } from '../harness/core/sources.js';
+import type { Basis, Check, VerdictKind } from '../harness/core/verdict.js';
+import { compareRuns, regressed } from '../harness/runner/judge/compare.js';
+import { buildMatrix } from '../harness/runner/judge/matrix.js';
+import { summarize } from '../harness/runner/judge/policy.js';
+import { tierOf } from '../harness/runner/judge/tiers.js';
+import { schemaValidator } from '../harness/runner/load/json-schema.js';
+import { renderMatrixReports } from '../reports/matrix.js';
+import { runMain } from './helpers/main.js';
+import { testTemp } from './helpers/tmp.js';
+
+const check = (
+  rule: string,
+  verdict: VerdictKind,
+  level: Level,
+  basis: Basis = verdict === 'PASS' ? 'met' : verdict === 'INFORMATIONAL' ? 'not-binding' : 'up-front',
+): Check => ({
+  rule,
+  verdict,
+  reason: `${rule} ${verdict}`,
+  evidence: [],
+  basis,
+  sources: [{ doc: 'A2A v1.0.1', section: '1', quote: 'q', level }],
+});
+
+const result = (id: string, checks: Check[]): ScenarioResult =>
+  ({
+    id,
+    opaqueId: id,
+    rule: checks[0]!.rule,
+    title: id,
+    description: '',
+    expectation: '',
+    spec: '',
+    expect: 'PASS',
+    verdict: checks.reduce<VerdictKind>(
+      (v, c) => (['FAIL', 'TIMEOUT', 'ERROR', 'NON_STRICT'].includes(c.verdict) ? c.verdict : v),
+      checks.some((c) => c.verdict === 'PASS') ? 'PASS' : checks[0]!.verdict,
+    ),
+    checks,
+    card: {},
+    cardPointers: [],
+    peer: { factory: 'f', runtime: {} },
+    profile: {},
+    intent: {},
+    claims: null,
+    outcome: { kind: 'reported' },
+    transcript: [],
+    ledger: [],
+    deadlineMs: 1000,
+    durationMs: 1,
+  }) as unknown as ScenarioResult;
+
+function run(results: ScenarioResult[], client = 'c', extra: Partial<RunResults> = {}): RunResults {
+  return {
+    schema: 'a2a-conformance/results@1',
+    harness: { name: 'a2a-conformance', version: '0.1.0' },
+    ruleset: 'r@1',
+    client: { name: client, version: '1.0.0', profile: null, taskClasses: [] },
+    seed: 's',
+    shard: null,
+    strict: false,
+    deadlineMultiplier: 1,
+    startedAt: '2026-12-03T00:00:00.000Z',
+    durationMs: 1,
+    results,
+    notRun: [],
+    summary: summarize(results),
+    unexpected: results.filter((r) => ['FAIL', 'TIMEOUT', 'ERROR'].includes(r.verdict)).map((r) => ({ id: r.id, verdict: r.verdict, why: 'x' })),
+    exitCode: results.some((r) => r.verdict === 'ERROR') ? 2 : results.some((r) => ['FAIL', 'TIMEOUT'].includes(r.verdict)) ? 1 : 0,
+    ...extra,
+  };
+}
+
+const family = (id: string, ran = 100, failed = false): PropertyFamilyResult => ({
+  family: id,
+  title: id,
+  rules: [],
+  seed: 1,
+  runs: ran,
+  ran,
+  verdicts: {},
+  stories: {},
+  labels: {},
+  failed,
+  cases: [],
+  durationMs: 1,
+});
+const FIVE = ['negotiation', 'handshake', 'trust', 'transport', 'delivery'];
+const props = (fams: PropertyFamilyResult[], client = 'c') => run([], client, { properties: fams, seed: '1', exitCode: fams.some((f) => f.failed) ? 1 : 0 });
+
+/** Ten MUST rules, each graded once, of which the first `failing` FAIL (up front, not harm). */
+const tenMust = (failing = 0, client = 'c') =>
+  run(
+    Array.from({ length: 10 }, (_, i) => result(`s${i}`, [check(`R${i}`, i < failing ? 'FAIL' : 'PASS', 'MUST'), check('ALWAYS', 'PASS', 'MUST')])),
+    client,
+  );
+
+describe('tiers (docs/tiers.md), from the verdicts alone', () => {
+  it('tier 1: no MUST failure, no harm, every family passed at 100 runs; without the property run, tier 2 and says why', () => {
+    const t1 = tierOf(tenMust(), props(FIVE.map((f) => family(f))));
+    expect(t1).toMatchObject({ tier: 1, label: 'tier 1', blockers: [], mustRules: { graded: 11, passed: 11 } });
+    const t2 = tierOf(tenMust());
+    expect(t2.tier).toBe(2);
+    expect(t2.blockers.map((b) => b.condition)).toEqual(['every property family passes at --runs 100 or more']);
+  });
+
+  it('property runs: a failed family, one run short of 100 cases, or one missing keeps a client at tier 2, each named', () => {
+    const t = tierOf(tenMust(), props([family('negotiation', 100, true), family('handshake', 99), family('trust'), family('transport')]));
+    expect(t.tier).toBe(2);
+    expect(t.blockers[0]!.items.map((i) => `${i.family}: ${i.why}`)).toEqual([
+      'delivery: not in the property run',
+      'negotiation: failed after 100 case(s)',
+      'handshake: 99 case(s) ran, fewer than 100',
+    ]);
+  });
+
+  it('tier 2 at 80% of MUST rules passing or more (exactly 80%: 4 of 5), unranked below it', () => {
+    const five = run(Array.from({ length: 5 }, (_, i) => result(`f${i}`, [check(`R${i}`, i === 0 ? 'FAIL' : 'PASS', 'security')])));
+    expect(tierOf(five)).toMatchObject({ tier: 2, mustRules: { graded: 5, passed: 4 } });
+    const one = tierOf(tenMust(1), props(FIVE.map((f) => family(f))));
+    expect(one.tier).toBe(2);
+    expect(one.blockers[0]!.condition).toBe('no FAIL or TIMEOUT in a MUST or security rule');
+    expect(one.blockers[0]!.items[0]).toMatchObject({ scenario: 's0', rule: 'R0', verdict: 'FAIL', level: 'MUST' });
+    // 8 of 11 pass: 72% < 80%.
+    const three = tierOf(tenMust(3));
+    expect(three.tier).toBeNull();
+    expect(three.blockers[0]!.condition).toMatch(/^at least 80% of the MUST and security rules pass \(8 of 11, 72%\)/);
+    // Counted by rule, not by check: a rule failing in many scenarios is one rule, and an always-on rule passing everywhere is one too.
+    const many = run([...tenMust(2).results, result('s0b', [check('R0', 'FAIL', 'MUST')]), result('s0c', [check('R0', 'FAIL', 'MUST')])]);
+    expect(tierOf(many).mustRules).toMatchObject({ graded: 11, passed: 9 });
+  });
+
+  it('harm anywhere (even at seed level) leaves a client unranked; misses at SHOULD or seed level without harm do not block tier 1', () => {
+    const harmed = run([...tenMust().results, result('h', [check('WIRE-X', 'FAIL', 'seed', 'harm')])]);
+    const t = tierOf(harmed, props(FIVE.map((f) => family(f))));
+    expect(t.tier).toBeNull();
+    expect(t.harm).toBe(1);
+    expect(t.blockers[0]).toMatchObject({ condition: 'no harm on the wire, at any level', items: [{ scenario: 'h', level: 'harm' }] });
+    const soft = run([
+      ...tenMust().results,
+      result('n', [check('NEG-Y', 'NON_STRICT', 'SHOULD', 'up-front')]),
+      result('m', [check('NEG-Z', 'NON_STRICT', 'seed', 'record')]),
+    ]);
+    expect(tierOf(soft, props(FIVE.map((f) => family(f)))).tier).toBe(1);
+  });
+
+  it('checks that did not bind, UNSUPPORTED and INFORMATIONAL never count; a client graded on under half its MUST rules is unranked; an ERROR withholds the tier', () => {
+    const declined = run(
+      Array.from({ length: 4 }, (_, i) => result(`u${i}`, [check(`R${i}`, i === 0 ? 'PASS' : 'UNSUPPORTED', 'MUST', i === 0 ? 'met' : 'unsupported')])),
+    );
+    const t = tierOf(declined, props(FIVE.map((f) => family(f))));
+    expect(t.tier).toBeNull();
+    expect(t.withheld).toMatch(/graded on 1 of the 4 MUST and security rule/);
+    const informational = run([...tenMust().results, result('i', [check('R-INFO', 'INFORMATIONAL', 'MUST')])]);
+    expect(tierOf(informational, props(FIVE.map((f) => family(f)))).tier).toBe(1);
+    const errored = run([...tenMust().results, result('e', [check('R0', 'ERROR', 'MUST', 'harness')])]);
+    expect(tierOf(errored, props(FIVE.map((f) => family(f))))).toMatchObject({
+      tier: null,
+      withheld: expect.stringMatching(/the harness failed \(ERROR\) in 1 scenario/),
+    });
+  });
+});
+
+describe('the matrix of several clients', () => {
+  it('groups by client, merges each client’s shards, orders rules worst first, and its JSON matches docs/matrix.schema.json', () => {
+    const a1 = run(tenMust(0, 'a').results.slice(0, 5), 'a', { shard: '1/2' });
+    const a2 = run(tenMust(0, 'a').results.slice(5), 'a', { shard: '2/2' });
+    const b = tenMust(2, 'b');
+    const { matrix, entries } = buildMatrix([
+      a1,
+      b,
+      a2,
+      props(
+        FIVE.map((f) => family(f)),
+        'a',
+      ),
+    ]);
+    expect(matrix.clients.map((c) => [c.id, c.tier.label, c.scenarios.ran])).toEqual([
+      ['a-1.0.0', 'tier 1', 10],
+      ['b-1.0.0', 'tier 2', 10],
+    ]);
+    expect(matrix.rules.slice(0, 2).map((r) => r.rule)).toEqual(['R0', 'R1']);
+    expect(matrix.rules[0]!.cells).toEqual({ 'a-1.0.0': { PASS: 1 }, 'b-1.0.0': { FAIL: 1 } });
+    expect(matrix.exitCode).toBe(1);
+    const validate = schemaValidator('matrix.schema.json', undefined, true);
+    expect(validate(JSON.parse(JSON.stringify(matrix))), JSON.stringify(validate.errors)).toBe(true);
+    const files = renderMatrixReports(matrix, entries).files.map((f) => f.name);
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'index.html',
+        'matrix.json',
+        'summary.md',
+        'badges/a-1.0.0.svg',
+        'badges/a-1.0.0.json',
+        'clients/a-1.0.0/results.json',
+        'clients/a-1.0.0/properties/results.json',
+      ]),
+    );
+  });
+
+  it('refuses clients graded by different rulesets, and a client with a property run but no scenario run', () => {
+    expect(() => buildMatrix([tenMust(0, 'a'), run([], 'b', { ruleset: 'r@2' })])).toThrow(/different rulesets/);
+    expect(() => buildMatrix([tenMust(0, 'a'), props([family('trust')], 'b')])).toThrow(/b 1.0.0 has a property run but no scenario run/);
+  });
+});
+
+describe('report --compare', () => {
+  it('a verdict that got worse is a regression, one that got better an improvement, PASS ↔ INFORMATIONAL only a change; a family that starts failing regresses', () => {
+    const old = run([
+      result('x', [check('R', 'PASS', 'MUST')]),
+      result('y', [check('R', 'FAIL', 'MUST')]),
+      result('z', [check('R', 'PASS', 'MUST')]),
+      result('gone', [check('R', 'PASS', 'MUST')]),
+    ]);
+    const now = run([
+      result('x', [check('R', 'FAIL', 'MUST')]),
+      result('y', [check('R', 'PASS', 'MUST')]),
+      result('z', [check('R', 'INFORMATIONAL', 'MUST')]),
+      result('new', [check('R', 'PASS', 'MUST')]),
+    ]);
+    const c = compareRuns(old, now);
+    expect(c.regressions.map((x) => `${x.scenario} ${x.from}→${x.to} ${x.level}`)).toEqual(['x PASS→FAIL MUST']);
+    expect(c.improvements.map((x) => x.scenario)).toEqual(['y']);
+    expect(c.changed.map((x) => x.scenario)).toEqual(['z']);
+    expect([c.added, c.removed]).toEqual([['new'], ['gone']]);
+    expect(regressed(c)).toBe(true);
+    expect(regressed(compareRuns(old, old))).toBe(false);
+    expect(regressed(compareRuns(props([family('trust')]), props([family('trust', 100, true)])))).toBe(true);
+  });
+});
+
+describe('matrix and report, end to end (in this process)', () => {
+  it('matrix writes one report naming each client with its tier and badge; report of two clients writes the matrix; --compare exits 1 on regressions and 0 against itself', async () => {
+    const out = testTemp('a2a-matrix-');
+    const rules = ['--rule', 'TRUST-NO-RETRY-ON-DECODE,SPEC-TLS-VERIFY'];
+    const m = await runMain([
+      'matrix',
+      '--client',
+      'reference',
+      '--client',
+      'naive:never-cancels',
+      ...rules,
+      '--runs',
+      '3',
+      '--seed',
+      '1',
+      '--workers',
+      '1',
+      '--out',
+      out,
+    ]);
+    expect(m.code, m.stderr).toBe(1);
+    expect(m.stdout).toMatch(/tier 2 +reference 0\.1\.0 — kept from the next tier by: every property family passes at --runs 100 or more/);
+    expect(m.stdout).toMatch(/unranked +naive:never-cancels 0\.1\.0/);
+    const matrix = JSON.parse(readFileSync(join(out, 'matrix.json'), 'utf8'));
+    expect(matrix.clients.map((c: { name: string }) => c.name)).toEqual(['reference', 'naive:never-cancels']);
+    for (const c of matrix.clients) {
+      expect(readFileSync(join(out, c.badge.svg), 'utf8')).toContain(`A2A conformance: ${c.tier.label} · a2a-conformance`);
+      expect(JSON.parse(readFileSync(join(out, c.badge.endpoint), 'utf8'))).toMatchObject({ schemaVersion: 1, label: 'A2A conformance' });
+      expect(readFileSync(join(out, c.report), 'utf8')).toContain(c.name);
+    }
+    const html = readFileSync(join(out, 'index.html'), 'utf8');
+    expect(html).toContain('data-tier="tier 2"');
+    expect(html).toContain('data-tier="unranked"');
+    // The same folder again: the matrix replaces its own (its folders too).
+    const ref = join(out, 'clients/reference-0.1.0/results.json');
+    const naive = join(out, 'clients/naive-never-cancels-0.1.0/results.json');
+    const again = testTemp('a2a-matrix-report-');
+    const r = await runMain(['report', ref, naive, '--out', again]);
+    expect(r.code, r.stderr).toBe(1);
+    expect(JSON.parse(readFileSync(join(again, 'matrix.json'), 'utf8')).clients).toHaveLength(2);
+    const r2 = await runMain(['report', ref, naive, join(out, 'clients/reference-0.1.0/properties/results.json'), '--out', again]);
+    expect(r2.code, r2.stderr).toBe(1);
+    const worse = await runMain(['report', '--compare', ref, naive]);
+    expect(worse.code).toBe(1);
+    expect(worse.stdout).toMatch(/regressions: [1-9]/);
+    expect(worse.stdout).toMatch(/PASS → FAIL {2}TRUST-NO-RETRY-ON-DECODE/);
+    const same = await runMain(['report', '--compare', ref, ref]);
+    expect(same.code).toBe(0);
+    expect(same.stdout).toContain('regressions: 0');
+    const bad = await runMain(['report', '--compare', ref]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--compare takes two results.json files');
+  });
+});
