@@ -81,12 +81,12 @@ function run(results: ScenarioResult[], client = 'c', extra: Partial<RunResults>
   };
 }
 
-const family = (id: string, ran = 100, failed = false): PropertyFamilyResult => ({
+const family = (id: string, runs = 100, failed = false, ran = runs): PropertyFamilyResult => ({
   family: id,
   title: id,
   rules: [],
   seed: 1,
-  runs: ran,
+  runs,
   ran,
   verdicts: {},
   stories: {},
@@ -114,14 +114,17 @@ describe('tiers (docs/tiers.md), from the verdicts alone', () => {
     expect(t2.blockers.map((b) => b.condition)).toEqual(['every property family passes at --runs 100 or more']);
   });
 
-  it('property runs: a failed family, one run short of 100 cases, or one missing keeps a client at tier 2, each named', () => {
-    const t = tierOf(tenMust(), props([family('negotiation', 100, true), family('handshake', 99), family('trust'), family('transport')]));
+  it('property runs: a failed family, one swept with --runs 99, one no case of which could be told, or one missing keeps a client at tier 2, each named', () => {
+    const t = tierOf(tenMust(), props([family('negotiation', 100, true), family('handshake', 99), family('trust', 100, false, 0), family('transport')]));
     expect(t.tier).toBe(2);
     expect(t.blockers[0]!.items.map((i) => `${i.family}: ${i.why}`)).toEqual([
       'delivery: not in the property run',
       'negotiation: failed after 100 case(s)',
-      'handshake: 99 case(s) ran, fewer than 100',
+      'handshake: swept with --runs 99, fewer than 100',
+      'trust: no case of it could be told to this client',
     ]);
+    // Cases a client's dialects cannot be told are skipped: 7 of 100 ran, all passed, is a pass (a v0.3 client's trust family).
+    expect(tierOf(tenMust(), props(FIVE.map((f) => family(f, 100, false, f === 'trust' ? 7 : 100)))).tier).toBe(1);
   });
 
   it('tier 2 at 80% of MUST rules passing or more (exactly 80%: 4 of 5), unranked below it', () => {
@@ -146,6 +149,12 @@ describe('tiers (docs/tiers.md), from the verdicts alone', () => {
     expect(t.tier).toBeNull();
     expect(t.harm).toBe(1);
     expect(t.blockers[0]).toMatchObject({ condition: 'no harm on the wire, at any level', items: [{ scenario: 'h', level: 'harm' }] });
+    // A rule that names only harm sources (WIRE-NO-ORPHANS) is graded at their level, never as a vendor's.
+    const onlyHarm = {
+      ...check('WIRE-O', 'PASS', 'seed'),
+      sources: [{ doc: 'seed 000', section: 's', quote: 'q', level: 'seed' as const, role: 'harm' as const }],
+    };
+    expect(buildMatrix([run([result('o', [onlyHarm])])]).matrix.clients[0]!.levels).toMatchObject({ seed: { graded: 1 }, vendor: { graded: 0 } });
     const soft = run([
       ...tenMust().results,
       result('n', [check('NEG-Y', 'NON_STRICT', 'SHOULD', 'up-front')]),
@@ -161,6 +170,11 @@ describe('tiers (docs/tiers.md), from the verdicts alone', () => {
     const t = tierOf(declined, props(FIVE.map((f) => family(f))));
     expect(t.tier).toBeNull();
     expect(t.withheld).toMatch(/graded on 1 of the 4 MUST and security rule/);
+    // Half is enough to be ranked.
+    const half = run(
+      Array.from({ length: 4 }, (_, i) => result(`h${i}`, [check(`R${i}`, i < 2 ? 'PASS' : 'UNSUPPORTED', 'MUST', i < 2 ? 'met' : 'unsupported')])),
+    );
+    expect(tierOf(half, props(FIVE.map((f) => family(f))))).toMatchObject({ tier: 1, mustRules: { graded: 2, exercised: 4 } });
     const informational = run([...tenMust().results, result('i', [check('R-INFO', 'INFORMATIONAL', 'MUST')])]);
     expect(tierOf(informational, props(FIVE.map((f) => family(f)))).tier).toBe(1);
     const errored = run([...tenMust().results, result('e', [check('R0', 'ERROR', 'MUST', 'harness')])]);

@@ -26,12 +26,18 @@ const FAILING = new Set(['FAIL', 'TIMEOUT']);
  * vendor assertion, which cites none.
  */
 export function checkLevel(c: Pick<Check, 'level' | 'sources'>): Level {
-  return c.level ?? strongest((c.sources ?? []).filter((s) => (s.role ?? 'duty') === 'duty').map((s) => s.level)) ?? 'vendor';
+  return c.level ?? sourcesLevel(c);
 }
 
-/** The level of a rule: the strongest duty level among its checks (a rule's sources are the same in every check). */
+/** A check's rule's level from its sources: the strongest duty source, or for a rule that only names harm (WIRE-NO-ORPHANS), the strongest of those. */
+function sourcesLevel(c: Pick<Check, 'sources'>): Level {
+  const sources = c.sources ?? [];
+  return strongest(sources.filter((s) => (s.role ?? 'duty') === 'duty').map((s) => s.level)) ?? strongest(sources.map((s) => s.level)) ?? 'vendor';
+}
+
+/** The level of a rule: the strongest among its checks (a rule's sources are the same in every check). */
 function ruleLevel(checks: readonly Check[]): Level {
-  return strongest(checks.map((c) => strongest((c.sources ?? []).filter((s) => (s.role ?? 'duty') === 'duty').map((s) => s.level)) ?? 'vendor')) ?? 'vendor';
+  return strongest(checks.map(sourcesLevel)) ?? 'vendor';
 }
 
 /** A check that keeps a client from a tier: where it is and what it got. */
@@ -90,7 +96,8 @@ export function tierOf(run: RunResults, properties?: RunResults): TierResult {
   const harmful = checks.filter((x) => x.check.basis === 'harm' && x.check.verdict === 'FAIL');
   const mustFailures = checks.filter((x) => strong(ruleLevel(byRule.get(x.check.rule)!)) && FAILING.has(x.check.verdict));
   const fams = properties?.properties ?? [];
-  const passedFams = fams.filter((f) => FAMILY_IDS.includes(f.family) && !f.failed && f.ran >= TIER1_RUNS);
+  const passes = (f: (typeof fams)[number]) => !f.failed && f.runs >= TIER1_RUNS && f.ran > 0;
+  const passedFams = fams.filter((f) => FAMILY_IDS.includes(f.family) && passes(f));
   const summary = {
     mustRules: { graded: mustRules.length, passed: mustRules.length - failedRules.length, exercised: exercised.length },
     harm: harmful.length,
@@ -153,8 +160,15 @@ export function tierOf(run: RunResults, properties?: RunResults): TierResult {
     const short = [
       ...FAMILY_IDS.filter((id) => !fams.some((f) => f.family === id)).map((family) => ({ family, why: 'not in the property run' })),
       ...fams
-        .filter((f) => f.failed || f.ran < TIER1_RUNS)
-        .map((f) => ({ family: f.family, why: f.failed ? `failed after ${f.ran} case(s)` : `${f.ran} case(s) ran, fewer than ${TIER1_RUNS}` })),
+        .filter((f) => !passes(f))
+        .map((f) => ({
+          family: f.family,
+          why: f.failed
+            ? `failed after ${f.ran} case(s)`
+            : f.runs < TIER1_RUNS
+              ? `swept with --runs ${f.runs}, fewer than ${TIER1_RUNS}`
+              : 'no case of it could be told to this client',
+        })),
     ];
     if (short.length) tier1.push({ condition: `every property family passes at --runs ${TIER1_RUNS} or more`, ...listed(short) });
   }
