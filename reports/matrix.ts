@@ -5,7 +5,7 @@
  * (clients/<id>/, its property run in clients/<id>/properties/).
  */
 import { makeBadge } from 'badge-maker';
-import type { Matrix, MatrixClient, MatrixEntry } from '../harness/runner/judge/matrix.js';
+import type { Matrix, MatrixClient, MatrixEntry } from '../harness/core/matrix.js';
 import { LEVELS } from '../harness/core/sources.js';
 import { VERDICT_KINDS } from '../harness/core/verdict.js';
 import { renderMatrixHtml } from './html/matrix.js';
@@ -86,6 +86,28 @@ export function renderMatrixReports(m: Matrix, entries: MatrixEntry[]): Rendered
   }
   files.push({ name: 'summary.md', text: renderMatrixMarkdown(m) });
   files.push({ name: 'matrix.json', text: JSON.stringify(m, null, 2) + '\n' });
-  files.push({ name: 'index.html', text: renderMatrixHtml(m) });
+  files.push({ name: 'index.html', text: renderMatrixHtml(m, Object.fromEntries(entries.map((e) => [e.client.id, badgeSvg(m, e.client)]))) });
   return { files, notes };
 }
+
+/** The README's matrix of the built-in clients: one row per client (scripts/readme-matrix.ts writes it; the client tests check the scenario columns). */
+export function readmeMatrixRow(c: MatrixClient): string {
+  const kept = c.tier.blockers
+    .map((b) => {
+      const rules = [...new Set(b.items.flatMap((i) => (i.rule ? [i.rule] : i.family ? [`family ${i.family}`] : [])))];
+      return `${b.condition}${rules.length ? ` (${rules.slice(0, 4).join(', ')}${rules.length > 4 ? ', …' : ''})` : ''}`;
+    })
+    .join('; ');
+  return `| ${c.name} ${c.version} | **${c.tier.label}** | ${mustCell(c)} | ${c.harm} | ${c.tier.properties.given ? `${c.tier.properties.passed} of ${c.tier.properties.families} passed` : 'not run'} | ${scenarioCell(c)} | ${kept || '—'} |`;
+}
+
+export const mustCell = (c: MatrixClient) => `${c.tier.mustRules.passed} of ${c.tier.mustRules.graded}`;
+export const scenarioCell = (c: MatrixClient) =>
+  VERDICT_KINDS.filter((k) => c.scenarios.summary[k])
+    .map((k) => `${k} ${c.scenarios.summary[k]}`)
+    .join(' · ');
+
+export const README_MATRIX_HEAD = [
+  '| client | tier | MUST and security rules passing | harm | property families (seed 1) | scenarios | kept from the next tier by |',
+  '|---|---|---|---|---|---|---|',
+];

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { runConformance } from '../harness/runner/engine/run.js';
 import { BUILTIN_FILES } from './helpers/scenarios.js';
 import { payloadProblems, V03_SCHEMA } from './helpers/payloads.js';
-import { differences, publishedVerdicts, verdicts } from './helpers/readme.js';
+import { differences, matrixRowProblems, publishedVerdicts, verdicts } from './helpers/readme.js';
 
 describe('@a2a-js/sdk under test (the README tables are written by bench/scenario-table.mjs from CLI runs)', () => {
   it("@a2a-js/sdk 1.3.0 runs through every scenario; its results are the README's", { timeout: 120_000 }, async () => {
@@ -17,6 +17,7 @@ describe('@a2a-js/sdk under test (the README tables are written by bench/scenari
     expect(r.summary.ERROR).toBe(0);
     expect(differences(r, publishedVerdicts('README.md', 'sdk'))).toEqual([]);
     expect(verdicts(r)).toEqual(publishedVerdicts('README.md', 'sdk'));
+    expect(matrixRowProblems(r)).toEqual([]);
   });
 
   it("@a2a-js/sdk 0.3.14 runs through every scenario for a v0.3 client; its results are the README's, it is PASSed nowhere it never reached the peer's dialect, and every body it was sent is valid v0.3", {
@@ -26,6 +27,7 @@ describe('@a2a-js/sdk under test (the README tables are written by bench/scenari
     expect(r.summary.ERROR).toBe(0);
     expect(differences(r, publishedVerdicts('README.md', 'sdk03'))).toEqual([]);
     expect(verdicts(r)).toEqual(publishedVerdicts('README.md', 'sdk03'));
+    expect(matrixRowProblems(r)).toEqual([]);
     // A PASS either declined after reading the card, or spoke the peer's dialect on the wire.
     for (const x of r.results.filter((x) => x.verdict === 'PASS' && x.outcome.kind === 'reported'))
       expect(x.claims?.decision === 'rejected' || x.transcript.some((e) => e.kind === 'http' && !!e.rpc?.wireMethod), x.id).toBe(true);

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { runConformance } from '../harness/runner/engine/run.js';
 import { ROOT } from './helpers/cli.js';
 import { BUILTIN_FILES } from './helpers/scenarios.js';
-import { differences, publishedVerdicts, verdicts } from './helpers/readme.js';
+import { differences, matrixRowProblems, publishedVerdicts, verdicts } from './helpers/readme.js';
 
 describe('clients under test (their README tables are written by bench/scenario-table.mjs from CLI runs)', () => {
   it('the python3 shim runs over the real wire and gets the mix of verdicts its README publishes', { timeout: 120_000 }, async () => {
@@ -27,6 +27,8 @@ describe('clients under test (their README tables are written by bench/scenario-
     expect(Object.keys(published).length).toBe(r.results.results.length);
     expect(differences(r.results, published)).toEqual([]);
     expect(verdicts(r.results)).toEqual(published);
+    // Its row of the README's matrix of the built-in clients.
+    expect(matrixRowProblems(r.results)).toEqual([]);
     expect(new Set(Object.values(published))).toContain('PASS');
     expect(new Set(Object.values(published))).toContain('FAIL');
   });

@@ -26,6 +26,7 @@ import { creditRun, runConformance } from '../harness/runner/engine/run.js';
 import { makePki, writePki } from '../harness/pki/index.js';
 import { closeRunFolder, openRunFolder } from '../harness/runner/infrastructure/workspace.js';
 import { payloadProblems, V03_SCHEMA } from './helpers/payloads.js';
+import { matrixRowProblems } from './helpers/readme.js';
 import { scenario, BUILTIN_FILES } from './helpers/scenarios.js';
 
 const verdicts = (rs: readonly ScenarioResult[]) => Object.fromEntries(rs.map((r) => [r.id, r.verdict]));
@@ -35,6 +36,12 @@ const full = new Map<string, RunResults>();
 beforeAll(async () => {
   for (const client of CLIENTS) full.set(client, await runConformance({ client, files: BUILTIN_FILES, lanes: 8 }));
 }, 300_000);
+
+describe("the README's matrix of the built-in clients (scripts/readme-matrix.ts)", () => {
+  it.each(['reference', 'naive'])('%s: its row says what its full run gives (rules, harm, scenarios, tier)', (client) => {
+    expect(matrixRowProblems(full.get(client)!)).toEqual([]);
+  });
+});
 
 describe('every payload the peers send in the built-in scenarios is valid for its dialect', () => {
   // (@a2a-js/sdk 0.3's, a v0.3 client's, are checked in test/clients-sdk.test.ts, from its own full run.)

@@ -2,13 +2,13 @@
  * The HTML report in a real browser (Debian chromium driven by playwright-core), offline: summary
  * numbers agree with results.json, a filter works, a failing scenario's panel opens, the card is the
  * bytes served, the sequence diagrams have their own arrowheads, the layout holds at 390 px, and a
- * merged report links only to what it holds. Screenshots at 1400 and 390 px go to
- * test-output/report-browser/. With CI=true a missing Chromium fails instead of skipping.
+ * merged report links only to what it holds; the conformance matrix's page at 1400 and 390 px.
+ * Screenshots at 1400 and 390 px go to test-output/report-browser/ and test-output/matrix-browser/. With CI=true a missing Chromium fails instead of skipping.
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +16,8 @@ import type { RunResults } from '../harness/core/results.js';
 import { VERDICT_KINDS } from '../harness/core/verdict.js';
 import { writeReports } from '../reports/index.js';
 import { mergeResults } from '../harness/runner/judge/merge.js';
+import { buildMatrix, type Matrix } from '../harness/runner/judge/matrix.js';
+import { renderMatrixReports } from '../reports/matrix.js';
 import { ROOT } from './helpers/cli.js';
 import { runInProcess } from './helpers/results.js';
 
@@ -412,4 +414,63 @@ describe('the HTML report in Chromium', () => {
       await page.close();
     },
   );
+});
+
+describe('the conformance matrix in Chromium', () => {
+  let browser: Browser;
+  let file: string;
+  let matrix: Matrix;
+  beforeAll(async () => {
+    if (!CHROMIUM) return;
+    const ids = [
+      'neg-live-input/live-audio-to-batch-peer',
+      'neg-escalate/known-extension',
+      'spec-tls-verify/expired',
+      'trust-decode/drift',
+      'neg-push-mtls/no-signal',
+    ];
+    const built = buildMatrix([await runInProcess('reference', ids), await runInProcess('naive', ids)]);
+    matrix = built.matrix;
+    const dir = join(ROOT, 'test-output', 'matrix-browser');
+    await rm(dir, { recursive: true, force: true });
+    for (const f of renderMatrixReports(built.matrix, built.entries).files) {
+      await mkdir(dirname(join(dir, f.name)), { recursive: true });
+      await writeFile(join(dir, f.name), f.text);
+    }
+    file = join(dir, 'index.html');
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  for (const width of [1400, 390])
+    it.skipIf(!CHROMIUM)(
+      `at ${width} px: each client's tier and badge as matrix.json has them, the grids' rows, nothing wider than the page but a grid's own scroller`,
+      async () => {
+        const page = await browser.newPage({ viewport: { width, height: 900 } });
+        const external: string[] = [];
+        await page.route(/^(?!file:|data:|about:).*/, (r) => (external.push(r.request().url()), r.abort()));
+        await page.goto(pathToFileURL(file).href);
+        for (const c of matrix.clients) {
+          const card = page.locator(`section.client[data-client="${c.id}"]`);
+          expect(await card.getAttribute('data-tier')).toBe(c.tier.label);
+          // The badge is inline (data:) and drawn: the page needs no other file.
+          expect(await card.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+          expect(await card.locator('.blockers > li').count()).toBe(c.tier.blockers.length);
+        }
+        expect(await page.locator('table.rules tbody tr').count()).toBe(matrix.rules.length);
+        expect(await page.locator('table.levels tbody tr').count()).toBe(matrix.clients.length);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+        const overflowing = await page.evaluate(() =>
+          Array.from(document.querySelectorAll('section.client, h1, p'))
+            .filter((el) => el.scrollWidth > el.clientWidth + 1)
+            .map((el) => `${el.tagName} ${el.className}`),
+        );
+        expect(overflowing).toEqual([]);
+        expect(external).toEqual([]);
+        await page.screenshot({ path: join(ROOT, 'test-output', 'matrix-browser', `matrix-${width}.png`), fullPage: true });
+        await page.close();
+      },
+    );
 });

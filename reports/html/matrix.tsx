@@ -4,7 +4,7 @@
  * where they differ. Rendered from the matrix alone (harness/runner/judge/matrix.ts).
  */
 import { render } from 'preact-render-to-string';
-import type { Matrix, MatrixClient } from '../../harness/runner/judge/matrix.js';
+import type { Matrix, MatrixClient } from '../../harness/core/matrix.js';
 import { LEVELS } from '../../harness/core/sources.js';
 import { VERDICT_KINDS, type VerdictKind } from '../../harness/core/verdict.js';
 import { REPORT_CSS } from './assets.js';
@@ -39,7 +39,7 @@ function Counts({ c }: { c: Partial<Record<VerdictKind, number>> | undefined }) 
   );
 }
 
-function ClientCard({ c }: { c: MatrixClient }) {
+function ClientCard({ c, badge }: { c: MatrixClient; badge: string }) {
   const t = c.tier;
   return (
     <section class={`client ${t.tier === 1 ? 't1' : t.tier === 2 ? 't2' : 'tu'}`} data-client={c.id} data-tier={t.label}>
@@ -50,7 +50,7 @@ function ClientCard({ c }: { c: MatrixClient }) {
         <span class="tier">{t.label}</span>
         {t.withheld ? <span class="muted"> — {t.withheld}</span> : null}
       </div>
-      <img src={c.badge.svg} alt={`badge: ${t.label}`} />
+      <img src={`data:image/svg+xml;base64,${Buffer.from(badge).toString('base64')}`} alt={`badge: ${t.label}`} data-badge={c.badge.svg} />
       <div class="muted">
         MUST and security rules: {t.mustRules.passed} of {t.mustRules.graded} graded pass ({t.mustRules.exercised} exercised) · harm {t.harm} · property
         families {t.properties.given ? `${t.properties.passed} of ${t.properties.families} passed` : 'not run'}
@@ -93,7 +93,8 @@ function ClientCard({ c }: { c: MatrixClient }) {
   );
 }
 
-export function MatrixPage({ m }: { m: Matrix }) {
+/** The page; `badges`, each client's badge SVG by id, shown inline (the page needs no other file). */
+export function MatrixPage({ m, badges }: { m: Matrix; badges: Record<string, string> }) {
   const title = `A2A client conformance matrix — ${m.clients.length} client(s)`;
   const differing = m.scenarios.filter((s) => new Set(m.clients.map((c) => s.verdicts[c.id] ?? 'not run')).size > 1);
   return (
@@ -101,7 +102,7 @@ export function MatrixPage({ m }: { m: Matrix }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:" />
+        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:" />
         <title>{title}</title>
         <style dangerouslySetInnerHTML={{ __html: REPORT_CSS + MATRIX_CSS }} />
       </head>
@@ -116,7 +117,7 @@ export function MatrixPage({ m }: { m: Matrix }) {
           <h2>Tiers</h2>
           <div class="tiers">
             {m.clients.map((c) => (
-              <ClientCard c={c} />
+              <ClientCard c={c} badge={badges[c.id] ?? ''} />
             ))}
           </div>
         </section>
@@ -226,6 +227,6 @@ export function MatrixPage({ m }: { m: Matrix }) {
   );
 }
 
-export function renderMatrixHtml(m: Matrix): string {
-  return `<!doctype html>\n${render(<MatrixPage m={m} />)}\n`;
+export function renderMatrixHtml(m: Matrix, badges: Record<string, string>): string {
+  return `<!doctype html>\n${render(<MatrixPage m={m} badges={badges} />)}\n`;
 }

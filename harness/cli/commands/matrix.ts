@@ -9,7 +9,7 @@ import { join, relative } from 'node:path';
 import type { Command } from 'commander';
 import type { RunResults } from '../../core/results.js';
 import { RunInterrupted, Stopped, UsageError } from '../../faults.js';
-import { finishWriting, load, reap, scenarioFiles, untilStopped } from '../context.js';
+import { finishWriting, load, reap, scenarioFiles } from '../context.js';
 import { print, printErr } from '../io.js';
 import { configOption, multiplierOf, noBuiltinOption, ruleOption, scenariosOption, wholeNumber, workersOf } from '../options.js';
 
@@ -103,19 +103,17 @@ async function matrixAction(opts: MatrixOpts): Promise<void> {
     for (const c of choices) {
       const who = 'client' in c ? { client: c.client } : { clientCmd: c.clientCmd };
       const t0 = Date.now();
-      const run = await untilStopped(
-        stop,
-        runConformance({
-          ...who,
-          files: catalogue.map((e) => e.file),
-          catalogue,
-          rules: opts.rule,
-          strict: opts.strict,
-          deadlineMultiplier: opts.deadlineMultiplier,
-          workers: opts.workers ?? 'auto',
-          signal: stop.signal,
-        }),
-      );
+      // Each run takes the signal itself: stopped, it cleans up and throws RunInterrupted.
+      const run = await runConformance({
+        ...who,
+        files: catalogue.map((e) => e.file),
+        catalogue,
+        rules: opts.rule,
+        strict: opts.strict,
+        deadlineMultiplier: opts.deadlineMultiplier,
+        workers: opts.workers ?? 'auto',
+        signal: stop.signal,
+      });
       runs.push(run);
       const s = run.summary;
       printErr(
@@ -123,20 +121,17 @@ async function matrixAction(opts: MatrixOpts): Promise<void> {
       );
       if (opts.properties) {
         const t1 = Date.now();
-        const p = await untilStopped(
-          stop,
-          propertiesCommand({
-            ...who,
-            families: FAMILIES,
-            seed,
-            ...(opts.runs !== undefined ? { runs: opts.runs } : {}),
-            strict: opts.strict,
-            deadlineMultiplier: opts.deadlineMultiplier,
-            ...(opts.workers !== undefined ? { workers: opts.workers } : {}),
-            signal: stop.signal,
-            err: () => {},
-          }),
-        );
+        const p = await propertiesCommand({
+          ...who,
+          families: FAMILIES,
+          seed,
+          ...(opts.runs !== undefined ? { runs: opts.runs } : {}),
+          strict: opts.strict,
+          deadlineMultiplier: opts.deadlineMultiplier,
+          ...(opts.workers !== undefined ? { workers: opts.workers } : {}),
+          signal: stop.signal,
+          err: () => {},
+        });
         runs.push(p);
         const fams = p.properties ?? [];
         printErr(
@@ -175,7 +170,8 @@ export function matrixSummary(
     lines.push(
       `  ${c.tier.label.padEnd(9)} ${c.name} ${c.version}${c.tier.blockers.length ? ` — kept from the next tier by: ${c.tier.blockers.map((b) => b.condition).join('; ')}` : ''}`,
     );
-  const at = relative(process.cwd(), dir) || '.';
+  const rel = relative(process.cwd(), dir);
+  const at = rel.startsWith('..') ? dir : rel || '.';
   lines.push(`matrix: ${join(at, 'index.html')} · data: ${join(at, 'matrix.json')} · badges: ${join(at, 'badges')}/`, `exit code ${m.exitCode}`, '');
   return lines.join('\n');
 }

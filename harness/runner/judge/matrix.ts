@@ -10,61 +10,14 @@ import { LEVELS, type Level } from '../../core/sources.js';
 import { VERDICT_KINDS, type VerdictKind } from '../../core/verdict.js';
 import { MergeError } from '../../faults.js';
 import { mergeResults } from './merge.js';
-import { checkLevel, tierOf, type TierResult } from './tiers.js';
+import { checkLevel, tierOf } from './tiers.js';
+import { MATRIX_SCHEMA, type LevelCounts, type Matrix, type MatrixClient, type MatrixEntry } from '../../core/matrix.js';
 
-export const MATRIX_SCHEMA = 'a2a-conformance/matrix@1';
+export { MATRIX_SCHEMA, type LevelCounts, type Matrix, type MatrixClient, type MatrixEntry };
 
 /** How bad a verdict is, for ordering (worst first). */
 const SEVERITY: Record<VerdictKind, number> = { ERROR: 6, FAIL: 5, TIMEOUT: 5, NON_STRICT: 3, UNSUPPORTED: 1, INFORMATIONAL: 1, PASS: 0 };
 export const severity = (v: VerdictKind) => SEVERITY[v];
-
-export interface LevelCounts {
-  /** Checks of this level that graded the client (PASS, NON_STRICT, FAIL, TIMEOUT; not where the rule did not bind). */
-  graded: number;
-  passed: number;
-  /** NON_STRICT: met the rule's minimum, missed what its level asks beyond it. */
-  missed: number;
-  /** FAIL or TIMEOUT. */
-  failed: number;
-}
-
-export interface MatrixClient {
-  /** A short name for files and anchors, unique in the matrix (`reference-0.1.0`). */
-  id: string;
-  name: string;
-  version: string;
-  scenarios: { ran: number; notRun: number; summary: Record<VerdictKind, number>; unexpected: number; exitCode: number; shard: string | null };
-  levels: Record<Level, LevelCounts>;
-  /** Checks that failed on harm the wire shows (any level). */
-  harm: number;
-  properties: { seed: number; exitCode: number; families: Array<{ family: string; runs: number; ran: number; failed: boolean }> } | null;
-  tier: TierResult;
-  /** Where this client's own reports are, relative to the matrix page. */
-  report: string;
-  propertiesReport?: string;
-  badge: { svg: string; endpoint: string };
-}
-
-export interface Matrix {
-  schema: typeof MATRIX_SCHEMA;
-  harness: { name: string; version: string };
-  ruleset: string;
-  generatedAt: string;
-  clients: MatrixClient[];
-  /** One row per rule the scenarios name, worst first: for each client (by id), its scenarios' verdicts counted. */
-  rules: Array<{ rule: string; cells: Record<string, Partial<Record<VerdictKind, number>>> }>;
-  /** One row per scenario: each client's verdict (absent: not run for it). */
-  scenarios: Array<{ id: string; rule: string; verdicts: Record<string, VerdictKind> }>;
-  /** The highest exit code of the clients' runs (2: a harness ERROR; 1: unexpected verdicts; 0). */
-  exitCode: number;
-}
-
-/** A client's runs, merged: what its reports are rendered from. */
-export interface MatrixEntry {
-  client: MatrixClient;
-  run: RunResults;
-  properties?: RunResults;
-}
 
 const slug = (s: string) =>
   s

@@ -7,7 +7,10 @@
 import type { Check } from '../../core/verdict.js';
 import type { RunResults } from '../../core/results.js';
 import { strongest, type Level } from '../../core/sources.js';
-import { FAMILY_IDS } from '../../properties/family-ids.js';
+import type { TierBlocker, TierResult } from '../../core/matrix.js';
+
+export type { TierBlocker, TierResult };
+import { FAMILY_IDS } from '../../core/family-ids.js';
 
 /** The property runs per family a Tier 1 client must pass (the `properties` default). */
 export const TIER1_RUNS = 100;
@@ -38,30 +41,6 @@ function sourcesLevel(c: Pick<Check, 'sources'>): Level {
 /** The level of a rule: the strongest among its checks (a rule's sources are the same in every check). */
 function ruleLevel(checks: readonly Check[]): Level {
   return strongest(checks.map(sourcesLevel)) ?? 'vendor';
-}
-
-/** A check that keeps a client from a tier: where it is and what it got. */
-export interface TierBlocker {
-  /** The condition it breaks, in a line. */
-  condition: string;
-  /** The checks (scenario, rule, verdict, level) or families behind it; at most a few listed, `more` counts the rest. */
-  items: Array<{ scenario?: string; rule?: string; family?: string; verdict?: string; level?: string; why: string }>;
-  more: number;
-}
-
-export interface TierResult {
-  /** 1, 2, or null (unranked). */
-  tier: 1 | 2 | null;
-  label: 'tier 1' | 'tier 2' | 'unranked';
-  /** Why a client is unranked before any tier condition is looked at (nothing graded, a harness ERROR). */
-  withheld?: string;
-  /** MUST and security rules: graded, passed (no FAIL or TIMEOUT in any of their checks), and the share. */
-  mustRules: { graded: number; passed: number; exercised: number };
-  harm: number;
-  /** The property families: passed at the Tier 1 runs, or why not. */
-  properties: { given: boolean; passed: number; families: number };
-  /** What keeps it from the next tier up (empty at Tier 1). */
-  blockers: TierBlocker[];
 }
 
 const MAX_ITEMS = 8;
