@@ -59,6 +59,24 @@ describe('the config file', () => {
     expect(bad.stderr.split('\n')[0]).toMatch(/^a2a-conformance: unknown client "no-such-client"\. Built-in clients: reference/);
   });
 
+  it('matrix takes its clients from "clients" and "clientCmds", never the run\'s "client" or "out"; the command line replaces both lists', async () => {
+    const v = vendor(
+      JSON.stringify({ client: 'no-such-client', clients: ['reference', 'naive'], scenarios: ['conformance/'], builtin: false, out: 'reports/run' }),
+    );
+    const out = join(v.dir, 'm');
+    const m = await runMain(['matrix', '--config', v.file, '--no-properties', '--out', out]);
+    expect(m.code, m.stderr).toBe(1);
+    expect(JSON.parse(readFileSync(join(out, 'matrix.json'), 'utf8')).clients.map((c: { name: string }) => c.name)).toEqual(['reference', 'naive']);
+    expect(existsSync(join(v.dir, 'reports/run'))).toBe(false);
+    const one = await runMain(['matrix', '--config', v.file, '--no-properties', '--client', 'reference', '--out', out]);
+    expect(one.code, one.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(out, 'matrix.json'), 'utf8')).clients.map((c: { name: string }) => c.name)).toEqual(['reference']);
+    const bad = vendor(JSON.stringify({ clientCmds: ['no equals sign'] }));
+    const b = await runMain(['matrix', '--config', bad.file, '--out', join(bad.dir, 'm')]);
+    expect(b.code).toBe(2);
+    expect(b.stderr.split('\n')[0]).toMatch(/clientCmds/);
+  });
+
   it('a key that is not one, a value its option refuses, two config files, a --config that does not exist: one line, exit 2', async () => {
     const typo = vendor(JSON.stringify({ clinet: 'reference' }));
     const t = await runMain(['run', '--config', typo.file]);

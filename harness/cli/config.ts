@@ -90,8 +90,14 @@ export function applyConfig(cmd: Command, config: ConformanceConfig, file: strin
   const fromCli = (key: string) => cmd.getOptionValueSource(key) === 'cli';
   // One client choice: the command line's, whichever flag it used, or the config's.
   const clientFromCli = fromCli('client') || fromCli('clientCmd');
-  for (const [key, value] of Object.entries(config)) {
-    if (key === '$schema' || value === undefined) continue;
+  // `matrix` takes its lists of clients (`clients`, `clientCmds`) and leaves the one client of `run` (`client`, `clientCmd`) alone.
+  const matrix = cmd.name() === 'matrix';
+  const MATRIX_KEYS: Record<string, string> = { clients: 'client', clientCmds: 'clientCmd' };
+  for (const [given, value] of Object.entries(config)) {
+    if (given === '$schema' || value === undefined) continue;
+    // Nor does the matrix take the run's --out: it would write over the run's report.
+    if (matrix ? given === 'client' || given === 'clientCmd' || given === 'out' : given in MATRIX_KEYS) continue;
+    const key = matrix ? (MATRIX_KEYS[given] ?? given) : given;
     const option = cmd.options.find((o: Option) => o.attributeName() === key);
     // A key for another command (`reporter` in `list`) waits for that command.
     if (!option || fromCli(key) || ((key === 'client' || key === 'clientCmd') && clientFromCli)) continue;
@@ -113,7 +119,7 @@ export function applyConfig(cmd: Command, config: ConformanceConfig, file: strin
               : parse(String(v), undefined);
       }
     } catch (err) {
-      throw problem(`${relative(cwd, file) || file}: "${key}": ${(err as Error).message}`);
+      throw problem(`${relative(cwd, file) || file}: "${given}": ${(err as Error).message}`);
     }
     cmd.setOptionValueWithSource(key, v, 'config');
   }

@@ -28,6 +28,9 @@ export function defineConfig(config: ConformanceConfig): ConformanceConfig {
 export interface ConformanceConfig {
   client?: string;
   clientCmd?: string;
+  /** `matrix` only: its built-in clients, and its other clients as `name=command`. */
+  clients?: string[];
+  clientCmds?: string[];
   scenarios?: string[];
   builtin?: boolean;
   rule?: string[];
