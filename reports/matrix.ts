@@ -15,7 +15,7 @@ const COLOURS = { 1: 'brightgreen', 2: 'yellow', none: 'lightgrey' } as const;
 
 /** The badge's words: `tier 1 · a2a-conformance 0.1.0 · ruleset …`. */
 export function badgeMessage(m: Pick<Matrix, 'harness' | 'ruleset'>, c: MatrixClient): string {
-  return `${c.tier.label} · a2a-conformance ${m.harness.version} · ruleset ${m.ruleset}`;
+  return `${c.tier.label}${c.tier.selection ? ' (a selection)' : ''} · a2a-conformance ${m.harness.version} · ruleset ${m.ruleset}`;
 }
 
 /** The endpoint JSON of shields-style services (https://shields.io/badges/endpoint-badge). */

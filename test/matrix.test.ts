@@ -3,7 +3,7 @@
  * condition of docs/tiers.md on both sides of its line, the matrix built from results of several
  * clients (shards merged, rulesets checked), `report --compare`, and the commands end to end.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { PropertyFamilyResult, RunResults, ScenarioResult } from '../harness/core/results.js';
@@ -15,6 +15,7 @@ import { summarize } from '../harness/runner/judge/policy.js';
 import { tierOf } from '../harness/runner/judge/tiers.js';
 import { schemaValidator } from '../harness/runner/load/json-schema.js';
 import { renderMatrixReports } from '../reports/matrix.js';
+import { writeOutput } from '../harness/cli/output.js';
 import { runMain } from './helpers/main.js';
 import { testTemp } from './helpers/tmp.js';
 
@@ -88,7 +89,8 @@ const family = (id: string, runs = 100, failed = false, ran = runs): PropertyFam
   seed: 1,
   runs,
   ran,
-  verdicts: {},
+  // Every case graded: passed (a failed family's last case failed).
+  verdicts: failed ? { PASS: ran - 1, FAIL: 1 } : { PASS: ran },
   stories: {},
   labels: {},
   failed,
@@ -115,13 +117,16 @@ describe('tiers (docs/tiers.md), from the verdicts alone', () => {
   });
 
   it('property runs: a failed family, one swept with --runs 99, one no case of which could be told, or one missing keeps a client at tier 2, each named', () => {
-    const t = tierOf(tenMust(), props([family('negotiation', 100, true), family('handshake', 99), family('trust', 100, false, 0), family('transport')]));
+    const t = tierOf(
+      tenMust(),
+      props([family('negotiation', 100, true), family('handshake', 99), { ...family('trust', 100, false, 0), verdicts: {} }, family('transport')]),
+    );
     expect(t.tier).toBe(2);
     expect(t.blockers[0]!.items.map((i) => `${i.family}: ${i.why}`)).toEqual([
       'delivery: not in the property run',
       'negotiation: failed after 100 case(s)',
       'handshake: swept with --runs 99, fewer than 100',
-      'trust: no case of it could be told to this client',
+      'trust: no case of it graded this client (none could be told, it declined them, or no rule bound)',
     ]);
     // Cases a client's dialects cannot be told are skipped: 7 of 100 ran, all passed, is a pass (a v0.3 client's trust family).
     expect(tierOf(tenMust(), props(FIVE.map((f) => family(f, 100, false, f === 'trust' ? 7 : 100)))).tier).toBe(1);
@@ -185,6 +190,62 @@ describe('tiers (docs/tiers.md), from the verdicts alone', () => {
   });
 });
 
+describe('tiers: what a client may not be credited with (found by review)', () => {
+  /** A scenario the client declined, as prepare.ts writes it: UNSUPPORTED, one check that cites nothing. */
+  const declined = (id: string, rule: string) =>
+    ({
+      ...result(id, [{ rule, verdict: 'UNSUPPORTED', reason: 'declined', evidence: [], basis: 'unsupported' }]),
+      outcome: { kind: 'unsupported' },
+    }) as ScenarioResult;
+  const allFamilies = props(FIVE.map((f) => ({ ...family(f), verdicts: { PASS: 100 } })));
+
+  it("a declined scenario exercises its rule at the registry's level: declining most MUST and security rules leaves a client unranked", () => {
+    const r = run([
+      result('p', [check('SPEC-A2A-VERSION', 'PASS', 'MUST')]),
+      declined('d1', 'SPEC-TLS-VERIFY'),
+      declined('d2', 'SPEC-INTERFACE-SELECTION'),
+      declined('d3', 'PUSH-AUTHENTICITY'),
+    ]);
+    expect(tierOf(r, allFamilies)).toMatchObject({
+      tier: null,
+      mustRules: { graded: 1, exercised: 4 },
+      withheld: expect.stringMatching(/graded on 1 of the 4/),
+    });
+  });
+
+  it('checks of a scenario the run could not credit (UNSUPPORTED with PASS checks) grade nothing, in the tier and in the levels', () => {
+    const uncredited = {
+      ...result('u', [check('SPEC-TLS-VERIFY', 'PASS', 'security')]),
+      verdict: 'UNSUPPORTED',
+      outcome: { kind: 'reported' },
+    } as ScenarioResult;
+    const r = run([...tenMust().results, uncredited]);
+    expect(tierOf(r, allFamilies).mustRules).toMatchObject({ graded: 11, exercised: 12 });
+    expect(buildMatrix([r]).matrix.clients[0]!.levels.security.graded).toBe(0);
+  });
+
+  it('a property family whose every case was declined (UNSUPPORTED) or did not bind does not pass; a merge missing shards withholds the tier', () => {
+    const declinedFamilies = props(FIVE.map((f) => ({ ...family(f), verdicts: { UNSUPPORTED: 100 } })));
+    const t = tierOf(tenMust(), declinedFamilies);
+    expect(t.tier).toBe(2);
+    expect(t.blockers[0]!.items).toHaveLength(5);
+    expect(t.blockers[0]!.items[0]!.why).toMatch(/^no case of it graded this client/);
+    const partial = { ...tenMust(), incomplete: { why: 'merge the rest', shards: ['2/2'], missing: ['x'] } };
+    expect(tierOf(partial, allFamilies)).toMatchObject({ tier: null, withheld: expect.stringMatching(/lacks some of the run's shards \(2\/2\)/) });
+  });
+
+  it('a selection is ranked and says so on its badge; a client named ".." gets a file name of its own', () => {
+    const r = run(tenMust().results, '..', { notRun: [{ id: 'z', reason: 'filtered out by --rule R0' }] });
+    r.client.version = '';
+    const { matrix, entries } = buildMatrix([r]);
+    const c = matrix.clients[0]!;
+    expect(c.id).toBe('client');
+    expect(c.tier.selection).toBe('selected by --rule R0');
+    const svg = renderMatrixReports(matrix, entries).files.find((f) => f.name === 'badges/client.svg')!.text as string;
+    expect(svg).toContain('tier 2 (a selection) · a2a-conformance');
+  });
+});
+
 describe('the matrix of several clients', () => {
   it('groups by client, merges each client’s shards, orders rules worst first, and its JSON matches docs/matrix.schema.json', () => {
     const a1 = run(tenMust(0, 'a').results.slice(0, 5), 'a', { shard: '1/2' });
@@ -228,6 +289,27 @@ describe('the matrix of several clients', () => {
   });
 });
 
+describe('a matrix folder (harness/cli/output.ts): its own folders replaced, never what it did not write', () => {
+  it("writes clients/ and badges/ again over its own, and refuses a folder of its holding a user's file, or a link in its place", async () => {
+    const { matrix, entries } = buildMatrix([tenMust(0, 'a'), tenMust(2, 'b')]);
+    const rendered = renderMatrixReports(matrix, entries);
+    const dir = testTemp('a2a-matrix-out-');
+    await writeOutput('--out', dir, rendered);
+    await writeOutput('--out', dir, rendered);
+    expect(readdirSync(join(dir, 'clients')).sort()).toEqual(['a-1.0.0', 'b-1.0.0']);
+    writeFileSync(join(dir, 'clients', 'NOTES.md'), 'mine');
+    await expect(writeOutput('--out', dir, rendered)).rejects.toThrow(/holds files that are not a report a2a-conformance wrote \(clients\)/);
+    expect(readFileSync(join(dir, 'clients', 'NOTES.md'), 'utf8')).toBe('mine');
+    rmSync(join(dir, 'clients', 'NOTES.md'));
+    const elsewhere = testTemp('a2a-matrix-elsewhere-');
+    writeFileSync(join(elsewhere, 'keep.txt'), 'keep');
+    rmSync(join(dir, 'badges'), { recursive: true });
+    symlinkSync(elsewhere, join(dir, 'badges'));
+    await expect(writeOutput('--out', dir, rendered)).rejects.toThrow(/\(badges\)/);
+    expect(readFileSync(join(elsewhere, 'keep.txt'), 'utf8')).toBe('keep');
+  });
+});
+
 describe('report --compare', () => {
   it('a verdict that got worse is a regression, one that got better an improvement, PASS ↔ INFORMATIONAL only a change; a family that starts failing regresses', () => {
     const old = run([
@@ -250,6 +332,12 @@ describe('report --compare', () => {
     expect(regressed(c)).toBe(true);
     expect(regressed(compareRuns(old, old))).toBe(false);
     expect(regressed(compareRuns(props([family('trust')]), props([family('trust', 100, true)])))).toBe(true);
+    // A scenario the new run no longer holds, or a passing family gone, is a regression; FAIL → UNSUPPORTED is not an improvement.
+    const fewer = compareRuns(now, run(now.results.filter((r) => r.id !== 'y')));
+    expect([fewer.removed, regressed(fewer)]).toEqual([['y'], true]);
+    expect(regressed(compareRuns(props([family('trust')]), props([])))).toBe(true);
+    const declinedNow = compareRuns(old, run([result('y', [check('R', 'UNSUPPORTED', 'MUST', 'unsupported')])]));
+    expect([declinedNow.improvements, declinedNow.changed.map((x) => x.scenario)]).toEqual([[], ['y']]);
   });
 });
 
@@ -279,7 +367,8 @@ describe('matrix and report, end to end (in this process)', () => {
     const matrix = JSON.parse(readFileSync(join(out, 'matrix.json'), 'utf8'));
     expect(matrix.clients.map((c: { name: string }) => c.name)).toEqual(['reference', 'naive:never-cancels']);
     for (const c of matrix.clients) {
-      expect(readFileSync(join(out, c.badge.svg), 'utf8')).toContain(`A2A conformance: ${c.tier.label} · a2a-conformance`);
+      // A run of --rule is a selection, and its badge says so.
+      expect(readFileSync(join(out, c.badge.svg), 'utf8')).toContain(`A2A conformance: ${c.tier.label} (a selection) · a2a-conformance`);
       expect(JSON.parse(readFileSync(join(out, c.badge.endpoint), 'utf8'))).toMatchObject({ schemaVersion: 1, label: 'A2A conformance' });
       expect(readFileSync(join(out, c.report), 'utf8')).toContain(c.name);
     }

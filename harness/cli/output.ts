@@ -79,7 +79,8 @@ export function makeFolder(path: string, option: string): void {
 
 /** The entries a folder's marker vouches for, or undefined where there is no marker of ours. */
 function readMarker(dir: string): Set<string> | undefined {
-  const text = smallFile(join(dir, REPORT_MARKER));
+  // A matrix's marker names every file in its folders: larger than a report's, never huge.
+  const text = smallFile(join(dir, REPORT_MARKER), 1024 * 1024);
   if (text === undefined) return undefined;
   try {
     const m = JSON.parse(text) as { harness?: unknown; files?: unknown };
@@ -114,13 +115,30 @@ function sameKind(dir: string, name: string): boolean {
   }
 }
 
-/** A folder the marker names with its slash (a matrix's `clients/`, `badges/`): a real folder, never a link. */
-function isFolder(path: string): boolean {
-  try {
-    return lstatSync(path).isDirectory();
-  } catch {
-    return false;
-  }
+/** An entry of the folder as the file system names it (a folder entry is named in the marker with its slash). */
+const entryPath = (dir: string, n: string) => join(dir, n.endsWith('/') ? n.slice(0, -1) : n);
+
+/**
+ * A folder the marker names with its slash (a matrix's `clients/`, `badges/`): a real folder, never a
+ * link, holding only plain files the marker names (`clients/x/index.html`) and the folders on their
+ * way. A user's own file in it, or a link, and the folder is not the harness's to replace.
+ */
+function vouchedFolder(dir: string, name: string, marker: Set<string>): boolean {
+  let seen = 0;
+  const walk = (rel: string): boolean => {
+    let st: ReturnType<typeof lstatSync>;
+    try {
+      st = lstatSync(join(dir, rel));
+    } catch {
+      return false;
+    }
+    if (++seen > 100_000) return false;
+    if (st.isFile()) return marker.has(rel);
+    if (!st.isDirectory()) return false;
+    if (rel !== name && ![...marker].some((m) => m.startsWith(`${rel}/`))) return false;
+    return readdirSync(join(dir, rel)).every((e) => walk(`${rel}/${e}`));
+  };
+  return walk(name);
 }
 
 /** Whether a folder without a marker looks like a report of an earlier version: only report files, and a results.json of ours. */
@@ -176,7 +194,7 @@ function inspect(option: string, given: string): Inspected {
     } else if (n === REPORT_MARKER) {
       if (!marker) foreign.push(n);
     } else if (marker?.has(n) && sameKind(dir, n)) ours.push(n);
-    else if (marker?.has(`${n}/`) && isFolder(join(dir, n))) ours.push(`${n}/`);
+    else if (marker?.has(`${n}/`) && vouchedFolder(dir, n, marker)) ours.push(`${n}/`, ...[...marker].filter((m) => m.startsWith(`${n}/`) && m !== `${n}/`));
     else foreign.push(n);
   }
   if (foreign.length) {
@@ -240,22 +258,24 @@ async function install(dir: string, listed: Set<string>, rendered: RenderedRepor
   const staging = `${STAGING}${randomBytes(4).toString('hex')}`;
   // The folder's own entries: a report's four files, or a matrix's files and folders (`clients/`, named with their slash).
   const names = [...new Set(rendered.files.map((f) => (f.name.includes('/') ? `${f.name.split('/')[0]!}/` : f.name)))];
-  writeMarker(dir, [...listed, staging, ...names]);
+  // Every file inside those folders is named too: a folder holding anything else is not the harness's to replace.
+  const nested = rendered.files.map((f) => f.name).filter((n) => n.includes('/'));
+  writeMarker(dir, [...listed, staging, ...names, ...nested]);
   try {
     await mkdir(join(dir, staging));
     for (const sub of new Set(rendered.files.map((f) => dirname(f.name)).filter((d) => d !== '.'))) await mkdir(join(dir, staging, sub), { recursive: true });
     await Promise.all(rendered.files.map((f) => writeFile(join(dir, staging, f.name), f.text, { flag: 'wx' })));
     for (const n of names) {
-      // A folder cannot be renamed over another: the harness's previous one (the marker vouched for it) goes first.
-      if (n.endsWith('/') && listed.has(n)) await rm(join(dir, n), { recursive: true, force: true });
-      await rename(join(dir, staging, n), join(dir, n));
+      // A folder cannot be renamed over another: the harness's previous one (the marker vouched for it, file by file) goes first.
+      if (n.endsWith('/') && listed.has(n)) await rm(entryPath(dir, n), { recursive: true, force: true });
+      await rename(entryPath(join(dir, staging), n), entryPath(dir, n));
     }
-    // Every entry here was vouched for by the marker: a previous matrix's folders go whole.
-    for (const n of remove) if (!names.includes(n)) await rm(join(dir, n), { recursive: true, force: true });
+    // Every entry here was vouched for by the marker: a previous matrix's folders go whole (their files are named in it).
+    for (const n of remove) if (!names.includes(n) && !n.slice(0, -1).includes('/')) await rm(entryPath(dir, n), { recursive: true, force: true });
   } finally {
     await rm(join(dir, staging), { recursive: true, force: true });
   }
-  writeMarker(dir, names);
+  writeMarker(dir, [...names, ...nested]);
   return written(dir);
 }
 
@@ -271,7 +291,7 @@ export async function claimOutput(option: string, given: string): Promise<Claime
     accessSync(dir, constants.W_OK);
     writeMarker(dir, [...ours, INCOMPLETE, 'index.html']);
     // Only what the marker vouched for; a staging folder (a run that died while writing) whole.
-    for (const n of ours) rmSync(join(dir, n), { recursive: true, force: true });
+    for (const n of ours) if (!n.slice(0, -1).includes('/')) rmSync(entryPath(dir, n), { recursive: true, force: true });
     note(
       `a2a-conformance (pid ${process.pid}) started writing this report at ${started}. If that run is no longer running, it did not finish (it was interrupted or crashed): this folder holds no results.`,
     );

@@ -20,6 +20,8 @@ export interface TierResult {
   /** 1, 2, or null (unranked). */
   tier: 1 | 2 | null;
   label: 'tier 1' | 'tier 2' | 'unranked';
+  /** The run was of a selection of the scenarios (`selected by --rule …`): its tier is of those alone, and its badge says so. */
+  selection?: string;
   /** Why a client is unranked before any tier condition is looked at (nothing graded, a harness ERROR). */
   withheld?: string;
   /** MUST and security rules: graded, passed (no FAIL or TIMEOUT in any of their checks), and the share. */

@@ -48,6 +48,7 @@ function ClientCard({ c, badge }: { c: MatrixClient; badge: string }) {
       </h3>
       <div>
         <span class="tier">{t.label}</span>
+        {t.selection ? <span class="muted"> (a selection: {t.selection})</span> : null}
         {t.withheld ? <span class="muted"> — {t.withheld}</span> : null}
       </div>
       <img src={`data:image/svg+xml;base64,${Buffer.from(badge).toString('base64')}`} alt={`badge: ${t.label}`} data-badge={c.badge.svg} />

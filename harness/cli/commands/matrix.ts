@@ -7,7 +7,9 @@
  */
 import { join, relative } from 'node:path';
 import type { Command } from 'commander';
+import type { Matrix } from '../../core/matrix.js';
 import type { RunResults } from '../../core/results.js';
+import type { RenderedReport } from '../../../reports/index.js';
 import { RunInterrupted, Stopped, UsageError } from '../../faults.js';
 import { finishWriting, load, reap, scenarioFiles } from '../context.js';
 import { print, printErr } from '../io.js';
@@ -84,8 +86,10 @@ async function matrixAction(opts: MatrixOpts): Promise<void> {
   );
   const { loadCatalogue } = await load.catalogue();
   const catalogue = await loadCatalogue(await scenarioFiles(opts.scenarios, opts.builtin));
-  const empty = (await load.select()).filtersProblem(catalogue, opts.rule, undefined, {});
+  const { filterCatalogue, filtersProblem } = await load.select();
+  const empty = filtersProblem(catalogue, opts.rule, undefined, {});
   if (empty) throw new UsageError(empty);
+  if (!opts.properties && opts.runs !== undefined) throw new UsageError('--runs sets the property runs, and --no-properties skips them: give one of the two');
   const { checkOutput, writeOutput } = await load.output();
   checkOutput('--out', opts.out);
   const seed = opts.seed ?? Math.floor(Math.random() * 2 ** 31);
@@ -98,7 +102,7 @@ async function matrixAction(opts: MatrixOpts): Promise<void> {
   const runs: RunResults[] = [];
   try {
     printErr(
-      `a2a-conformance matrix: ${choices.length} client(s), ${catalogue.length} scenario(s) each${opts.properties ? `, property families at seed ${seed}` : ''}\n`,
+      `a2a-conformance matrix: ${choices.length} client(s), ${filterCatalogue(catalogue, opts.rule).length} scenario(s) each (at most)${opts.properties ? `, property families at seed ${seed}` : ''}\n`,
     );
     for (const c of choices) {
       const who = 'client' in c ? { client: c.client } : { clientCmd: c.clientCmd };
@@ -114,6 +118,12 @@ async function matrixAction(opts: MatrixOpts): Promise<void> {
         workers: opts.workers ?? 'auto',
         signal: stop.signal,
       });
+      // Clients are told apart by the name and version their hello gives: a second one is said now, not after every run.
+      const same = runs.find((r) => !r.properties && r.client.name === run.client.name && r.client.version === run.client.version);
+      if (same)
+        throw new UsageError(
+          `${c.label} says it is ${run.client.name} ${run.client.version}, as an earlier client did: the matrix tells clients apart by the name and version of their hello`,
+        );
       runs.push(run);
       const s = run.summary;
       printErr(
@@ -144,16 +154,18 @@ async function matrixAction(opts: MatrixOpts): Promise<void> {
     if (err instanceof RunInterrupted || err instanceof Stopped || stop.received) throw new Stopped(stop.received ?? 'SIGINT');
     throw err;
   }
-  const names = runs.filter((r) => !r.properties).map((r) => `${r.client.name} ${r.client.version}`);
-  const same = names.find((n, i) => names.indexOf(n) !== i);
-  if (same) {
+  let rendered: RenderedReport;
+  let matrix: Matrix;
+  try {
+    const { buildMatrix } = await load.matrix();
+    const { renderMatrixReports } = await load.matrixReports();
+    const built = buildMatrix(runs);
+    matrix = built.matrix;
+    rendered = renderMatrixReports(matrix, built.entries);
+  } catch (err) {
     stop.dispose();
-    throw new UsageError(`two of the clients say they are ${same}: the matrix tells clients apart by the name and version their hello gives`);
+    throw err;
   }
-  const { buildMatrix } = await load.matrix();
-  const { renderMatrixReports } = await load.matrixReports();
-  const { matrix, entries } = buildMatrix(runs);
-  const rendered = renderMatrixReports(matrix, entries);
   for (const l of rendered.notes) printErr(`a2a-conformance: ${l}\n`);
   const written = await finishWriting(stop, undefined, () => writeOutput('--out', opts.out, rendered));
   print(matrixSummary(matrix, written.dir));

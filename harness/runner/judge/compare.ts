@@ -1,9 +1,10 @@
 /**
  * `report --compare old new`: what changed between two runs, scenario by scenario (an SDK upgrade, a
  * client against another). A regression is a scenario whose verdict got worse and is now NON_STRICT
- * or worse (FAIL, TIMEOUT, ERROR), or a property family that passed and now fails; an improvement the
- * reverse. Moves among PASS, INFORMATIONAL and UNSUPPORTED are listed as changes, not graded: the
- * rule did not bind, or the client declined the task class, which a tier accounts for elsewhere.
+ * or worse (FAIL, TIMEOUT, ERROR); a scenario the old run graded that the new one does not hold; a
+ * property family that passed and now fails or is gone. An improvement is a verdict that got better
+ * and is now PASS or NON_STRICT. Other moves (to UNSUPPORTED or INFORMATIONAL, FAIL to TIMEOUT) are
+ * listed as changes: the client declined the task, or the rule did not bind.
  */
 import { checkBehind, type RunResults, type ScenarioResult } from '../../core/results.js';
 import type { VerdictKind } from '../../core/verdict.js';
@@ -31,7 +32,7 @@ export interface Comparison {
   /** Scenarios in one run only. */
   added: string[];
   removed: string[];
-  families: Array<{ family: string; from: 'passed' | 'failed'; to: 'passed' | 'failed' }>;
+  families: Array<{ family: string; from: 'passed' | 'failed'; to: 'passed' | 'failed' | 'gone' }>;
   same: number;
 }
 
@@ -74,7 +75,7 @@ export function compareRuns(older: RunResults, newer: RunResults): Comparison {
     }
     const [so, sn] = [severity(o.verdict), severity(n.verdict)];
     if (sn > so && sn >= severity('NON_STRICT')) out.regressions.push(change(o, n));
-    else if (sn < so && so >= severity('NON_STRICT')) out.improvements.push(change(o, n));
+    else if (sn < so && (n.verdict === 'PASS' || n.verdict === 'NON_STRICT')) out.improvements.push(change(o, n));
     else out.changed.push(change(o, n));
   }
   const fams = new Map((older.properties ?? []).map((f) => [f.family, f.failed]));
@@ -83,6 +84,8 @@ export function compareRuns(older: RunResults, newer: RunResults): Comparison {
     if (was === undefined || was === f.failed) continue;
     out.families.push({ family: f.family, from: was ? 'failed' : 'passed', to: f.failed ? 'failed' : 'passed' });
   }
+  for (const [family, failed] of fams)
+    if (!(newer.properties ?? []).some((f) => f.family === family)) out.families.push({ family, from: failed ? 'failed' : 'passed', to: 'gone' });
   const bySeverity = (a: Change, b: Change) => severity(b.to) - severity(a.to) || a.scenario.localeCompare(b.scenario);
   out.regressions.sort(bySeverity);
   out.improvements.sort((a, b) => severity(b.from) - severity(a.from) || a.scenario.localeCompare(b.scenario));
@@ -90,16 +93,20 @@ export function compareRuns(older: RunResults, newer: RunResults): Comparison {
   return out;
 }
 
-/** Whether the comparison holds a regression (exit 1). */
-export const regressed = (c: Comparison) => c.regressions.length > 0 || c.families.some((f) => f.to === 'failed');
+const lostFamily = (f: Comparison['families'][number]) => f.to === 'failed' || (f.to === 'gone' && f.from === 'passed');
+
+/** Whether the comparison holds a regression (exit 1): a verdict worse, a scenario no longer graded, a family failing or gone. */
+export const regressed = (c: Comparison) => c.regressions.length > 0 || c.removed.length > 0 || c.families.some(lostFamily);
 
 /** The comparison as text for a terminal (and a CI log). */
 export function comparisonText(c: Comparison): string {
   const lines = [`compared ${c.old.client} (${c.old.startedAt}) → ${c.new.client} (${c.new.startedAt})`];
   const row = (x: Change) => `  ${x.scenario}  ${x.from} → ${x.to}  ${x.rule} (${x.level})${x.why ? `: ${x.why}` : ''}`;
-  lines.push(`regressions: ${c.regressions.length + c.families.filter((f) => f.to === 'failed').length}`);
+  lines.push(`regressions: ${c.regressions.length + c.removed.length + c.families.filter(lostFamily).length}`);
   for (const x of c.regressions) lines.push(row(x));
-  for (const f of c.families.filter((f) => f.to === 'failed')) lines.push(`  property family ${f.family}: passed → failed`);
+  if (c.removed.length)
+    lines.push(`  no longer graded (in the old run only): ${c.removed.length} (${c.removed.slice(0, 10).join(', ')}${c.removed.length > 10 ? ', …' : ''})`);
+  for (const f of c.families.filter(lostFamily)) lines.push(`  property family ${f.family}: ${f.from} → ${f.to}`);
   lines.push(`improvements: ${c.improvements.length + c.families.filter((f) => f.to === 'passed').length}`);
   for (const x of c.improvements) lines.push(row(x));
   for (const f of c.families.filter((f) => f.to === 'passed')) lines.push(`  property family ${f.family}: failed → passed`);
@@ -108,7 +115,6 @@ export function comparisonText(c: Comparison): string {
     for (const x of c.changed) lines.push(row(x));
   }
   if (c.added.length) lines.push(`only in the new run: ${c.added.length} (${c.added.slice(0, 10).join(', ')}${c.added.length > 10 ? ', …' : ''})`);
-  if (c.removed.length) lines.push(`only in the old run: ${c.removed.length} (${c.removed.slice(0, 10).join(', ')}${c.removed.length > 10 ? ', …' : ''})`);
   lines.push(`unchanged: ${c.same}`);
   return lines.join('\n') + '\n';
 }

@@ -19,17 +19,20 @@ export { MATRIX_SCHEMA, type LevelCounts, type Matrix, type MatrixClient, type M
 const SEVERITY: Record<VerdictKind, number> = { ERROR: 6, FAIL: 5, TIMEOUT: 5, NON_STRICT: 3, UNSUPPORTED: 1, INFORMATIONAL: 1, PASS: 0 };
 export const severity = (v: VerdictKind) => SEVERITY[v];
 
+/** A client's name and version as a file name: letters, digits, dots and dashes, never starting or ending with a dot or dash (never `.` or `..`). */
 const slug = (s: string) =>
   s
     .toLowerCase()
     .replace(/[^a-z0-9.]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60) || 'client';
+    .replace(/^[-.]+|[-.]+$/g, '')
+    .slice(0, 60)
+    .replace(/[-.]+$/, '') || 'client';
 
 function levelCounts(run: RunResults): { levels: Record<Level, LevelCounts>; harm: number } {
   const levels = Object.fromEntries(LEVELS.map((l) => [l, { graded: 0, passed: 0, missed: 0, failed: 0 }])) as Record<Level, LevelCounts>;
   let harm = 0;
-  for (const r of run.results)
+  // A declined scenario (UNSUPPORTED, or a rejection the run could not credit) grades nothing, whatever its checks say.
+  for (const r of run.results.filter((x) => x.verdict !== 'UNSUPPORTED' && x.outcome.kind !== 'unsupported'))
     for (const c of r.checks) {
       if (c.basis === 'not-binding' || !['PASS', 'NON_STRICT', 'FAIL', 'TIMEOUT'].includes(c.verdict)) continue;
       const n = levels[checkLevel(c)];

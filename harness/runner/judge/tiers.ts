@@ -6,11 +6,12 @@
  */
 import type { Check } from '../../core/verdict.js';
 import type { RunResults } from '../../core/results.js';
-import { strongest, type Level } from '../../core/sources.js';
+import { strongest, type Level, type Source } from '../../core/sources.js';
 import type { TierBlocker, TierResult } from '../../core/matrix.js';
 
 export type { TierBlocker, TierResult };
 import { FAMILY_IDS } from '../../core/family-ids.js';
+import { ruleById } from '../../core/oracle/rules.js';
 
 /** The property runs per family a Tier 1 client must pass (the `properties` default). */
 export const TIER1_RUNS = 100;
@@ -33,24 +34,36 @@ export function checkLevel(c: Pick<Check, 'level' | 'sources'>): Level {
 }
 
 /** A check's rule's level from its sources: the strongest duty source, or for a rule that only names harm (WIRE-NO-ORPHANS), the strongest of those. */
-function sourcesLevel(c: Pick<Check, 'sources'>): Level {
+function sourcesLevel(c: { sources?: readonly Source[] }): Level {
   const sources = c.sources ?? [];
   return strongest(sources.filter((s) => (s.role ?? 'duty') === 'duty').map((s) => s.level)) ?? strongest(sources.map((s) => s.level)) ?? 'vendor';
 }
 
-/** The level of a rule: the strongest among its checks (a rule's sources are the same in every check). */
-function ruleLevel(checks: readonly Check[]): Level {
-  return strongest(checks.map(sourcesLevel)) ?? 'vendor';
+/**
+ * The level of a rule: from the sources its checks carry (the same in every check of a run), or,
+ * where none does (a declined scenario's check cites nothing), from the rule registry; `vendor` for
+ * a rule neither knows.
+ */
+function ruleLevel(id: string, checks: readonly Check[]): Level {
+  const cited = checks.filter((c) => c.sources?.length);
+  if (cited.length) return strongest(cited.map(sourcesLevel)) ?? 'vendor';
+  const rule = ruleById(id);
+  return rule ? sourcesLevel(rule) : 'vendor';
 }
+
+/** A scenario that grades the client: not declined (UNSUPPORTED, or a rejection the run could not credit, dialect.ts). */
+const credited = (r: RunResults['results'][number]) => r.verdict !== 'UNSUPPORTED' && r.outcome.kind !== 'unsupported';
 
 const MAX_ITEMS = 8;
 const listed = <T>(all: T[]): { items: T[]; more: number } => ({ items: all.slice(0, MAX_ITEMS), more: Math.max(0, all.length - MAX_ITEMS) });
 
 /** Every graded check of a run, with its scenario and level. */
 function gradedChecks(run: RunResults): Array<{ scenario: string; check: Check; level: Level }> {
-  return run.results.flatMap((r) =>
-    r.checks.filter((c) => GRADED.has(c.verdict) && c.basis !== 'not-binding').map((c) => ({ scenario: r.id, check: c, level: checkLevel(c) })),
-  );
+  return run.results
+    .filter(credited)
+    .flatMap((r) =>
+      r.checks.filter((c) => GRADED.has(c.verdict) && c.basis !== 'not-binding').map((c) => ({ scenario: r.id, check: c, level: checkLevel(c) })),
+    );
 }
 
 const strong = (l: Level) => l === 'MUST' || l === 'security';
@@ -64,20 +77,31 @@ export function tierOf(run: RunResults, properties?: RunResults): TierResult {
   const checks = gradedChecks(run);
   const byRule = new Map<string, Check[]>();
   const allByRule = new Map<string, Check[]>();
-  for (const r of run.results)
-    for (const c of r.checks) {
-      (allByRule.get(c.rule) ?? allByRule.set(c.rule, []).get(c.rule)!).push(c);
-      if (GRADED.has(c.verdict) && c.basis !== 'not-binding') (byRule.get(c.rule) ?? byRule.set(c.rule, []).get(c.rule)!).push(c);
-    }
-  const exercised = [...allByRule].filter(([, cs]) => strong(ruleLevel(cs))).map(([id]) => id);
-  const mustRules = [...byRule].filter(([, cs]) => strong(ruleLevel(cs)));
+  const push = (m: Map<string, Check[]>, id: string, c?: Check) => {
+    const list = m.get(id) ?? m.set(id, []).get(id)!;
+    if (c) list.push(c);
+  };
+  // Exercised: every rule a scenario names or a check grades by, declined scenarios included.
+  for (const r of run.results) {
+    push(allByRule, r.rule);
+    for (const c of r.checks) push(allByRule, c.rule, c);
+  }
+  for (const x of checks) push(byRule, x.check.rule, x.check);
+  const levelOf = (id: string) => ruleLevel(id, allByRule.get(id) ?? []);
+  const exercised = [...allByRule.keys()].filter((id) => strong(levelOf(id)));
+  const mustRules = [...byRule].filter(([id]) => strong(levelOf(id)));
   const failedRules = mustRules.filter(([, cs]) => cs.some((c) => FAILING.has(c.verdict)));
   const harmful = checks.filter((x) => x.check.basis === 'harm' && x.check.verdict === 'FAIL');
-  const mustFailures = checks.filter((x) => strong(ruleLevel(byRule.get(x.check.rule)!)) && FAILING.has(x.check.verdict));
+  const mustFailures = checks.filter((x) => strong(levelOf(x.check.rule)) && FAILING.has(x.check.verdict));
   const fams = properties?.properties ?? [];
-  const passes = (f: (typeof fams)[number]) => !f.failed && f.runs >= TIER1_RUNS && f.ran > 0;
+  // A family passes when it was swept at the tier's runs, did not fail, and graded the client at least once.
+  const graded = (f: (typeof fams)[number]) => (f.verdicts.PASS ?? 0) + (f.verdicts.NON_STRICT ?? 0);
+  const passes = (f: (typeof fams)[number]) => !f.failed && f.runs >= TIER1_RUNS && graded(f) > 0;
   const passedFams = fams.filter((f) => FAMILY_IDS.includes(f.family) && passes(f));
+  // A run of a selection (--rule, --scenario, --grep, --dialect) is ranked, and says so wherever its tier is shown.
+  const filtered = run.notRun.find((n) => n.reason.startsWith('filtered out by'));
   const summary = {
+    ...(filtered ? { selection: filtered.reason.replace(/^filtered out by /, 'selected by ') } : {}),
     mustRules: { graded: mustRules.length, passed: mustRules.length - failedRules.length, exercised: exercised.length },
     harm: harmful.length,
     properties: { given: !!properties, passed: passedFams.length, families: FAMILY_IDS.length },
@@ -97,9 +121,15 @@ export function tierOf(run: RunResults, properties?: RunResults): TierResult {
         ),
       },
     ]);
-  if (exercised.length === 0 || mustRules.length < COVERAGE_SHARE * exercised.length)
+  const incomplete = run.incomplete ?? properties?.incomplete;
+  if (incomplete)
     return unranked(
-      `graded on ${mustRules.length} of the ${exercised.length} MUST and security rule(s) its scenarios exercise (at least ${COVERAGE_SHARE * 100}% are needed: the rest were UNSUPPORTED or did not bind)`,
+      `the merge lacks some of the run's shards (${(incomplete.shards ?? []).join(', ') || incomplete.why}): a tier is computed from a whole run`,
+    );
+  if (exercised.length === 0) return unranked('its scenarios exercise no MUST or security rule: there is nothing to rank it by');
+  if (mustRules.length < COVERAGE_SHARE * exercised.length)
+    return unranked(
+      `graded on ${mustRules.length} of the ${exercised.length} MUST and security rule(s) its scenarios exercise (at least ${COVERAGE_SHARE * 100}% are needed: in the rest it declined the task, or the rule did not bind)`,
     );
   const item = (x: { scenario: string; check: Check; level: Level }) => ({
     scenario: x.scenario,
@@ -120,7 +150,7 @@ export function tierOf(run: RunResults, properties?: RunResults): TierResult {
         failedRules.map(([rule, cs]) => ({
           rule,
           verdict: cs.find((c) => FAILING.has(c.verdict))!.verdict,
-          level: ruleLevel(cs),
+          level: levelOf(rule),
           why: `${cs.filter((c) => FAILING.has(c.verdict)).length} failing check(s)`,
         })),
       ),
@@ -146,7 +176,7 @@ export function tierOf(run: RunResults, properties?: RunResults): TierResult {
             ? `failed after ${f.ran} case(s)`
             : f.runs < TIER1_RUNS
               ? `swept with --runs ${f.runs}, fewer than ${TIER1_RUNS}`
-              : 'no case of it could be told to this client',
+              : 'no case of it graded this client (none could be told, it declined them, or no rule bound)',
         })),
     ];
     if (short.length) tier1.push({ condition: `every property family passes at --runs ${TIER1_RUNS} or more`, ...listed(short) });
