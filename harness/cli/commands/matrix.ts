@@ -145,7 +145,7 @@ async function matrixAction(opts: MatrixOpts): Promise<void> {
         runs.push(p);
         const fams = p.properties ?? [];
         printErr(
-          `  ${c.label}: property families ${fams.filter((f) => !f.failed).length} of ${fams.length} passed (${fams.reduce((n, f) => n + f.ran, 0)} cases) · ${secs(Date.now() - t1)}\n`,
+          `  ${c.label}: property families ${fams.filter((f) => !f.failed).length} of ${fams.length} without a failure (${fams.reduce((n, f) => n + f.ran, 0)} cases) · ${secs(Date.now() - t1)}\n`,
         );
       }
     }
