@@ -273,6 +273,23 @@ describe('action.yml', () => {
       const verdict = await runStep('verdict', { out }, { 'exit-code': '1' });
       expect(verdict.code).toBe(1);
       expect(verdict.stdout).toMatch(/^::error title=A2A conformance::a2a-conformance exited 1/);
+
+      // compare-to: against itself no regression; against a baseline that graded one more scenario, a regression that fails the job.
+      rmSync(join(dir, 'output'), { force: true });
+      const same = await runStep('compare', { out, 'compare-to': outputs.results! });
+      expect(same.code, same.stderr).toBe(0);
+      expect(outputsOf()).toEqual({ regressed: 'false' });
+      const baseline = join(dir, 'baseline.json');
+      writeFileSync(baseline, JSON.stringify({ ...results, results: [...results.results, { ...results.results[0]!, id: 'acme/retired' }] }));
+      rmSync(join(dir, 'output'), { force: true });
+      const worse = await runStep('compare', { out, 'compare-to': baseline });
+      expect(worse.code).toBe(1);
+      expect(worse.stdout).toContain('no longer graded (in the old run only): 1 (acme/retired)');
+      expect(worse.stdout).toMatch(/::error title=A2A conformance::regressions against/);
+      expect(outputsOf()).toEqual({ regressed: 'true' });
+      expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toContain(`### Compared with ${baseline}`);
+      const none = await runStep('compare', { out, 'compare-to': join(dir, 'no-such.json') });
+      expect([none.code, none.stdout]).toEqual([0, expect.stringContaining('::warning title=A2A conformance::no baseline at')]);
     });
   });
 });
