@@ -80,7 +80,7 @@ function ClientCard({ c, badge }: { c: MatrixClient; badge: string }) {
                       {i.scenario ? <code>{i.scenario}</code> : null}
                       {i.family ? <code>family {i.family}</code> : null} {i.rule ? <code>{i.rule}</code> : null} {i.verdict ? `${i.verdict}` : ''}
                       {i.level ? ` (${i.level})` : ''}
-                      {i.why ? `: ${i.why}` : ''}
+                      {i.why ? `${i.scenario || i.family || i.rule ? ': ' : ''}${i.why}` : ''}
                     </li>
                   ))}
                   {b.more ? <li class="muted">and {b.more} more</li> : null}
