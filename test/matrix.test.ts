@@ -384,6 +384,11 @@ describe('matrix and report, end to end (in this process)', () => {
     expect(JSON.parse(readFileSync(join(again, 'matrix.json'), 'utf8')).clients).toHaveLength(2);
     const r2 = await runMain(['report', ref, naive, join(out, 'clients/reference-0.1.0/properties/results.json'), '--out', again]);
     expect(r2.code, r2.stderr).toBe(1);
+    // One client's scenario run beside its property run: a matrix of one, with its tier.
+    const alone = testTemp('a2a-matrix-alone-');
+    const r3 = await runMain(['report', ref, join(out, 'clients/reference-0.1.0/properties/results.json'), '--out', alone]);
+    expect(r3.code, r3.stderr).toBe(0);
+    expect(r3.stdout).toMatch(/tier 2 +reference 0\.1\.0 — kept from the next tier by: every property family passes/);
     const worse = await runMain(['report', '--compare', ref, naive]);
     expect(worse.code).toBe(1);
     expect(worse.stdout).toMatch(/regressions: [1-9]/);

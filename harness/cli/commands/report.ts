@@ -35,8 +35,11 @@ export function register(program: Command): void {
       // The expectations a run was judged with travel inside it: checked as strictly as a file.
       for (const [i, r] of runs.entries()) if (r.expectations) parseExpectations(JSON.stringify(r.expectations), `${files[i]} (its "expectations")`);
       const { severalClients } = await load.matrix();
-      if (severalClients(runs)) {
-        if (opts.expectations) throw new UsageError('--expectations re-judges one client: give the results of one client, or leave it out to write the matrix');
+      // Several clients, or one client's scenario run beside its property run: the matrix (a tier needs both).
+      const mixed = runs.some((r) => !!r.properties) && runs.some((r) => !r.properties);
+      if (severalClients(runs) || mixed) {
+        if (opts.expectations)
+          throw new UsageError("--expectations re-judges one run: give the results of one client's run, or leave it out to write the matrix");
         return matrixFrom(runs, opts.out, notes);
       }
       let merged = mergeResults(runs);
