@@ -37,14 +37,7 @@ export function renderMatrixMarkdown(m: Matrix): string {
     '',
     '| client | tier | MUST/security rules passed | harm | property families | scenarios |',
     '|---|---|---|---|---|---|',
-    ...m.clients.map(
-      (c) =>
-        `| ${c.name} ${c.version} | ${c.tier.label} | ${c.tier.mustRules.passed} of ${c.tier.mustRules.graded} | ${c.harm} | ${c.tier.properties.given ? `${c.tier.properties.passed} of ${c.tier.properties.families} passed` : 'not run'} | ${VERDICT_KINDS.filter(
-          (k) => c.scenarios.summary[k],
-        )
-          .map((k) => `${k} ${c.scenarios.summary[k]}`)
-          .join(' · ')} |`,
-    ),
+    ...m.clients.map((c) => `| ${c.name} ${c.version} | ${c.tier.label} | ${mustCell(c)} | ${c.harm} | ${familiesCell(c)} | ${scenarioCell(c)} |`),
     '',
     `| client | ${LEVELS.join(' | ')} |`,
     `|---|${LEVELS.map(() => '---').join('|')}|`,
@@ -98,9 +91,10 @@ export function readmeMatrixRow(c: MatrixClient): string {
       return `${b.condition}${rules.length ? ` (${rules.slice(0, 4).join(', ')}${rules.length > 4 ? ', …' : ''})` : ''}`;
     })
     .join('; ');
-  return `| ${c.name} ${c.version} | **${c.tier.label}** | ${mustCell(c)} | ${c.harm} | ${c.tier.properties.given ? `${c.tier.properties.passed} of ${c.tier.properties.families} passed` : 'not run'} | ${scenarioCell(c)} | ${kept || '—'} |`;
+  return `| ${c.name} ${c.version} | **${c.tier.label}** | ${mustCell(c)} | ${c.harm} | ${familiesCell(c)} | ${scenarioCell(c)} | ${kept || '—'} |`;
 }
 
+const familiesCell = (c: MatrixClient) => (c.tier.properties.given ? `${c.tier.properties.passed} of ${c.tier.properties.families} passed` : 'not run');
 export const mustCell = (c: MatrixClient) => `${c.tier.mustRules.passed} of ${c.tier.mustRules.graded}`;
 export const scenarioCell = (c: MatrixClient) =>
   VERDICT_KINDS.filter((k) => c.scenarios.summary[k])

@@ -18,7 +18,7 @@ import { DEFAULT_PROFILE } from '../harness/core/vocabulary/types.js';
 import { agentCard } from '../harness/properties/agent-card.js';
 import { clientProfile } from '../harness/properties/client-profile.js';
 import { caseScenario } from '../harness/properties/family.js';
-import { FAMILY_IDS } from '../harness/properties/family-ids.js';
+import { FAMILY_IDS } from '../harness/core/family-ids.js';
 import { FAMILIES } from '../harness/properties/families/index.js';
 import { peerRuntime } from '../harness/properties/peer-runtime.js';
 import { taskIntent } from '../harness/properties/task-intent.js';

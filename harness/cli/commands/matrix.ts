@@ -10,6 +10,7 @@ import type { Command } from 'commander';
 import type { Matrix } from '../../core/matrix.js';
 import type { RunResults } from '../../core/results.js';
 import type { RenderedReport } from '../../../reports/index.js';
+import type { Interruptible } from '../interrupt.js';
 import { RunInterrupted, Stopped, UsageError } from '../../faults.js';
 import { finishWriting, load, reap, scenarioFiles } from '../context.js';
 import { print, printErr } from '../io.js';
@@ -90,7 +91,7 @@ async function matrixAction(opts: MatrixOpts): Promise<void> {
   const empty = filtersProblem(catalogue, opts.rule, undefined, {});
   if (empty) throw new UsageError(empty);
   if (!opts.properties && opts.runs !== undefined) throw new UsageError('--runs sets the property runs, and --no-properties skips them: give one of the two');
-  const { checkOutput, writeOutput } = await load.output();
+  const { checkOutput } = await load.output();
   checkOutput('--out', opts.out);
   const seed = opts.seed ?? Math.floor(Math.random() * 2 ** 31);
   const { FAMILIES } = await load.families();
@@ -154,6 +155,15 @@ async function matrixAction(opts: MatrixOpts): Promise<void> {
     if (err instanceof RunInterrupted || err instanceof Stopped || stop.received) throw new Stopped(stop.received ?? 'SIGINT');
     throw err;
   }
+  await writeMatrix(runs, opts.out, stop);
+}
+
+/**
+ * The matrix of these runs, rendered whole and then written to `out` (`matrix`, and `report` given
+ * several clients): the clients' tiers printed, the exit code set. `stop` is the command's signal
+ * handler, disposed whatever happens.
+ */
+export async function writeMatrix(runs: RunResults[], out: string, stop: Interruptible, notes: string[] = []): Promise<void> {
   let rendered: RenderedReport;
   let matrix: Matrix;
   try {
@@ -166,17 +176,15 @@ async function matrixAction(opts: MatrixOpts): Promise<void> {
     stop.dispose();
     throw err;
   }
-  for (const l of rendered.notes) printErr(`a2a-conformance: ${l}\n`);
-  const written = await finishWriting(stop, undefined, () => writeOutput('--out', opts.out, rendered));
+  for (const l of [...notes, ...rendered.notes]) printErr(`a2a-conformance: ${l}\n`);
+  const { writeOutput } = await load.output();
+  const written = await finishWriting(stop, undefined, () => writeOutput('--out', out, rendered));
   print(matrixSummary(matrix, written.dir));
   process.exitCode = matrix.exitCode;
 }
 
 /** The lines `matrix` and `report` print for a matrix: each client's tier, and where the page is. */
-export function matrixSummary(
-  m: { clients: Array<{ name: string; version: string; tier: { label: string; blockers: Array<{ condition: string }> } }>; exitCode: number },
-  dir: string,
-): string {
+function matrixSummary(m: Matrix, dir: string): string {
   const lines = ['', `a2a-conformance matrix · ${m.clients.length} client(s)`];
   for (const c of m.clients)
     lines.push(

@@ -9,7 +9,7 @@ import type { RunResults } from '../../core/results.js';
 import { UsageError } from '../../faults.js';
 import { print, printErr } from '../io.js';
 import { summaryText, wantsColour } from '../reporters.js';
-import { matrixSummary } from './matrix.js';
+import { writeMatrix } from './matrix.js';
 
 export function register(program: Command): void {
   program
@@ -64,18 +64,14 @@ export function register(program: Command): void {
 
 /** The results of several clients: the matrix, written to --out as `matrix` writes it (every input read first). */
 async function matrixFrom(runs: RunResults[], out: string, notes: string[]): Promise<void> {
-  const { checkOutput, writeOutput } = await load.output();
-  const { buildMatrix } = await load.matrix();
-  const { renderMatrixReports } = await load.matrixReports();
-  checkOutput('--out', out);
-  const { matrix, entries } = buildMatrix(runs);
-  const rendered = renderMatrixReports(matrix, entries);
-  for (const l of [...notes, ...rendered.notes]) printErr(`a2a-conformance: ${l}\n`);
+  (await load.output()).checkOutput('--out', out);
   const { interruptible } = await load.interrupt();
-  const stop = interruptible((l) => printErr(l + '\n'), 'the matrix');
-  const written = await finishWriting(stop, undefined, () => writeOutput('--out', out, rendered));
-  print(matrixSummary(matrix, written.dir));
-  process.exitCode = matrix.exitCode;
+  await writeMatrix(
+    runs,
+    out,
+    interruptible((l) => printErr(l + '\n'), 'the matrix'),
+    notes,
+  );
 }
 
 /** `report --compare old new`: what changed, scenario by scenario; exit 1 on a regression, else 0. */

@@ -10,7 +10,7 @@ import { LEVELS, type Level } from '../../core/sources.js';
 import { VERDICT_KINDS, type VerdictKind } from '../../core/verdict.js';
 import { MergeError } from '../../faults.js';
 import { mergeResults } from './merge.js';
-import { checkLevel, tierOf } from './tiers.js';
+import { gradedChecks, tierOf } from './tiers.js';
 import { MATRIX_SCHEMA, type LevelCounts, type Matrix, type MatrixClient, type MatrixEntry } from '../../core/matrix.js';
 
 export { MATRIX_SCHEMA, type LevelCounts, type Matrix, type MatrixClient, type MatrixEntry };
@@ -28,21 +28,17 @@ const slug = (s: string) =>
     .slice(0, 60)
     .replace(/[-.]+$/, '') || 'client';
 
-function levelCounts(run: RunResults): { levels: Record<Level, LevelCounts>; harm: number } {
+/** A client's graded checks counted per level (tiers.ts gradedChecks: declined scenarios and rules that did not bind grade nothing). */
+function levelCounts(run: RunResults): Record<Level, LevelCounts> {
   const levels = Object.fromEntries(LEVELS.map((l) => [l, { graded: 0, passed: 0, missed: 0, failed: 0 }])) as Record<Level, LevelCounts>;
-  let harm = 0;
-  // A declined scenario (UNSUPPORTED, or a rejection the run could not credit) grades nothing, whatever its checks say.
-  for (const r of run.results.filter((x) => x.verdict !== 'UNSUPPORTED' && x.outcome.kind !== 'unsupported'))
-    for (const c of r.checks) {
-      if (c.basis === 'not-binding' || !['PASS', 'NON_STRICT', 'FAIL', 'TIMEOUT'].includes(c.verdict)) continue;
-      const n = levels[checkLevel(c)];
-      n.graded++;
-      if (c.verdict === 'PASS') n.passed++;
-      else if (c.verdict === 'NON_STRICT') n.missed++;
-      else n.failed++;
-      if (c.basis === 'harm' && c.verdict === 'FAIL') harm++;
-    }
-  return { levels, harm };
+  for (const { check, level } of gradedChecks(run)) {
+    const n = levels[level];
+    n.graded++;
+    if (check.verdict === 'PASS') n.passed++;
+    else if (check.verdict === 'NON_STRICT') n.missed++;
+    else n.failed++;
+  }
+  return levels;
 }
 
 /**
@@ -77,7 +73,7 @@ export function buildMatrix(runs: RunResults[], now = new Date()): { matrix: Mat
     let id = slug(`${run.client.name}-${run.client.version}`);
     for (let n = 2; used.has(id); n++) id = `${slug(`${run.client.name}-${run.client.version}`)}-${n}`;
     used.add(id);
-    const { levels, harm } = levelCounts(run);
+    const tier = tierOf(run, properties);
     const client: MatrixClient = {
       id,
       name: run.client.name,
@@ -90,8 +86,8 @@ export function buildMatrix(runs: RunResults[], now = new Date()): { matrix: Mat
         exitCode: run.exitCode,
         shard: run.shard,
       },
-      levels,
-      harm,
+      levels: levelCounts(run),
+      harm: tier.harm,
       properties: properties
         ? {
             seed: Number(properties.seed),
@@ -99,7 +95,7 @@ export function buildMatrix(runs: RunResults[], now = new Date()): { matrix: Mat
             families: (properties.properties ?? []).map((f) => ({ family: f.family, runs: f.runs, ran: f.ran, failed: f.failed })),
           }
         : null,
-      tier: tierOf(run, properties),
+      tier,
       report: `clients/${id}/index.html`,
       ...(properties ? { propertiesReport: `clients/${id}/properties/index.html` } : {}),
       badge: { svg: `badges/${id}.svg`, endpoint: `badges/${id}.json` },

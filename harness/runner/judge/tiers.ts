@@ -57,8 +57,8 @@ const credited = (r: RunResults['results'][number]) => r.verdict !== 'UNSUPPORTE
 const MAX_ITEMS = 8;
 const listed = <T>(all: T[]): { items: T[]; more: number } => ({ items: all.slice(0, MAX_ITEMS), more: Math.max(0, all.length - MAX_ITEMS) });
 
-/** Every graded check of a run, with its scenario and level. */
-function gradedChecks(run: RunResults): Array<{ scenario: string; check: Check; level: Level }> {
+/** Every check of a run that grades the client (credited scenarios, graded verdicts, rules that bound), with its scenario and level. */
+export function gradedChecks(run: RunResults): Array<{ scenario: string; check: Check; level: Level }> {
   return run.results
     .filter(credited)
     .flatMap((r) =>
