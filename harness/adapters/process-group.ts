@@ -130,25 +130,39 @@ export function unregisterProcessGroup(runDir: string, pgid: number): void {
 }
 
 /**
- * The inode of the TCP socket from 127.0.0.1:`from` to 127.0.0.1:`to` (/proc/net/tcp): a string, '' where
- * there is none with an owner (closed already: inode 0, or gone), undefined where /proc cannot tell.
+ * The inode of the TCP socket whose local port is `from` and remote port `to`, on loopback: a string,
+ * '' where there is none with an owner (closed already: inode 0, or gone), undefined where /proc
+ * cannot tell. The client's end is an IPv4 socket (/proc/net/tcp) or an IPv6 one (/proc/net/tcp6):
+ * a dual-stack stack (grpcio, many Java and Go clients) reaches a listener on 127.0.0.1 through an
+ * AF_INET6 socket with the v4-mapped address ::ffff:127.0.0.1, which only the IPv6 table lists. The
+ * listener's own end (local port `to`) never matches: its ports are the other way round.
  */
-function socketInode(from: number, to: number): string | undefined {
-  let text: string;
-  try {
-    text = readFileSync('/proc/net/tcp', 'utf8');
-  } catch {
-    return undefined;
-  }
+export function socketInode(from: number, to: number, tables: readonly string[] = SOCKET_TABLES): string | undefined {
   const port = (n: number) => `:${n.toString(16).toUpperCase().padStart(4, '0')}`;
   const [a, b] = [port(from), port(to)];
-  for (const line of text.split('\n')) {
-    const f = line.trim().split(/\s+/);
-    // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode
-    if (f.length > 9 && f[1]!.endsWith(a) && f[2]!.endsWith(b) && f[9] !== '0') return f[9]!;
+  let readable = false;
+  for (const table of tables) {
+    let text: string;
+    try {
+      text = readFileSync(table, 'utf8');
+    } catch {
+      continue; // no IPv6 on this kernel: the other table still answers
+    }
+    readable = true;
+    for (const line of text.split('\n')) {
+      const f = line.trim().split(/\s+/);
+      // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode
+      if (f.length > 9 && f[1]!.endsWith(a) && f[2]!.endsWith(b) && f[9] !== '0') return f[9]!;
+    }
   }
-  return '';
+  return readable ? '' : undefined;
 }
+
+/**
+ * Where the kernel lists TCP sockets: IPv4, then IPv6 (v4-mapped addresses included). A list, not a
+ * constant, so that a test can take the IPv6 table away and watch the dual-stack verdicts break.
+ */
+export const SOCKET_TABLES: string[] = ['/proc/net/tcp', '/proc/net/tcp6'];
 
 function holdsSocket(pid: number, link: string): boolean {
   let fds: string[];
@@ -194,8 +208,8 @@ function childrenOf(pid: number): number[] | undefined {
  * client end there (a scanner that connected and left) is not the client's. Undefined where /proc
  * cannot tell.
  */
-export function connectionFrom(leaders: number[], from: number, to: number): boolean | undefined {
-  const inode = socketInode(from, to);
+export function connectionFrom(leaders: number[], from: number, to: number, tables: readonly string[] = SOCKET_TABLES): boolean | undefined {
+  const inode = socketInode(from, to, tables);
   if (inode === undefined) return undefined;
   if (inode === '') return false;
   const link = `socket:[${inode}]`;

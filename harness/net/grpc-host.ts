@@ -10,7 +10,9 @@
  * prefix can name a run. A call belongs to the run active on the host (a host serves one run at a
  * time); the Request the run's handlers see is at `<origin><:path>`, the origin being the URL a card
  * names for its gRPC interface (`{{grpcUrl}}`). A call while no run is active is answered UNAVAILABLE
- * and recorded nowhere, as is one on a connection of another process than the lane's client.
+ * and counted (`idleCalls`). One on a connection no process of the lane's client holds (by its owner
+ * lookup, IPv4 and IPv6 sockets alike) is refused too, and recorded in the active run as the
+ * harness's error: that run is ERROR, never a refusal credited to the client.
  *
  * Recorded as on the HTTP/1.1 listeners (./request-record.ts): handshakes (ok or failed, the client
  * certificate) by the host's own TLS watch, under the listener's TLS kind (`listener: 'tls'` or
@@ -64,6 +66,8 @@ export class GrpcHost<R extends GrpcRun> {
   private readonly sessionRun = new WeakMap<ServerHttp2Session, R | undefined>();
   /** Each run's calls still answering (streams), reset when the run ends. */
   private readonly open = new Map<R, Set<ServerHttp2Stream>>();
+  /** Calls that came while no run was active (a client still calling after its result): answered UNAVAILABLE, counted. */
+  idleCalls = 0;
 
   private constructor(private readonly hooks: GrpcHooks<R>) {}
 
@@ -137,7 +141,21 @@ export class GrpcHost<R extends GrpcRun> {
   private async onStream(kind: GrpcKind, origin: string, stream: ServerHttp2Stream, headers: IncomingHttpHeaders): Promise<void> {
     const session = stream.session as ServerHttp2Session;
     const run = this.hooks.active();
-    if (!this.sessionRun.has(session) || !run) return endWith(stream, GRPC_STATUS.UNAVAILABLE, 'no scenario run is active on this listener');
+    if (!run) {
+      this.idleCalls++;
+      return endWith(stream, GRPC_STATUS.UNAVAILABLE, 'no scenario run is active on this listener');
+    }
+    if (!this.sessionRun.has(session)) {
+      // The owner lookup found no process of the lane's client holding this connection. Refused all the same (another
+      // process's call must not reach the run's peers), but never silently: the harness cannot prove the call was not
+      // the client's, so the run is the harness's ERROR, never a refusal the client is credited with.
+      run.transcript.record({
+        kind: 'harness',
+        level: 'error',
+        message: `refused the gRPC call ${String(headers[':path'] ?? '/')} on the ${kind} listener: no process of the client under test was found holding its connection (from port ${session.socket?.remotePort ?? '?'}), so it was answered UNAVAILABLE and is not graded`,
+      });
+      return endWith(stream, GRPC_STATUS.UNAVAILABLE, 'this connection is not attributed to the scenario run active on this listener');
+    }
     const socket = session.socket as TLSSocket;
     const was = this.sessionRun.get(session);
     if (was !== run) {

@@ -228,6 +228,14 @@ export class PeerHost {
     }
     this.noteConnection(kind, req.socket as TLSSocket, slot);
     const ev = recordRequest(slot.transcript, kind, listener.origin, req, path);
+    if (this.isForeign(req.socket as TLSSocket))
+      // The path names this run, yet the owner lookup tied the connection to no process of its client: the lookup
+      // was blind (its handshake is missing from the transcript), and the run cannot be graded on it.
+      slot.transcript.record({
+        kind: 'harness',
+        level: 'error',
+        message: `request #${ev.seq} names this run but came on a connection no process of the client under test was found holding (from port ${req.socket.remotePort ?? '?'}): its TLS handshake was not recorded, so the run is not graded`,
+      });
     const body = await admit(slot.transcript, ev, req, res);
     if (!body) return;
     const method = req.method ?? 'GET';
