@@ -60,6 +60,47 @@ describe('a2a-conformance serve', () => {
     expect(await again.exit).toBe(0);
   });
 
+  it('with every peer at once, each peer with a gRPC interface answers its own calls there (its card, its ledger)', { timeout: 90_000 }, async () => {
+    const s = startServe([]);
+    await s.waitFor(/ready: \d+ peer/, 60_000);
+    const caFile = (await s.waitFor(/trust this CA for every peer:\s+(\S+)/))[1]!;
+    const ca = await readFile(caFile, 'utf8');
+    const agent = new Agent({ connect: { ca } });
+    const { credentials, makeGenericClientConstructor, Metadata } = await import('@grpc/grpc-js');
+    const { a2aGrpcService } = await import('../harness/core/vocabulary/grpc-service.js');
+    const Service = makeGenericClientConstructor(a2aGrpcService(), 'A2AService');
+    try {
+      const grpcUrls: string[] = [];
+      for (const id of ['interface/grpc-first', 'interface/jsonrpc-first', 'interface/first-busy-once']) {
+        const cardUrl = (await s.waitFor(new RegExp(`${id.replace('/', '\\/')}\\s+(https:\\S+agent-card\\.json)`)))[1]!;
+        const card = (await (await request(cardUrl, { dispatcher: agent, headers: { 'a2a-version': '1.0' } })).body.json()) as {
+          supportedInterfaces: Array<{ url: string; protocolBinding: string }>;
+        };
+        const url = card.supportedInterfaces.find((i) => i.protocolBinding === 'GRPC')!.url;
+        grpcUrls.push(url);
+        const client = new Service(new URL(url).host, credentials.createSsl(Buffer.from(ca))) as unknown as Record<string, Function> & { close(): void };
+        const md = new Metadata();
+        md.set('a2a-version', '1.0');
+        const sent = await new Promise<{ err?: { code: number; details: string }; res?: { task?: { id: string } } }>((done) =>
+          client.SendMessage!(
+            { message: { messageId: `m-${id}`, role: 'ROLE_USER', parts: [{ text: 'Book 40 EUR' }] }, configuration: { returnImmediately: true } },
+            md,
+            (err: { code: number; details: string } | null, res: { task?: { id: string } }) => done(err ? { err } : { res }),
+          ),
+        );
+        client.close();
+        // first-busy-once's own peer answers its first SendMessage 503 (UNAVAILABLE): that it does shows the call reached it.
+        if (id === 'interface/first-busy-once') expect(sent.err?.code, JSON.stringify(sent)).toBe(14);
+        else expect(sent.res?.task?.id, JSON.stringify(sent)).toBeTruthy();
+      }
+      expect(new Set(grpcUrls).size).toBe(grpcUrls.length);
+    } finally {
+      await agent.close();
+    }
+    s.child.kill('SIGINT');
+    expect(await s.exit).toBe(0);
+  });
+
   it('names an unknown peer with a clear error and exit 2', async () => {
     const s = startServe(['--peer', 'nope']);
     expect(await s.exit).toBe(2);

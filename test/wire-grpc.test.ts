@@ -168,6 +168,8 @@ describe('the gRPC wire, served by the peer host over HTTP/2 to @grpc/grpc-js', 
     expect(created.err).toBeUndefined();
     expect(created.res).toMatchObject({ taskId, url: config.url });
     const id = created.res!.id as string;
+    // The id the client chose is the config's: get and delete by it find it.
+    expect(id).toBe('cfg-1');
     expect((await unary(c, 'GetTaskPushNotificationConfig', { taskId, id })).res).toMatchObject({ id, url: config.url });
     expect((await unary(c, 'ListTaskPushNotificationConfigs', { taskId })).res!.configs.map((x: Json) => x.id)).toEqual([id]);
     const deleted = await unary(c, 'DeleteTaskPushNotificationConfig', { taskId, id });
@@ -222,6 +224,49 @@ describe('the gRPC wire, served by the peer host over HTTP/2 to @grpc/grpc-js', 
     expect(garbage.err!.code).toBe(status.INVALID_ARGUMENT);
     expect(lastCall(run.transcript)).toMatchObject({ rpc: { method: 'GetTask' }, rpcError: { code: -32602 }, grpc: { status: status.INVALID_ARGUMENT } });
     run.end();
+  });
+
+  it('a compressed message, by gRPC’s compression rules: gzip is UNIMPLEMENTED with grpc-accept-encoding: identity; the flag with no encoding named is INTERNAL', async () => {
+    const run = fx.start(peer());
+    const url = new URL(interfaceOf(run.peer.card, 'GRPC'));
+    const { connect } = await import('node:http2');
+    const { gzipSync } = await import('node:zlib');
+    const session = connect(url.origin, { ca: fx.pki.testCa.cert });
+    session.on('error', () => {});
+    const call = (encoding: string | undefined, payload: Uint8Array) =>
+      new Promise<Record<string, unknown>>((done, fail) => {
+        const frame = Buffer.alloc(5 + payload.length);
+        frame[0] = 1; // the Compressed-Flag
+        frame.writeUInt32BE(payload.length, 1);
+        Buffer.from(payload).copy(frame, 5);
+        const req = session.request({
+          ':method': 'POST',
+          ':path': '/lf.a2a.v1.A2AService/GetTask',
+          'content-type': 'application/grpc',
+          te: 'trailers',
+          'a2a-version': '1.0',
+          ...(encoding ? { 'grpc-encoding': encoding } : {}),
+        });
+        let headers: Record<string, unknown> = {};
+        req.on('response', (h) => (headers = { ...h }));
+        req.on('trailers', (t) => (headers = { ...headers, ...t }));
+        req.on('error', fail);
+        req.on('close', () => done(headers));
+        req.resume();
+        req.end(frame);
+      });
+    try {
+      const gzip = await call('gzip', gzipSync(Buffer.from([0x0a, 0x01, 0x78])));
+      expect(gzip['grpc-status']).toBe(String(status.UNIMPLEMENTED));
+      expect(gzip['grpc-accept-encoding']).toBe('identity');
+      expect(decodeURIComponent(String(gzip['grpc-message']))).toMatch(/gzip.*accepts identity/);
+      expect(lastCall(run.transcript)).toMatchObject({ rpc: { method: 'GetTask' }, grpc: { status: status.UNIMPLEMENTED } });
+      const unnamed = await call(undefined, Buffer.from([0x0a, 0x01, 0x78]));
+      expect(unnamed['grpc-status']).toBe(String(status.INTERNAL));
+    } finally {
+      session.destroy();
+      run.end();
+    }
   });
 
   it('an auth gate’s 401: UNAUTHENTICATED with its challenge as metadata; the event keeps the 401 and the call', async () => {

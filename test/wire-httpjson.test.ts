@@ -160,6 +160,16 @@ describe('the HTTP+JSON wire (A2A v1.0 §11)', () => {
     const all = await rest(peer.agent, 'GET', `${restUrl}/tasks?pageSize=1`);
     expect(all.json!.tasks).toHaveLength(1);
     expect(all.json!.nextPageToken).not.toBe('');
+    // Paging: the next page by the peer's own pageToken (a query name with "token" in it reaches the peer as sent;
+    // only the transcript's copy of the path is redacted), and an empty pageToken is the first page.
+    const next = await rest(peer.agent, 'GET', `${restUrl}/tasks?pageSize=1&pageToken=${encodeURIComponent(all.json!.nextPageToken)}`);
+    expect(next.status, next.text).toBe(200);
+    expect(next.json!.tasks).toHaveLength(1);
+    expect([...all.json!.tasks, ...next.json!.tasks].map((t: Json) => t.id).sort()).toEqual([a.id, b.id].sort());
+    expect(lastAt(run.transcript, '/rest/tasks').path).toMatch(/pageToken=REDACTED/);
+    const first = await rest(peer.agent, 'GET', `${restUrl}/tasks?pageSize=1&pageToken=`);
+    expect(first.status, first.text).toBe(200);
+    expect(first.json!.tasks.map((t: Json) => t.id)).toEqual(all.json!.tasks.map((t: Json) => t.id));
 
     const bad = await rest(peer.agent, 'GET', `${restUrl}/tasks/${a.id}?historyLength=ten`);
     expect(bad.status).toBe(400);
@@ -245,6 +255,25 @@ describe('the HTTP+JSON wire (A2A v1.0 §11)', () => {
     expect((await rest(peer.agent, 'GET', base)).json!.configs).toEqual([]);
     const gone = await rest(peer.agent, 'GET', `${base}/${configId}`);
     expect(gone.status).toBe(404);
+    // An id the peer gave once is never given again, deletes included.
+    const again = await rest(peer.agent, 'POST', base, { url: 'https://127.0.0.1:9/hook' });
+    expect(again.json!.id).not.toBe(configId);
+    run.end();
+  });
+
+  it('push configs keep the id the client chose: get and delete by it; the same id again replaces the config', async () => {
+    const { run, restUrl } = start();
+    const t = await newTask(peer.agent, restUrl);
+    const base = `${restUrl}/tasks/${t.id}/pushNotificationConfigs`;
+    const mine = 'cfg-7f3a';
+    const created = await rest(peer.agent, 'POST', base, { id: mine, url: 'https://127.0.0.1:9/hook', token: 'tok-1' });
+    expect(created.json).toMatchObject({ id: mine, taskId: t.id });
+    expect((await rest(peer.agent, 'GET', `${base}/${mine}`)).json).toMatchObject({ id: mine, token: 'tok-1' });
+    const replaced = await rest(peer.agent, 'POST', base, { id: mine, url: 'https://127.0.0.1:9/other', token: 'tok-2' });
+    expect(replaced.json).toMatchObject({ id: mine, url: 'https://127.0.0.1:9/other' });
+    expect((await rest(peer.agent, 'GET', base)).json!.configs.map((c: Json) => [c.id, c.token])).toEqual([[mine, 'tok-2']]);
+    expect((await rest(peer.agent, 'DELETE', `${base}/${mine}`)).status).toBe(200);
+    expect((await rest(peer.agent, 'GET', `${base}/${mine}`)).status).toBe(404);
     run.end();
   });
 

@@ -71,7 +71,10 @@ export async function serve(o: ServeOptions): Promise<Serving> {
   o.out(`  partner-mTLS push receiver:            ${files.cert.partnerReceiver} ${files.key.partnerReceiver}, verify senders with ${files.cert.partnerCa}`);
   o.out('Peers:');
   const mounted: MountedPeer[] = [];
-  chosen.forEach((e, i) => {
+  for (const [i, e] of chosen.entries()) {
+    const key = `serve${i + 1}`;
+    // Every peer is active at once: one whose card offers gRPC gets gRPC listeners of its own (a call names no peer).
+    if (chosen.length > 1 && JSON.stringify(e.scenario.peer.card).includes('{{grpcUrl}}')) await host.reserveGrpc(key);
     // A ring: a debugging session of hours keeps the latest events, never stops answering.
     const transcript = new Transcript(() => performance.now(), { ring: SERVE_EVENTS });
     const log = (ev: WireEvent) => {
@@ -82,7 +85,7 @@ export async function serve(o: ServeOptions): Promise<Serving> {
     transcript.onRecord = (ev) => ev.kind !== 'http' && log(ev);
     transcript.onAnswer = log;
     const m = mountPeer(host, dispatcher, e.scenario.peer, {
-      key: `serve${i + 1}`,
+      key,
       transcript,
       deadlineMs: e.scenario.deadlineMs,
       retainFinished: SERVE_FINISHED_TASKS,
@@ -92,7 +95,7 @@ export async function serve(o: ServeOptions): Promise<Serving> {
     // A peer with a token endpoint: the client credentials of this session, as a run hands them over (docs/protocol.md).
     for (const c of m.peer.credentials ?? [])
       o.out(`  ${''.padEnd(50)} OAuth 2.0 client credentials for ${c.tokenUrl}: client_id ${c.clientId}, client_secret ${c.clientSecret}`);
-  });
+  }
   o.out(`ready: ${chosen.length} peer(s) on 127.0.0.1 — Ctrl-C to stop`);
   return {
     async stop() {

@@ -56,8 +56,13 @@ export class PeerHost {
   foreignConnections = 0;
   /** The HTTP/2 gRPC listeners (./grpc-host.ts), one per TLS kind an RPC listener can be. */
   private grpc: GrpcHost<RunSlot> | undefined;
+  /** gRPC listeners of one run's own (`reserveGrpc`), by run key: where several runs are active at once. */
+  private readonly ownGrpc = new Map<string, GrpcHost<RunSlot>>();
 
-  private constructor(private readonly owner?: () => number[]) {}
+  private constructor(
+    private readonly pki: Pki,
+    private readonly owner?: () => number[],
+  ) {}
 
   /** Whether a TLS socket's connection came from another process than the lane's client. */
   private isForeign(socket: TLSSocket): boolean {
@@ -69,7 +74,7 @@ export class PeerHost {
    * client, where it runs in processes of its own (ClientAdapter.processes).
    */
   static async start(pki: Pki, owner?: () => number[]): Promise<PeerHost> {
-    const host = new PeerHost(owner);
+    const host = new PeerHost(pki, owner);
     host.signers = { published: pki.cardSigner, expired: pki.cardSignerExpired, notYetValid: pki.cardSignerFuture };
     const leaf: Record<ListenerKind, { cert: string; key: string }> = {
       tls: pki.server,
@@ -102,12 +107,26 @@ export class PeerHost {
         host.listeners.set(kind, { kind, server, origin: `https://127.0.0.1:${port}` });
       }),
     );
-    host.grpc = await GrpcHost.start<RunSlot>(pki, {
-      active: () => host.active,
-      watchTls: (kind, server) => host.watchTls(kind, server),
-      isForeign: (socket) => host.isForeign(socket),
-    });
+    host.grpc = await host.startGrpc(() => host.active);
     return host;
+  }
+
+  private startGrpc(active: () => RunSlot | undefined): Promise<GrpcHost<RunSlot>> {
+    return GrpcHost.start<RunSlot>(this.pki, {
+      active,
+      watchTls: (kind, server) => this.watchTls(kind, server),
+      isForeign: (socket) => this.isForeign(socket),
+    });
+  }
+
+  /**
+   * Gives the run of `key` (begun next) gRPC listeners of its own. A host serves one run at a time, and
+   * a gRPC call, whose path names no run, belongs to the active one; `serve` keeps every peer active at
+   * once, so each peer with a gRPC interface gets listeners whose calls can only be its own.
+   */
+  async reserveGrpc(key: string): Promise<void> {
+    if (this.ownGrpc.has(key)) return;
+    this.ownGrpc.set(key, await this.startGrpc(() => this.runs.get(key)));
   }
 
   /** Wires a listener's events: requests to onRequest, connections counted and attributed, handshakes (failed ones too) recorded in the active run. */
@@ -170,9 +189,9 @@ export class PeerHost {
     while (this.outcomes < this.accepted && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
   }
 
-  /** The origin of the HTTP/2 gRPC listener of a TLS kind ('tls', 'mtls'), where there is one. */
-  grpcOrigin(kind: ListenerKind): string | undefined {
-    return this.grpc?.origin(kind);
+  /** The origin of the HTTP/2 gRPC listener of a TLS kind ('tls', 'mtls') for the run of `key`, where there is one. */
+  grpcOrigin(kind: ListenerKind, key?: string): string | undefined {
+    return ((key !== undefined && this.ownGrpc.get(key)) || this.grpc)?.origin(kind);
   }
 
   origin(kind: ListenerKind): string {
@@ -199,13 +218,15 @@ export class PeerHost {
     if (!slot) return;
     for (const res of slot.streams) res.destroy();
     this.grpc?.endRun(slot);
+    this.ownGrpc.get(key)?.endRun(slot);
     this.runs.delete(key);
     if (this.active === slot) this.active = undefined;
   }
 
   async close(): Promise<void> {
     for (const key of [...this.runs.keys()]) this.endRun(key);
-    await this.grpc?.close();
+    await Promise.all([this.grpc, ...this.ownGrpc.values()].map((g) => g?.close()));
+    this.ownGrpc.clear();
     await Promise.all(
       [...this.listeners.values()].map(
         (l) =>
@@ -239,7 +260,8 @@ export class PeerHost {
     const body = await admit(slot.transcript, ev, req, res);
     if (!body) return;
     const method = req.method ?? 'GET';
-    const request = toRequest(listener.origin + path, method, req, ev.seq, body);
+    // The peer reads the request as sent (a REST `pageToken` is a cursor it made); only the transcript's copy is redacted.
+    const request = toRequest(listener.origin + (req.url ?? '/'), method, req, ev.seq, body);
     const response = await peerResponse(slot, ev, res, request, listener.origin, `${method} ${path}`);
     if (response) await answer(slot.transcript, slot.streams, ev, res, response);
   }

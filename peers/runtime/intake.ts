@@ -14,8 +14,12 @@ type Params = Record<string, unknown>;
 
 /** The longest webhook URL, token or credentials a push config may carry (characters). */
 const MAX_PUSH_FIELD = 8000;
+/** The longest push config id a client may choose (a UUID is 36). */
+const MAX_PUSH_ID = 256;
 
 export interface PushConfigInput {
+  /** The client's own id for the config (proto `TaskPushNotificationConfig.id`), where it chose one. */
+  id?: string;
   url: string;
   token?: string;
   authentication?: { scheme: string; credentials?: string };
@@ -93,7 +97,9 @@ export function pushConfigOf(v: unknown): PushConfigInput {
     isObj(v.authentication) && typeof v.authentication.scheme === 'string'
       ? { scheme: v.authentication.scheme, ...(typeof v.authentication.credentials === 'string' ? { credentials: v.authentication.credentials } : {}) }
       : undefined;
-  return { url: v.url, ...(typeof v.token === 'string' ? { token: v.token } : {}), ...(auth ? { authentication: auth } : {}) };
+  if (typeof v.id === 'string' && v.id.length > MAX_PUSH_ID) throw tooLong('id', v.id.length);
+  const id = typeof v.id === 'string' && v.id !== '' ? { id: v.id } : {};
+  return { ...id, url: v.url, ...(typeof v.token === 'string' ? { token: v.token } : {}), ...(auth ? { authentication: auth } : {}) };
 }
 
 /** A direct Message answer (spec §3.1.1): no task is minted. */

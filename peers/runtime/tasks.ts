@@ -45,6 +45,8 @@ export interface TaskState {
   historyChars?: number;
   artifacts: ArtifactJson[];
   pushConfigs: PushConfig[];
+  /** Configs set on the task so far: the harness's ids (`push-N`) are never repeated, deletes included. */
+  pushConfigsMade: number;
   pushLost: boolean;
   pendingPush: Promise<unknown>;
   listeners: Set<Listener>;
@@ -162,6 +164,7 @@ export class TaskRuntime {
       receivedBytes: 0,
       artifacts: [],
       pushConfigs: [],
+      pushConfigsMade: 0,
       pushLost: false,
       pendingPush: Promise.resolve(),
       listeners: new Set(),
@@ -200,9 +203,12 @@ export class TaskRuntime {
    * A push config, delivered in the shape of the wire it was set through (`pushBody`): v1.0's
    * StreamResponse, or v0.3's Task (v0.3.0 §9.5) for a config set through a v0.3 interface.
    */
-  addPushConfig(t: TaskState, cfg: Omit<PushConfig, 'id' | 'taskId'>, via: 'inline' | 'create', requestSeq: number, pushBody: PushBody): PushConfig {
-    const full: PushConfig = { ...cfg, id: `push-${t.pushConfigs.length + 1}`, taskId: t.rec.id };
-    t.pushConfigs.push(full);
+  addPushConfig(t: TaskState, cfg: Omit<PushConfig, 'id' | 'taskId'> & { id?: string }, via: 'inline' | 'create', requestSeq: number, pushBody: PushBody): PushConfig {
+    // The client's own id where it chose one (a config of the same id is replaced); else one never given on this task before.
+    let id = cfg.id;
+    while (id === undefined || (cfg.id === undefined && t.pushConfigs.some((c) => c.id === id))) id = `push-${++t.pushConfigsMade}`;
+    const full: PushConfig = { ...cfg, id, taskId: t.rec.id };
+    t.pushConfigs = [...t.pushConfigs.filter((c) => c.id !== full.id), full];
     this.pushBodies.set(full, pushBody);
     this.ctx.transcript.record({ kind: 'push-register', taskId: t.rec.id, url: cfg.url, via, requestSeq });
     this.forger?.registered(t, full);

@@ -49,6 +49,8 @@ export function grpcFrame(message: Uint8Array): Uint8Array {
 export class FrameReader {
   private buf = new Uint8Array(0);
   error: string | undefined;
+  /** The error is a compressed frame (flag 1): the caller answers it by gRPC's compression rules. */
+  compressed = false;
 
   push(chunk: Uint8Array): Uint8Array[] {
     if (this.error) return [];
@@ -61,7 +63,8 @@ export class FrameReader {
       const flag = all[at]!;
       const length = new DataView(all.buffer, all.byteOffset + at + 1, 4).getUint32(0);
       if (flag !== 0) {
-        this.error = flag === 1 ? 'a compressed message, though no compression was negotiated' : `a frame flag of ${flag}`;
+        this.compressed = flag === 1;
+        this.error = flag === 1 ? 'a compressed message' : `a frame flag of ${flag}`;
         break;
       }
       if (all.length - at - 5 < length) break;
@@ -79,10 +82,10 @@ export class FrameReader {
 }
 
 /** The messages of a whole body, or why it is not a sequence of whole frames. */
-export function readFrames(body: Uint8Array): { messages: Uint8Array[] } | { error: string } {
+export function readFrames(body: Uint8Array): { messages: Uint8Array[] } | { error: string; compressed?: true } {
   const reader = new FrameReader();
   const messages = reader.push(body);
-  if (reader.error) return { error: reader.error };
+  if (reader.error) return { error: reader.error, ...(reader.compressed ? { compressed: true as const } : {}) };
   if (reader.pending) return { error: `${reader.pending} bytes of an incomplete frame at the end` };
   return { messages };
 }

@@ -11,7 +11,9 @@
  * Errors by §5.4's gRPC column; the transcript keeps an error's neutral code (the JSON-RPC column,
  * peers/runtime/errors.ts JSONRPC_CODES) and the listener adds the gRPC status it sent. A path that
  * names no method of the service is UNIMPLEMENTED (recorded as -32601), a body that is not one whole
- * message of the method's request type INVALID_ARGUMENT (recorded as -32602).
+ * message of the method's request type INVALID_ARGUMENT (recorded as -32602), a compressed message by
+ * gRPC's compression rules (UNIMPLEMENTED with `grpc-accept-encoding: identity`; INTERNAL where no
+ * encoding is named).
  */
 import { HttpResponse } from 'msw';
 import { binHeader, encodeGrpcMessage, GRPC_STATUS, grpcFrame, readFrames } from '../../../harness/core/vocabulary/grpc-frame.js';
@@ -46,11 +48,12 @@ const methodNamed = (op: string): Method | undefined => V1_METHODS.find((m) => m
 const GRPC_HEADERS = { 'content-type': 'application/grpc' };
 
 /** A call's end without a message: a trailers-only answer (status, percent-encoded message, and the google.rpc.Status where there is one). */
-function statusResponse(code: number, message: string, details?: Uint8Array): Response {
+function statusResponse(code: number, message: string, details?: Uint8Array, metadata: Record<string, string> = {}): Response {
   return new HttpResponse(null, {
     status: 200,
     headers: {
       ...GRPC_HEADERS,
+      ...metadata,
       'grpc-status': String(code),
       'grpc-message': encodeGrpcMessage(message),
       ...(details ? { 'grpc-status-details-bin': binHeader(details) } : {}),
@@ -59,7 +62,7 @@ function statusResponse(code: number, message: string, details?: Uint8Array): Re
 }
 
 /** The request's one message read to ProtoJSON, or why it cannot be. */
-function readParams(method: Method, bytes: Uint8Array): { params: Params } | { error: string } {
+function readParams(method: Method, bytes: Uint8Array): { params: Params } | { error: string; compressed?: true } {
   const frames = readFrames(bytes);
   if ('error' in frames) return frames;
   if (frames.messages.length !== 1) return { error: `${frames.messages.length} messages in a unary request` };
@@ -70,11 +73,33 @@ function readParams(method: Method, bytes: Uint8Array): { params: Params } | { e
   }
 }
 
-const refusal = (code: number, neutral: number, message: string, call: CallRecord): WireRefusal => ({
-  response: statusResponse(code, message),
+const refusal = (code: number, neutral: number, message: string, call: CallRecord, metadata?: Record<string, string>): WireRefusal => ({
+  response: statusResponse(code, message, undefined, metadata),
   recorded: { code: neutral, message },
   call,
 });
+
+/** The message encodings this server reads (gRPC's compression document): none but identity. */
+const ACCEPT_ENCODING = 'identity';
+
+/**
+ * A request whose message is compressed, answered as gRPC's compression document (grpc/grpc
+ * doc/compression.md) says: with an encoding the server does not support, UNIMPLEMENTED and a
+ * `grpc-accept-encoding` naming what it accepts; with the compressed flag set but no `grpc-encoding`
+ * other than identity, INTERNAL (an ill-constructed message).
+ */
+function compressedRefusal(encoding: string | null, call: CallRecord): WireRefusal {
+  const named = (encoding ?? '').trim().toLowerCase();
+  if (named === '' || named === 'identity')
+    return refusal(GRPC_STATUS.INTERNAL, JSONRPC_CODES.internal, 'the Compressed-Flag is set, but grpc-encoding names no compression', call);
+  return refusal(
+    GRPC_STATUS.UNIMPLEMENTED,
+    JSONRPC_CODES.methodNotFound,
+    `the message is compressed with ${named.slice(0, 64)}, which this server does not support: it accepts ${ACCEPT_ENCODING}`,
+    call,
+    { 'grpc-accept-encoding': ACCEPT_ENCODING },
+  );
+}
 
 /** A comma-separated metadata value (several values of one key arrive joined). */
 const listParam = (value: string | null): string[] =>
@@ -104,6 +129,8 @@ export const grpcV1: Wire = {
       };
     }
     const read = readParams(method, req.bytes);
+    if ('error' in read && read.compressed)
+      return { refusal: compressedRefusal(req.headers.get('grpc-encoding'), { method: method.name, id: null, params: {}, wireMethod }) };
     if ('error' in read)
       return {
         refusal: refusal(GRPC_STATUS.INVALID_ARGUMENT, JSONRPC_CODES.invalidParams, `${A2A_ERRORS.invalidParams.message}: ${read.error}`, {
