@@ -35,8 +35,7 @@ const run = (clientCmd: string) =>
   });
 
 /** Each scenario's verdict and its checks' verdicts, by id. */
-const verdicts = (r: RunResults) =>
-  Object.fromEntries(r.results.map((x) => [x.id, `${x.verdict} ${x.checks.map((c) => `${c.rule}:${c.verdict}`).join(' ')}`]));
+const verdicts = (r: RunResults) => Object.fromEntries(r.results.map((x) => [x.id, `${x.verdict} ${x.checks.map((c) => `${c.rule}:${c.verdict}`).join(' ')}`]));
 
 describe('attribution of a dual-stack client (AF_INET6, v4-mapped) on every binding', () => {
   it('the owner lookup finds a v4-mapped socket in the IPv6 table, and only there', async () => {
@@ -66,8 +65,7 @@ describe('attribution of a dual-stack client (AF_INET6, v4-mapped) on every bind
     expect(ids.filter((id) => id.endsWith('.rest')).length).toBeGreaterThanOrEqual(4);
     expect(dual.results.map((x) => x.id).sort()).toEqual(ids);
     // The dual-stack client really connected through AF_INET6 sockets, on every binding.
-    for (const x of dual.results)
-      expect(x.stderr ?? '', x.id).toContain('[dual-stack] AF_INET6 ::ffff:127.0.0.1');
+    for (const x of dual.results) expect(x.stderr ?? '', x.id).toContain('[dual-stack] AF_INET6 ::ffff:127.0.0.1');
     expect(verdicts(dual)).toEqual(verdicts(plain));
     expect(plain.results.every((x) => x.verdict === x.expect)).toBe(true);
 

@@ -203,7 +203,13 @@ export class TaskRuntime {
    * A push config, delivered in the shape of the wire it was set through (`pushBody`): v1.0's
    * StreamResponse, or v0.3's Task (v0.3.0 §9.5) for a config set through a v0.3 interface.
    */
-  addPushConfig(t: TaskState, cfg: Omit<PushConfig, 'id' | 'taskId'> & { id?: string }, via: 'inline' | 'create', requestSeq: number, pushBody: PushBody): PushConfig {
+  addPushConfig(
+    t: TaskState,
+    cfg: Omit<PushConfig, 'id' | 'taskId'> & { id?: string },
+    via: 'inline' | 'create',
+    requestSeq: number,
+    pushBody: PushBody,
+  ): PushConfig {
     // The client's own id where it chose one (a config of the same id is replaced); else one never given on this task before.
     let id = cfg.id;
     while (id === undefined || (cfg.id === undefined && t.pushConfigs.some((c) => c.id === id))) id = `push-${++t.pushConfigsMade}`;
