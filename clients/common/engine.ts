@@ -14,7 +14,7 @@ import { follow } from './engine/follow.js';
 import { handshake } from './engine/handshake.js';
 import { outputs } from './engine/outputs.js';
 import { send } from './engine/send.js';
-import { rejected, type RunBase, Session } from './engine/session.js';
+import { rejected, type RunBase, Session, waitFits } from './engine/session.js';
 import type { Mistakes } from './negotiate.js';
 import { PushReceiver } from './push-receiver.js';
 import { A2ATransport } from './transport.js';
@@ -27,6 +27,8 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
     insecure: mistakes.skipsTlsVerify === true,
     versionHeader: mistakes.omitsA2aVersion !== true,
     repeatsChallengedCall: mistakes.repeatsChallengedCall === true,
+    // The naive client that takes a refusal asking it to wait for a failure never waits.
+    ...(mistakes.cancelsOnTransientRefusal ? {} : { waitFits: (ms: number) => waitFits({ req, started }, ms) }),
   });
   const run: RunBase = { req, signal, mistakes, t, taskIds: [], started };
   let s: Session | undefined;
@@ -41,7 +43,7 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
     if (s.plan.completion === 'push') {
       if (!req.tls.receiver) return rejected(run.taskIds, 'unnegotiable-card', 'push needed but no receiver certificate was handed over');
       s.receiver = await PushReceiver.start(req.tls.receiver, {
-        ...(mistakes.trustsAnyPush ? { trustsAny: true } : {}),
+        ...(mistakes.trustsAnyPush || mistakes.cancelsOnFailedPush ? { trustsAny: true } : {}),
         // The naive receiver's framework answers 500 once its handler has taken the delivery.
         ...(mistakes.acksPushWithError ? { ackStatus: 500 } : {}),
       });

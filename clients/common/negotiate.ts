@@ -61,6 +61,14 @@ export interface Mistakes extends TrustMistakes {
   actsOnForeignTaskPush?: boolean;
   /** Its push receiver answers every delivery it takes with 500. */
   acksPushWithError?: boolean;
+  /** Its push receiver takes any delivery; on one saying its task FAILED it cancels the task, sends the message again and follows the new task. */
+  cancelsOnFailedPush?: boolean;
+  /** Takes a stream that ends before its task for a lost task: cancels it and starts again with SendMessage (a new messageId, other metadata). */
+  resendsBySendOnStreamDrop?: boolean;
+  /** Takes a 429 or 503 with Retry-After while polling for a failure: cancels the task (and waits for nothing). */
+  cancelsOnTransientRefusal?: boolean;
+  /** Answers each push delivery of its task with a message to the task, a duplicate as much as the original. */
+  actsOnEachDelivery?: boolean;
 }
 
 export type Plan =

@@ -29,6 +29,25 @@ export interface TransportOptions {
   versionHeader?: boolean;
   /** Repeat a call answered 401 with the same credentials, up to 3 times (a mistake, for the naive client only). */
   repeatsChallengedCall?: boolean;
+  /**
+   * Whether a wait the agent asked for (a 503 or 429 with Retry-After, RFC 9110 §10.2.3; gRPC's
+   * UNAVAILABLE with `retry-after`) still fits the run: then the call, on every method and binding,
+   * is sent once more, on the same interface, after that wait. Absent: the refusal is the answer.
+   */
+  waitFits?: (ms: number) => boolean;
+}
+
+/** Resolves after `ms`, or at once when `signal` aborts. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
 }
 
 /**
@@ -200,8 +219,26 @@ export class A2ATransport {
     return this.tenant !== undefined && this.dialect === 'a2a-v1' ? { ...p, tenant: this.tenant } : p;
   }
 
+  /**
+   * The refusal `out`, or, where it named a wait (Retry-After) that fits the run, the answer to `again`
+   * sent once after that wait: an agent that says "not now, in a second" is taken at its word.
+   */
+  private async honourWait<T extends { ok: boolean }>(out: T, again: () => Promise<T>): Promise<T> {
+    const o = out as unknown as { ok: boolean; kind?: string; retryAfterMs?: number };
+    const wait = !o.ok && o.kind === 'http' ? o.retryAfterMs : undefined;
+    if (wait === undefined || !this.opts.waitFits?.(wait) || this.opts.signal.aborted) return out;
+    await pause(wait + 50, this.opts.signal);
+    return this.opts.signal.aborted ? out : again();
+  }
+
   /** One A2A operation on the interface in use. `id` may be pinned to resend a JSON-RPC request byte for byte; `headers` add service parameters. */
   async rpc(url: string, method: string, params: unknown, o: { id?: number; headers?: Record<string, string> } = {}): Promise<RpcOutcome> {
+    const id = o.id ?? (this.binding === 'JSONRPC' ? this.nextId++ : undefined);
+    const once = () => this.rpcOnce(url, method, params, { ...o, ...(id !== undefined ? { id } : {}) });
+    return this.honourWait(await once(), once);
+  }
+
+  private async rpcOnce(url: string, method: string, params: unknown, o: { id?: number; headers?: Record<string, string> }): Promise<RpcOutcome> {
     if (this.binding === 'HTTP+JSON') return this.restCall(url, method, this.withTenant(params), o.headers ?? {});
     if (this.binding === 'GRPC') return this.grpcCall(url, method, this.withTenant(params), o.headers ?? {});
     const id = o.id ?? this.nextId++;
@@ -327,19 +364,21 @@ export class A2ATransport {
         const text = await res.text();
         const a2a = rest ? restError(text) : undefined;
         if (a2a) return { ok: false, kind: 'rpc', ...a2a };
+        const wait = res.status === 503 || res.status === 429 ? retryAfterMs(res.headers.get('retry-after')) : undefined;
         return {
           ok: false,
           kind: 'http',
           status: res.status,
           text,
           ...(res.headers.get('www-authenticate') ? { challenge: res.headers.get('www-authenticate')! } : {}),
+          ...(wait !== undefined ? { retryAfterMs: wait } : {}),
         };
       } catch (err) {
         if (this.opts.signal.aborted) throw err;
         return { ok: false, kind: 'network', ...networkCode(err) };
       }
     };
-    const opened = await this.meetChallenge(await open(), open);
+    const opened = await this.honourWait(await this.meetChallenge(await open(), open), open);
     if (!opened.ok) return opened;
     const res = opened.res;
     if (!(res.headers.get('content-type') ?? '').startsWith('text/event-stream')) return notAStream(res, this.opts.signal);
@@ -353,7 +392,10 @@ export class A2ATransport {
     return yield* sseEvents(res, this.opts.signal, decode, v03 ? decodeStreamResult : (r) => r);
   }
 
-  /** A server-streaming operation over gRPC (§10.7). A challenge before any event is met as on the other bindings: the stream opened again, once. */
+  /**
+   * A server-streaming operation over gRPC (§10.7). A challenge before any event is met as on the other
+   * bindings, and a wait the agent asked for before any event honoured: the stream opened again, once.
+   */
   private async *grpcStream(
     url: string,
     method: string,
@@ -376,7 +418,7 @@ export class A2ATransport {
       const out = fromGrpc(next.value);
       if (!first || !again) return out;
       const reopen = { ok: true, result: {} } as const;
-      const met = await this.meetChallenge<RpcOutcome>(out, async () => reopen);
+      const met = await this.honourWait(await this.meetChallenge<RpcOutcome>(out, async () => reopen), async () => reopen);
       return met === reopen ? yield* this.grpcStream(url, method, params, extra, false) : out;
     }
   }

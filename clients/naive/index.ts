@@ -162,6 +162,35 @@ export const MISTAKES: MistakeInfo[] = [
     atLeast: 'NON_STRICT',
   },
   {
+    name: 'cancels-on-forged-push',
+    flag: 'cancelsOnFailedPush',
+    description: 'its push receiver takes any delivery; on one saying the task FAILED it cancels the task, sends the message again and follows the new task',
+    caughtBy: 'PUSH-AUTHENTICITY',
+    atLeast: 'FAIL',
+  },
+  {
+    name: 'resends-after-stream-drop-by-send',
+    flag: 'resendsBySendOnStreamDrop',
+    description:
+      'takes a stream that ends before its task for a broken task: cancels it and sends the message again by SendMessage, a new messageId and metadata',
+    caughtBy: 'STREAM-RECOVERY',
+    atLeast: 'FAIL',
+  },
+  {
+    name: 'cancels-on-transient-refusal',
+    flag: 'cancelsOnTransientRefusal',
+    description: 'takes a 429 or 503 with Retry-After while polling for a failure and cancels its task',
+    caughtBy: 'WIRE-NO-DESTROYED-WORK',
+    atLeast: 'FAIL',
+  },
+  {
+    name: 'acts-on-each-duplicate',
+    flag: 'actsOnEachDelivery',
+    description: 'answers each push delivery of its task with a message to the task, a duplicate delivery as much as the original',
+    caughtBy: 'PUSH-RECEIPT',
+    atLeast: 'NON_STRICT',
+  },
+  {
     name: 'acks-push-with-error',
     flag: 'acksPushWithError',
     description: 'its push receiver takes each delivery and answers it 500',

@@ -120,10 +120,14 @@ async function resubscribe(s: Session, f: Following): Promise<void> {
 /** Drive to a terminal state: push if registered (the naive client trusts it alone), polling otherwise. */
 async function drive(s: Session, f: Following): Promise<ClientReport | undefined> {
   const { t, mistakes, signal, receiver } = s;
+  let acted = 0;
   while (!signal.aborted) {
     if (receiver) {
+      const naive = await naiveDeliveries(s, f, acted);
+      acted = receiver.deliveries.length;
+      if (naive === 'again') continue;
       // §13.2: a delivery counts for the task it names (the naive client takes any task's end for its own).
-      const got = receiver.deliveries.find((d) => (mistakes.actsOnForeignTaskPush || d.taskId === f.task.id) && d.state && TERMINAL.has(d.state));
+      const got = receiver.deliveries.find((d) => (mistakes.actsOnForeignTaskPush || d.taskId === f.current) && d.state && TERMINAL.has(d.state));
       if (got) {
         f.state = got.state;
         break;
@@ -131,6 +135,11 @@ async function drive(s: Session, f: Following): Promise<ClientReport | undefined
     }
     if (!f.pushOnly) {
       const polled = await t.rpc(s.rpcUrl, 'GetTask', { id: f.current }, { headers: s.extHeaders });
+      if (!polled.ok && polled.kind === 'http' && polled.retryAfterMs !== undefined && mistakes.cancelsOnTransientRefusal) {
+        // The naive client's reading of "busy, come back in a second": the task has failed; cancel it.
+        await s.cancel(f.current);
+        return s.report(`GetTask answered ${polled.status}: taken for a failure; task ${s.canceledOrLeft}`);
+      }
       if (polled.ok) {
         f.final = taskOf(polled.result);
         f.state = f.final?.status?.state;
@@ -168,6 +177,33 @@ async function drive(s: Session, f: Following): Promise<ClientReport | undefined
     }
     if (receiver) await receiver.next(POLL_MS * 2);
     else await sleep(POLL_MS, signal);
+  }
+  return undefined;
+}
+
+/**
+ * What the naive client does with the deliveries its receiver took since the last look (`from`): one
+ * answers each with a message to its task, duplicates too; another, on a FAILED for its task, cancels
+ * the task and starts the intent again ('again': the task followed has changed).
+ */
+async function naiveDeliveries(s: Session, f: Following, from: number): Promise<'again' | undefined> {
+  const { mistakes, receiver } = s;
+  if (!receiver) return undefined;
+  const fresh = receiver.deliveries.slice(from);
+  if (mistakes.actsOnEachDelivery)
+    for (const d of fresh.filter((x) => x.taskId === f.current && x.state && !TERMINAL.has(x.state)))
+      await s.call('SendMessage', {
+        message: s.message([{ text: `noted: ${d.state}`, mediaType: 'text/plain' }], f.current),
+        configuration: { returnImmediately: true },
+      });
+  if (mistakes.cancelsOnFailedPush && f.resent === 0 && fresh.some((d) => d.taskId === f.current && d.state === 'TASK_STATE_FAILED')) {
+    f.resent++;
+    await s.cancel(f.current);
+    const again = await s.call('SendMessage', { message: s.message(s.firstParts), configuration: s.configuration });
+    const next = again.ok ? taskOf(again.result) : undefined;
+    if (next && !s.taskIds.includes(next.id)) s.taskIds.push(next.id);
+    if (next) f.current = next.id;
+    return 'again';
   }
   return undefined;
 }

@@ -86,6 +86,24 @@ async function sendStreamed(s: Session): Promise<Started | ClientReport | 'refus
   // GetTask, which is for "the final state of a task … after a stream has ended" (§3.1.3).
   const how = cut ? `was cut (${describe(cut)})` : 'closed';
   // The naive client's reflex: the stream is gone, so the request must be lost; send it again.
+  if (s.mistakes.resendsBySendOnStreamDrop) {
+    // Another naive reflex: the task is taken for broken; cancel it and start afresh by SendMessage, a new message.
+    const lost = s.taskIds[probed];
+    if (lost) await s.cancel(lost);
+    const first = s.message(s.firstParts);
+    const message = { ...first, metadata: { ...first.metadata, retryOf: streamed.message.messageId } } as unknown as FirstSend['message'];
+    const params: FirstSend = { message, configuration: s.configuration };
+    const sent = await s.call('SendMessage', params);
+    const next = sent.ok ? taskOf(sent.result) : undefined;
+    if (!next) return rejected(s.taskIds, 'handshake', `the stream ${how}; sending again failed`);
+    if (!s.taskIds.includes(next.id)) s.taskIds.push(next.id);
+    return {
+      task: next,
+      params,
+      note: `the stream ${how}; task ${lost ?? '(unnamed)'} ${s.canceledOrLeft}, the message sent again by SendMessage`,
+      streamLeft: false,
+    };
+  }
   if (s.mistakes.resendsOnStreamDrop) {
     const again = await start(s);
     if ('decision' in again) return again;

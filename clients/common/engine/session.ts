@@ -20,6 +20,12 @@ const MARGIN_MS = 800;
 /** JSON-RPC UnsupportedOperationError (spec §3.3.4: what a peer without streaming answers to a stream). */
 export const UNSUPPORTED_OPERATION = -32004;
 
+/** What is left of a run's deadline once the time to cancel and report is kept back. */
+export const budgetLeft = (run: { req: RunRequest; started: number }): number => run.req.deadlineMs - MARGIN_MS - (Date.now() - run.started);
+
+/** Whether a wait an agent asked for (Retry-After) leaves the run room to send again and follow what that call starts. */
+export const waitFits = (run: { req: RunRequest; started: number }, ms: number): boolean => ms + RETRY_ROOM_MS <= budgetLeft(run);
+
 export const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     const done = () => {
@@ -128,24 +134,20 @@ export class Session implements RunBase {
   }
 
   budgetLeft(): number {
-    return this.req.deadlineMs - MARGIN_MS - (Date.now() - this.started);
+    return budgetLeft(this);
   }
 
   /**
-   * A call. One refused for now with the wait named (503 or 429 with Retry-After: RFC 9110 §10.2.3;
-   * A2A §3.3.2 lets servers "include retry guidance") is sent again once, on the same interface, after
-   * that wait, where the deadline leaves room; the agent took nothing of it. A client that retries
-   * blindly repeats any failing call at once instead.
+   * A call on the interface the plan chose. One refused for now with the wait named (503 or 429 with
+   * Retry-After) is sent again once after that wait by the transport, on every method and binding
+   * (`waitFits`, below). A client that retries blindly repeats any failing call at once instead.
    */
   async call(method: string, params: unknown): Promise<RpcOutcome> {
     const id = Math.floor(Math.random() * 1e9);
     const send = () => this.t.rpc(this.rpcUrl, method, params, { id, headers: this.extHeaders });
     const out = await send();
     if (!out.ok && this.mistakes.retriesBlindly && !this.signal.aborted) return send();
-    const wait = !out.ok && out.kind === 'http' ? out.retryAfterMs : undefined;
-    if (wait === undefined || wait + RETRY_ROOM_MS > this.budgetLeft()) return out;
-    await sleep(wait + 50, this.signal);
-    return this.signal.aborted ? out : send();
+    return out;
   }
 
   async cancel(id: string): Promise<void> {

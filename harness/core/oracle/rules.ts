@@ -27,6 +27,7 @@ import { TRUST_UNTRUSTED_JKU } from './rules/trust/trust-untrusted-jku.js';
 import { WIRE_DEADLINE } from './rules/wire/wire-deadline.js';
 import { WIRE_HONEST_REPORT } from './rules/wire/wire-honest-report.js';
 import { WIRE_NO_BLIND_RETRY } from './rules/wire/wire-no-blind-retry.js';
+import { WIRE_NO_DESTROYED_WORK } from './rules/wire/wire-no-destroyed-work.js';
 import { WIRE_NO_ORPHANS } from './rules/wire/wire-no-orphans.js';
 import { WIRE_NO_TASK_AFTER_REJECT } from './rules/wire/wire-no-task-after-reject.js';
 import { STREAM_RECOVERY } from './rules/wire/stream-recovery.js';
@@ -42,7 +43,7 @@ import { PUSH_RECEIPT } from './rules/wire/push-receipt.js';
  * bindings and the tenant to SPEC-INTERFACE-SELECTION, and STREAM-RECOVERY; 2 the client as webhook
  * receiver: PUSH-AUTHENTICITY, PUSH-TASK-MATCH, PUSH-RECEIPT).
  */
-export const RULESET_VERSION = 'seed-000@3+seed-001@1+seed-003@1+a2a-1.0.1@2';
+export const RULESET_VERSION = 'seed-000@3+seed-001@1+seed-003@1+a2a-1.0.1@3';
 
 /** Every rule, in the order of their stable ids. */
 const REGISTRY = [
@@ -73,6 +74,7 @@ const REGISTRY = [
   PUSH_AUTHENTICITY,
   PUSH_TASK_MATCH,
   PUSH_RECEIPT,
+  WIRE_NO_DESTROYED_WORK,
 ] as const;
 
 /** A rule's stable id: the ids the registered rules declare. */

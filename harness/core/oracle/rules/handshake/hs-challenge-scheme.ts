@@ -1,6 +1,11 @@
 /**
  * HS-CHALLENGE-SCHEME (handshake): A 401 is met with new credentials per the card, never by repeating the call unchanged; a challenge naming a scheme the card does not list ends the attempt.
  * Registered in harness/core/oracle/rules.ts; docs/rules.md and the scenario schema follow from there.
+ *
+ * A stop after a challenge the card's own listed scheme meets is over-rejection (FAIL), unlike a stop
+ * where polling works in HS-ASPIRATIONAL-CAPABILITY and HS-SPLIT-ORIGIN (NON_STRICT): here the card is
+ * true and read as written completes the task; there the card's claim failed, and only the seed's
+ * "downgrade, not abort" says what to do next. The grades say so.
  */
 import type { Limit, Source } from '../../../sources.js';
 import type { HttpEvent } from '../../../transcript.js';
@@ -145,6 +150,11 @@ export const HS_CHALLENGE_SCHEME: RuleOf<'HS-CHALLENGE-SCHEME'> = {
       when: 'the same, and no task completed',
       verdict:
         'FAIL (over-rejection; its reason cites A2A v1.0.1 §7.3: credentials for the schemes the card lists, sent on every request, not the unlisted-scheme sentence)',
+    },
+    {
+      when: 'why a stop after a 401 here is FAIL, while a stop where polling works is NON_STRICT in HS-ASPIRATIONAL-CAPABILITY and HS-SPLIT-ORIGIN',
+      verdict:
+        'here the card told the truth: the challenge names a scheme the card lists, and that scheme, read as §7.3 says, completes the task, so stopping declines a completable intent (over-rejection, FAIL at every level). There the card did not: a capability it claims fails, or it is stale, and only seed 003’s "downgrade, not abort" (level seed) says what to do next',
     },
   ],
   notBinding: ['a peer that takes no credentials', 'the residual risk: a working token and a payload over a ceiling no field shows (INFORMATIONAL)'],

@@ -3,11 +3,11 @@
  * Registered in harness/core/oracle/rules.ts; docs/rules.md and the scenario schema follow from there.
  */
 import type { HttpEvent } from '../../../transcript.js';
-import { verdict, wireEvidence } from '../../../verdict.js';
+import { claimEvidence, verdict, wireEvidence } from '../../../verdict.js';
 import { dialectOfVersion, cardPointer } from '../../../vocabulary/card-view.js';
 import { failed as failedCall, rpcCalls, situationOf } from '../../evidence.js';
 import { creditRejection, mustComplete } from '../../graders.js';
-import { binds, informational, notBinding, signal, upFrontMiss, type Binding, type RuleOf, type Situation } from '../../rule.js';
+import { binds, informational, met, notBinding, signal, upFrontMiss, type Binding, type RuleOf, type Situation } from '../../rule.js';
 
 /** A card's interfaces, in its order, with the dialect each speaks. */
 const interfacesOf = (s: Situation) => s.card.interfaces.map((i) => ({ ...i, dialect: dialectOfVersion(i.protocolVersion) }));
@@ -122,6 +122,10 @@ export const SPEC_INTERFACE_SELECTION: RuleOf<'SPEC-INTERFACE-SELECTION'> = {
       verdict: 'FAIL (over-rejection; a card whose version carries a patch number, `1.0.1`, is 1.0)',
     },
     {
+      when: 'every call on the selected interface, which refused one for now (429 or 503, gRPC UNAVAILABLE), and the client gave up without a task and said so (a decision other than proceeded)',
+      verdict: 'PASS (the interface question is answered; how long to wait is not §8.3.2’s)',
+    },
+    {
       when: "interfaces in several bindings (the profile's `bindings`; none declared: JSON-RPC): an A2A call on another interface than the first one in the card's order in a binding and dialect the client speaks (the client's own favourite binding)",
       verdict: 'FAIL (MUST, §8.3.2 rules 1–3: one transport is selected, and its URL used)',
     },
@@ -234,6 +238,15 @@ export const SPEC_INTERFACE_SELECTION: RuleOf<'SPEC-INTERFACE-SELECTION'> = {
         b as Binding,
         `${stray.rpc!.method} at #${stray.seq} carried tenant ${JSON.stringify(tenantOf(stray) ?? null)}; the selected interface declares ${first.tenant ? JSON.stringify(first.tenant) : 'none'} (§8.3.2 rule 4: exactly that value in every request)`,
         [wireEvidence(stray.seq, answerOf(stray))],
+      );
+    // Every call on the selected interface, and no task: where that interface refused the client for now (a 429 or
+    // 503, gRPC UNAVAILABLE) and the client gave up and said so, this rule's question (which interface) is answered;
+    // how long to wait is not §8.3.2's, and a report that claims more than the ledger is WIRE-HONEST-REPORT's.
+    const busy = calls.find((e) => cameTo(e, first) && (e.status === 429 || e.status === 503));
+    if (busy && x.tasks.length === 0 && x.claims && x.claims.decision !== 'proceeded' && x.claims.decision !== 'downgraded')
+      return met(
+        `stayed on the selected interface (${first.protocolBinding} ${first.url}); it answered #${busy.seq} ${busy.status}${busy.response?.retryAfter ? ` with Retry-After: ${busy.response.retryAfter}` : ''}, and the client gave up and said so (${x.claims.decision}): §8.3.2 selects the interface, it does not say how long to wait for it`,
+        [wireEvidence(busy.seq, answerOf(busy)), claimEvidence(`decision: ${x.claims.decision}`)],
       );
     const done = mustComplete(x, b.reason);
     return done.kind === 'PASS' && calls[0]

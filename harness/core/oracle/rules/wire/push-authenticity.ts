@@ -2,12 +2,14 @@
  * PUSH-AUTHENTICITY (wire): A delivery without the credentials the client registered does not move the client.
  * Registered in harness/core/oracle/rules.ts; docs/rules.md and the scenario schema follow from there.
  *
- * §13.2 makes the receiver's check a MUST. What the receiver answers a forged delivery is recorded,
- * not graded (a 401, a 404, or a 200 or a 500 after which it is ignored, all keep the client where it
- * was); what is graded is whether the client then reported about its task with nothing but forgeries
- * for word of its end. Where forgeries of another kind (another task's id: PUSH-TASK-MATCH, at SHOULD)
- * reached the receiver too, the wire cannot tell which the client believed: the miss is graded at the
- * weaker level, and the reason says so.
+ * §13.2 makes the receiver's check a MUST. A forgery is blamed only where the wire ties the client's
+ * conduct to it: an act (a cancel, the intent started again) with the forgery for the last news of
+ * the task, or a report about the task with no word of its end after a forged end its receiver took.
+ * Where the receiver refused the forgery (a 4xx), or genuine word of the task came after it, a client
+ * that still stopped following stopped for a reason the wire does not show: the reason says so and
+ * the stop is graded by WIRE-DEADLINE and WIRE-NO-ORPHANS, not laid on a forgery. Where forgeries of
+ * another kind (another task's id: PUSH-TASK-MATCH, at SHOULD) reached the receiver too, the wire
+ * cannot tell which the client believed: the miss is graded at the weaker level, and the reason says so.
  */
 import { upFrontMissFails, weakest } from '../../../sources.js';
 import { verdict, wireEvidence } from '../../../verdict.js';
@@ -32,8 +34,16 @@ export const PUSH_AUTHENTICITY: RuleOf<'PUSH-AUTHENTICITY'> = {
   ],
   grades: [
     {
-      when: 'a forged delivery (no credentials, wrong ones, or those of a config never given to this agent) of an end reached the receiver (whatever it answered), and the client then reported about its task with no answer, stream event or genuine push showing the task’s end',
+      when: 'a forged delivery (no credentials, wrong ones, or those of a config never given to this agent) was the last thing the client had heard of its task when it canceled the task or started the intent again',
+      verdict: 'FAIL (MUST, §13.2: it acted on the forgery; the destroyed work is WIRE-NO-DESTROYED-WORK’s harm)',
+    },
+    {
+      when: 'a forged end reached the receiver, which took it (no 4xx), and the client then reported about its task with no genuine word of its end after it (no answer, stream event or genuine push)',
       verdict: 'FAIL (MUST, §13.2)',
+    },
+    {
+      when: 'the client reported with no word of the task’s end, but its receiver refused every forged end (4xx), or genuine word of the task came after the forgery: the wire does not tie the stop to a forgery',
+      verdict: 'INFORMATIONAL (the reason says so; WIRE-DEADLINE and WIRE-NO-ORPHANS grade the stop)',
     },
     {
       when: 'the same, where a delivery naming another task (PUSH-TASK-MATCH) reached the receiver too: the wire cannot tell which the client believed',
@@ -73,6 +83,11 @@ export const PUSH_AUTHENTICITY: RuleOf<'PUSH-AUTHENTICITY'> = {
     const none = noOutcome(x);
     if (none) return informational(none);
     const moved = movedBy(x, spoofsSender);
+    if (moved && 'untied' in moved)
+      return informational(
+        moved.untied,
+        spoofs.map((a) => wireEvidence(a.seq, `forged push (${a.forgery}) of ${a.state}, ${answered(a)}`)),
+      );
     if (moved) {
       const level = moved.others.length ? (weakest([AUTHENTICITY.level, TASK_ID_SHOULD.level]) ?? 'SHOULD') : AUTHENTICITY.level;
       return verdict(upFrontMissFails(level) ? 'FAIL' : 'NON_STRICT', moved.reason, moved.evidence, { basis: 'duty', level });

@@ -12,6 +12,7 @@ import type { HttpEvent, PushAttemptEvent } from '../../../transcript.js';
 import { upFrontMissFails, type Level } from '../../../sources.js';
 import { verdict, wireEvidence, type EvidenceRef } from '../../../verdict.js';
 import { pushRegistrations, rpcCalls } from '../../evidence.js';
+import { namesTask, paramsName, postedAt } from '../../knowledge.js';
 import { binds, informational, met, notBinding, type RuleOf } from '../../rule.js';
 import { IDEMPOTENT, RECEIPT_2XX } from './push-shared.js';
 
@@ -39,7 +40,7 @@ export const PUSH_RECEIPT: RuleOf<'PUSH-RECEIPT'> = {
       verdict: 'FAIL (MUST, §4.3.3 and §13.2)',
     },
     {
-      when: 'a duplicate of a genuine delivery answered otherwise than 2xx, or followed by the same acting call (a message, a cancel, a push config) the first one caused',
+      when: 'a duplicate of a genuine delivery answered otherwise than 2xx, or the same acting call on its task (a message, a cancel, a push config; messageId aside) made once per delivery, whatever the order in which the deliveries and the calls were recorded',
       verdict: 'NON_STRICT (SHOULD, §13.2: idempotent processing)',
     },
     { when: 'every genuine delivery that reached the receiver answered 2xx, the duplicates with no second act', verdict: 'PASS' },
@@ -68,12 +69,8 @@ export const PUSH_RECEIPT: RuleOf<'PUSH-RECEIPT'> = {
     // A delivery posted before any request of the client's named its task (an inline config: the agent posts while
     // SendMessage is still unanswered) may be refused by a receiver that checks task ids, as §4.3.3 asks: not graded.
     const calls = rpcCalls(x);
-    const names = (e: HttpEvent, task: string) => {
-      const p = (e.rpc!.params ?? {}) as { id?: unknown; taskId?: unknown; message?: { taskId?: unknown } };
-      return p.id === task || p.taskId === task || p.message?.taskId === task;
-    };
     const early = (g: PushAttemptEvent) => {
-      const known = calls.find((e) => names(e, g.taskId))?.t;
+      const known = calls.find((e) => paramsName(e, g.taskId))?.t;
       return known === undefined || (g.sentT ?? g.t) < known;
     };
     const misses: Array<{ level: Level; ev: EvidenceRef; why: string }> = [];
@@ -85,22 +82,24 @@ export const PUSH_RECEIPT: RuleOf<'PUSH-RECEIPT'> = {
         why: `${dup ? 'the duplicate' : 'the genuine'} delivery #${a.seq} (${a.state}) was answered ${a.status}, not 2xx`,
       });
     }
-    // A duplicate that made the client act again: the same acting call on the task after the original delivery, and
-    // once more after the duplicate (before the task's next genuine delivery, which could have caused it).
+    // A duplicate that made the client act again: the same acting call on the task (method and params, messageId
+    // aside) made once per delivery, counted from the original's post until the task's next genuine delivery. By
+    // time, not by record: the original and its duplicate arrive almost together, and the act the original caused
+    // may be recorded after the duplicate's post.
     const acts = calls.filter((e) => ACTS.has(e.rpc!.method) && e.paramsDigest);
     for (const dup of genuine.filter((g) => g.forgery && ok(g))) {
       const orig = genuine.find((g) => !g.forgery && g.taskId === dup.taskId && g.body?.digest === dup.body?.digest && g.seq < dup.seq);
       if (!orig) continue;
-      const next = genuine.find((g) => !g.forgery && g.taskId === dup.taskId && g.seq > dup.seq);
-      const within = (e: HttpEvent, from: PushAttemptEvent, to?: PushAttemptEvent) =>
-        e.seq > from.seq && (to === undefined || e.seq < to.seq) && (e.taskId === dup.taskId || names(e, dup.taskId));
-      const first = acts.filter((e) => within(e, orig, dup));
-      const again = acts.find((e) => within(e, dup, next) && first.some((f) => f.paramsDigest === e.paramsDigest && f.rpc!.method === e.rpc!.method));
-      if (again)
+      const next = genuine.find((g) => !g.forgery && g.taskId === dup.taskId && postedAt(g) > postedAt(orig) && g.body?.digest !== orig.body?.digest);
+      const window = acts.filter((e) => e.t >= postedAt(orig) && (next === undefined || e.t < postedAt(next)) && namesTask(e, dup.taskId));
+      const same = new Map<string, HttpEvent[]>();
+      for (const e of window) same.set(`${e.rpc!.method} ${e.paramsDigest}`, [...(same.get(`${e.rpc!.method} ${e.paramsDigest}`) ?? []), e]);
+      const twice = [...same.values()].find((g) => g.length >= 2 && g[1]!.t >= postedAt(dup));
+      if (twice)
         misses.push({
           level: IDEMPOTENT.level,
-          ev: wireEvidence(again.seq, `${again.rpc!.method} again, the same params as after the original delivery #${orig.seq}`),
-          why: `after the duplicate delivery #${dup.seq} the client made the same ${again.rpc!.method} again at #${again.seq}`,
+          ev: wireEvidence(twice[1]!.seq, `${twice[1]!.rpc!.method} again, the same params as #${twice[0]!.seq}`),
+          why: `the original delivery #${orig.seq} and its duplicate #${dup.seq} (${dup.state}) were each acted on: ${twice[0]!.rpc!.method} at #${twice[0]!.seq} and again at #${twice[1]!.seq}, the same call`,
         });
     }
     if (misses.length > 0) {

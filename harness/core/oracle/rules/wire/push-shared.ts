@@ -11,6 +11,7 @@ import { isTerminal } from '../../../transcript.js';
 import { ledgerEvidence, wireEvidence, type EvidenceRef } from '../../../verdict.js';
 import type { GradeInput } from '../../evidence.js';
 import { failed, pushAttempts, stateAt } from '../../evidence.js';
+import { alarms, cancelsOnAlarms, ownCancel, postedAt, reached, secondTasks, wordsOf } from '../../knowledge.js';
 
 export const RECEIVER_SECTION = '13.2';
 
@@ -77,12 +78,10 @@ export const forged = (x: GradeInput, which: (forgery: string | undefined) => bo
 
 /** The push's status as the report says it: the receiver's answer, or why there was none. */
 export const answered = (a: PushAttemptEvent) => (a.status !== undefined ? `answered ${a.status}` : `${a.outcome}${a.error ? ` (${a.error})` : ''}`);
-/**
- * The delivery reached the receiver's handler: it answered (any status: a receiver may act on a
- * delivery and answer 500), or the wait for its answer timed out after the request went out. A TLS
- * or connection failure never reached it.
- */
-export const reached = (a: PushAttemptEvent) => a.outcome === 'delivered' || a.outcome === 'http-error' || a.outcome === 'timeout';
+export { reached };
+
+/** The receiver refused the delivery (a 4xx: 401, 403, 404…): the wire shows the client turned it away. */
+export const refusedByReceiver = (a: PushAttemptEvent) => a.status !== undefined && a.status >= 400 && a.status < 500;
 
 /**
  * The first genuine word of the task's end the client had before it decided: an answer or stream
@@ -91,7 +90,8 @@ export const reached = (a: PushAttemptEvent) => a.outcome === 'delivered' || a.o
  */
 export function endKnown(x: GradeInput, taskId: string, d: DecisionEvent): { seq: number; fact: string } | undefined {
   for (const e of x.events) {
-    if (e.kind === 'http' && e.seq < d.seq && !failed(e) && e.taskId === taskId && isTerminal(e.taskState))
+    // The answer to the client's own CancelTask is its act, not news of the task's end: what moved it to cancel is graded.
+    if (e.kind === 'http' && e.seq < d.seq && !failed(e) && e.taskId === taskId && isTerminal(e.taskState) && e.rpc?.method !== 'CancelTask')
       return { seq: e.seq, fact: `${e.rpc?.method ?? e.method} answered with the task in ${e.taskState}` };
     if (e.kind === 'sse' && e.seq < d.seq && e.taskId === taskId && isTerminal(e.state))
       return { seq: e.seq, fact: `a stream event with the task in ${e.state}` };
@@ -102,36 +102,83 @@ export function endKnown(x: GradeInput, taskId: string, d: DecisionEvent): { seq
 }
 
 /**
- * What moved the client, if a forgery did: it reported (proceeded or downgraded) about a task with no
- * genuine word of the task's end, after forged deliveries of an end (a terminal state) had reached
- * its receiver. Every such forgery is a candidate: the wire cannot tell which one the client believed.
- * `mine` are the candidates of the asking rule's kind, `others` those of another kind (a rule whose
- * kind is among several grades at the weakest of their levels, and says so).
+ * What the wire ties to a forgery of the asking rule's kind (`mineOf`), if anything:
+ * - an act: the client canceled its healthy task, or started the intent again, with a forged
+ *   delivery for the last thing it had heard of the task (../../knowledge.ts);
+ * - a report: it reported (proceeded or downgraded) about a task with no genuine word of its end,
+ *   after a forged end reached its receiver, which took it (no 4xx), and no genuine word of the task
+ *   came after that forgery.
+ * `mine` are the forgeries of the asking rule's kind, `others` those of another kind that reached the
+ * receiver too (a rule whose kind is among several grades at the weakest of their levels, and says so).
+ * `untied` says why a report without word of the end is not laid on a forgery: the receiver refused
+ * every forged end, or genuine word of the task came after it; the client stopped following for a
+ * reason the wire does not show.
  */
 export function movedBy(
   x: GradeInput,
   mineOf: (forgery: string | undefined) => boolean,
-): { mine: PushAttemptEvent[]; others: PushAttemptEvent[]; task: string; evidence: EvidenceRef[]; reason: string } | undefined {
+): { mine: PushAttemptEvent[]; others: PushAttemptEvent[]; task: string; evidence: EvidenceRef[]; reason: string } | { untied: string } | undefined {
+  const list = (as: PushAttemptEvent[]) => as.map((a) => `#${a.seq} (${a.forgery}: ${a.state}, ${answered(a)})`).join(', ');
+  const forgeries = pushAttempts(x).filter((a) => a.genuine === false && reached(a));
+  // An act: the wire ties it to the forgery it followed.
+  const all = alarms(x);
+  const acts = [
+    ...cancelsOnAlarms(x, all).map((c) => ({ e: c.cancel, task: c.task.id, alarm: c.alarm, what: `canceled task ${c.task.id}` })),
+    ...secondTasks(x, all).map((s) => ({
+      e: s.start,
+      task: s.earlier.id,
+      alarm: s.alarm,
+      what: `started the intent again (task ${s.task.id}) beside task ${s.earlier.id}`,
+    })),
+  ].filter((a) => a.alarm.kind === 'forged delivery');
+  for (const act of acts) {
+    const at = forgeries.find((a) => a.seq === act.alarm.seq)!;
+    if (!mineOf(at.forgery)) continue;
+    const others = forgeries.filter((a) => a !== at && !mineOf(a.forgery) && postedAt(a) <= act.e.t);
+    return {
+      mine: [at],
+      others,
+      task: act.task,
+      reason: `the client ${act.what} at #${act.e.seq} with the forged delivery ${list([at])} for the last thing it had heard of the task: it acted on a forgery${
+        others.length ? `; ${list(others)}, of another kind, had reached it too: the wire cannot tell which the client believed` : ''
+      }`,
+      evidence: [
+        ...[at, ...others].map((a) => wireEvidence(a.seq, `forged push (${a.forgery}) of ${a.state} for task ${a.taskId}, ${answered(a)}`)),
+        wireEvidence(act.e.seq, `${act.e.rpc!.method}: the client's act`),
+      ],
+    };
+  }
   const d = decisionOf(x);
   if (!d) return undefined;
   // A client that declined or gave up decided nothing a delivery told it: the cross-cutting rules grade that.
   if (x.claims && x.claims.decision !== 'proceeded' && x.claims.decision !== 'downgraded') return undefined;
-  const ends = pushAttempts(x).filter((a) => a.genuine === false && reached(a) && isTerminal(a.state) && (a.sentT ?? a.t) <= d.t);
+  const ends = forgeries.filter((a) => isTerminal(a.state) && postedAt(a) <= d.t);
   const mine = ends.filter((a) => mineOf(a.forgery));
   if (mine.length === 0) return undefined;
   const others = ends.filter((a) => !mineOf(a.forgery));
   for (const t of x.tasks) {
-    if (endKnown(x, t.id, d)) continue;
+    // A task the client ended itself (a probe, or a cancel the acts above read) is not one it reported on blind.
+    if (endKnown(x, t.id, d) || ownCancel(x, t.id)) continue;
     const at = stateAt(x, t.id, d.seq);
+    const taken = mine.filter((a) => !refusedByReceiver(a));
+    const lastTaken = taken.at(-1);
+    const since = lastTaken ? wordsOf(x, t.id, d).filter((w) => w.t > postedAt(lastTaken)) : [];
+    if (taken.length === 0)
+      return {
+        untied: `the receiver refused every forged end (${list(mine)}); the client then reported about task ${t.id} with no word of its end, for a reason the wire does not tie to a forgery: WIRE-DEADLINE and WIRE-NO-ORPHANS grade the stop`,
+      };
+    if (since.length > 0)
+      return {
+        untied: `genuine word of task ${t.id} came after the forgery ${list([lastTaken!])} (#${since[0]!.seq}: ${since[0]!.fact}), and the client still reported with no word of its end: it stopped following for a reason the wire does not tie to the forgery; WIRE-DEADLINE and WIRE-NO-ORPHANS grade the stop`,
+      };
     const real = isTerminal(at)
       ? `the task had ended ${at}, but no answer, stream event or genuine push had told the client so`
       : `the ledger had the task ${at ?? 'unminted'} then`;
-    const list = (as: PushAttemptEvent[]) => as.map((a) => `#${a.seq} (${a.forgery}: ${a.state}, ${answered(a)})`).join(', ');
     return {
       mine,
       others,
       task: t.id,
-      reason: `forged deliver${mine.length === 1 ? 'y' : 'ies'} ${list(mine)} reached the client's receiver before it reported at #${d.seq} about task ${t.id} with no genuine word of its end: ${real}${
+      reason: `forged deliver${mine.length === 1 ? 'y' : 'ies'} ${list(mine)} reached the client's receiver, which took ${taken.length === 1 ? 'it' : 'them'}, and the client reported at #${d.seq} about task ${t.id} with nothing after ${taken.length === 1 ? 'it' : 'them'} and no genuine word of its end: ${real}${
         others.length ? `; so did ${list(others)}, of another kind: the wire cannot tell which the client believed` : ''
       }`,
       evidence: [

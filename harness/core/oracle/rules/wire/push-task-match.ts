@@ -65,6 +65,11 @@ export const PUSH_TASK_MATCH: RuleOf<'PUSH-TASK-MATCH'> = {
     const none = noOutcome(x);
     if (none) return informational(none);
     const moved = movedBy(x, namesOtherTask);
+    if (moved && 'untied' in moved)
+      return informational(
+        moved.untied,
+        others.map((a) => wireEvidence(a.seq, `push naming task ${a.taskId} (${a.forgery}), ${answered(a)}`)),
+      );
     if (moved) {
       const level = weakest([TASK_ID_MUST.level, TASK_ID_SHOULD.level]) ?? 'SHOULD';
       return verdict(upFrontMissFails(level) ? 'FAIL' : 'NON_STRICT', `${moved.reason} (§13.2 SHOULD; §4.3.3 MUST: graded at the weaker)`, moved.evidence, {

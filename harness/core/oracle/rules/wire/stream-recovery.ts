@@ -13,13 +13,12 @@ import type { HttpEvent } from '../../../transcript.js';
 import { isTerminal } from '../../../transcript.js';
 import { ledgerEvidence, verdict, wireEvidence } from '../../../verdict.js';
 import { rpcCalls } from '../../evidence.js';
+import { mintedBy, namesTask, STREAM_CUT as CUT } from '../../knowledge.js';
 import { mustComplete } from '../../graders.js';
 import { binds, harm, informational, met, notBinding, type RuleOf } from '../../rule.js';
 
 const STREAMS = new Set(['SendStreamingMessage', 'SubscribeToTask']);
 const SENDS = new Set(['SendMessage', 'SendStreamingMessage']);
-/** How the peers mark a stream they ended early (runtime.streamEnds) or cut (runtime.drop): the request's note. */
-const CUT = /^scripted: (the stream ended after|connection dropped)/;
 
 const GET_TASK_AFTER_STREAM: Source = {
   doc: 'A2A v1.0.1',
@@ -73,7 +72,7 @@ export const STREAM_RECOVERY: RuleOf<'STREAM-RECOVERY'> = {
   ],
   grades: [
     {
-      when: 'after the stream ended early (closed or cut, the task going on), the original message sent again and a second task minted for the one intent',
+      when: 'after the stream ended early (closed or cut, the task going on), the intent started again by any route (SendMessage or a stream; the same or a new messageId, other configuration or metadata) and a second task minted for the one intent',
       verdict: 'FAIL (harm)',
     },
     {
@@ -81,7 +80,7 @@ export const STREAM_RECOVERY: RuleOf<'STREAM-RECOVERY'> = {
       verdict: 'NON_STRICT (convention: the end was still answered by a re-send)',
     },
     {
-      when: 'after it, SubscribeToTask, GetTask (or ListTasks, for a stream cut before it named the task) on the task',
+      when: 'after it, SubscribeToTask or GetTask of that task (or ListTasks, for a stream cut before any event named the task)',
       verdict: 'PASS (recovered; what became of the task is graded by the cross-cutting checks)',
     },
     {
@@ -114,12 +113,15 @@ export const STREAM_RECOVERY: RuleOf<'STREAM-RECOVERY'> = {
       return x.tasks.length === 0 ? mustComplete(x, b.reason) : informational('the client followed the task without a stream: nothing ended early for it');
     const cut = streams.find((e) => CUT.test(e.note ?? ''));
     if (!cut) return informational('no stream of the client’s was ended early');
+    // The intent started again after the cut, by any route (SendMessage or a stream; the same or a new messageId,
+    // other configuration or metadata): a message that names no task is a new start.
     const [first, ...again] = starts(calls);
-    const resent = first ? again.filter((e) => e.seq > cut.seq && e.paramsDigest !== undefined && e.paramsDigest === first.paramsDigest) : [];
+    const resent = first ? again.filter((e) => e.seq > cut.seq) : [];
     // The tasks those sends minted: the ledger's mint events name the request that caused them.
-    const mintedBy = (e: HttpEvent) =>
-      x.events.filter((m) => m.kind === 'task' && m.cause === 'minted' && m.requestSeq === e.seq).flatMap((m) => x.tasks.filter((t) => t.mintedSeq === m.seq));
-    const minted = resent.flatMap((e) => mintedBy(e).map((t) => ({ e, t })));
+    const minted = resent.flatMap((e) => {
+      const t = mintedBy(x, e);
+      return t ? [{ e, t }] : [];
+    });
     if (minted.length > 0)
       return harm(
         `the stream #${cut.seq} ended early and the original message was sent again at #${minted[0]!.e.seq}: a second task (${minted[0]!.t.id}) for one intent`,
@@ -135,10 +137,16 @@ export const STREAM_RECOVERY: RuleOf<'STREAM-RECOVERY'> = {
         [wireEvidence(cut.seq, `${cut.rpc!.method}: ${cut.note}`), wireEvidence(resent[0]!.seq, 'the same message, sent again')],
         { basis: 'duty', level: 'convention' },
       );
+    // Following up counts calls about the task the cut stream was about (ListTasks only where the cut came before any
+    // event named it): a GetTask of another task is no recovery of this one.
+    const own = cut.taskId ?? mintedBy(x, cut)?.id;
+    const named = x.events.some((e) => e.kind === 'sse' && e.requestSeq === cut.seq);
     const followed = calls.find(
-      (e) => e.seq > cut.seq && (e.rpc!.method === 'SubscribeToTask' || e.rpc!.method === 'GetTask' || e.rpc!.method === 'ListTasks'),
+      (e) =>
+        e.seq > cut.seq &&
+        (((e.rpc!.method === 'SubscribeToTask' || e.rpc!.method === 'GetTask') && (!own || namesTask(e, own))) || (e.rpc!.method === 'ListTasks' && !named)),
     );
-    const task = x.tasks[0];
+    const task = own ? (x.tasks.find((t) => t.id === own) ?? x.tasks[0]) : x.tasks[0];
     const end = task ? `; the task ended ${task.state}` : '';
     if (followed)
       return met(`the stream #${cut.seq} ended early; the client followed the task up with ${followed.rpc!.method} at #${followed.seq}${end}`, [

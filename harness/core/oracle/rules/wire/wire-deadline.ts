@@ -22,10 +22,13 @@ export const WIRE_DEADLINE: RuleOf<'WIRE-DEADLINE'> = {
     },
     {
       doc: 'a2a-conformance/1',
-      section: 'docs/protocol.md, run',
-      quote: '`deadlineMs` counts from the moment the client holds the `run` message',
+      section: 'docs/protocol.md, Deadlines',
+      quote: "A client MUST send the run's `result` before `deadlineMs` has passed.",
       level: 'MUST',
     },
+  ],
+  limits: [
+    { doc: 'a2a-conformance/1', section: 'docs/protocol.md, Deadlines', quote: '`deadlineMs` counts from the moment the client holds the `run` message.' },
   ],
   grades: [
     { when: 'no decision by the deadline', verdict: 'TIMEOUT' },

@@ -4,7 +4,9 @@
  */
 import { absentEvidence, claimEvidence, ledgerEvidence, verdict, wireEvidence, type EvidenceRef } from '../../../verdict.js';
 import { readCard } from '../../../vocabulary/card-view.js';
-import { describeTask, messageReplies, needsCompletion, optsInto, rpcCalls } from '../../evidence.js';
+import type { HttpEvent } from '../../../transcript.js';
+import { describeTask, failed, messageReplies, needsCompletion, optsInto, probeTasks, rpcCalls, type GradeInput } from '../../evidence.js';
+import { deliveredEvent, healthyAt, ownCancel, paramsName, reached } from '../../knowledge.js';
 import { informational, met, type RuleOf } from '../../rule.js';
 import { always } from './shared.js';
 
@@ -30,7 +32,15 @@ export const WIRE_HONEST_REPORT: RuleOf<'WIRE-HONEST-REPORT'> = {
     },
   ],
   grades: [
-    { when: 'claimed task ids the peer never minted, or minted tasks not claimed', verdict: 'FAIL' },
+    { when: 'claimed task ids the peer never minted, or minted tasks not claimed whose id reached the client', verdict: 'FAIL' },
+    {
+      when: 'a minted task not claimed whose id never reached the client (its only answer cut before the body named it)',
+      verdict: 'not counted (the PASS says so)',
+    },
+    {
+      when: '`proceeded` or `downgraded`, where the client canceled every task of the intent itself (probes aside), one of them while the agent was still carrying it to its end',
+      verdict: 'FAIL',
+    },
     { when: '`proceeded` with no task and no direct Message answer', verdict: 'FAIL' },
     { when: '`rejected` after the agent answered the message with a direct Message', verdict: 'FAIL' },
     { when: '`escalated` with no request that opted into an extension', verdict: 'FAIL' },
@@ -45,7 +55,9 @@ export const WIRE_HONEST_REPORT: RuleOf<'WIRE-HONEST-REPORT'> = {
     };
     const claimed = new Set(x.claims.taskIds);
     const unknown = [...claimed].filter((id) => !minted.has(id));
-    const unclaimed = x.tasks.filter((t) => !claimed.has(t.id));
+    // A task whose id never reached the client (its only answer cut before the body said it) cannot be reported.
+    const unclaimed = x.tasks.filter((t) => !claimed.has(t.id) && idReached(x, t.id));
+    const unseen = x.tasks.filter((t) => !claimed.has(t.id) && !idReached(x, t.id));
     if (unknown.length)
       return verdict(
         'FAIL',
@@ -73,6 +85,25 @@ export const WIRE_HONEST_REPORT: RuleOf<'WIRE-HONEST-REPORT'> = {
       return verdict('FAIL', `the client reports ${d} but no task was minted and no direct Message came back`, [ledger, claimEvidence(`decision: ${d}`)], {
         basis: 'claims',
       });
+    if (d === 'proceeded' || d === 'downgraded') {
+      // Doing the task as asked is not what the ledger shows when the client ended every task of the intent itself,
+      // one of them while the agent was still carrying it to its end.
+      const probes = new Set(probeTasks(x).map((t) => t.id));
+      const own = x.tasks.filter((t) => !probes.has(t.id));
+      const cancels = own.map((t) => ({ t, c: ownCancel(x, t.id) }));
+      const destroyed = cancels.find(({ t, c }) => c && healthyAt(x, t.id, c.seq));
+      if (own.length > 0 && destroyed && cancels.every(({ c }) => c))
+        return verdict(
+          'FAIL',
+          `the client reports ${d}, but it canceled its task ${destroyed.t.id} itself at #${destroyed.c!.seq} while the agent was carrying it to its end, and no task of the intent ended otherwise`,
+          [
+            wireEvidence(destroyed.c!.seq, `CancelTask of ${destroyed.t.id}`),
+            ledgerEvidence(destroyed.t.mintedSeq, describeTask(destroyed.t)),
+            claimEvidence(`decision: ${d}`),
+          ],
+          { basis: 'claims' },
+        );
+    }
     if (d === 'escalated') {
       const uris = readCard(x.card).extensions.map((e) => e.uri);
       const opted = rpcCalls(x).filter((e) => uris.some((u) => optsInto(e, u)));
@@ -90,6 +121,29 @@ export const WIRE_HONEST_REPORT: RuleOf<'WIRE-HONEST-REPORT'> = {
           { basis: 'claims' },
         );
     }
-    return met('claims agree with the ledger');
+    return met(
+      unseen.length
+        ? `claims agree with the ledger; ${unseen.map((t) => t.id).join(', ')} not reported, and rightly: no answer, event or push ever carried ${unseen.length === 1 ? 'its id' : 'their ids'} to the client`
+        : 'claims agree with the ledger',
+      unseen.map((t) => ledgerEvidence(t.mintedSeq, `${describeTask(t)}; its id never reached the client`)),
+    );
   },
 };
+
+/**
+ * Whether a task's id reached the client: an answer that carried it whole (not one the peer cut), a
+ * stream event or a genuine push of the task, a listing whose body named it, or a request of the
+ * client's that named it (it knew it then).
+ */
+function idReached(x: GradeInput, taskId: string): boolean {
+  const cut = (e: HttpEvent) => /^scripted: connection dropped/.test(e.note ?? '');
+  return x.events.some(
+    (e) =>
+      (e.kind === 'sse' && e.taskId === taskId && deliveredEvent(x, e)) ||
+      (e.kind === 'push-attempt' && e.taskId === taskId && e.genuine !== false && reached(e)) ||
+      (e.kind === 'http' &&
+        ((e.taskId === taskId && !failed(e) && !cut(e)) ||
+          paramsName(e, taskId) ||
+          (!failed(e) && !cut(e) && JSON.stringify(e.responseBody?.json ?? e.responseBody?.text ?? '').includes(taskId)))),
+  );
+}

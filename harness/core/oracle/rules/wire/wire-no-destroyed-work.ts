@@ -1,0 +1,98 @@
+/**
+ * WIRE-NO-DESTROYED-WORK (wire): Work is not destroyed on a false alarm.
+ * Registered in harness/core/oracle/rules.ts; docs/rules.md and the scenario schema follow from there.
+ *
+ * Grade what the client does, not only what it reports (DESIGN.md §3). A forged delivery, a refusal
+ * that asked the client to wait, and a stream the peer ended early are not news of a task's end
+ * (./../../knowledge.ts). A client that cancels its healthy task on one of them, or starts the intent
+ * again beside it, destroys or doubles work whatever it reports: harm, FAIL at every level. The rule
+ * reads only acts the wire ties to such an alarm (the alarm is what the client heard after its last
+ * genuine word of the task); a cancel on genuine news (an output it cannot decode, a task waiting for
+ * input it does not have, its own deadline after the task's last word) is not this rule's.
+ */
+import { ledgerEvidence, wireEvidence, type EvidenceRef } from '../../../verdict.js';
+import { alarms, cancelsOnAlarms, secondTasks, type Alarm } from '../../knowledge.js';
+import { harm, informational, met, type RuleOf } from '../../rule.js';
+import { always } from './shared.js';
+
+const alarmEvidence = (a: Alarm): EvidenceRef => wireEvidence(a.seq, `${a.kind}: ${a.fact}`);
+
+export const WIRE_NO_DESTROYED_WORK: RuleOf<'WIRE-NO-DESTROYED-WORK'> = {
+  id: 'WIRE-NO-DESTROYED-WORK',
+  title: 'No healthy task is canceled, and no second task started, on a forged delivery, a transient refusal or a stream that ended early',
+  family: 'wire',
+  scope: 'always',
+  sources: [
+    {
+      doc: 'A2A v1.0.1',
+      section: '3.5.2',
+      quote: "The task lifecycle is independent of any individual stream's lifecycle",
+      level: 'convention',
+      role: 'harm',
+    },
+    {
+      doc: 'A2A v1.0.1',
+      section: '3.3.2',
+      quote: 'Servers MAY include retry guidance (e.g., Retry-After header in HTTP)',
+      level: 'convention',
+      role: 'harm',
+    },
+    {
+      doc: 'A2A v1.0.1',
+      section: '3.3.1',
+      quote: 'Send Message operations MAY be idempotent. Agents may utilize the messageId to detect duplicate messages.',
+      level: 'convention',
+      role: 'harm',
+    },
+  ],
+  limits: [
+    { doc: 'A2A v1.0.1', section: '13.2', quote: 'Clients MUST validate webhook authenticity using the provided authentication credentials' },
+    { doc: 'A2A v1.0.1', section: '3.1.5', quote: 'Requests the cancellation of an ongoing task.' },
+  ],
+  grades: [
+    {
+      when: 'a CancelTask that canceled a task the ledger had submitted or working (on a runtime that ends its tasks on its own), where the last thing the client heard of the task was a forged delivery, a 429/503 with Retry-After it could have waited out, or a stream the peer ended early',
+      verdict: 'FAIL (harm: work destroyed; acting on a forgery is also PUSH-AUTHENTICITY’s MUST, §13.2)',
+    },
+    {
+      when: 'a second task started for the intent (SendMessage or a stream, any messageId, configuration or metadata) after such an alarm, while an earlier task was healthy and no genuine word of its end had reached the client',
+      verdict: 'FAIL (harm: tasks multiplied for one intent; Send Message is only MAY-idempotent, §3.3.1)',
+    },
+    { when: 'alarms came, and the client acted on none of them', verdict: 'PASS' },
+  ],
+  notBinding: ['no forged delivery reached the receiver, no call was asked to wait, no stream ended early: nothing to mistake for news (INFORMATIONAL)'],
+  applies: always,
+  grade(_b, x) {
+    const all = alarms(x);
+    if (all.length === 0) return informational('no forged delivery, no refusal asking to wait, no stream ended early: nothing to mistake for news');
+    const cancels = cancelsOnAlarms(x, all);
+    if (cancels.length > 0) {
+      const c = cancels[0]!;
+      return harm(
+        `the client canceled task ${c.task.id} at #${c.cancel.seq} while it was ${c.task.history.filter((h) => h.seq < c.cancel.seq).at(-1)?.state ?? 'working'}, on a runtime that would have ended it; the last the client had heard of it was a ${c.alarm.kind} (#${c.alarm.seq}: ${c.alarm.fact}), which is no news of the task's end`,
+        [
+          alarmEvidence(c.alarm),
+          wireEvidence(c.cancel.seq, `CancelTask of ${c.task.id}`),
+          ledgerEvidence(c.task.mintedSeq, `task ${c.task.id}: ${c.task.state} in the end`),
+        ],
+      );
+    }
+    const again = secondTasks(x, all);
+    if (again.length > 0) {
+      const s = again[0]!;
+      return harm(
+        `a second task (${s.task.id}) was started for the intent at #${s.start.seq} by ${s.start.rpc!.method}, after a ${s.alarm.kind} (#${s.alarm.seq}: ${s.alarm.fact}), while task ${s.earlier.id} was going on with no word of its end`,
+        [
+          alarmEvidence(s.alarm),
+          ledgerEvidence(s.earlier.mintedSeq, `task ${s.earlier.id}: ${s.earlier.state} in the end`),
+          ledgerEvidence(s.task.mintedSeq, `task ${s.task.id} minted by #${s.start.seq}`),
+        ],
+      );
+    }
+    const kinds = [...new Set(all.map((a) => a.kind))];
+    return met(
+      `${all.length} false alarm(s) (${kinds.join(', ')}); the client canceled no healthy task and started no second task on them`,
+      all.slice(0, 3).map(alarmEvidence),
+    );
+  },
+};
