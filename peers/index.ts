@@ -122,9 +122,12 @@ const PEERS: Record<string, PeerEntry> = {
           : undefined,
   },
   'contoso-bad-cert': {
-    requires: ['runtime.cardListener: a bad-certificate listener'],
-    summary: 'Serves its card over TLS with a certificate from an untrusted CA, for the wrong host, or expired.',
-    check: (d) => (BAD_CERT_LISTENERS.has(d.runtime.cardListener) ? undefined : 'runtime.cardListener must be a bad-certificate listener'),
+    requires: ['runtime.cardListener or runtime.rpcListener: a bad-certificate listener'],
+    summary: 'Serves its card, or the RPC interface its card names, over TLS with a certificate from an untrusted CA, for the wrong host, or expired.',
+    check: (d) =>
+      BAD_CERT_LISTENERS.has(d.runtime.cardListener) || BAD_CERT_LISTENERS.has(d.runtime.rpcListener)
+        ? undefined
+        : 'runtime.cardListener or runtime.rpcListener must be a bad-certificate listener',
   },
 };
 

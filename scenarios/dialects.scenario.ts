@@ -58,6 +58,19 @@ const dualCard = v1Card([
   { url: '{{rpcUrl03}}', protocolVersion: '0.3' },
 ]);
 
+/** Both dialects, v0.3 first: the agent's order prefers its v0.3 interface (JSON-RPC), then v1.0 (JSON-RPC, or HTTP+JSON). */
+const v03FirstCard = v1Card([
+  { url: '{{rpcUrl03}}', protocolVersion: '0.3' },
+  { url: '{{rpcUrl}}', protocolVersion: '1.0' },
+]);
+const v03FirstRestCard = {
+  ...v03FirstCard,
+  supportedInterfaces: [
+    { url: '{{rpcUrl03}}', protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
+    { url: '{{restUrl}}', protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+  ],
+};
+
 const intent = {
   taskClass: 'async-completion' as const,
   input: { mediaType: 'text/plain', text: 'Note: the printer on floor 3 is fixed' },
@@ -91,6 +104,34 @@ const scenarios: Scenario[] = [
     expectation: 'Use the first interface it speaks (1.0), with A2A-Version: 1.0, and complete.',
     spec,
     peer: { factory: 'contoso-control', card: dualCard, runtime, signals: versionSignal('/supportedInterfaces') },
+    profileConstraints: { dialects: ['a2a-v1', 'a2a-v0.3'] },
+    intent,
+    deadlineMs: 3000,
+    expect: 'PASS',
+  },
+  {
+    id: 'dialect/both-offered-v03-first',
+    rule: 'SPEC-INTERFACE-SELECTION',
+    title: 'A card that offers v0.3 then v1.0, to a client that speaks both',
+    description: 'supportedInterfaces lists JSON-RPC at 0.3 first, then JSON-RPC at 1.0 on another URL; one runtime answers both.',
+    expectation:
+      "Use the first interface in the card's order that the client speaks: the v0.3 one, sending no A2A-Version (0.3 is assumed, §3.6.2), and complete. Preferring the newer version over the agent's order breaks §8.3.2 rules 1 and 2.",
+    spec,
+    peer: { factory: 'contoso-control', card: v03FirstCard, runtime, signals: versionSignal('/supportedInterfaces') },
+    profileConstraints: { dialects: ['a2a-v1', 'a2a-v0.3'] },
+    intent,
+    deadlineMs: 3000,
+    expect: 'PASS',
+  },
+  {
+    id: 'dialect/both-offered-v03-first-rest',
+    rule: 'SPEC-INTERFACE-SELECTION',
+    title: 'A card that offers v0.3 over JSON-RPC, then v1.0 over HTTP+JSON, to a client that speaks both',
+    description: 'supportedInterfaces lists JSON-RPC at 0.3 first, then HTTP+JSON at 1.0; one runtime answers both.',
+    expectation:
+      "Use the v0.3 JSON-RPC interface, the first in the card's order in a binding and a dialect the client speaks, and complete; the newer version on another binding is not a reason to skip it.",
+    spec,
+    peer: { factory: 'contoso-control', card: v03FirstRestCard, runtime, signals: versionSignal('/supportedInterfaces') },
     profileConstraints: { dialects: ['a2a-v1', 'a2a-v0.3'] },
     intent,
     deadlineMs: 3000,

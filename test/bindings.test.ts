@@ -128,9 +128,12 @@ describe('a scenario told over another binding', async () => {
   it('scenarios about the choice between interfaces, v0.3 peers and other certificates keep their telling, with the reason', () => {
     expect(untellable(byId('interface/grpc-first'), 'GRPC')).toMatch(/choice between interfaces/);
     expect(untellable(byId('dialect/v03-peer'), 'HTTP+JSON')).toMatch(/v0\.3/);
-    const other = catalogue.map((e) => e.scenario).find((s) => !['tls', 'mtls'].includes(s.peer.runtime.rpcListener) && !s.peer.dialect);
-    expect(other).toBeDefined();
-    expect(untellable(other!, 'GRPC')).toMatch(/listener/);
+    // An RPC interface on a listener with no gRPC counterpart (a card origin's kind) keeps its telling.
+    const control = byId('spec-tls-verify/valid-certificate-control');
+    const onCdn = { ...control, peer: { ...control.peer, runtime: { ...control.peer.runtime, rpcListener: 'cdn' as const } } };
+    expect(untellable(onCdn, 'GRPC')).toMatch(/cdn listener, which has no gRPC counterpart/);
+    // A bad certificate on the RPC interface has one: the RPC channel is verified over gRPC too.
+    expect(untellable(byId('spec-tls-verify/rpc-expired'), 'GRPC')).toBeUndefined();
   });
 
   it('tellOver: each tellable scenario once per binding asked, JSON-RPC kept only where asked; told twice, the same', () => {
@@ -141,6 +144,8 @@ describe('a scenario told over another binding', async () => {
     expect(both.length).toBeGreaterThan(catalogue.length * 2);
     expect(tellOver(grpcOnly, ['GRPC']).map((e) => e.scenario.id)).toEqual(grpcOnly.map((e) => e.scenario.id));
     expect(new Set(both.map((e) => e.scenario.id)).size).toBe(both.length);
+    // The CLI tells the catalogue for --grep, and the run tells it again after hello: every id once.
+    expect(tellOver(both, ['JSONRPC', 'GRPC', 'HTTP+JSON']).map((e) => e.scenario.id)).toEqual(both.map((e) => e.scenario.id));
   });
 
   it('a client runs what its bindings reach: a telling it declares, a card with a binding it speaks or none it could', () => {

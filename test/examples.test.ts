@@ -141,7 +141,7 @@ describe('examples/scenarios', () => {
       expect(b!.ledger).toHaveLength(1);
     });
 
-    it('naive:retries-blindly sends the cut message again: a second task, the first one unreported (WIRE-HONEST-REPORT FAIL)', {
+    it('naive:retries-blindly sends the cut message again: a second task for one intent (WIRE-NO-DESTROYED-WORK FAIL, harm); the first one’s id never reached it, so its report owes none', {
       timeout: 60_000,
     }, async () => {
       const naive = await startHarness('naive:retries-blindly');
@@ -150,9 +150,14 @@ describe('examples/scenarios', () => {
         expect(r!.verdict).toBe('FAIL');
         expect(calls(r!).filter((c) => c.method === 'SendMessage')).toHaveLength(2);
         expect(r!.ledger).toHaveLength(2);
-        expect(r!.checks.find((c) => c.rule === 'WIRE-HONEST-REPORT')).toMatchObject({
+        expect(r!.checks.find((c) => c.rule === 'WIRE-NO-DESTROYED-WORK')).toMatchObject({
           verdict: 'FAIL',
-          reason: expect.stringMatching(/^the client does not report tasks it caused/),
+          basis: 'harm',
+          reason: expect.stringMatching(/^a second task .* after a lost answer/),
+        });
+        expect(r!.checks.find((c) => c.rule === 'WIRE-HONEST-REPORT')).toMatchObject({
+          verdict: 'PASS',
+          reason: expect.stringMatching(/no answer, event or push ever carried its id to the client/),
         });
       } finally {
         await naive.close();

@@ -39,6 +39,10 @@ const SDK03_GLUE: GlueChoice[] = [
     note: "glue: the webhook receiver is this glue's (the SDK has none): it takes a delivery only with the token and Bearer credentials the glue registered and answers 200, and the glue follows the task with getTask, reading no delivery; the SDK's part is the push config it sends",
   },
   {
+    scenarios: ['wire/rate-limited-poll*'],
+    note: "glue: an SDK error while the task is followed ends the run and leaves the task as it is; the SDK throws on a 429 without its Retry-After, and waiting it out is the application's to write",
+  },
+  {
     scenarios: ['hs-aspirational/push-not-supported*', 'hs-split-origin/stale-*'],
     note: "glue: an SDK error ends the run (rejected before a task; after one, the task canceled and proceeded reported); falling back to polling, or probing first, is the application's to write",
   },

@@ -74,6 +74,10 @@ export const SDK_GLUE: GlueChoice[] = [
     note: "glue: the webhook receiver is this glue's (the SDK has none): it takes a delivery only with the token and Bearer credentials the glue registered and answers 200, and the glue follows the task with getTask, reading no delivery; the SDK's part is the push config it sends",
   },
   {
+    scenarios: ['wire/rate-limited-poll*'],
+    note: "glue: an SDK error while the task is followed ends the run and leaves the task as it is; the SDK throws on a 429 without its Retry-After, and waiting it out is the application's to write",
+  },
+  {
     scenarios: ['stream-recovery/cut-before-first-event'],
     note: "glue: an SDK error before any task is reported as rejected; a stream cut before its first event leaves the SDK no task id, and finding the task the message minted (listTasks, by the message) is the application's to write",
   },

@@ -27,8 +27,8 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
     insecure: mistakes.skipsTlsVerify === true,
     versionHeader: mistakes.omitsA2aVersion !== true,
     repeatsChallengedCall: mistakes.repeatsChallengedCall === true,
-    // The naive client that takes a refusal asking it to wait for a failure never waits.
-    ...(mistakes.cancelsOnTransientRefusal ? {} : { waitFits: (ms: number) => waitFits({ req, started }, ms) }),
+    // The naive client that takes a refusal asking it to wait for a failure, or retries blindly, never waits.
+    ...(mistakes.cancelsOnTransientRefusal || mistakes.retriesBlindly ? {} : { waitFits: (ms: number) => waitFits({ req, started }, ms) }),
   });
   const run: RunBase = { req, signal, mistakes, t, taskIds: [], started };
   let s: Session | undefined;

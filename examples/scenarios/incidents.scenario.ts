@@ -65,7 +65,7 @@ export default defineScenarios([
   },
   {
     id: 'example/answer-cut',
-    rule: 'WIRE-HONEST-REPORT',
+    rule: 'WIRE-NO-DESTROYED-WORK',
     title: 'The connection drops in the middle of the answer to the first SendMessage',
     description:
       "The agent takes the first SendMessage and mints its task, but the connection closes after the answer's headers (HTTP 200) and its first 16 bytes, before the task in it: the client cannot tell what the agent did. Later calls are answered whole. The agent does not deduplicate messages by messageId, and its card does not say whether it would.",

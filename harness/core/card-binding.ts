@@ -5,7 +5,7 @@
  * card pointer still points where it did). Ids `<id>.grpc` and `<id>.rest`. Chosen per run by the
  * bindings the client declares (`run --binding`); the catalogue holds the JSON-RPC telling.
  */
-import type { Scenario } from './scenario.js';
+import { GRPC_LISTENER_KINDS, type Scenario } from './scenario.js';
 import { BINDINGS, type Binding } from './vocabulary/types.js';
 
 /** Each binding's id suffix, its card placeholder, and its name in prose. */
@@ -33,8 +33,8 @@ export function untellable(s: Scenario, binding: Exclude<Binding, 'JSONRPC'>): s
   const ifaces = Array.isArray(s.peer.card.supportedInterfaces) ? s.peer.card.supportedInterfaces : [];
   if (ifaces.length !== 1 || !isObj(ifaces[0]) || ifaces[0].url !== '{{rpcUrl}}' || ifaces[0].protocolBinding !== 'JSONRPC')
     return 'a card with other interfaces than the one JSON-RPC interface: a scenario about the choice between interfaces';
-  // The gRPC listeners serve the run's own certificate, with and without a client certificate: a scenario about another certificate stays on HTTP/1.1.
-  if (binding === 'GRPC' && s.peer.runtime.rpcListener !== 'tls' && s.peer.runtime.rpcListener !== 'mtls')
+  // The gRPC listeners are the RPC listeners' kinds (harness/net/grpc-host.ts GRPC_KINDS): a card origin's kind has none.
+  if (binding === 'GRPC' && !(GRPC_LISTENER_KINDS as readonly string[]).includes(s.peer.runtime.rpcListener))
     return `its interface sits on the ${s.peer.runtime.rpcListener} listener, which has no gRPC counterpart`;
   return undefined;
 }
@@ -76,11 +76,14 @@ export function scenarioOverBinding(s: Scenario, binding: Exclude<Binding, 'JSON
 export function tellOver<T extends { scenario: Scenario }>(entries: readonly T[], bindings: readonly Binding[]): T[] {
   const others = bindings.filter((b): b is Exclude<Binding, 'JSONRPC'> => b !== 'JSONRPC');
   if (others.length === 0) return [...entries];
-  return entries.flatMap((e) => {
+  const out = entries.flatMap((e) => {
     const told = others.filter((b) => !untellable(e.scenario, b)).map((b) => ({ ...e, scenario: scenarioOverBinding(e.scenario, b) }));
     if (told.length === 0) return [e];
     return bindings.includes('JSONRPC') ? [e, ...told] : told;
   });
+  // Entries told already (a catalogue told before its run tells it again) are kept once.
+  const seen = new Set<string>();
+  return out.filter((e) => !seen.has(e.scenario.id) && seen.add(e.scenario.id));
 }
 
 /** The standard bindings a scenario's card offers, in its order. */

@@ -17,6 +17,8 @@ import type { VerdictKind } from './verdict.js';
 export const LISTENER_KINDS = ['tls', 'mtls', 'untrusted-ca', 'wrong-host', 'expired', 'vendor-b', 'cdn'] as const;
 export type ListenerKind = (typeof LISTENER_KINDS)[number];
 export const BAD_CERT_LISTENERS: ReadonlySet<ListenerKind> = new Set(['untrusted-ca', 'wrong-host', 'expired']);
+/** The listener kinds an RPC interface may sit on, each with an HTTP/2 gRPC listener beside it (harness/net/grpc-host.ts). */
+export const GRPC_LISTENER_KINDS = ['tls', 'mtls', 'untrusted-ca', 'wrong-host', 'expired'] as const satisfies readonly ListenerKind[];
 
 /** Where an output mode can be had on the peer. */
 export type OutputChannel = 'task' | 'subscribe-only';

@@ -1,7 +1,7 @@
 /**
  * The peer host's gRPC listeners (A2A v1.0 §10): `node:http2` secure servers on 127.0.0.1, one per
  * TLS kind an RPC listener can be ('tls'; 'mtls', which demands a client certificate from the test
- * CA), with the host's certificates. Not a @grpc/grpc-js Server: that hides the connection (no
+ * CA; and the three bad certificates a client must refuse), each with its kind's certificate. Not a @grpc/grpc-js Server: that hides the connection (no
  * handshake, no raw request, no answer cut at a byte). These speak gRPC's framing themselves and
  * feed each call to the same msw handlers as the HTTP/1.1 listeners (./peer-host.ts), so the same
  * peer, runtime, gates and incidents serve it; a @grpc/grpc-js client is what they are tested with.
@@ -25,18 +25,21 @@ import { constants, createSecureServer, type Http2SecureServer, type IncomingHtt
 import type { AddressInfo } from 'node:net';
 import type { Server as TlsServer, TLSSocket } from 'node:tls';
 import { getResponse, type RequestHandler } from 'msw';
-import type { ListenerKind } from '../core/scenario.js';
+import { GRPC_LISTENER_KINDS, type ListenerKind } from '../core/scenario.js';
 import { RUN_INPUT_BYTES, SEQ_HEADER, type HttpEvent, type Transcript } from '../core/transcript.js';
 import { GRPC_STATUS } from '../core/vocabulary/grpc-frame.js';
 import { V1_METHODS } from '../core/vocabulary/proto-v1.js';
 import { V1_SERVICE } from '../core/vocabulary/proto-wire.js';
-import type { Pki } from '../pki/index.js';
+import { listenerLeaf, type Pki } from '../pki/index.js';
 import { endWith, refuseCall, writeCall, type Answering } from './grpc-answer.js';
 import { connectionEvent, recordRequest, redactQuery } from './request-record.js';
 import { readBody } from './respond.js';
 
-/** The TLS kinds a gRPC listener is started for: those an RPC listener sits on. */
-export const GRPC_KINDS = ['tls', 'mtls'] as const satisfies readonly ListenerKind[];
+/**
+ * The TLS kinds a gRPC listener is started for: those an RPC listener sits on, the bad certificates
+ * included (a sound card may name an RPC interface whose certificate a client must refuse).
+ */
+export const GRPC_KINDS = GRPC_LISTENER_KINDS;
 export type GrpcKind = (typeof GRPC_KINDS)[number];
 
 /** What a call needs of a run: its transcript and its peers' handlers. */
@@ -79,8 +82,7 @@ export class GrpcHost<R extends GrpcRun> {
 
   private async listen(kind: GrpcKind, pki: Pki): Promise<void> {
     const server = createSecureServer({
-      cert: pki.server.cert,
-      key: pki.server.key,
+      ...listenerLeaf(pki, kind),
       allowHTTP1: false,
       // The mTLS listener demands a client certificate from the test CA, as the HTTP/1.1 one does.
       ...(kind === 'mtls' ? { ca: pki.testCa.cert, requestCert: true, rejectUnauthorized: true } : {}),

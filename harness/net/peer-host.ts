@@ -15,7 +15,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { connectionFrom } from '../adapters/process-group.js';
 import { getResponse, type RequestHandler } from 'msw';
 import type { CardSigners } from '../core/scenario.js';
-import type { Pki } from '../pki/index.js';
+import { listenerLeaf, type Pki } from '../pki/index.js';
 import type { ListenerKind } from '../core/scenario.js';
 import { LISTENER_KINDS } from '../core/scenario.js';
 import { RUN_INPUT_BYTES, SEQ_HEADER, type HttpEvent, type Transcript } from '../core/transcript.js';
@@ -76,20 +76,10 @@ export class PeerHost {
   static async start(pki: Pki, owner?: () => number[]): Promise<PeerHost> {
     const host = new PeerHost(pki, owner);
     host.signers = { published: pki.cardSigner, expired: pki.cardSignerExpired, notYetValid: pki.cardSignerFuture };
-    const leaf: Record<ListenerKind, { cert: string; key: string }> = {
-      tls: pki.server,
-      mtls: pki.server,
-      'untrusted-ca': pki.untrusted,
-      'wrong-host': pki.wrongHost,
-      expired: pki.expired,
-      'vendor-b': pki.vendorB,
-      cdn: pki.cdn,
-    };
     await Promise.all(
       LISTENER_KINDS.map(async (kind) => {
         const server = createServer({
-          cert: leaf[kind].cert,
-          key: leaf[kind].key,
+          ...listenerLeaf(pki, kind),
           // The mTLS listener demands a client certificate from the test CA.
           ...(kind === 'mtls' ? { ca: pki.testCa.cert, requestCert: true, rejectUnauthorized: true } : {}),
           // Longer than any client's keep-alive threshold (undici's is 2 s, subtracted from the

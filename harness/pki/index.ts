@@ -8,6 +8,7 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { generate as Generate } from 'selfsigned';
+import type { ListenerKind } from '../core/scenario.js';
 
 /** selfsigned loads only where a PKI is made (the CLI's process), never in a worker that reads one (about 0.1 s). */
 let generator: Promise<typeof Generate> | undefined;
@@ -51,6 +52,20 @@ export interface Pki {
 }
 
 export type PkiName = keyof Pki;
+
+/** The leaf a listener of each kind serves (harness/core/scenario.ts LISTENER_KINDS): the run's server certificate, or one a client must refuse. */
+export function listenerLeaf(pki: Pki, kind: ListenerKind): { cert: string; key: string } {
+  const leaf: Record<ListenerKind, KeyPair> = {
+    tls: pki.server,
+    mtls: pki.server,
+    'untrusted-ca': pki.untrusted,
+    'wrong-host': pki.wrongHost,
+    expired: pki.expired,
+    'vendor-b': pki.vendorB,
+    cdn: pki.cdn,
+  };
+  return leaf[kind];
+}
 
 const DAY = 864e5;
 

@@ -9,7 +9,8 @@
  * a careless client may take for news of the task's end and is not: a forged delivery that reached
  * its receiver, a refusal that asked it to wait (429 or 503 with Retry-After, gRPC's UNAVAILABLE with
  * `retry-after`), a stream the peer ended before the task did (§3.5.2: "The task lifecycle is
- * independent of any individual stream's lifecycle"). An act (a cancel, a second task for the intent)
+ * independent of any individual stream's lifecycle"), an answer the connection lost mid-way (the agent
+ * may have acted on the request: §3.3.1 makes Send Message only MAY-idempotent). An act (a cancel, a second task for the intent)
  * is tied to a false alarm when the alarm is what the client heard after its last word of the task.
  *
  * Order is by time on the run's clock: a push's post began (`sentT`) before its outcome was recorded,
@@ -28,7 +29,7 @@ export interface Word {
   state?: string;
 }
 
-export type AlarmKind = 'forged delivery' | 'transient refusal' | 'early stream end';
+export type AlarmKind = 'forged delivery' | 'transient refusal' | 'early stream end' | 'lost answer';
 
 /** Something that is not news of a task's end, and when the client met it. */
 export interface Alarm {
@@ -113,6 +114,17 @@ export function alarms(x: GradeInput): Alarm[] {
         after: e.seq,
         fact: `${e.rpc?.method ?? `${e.method} ${e.path}`} answered ${e.status}${e.grpc ? ` (gRPC ${e.grpc.status})` : ''} with Retry-After: ${wait / 1000}`,
       });
+    if (e.rpc && !STREAMS.has(e.rpc.method) && /^scripted: connection dropped/.test(e.note ?? '')) {
+      // The answer was lost after the agent acted on the request: what it did (a task minted) came first.
+      const acted = x.events.filter((m) => m.kind === 'task' && m.requestSeq === e.seq).at(-1) ?? e;
+      out.push({
+        kind: 'lost answer',
+        seq: e.seq,
+        t: acted.t,
+        after: acted.seq,
+        fact: `the answer to ${e.rpc.method} #${e.seq} ${e.note!.replace(/^scripted: /, '')}`,
+      });
+    }
     if (e.rpc && STREAMS.has(e.rpc.method) && STREAM_CUT.test(e.note ?? '')) {
       // The client learns of the end after the stream's last event.
       const last = x.events.filter((s): s is StreamEvent => s.kind === 'sse' && s.requestSeq === e.seq && deliveredEvent(x, s)).at(-1);

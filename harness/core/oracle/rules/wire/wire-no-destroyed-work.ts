@@ -19,7 +19,7 @@ const alarmEvidence = (a: Alarm): EvidenceRef => wireEvidence(a.seq, `${a.kind}:
 
 export const WIRE_NO_DESTROYED_WORK: RuleOf<'WIRE-NO-DESTROYED-WORK'> = {
   id: 'WIRE-NO-DESTROYED-WORK',
-  title: 'No healthy task is canceled, and no second task started, on a forged delivery, a transient refusal or a stream that ended early',
+  title: 'No healthy task is canceled, and no second task started, on a forged delivery, a transient refusal, a stream that ended early or a lost answer',
   family: 'wire',
   scope: 'always',
   sources: [
@@ -55,16 +55,19 @@ export const WIRE_NO_DESTROYED_WORK: RuleOf<'WIRE-NO-DESTROYED-WORK'> = {
       verdict: 'FAIL (harm: work destroyed; acting on a forgery is also PUSH-AUTHENTICITY’s MUST, §13.2)',
     },
     {
-      when: 'a second task started for the intent (SendMessage or a stream, any messageId, configuration or metadata) after such an alarm, while an earlier task was healthy and no genuine word of its end had reached the client',
+      when: 'a second task started for the intent (SendMessage or a stream, any messageId, configuration or metadata) after such an alarm or an answer the connection lost mid-way, while an earlier task was healthy and no genuine word of its end had reached the client',
       verdict: 'FAIL (harm: tasks multiplied for one intent; Send Message is only MAY-idempotent, §3.3.1)',
     },
     { when: 'alarms came, and the client acted on none of them', verdict: 'PASS' },
   ],
-  notBinding: ['no forged delivery reached the receiver, no call was asked to wait, no stream ended early: nothing to mistake for news (INFORMATIONAL)'],
+  notBinding: [
+    'no forged delivery reached the receiver, no call was asked to wait, no stream ended early, no answer was lost: nothing to mistake for news (INFORMATIONAL)',
+  ],
   applies: always,
   grade(_b, x) {
     const all = alarms(x);
-    if (all.length === 0) return informational('no forged delivery, no refusal asking to wait, no stream ended early: nothing to mistake for news');
+    if (all.length === 0)
+      return informational('no forged delivery, no refusal asking to wait, no stream ended early, no answer lost: nothing to mistake for news');
     const cancels = cancelsOnAlarms(x, all);
     if (cancels.length > 0) {
       const c = cancels[0]!;
