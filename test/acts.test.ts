@@ -9,7 +9,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { HttpEvent, PushAttemptEvent, WireEvent } from '../harness/core/transcript.js';
+import { startHarness } from './helpers/harness.js';
 import { recorder } from './helpers/regrade.js';
+import { scenario } from './helpers/scenarios.js';
 
 const { record, regrade, checkOf } = recorder();
 const attempts = (events: WireEvent[]) => events.filter((e): e is PushAttemptEvent => e.kind === 'push-attempt');
@@ -138,5 +140,28 @@ describe('PUSH-RECEIPT counts acts per delivery', () => {
     const r = await record('naive:acts-on-each-duplicate', 'push-receipt/duplicate');
     expect(checkOf(r, 'PUSH-RECEIPT')).toMatchObject({ verdict: 'NON_STRICT', level: 'SHOULD' });
     expect(checkOf(await record('reference', 'push-receipt/duplicate'), 'PUSH-RECEIPT').verdict).toBe('PASS');
+  });
+});
+
+describe('a verdict that does not change with load', () => {
+  it('a probe task that ends while the client’s cancel waits to be handled is still a probe (hs-split-origin/stale-no-extended-card.v03, the cancel held 400 ms)', async () => {
+    // Under load the probe's cancel was recorded before the task ended and handled after: refused as not cancelable,
+    // and the oracle, reading the ledger's order, took the probe for the first real attempt (NON_STRICT). Here the
+    // peer holds every CancelTask 400 ms (the probe's work takes 200), so the order happens every time.
+    const base = scenario('hs-split-origin/stale-no-extended-card.v03');
+    const held = { ...base, peer: { ...base.peer, runtime: { ...base.peer.runtime, slow: { ms: 400, method: 'CancelTask' as const } } } };
+    const h = await startHarness('reference');
+    try {
+      const r = await h.run(held);
+      const cancel = calls(r.transcript, 'CancelTask')[0]!;
+      const ended = r.transcript.find((e) => e.kind === 'task' && e.taskId === cancel.taskId && e.cause === 'runtime')!;
+      // The order load makes: the cancel on record before the task's end, refused because the task had ended.
+      expect(cancel.seq).toBeLessThan(ended.seq);
+      expect(cancel.rpcError?.code).toBe(-32002);
+      expect(checkOf(r, 'HS-SPLIT-ORIGIN').verdict).toBe('PASS');
+      expect(r.verdict).toBe('PASS');
+    } finally {
+      await h.close();
+    }
   });
 });

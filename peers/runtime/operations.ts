@@ -82,6 +82,9 @@ export const OPERATIONS: Readonly<Record<string, Operation>> = {
   async CancelTask(params, { ev, s }) {
     const t = s.tasks.get(taskIdParam(params));
     ev.taskId = t.rec.id;
+    // The state the cancel found, kept also where it is refused (TaskNotCancelable: the task had ended): the oracle
+    // reads a refusal by what the peer found when it handled the call, not by the order of records, which load changes.
+    ev.taskState = t.rec.state;
     s.tasks.cancel(t, ev.seq);
     ev.taskState = t.rec.state;
     return done(s.tasks.toJson(t));

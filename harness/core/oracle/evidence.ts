@@ -123,6 +123,9 @@ export function stateSeen(
  */
 function cancelRefusedAsTerminal(x: GradeInput, e: HttpEvent): boolean {
   if (e.rpc?.method !== 'CancelTask' || e.rpcError?.code !== -32002 || !e.taskId) return false;
+  // What the peer found when it handled the cancel: under load the task can end between the request's record and its
+  // handling, so the ledger's state before the request's sequence number may still be the working one.
+  if (isTerminal(e.taskState)) return true;
   const before = stateAt(x, e.taskId, e.seq);
   return !!before && isTerminal(before);
 }
