@@ -221,14 +221,20 @@ export class A2ATransport {
 
   /**
    * The refusal `out`, or, where it named a wait (Retry-After) that fits the run, the answer to `again`
-   * sent once after that wait: an agent that says "not now, in a second" is taken at its word.
+   * sent after that wait (and again, while each answer asks for a wait that fits): an agent that says
+   * "not now, in a second" is taken at its word.
    */
   private async honourWait<T extends { ok: boolean }>(out: T, again: () => Promise<T>): Promise<T> {
-    const o = out as unknown as { ok: boolean; kind?: string; retryAfterMs?: number };
-    const wait = !o.ok && o.kind === 'http' ? o.retryAfterMs : undefined;
-    if (wait === undefined || !this.opts.waitFits?.(wait) || this.opts.signal.aborted) return out;
-    await pause(wait + 50, this.opts.signal);
-    return this.opts.signal.aborted ? out : again();
+    // Each answer that asks for a wait is waited out while the run has room for it (waitFits), a few times at most.
+    for (let tries = 0; tries < 5; tries++) {
+      const o = out as unknown as { ok: boolean; kind?: string; retryAfterMs?: number };
+      const wait = !o.ok && o.kind === 'http' ? o.retryAfterMs : undefined;
+      if (wait === undefined || !this.opts.waitFits?.(wait) || this.opts.signal.aborted) return out;
+      await pause(wait + 50, this.opts.signal);
+      if (this.opts.signal.aborted) return out;
+      out = await again();
+    }
+    return out;
   }
 
   /** One A2A operation on the interface in use. `id` may be pinned to resend a JSON-RPC request byte for byte; `headers` add service parameters. */

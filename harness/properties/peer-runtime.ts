@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import type { ListenerKind, PeerRuntime } from '../core/scenario.js';
 
-/** The ways a runtime departs from its card that the rules know (issue 13; seeds 000, 001, 003; issue 27's streams that end before their task, and deliveries forged or posted twice to the client's receiver). */
+/** The ways a runtime departs from its card that the rules know (issue 13; seeds 000, 001, 003; issue 27's streams that end before their task, and deliveries forged or posted twice to the client's receiver; issue 38's calls answered "busy, come back in a second"). */
 const DRIFTS = [
   'hidden-ceiling',
   'lost-callbacks',
@@ -23,6 +23,7 @@ const DRIFTS = [
   'stream-ends-early',
   'forged-push',
   'duplicate-push',
+  'busy-answer',
 ] as const;
 export type Drift = (typeof DRIFTS)[number];
 

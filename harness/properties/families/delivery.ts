@@ -7,7 +7,8 @@
  * receiver, and a generated sequence of deliveries the peer's forger posts beside the genuine ones
  * (no, wrong or another config's credentials; another task's id; another sender's certificate; a
  * genuine delivery twice), each with a forged state and a delay; shrinking finds the shortest
- * sequence, and the plainest delivery, that moves a client.
+ * sequence, and the plainest delivery, that moves a client. Its busy story: the first polls answered
+ * 429 or 503 with Retry-After while the task goes on (issue 38).
  */
 import fc from 'fast-check';
 import type { Forgery } from '../../core/push.js';
@@ -126,10 +127,38 @@ const pushDeliveries: fc.Arbitrary<GeneratedCase> = fc
       }),
   );
 
+/**
+ * The busy story: a gateway answers the first polls (GetTask) 429 or 503 with a Retry-After of a
+ * second, while the task goes on behind it. A correct client waits and polls again; one that takes the
+ * refusal for the task's failure cancels work the agent was doing (WIRE-NO-DESTROYED-WORK), and one
+ * that polls again at once retries blindly (WIRE-NO-BLIND-RETRY). Shrinking finds the fewest refusals.
+ */
+const busyPolls: fc.Arbitrary<GeneratedCase> = fc
+  .record({
+    status: fc.constantFrom<429 | 503>(429, 503),
+    calls: fc.integer({ min: 1, max: 2 }),
+    card: agentCard({ streaming: false }),
+    runtime: peerRuntime({ streaming: false, workMs: { min: 1200, max: 1800 } }),
+    intent: taskIntent({ taskClass: 'async-completion', input: { mediaType: 'text/plain' }, completion: ['poll'], accepted: ['text/plain'] }),
+  })
+  .map(
+    ({ status, calls, card, runtime, intent }): GeneratedCase => ({
+      story: 'busy-poll',
+      rules: ['WIRE-NO-DESTROYED-WORK'],
+      drifts: ['busy-answer'],
+      card,
+      signals: [],
+      runtime: { ...runtime, unavailable: { status, retryAfterSeconds: 1, calls, method: 'GetTask' } },
+      profileConstraints: {},
+      intent,
+      deadlineMs: 8000,
+    }),
+  );
+
 export const deliveryFamily: Family = {
   id: 'delivery',
-  title: 'Delivery (A2A v1.0.1 §3.1.3, §3.5.2, §4.3.3, §13.2)',
-  rules: ['STREAM-RECOVERY', 'PUSH-AUTHENTICITY', 'PUSH-TASK-MATCH', 'PUSH-RECEIPT'],
-  spec: 'A2A v1.0.1 §3.1.3 (GetTask after a stream has ended), §3.1.6 (Subscribe to Task: the Task first), §3.5.2 (a new stream after an interruption), §3.3.1; §4.3.3 and §13.2 (the client as webhook receiver)',
-  arbitrary: fc.oneof(streamEnds, pushDeliveries),
+  title: 'Delivery (A2A v1.0.1 §3.1.3, §3.3.2, §3.5.2, §4.3.3, §13.2)',
+  rules: ['STREAM-RECOVERY', 'PUSH-AUTHENTICITY', 'PUSH-TASK-MATCH', 'PUSH-RECEIPT', 'WIRE-NO-DESTROYED-WORK'],
+  spec: 'A2A v1.0.1 §3.1.3 (GetTask after a stream has ended), §3.1.6 (Subscribe to Task: the Task first), §3.5.2 (a new stream after an interruption), §3.3.1; §3.3.2 (retry guidance for temporary failures); §4.3.3 and §13.2 (the client as webhook receiver)',
+  arbitrary: fc.oneof(streamEnds, pushDeliveries, busyPolls),
 };
