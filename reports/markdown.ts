@@ -59,7 +59,11 @@ export function renderMarkdown(r: RunResults, reportPath?: string): string {
               .filter(Boolean)
               .join(' · ')
           : '';
-        lines.push(`| ${u.verdict} | ${md(u.id)} | ${md(c ? `${c.rule}: ${c.reason}` : '')} | ${md(authority)} | ${md(u.why)} |`);
+        // A verdict the client's hello ties to a choice of its glue says so: the row then blames the shim, not the library.
+        const glue = r.results.find((x) => x.id === u.id)?.glue;
+        lines.push(
+          `| ${u.verdict} | ${md(u.id)} | ${md(c ? `${c.rule}: ${c.reason}` : '')}${glue?.length ? ` ${md(`the client's glue: ${glue.join('; ')}`)}` : ''} | ${md(authority)} | ${md(u.why)} |`,
+        );
       } catch (err) {
         // A row whose data cannot be laid out says so; the summary stays whole.
         lines.push(

@@ -52,7 +52,18 @@ export function renderMatrixMarkdown(m: Matrix): string {
     lines.push(`What keeps ${c.name} ${c.version} (${c.tier.label}) from ${c.tier.tier === 2 ? 'tier 1' : 'tier 2'}:`, '');
     for (const b of c.tier.blockers) {
       const items = b.items
-        .map((i) => [i.scenario, i.family && `family ${i.family}`, i.rule, i.verdict, i.level && `(${i.level})`].filter(Boolean).join(' '))
+        .map((i) =>
+          [
+            i.scenario,
+            i.family && `family ${i.family}`,
+            i.rule,
+            i.verdict,
+            i.level && `(${i.level})`,
+            i.glue?.length && `[the client's glue: ${i.glue.join('; ')}]`,
+          ]
+            .filter(Boolean)
+            .join(' '),
+        )
         .filter(Boolean);
       lines.push(`- ${b.condition}${items.length ? `: ${items.join('; ')}` : ''}${b.more ? ` and ${b.more} more` : ''}`);
     }
@@ -87,7 +98,7 @@ export function renderMatrixReports(m: Matrix, entries: MatrixEntry[]): Rendered
 export function readmeMatrixRow(c: MatrixClient): string {
   const kept = c.tier.blockers
     .map((b) => {
-      const rules = [...new Set(b.items.flatMap((i) => (i.rule ? [i.rule] : i.family ? [`family ${i.family}`] : [])))];
+      const rules = [...new Set(b.items.flatMap((i) => (i.rule ? [`${i.rule}${i.glue?.length ? ' (glue)' : ''}`] : i.family ? [`family ${i.family}`] : [])))];
       return `${b.condition}${rules.length ? ` (${rules.slice(0, 4).join(', ')}${rules.length > 4 ? ', …' : ''})` : ''}`;
     })
     .join('; ');

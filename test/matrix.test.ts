@@ -14,7 +14,8 @@ import { buildMatrix } from '../harness/runner/judge/matrix.js';
 import { summarize } from '../harness/runner/judge/policy.js';
 import { tierOf } from '../harness/runner/judge/tiers.js';
 import { schemaValidator } from '../harness/runner/load/json-schema.js';
-import { renderMatrixReports } from '../reports/matrix.js';
+import { readmeMatrixRow, renderMatrixReports } from '../reports/matrix.js';
+import { renderMarkdown } from '../reports/markdown.js';
 import { writeOutput } from '../harness/cli/output.js';
 import { runMain } from './helpers/main.js';
 import { testTemp } from './helpers/tmp.js';
@@ -166,6 +167,26 @@ describe('tiers (docs/tiers.md), from the verdicts alone', () => {
       result('m', [check('NEG-Z', 'NON_STRICT', 'seed', 'record')]),
     ]);
     expect(tierOf(soft, props(FIVE.map((f) => family(f)))).tier).toBe(1);
+  });
+
+  it("a blocker in a scenario the client's glue answers for names the glue, in matrix.json, the matrix page, its summary, the README row and the run's summary.md", () => {
+    const note = 'glue: an SDK error ends the run; waiting it out is the application’s to write';
+    const glued = { ...result('g', [check('WIRE-X', 'FAIL', 'seed', 'harm')]), glue: [note] };
+    const shim = { ...result('m', [check('R-MUST', 'FAIL', 'MUST')]), glue: [note] };
+    const r = run([...tenMust().results, glued, shim], 'sdk');
+    const t = tierOf(r);
+    expect(t.blockers[0]!.items).toEqual([expect.objectContaining({ scenario: 'g', glue: [note] })]);
+    const built = buildMatrix([r]).matrix;
+    expect(schemaValidator('matrix.schema.json')(JSON.parse(JSON.stringify(built)))).toBe(true);
+    const files = renderMatrixReports(built, [{ client: built.clients[0]!, run: r }]).files;
+    const text = (name: string) => files.find((f) => f.name === name)!.text;
+    expect(text('matrix.json')).toContain(note);
+    expect(text('summary.md')).toContain(`[the client's glue: ${note}]`);
+    expect(text('index.html')).toContain('data-testid="blocker-glue"');
+    expect(readmeMatrixRow(built.clients[0]!)).toContain('WIRE-X (glue)');
+    expect(renderMarkdown(r)).toContain(`the client's glue: ${note}`);
+    // A client without glue: no glue named anywhere.
+    expect(JSON.stringify(tierOf(run([...tenMust().results, result('h', [check('WIRE-X', 'FAIL', 'seed', 'harm')])])))).not.toContain('glue');
   });
 
   it('checks that did not bind, UNSUPPORTED and INFORMATIONAL never count; a client graded on under half its MUST rules is unranked; an ERROR withholds the tier', () => {

@@ -12,7 +12,16 @@ export interface TierBlocker {
   /** The condition it breaks, in a line. */
   condition: string;
   /** The checks (scenario, rule, verdict, level) or families behind it; at most a few listed, `more` counts the rest. */
-  items: Array<{ scenario?: string; rule?: string; family?: string; verdict?: string; level?: string; why: string }>;
+  items: Array<{
+    scenario?: string;
+    rule?: string;
+    family?: string;
+    verdict?: string;
+    level?: string;
+    why: string;
+    /** What the client's hello says of the check's scenario: a choice of its glue, not of the library under it (Hello.glue). */
+    glue?: string[];
+  }>;
   more: number;
 }
 

@@ -81,6 +81,12 @@ function ClientCard({ c, badge }: { c: MatrixClient; badge: string }) {
                       {i.family ? <code>family {i.family}</code> : null} {i.rule ? <code>{i.rule}</code> : null} {i.verdict ? `${i.verdict}` : ''}
                       {i.level ? ` (${i.level})` : ''}
                       {i.why ? `${i.scenario || i.family || i.rule ? ': ' : ''}${i.why}` : ''}
+                      {i.glue?.length ? (
+                        <span class="glue" data-testid="blocker-glue">
+                          {' '}
+                          (the client's glue: {i.glue.join('; ')})
+                        </span>
+                      ) : null}
                     </li>
                   ))}
                   {b.more ? <li class="muted">and {b.more} more</li> : null}

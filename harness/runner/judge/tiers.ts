@@ -58,11 +58,13 @@ const MAX_ITEMS = 8;
 const listed = <T>(all: T[]): { items: T[]; more: number } => ({ items: all.slice(0, MAX_ITEMS), more: Math.max(0, all.length - MAX_ITEMS) });
 
 /** Every check of a run that grades the client (credited scenarios, graded verdicts, rules that bound), with its scenario and level. */
-export function gradedChecks(run: RunResults): Array<{ scenario: string; check: Check; level: Level }> {
+export function gradedChecks(run: RunResults): Array<{ scenario: string; check: Check; level: Level; glue?: string[] }> {
   return run.results
     .filter(credited)
     .flatMap((r) =>
-      r.checks.filter((c) => GRADED.has(c.verdict) && c.basis !== 'not-binding').map((c) => ({ scenario: r.id, check: c, level: checkLevel(c) })),
+      r.checks
+        .filter((c) => GRADED.has(c.verdict) && c.basis !== 'not-binding')
+        .map((c) => ({ scenario: r.id, check: c, level: checkLevel(c), ...(r.glue?.length ? { glue: r.glue } : {}) })),
     );
 }
 
@@ -131,12 +133,15 @@ export function tierOf(run: RunResults, properties?: RunResults): TierResult {
     return unranked(
       `graded on ${mustRules.length} of the ${exercised.length} MUST and security rule(s) its scenarios exercise (at least ${COVERAGE_SHARE * 100}% are needed: in the rest it declined the task, or the rule did not bind)`,
     );
-  const item = (x: { scenario: string; check: Check; level: Level }) => ({
+  // A check whose scenario the client's hello ties to a choice of its glue says so (Hello.glue): the table then
+  // blames the shim, not the library under it.
+  const item = (x: { scenario: string; check: Check; level: Level; glue?: string[] }) => ({
     scenario: x.scenario,
     rule: x.check.rule,
     verdict: x.check.verdict,
     level: x.check.basis === 'harm' ? 'harm' : x.level,
     why: x.check.reason.split('\n')[0]!.slice(0, 300),
+    ...(x.glue ? { glue: x.glue } : {}),
   });
   const harmBlocker: TierBlocker = { condition: 'no harm on the wire, at any level', ...listed(harmful.map(item)) };
   const share = mustRules.length ? summary.mustRules.passed / mustRules.length : 0;
@@ -147,12 +152,17 @@ export function tierOf(run: RunResults, properties?: RunResults): TierResult {
     tier2.push({
       condition: `at least ${TIER2_SHARE * 100}% of the MUST and security rules pass (${summary.mustRules.passed} of ${mustRules.length}, ${Math.floor(share * 100)}%)`,
       ...listed(
-        failedRules.map(([rule, cs]) => ({
-          rule,
-          verdict: cs.find((c) => FAILING.has(c.verdict))!.verdict,
-          level: levelOf(rule),
-          why: `${cs.filter((c) => FAILING.has(c.verdict)).length} failing check(s)`,
-        })),
+        failedRules.map(([rule]) => {
+          const failing = checks.filter((x) => x.check.rule === rule && FAILING.has(x.check.verdict));
+          const glued = failing.filter((x) => x.glue);
+          return {
+            rule,
+            verdict: failing[0]!.check.verdict,
+            level: levelOf(rule),
+            why: `${failing.length} failing check(s)${glued.length ? `, ${glued.length} of them in scenarios the client's glue answers for` : ''}`,
+            ...(glued.length ? { glue: [...new Set(glued.flatMap((x) => x.glue!))] } : {}),
+          };
+        }),
       ),
     });
   if (tier2.length) return { tier: null, label: 'unranked', ...summary, blockers: tier2 };
