@@ -8,6 +8,7 @@
  * client none of them is.
  */
 import { describe, expect, it } from 'vitest';
+import { scenarioOverBinding } from '../harness/core/card-binding.js';
 import type { HttpEvent, PushAttemptEvent, WireEvent } from '../harness/core/transcript.js';
 import { startHarness } from './helpers/harness.js';
 import { recorder } from './helpers/regrade.js';
@@ -78,6 +79,22 @@ describe('a refusal that asks to wait is no news of the task’s end', () => {
     const polls = calls(r.transcript, 'GetTask');
     expect(polls[0]!.status).toBe(429);
     expect(polls[1]!.t - polls[0]!.t).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('the reference honours Retry-After over HTTP+JSON and gRPC too (gRPC: UNAVAILABLE with retry-after)', async () => {
+    const h = await startHarness('reference');
+    try {
+      for (const binding of ['HTTP+JSON', 'GRPC'] as const) {
+        const r = await h.run(scenarioOverBinding(scenario('wire/rate-limited-poll'), binding));
+        expect(r.verdict, `${binding}: ${r.checks.map((c) => `${c.rule} ${c.verdict} ${c.reason}`).join('; ')}`).toBe('PASS');
+        const polls = calls(r.transcript, 'GetTask');
+        expect(polls.every((e) => e.binding === binding)).toBe(true);
+        expect(polls[0]!.status).toBe(429);
+        expect(polls[1]!.t - polls[0]!.t, binding).toBeGreaterThanOrEqual(1000);
+      }
+    } finally {
+      await h.close();
+    }
   });
 
   it('a client that stays on the selected interface, is answered 503 with Retry-After and gives up saying so: not FAIL on interface/first-busy-once', async () => {
