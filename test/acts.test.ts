@@ -26,7 +26,7 @@ describe('a forged delivery is no news of the task’s end', () => {
     expect(forged.state).toBe('TASK_STATE_FAILED');
     const auth = checkOf(r, 'PUSH-AUTHENTICITY');
     expect(auth).toMatchObject({ verdict: 'FAIL', level: 'MUST' });
-    expect(auth.reason).toMatch(/canceled task .* with the forged delivery .* for the last thing it had heard of the task/);
+    expect(auth.reason).toMatch(/canceled task .* after the forged delivery .* with no genuine word since .* it acted on a forgery/);
     expect(auth.evidence.map((e) => e.seq)).toEqual(expect.arrayContaining([forged.seq, cancel.seq]));
     const work = checkOf(r, 'WIRE-NO-DESTROYED-WORK');
     expect(work).toMatchObject({ verdict: 'FAIL', basis: 'harm' });
@@ -116,6 +116,11 @@ describe('a stream that ends early is no news of the task’s end', () => {
     expect(again.paramsDigest).not.toBe(stream.paramsDigest);
     expect(checkOf(r, 'STREAM-RECOVERY')).toMatchObject({ verdict: 'FAIL', basis: 'harm' });
     expect(checkOf(r, 'WIRE-NO-DESTROYED-WORK')).toMatchObject({ verdict: 'FAIL', basis: 'harm' });
+    // Cut before any event named the task: the client could not cancel it, and the message sent again is a second task.
+    const cut = await record('naive:resends-after-stream-drop-by-send', 'stream-recovery/cut-before-first-event');
+    expect(cut.ledger).toHaveLength(2);
+    expect(checkOf(cut, 'WIRE-NO-DESTROYED-WORK')).toMatchObject({ verdict: 'FAIL', basis: 'harm' });
+    expect(checkOf(cut, 'WIRE-NO-DESTROYED-WORK').reason).toMatch(/a second task .* after an early stream end/);
   });
 
   it('following up counts calls about the client’s own task: a GetTask of another task is no recovery', async () => {

@@ -50,12 +50,14 @@ import { runMain, type MainOutcome } from './helpers/main.js';
 import { assemble, runInProcess } from './helpers/results.js';
 import { claimOutput } from '../harness/cli/output.js';
 import { XMLValidator } from 'fast-xml-parser';
-import { scenario } from './helpers/scenarios.js';
+import { ALL_SCENARIOS, scenario } from './helpers/scenarios.js';
 
 const HOSTILE = join(ROOT, 'test/fixtures/clients/hostile.mjs');
 const BIN = join(ROOT, 'bin/a2a-conformance.mjs');
 const cmd = (...args: string[]) => `"${process.execPath}" "${HOSTILE}" ${args.join(' ')}`;
 const CONTROL = 'spec-tls-verify/valid-certificate-control';
+/** The scenarios of `run --rule SPEC-TLS-VERIFY --dialect a2a-v1`, a small run several cases use: counted from the catalogue. */
+const TLS_V1 = ALL_SCENARIOS.filter((s) => s.rule === 'SPEC-TLS-VERIFY' && (s.peer.dialect ?? 'a2a-v1') === 'a2a-v1').length;
 const REJECT_IS_RIGHT = 'neg-live-input/live-audio-to-batch-peer';
 const MB = 1024 * 1024;
 
@@ -402,7 +404,7 @@ describe.concurrent('signals, crashes and pipes (the real CLI in child processes
     cli.child.stderr!.destroy();
     const { code } = await cli.exit;
     expect(code).toBe(0);
-    expect((JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResults).results).toHaveLength(4);
+    expect((JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResults).results).toHaveLength(TLS_V1);
     expect(existsSync(join(out, 'INCOMPLETE'))).toBe(false);
     return leftByCli(cli.tmp);
   });
@@ -1717,7 +1719,8 @@ describe('costly globs, replay paths, the end of a run, and the places a command
       ]);
       expect(o.code, o.stderr).toBe(0);
       const r = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResults;
-      expect(r.results.map((x) => x.verdict)).toEqual(['PASS', 'PASS', 'PASS', 'PASS']);
+      expect(r.results.length).toBeGreaterThanOrEqual(4);
+      expect(new Set(r.results.map((x) => x.verdict))).toEqual(new Set(['PASS']));
       expect(r.unexpected).toEqual([]);
       return leftInProcess([], before);
     },
@@ -1843,7 +1846,7 @@ describe('costly globs, replay paths, the end of a run, and the places a command
         expect({ code, signal }, cli.stderr()).toEqual({ code: 130, signal: null });
         expect(cli.stderr()).toMatch(/SIGINT: the run has ended; its report is written to the end/);
         expect(readdirSync(out).sort()).toEqual(['.a2a-conformance-report.json', 'index.html', 'junit.xml', 'results.json', 'summary.md']);
-        expect((JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResults).results).toHaveLength(4);
+        expect((JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResults).results).toHaveLength(TLS_V1);
         return leftByCli(cli.tmp);
       };
       const twice = async () => {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROOT } from './helpers/cli.js';
+import { ALL_SCENARIOS } from './helpers/scenarios.js';
 import { testTemp } from './helpers/tmp.js';
 
 /** Every serve started, killed after each test: a failed assertion must not leave one running. */
@@ -54,7 +55,9 @@ describe('a2a-conformance serve', () => {
 
     // Again with the same --pki-dir: the same CA.
     const again = startServe(['--peer', 'contoso-bad-cert', '--pki-dir', pkiDir]);
-    await again.waitFor(/ready: 6 peer/); // the factory's three bad certificates, each told in both dialects
+    // Every scenario of the factory (its bad certificates on the card or on the RPC interface, each told in both dialects).
+    const badCert = ALL_SCENARIOS.filter((x) => x.peer.factory === 'contoso-bad-cert').length;
+    await again.waitFor(new RegExp(`ready: ${badCert} peer`));
     expect(await readFile(caFile, 'utf8')).toBe(ca);
     again.child.kill('SIGTERM');
     expect(await again.exit).toBe(0);

@@ -126,8 +126,10 @@ export function alarms(x: GradeInput): Alarm[] {
       });
     }
     if (e.rpc && STREAMS.has(e.rpc.method) && STREAM_CUT.test(e.note ?? '')) {
-      // The client learns of the end after the stream's last event.
-      const last = x.events.filter((s): s is StreamEvent => s.kind === 'sse' && s.requestSeq === e.seq && deliveredEvent(x, s)).at(-1);
+      // The client learns of the end after the stream's last event (none delivered: after what the agent did with the request).
+      const last =
+        x.events.filter((s): s is StreamEvent => s.kind === 'sse' && s.requestSeq === e.seq && deliveredEvent(x, s)).at(-1) ??
+        x.events.filter((m) => m.kind === 'task' && m.requestSeq === e.seq).at(-1);
       out.push({
         kind: 'early stream end',
         seq: e.seq,

@@ -34,7 +34,7 @@ export const PUSH_AUTHENTICITY: RuleOf<'PUSH-AUTHENTICITY'> = {
   ],
   grades: [
     {
-      when: 'a forged delivery (no credentials, wrong ones, or those of a config never given to this agent) was the last thing the client had heard of its task when it canceled the task or started the intent again',
+      when: 'the client canceled its healthy task, or started the intent again, after a forged delivery (no credentials, wrong ones, or those of a config never given to this agent) with no genuine word since that the task had ended or waited for it',
       verdict: 'FAIL (MUST, §13.2: it acted on the forgery; the destroyed work is WIRE-NO-DESTROYED-WORK’s harm)',
     },
     {

@@ -103,8 +103,8 @@ export function endKnown(x: GradeInput, taskId: string, d: DecisionEvent): { seq
 
 /**
  * What the wire ties to a forgery of the asking rule's kind (`mineOf`), if anything:
- * - an act: the client canceled its healthy task, or started the intent again, with a forged
- *   delivery for the last thing it had heard of the task (../../knowledge.ts);
+ * - an act: the client canceled its healthy task, or started the intent again, after a forged
+ *   delivery, with no genuine word since that the task had ended or waited for it (../../knowledge.ts);
  * - a report: it reported (proceeded or downgraded) about a task with no genuine word of its end,
  *   after a forged end reached its receiver, which took it (no 4xx), and no genuine word of the task
  *   came after that forgery.
@@ -139,7 +139,7 @@ export function movedBy(
       mine: [at],
       others,
       task: act.task,
-      reason: `the client ${act.what} at #${act.e.seq} with the forged delivery ${list([at])} for the last thing it had heard of the task: it acted on a forgery${
+      reason: `the client ${act.what} at #${act.e.seq} after the forged delivery ${list([at])}, with no genuine word since that the task had ended or waited for it: it acted on a forgery${
         others.length ? `; ${list(others)}, of another kind, had reached it too: the wire cannot tell which the client believed` : ''
       }`,
       evidence: [

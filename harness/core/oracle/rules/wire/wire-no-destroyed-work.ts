@@ -4,11 +4,11 @@
  *
  * Grade what the client does, not only what it reports (DESIGN.md §3). A forged delivery, a refusal
  * that asked the client to wait, and a stream the peer ended early are not news of a task's end
- * (./../../knowledge.ts). A client that cancels its healthy task on one of them, or starts the intent
+ * (../../knowledge.ts). A client that cancels its healthy task on one of them, or starts the intent
  * again beside it, destroys or doubles work whatever it reports: harm, FAIL at every level. The rule
- * reads only acts the wire ties to such an alarm (the alarm is what the client heard after its last
- * genuine word of the task); a cancel on genuine news (an output it cannot decode, a task waiting for
- * input it does not have, its own deadline after the task's last word) is not this rule's.
+ * reads only acts the wire ties to such an alarm (one came after the task was minted, and no genuine
+ * word since said the task had ended or waited for the client); a cancel on genuine news (an output it
+ * cannot decode, a task waiting for input it does not have) is not this rule's.
  */
 import { ledgerEvidence, wireEvidence, type EvidenceRef } from '../../../verdict.js';
 import { alarms, cancelsOnAlarms, secondTasks, type Alarm } from '../../knowledge.js';
@@ -16,6 +16,7 @@ import { harm, informational, met, type RuleOf } from '../../rule.js';
 import { always } from './shared.js';
 
 const alarmEvidence = (a: Alarm): EvidenceRef => wireEvidence(a.seq, `${a.kind}: ${a.fact}`);
+const an = (kind: string) => `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind}`;
 
 export const WIRE_NO_DESTROYED_WORK: RuleOf<'WIRE-NO-DESTROYED-WORK'> = {
   id: 'WIRE-NO-DESTROYED-WORK',
@@ -51,7 +52,7 @@ export const WIRE_NO_DESTROYED_WORK: RuleOf<'WIRE-NO-DESTROYED-WORK'> = {
   ],
   grades: [
     {
-      when: 'a CancelTask that canceled a task the ledger had submitted or working (on a runtime that ends its tasks on its own), where the last thing the client heard of the task was a forged delivery, a 429/503 with Retry-After it could have waited out, or a stream the peer ended early',
+      when: 'a CancelTask that canceled a task the ledger had submitted or working (on a runtime that ends its tasks on its own), after a forged delivery, a 429/503 with Retry-After it could have waited out, a stream the peer ended early or a lost answer, with no genuine word since that the task had ended or waited for the client',
       verdict: 'FAIL (harm: work destroyed; acting on a forgery is also PUSH-AUTHENTICITY’s MUST, §13.2)',
     },
     {
@@ -72,7 +73,7 @@ export const WIRE_NO_DESTROYED_WORK: RuleOf<'WIRE-NO-DESTROYED-WORK'> = {
     if (cancels.length > 0) {
       const c = cancels[0]!;
       return harm(
-        `the client canceled task ${c.task.id} at #${c.cancel.seq} while it was ${c.task.history.filter((h) => h.seq < c.cancel.seq).at(-1)?.state ?? 'working'}, on a runtime that would have ended it; the last the client had heard of it was a ${c.alarm.kind} (#${c.alarm.seq}: ${c.alarm.fact}), which is no news of the task's end`,
+        `the client canceled task ${c.task.id} at #${c.cancel.seq} while it was ${c.task.history.filter((h) => h.seq < c.cancel.seq).at(-1)?.state ?? 'working'}, on a runtime that would have ended it, after ${an(c.alarm.kind)} (#${c.alarm.seq}: ${c.alarm.fact}) and no genuine word since that the task had ended or waited for it: the alarm is no news of the task's end`,
         [
           alarmEvidence(c.alarm),
           wireEvidence(c.cancel.seq, `CancelTask of ${c.task.id}`),
@@ -84,7 +85,7 @@ export const WIRE_NO_DESTROYED_WORK: RuleOf<'WIRE-NO-DESTROYED-WORK'> = {
     if (again.length > 0) {
       const s = again[0]!;
       return harm(
-        `a second task (${s.task.id}) was started for the intent at #${s.start.seq} by ${s.start.rpc!.method}, after a ${s.alarm.kind} (#${s.alarm.seq}: ${s.alarm.fact}), while task ${s.earlier.id} was going on with no word of its end`,
+        `a second task (${s.task.id}) was started for the intent at #${s.start.seq} by ${s.start.rpc!.method}, after ${an(s.alarm.kind)} (#${s.alarm.seq}: ${s.alarm.fact}), while task ${s.earlier.id} was going on with no word of its end`,
         [
           alarmEvidence(s.alarm),
           ledgerEvidence(s.earlier.mintedSeq, `task ${s.earlier.id}: ${s.earlier.state} in the end`),
