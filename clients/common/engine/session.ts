@@ -7,7 +7,7 @@
 import type { ClientReport, ErrorClass, RunRequest } from '../../../harness/core/vocabulary/types.js';
 import { sameType, type Mistakes, type Plan } from '../negotiate.js';
 import type { PushReceiver } from '../push-receiver.js';
-import { type A2ATransport, newMessageId, type RpcOutcome } from '../transport.js';
+import { type A2ATransport, newMessageId, pause, type RpcOutcome } from '../transport.js';
 
 export const TERMINAL = new Set(['TASK_STATE_COMPLETED', 'TASK_STATE_CANCELED', 'TASK_STATE_FAILED', 'TASK_STATE_REJECTED']);
 /** States at which a task waits on its client: a stream ends there too (the task is not over, but it is the client's turn). */
@@ -26,16 +26,8 @@ export const budgetLeft = (run: { req: RunRequest; started: number }): number =>
 /** Whether a wait an agent asked for (Retry-After) leaves the run room to send again and follow what that call starts. */
 export const waitFits = (run: { req: RunRequest; started: number }, ms: number): boolean => ms + RETRY_ROOM_MS <= budgetLeft(run);
 
-export const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const done = () => {
-      clearTimeout(t);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const t = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
+/** Resolves after `ms`, or at once when `signal` aborts (the transport's own pause). */
+export const sleep = pause;
 
 export function describe(o: Exclude<RpcOutcome, { ok: true }>): string {
   if (o.kind === 'http') return `HTTP ${o.status}${o.challenge ? ` (WWW-Authenticate: ${o.challenge.slice(0, 200)})` : ''}`;
