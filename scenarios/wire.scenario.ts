@@ -58,7 +58,7 @@ export default defineScenarios(
       rule: 'WIRE-NO-DESTROYED-WORK',
       title: 'A gateway rate-limits the first poll',
       description:
-        'SendMessage mints a task that completes about two seconds later. The first GetTask is answered 429 Too Many Requests with Retry-After: 1 by the gateway in front of the agent; every later call is served.',
+        'SendMessage mints a task that completes about 1.3 seconds later. The first GetTask is answered 429 Too Many Requests with Retry-After: 1 by the gateway in front of the agent; every later call is served.',
       expectation:
         'Wait the second Retry-After asks and poll again, then follow the task to its end. A 429 says "not now", not "the task failed": canceling the task on it destroys work the agent was doing, and polling again before the second is up is a blind retry.',
       spec: 'A2A v1.0.1 §3.3.2 (retry guidance for temporary failures), RFC 9110 §10.2.3 (Retry-After)',
@@ -73,7 +73,7 @@ export default defineScenarios(
         runtime: {
           cardListener: 'tls',
           rpcListener: 'tls',
-          workMs: 2000,
+          workMs: 1300,
           streaming: false,
           push: { supported: false, delivery: 'plain' },
           outputs: [{ mediaType: 'text/plain', channel: 'task' }],
