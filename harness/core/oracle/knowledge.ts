@@ -46,6 +46,9 @@ const STREAMS = new Set(['SendStreamingMessage', 'SubscribeToTask']);
 /** How the peers mark a stream they ended early (runtime.streamEnds) or cut (runtime.drop): the request's note. */
 export const STREAM_CUT = /^scripted: (the stream ended after|connection dropped)/;
 
+/** An answer the peer cut mid-way (runtime.drop): the client did not get it whole. */
+export const cutAnswer = (e: HttpEvent) => /^scripted: connection dropped/.test(e.note ?? '');
+
 /** When a push's post began: the moment the receiver could have acted on it. */
 export const postedAt = (a: PushAttemptEvent) => a.sentT ?? a.t;
 
@@ -114,7 +117,7 @@ export function alarms(x: GradeInput): Alarm[] {
         after: e.seq,
         fact: `${e.rpc?.method ?? `${e.method} ${e.path}`} answered ${e.status}${e.grpc ? ` (gRPC ${e.grpc.status})` : ''} with Retry-After: ${wait / 1000}`,
       });
-    if (e.rpc && !STREAMS.has(e.rpc.method) && /^scripted: connection dropped/.test(e.note ?? '')) {
+    if (e.rpc && !STREAMS.has(e.rpc.method) && cutAnswer(e)) {
       // The answer was lost after the agent acted on the request: what it did (a task minted) came first.
       const acted = x.events.filter((m) => m.kind === 'task' && m.requestSeq === e.seq).at(-1) ?? e;
       out.push({

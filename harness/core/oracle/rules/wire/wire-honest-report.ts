@@ -4,9 +4,8 @@
  */
 import { absentEvidence, claimEvidence, ledgerEvidence, verdict, wireEvidence, type EvidenceRef } from '../../../verdict.js';
 import { readCard } from '../../../vocabulary/card-view.js';
-import type { HttpEvent } from '../../../transcript.js';
 import { describeTask, failed, messageReplies, needsCompletion, optsInto, probeTasks, rpcCalls, type GradeInput } from '../../evidence.js';
-import { deliveredEvent, healthyAt, ownCancel, paramsName, reached } from '../../knowledge.js';
+import { cutAnswer, deliveredEvent, healthyAt, ownCancel, paramsName, reached } from '../../knowledge.js';
 import { informational, met, type RuleOf } from '../../rule.js';
 import { always } from './shared.js';
 
@@ -136,14 +135,13 @@ export const WIRE_HONEST_REPORT: RuleOf<'WIRE-HONEST-REPORT'> = {
  * client's that named it (it knew it then).
  */
 function idReached(x: GradeInput, taskId: string): boolean {
-  const cut = (e: HttpEvent) => /^scripted: connection dropped/.test(e.note ?? '');
   return x.events.some(
     (e) =>
       (e.kind === 'sse' && e.taskId === taskId && deliveredEvent(x, e)) ||
       (e.kind === 'push-attempt' && e.taskId === taskId && e.genuine !== false && reached(e)) ||
       (e.kind === 'http' &&
-        ((e.taskId === taskId && !failed(e) && !cut(e)) ||
+        ((e.taskId === taskId && !failed(e) && !cutAnswer(e)) ||
           paramsName(e, taskId) ||
-          (!failed(e) && !cut(e) && JSON.stringify(e.responseBody?.json ?? e.responseBody?.text ?? '').includes(taskId)))),
+          (!failed(e) && !cutAnswer(e) && JSON.stringify(e.responseBody?.json ?? e.responseBody?.text ?? '').includes(taskId)))),
   );
 }
