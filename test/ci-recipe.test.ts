@@ -188,13 +188,25 @@ describe('action.yml', () => {
         (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
       );
     }
-    const outputsOf = () =>
-      Object.fromEntries(
-        readFileSync(join(dir, 'output'), 'utf8')
-          .trim()
-          .split('\n')
-          .map((l) => l.split(/=(.*)/s).slice(0, 2) as [string, string]),
-      );
+    /** The step outputs as GitHub reads the output file: `key=value` lines and `key<<DELIMITER` heredocs; a later value wins. */
+    const outputsOf = () => {
+      const lines = readFileSync(join(dir, 'output'), 'utf8').split('\n');
+      const out: Record<string, string> = {};
+      for (let i = 0; i < lines.length; i++) {
+        // As the runner reads it: `=` before any `<<` is a key=value line, else `<<` opens a heredoc.
+        const line = lines[i]!;
+        const eq = line.indexOf('=');
+        const here = line.indexOf('<<');
+        if (eq >= 0 && (here < 0 || eq < here)) out[line.slice(0, eq)] = line.slice(eq + 1);
+        else if (here > 0) {
+          const end = lines.indexOf(line.slice(here + 2), i + 1);
+          const stop = end < 0 ? lines.length : end;
+          out[line.slice(0, here)] = lines.slice(i + 1, stop).join('\n');
+          i = stop;
+        }
+      }
+      return out;
+    };
 
     it("picks the job's own node when it is new enough (no download, PATH untouched) and names the installation's cache key", async () => {
       rmSync(join(dir, 'output'), { force: true });
@@ -224,6 +236,33 @@ describe('action.yml', () => {
       const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResults;
       expect(results.results.map((x) => x.file)).toEqual([join('conformance', 'x.scenario.ts')].map((f) => relative(ROOT, join(vendor, f))));
       expect(results.results.every((x) => x.verdict === x.expect)).toBe(true);
+    });
+
+    it('a client that writes into GITHUB_OUTPUT cannot turn a failing run green: it never gets the file, and the fail step re-reads results.json', async () => {
+      const vendor = mkdtempSync(join(dir, 'outputs-'));
+      rmSync(join(dir, 'output'), { force: true });
+      const hostile = `"${process.execPath}" "${join(ROOT, 'test/fixtures/clients/hostile.mjs')}" ci-outputs`;
+      // The control scenario rejected: over-rejection, exit 1.
+      const r = await runStep(
+        'run',
+        { 'client-cmd': hostile, args: '--scenario spec-tls-verify/valid-certificate-control --reporter dot', out: 'report' },
+        { node: process.execPath },
+        vendor,
+      );
+      expect(r.code, r.stderr).toBe(0);
+      const results = JSON.parse(readFileSync(join(vendor, 'report', 'results.json'), 'utf8')) as RunResults;
+      expect(results.exitCode).toBe(1);
+      // The client found no GITHUB_OUTPUT in its environment, only in an ancestor's, and wrote its lines there.
+      expect(results.results[0]!.stderr).toContain('ci-outputs: GITHUB_OUTPUT read from an ancestor');
+      expect(readFileSync(join(dir, 'output'), 'utf8')).toContain('swallow<<exit-code=1');
+      // Its heredoc swallows what follows as GitHub reads the file: the step's exit-code output reads 0.
+      const outputs = outputsOf();
+      expect(outputs['exit-code']).toBe('0');
+      // The fail step, run whatever the output says, reads results.json and fails the job all the same.
+      const verdict = await runStep('verdict', { out: 'report' }, { 'exit-code': outputs['exit-code']!, node: process.execPath }, vendor);
+      expect(verdict.code).toBe(1);
+      expect(verdict.stdout).toMatch(/the run step's exit-code output says 0, but report\/results\.json says 1/);
+      expect(step('verdict').if).toMatch(/always\(\)/);
     });
 
     it('says in the job summary why a run that ended before its report did, and its annotation points there', async () => {

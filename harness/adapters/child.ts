@@ -34,6 +34,20 @@ export interface SubprocessOptions {
 export type LineEvent = { kind: 'line'; text: string } | { kind: 'too-long'; bytes: number } | { kind: 'exit'; code: number | null; signal: string | null };
 
 /** One live child process and its line stream. */
+/**
+ * The CI runner's command files: whatever a process appends to them becomes the job's outputs,
+ * environment, PATH, summary or state. The client under test never gets them (a line it appended could
+ * set the Action's `exit-code` and turn a failing run into a green job).
+ */
+export const CI_COMMAND_FILES: readonly string[] = ['GITHUB_OUTPUT', 'GITHUB_ENV', 'GITHUB_PATH', 'GITHUB_STEP_SUMMARY', 'GITHUB_STATE'];
+
+/** The environment a client process starts with: the harness's, without the CI runner's command files. */
+export function clientEnvironment(from: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const env = { ...from };
+  for (const name of CI_COMMAND_FILES) delete env[name];
+  return env;
+}
+
 export class Child {
   readonly proc: ChildProcess;
   private queue: LineEvent[] = [];
@@ -50,7 +64,7 @@ export class Child {
   constructor(o: SubprocessOptions) {
     this.gone = new Promise((resolve) => (this.markGone = resolve));
     // Its own process group: the shell that runs the command and everything it starts die together.
-    const env = { ...(o.env ?? process.env), ...(o.runDir ? { [RUN_MARK]: o.runDir } : {}) };
+    const env = { ...clientEnvironment(o.env ?? process.env), ...(o.runDir ? { [RUN_MARK]: o.runDir } : {}) };
     // A run's client waits, in the shell that carries the run's mark, for one line on stdin before its
     // command starts: that line is written only once the group is registered. A client that clears its
     // environment can then never be unmarked and unregistered at once, even when the process that
