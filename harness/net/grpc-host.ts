@@ -127,17 +127,13 @@ export class GrpcHost<R extends GrpcRun> {
     this.open.delete(run);
   }
 
+  /** Closes the listeners: every session destroyed (the host destroys their sockets, and any connection not yet a session). */
   async close(): Promise<void> {
     for (const run of [...this.open.keys()]) this.endRun(run);
-    await Promise.all(
-      [...this.listeners.values()].map(
-        ({ server }) =>
-          new Promise<void>((resolve) => {
-            server.close(() => resolve());
-            for (const session of this.sessions) session.destroy();
-          }),
-      ),
-    );
+    const closed = [...this.listeners.values()].map(({ server }) => new Promise<void>((resolve) => server.close(() => resolve())));
+    for (const session of this.sessions) session.destroy();
+    this.sessions.clear();
+    await Promise.all(closed);
   }
 
   private async onStream(kind: GrpcKind, origin: string, stream: ServerHttp2Stream, headers: IncomingHttpHeaders): Promise<void> {

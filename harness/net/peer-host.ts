@@ -50,6 +50,8 @@ export class PeerHost {
   /** TCP connections accepted, and handshakes that reached an outcome (done or failed), on every listener. */
   private accepted = 0;
   private outcomes = 0;
+  /** Every connection open on the host's listeners (its gRPC listeners' too), destroyed when the host closes. */
+  private readonly sockets = new Set<Socket>();
   /** Connections whose other end is not the lane's client (by raw socket): recorded in no run. */
   private readonly foreign = new WeakSet<object>();
   /** Connections made by a process not the lane's client, counted. */
@@ -136,6 +138,8 @@ export class PeerHost {
   private watchTls(kind: ListenerKind, server: TlsServer): void {
     server.on('connection', (raw: Socket) => {
       this.accepted++;
+      this.sockets.add(raw);
+      raw.once('close', () => this.sockets.delete(raw));
       // Decided now, while the client end is open (a client that refuses the certificate closes it at once).
       const leaders = this.owner?.();
       if (leaders && raw.remotePort && connectionFrom(leaders, raw.remotePort, raw.localPort!) === false) {
@@ -213,19 +217,25 @@ export class PeerHost {
     if (this.active === slot) this.active = undefined;
   }
 
+  /**
+   * Closes every listener. Every connection still open is destroyed first, whatever state it is in (a
+   * TCP connection that never began its handshake, an HTTP/2 session whose client died with calls
+   * open): a listener's close waits for its connections, and a client must never hold the run's end.
+   */
   async close(): Promise<void> {
     for (const key of [...this.runs.keys()]) this.endRun(key);
-    await Promise.all([this.grpc, ...this.ownGrpc.values()].map((g) => g?.close()));
+    const grpc = [this.grpc, ...this.ownGrpc.values()].map((g) => g?.close());
     this.ownGrpc.clear();
-    await Promise.all(
-      [...this.listeners.values()].map(
-        (l) =>
-          new Promise<void>((resolve) => {
-            l.server.close(() => resolve());
-            l.server.closeAllConnections();
-          }),
-      ),
-    );
+    for (const l of this.listeners.values()) {
+      l.server.close();
+      l.server.closeAllConnections();
+    }
+    for (const raw of this.sockets) raw.destroy();
+    this.sockets.clear();
+    await Promise.all([
+      ...grpc,
+      ...[...this.listeners.values()].map((l) => new Promise<void>((resolve) => (l.server.listening ? l.server.once('close', () => resolve()) : resolve()))),
+    ]);
   }
 
   private async onRequest(kind: ListenerKind, req: IncomingMessage, res: ServerResponse): Promise<void> {

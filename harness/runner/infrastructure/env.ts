@@ -46,8 +46,18 @@ export async function openListeners(pkiDir: string, owner?: () => number[]): Pro
   return { host: await PeerHost.start(pems, owner), dispatcher: new PushDispatcher(pems), pki: pkiPaths(pkiDir), pems };
 }
 
+/** How long one part of a teardown may take before the run goes on without it (a part that hangs must not hold the report). */
+export const TEARDOWN_MS = 5000;
+
+/** `work`, or nothing once `ms` have passed: a teardown that cannot finish is left, never waited for. */
+export function bounded(work: Promise<unknown> | undefined, ms = TEARDOWN_MS): Promise<unknown> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise((resolve) => (timer = setTimeout(resolve, ms).unref()));
+  return Promise.race([Promise.resolve(work).catch(() => undefined), late]).finally(() => clearTimeout(timer));
+}
+
 export async function closeListeners(l: Listeners): Promise<void> {
-  await Promise.allSettled([l.host.close(), l.dispatcher.close()]);
+  await Promise.allSettled([bounded(l.host.close()), bounded(l.dispatcher.close())]);
 }
 
 export async function openEnv(o: EnvOptions): Promise<RunEnv> {
@@ -75,5 +85,5 @@ export async function restartHost(env: RunEnv): Promise<void> {
 }
 
 export async function closeEnv(env: RunEnv): Promise<void> {
-  await Promise.allSettled([env.host.close(), env.dispatcher.close(), env.client.close?.()]);
+  await Promise.allSettled([bounded(env.host.close()), bounded(env.dispatcher.close()), bounded(env.client.close?.())]);
 }

@@ -1,0 +1,83 @@
+/**
+ * Hardening, third pass (issue 39, H1): nothing a client does to a connection holds the end of a run.
+ * A listener's close waits for its connections, so a connection the host does not destroy itself (a
+ * TCP connection that never began its TLS handshake; an HTTP/2 session whose client died with
+ * thousands of calls open) used to hold `PeerHost.close()`, and with it the report, forever. Each
+ * case closes the host within a bound, with the connection still open on the client's side.
+ */
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { scenarioOverBinding } from '../harness/core/card-binding.js';
+import { grpcFrame } from '../harness/core/vocabulary/grpc-frame.js';
+import { encodeV1 } from '../harness/core/vocabulary/proto-wire.js';
+import { bounded } from '../harness/runner/infrastructure/env.js';
+import { peerFixture } from './helpers/peer.js';
+import { scenario } from './helpers/scenarios.js';
+import { testTemp } from './helpers/tmp.js';
+
+/** The host's close, or 'held' when it has not resolved within `ms`. */
+const closeWithin = async (close: () => Promise<void>, ms: number) => {
+  const started = Date.now();
+  const done = await Promise.race([close().then(() => 'closed' as const), new Promise<'held'>((r) => setTimeout(() => r('held'), ms).unref())]);
+  return { done, ms: Date.now() - started };
+};
+
+describe('a run’s teardown is never held by a client’s connection', () => {
+  it('TCP connections that never begin their handshake, on an HTTPS and a gRPC listener, are destroyed: the host closes at once', async () => {
+    const fx = await peerFixture();
+    const s = scenarioOverBinding(scenario('spec-tls-verify/valid-certificate-control'), 'GRPC');
+    const run = fx.start(s.peer);
+    const grpc = new URL((run.peer.card.supportedInterfaces as Array<{ url: string }>)[0]!.url);
+    const idle: Socket[] = [Number(grpc.port), Number(new URL(fx.host.origin('tls')).port)].map((port) => {
+      const sock = connect({ host: '127.0.0.1', port });
+      sock.on('error', () => {});
+      return sock;
+    });
+    try {
+      await Promise.all(idle.map((sock) => new Promise((r) => sock.once('connect', r))));
+      run.end();
+      const c = await closeWithin(() => fx.close(), 5000);
+      expect(c.done, `closed after ${c.ms} ms`).toBe('closed');
+    } finally {
+      for (const sock of idle) sock.destroy();
+    }
+  });
+
+  it('a gRPC client that dies (SIGKILL) with 2,000 calls open on one HTTP/2 session, the run still active: the host closes at once', {
+    timeout: 60_000,
+  }, async () => {
+    const fx = await peerFixture();
+    const s = scenarioOverBinding(scenario('spec-tls-verify/valid-certificate-control'), 'GRPC');
+    const run = fx.start(s.peer);
+    const url = new URL((run.peer.card.supportedInterfaces as Array<{ url: string }>)[0]!.url);
+    const ca = join(testTemp('a2a-h1-'), 'ca.pem');
+    writeFileSync(ca, fx.pki.testCa.cert);
+    const body = Buffer.from(grpcFrame(encodeV1('SendMessageRequest', { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hi' }] } })));
+    const code = `
+      const { connect } = require('node:http2');
+      const session = connect(${JSON.stringify(url.origin)}, { ca: require('node:fs').readFileSync(${JSON.stringify(ca)}) });
+      session.on('error', () => {});
+      session.on('connect', () => {
+        for (let i = 0; i < 2000; i++) {
+          const req = session.request({ ':method': 'POST', ':path': '/lf.a2a.v1.A2AService/SendStreamingMessage', 'content-type': 'application/grpc', te: 'trailers', 'a2a-version': '1.0' });
+          req.on('error', () => {});
+          req.end(Buffer.from(${JSON.stringify(body.toString('base64'))}, 'base64'));
+        }
+        setTimeout(() => process.kill(process.pid, 'SIGKILL'), 1000);
+      });`;
+    const child = spawn(process.execPath, ['-e', code], { stdio: 'ignore' });
+    await new Promise((r) => child.on('exit', r));
+    const c = await closeWithin(() => fx.close(), 5000);
+    run.end();
+    expect(c.done, `closed after ${c.ms} ms`).toBe('closed');
+  });
+
+  it('a teardown that cannot finish is left after its bound, never waited for', async () => {
+    const started = Date.now();
+    await bounded(new Promise(() => {}), 200);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+});
