@@ -3,10 +3,12 @@
  * A listener's close waits for its connections, so a connection the host does not destroy itself (a
  * TCP connection that never began its TLS handshake; an HTTP/2 session whose client died with
  * thousands of calls open) used to hold `PeerHost.close()`, and with it the report, forever. Each
- * case closes the host within a bound, with the connection still open on the client's side.
+ * case closes the host within a bound, with the connection still open on the client's side. H2: the
+ * reaper reads a dead run's bookkeeping in a folder that was the client's TMPDIR, so what it finds
+ * there may be planted: a fifo, a sparse file of gigabytes, a look-alike folder.
  */
-import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -16,6 +18,7 @@ import { encodeV1 } from '../harness/core/vocabulary/proto-wire.js';
 import { bounded } from '../harness/runner/infrastructure/env.js';
 import { peerFixture } from './helpers/peer.js';
 import { scenario } from './helpers/scenarios.js';
+import { ROOT } from './helpers/cli.js';
 import { testTemp } from './helpers/tmp.js';
 
 /** The host's close, or 'held' when it has not resolved within `ms`. */
@@ -79,5 +82,65 @@ describe('a run’s teardown is never held by a client’s connection', () => {
     const started = Date.now();
     await bounded(new Promise(() => {}), 200);
     expect(Date.now() - started).toBeLessThan(2000);
+  });
+});
+
+describe('the reaper reads only what it wrote', () => {
+  /** A dead run's folder under a TMPDIR of the test's own, aged past the reaper's minute; `plant` fills it. */
+  function deadRunFolder(plant: (dir: string) => void): { base: string; dir: string } {
+    const base = testTemp('a2a-reap-');
+    const dir = join(base, 'a2a-conformance-run-planted');
+    mkdirSync(join(dir, 'procs'), { recursive: true });
+    plant(dir);
+    const old = new Date(Date.now() - 10 * 60_000);
+    utimesSync(dir, old, old);
+    return { base, dir };
+  }
+  /** reapDeadRuns over `base`, in a child process: a reaper that blocks (a fifo) is killed at 10 s. */
+  const reapIn = (base: string) =>
+    new Promise<{ code: number | null; ms: number; out: string }>((done) => {
+      const started = Date.now();
+      const child = spawn(process.execPath, ['--import', 'tsx', '-e', REAP], {
+        cwd: ROOT,
+        env: { ...process.env, TMPDIR: base },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      child.stdout.on('data', (c) => (out += c));
+      child.stderr.on('data', (c) => (out += c));
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      child.on('exit', (code) => {
+        clearTimeout(timer);
+        done({ code, ms: Date.now() - started, out });
+      });
+    });
+  const REAP = `import('./harness/runner/infrastructure/workspace.ts').then((w) => console.log(JSON.stringify(w.reapDeadRuns())))`;
+
+  it('owner.json a fifo, a procs/ entry a fifo: never opened, the reaper returns at once and removes the planted folder', { timeout: 60_000 }, async () => {
+    const { base, dir } = deadRunFolder((d) => {
+      execFileSync('mkfifo', [join(d, 'owner.json'), join(d, 'procs', '4242')]);
+    });
+    const r = await reapIn(base);
+    expect(r.code, r.out).toBe(0);
+    expect(r.ms).toBeLessThan(10_000);
+    expect(existsSync(dir)).toBe(false);
+  });
+
+  it('owner.json a sparse 3 GiB file: not read (the reaper stays small), the folder removed', { timeout: 60_000 }, async () => {
+    const { base, dir } = deadRunFolder((d) => {
+      const fd = openSync(join(d, 'owner.json'), 'w');
+      ftruncateSync(fd, 3 * 1024 ** 3);
+      closeSync(fd);
+    });
+    const r = await reapIn(base);
+    expect(r.code, r.out).toBe(0);
+    expect(existsSync(dir)).toBe(false);
+  });
+
+  it('a folder of the prefix with no owner.json is not a run folder: left alone', { timeout: 60_000 }, async () => {
+    const { base, dir } = deadRunFolder((d) => writeFileSync(join(d, 'notes.txt'), 'mine'));
+    const r = await reapIn(base);
+    expect(r.code, r.out).toBe(0);
+    expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('mine');
   });
 });

@@ -9,7 +9,7 @@
  * SIGKILL nothing runs; the next run finds the folder (its `owner.json` names a dead process), says
  * so, kills what is left of that run's processes and removes the folder.
  */
-import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, rmSync, statSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +25,33 @@ export interface RunFolder {
 }
 
 /** Who holds a run folder (or an `--out` lock: harness/cli/output.ts): enough to tell a live owner from a dead one. */
+/** The most a file of a run folder's bookkeeping (owner.json, a procs/ entry) can hold. */
+const BOOKKEEPING_BYTES = 4096;
+
+/**
+ * A small regular file of a run folder, read: undefined where it is anything else (a fifo, a link, a
+ * device, a folder, a file over `max` bytes). The folder is the client's TMPDIR, so what is there may
+ * be planted: it is opened without following a link and without blocking on a fifo, and checked again
+ * once open (a file swapped in between), and never read past `max`.
+ */
+export function readBookkeeping(path: string, max = BOOKKEEPING_BYTES): string | undefined {
+  let fd: number | undefined;
+  try {
+    const before = lstatSync(path);
+    if (!before.isFile() || before.size > max) return undefined;
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size > max || st.ino !== before.ino) return undefined;
+    const buf = Buffer.alloc(Math.min(max, st.size));
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    return buf.subarray(0, n).toString('utf8');
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
 export interface Owner {
   pid: number;
   /** The process's start time in clock ticks (Linux `/proc/<pid>/stat` field 22): tells a reused pid apart. */
@@ -153,13 +180,8 @@ function killRunProcesses(dir: string, since?: string | null): string[] {
   if (own) groups = [...registeredGroups(dir)];
   else {
     try {
-      groups = readdirSync(join(dir, 'procs')).map((g) => {
-        try {
-          return [Number(g), readFileSync(join(dir, 'procs', g), 'utf8')];
-        } catch {
-          return [Number(g), undefined]; // unregistered meanwhile
-        }
-      });
+      // Unregistered meanwhile, or planted (not a small regular file): no start time to believe.
+      groups = readdirSync(join(dir, 'procs')).map((g) => [Number(g), readBookkeeping(join(dir, 'procs', g))]);
     } catch {
       // no registry
     }
@@ -359,11 +381,23 @@ export function reapDeadRuns(): string[] {
     } catch {
       continue;
     }
+    // Its marker: owner.json. A folder of the prefix without one is not a run folder (or one that died within ms
+    // of mkdtemp, before any key was written): left alone. One that is not a small regular file was planted by a
+    // client (its TMPDIR is the folder): never read, and the folder judged by its age alone.
+    let marked = false;
+    try {
+      lstatSync(join(dir, 'owner.json'));
+      marked = true;
+    } catch {
+      marked = false;
+    }
+    if (!marked) continue;
     let owner: Owner | undefined;
     try {
-      owner = JSON.parse(readFileSync(join(dir, 'owner.json'), 'utf8')) as Owner;
+      owner = JSON.parse(readBookkeeping(join(dir, 'owner.json')) ?? 'null') as Owner | undefined;
+      if (!owner || typeof owner.pid !== 'number' || typeof owner.command !== 'string') owner = undefined;
     } catch {
-      owner = undefined; // died before writing it (within ms of mkdtemp)
+      owner = undefined;
     }
     if (OPEN.has(dir) || (owner ? alive(owner) : recent(dir))) continue;
     // A run in another pid namespace cannot be told alive or dead from here: left alone.
