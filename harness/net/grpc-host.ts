@@ -32,6 +32,7 @@ import { V1_METHODS } from '../core/vocabulary/proto-v1.js';
 import { V1_SERVICE } from '../core/vocabulary/proto-wire.js';
 import { listenerLeaf, type Pki } from '../pki/index.js';
 import { endWith, refuseCall, writeCall, type Answering } from './grpc-answer.js';
+import { ownPorts } from './own-ports.js';
 import { connectionEvent, recordRequest, redactQuery } from './request-record.js';
 import { readBody } from './respond.js';
 
@@ -93,7 +94,10 @@ export class GrpcHost<R extends GrpcRun> {
       server.once('error', reject);
       server.listen(0, '127.0.0.1', () => resolve());
     });
-    const origin = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const port = (server.address() as AddressInfo).port;
+    ownPorts.add(port);
+    server.once('close', () => ownPorts.delete(port));
+    const origin = `https://127.0.0.1:${port}`;
     server.on('stream', (stream: ServerHttp2Stream, headers: IncomingHttpHeaders) => {
       stream.on('error', () => {}); // a client that goes mid-call: nothing to answer
       this.onStream(kind, origin, stream, headers).catch((err: unknown) => {

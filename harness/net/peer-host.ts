@@ -21,6 +21,7 @@ import { LISTENER_KINDS } from '../core/scenario.js';
 import { RUN_INPUT_BYTES, SEQ_HEADER, type HttpEvent, type Transcript } from '../core/transcript.js';
 import { answer, readBody, refuse } from './respond.js';
 import { GrpcHost } from './grpc-host.js';
+import { ownPorts } from './own-ports.js';
 import { certSubject, connectionEvent, recordRequest, redactQuery } from './request-record.js';
 
 export { redactQuery };
@@ -96,6 +97,8 @@ export class PeerHost {
           server.listen(0, '127.0.0.1', () => resolve());
         });
         const { port } = server.address() as AddressInfo;
+        ownPorts.add(port);
+        server.once('close', () => ownPorts.delete(port));
         host.listeners.set(kind, { kind, server, origin: `https://127.0.0.1:${port}` });
       }),
     );

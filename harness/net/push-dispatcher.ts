@@ -11,6 +11,7 @@ import { bodyRecord, keptChars, shedRecord, type BodyRecord } from '../core/body
 import type { Pki } from '../pki/index.js';
 import type { PushOrder } from '../core/push.js';
 import type { PushAttemptEvent, Transcript } from '../core/transcript.js';
+import { ownPorts } from './own-ports.js';
 
 /** A peer's push order, and the transcript of the run it belongs to. */
 export interface PushRequest extends PushOrder {
@@ -126,15 +127,23 @@ export class PushDispatcher {
       body,
     };
     let host: string;
+    let port: number;
     try {
       const u = new URL(p.url);
       host = u.hostname;
+      port = Number(u.port || 443);
       if (u.protocol !== 'https:') throw new Error('not https');
     } catch {
       return p.transcript.record({ ...base, outcome: 'connect-error', error: 'refused: not an https URL' });
     }
     if (!LOOPBACK.has(host))
       return p.transcript.record({ ...base, outcome: 'connect-error', error: `refused: ${host} is not loopback (the harness only ever dials 127.0.0.1)` });
+    if (ownPorts.has(port))
+      return p.transcript.record({
+        ...base,
+        outcome: 'connect-error',
+        error: `refused: port ${port} is one of the harness's own listeners, not a receiver of the client's (the harness never posts to itself)`,
+      });
     try {
       const res = await request(p.url, {
         method: 'POST',

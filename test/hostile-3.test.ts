@@ -16,7 +16,7 @@ import { scenarioOverBinding } from '../harness/core/card-binding.js';
 import { grpcFrame } from '../harness/core/vocabulary/grpc-frame.js';
 import { encodeV1 } from '../harness/core/vocabulary/proto-wire.js';
 import { bounded } from '../harness/runner/infrastructure/env.js';
-import { peerFixture } from './helpers/peer.js';
+import { bareRpc, clientAgent, peerFixture, rpcUrlOf } from './helpers/peer.js';
 import { scenario } from './helpers/scenarios.js';
 import { ROOT } from './helpers/cli.js';
 import { testTemp } from './helpers/tmp.js';
@@ -142,5 +142,35 @@ describe('the reaper reads only what it wrote', () => {
     const r = await reapIn(base);
     expect(r.code, r.out).toBe(0);
     expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('mine');
+  });
+});
+
+describe('the harness never posts to itself', () => {
+  it("H4: a push URL on the peer's own endpoint is refused before any connection: no delivery is the client's", { timeout: 30_000 }, async () => {
+    const fx = await peerFixture();
+    const agent = clientAgent(fx.pki);
+    try {
+      const run = fx.start(scenario('push-receipt/genuine').peer);
+      const rpc = rpcUrlOf(run.peer.card);
+      const sent = await bareRpc(agent, rpc, 'SendMessage', {
+        message: { messageId: 'm-h4', role: 'ROLE_USER', parts: [{ text: 'hi' }] },
+        configuration: {
+          returnImmediately: true,
+          taskPushNotificationConfig: { url: rpc, token: 't', authentication: { scheme: 'Bearer', credentials: 'c' } },
+        },
+      });
+      expect(sent.status).toBe(200);
+      const attempts = () => run.transcript.events.filter((e) => e.kind === 'push-attempt');
+      const end = Date.now() + 10_000;
+      while (attempts().length === 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+      expect(attempts().length).toBeGreaterThan(0);
+      for (const a of attempts()) expect(a).toMatchObject({ outcome: 'connect-error', error: expect.stringMatching(/harness's own listeners/) });
+      // Nothing the dispatcher sent reached the peer's own endpoint as a request.
+      expect(run.transcript.events.filter((e) => e.kind === 'http' && e.method === 'POST' && !e.rpc)).toEqual([]);
+      run.end();
+    } finally {
+      await agent.close();
+      await fx.close();
+    }
   });
 });
