@@ -131,8 +131,8 @@ export class Session implements RunBase {
 
   /**
    * A call on the interface the plan chose. One refused for now with the wait named (503 or 429 with
-   * Retry-After) is sent again once after that wait by the transport, on every method and binding
-   * (`waitFits`, below). A client that retries blindly repeats any failing call at once instead.
+   * Retry-After) is sent again after that wait by the transport, on every method and binding, while
+   * the run has room (`waitFits`). A client that retries blindly repeats any failing call at once instead.
    */
   async call(method: string, params: unknown): Promise<RpcOutcome> {
     const id = Math.floor(Math.random() * 1e9);

@@ -13,7 +13,7 @@ import type { HttpEvent } from '../../../transcript.js';
 import { isTerminal } from '../../../transcript.js';
 import { ledgerEvidence, verdict, wireEvidence } from '../../../verdict.js';
 import { rpcCalls } from '../../evidence.js';
-import { mintedBy, namesTask, STREAM_CUT as CUT } from '../../knowledge.js';
+import { deliveredEvent, mintedBy, namesTask, STREAM_CUT as CUT } from '../../knowledge.js';
 import { mustComplete } from '../../graders.js';
 import { binds, harm, informational, met, notBinding, type RuleOf } from '../../rule.js';
 
@@ -124,23 +124,25 @@ export const STREAM_RECOVERY: RuleOf<'STREAM-RECOVERY'> = {
     });
     if (minted.length > 0)
       return harm(
-        `the stream #${cut.seq} ended early and the original message was sent again at #${minted[0]!.e.seq}: a second task (${minted[0]!.t.id}) for one intent`,
+        `the stream #${cut.seq} ended early and the intent was started again at #${minted[0]!.e.seq} (${minted[0]!.e.rpc!.method}): a second task (${minted[0]!.t.id}) for one intent`,
         [
           wireEvidence(cut.seq, `${cut.rpc!.method}: ${cut.note}`),
           ...minted.map(({ e, t }) => ledgerEvidence(t.mintedSeq, `task ${t.id} minted by the message sent again at #${e.seq}`)),
         ],
       );
-    if (resent.length > 0)
+    // No task minted by it: the peer took it for the same message (§3.3.1, by messageId).
+    const deduplicated = resent.filter((e) => e.deduplicated);
+    if (deduplicated.length > 0)
       return verdict(
         'NON_STRICT',
-        `the stream #${cut.seq} ended early and the original message was sent again at #${resent[0]!.seq}; the peer deduplicated it (§3.3.1)`,
-        [wireEvidence(cut.seq, `${cut.rpc!.method}: ${cut.note}`), wireEvidence(resent[0]!.seq, 'the same message, sent again')],
+        `the stream #${cut.seq} ended early and the original message was sent again at #${deduplicated[0]!.seq}; the peer deduplicated it (§3.3.1)`,
+        [wireEvidence(cut.seq, `${cut.rpc!.method}: ${cut.note}`), wireEvidence(deduplicated[0]!.seq, 'the same message, sent again')],
         { basis: 'duty', level: 'convention' },
       );
     // Following up counts calls about the task the cut stream was about (ListTasks only where the cut came before any
     // event named it): a GetTask of another task is no recovery of this one.
     const own = cut.taskId ?? mintedBy(x, cut)?.id;
-    const named = x.events.some((e) => e.kind === 'sse' && e.requestSeq === cut.seq);
+    const named = x.events.some((e) => e.kind === 'sse' && e.requestSeq === cut.seq && deliveredEvent(x, e));
     const followed = calls.find(
       (e) =>
         e.seq > cut.seq &&
