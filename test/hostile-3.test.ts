@@ -16,6 +16,13 @@ import { scenarioOverBinding } from '../harness/core/card-binding.js';
 import { grpcFrame } from '../harness/core/vocabulary/grpc-frame.js';
 import { encodeV1 } from '../harness/core/vocabulary/proto-wire.js';
 import { bounded } from '../harness/runner/infrastructure/env.js';
+import { createServer as httpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { makePki } from '../harness/pki/index.js';
+import { PushDispatcher } from '../harness/net/push-dispatcher.js';
+import { Transcript } from '../harness/core/transcript.js';
+import { runConformance } from '../harness/runner/engine/run.js';
+import { BUILTIN_FILES } from './helpers/scenarios.js';
 import { bareRpc, clientAgent, peerFixture, rpcUrlOf } from './helpers/peer.js';
 import { scenario } from './helpers/scenarios.js';
 import { ROOT } from './helpers/cli.js';
@@ -172,5 +179,86 @@ describe('the harness never posts to itself', () => {
       await agent.close();
       await fx.close();
     }
+  });
+});
+
+/** A receiver that takes the whole request, then answers as `mode` says (H3). */
+type Mute = 'hang' | 'close' | 'late500' | 'bigheaders' | 'ok';
+
+describe('H3: a delivery written and never acknowledged is graded', () => {
+  it('the dispatcher records how far each post got: held, closed, an unreadable answer, a late status, a prompt one', { timeout: 60_000 }, async () => {
+    const pki = await makePki();
+    const dispatcher = new PushDispatcher(pki, { answerMs: 1500 });
+    const server = httpsServer({ cert: pki.receiver.cert, key: pki.receiver.key }, (req, res) => {
+      req.resume();
+      req.on('end', () => {
+        const mode = req.url!.slice(1) as Mute;
+        if (mode === 'close') req.socket.destroy();
+        else if (mode === 'late500') setTimeout(() => res.writeHead(500).end(), 800);
+        else if (mode === 'bigheaders') {
+          for (let i = 0; i < 200; i++) res.setHeader(`x-padding-${i}`, 'a'.repeat(1000));
+          res.writeHead(200).end();
+        } else if (mode === 'ok') res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as AddressInfo).port;
+    const transcript = new Transcript(() => performance.now());
+    try {
+      const post = (mode: Mute) =>
+        dispatcher.dispatch({
+          mode: 'plain',
+          url: `https://127.0.0.1:${port}/${mode}`,
+          taskId: 't1',
+          state: 'TASK_STATE_COMPLETED',
+          payload: { mode },
+          transcript,
+        });
+      const started = Date.now();
+      const [hang, close, late, big, ok] = await Promise.all((['hang', 'close', 'late500', 'bigheaders', 'ok'] as Mute[]).map(post));
+      expect(hang).toMatchObject({ outcome: 'unanswered', unanswered: 'held', error: expect.stringMatching(/no answer within 1500 ms/) });
+      expect(close).toMatchObject({ outcome: 'unanswered', unanswered: 'closed' });
+      expect(big).toMatchObject({ outcome: 'unanswered', unanswered: 'unreadable', error: expect.stringMatching(/HPE_HEADER_OVERFLOW/) });
+      // A status after 800 ms is an answer (the old 2 s headers timeout cut later ones off as "timeout").
+      expect(late).toMatchObject({ outcome: 'http-error', status: 500 });
+      expect(ok).toMatchObject({ outcome: 'delivered', status: 204 });
+      // The held post gave up at its wait, not at the test's timeout.
+      expect(Date.now() - started).toBeLessThan(15_000);
+      expect(dispatcher.longestMs).toBeGreaterThan(1500);
+    } finally {
+      await dispatcher.close();
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  // The reference client behind the NDJSON protocol, its receiver made to misbehave by a preload
+  // (test/fixtures/clients/mute-receiver.mjs): it takes each delivery and acts on it as usual.
+  const MUTED = (mode: Mute) =>
+    `A2A_MUTE=${mode} "${process.execPath}" --import "${join(ROOT, 'test/fixtures/clients/mute-receiver.mjs')}" "${join(ROOT, 'test/fixtures/clients/reference-ndjson.mjs')}"`;
+  const PICK = /^push-receipt\/genuine$/;
+
+  it('a receiver that hangs, closes, answers 500 late or answers unreadably gets PUSH-RECEIPT NON_STRICT or FAIL, never INFORMATIONAL', {
+    timeout: 180_000,
+  }, async () => {
+    const seen: Record<string, string> = {};
+    for (const mode of ['hang', 'close', 'late500', 'bigheaders'] as Mute[]) {
+      const r = await runConformance({
+        clientCmd: MUTED(mode),
+        cwd: ROOT,
+        files: BUILTIN_FILES,
+        pick: { grep: { source: PICK.source, test: (t) => PICK.test(t) } },
+        seed: `h3-${mode}`,
+      });
+      expect(r.results.length, mode).toBe(1);
+      const x = r.results[0]!;
+      expect(x.stderr ?? '', mode).toContain(`[mute-receiver] ${mode}`);
+      const check = x.checks.find((c) => c.rule === 'PUSH-RECEIPT')!;
+      seen[mode] = `${check.verdict}: ${check.reason}`;
+      expect(x.verdict, `${mode}: ${check.reason}`).not.toBe('PASS');
+      expect(check.verdict, `${mode}: ${check.reason}`).toBe(mode === 'late500' ? 'FAIL' : 'NON_STRICT');
+      expect(check.reason, mode).toMatch(mode === 'late500' ? /answered 500/ : /never answered/);
+    }
+    console.log(`H3 verdicts: ${JSON.stringify(seen, null, 1)}`);
   });
 });

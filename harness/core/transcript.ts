@@ -151,7 +151,18 @@ export interface PushAttemptEvent extends EventBase {
   taskId: string;
   url: string;
   state: string;
-  outcome: 'delivered' | 'tls-error' | 'connect-error' | 'http-error' | 'timeout';
+  /**
+   * How far the post got: refused or no connection (`connect-error`), a TLS failure the sender saw
+   * (`tls-error`), no connection or handshake in time (`timeout`), the request written in full and no
+   * answer (`unanswered`), or a status (`delivered` for 2xx, `http-error`).
+   */
+  outcome: 'delivered' | 'tls-error' | 'connect-error' | 'http-error' | 'timeout' | 'unanswered';
+  /**
+   * Why an `unanswered` post got no answer: the receiver held it past the dispatcher's wait, closed the
+   * connection without a status (a receiver refusing the sender's certificate under TLS 1.3 does the
+   * same), or answered with headers that could not be read.
+   */
+  unanswered?: 'held' | 'closed' | 'unreadable';
   error?: string;
   status?: number;
   /** What the dispatcher presented and trusted. */

@@ -92,6 +92,17 @@ export function cardReadEvidence(x: GradeInput): EvidenceRef[] {
 }
 
 /**
+ * The delivery reached the receiver's handler: it answered (any status: a receiver may act on a
+ * delivery and answer 500), held the request past the dispatcher's wait, or answered unreadably. A
+ * TLS or connection failure never reached it; nor, for a forged sender, did a post whose connection
+ * closed with no answer (a receiver refusing the sender's certificate under TLS 1.3 closes so, after
+ * the request is out). A genuine post closed so may have been read: news of the task, in the client's
+ * favour, as PUSH-RECEIPT grades the missing answer.
+ */
+export const reached = (a: PushAttemptEvent) =>
+  a.outcome === 'delivered' || a.outcome === 'http-error' || (a.outcome === 'unanswered' && (a.unanswered !== 'closed' || a.genuine !== false));
+
+/**
  * The first event at which the client saw one of its tasks in a state `wanted` accepts: a 2xx answer
  * carrying it, a stream event, or a genuine push delivered to the client's receiver.
  */
@@ -104,11 +115,14 @@ export function stateSeen(
       return { seq: e.seq, fact: `${e.rpc?.method ?? e.method} answered with task ${e.taskId} in ${e.taskState}` };
     if (e.kind === 'sse' && wanted(e.state, e.taskId)) return { seq: e.seq, fact: `an event of task ${e.taskId} in ${e.state}` };
     // A forged delivery tells the client nothing true (peers/runtime/forge.ts): PUSH-AUTHENTICITY grades what it did with one.
-    // A receiver that answered at all had the body (one that answers 500 after taking it: PUSH-RECEIPT grades the status).
-    if (e.kind === 'push-attempt' && (e.outcome === 'delivered' || e.outcome === 'http-error') && e.genuine !== false && wanted(e.state, e.taskId))
+    // A receiver that answered at all had the body (one that answers 500 after taking it: PUSH-RECEIPT grades the status),
+    // and one that took the request and never answered may have read it (PUSH-RECEIPT grades the silence).
+    if (e.kind === 'push-attempt' && reached(e) && e.genuine !== false && wanted(e.state, e.taskId))
       return {
         seq: e.seq,
-        fact: `a push of task ${e.taskId} in ${e.state} delivered${e.status !== undefined && e.status >= 300 ? ` (answered ${e.status})` : ''}`,
+        fact: `a push of task ${e.taskId} in ${e.state} delivered${
+          e.status !== undefined && e.status >= 300 ? ` (answered ${e.status})` : e.outcome === 'unanswered' ? ' (never answered)' : ''
+        }`,
       };
   }
   return undefined;

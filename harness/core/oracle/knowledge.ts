@@ -19,7 +19,7 @@
  */
 import type { HttpEvent, PushAttemptEvent, StreamEvent, TaskRecord } from '../transcript.js';
 import { isTerminal } from '../transcript.js';
-import { failed, https, probeTasks, pushAttempts, rpcCalls, startAttempts, stateAt, type GradeInput } from './evidence.js';
+import { failed, https, reached, probeTasks, pushAttempts, rpcCalls, startAttempts, stateAt, type GradeInput } from './evidence.js';
 
 /** Genuine news of a task: when it reached the client, and what it said. */
 export interface Word {
@@ -52,12 +52,8 @@ export const cutAnswer = (e: HttpEvent) => /^scripted: connection dropped/.test(
 /** When a push's post began: the moment the receiver could have acted on it. */
 export const postedAt = (a: PushAttemptEvent) => a.sentT ?? a.t;
 
-/**
- * The delivery reached the receiver's handler: it answered (any status: a receiver may act on a
- * delivery and answer 500), or the wait for its answer timed out after the request went out. A TLS
- * or connection failure never reached it.
- */
-export const reached = (a: PushAttemptEvent) => a.outcome === 'delivered' || a.outcome === 'http-error' || a.outcome === 'timeout';
+/** Whether a delivery reached the receiver's handler (evidence.ts, where stateSeen reads it too). */
+export { reached };
 
 /**
  * The wait a refusal asked for, in ms: a 429 or 503 (gRPC's UNAVAILABLE keeps the peer's HTTP status

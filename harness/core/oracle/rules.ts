@@ -41,9 +41,10 @@ import { PUSH_RECEIPT } from './rules/wire/push-receipt.js';
  * the client cannot decode is neither completable nor needed), seed 001's trust rules (1), seed 003's
  * handshake rules (1), and the rules from the spec's own text (`a2a-1.0.1`: 1 adds the choice among
  * bindings and the tenant to SPEC-INTERFACE-SELECTION, and STREAM-RECOVERY; 2 the client as webhook
- * receiver: PUSH-AUTHENTICITY, PUSH-TASK-MATCH, PUSH-RECEIPT).
+ * receiver: PUSH-AUTHENTICITY, PUSH-TASK-MATCH, PUSH-RECEIPT; 3 acts read against what the client
+ * knew, WIRE-NO-DESTROYED-WORK; 4 PUSH-RECEIPT grades a delivery written and never answered).
  */
-export const RULESET_VERSION = 'seed-000@3+seed-001@1+seed-003@1+a2a-1.0.1@3';
+export const RULESET_VERSION = 'seed-000@3+seed-001@1+seed-003@1+a2a-1.0.1@4';
 
 /** Every rule, in the order of their stable ids. */
 const REGISTRY = [

@@ -20,8 +20,6 @@ import type { Prepared } from './prepare.js';
  * kills a process 2 s after the abort and waits for it to exit, so it settles well inside this.
  */
 const ABORT_GRACE_MS = 5000;
-/** The longest a push still under way at the decision delays the seal: past the dispatcher's own header timeout (2 s). */
-const PUSH_SETTLE_MS = 2500;
 
 /** What a driven run leaves for grading. */
 export interface Driven {
@@ -94,7 +92,11 @@ export async function drive(s: Scenario, env: RunEnv, base: Prepared['base']): P
     // Let in-flight pushes, state changes and handshake outcomes land before the ledger is read (a push's outcome
     // can take the dispatcher's own timeouts: a genuine push the client acted on must not be lost to the seal).
     // A push the client acted on before the peer read its answer is recorded here, not lost (found under load).
-    await Promise.all([new Promise((r) => setTimeout(r, 30)), env.host.handshakesSettled(1000), env.dispatcher.settled(d.transcript, PUSH_SETTLE_MS)]);
+    await Promise.all([
+      new Promise((r) => setTimeout(r, 30)),
+      env.host.handshakesSettled(1000),
+      env.dispatcher.settled(d.transcript, env.dispatcher.longestMs),
+    ]);
   } catch (err) {
     d.transcript.record({ kind: 'harness', level: 'error', message: (err as Error).stack ?? String(err) });
   } finally {

@@ -5,7 +5,7 @@
 import type { ClientAdapter } from '../../adapters/contract.js';
 import type { Hello } from '../../core/vocabulary/types.js';
 import { PeerHost } from '../../net/peer-host.js';
-import { PushDispatcher } from '../../net/push-dispatcher.js';
+import { ANSWER_MS, PushDispatcher } from '../../net/push-dispatcher.js';
 import { makePki, pkiPaths, readPki, writePki, type Pki, type PkiFiles } from '../../pki/index.js';
 
 /** The listeners peers are mounted on, and the PKI they serve with. */
@@ -65,7 +65,8 @@ export async function openEnv(o: EnvOptions): Promise<RunEnv> {
   const [host, hello] = await Promise.all([PeerHost.start(pki, ownerOf(o.client)), o.hello ?? o.client.hello()]);
   return {
     host,
-    dispatcher: new PushDispatcher(pki),
+    // A receiver's time to answer a delivery scales like every deadline of the run.
+    dispatcher: new PushDispatcher(pki, { answerMs: Math.round(ANSWER_MS * o.deadlineMultiplier) }),
     pki: pkiPaths(o.pkiDir),
     pems: pki,
     client: o.client,

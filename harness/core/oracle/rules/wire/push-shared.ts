@@ -42,6 +42,13 @@ export const RECEIPT_2XX: Source = {
   quote: 'Clients MUST respond with HTTP 2xx status codes to acknowledge successful receipt',
   level: 'MUST',
 };
+/** The test protocol's own duty to answer at all (docs/protocol.md): the MUST above binds a successful receipt, which silence hides. */
+export const ANSWER_IN_TIME: Source = {
+  doc: 'a2a-conformance/1',
+  section: 'docs/protocol.md, Pushes',
+  quote: 'A receiver SHOULD answer every delivery it has read with a status within 10 seconds.',
+  level: 'SHOULD',
+};
 export const IDEMPOTENT: Source = {
   doc: 'A2A v1.0.1',
   section: RECEIVER_SECTION,
@@ -77,7 +84,12 @@ export const forged = (x: GradeInput, which: (forgery: string | undefined) => bo
   pushAttempts(x).filter((a) => a.genuine === false && which(a.forgery));
 
 /** The push's status as the report says it: the receiver's answer, or why there was none. */
-export const answered = (a: PushAttemptEvent) => (a.status !== undefined ? `answered ${a.status}` : `${a.outcome}${a.error ? ` (${a.error})` : ''}`);
+export const answered = (a: PushAttemptEvent) =>
+  a.status !== undefined
+    ? `answered ${a.status}`
+    : a.outcome === 'unanswered'
+      ? `never answered (${a.error ?? a.unanswered})`
+      : `${a.outcome}${a.error ? ` (${a.error})` : ''}`;
 export { reached };
 
 /** The receiver refused the delivery (a 4xx: 401, 403, 404…): the wire shows the client turned it away. */
