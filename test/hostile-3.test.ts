@@ -9,7 +9,9 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { connect as http2Connect, type ClientHttp2Session } from 'node:http2';
 import { connect, type Socket } from 'node:net';
+import { request as undiciRequest } from 'undici';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { scenarioOverBinding } from '../harness/core/card-binding.js';
@@ -26,6 +28,7 @@ import { BUILTIN_FILES } from './helpers/scenarios.js';
 import { bareRpc, clientAgent, peerFixture, rpcUrlOf } from './helpers/peer.js';
 import { scenario } from './helpers/scenarios.js';
 import { ROOT } from './helpers/cli.js';
+import { mainRun, runMain } from './helpers/main.js';
 import { testTemp } from './helpers/tmp.js';
 
 /** The host's close, or 'held' when it has not resolved within `ms`. */
@@ -260,5 +263,160 @@ describe('H3: a delivery written and never acknowledged is graded', () => {
       expect(check.reason, mode).toMatch(mode === 'late500' ? /answered 500/ : /never answered/);
     }
     console.log(`H3 verdicts: ${JSON.stringify(seen, null, 1)}`);
+  });
+});
+
+describe('odd calls and oversize bodies are answered as the client’s, on every listener', () => {
+  /** One call on an HTTP/2 session: its response headers, or the error that ended it. */
+  const call = (session: ClientHttp2Session, headers: Record<string, string>, body?: Buffer) =>
+    new Promise<{ headers?: Record<string, unknown>; error?: string }>((resolve) => {
+      const req = session.request(headers, { endStream: body === undefined });
+      let got: Record<string, unknown> | undefined;
+      req.on('response', (h) => (got = { ...h }));
+      req.on('trailers', (h) => (got = { ...got, ...h }));
+      req.on('error', (e) => resolve({ error: (e as NodeJS.ErrnoException).code ?? e.message }));
+      req.on('close', () => resolve(got ? { headers: got } : { error: `closed, code ${req.rstCode}` }));
+      req.resume();
+      if (body) req.end(body);
+    });
+
+  it('gRPC: OPTIONS *, TRACE, TRACK and CONNECT are UNIMPLEMENTED; a 3 MiB message is RESOURCE_EXHAUSTED; each recorded as the client’s call, no harness error', {
+    timeout: 60_000,
+  }, async () => {
+    const fx = await peerFixture();
+    const s = scenarioOverBinding(scenario('spec-tls-verify/valid-certificate-control'), 'GRPC');
+    const run = fx.start(s.peer);
+    const url = new URL((run.peer.card.supportedInterfaces as Array<{ url: string }>)[0]!.url);
+    const session = http2Connect(url.origin, { ca: fx.pki.testCa.cert });
+    session.on('error', () => {});
+    try {
+      const odd: Record<string, unknown> = {};
+      for (const method of ['OPTIONS', 'TRACE', 'TRACK'])
+        odd[method] = (await call(session, { ':method': method, ':path': method === 'OPTIONS' ? '*' : '/lf.a2a.v1.A2AService/GetTask' })).headers?.[
+          'grpc-status'
+        ];
+      odd.CONNECT = (await call(session, { ':method': 'CONNECT', ':authority': url.host })).headers?.['grpc-status'];
+      expect(odd).toEqual({ OPTIONS: '12', TRACE: '12', TRACK: '12', CONNECT: '12' });
+      const big = Buffer.alloc(3 * 1024 * 1024 + 5, 0x61);
+      big.writeUInt8(0, 0);
+      big.writeUInt32BE(big.length - 5, 1);
+      const over = await call(
+        session,
+        { ':method': 'POST', ':path': '/lf.a2a.v1.A2AService/SendMessage', 'content-type': 'application/grpc', te: 'trailers', 'a2a-version': '1.0' },
+        big,
+      );
+      expect(over.headers?.['grpc-status'], JSON.stringify(over)).toBe('8');
+      const events = run.transcript.events;
+      expect(events.filter((e) => e.kind === 'harness' && e.level === 'error')).toEqual([]);
+      const calls = events.filter((e) => e.kind === 'http');
+      expect(calls.map((e) => e.kind === 'http' && `${e.method} ${e.grpc?.status}`)).toEqual(['OPTIONS 12', 'TRACE 12', 'TRACK 12', 'CONNECT 12', 'POST 8']);
+      run.end();
+    } finally {
+      session.destroy();
+      await fx.close();
+    }
+  });
+
+  it('JSON-RPC: a 3 MiB request gets its 413, not a reset', { timeout: 60_000 }, async () => {
+    const fx = await peerFixture();
+    const agent = clientAgent(fx.pki);
+    try {
+      const run = fx.start(scenario('spec-tls-verify/valid-certificate-control').peer);
+      const res = await undiciRequest(rpcUrlOf(run.peer.card), {
+        method: 'POST',
+        dispatcher: agent,
+        headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+        body: `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"pad":"${'a'.repeat(3 * 1024 * 1024)}"}}`,
+      });
+      await res.body.dump();
+      expect(res.statusCode).toBe(413);
+      expect(run.transcript.events.filter((e) => e.kind === 'harness' && e.level === 'error')).toEqual([]);
+      run.end();
+    } finally {
+      await agent.close();
+      await fx.close();
+    }
+  });
+});
+
+describe('a client’s own text stays one line in every output', () => {
+  const NAMED = `"${process.execPath}" "${join(ROOT, 'test/fixtures/clients/hostile.mjs')}" newline-name`;
+  const ONE = '/^spec-tls-verify\\/valid-certificate-control$/';
+  /** Lines that would act on GitHub (a workflow command) or forge a row: none may come from the client's name. */
+  const commands = (text: string) => text.split('\n').filter((l) => /^\s*::/.test(l) || /^\| forged/.test(l));
+  /** Markdown with its inline code spans taken out: what a renderer would read as markup. */
+  const outsideCode = (md: string) => md.replace(/(`+)[\s\S]*?\1/g, '');
+
+  it('a hello name and version of several lines (workflow commands, a table row, HTML, an @mention): run, doctor, report and matrix print it escaped, summary.md as code', {
+    timeout: 120_000,
+  }, async () => {
+    const r = await mainRun(['--client-cmd', NAMED, '--grep', ONE]);
+    expect(r.results.results).toHaveLength(1);
+    expect(r.results.client.name).toContain('\n::notice');
+    expect(commands(r.stdout + r.stderr), r.stdout).toEqual([]);
+    expect(r.stdout).toContain('client hostile\\u{a}::stop-commands::ends');
+    const summary = readFileSync(join(r.out, 'summary.md'), 'utf8');
+    expect(commands(summary)).toEqual([]);
+    expect(outsideCode(summary)).not.toMatch(/<img|@octocat|::notice|::error/);
+
+    const doctor = await runMain(['doctor', '--client-cmd', NAMED]);
+    expect(doctor.stdout).toContain('hello: hostile\\u{a}::stop-commands::ends');
+    expect(commands(doctor.stdout + doctor.stderr)).toEqual([]);
+
+    // A matrix of this client and another (report over two results files): the console and summary.md.
+    const other = join(testTemp('a2a-names-'), 'other.json');
+    writeFileSync(other, JSON.stringify({ ...r.results, client: { ...r.results.client, name: 'other', version: '2' } }));
+    const out = join(testTemp('a2a-names-'), 'matrix');
+    const m = await runMain(['report', join(r.out, 'results.json'), other, '--out', out]);
+    expect(m.stdout).toContain('a2a-conformance matrix · 2 client(s)');
+    expect(commands(m.stdout + m.stderr), m.stdout).toEqual([]);
+    const grid = readFileSync(join(out, 'summary.md'), 'utf8');
+    expect(commands(grid)).toEqual([]);
+    expect(outsideCode(grid)).not.toMatch(/<img|@octocat|::notice|::error|\*\*tier 1\*\*/);
+  });
+});
+
+describe('nothing written beside the report may land inside --out', () => {
+  it('a reporter file, --update-expectations and --export naming a file inside --out are refused before the run, in one line, nothing made', async () => {
+    const base = testTemp('a2a-inside-out-');
+    const out = join(base, 'report');
+    const cases: Array<[string[], RegExp]> = [
+      [['run', '--client', 'reference', '--reporter', `tap=${join(out, 'results.json')}`, '--out', out], /--reporter tap= .*results\.json is inside --out/],
+      [['run', '--client', 'reference', '--reporter', `junit=${join(out, 'sub', 'j.xml')}`, '--out', out], /--reporter junit= .* is inside --out/],
+      [['run', '--client', 'reference', '--update-expectations', join(out, 'expect.json'), '--out', out], /--update-expectations .* is inside --out/],
+      [['properties', '--client', 'reference', '--export', join(out, 'cx.scenario.json'), '--out', out], /--export .* is inside --out/],
+    ];
+    for (const [args, said] of cases) {
+      const r = await runMain(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+      expect(r.stderr).toMatch(said);
+      expect(existsSync(out), args.join(' ')).toBe(false);
+    }
+  });
+});
+
+describe('report --compare counts what a vendor would call lost', () => {
+  it('a scenario graded before and UNSUPPORTED now is a regression (exit 1); a results file holding one id twice is refused in one line', {
+    timeout: 60_000,
+  }, async () => {
+    const r = await mainRun(['--client', 'reference', '--grep', '/^spec-tls-verify\\/(valid-certificate-control|untrusted-ca)$/']);
+    expect(r.results.results).toHaveLength(2);
+    expect(r.results.results.every((x) => x.verdict === 'PASS')).toBe(true);
+    const dir = testTemp('a2a-compare-');
+    const old = join(r.out, 'results.json');
+    const declined = join(dir, 'declined.json');
+    const [first, second] = r.results.results;
+    writeFileSync(declined, JSON.stringify({ ...r.results, results: [{ ...first!, verdict: 'UNSUPPORTED' }, second] }));
+    const lost = await runMain(['report', '--compare', old, declined]);
+    expect(lost.code, lost.stdout).toBe(1);
+    expect(lost.stdout).toMatch(/regressions: 1/);
+    expect(lost.stdout).toContain(`${first!.id}  PASS → UNSUPPORTED`);
+    const twice = join(dir, 'twice.json');
+    writeFileSync(twice, JSON.stringify({ ...r.results, results: [first, { ...first!, verdict: 'FAIL' }, second] }));
+    const dup = await runMain(['report', '--compare', old, twice]);
+    expect(dup.code).toBe(2);
+    expect(dup.stderr).toMatch(new RegExp(`holds scenario ${first!.id.replace(/[/.]/g, '\\$&')} twice`));
+    expect(dup.stderr.trim().split('\n')).toHaveLength(1);
   });
 });

@@ -168,6 +168,20 @@ export class GrpcHost<R extends GrpcRun> {
     const method = String(headers[':method'] ?? 'POST');
     const path = redactQuery(String(headers[':path'] ?? '/'));
     const ev = recordRequest(transcript, kind, origin, { method, headers, socket }, path);
+    // A gRPC call is a POST to /<service>/<method> (gRPC over HTTP/2). Anything else (OPTIONS *, TRACE, CONNECT, a
+    // path with no leading slash) is the client's odd call, answered UNIMPLEMENTED and recorded as its own.
+    if (method !== 'POST' || !path.startsWith('/')) {
+      stream.resume();
+      return refuseCall(
+        transcript,
+        ev,
+        stream,
+        405,
+        GRPC_STATUS.UNIMPLEMENTED,
+        `a ${method} to ${path} is not a gRPC call (gRPC calls are POSTs)`,
+        'not a gRPC call',
+      );
+    }
     let body: Buffer | undefined;
     try {
       body = await bodyOf(stream);

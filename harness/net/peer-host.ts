@@ -291,6 +291,7 @@ async function admit(transcript: Transcript, ev: HttpEvent, req: IncomingMessage
   try {
     body = await readBody(req);
   } catch (err) {
+    // What still comes of the body is read and dropped for a while (respond.ts), so the client gets this answer.
     refuse(transcript, ev, res, 413, (err as Error).message, 'request body too large');
     return undefined;
   }

@@ -12,16 +12,31 @@ import { addStreamEvent, bodyRecord, keptChars, shedRecord, type BodyRecord } fr
 
 const MAX_BODY = 2 * 1024 * 1024;
 
-/** A request's body, up to MAX_BODY bytes (an HTTP/1.1 request, or an HTTP/2 stream). */
+/**
+ * A body past the bound is refused, not cut: the harness stops keeping it, reads and drops what still
+ * comes for a while (so the refusal reaches a client that is still sending, rather than a reset), and
+ * only then closes the request.
+ */
+const LINGER_MS = 2000;
+const LINGER_BYTES = 16 * 1024 * 1024;
+
+/** A request's body, up to MAX_BODY bytes (an HTTP/1.1 request, or an HTTP/2 stream); rejects past it (see LINGER_MS). */
 export function readBody(req: Readable): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let over = false;
     req.on('data', (c: Buffer) => {
       size += c.length;
+      if (over) {
+        if (size > MAX_BODY + LINGER_BYTES) req.destroy();
+        return;
+      }
       if (size > MAX_BODY) {
+        over = true;
+        chunks.length = 0;
         reject(new Error(`body over ${MAX_BODY} bytes`));
-        req.destroy();
+        setTimeout(() => req.destroy(), LINGER_MS).unref();
         return;
       }
       chunks.push(c);
