@@ -2,21 +2,14 @@
 import { checkBehind, controlSentence, incompleteSentence, type RunResults } from '../harness/core/results.js';
 import { sourceLabel } from '../harness/core/sources.js';
 import { VERDICT_KINDS } from '../harness/core/verdict.js';
-import { printableInline } from '../harness/core/text.js';
+import { markdownCode } from '../harness/core/text.js';
 
 /**
  * Untrusted text (a client's name, a scenario id, a reason that quotes the wire) as an inline code
  * span: no markup, no HTML, no autolink and no @mention survive in one; controls are shown escaped,
  * and a table's pipe is escaped (GFM splits cells before it reads code spans).
  */
-const md = (s: string, cell = true) => {
-  const text = cell ? printableInline(s).replace(/\|/g, '\\|') : printableInline(s);
-  if (!text) return '';
-  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((r) => r.length));
-  const fence = '`'.repeat(longest + 1);
-  const pad = /^[`\s]|[`\s]$/.test(text) ? ' ' : '';
-  return `${fence}${pad}${text}${pad}${fence}`;
-};
+const md = markdownCode;
 
 export function renderMarkdown(r: RunResults, reportPath?: string): string {
   const lines: string[] = [];

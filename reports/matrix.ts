@@ -7,6 +7,7 @@
 import { makeBadge } from 'badge-maker';
 import type { Matrix, MatrixClient, MatrixEntry } from '../harness/core/matrix.js';
 import { LEVELS } from '../harness/core/sources.js';
+import { markdownCode } from '../harness/core/text.js';
 import { VERDICT_KINDS } from '../harness/core/verdict.js';
 import { renderMatrixHtml } from './html/matrix.js';
 import { renderReports, type RenderedReport } from './index.js';
@@ -29,6 +30,9 @@ export function badgeSvg(m: Pick<Matrix, 'harness' | 'ruleset'>, c: MatrixClient
 }
 
 /** The matrix as Markdown: tiers, then clients × levels. */
+/** A client as summary.md names it: its hello's name and version are the client's own text, shown as code. */
+const who = (c: MatrixClient, cell = true) => `${markdownCode(c.name, cell)} ${markdownCode(c.version, cell)}`;
+
 export function renderMatrixMarkdown(m: Matrix): string {
   const lines = [
     `# A2A client conformance matrix`,
@@ -37,29 +41,27 @@ export function renderMatrixMarkdown(m: Matrix): string {
     '',
     '| client | tier | MUST/security rules passed | harm | property families | scenarios |',
     '|---|---|---|---|---|---|',
-    ...m.clients.map((c) => `| ${c.name} ${c.version} | ${c.tier.label} | ${mustCell(c)} | ${c.harm} | ${familiesCell(c)} | ${scenarioCell(c)} |`),
+    ...m.clients.map((c) => `| ${who(c)} | ${c.tier.label} | ${mustCell(c)} | ${c.harm} | ${familiesCell(c)} | ${scenarioCell(c)} |`),
     '',
     `| client | ${LEVELS.join(' | ')} |`,
     `|---|${LEVELS.map(() => '---').join('|')}|`,
-    ...m.clients.map(
-      (c) => `| ${c.name} ${c.version} | ${LEVELS.map((l) => (c.levels[l].graded ? `${c.levels[l].passed}/${c.levels[l].graded}` : '—')).join(' | ')} |`,
-    ),
+    ...m.clients.map((c) => `| ${who(c)} | ${LEVELS.map((l) => (c.levels[l].graded ? `${c.levels[l].passed}/${c.levels[l].graded}` : '—')).join(' | ')} |`),
     '',
     'Levels: checks passed of checks graded (PASS of PASS, NON_STRICT, FAIL, TIMEOUT).',
     '',
   ];
   for (const c of m.clients.filter((x) => x.tier.blockers.length)) {
-    lines.push(`What keeps ${c.name} ${c.version} (${c.tier.label}) from ${c.tier.tier === 2 ? 'tier 1' : 'tier 2'}:`, '');
+    lines.push(`What keeps ${who(c, false)} (${c.tier.label}) from ${c.tier.tier === 2 ? 'tier 1' : 'tier 2'}:`, '');
     for (const b of c.tier.blockers) {
       const items = b.items
         .map((i) =>
           [
-            i.scenario,
+            i.scenario && markdownCode(i.scenario, false),
             i.family && `family ${i.family}`,
             i.rule,
             i.verdict,
             i.level && `(${i.level})`,
-            i.glue?.length && `[the client's glue: ${i.glue.join('; ')}]`,
+            i.glue?.length && `[the client's glue: ${markdownCode(i.glue.join('; '), false)}]`,
           ]
             .filter(Boolean)
             .join(' '),
@@ -102,6 +104,7 @@ export function readmeMatrixRow(c: MatrixClient): string {
       return `${b.condition}${rules.length ? ` (${rules.slice(0, 4).join(', ')}${rules.length > 4 ? ', …' : ''})` : ''}`;
     })
     .join('; ');
+  // The built-in clients' names, ours: plain text in the README.
   return `| ${c.name} ${c.version} | **${c.tier.label}** | ${mustCell(c)} | ${c.harm} | ${familiesCell(c)} | ${scenarioCell(c)} | ${kept || '—'} |`;
 }
 

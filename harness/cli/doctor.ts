@@ -12,6 +12,7 @@ import { closeRunFolder, openRunFolder } from '../runner/infrastructure/workspac
 import { closeEnv, freshPki, openEnv } from '../runner/infrastructure/env.js';
 import { executeScenario } from '../runner/engine/execute.js';
 import { helloProblem } from '../adapters/contract.js';
+import { printableInline } from '../core/text.js';
 import { schemaValidator } from '../runner/load/json-schema.js';
 
 export async function doctor(command: string, out: (l: string) => void, cwd = process.cwd()): Promise<number> {
@@ -62,7 +63,7 @@ async function check(command: string, out: (l: string) => void, cwd: string, run
   const semantic = helloProblem(hello);
   report(
     schemaOk && !semantic,
-    `hello: ${hello.name} ${hello.version}, profile ${hello.profile ? 'fixed' : 'per run'}, task classes ${hello.taskClasses.join(', ') || '(none)'}${hello.concurrency && hello.concurrency > 1 ? `, ${hello.concurrency} runs at once` : ''}${schemaOk ? '' : ` — ${(validHello.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ')}`}${semantic ? ` — ${semantic}` : ''}`,
+    `hello: ${printableInline(`${hello.name} ${hello.version}`)}, profile ${hello.profile ? 'fixed' : 'per run'}, task classes ${hello.taskClasses.join(', ') || '(none)'}${hello.concurrency && hello.concurrency > 1 ? `, ${hello.concurrency} runs at once` : ''}${schemaOk ? '' : ` — ${(validHello.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ')}`}${semantic ? ` — ${semantic}` : ''}`,
     schemaOk && !semantic ? undefined : JSON.stringify(helloMsg),
   );
 

@@ -19,9 +19,23 @@
  * replaced file by file, never deleted before the new one is on disk.
  */
 import { randomBytes } from 'node:crypto';
-import { accessSync, closeSync, constants, lstatSync, mkdirSync, openSync, readdirSync, readSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  closeSync,
+  constants,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { RunResults } from '../core/results.js';
 import { RESULTS_SCHEMA } from '../core/results.js';
 import { renderReports, type RenderedReport, type WrittenReport } from '../../reports/index.js';
@@ -362,9 +376,13 @@ export async function writeOutput(option: string, given: string, rendered: Rende
 }
 
 /** Checks that a file can be written (`--update-expectations`) before the run, by writing beside it. */
-export function checkWritableFile(option: string, given: string): string {
+export function checkWritableFile(option: string, given: string, out?: string): string {
   if (!given.trim()) throw new OutputError(`${option} needs a file name (it was empty)`);
   const file = resolve(given);
+  // The report replaces its folder whole, after every other file is written: one of them inside it would be lost, or
+  // would overwrite results.json after the report was written.
+  if (out !== undefined && within(file, out))
+    throw new OutputError(`${option} ${given} is inside --out ${out}, which the report replaces whole: name a file outside that folder`);
   try {
     const st = statSync(file);
     if (!st.isFile()) throw new OutputError(`${option} ${given} is not a file`);
@@ -381,6 +399,19 @@ export function checkWritableFile(option: string, given: string): string {
     throw new OutputError(`${option} ${given}: cannot write in ${dirname(file)}: ${why(err)}`);
   }
   return file;
+}
+
+/** Whether `file` is `dir` or lies inside it, links of the parts that exist followed. */
+export function within(file: string, dir: string): boolean {
+  const real = (p: string) => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return p;
+    }
+  };
+  const rel = relative(real(resolve(dir)), join(real(dirname(file)), basename(file)));
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
 /** Writes a file whole or not at all: a temp file beside it, renamed over it. */

@@ -9,7 +9,7 @@ import type { Scenario } from '../core/scenario.js';
 import type { Binding } from '../core/vocabulary/types.js';
 import { shown } from './reporters.js';
 import { scenarioVerdict, VERDICT_KINDS } from '../core/verdict.js';
-import { printable } from '../core/text.js';
+import { printable, printableInline } from '../core/text.js';
 import type { Family } from '../properties/family.js';
 import { runProperties, shellWord, type PropertyRunOptions } from '../properties/run.js';
 import { runConformance } from '../runner/engine/run.js';
@@ -110,13 +110,13 @@ export function propertiesSummary(r: RunResults, written: { html: string; result
   const fams = r.properties ?? [];
   const ran = fams.reduce((n, f) => n + f.ran, 0);
   lines.push(
-    `a2a-conformance ${r.harness.version} · client ${r.client.name} ${r.client.version} · ${fams.length} famil${fams.length === 1 ? 'y' : 'ies'}, ${ran} case(s) · seed ${r.seed} · ${secs(r.durationMs)}`,
+    `a2a-conformance ${r.harness.version} · client ${printableInline(`${r.client.name} ${r.client.version}`)} · ${fams.length} famil${fams.length === 1 ? 'y' : 'ies'}, ${ran} case(s) · seed ${r.seed} · ${secs(r.durationMs)}`,
   );
   for (const res of r.results) {
     const p = res.property!;
     const worst = res.checks.find((x) => x.verdict === res.verdict);
     lines.push(
-      `  ✗ ${p.family}: ${res.verdict} on story ${p.story}${p.drifts.length ? ` (${p.drifts.join(', ')})` : ''}, graded by ${res.rule}${worst ? ` — ${worst.rule}: ${worst.reason}` : ''}`,
+      `  ✗ ${p.family}: ${res.verdict} on story ${p.story}${p.drifts.length ? ` (${p.drifts.join(', ')})` : ''}, graded by ${res.rule}${worst ? ` — ${worst.rule}: ${printableInline(worst.reason)}` : ''}`,
       p.notReproduced
         ? `    the case at path ${p.path} did not fail again when replayed: flaky here (on a loaded machine, lower --lanes or raise --deadline-multiplier)`
         : p.firstFailure === p.path && p.shrinks === 0

@@ -111,7 +111,7 @@ export function summaryText(r: RunResults, out: WrittenReport, colour = false): 
   const counts = VERDICT_KINDS.map((k) => (r.summary[k] > 0 ? paint(colour, SGR[k], `${k} ${r.summary[k]}`) : `${k} ${r.summary[k]}`)).join('  ');
   const lines = [
     '',
-    printable(
+    printableInline(
       `a2a-conformance ${r.harness.version} · client ${r.client.name} ${r.client.version} · ${r.results.length} scenario(s) run, ${r.notRun.length} not run · ${(r.durationMs / 1000).toFixed(1)} s`,
     ),
     counts,
@@ -132,7 +132,9 @@ export function summaryText(r: RunResults, out: WrittenReport, colour = false): 
     const res = r.results.find((x) => x.id === u.id);
     const worst = checkBehind(res, u.verdict);
     // No result behind it (a stale expectation): the reason it is unexpected is all there is to say.
-    lines.push(`  ✗ ${paint(colour, SGR[u.verdict], u.verdict.padEnd(10))} ${printable(`${u.id} — ${worst ? `${worst.rule}: ${worst.reason}` : u.why}`)}`);
+    lines.push(
+      `  ✗ ${paint(colour, SGR[u.verdict], u.verdict.padEnd(10))} ${printableInline(`${u.id} — ${worst ? `${worst.rule}: ${worst.reason}` : u.why}`)}`,
+    );
   }
   if (r.incomplete) lines.push(`  ✗ ${printable(incompleteSentence(r.incomplete))}`);
   if (r.shard && !r.shard.startsWith('merged') && r.results.length === 0 && r.notRun.length > 0 && r.exitCode === 0)

@@ -103,6 +103,12 @@ export function readResultsFiles(files: string[], note: (line: string) => void):
       throw new ResultsInputError(`${f}: ${short(b.nonFinite)} is a number JSON cannot hold (it reads as Infinity): not a results file a2a-conformance wrote`);
     const problem = resultsProblem(doc);
     if (problem) throw new ResultsInputError(`${f} is not an a2a-conformance results file (docs/results.schema.json): ${problem}`);
+    // One run grades a scenario once: a file holding an id twice would have one of them silently dropped by every reader.
+    const seen = new Set<string>();
+    for (const r of (doc as RunResults).results) {
+      if (seen.has(r.id)) throw new ResultsInputError(`${f} holds scenario ${short(r.id)} twice: not one run the harness wrote (merge shards with \`report\`)`);
+      seen.add(r.id);
+    }
     if (b.elidedCount)
       note(
         `${f}: ${b.elidedCount} value(s) nested deeper than ${MAX_RESULTS_DEPTH} levels are shown as a marker in the report (the first at ${short(b.elided[0]!)})`,

@@ -8,6 +8,7 @@ import { pkiPaths, type PkiFiles } from '../pki/index.js';
 import { closeRunFolder, openRunFolder, type RunFolder } from '../runner/infrastructure/workspace.js';
 import { makeFolder } from './output.js';
 import { Transcript, type WireEvent } from '../core/transcript.js';
+import { printableInline } from '../core/text.js';
 import type { CatalogueEntry } from '../runner/load/catalogue.js';
 import { mountPeer, type MountedPeer } from '../runner/infrastructure/mount.js';
 import { closeListeners, freshPki, openListeners } from '../runner/infrastructure/env.js';
@@ -79,7 +80,8 @@ export async function serve(o: ServeOptions): Promise<Serving> {
     const transcript = new Transcript(() => performance.now(), { ring: SERVE_EVENTS });
     const log = (ev: WireEvent) => {
       const line = describe(ev);
-      if (line) o.out(`[${new Date().toISOString().slice(11, 23)}] ${e.scenario.id} #${ev.seq} ${line}`);
+      // One line per event, whatever the client put in its path or headers.
+      if (line) o.out(printableInline(`[${new Date().toISOString().slice(11, 23)}] ${e.scenario.id} #${ev.seq} ${line}`));
     };
     // Requests are logged once answered, everything else as it happens.
     transcript.onRecord = (ev) => ev.kind !== 'http' && log(ev);

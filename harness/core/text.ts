@@ -16,6 +16,20 @@ export const printable = (s: string): string => s.replace(UNSAFE, shown);
 export const printableInline = (s: string): string => s.replace(UNSAFE_INLINE, shown);
 
 /**
+ * Text from a client or an input file as one Markdown inline code span: nothing in it renders (HTML,
+ * images, links, @mentions, emphasis), a newline cannot start a row or a heading, and in a table cell
+ * (`cell`) a pipe cannot open a column. Empty text stays empty.
+ */
+export const markdownCode = (s: string, cell = true): string => {
+  const text = cell ? printableInline(s).replace(/\|/g, '\\|') : printableInline(s);
+  if (!text) return '';
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((r) => r.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = /^[`\s]|[`\s]$/.test(text) ? ' ' : '';
+  return `${fence}${pad}${text}${pad}${fence}`;
+};
+
+/**
  * JSON for a terminal: JSON.stringify leaves C1 controls, bidirectional controls and the line
  * separators as they are; here they become `\uXXXX` escapes, so the text stays the same JSON.
  */

@@ -14,6 +14,7 @@ import type { Interruptible } from '../interrupt.js';
 import { RunInterrupted, Stopped, UsageError } from '../../faults.js';
 import { finishWriting, load, reap, scenarioFiles } from '../context.js';
 import { print, printErr } from '../io.js';
+import { printableInline } from '../../core/text.js';
 import { configOption, multiplierOf, noBuiltinOption, ruleOption, scenariosOption, wholeNumber, workersOf } from '../options.js';
 
 interface MatrixOpts {
@@ -123,7 +124,7 @@ async function matrixAction(opts: MatrixOpts): Promise<void> {
       const same = runs.find((r) => !r.properties && r.client.name === run.client.name && r.client.version === run.client.version);
       if (same)
         throw new UsageError(
-          `${c.label} says it is ${run.client.name} ${run.client.version}, as an earlier client did: the matrix tells clients apart by the name and version of their hello`,
+          `${c.label} says it is ${printableInline(`${run.client.name} ${run.client.version}`)}, as an earlier client did: the matrix tells clients apart by the name and version of their hello`,
         );
       runs.push(run);
       const s = run.summary;
@@ -188,7 +189,7 @@ function matrixSummary(m: Matrix, dir: string): string {
   const lines = ['', `a2a-conformance matrix · ${m.clients.length} client(s)`];
   for (const c of m.clients)
     lines.push(
-      `  ${c.tier.label.padEnd(9)} ${c.name} ${c.version}${c.tier.blockers.length ? ` — kept from the next tier by: ${c.tier.blockers.map((b) => b.condition).join('; ')}` : ''}`,
+      `  ${c.tier.label.padEnd(9)} ${printableInline(`${c.name} ${c.version}`)}${c.tier.blockers.length ? ` — kept from the next tier by: ${c.tier.blockers.map((b) => b.condition).join('; ')}` : ''}`,
     );
   const rel = relative(process.cwd(), dir);
   const at = rel.startsWith('..') ? dir : rel || '.';

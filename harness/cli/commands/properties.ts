@@ -114,7 +114,7 @@ async function propertyAction(
   const { checkWritableFile, claimOutput } = await load.output();
   if (opts.export !== undefined && !opts.export.endsWith('.scenario.json'))
     throw new UsageError(`--export must name a .scenario.json file (so --scenarios finds it), got "${opts.export}"`);
-  const exportTo = opts.export !== undefined ? checkWritableFile('--export', opts.export) : undefined;
+  const exportTo = opts.export !== undefined ? checkWritableFile('--export', opts.export, opts.out) : undefined;
   const { interruptible } = await load.interrupt();
   const { propertiesCommand, propertiesSummary } = await load.properties();
   await reap();

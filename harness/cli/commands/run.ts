@@ -163,7 +163,7 @@ async function planRun(opts: RunOpts): Promise<RunPlan | undefined> {
   const expectations = opts.expectations ? await readExpectations(opts.expectations) : undefined;
   await checkClientChoice(opts);
   const { loadCatalogue } = await load.catalogue();
-  const { checkWritableFile } = await load.output();
+  const { checkWritableFile, within } = await load.output();
   // Told over the bindings asked for, so --scenario and --grep see the tellings' ids (the run tells them again after hello: the same).
   const catalogue = tellOver(await loadCatalogue(await scenarioFiles(opts.scenarios, opts.builtin)), opts.binding ?? []);
   const pick = await pickOf(opts, catalogue);
@@ -172,19 +172,21 @@ async function planRun(opts: RunOpts): Promise<RunPlan | undefined> {
   if (empty) throw new UsageError(empty);
   if (opts.shardTimings !== undefined && !opts.shard) throw new UsageError('--shard-timings balances the shards of --shard: give --shard too');
   const shardTimings = opts.shardTimings !== undefined ? timingsFrom(opts.shardTimings, await load.resultsInput()) : undefined;
-  const updateTo = opts.updateExpectations !== undefined ? checkWritableFile('--update-expectations', opts.updateExpectations) : undefined;
+  const updateTo = opts.updateExpectations !== undefined ? checkWritableFile('--update-expectations', opts.updateExpectations, opts.out) : undefined;
   const reporters = opts.reporter ?? [{ name: 'progress' as const }];
   const clash = reportersProblem(reporters);
   if (clash) throw new UsageError(clash);
   // A reporter's file may name folders that do not exist yet (as vitest's outputFile may): they are made.
   const reporterFiles = reporters.flatMap((c) => {
     if (c.file === undefined) return [];
+    // Before any folder is made for it (checkWritableFile says why).
+    if (c.file.trim() && within(resolve(c.file), opts.out)) return [{ name: c.name, file: checkWritableFile(`--reporter ${c.name}=`, c.file, opts.out) }];
     try {
       if (c.file.trim()) mkdirSync(dirname(resolve(c.file)), { recursive: true });
     } catch {
       // Said in one line by the check below (a file in the way, no permission).
     }
-    return [{ name: c.name, file: checkWritableFile(`--reporter ${c.name}=`, c.file) }];
+    return [{ name: c.name, file: checkWritableFile(`--reporter ${c.name}=`, c.file, opts.out) }];
   });
   return { expectations, catalogue, pick, shardTimings, updateTo, reporters, reporterFiles };
 }

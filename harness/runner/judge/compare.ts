@@ -1,8 +1,9 @@
 /**
  * `report --compare old new`: what changed between two runs, scenario by scenario (an SDK upgrade, a
  * client against another). A regression is a scenario whose verdict got worse and is now NON_STRICT
- * or worse (FAIL, TIMEOUT, ERROR); a scenario the old run graded that the new one does not hold; a
- * property family that passed and now fails or is gone. An improvement is a verdict that got better
+ * or worse (FAIL, TIMEOUT, ERROR); a scenario the old run graded that the new one does not hold, or
+ * holds UNSUPPORTED (coverage lost: the client now declines a task it took); a property family that
+ * passed and now fails or is gone. An improvement is a verdict that got better
  * and is now PASS or NON_STRICT. Other moves (to UNSUPPORTED or INFORMATIONAL, FAIL to TIMEOUT) are
  * listed as changes: the client declined the task, or the rule did not bind.
  */
@@ -27,6 +28,8 @@ export interface Comparison {
   new: { client: string; startedAt: string };
   regressions: Change[];
   improvements: Change[];
+  /** Scenarios the old run graded (PASS, NON_STRICT) that the new one holds UNSUPPORTED: coverage lost, a regression. */
+  uncovered: Change[];
   /** Other verdict changes (among PASS, INFORMATIONAL, UNSUPPORTED). */
   changed: Change[];
   /** Scenarios in one run only. */
@@ -60,6 +63,7 @@ export function compareRuns(older: RunResults, newer: RunResults): Comparison {
     new: { client: `${newer.client.name} ${newer.client.version}`, startedAt: newer.startedAt },
     regressions: [],
     improvements: [],
+    uncovered: [],
     changed: [],
     added: [...after.keys()].filter((id) => !before.has(id)).sort(),
     removed: [...before.keys()].filter((id) => !after.has(id)).sort(),
@@ -75,6 +79,7 @@ export function compareRuns(older: RunResults, newer: RunResults): Comparison {
     }
     const [so, sn] = [severity(o.verdict), severity(n.verdict)];
     if (sn > so && sn >= severity('NON_STRICT')) out.regressions.push(change(o, n));
+    else if (n.verdict === 'UNSUPPORTED' && (o.verdict === 'PASS' || o.verdict === 'NON_STRICT')) out.uncovered.push(change(o, n));
     else if (sn < so && (n.verdict === 'PASS' || n.verdict === 'NON_STRICT')) out.improvements.push(change(o, n));
     else out.changed.push(change(o, n));
   }
@@ -89,6 +94,7 @@ export function compareRuns(older: RunResults, newer: RunResults): Comparison {
   const bySeverity = (a: Change, b: Change) => severity(b.to) - severity(a.to) || a.scenario.localeCompare(b.scenario);
   out.regressions.sort(bySeverity);
   out.improvements.sort((a, b) => severity(b.from) - severity(a.from) || a.scenario.localeCompare(b.scenario));
+  out.uncovered.sort((a, b) => a.scenario.localeCompare(b.scenario));
   out.changed.sort(bySeverity);
   return out;
 }
@@ -96,14 +102,16 @@ export function compareRuns(older: RunResults, newer: RunResults): Comparison {
 const lostFamily = (f: Comparison['families'][number]) => f.to === 'failed' || (f.to === 'gone' && f.from === 'passed');
 
 /** Whether the comparison holds a regression (exit 1): a verdict worse, a scenario no longer graded, a family failing or gone. */
-export const regressed = (c: Comparison) => c.regressions.length > 0 || c.removed.length > 0 || c.families.some(lostFamily);
+export const regressed = (c: Comparison) => c.regressions.length > 0 || c.removed.length > 0 || c.uncovered.length > 0 || c.families.some(lostFamily);
 
 /** The comparison as text for a terminal (and a CI log). */
 export function comparisonText(c: Comparison): string {
   const lines = [`compared ${c.old.client} (${c.old.startedAt}) → ${c.new.client} (${c.new.startedAt})`];
   const row = (x: Change) => `  ${x.scenario}  ${x.from} → ${x.to}  ${x.rule} (${x.level})${x.why ? `: ${x.why}` : ''}`;
-  lines.push(`regressions: ${c.regressions.length + c.removed.length + c.families.filter(lostFamily).length}`);
+  lines.push(`regressions: ${c.regressions.length + c.removed.length + c.uncovered.length + c.families.filter(lostFamily).length}`);
   for (const x of c.regressions) lines.push(row(x));
+  if (c.uncovered.length) lines.push(`  graded before, UNSUPPORTED now (the client declines what it took): ${c.uncovered.length}`);
+  for (const x of c.uncovered) lines.push(row(x));
   if (c.removed.length)
     lines.push(`  no longer graded (in the old run only): ${c.removed.length} (${c.removed.slice(0, 10).join(', ')}${c.removed.length > 10 ? ', …' : ''})`);
   for (const f of c.families.filter(lostFamily)) lines.push(`  property family ${f.family}: ${f.from} → ${f.to}`);
