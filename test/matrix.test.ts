@@ -181,7 +181,8 @@ describe('tiers (docs/tiers.md), from the verdicts alone', () => {
     const files = renderMatrixReports(built, [{ client: built.clients[0]!, run: r }]).files;
     const text = (name: string) => files.find((f) => f.name === name)!.text;
     expect(text('matrix.json')).toContain(note);
-    expect(text('summary.md')).toContain(`[the client's glue: ${note}]`);
+    // The glue's note is the client's own text: shown as code, so nothing in it renders.
+    expect(text('summary.md')).toContain(`[the client's glue: \`${note}\`]`);
     expect(text('index.html')).toContain('data-testid="blocker-glue"');
     expect(readmeMatrixRow(built.clients[0]!)).toContain('WIRE-X (glue)');
     expect(renderMarkdown(r)).toContain(`the client's glue: ${note}`);
