@@ -434,6 +434,41 @@ describe.concurrent('signals, crashes and pipes (the real CLI in child processes
     return [...leftByCli(cli.tmp), ...stillRunning(pids)];
   });
 
+  hostile(
+    'SIGKILL of the CLI while its client holds a child in a new session with an empty environment: the next run kills that child too (it was written where the reaper reads)',
+    120_000,
+    async () => {
+      const pids = join(fixtures, 'setsid-clean.pids');
+      const killed = startCli([
+        'run',
+        '--client-cmd',
+        cmd('setsid-clean', pids),
+        '--grep',
+        `/^${CONTROL.replace('/', '\\/')}$/`,
+        '--out',
+        join(fixtures, 'out-setsid'),
+      ]);
+      const until = Date.now() + 30_000;
+      while (!existsSync(pids) && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+      const child = Number(readFileSync(pids, 'utf8').trim());
+      // Seen by the tree sampler (every 200 ms) while its parent, the client, lives.
+      const dir = readdirSync(killed.tmp).find((n) => n.startsWith('a2a-conformance-run-'))!;
+      while (!existsSync(join(killed.tmp, dir, 'procs', String(child))) && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+      expect(existsSync(join(killed.tmp, dir, 'procs', String(child))), 'the escaped child is on record').toBe(true);
+      killed.child.kill('SIGKILL');
+      await killed.exit;
+      expect(stillRunning(pids), 'the escaped child outlives the SIGKILLed CLI').toHaveLength(1);
+      const next = startCli(
+        ['run', '--client', 'reference', '--grep', `/^${CONTROL.replace('/', '\\/')}$/`, '--out', join(fixtures, 'out-setsid-next')],
+        killed.tmp,
+      );
+      expect((await next.exit).code, next.stderr()).toBe(0);
+      expect(next.stderr()).toMatch(/a previous run died/);
+      await settle(killed.tmp);
+      return [...leftByCli(killed.tmp), ...stillRunning(pids)];
+    },
+  );
+
   hostile('serve: SIGINT and SIGTERM stop it (exit 0) with its certificates and listeners gone', 90_000, async () => {
     const left: string[] = [];
     await Promise.all(

@@ -2,7 +2,7 @@
  * How a run finds its client processes again: each process group is registered in this process's
  * memory (what a live run kills: nothing a client can write) and as a file
  * `<run folder>/procs/<pgid>` holding its leader's start time (for the next run, after a SIGKILL of
- * this one); every process carries `A2A_CONFORMANCE_RUN=<run folder>` in its environment (inherited by
+ * this one; each descendant seen is written there too, by its pid); every process carries `A2A_CONFORMANCE_RUN=<run folder>` in its environment (inherited by
  * whatever it starts, unless it clears its environment); and the descendants of each client process
  * are seen while it lives (its process tree, sampled), so one that left the group, cleared its
  * environment and lost its parent is still known. harness/runner/infrastructure/workspace.ts kills by all three.
@@ -82,7 +82,15 @@ export function sampleTrees(): void {
           m = new Map();
           SEEN.set(dir, m);
         }
-        if (!m.has(pid)) m.set(pid, ticks.get(pid)!);
+        if (!m.has(pid)) {
+          m.set(pid, ticks.get(pid)!);
+          // On disk too, as a process group is: after a SIGKILL of this process, the next run's reaper finds it there.
+          try {
+            writeFileSync(join(dir, 'procs', String(pid)), ticks.get(pid)!, { mode: 0o600 });
+          } catch {
+            // the run is being torn down
+          }
+        }
         break;
       }
       at = parent.get(at) ?? 0;

@@ -206,7 +206,17 @@ function killRunProcesses(dir: string, since?: string | null): string[] {
       process.kill(-pgid, 'SIGKILL');
       if (!canVerify) killed.set(-pgid, `process group ${pgid}`);
     } catch {
-      // the group is gone
+      // No such group: a descendant written by its pid (process-group.ts) that leads none, killed alone (it is the very
+      // process seen, by its start time); else the group is gone.
+      if (canVerify && members.length === 0 && startTicks(pgid) === ticks) {
+        note(pgid);
+        throughGroups.push(pgid);
+        try {
+          process.kill(pgid, 'SIGKILL');
+        } catch {
+          // gone meanwhile
+        }
+      }
     }
   }
   // Descendants of the run's clients seen while they lived (one that left the group and cleared its environment), still the same process.
