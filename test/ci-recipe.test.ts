@@ -265,6 +265,20 @@ describe('action.yml', () => {
       expect(step('verdict').if).toMatch(/always\(\)/);
     });
 
+    it("an `out` input holding a newline and an `exit-code=0` line sets no output of its own: the step's exit-code stays the harness's", async () => {
+      const vendor = mkdtempSync(join(dir, 'out-newline-'));
+      writeFileSync(join(vendor, 'bad.scenario.json'), '{"scenarios": "no"}');
+      rmSync(join(dir, 'output'), { force: true });
+      const out = 'report\nexit-code=0\n';
+      const r = await runStep('run', { client: 'reference', scenarios: 'bad.scenario.json', 'no-builtin': 'true', out }, {}, vendor);
+      expect(r.code, r.stderr).toBe(0);
+      const outputs = outputsOf();
+      // Written as `report=<out>/index.html`, the input's second line would be an output line of its own.
+      expect(outputs['exit-code']).toBe('2');
+      expect(outputs.report).toBe(`${out}/index.html`);
+      expect(Object.keys(outputs).sort()).toEqual(['exit-code', 'report', 'results']);
+    });
+
     it('says in the job summary why a run that ended before its report did, and its annotation points there', async () => {
       const vendor = mkdtempSync(join(dir, 'broken-'));
       writeFileSync(join(vendor, 'bad.scenario.json'), '{"scenarios": "no"}');
