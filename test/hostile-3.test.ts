@@ -30,6 +30,9 @@ import { scenario } from './helpers/scenarios.js';
 import { ROOT } from './helpers/cli.js';
 import { mainRun, runMain } from './helpers/main.js';
 import { testTemp } from './helpers/tmp.js';
+import { renderHtmlReport } from '../reports/index.js';
+import { buildMatrix } from '../harness/runner/judge/matrix.js';
+import { renderMatrixReports } from '../reports/matrix.js';
 
 /** The host's close, or 'held' when it has not resolved within `ms`. */
 const closeWithin = async (close: () => Promise<void>, ms: number) => {
@@ -373,6 +376,28 @@ describe('a client’s own text stays one line in every output', () => {
     const grid = readFileSync(join(out, 'summary.md'), 'utf8');
     expect(commands(grid)).toEqual([]);
     expect(outsideCode(grid)).not.toMatch(/<img|@octocat|::notice|::error|\*\*tier 1\*\*/);
+  });
+
+  it('the HTML report and the matrix page show bidirectional and other controls in a client’s text as escapes, never raw', {
+    timeout: 120_000,
+  }, async () => {
+    // A right-to-left override and an isolate reorder what a reader sees ("PASS" shown where the text says "FAIL").
+    const TRICK = 'client\u202eLIAF\u2066x\u2069\u200f\u061c\u001b[2J\u0000\u0085';
+    const RAW = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+    const r = await mainRun(['--client', 'reference', '--grep', ONE]);
+    const x = structuredClone(r.results);
+    x.client.name = TRICK;
+    x.client.version = TRICK;
+    x.results[0]!.stderr = TRICK;
+    x.results[0]!.checks[0]!.reason = TRICK;
+    x.results[0]!.claims = { decision: 'proceeded', degradations: [TRICK], taskIds: [TRICK], notes: TRICK };
+    const html = renderHtmlReport(x);
+    expect(html).not.toMatch(RAW);
+    expect(html).toContain('client\\u{202e}LIAF\\u{2066}x\\u{2069}\\u{200f}\\u{61c}\\u{1b}[2J\\u{0}\\u{85}');
+    const matrix = buildMatrix([x, { ...r.results, client: { ...r.results.client, name: 'other' } }]).matrix;
+    const page = renderMatrixReports(matrix, []).files.find((f) => f.name === 'index.html')!.text;
+    expect(page).toContain('client\\u{202e}LIAF');
+    expect(page).not.toMatch(RAW);
   });
 });
 

@@ -12,6 +12,14 @@ const shown = (c: string) => `\\u{${c.codePointAt(0)!.toString(16)}}`;
 /** For terminal output: lines stay lines, every other control is shown escaped. */
 export const printable = (s: string): string => s.replace(UNSAFE, shown);
 
+/**
+ * For a rendered HTML page (the report, the matrix page): the controls that reorder or hide what a reader
+ * sees are shown escaped wherever a client's text stands; tabs and line ends stay (a transcript's bodies
+ * keep their lines). The page's own markup, style and script hold none of these characters.
+ */
+const UNSAFE_HTML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+export const printableHtml = (html: string): string => html.replace(UNSAFE_HTML, shown);
+
 /** For one line (a table cell, a title): newlines too are shown escaped. */
 export const printableInline = (s: string): string => s.replace(UNSAFE_INLINE, shown);
 

@@ -4,6 +4,7 @@
  * where they differ. Rendered from the matrix alone (harness/runner/judge/matrix.ts).
  */
 import { render } from 'preact-render-to-string';
+import { printableHtml } from '../../harness/core/text.js';
 import type { Matrix, MatrixClient } from '../../harness/core/matrix.js';
 import { LEVELS } from '../../harness/core/sources.js';
 import { VERDICT_KINDS, type VerdictKind } from '../../harness/core/verdict.js';
@@ -235,5 +236,5 @@ export function MatrixPage({ m, badges }: { m: Matrix; badges: Record<string, st
 }
 
 export function renderMatrixHtml(m: Matrix, badges: Record<string, string>): string {
-  return `<!doctype html>\n${render(<MatrixPage m={m} badges={badges} />)}\n`;
+  return `<!doctype html>\n${printableHtml(render(<MatrixPage m={m} badges={badges} />))}\n`;
 }

@@ -1,5 +1,6 @@
 import { render } from 'preact-render-to-string';
 import { checkBehind, type RunResults } from '../../harness/core/results.js';
+import { printableHtml } from '../../harness/core/text.js';
 import { REPORT_CSS, REPORT_SCRIPT } from './assets.js';
 import { anchor, unexpectedIds, Badge, secsText } from './parts.js';
 import { Summary, Matrix, Filters, Properties } from './overview.js';
@@ -119,5 +120,5 @@ function Page({ r }: { r: RunResults }) {
 
 /** Renders the whole report document. */
 export function renderHtmlReport(results: RunResults): string {
-  return `<!doctype html>\n${render(<Page r={results} />)}\n`;
+  return `<!doctype html>\n${printableHtml(render(<Page r={results} />))}\n`;
 }
