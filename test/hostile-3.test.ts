@@ -188,6 +188,38 @@ describe('the harness never posts to itself', () => {
   });
 });
 
+describe('a push URL’s credentials never reach the report', () => {
+  it('a user and password in the URL, a token in its query: the request body, the registration and every delivery attempt keep them REDACTED', {
+    timeout: 30_000,
+  }, async () => {
+    const fx = await peerFixture();
+    const agent = clientAgent(fx.pki);
+    try {
+      const run = fx.start(scenario('push-receipt/genuine').peer);
+      // A port nothing listens on: the dispatcher records its attempt all the same.
+      const url = 'https://alice:hunter2-secret@127.0.0.1:9/hook?access_token=tok-secret&round=1';
+      const sent = await bareRpc(agent, rpcUrlOf(run.peer.card), 'SendMessage', {
+        message: { messageId: 'm-userinfo', role: 'ROLE_USER', parts: [{ text: 'hi' }] },
+        configuration: { returnImmediately: true, taskPushNotificationConfig: { url } },
+      });
+      expect(sent.status).toBe(200);
+      const attempts = () => run.transcript.events.filter((e) => e.kind === 'push-attempt');
+      const end = Date.now() + 10_000;
+      while (attempts().length === 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+      expect(attempts().length).toBeGreaterThan(0);
+      const kept = JSON.stringify(run.transcript.events);
+      expect(kept).not.toMatch(/hunter2-secret|tok-secret|alice/);
+      const reg = run.transcript.events.find((e) => e.kind === 'push-register')!;
+      expect(reg).toMatchObject({ url: 'https://REDACTED@127.0.0.1:9/hook?access_token=REDACTED&round=1' });
+      expect(attempts()[0]).toMatchObject({ url: 'https://REDACTED@127.0.0.1:9/hook?access_token=REDACTED&round=1' });
+      run.end();
+    } finally {
+      await agent.close();
+      await fx.close();
+    }
+  });
+});
+
 /** A receiver that takes the whole request, then answers as `mode` says (H3). */
 type Mute = 'hang' | 'close' | 'late500' | 'bigheaders' | 'ok';
 

@@ -59,6 +59,41 @@ export function depthOver(value: unknown, limit: number): boolean {
   return false;
 }
 
+/** Query parameters whose values may be credentials (RFC 6750 §2.3 `access_token`, a client secret, an API key): recorded by name only. */
+const SECRET_QUERY = /token|secret|key|password|passwd|credential|auth|code|assertion|session|sig/i;
+
+/** A request path as the transcript keeps it: every query value that may be a credential replaced by `REDACTED`. */
+export function redactQuery(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const parts = url
+    .slice(q + 1)
+    .split('&')
+    .map((kv) => {
+      const eq = kv.indexOf('=');
+      if (eq < 0) return kv;
+      let name = kv.slice(0, eq);
+      try {
+        name = decodeURIComponent(name.replace(/\+/g, ' '));
+      } catch {
+        // a name that is not valid percent-encoding is judged as it is
+      }
+      return SECRET_QUERY.test(name) ? `${kv.slice(0, eq)}=REDACTED` : kv;
+    });
+  return `${url.slice(0, q)}?${parts.join('&')}`;
+}
+
+/**
+ * A URL as the transcript keeps it: a user and password in it (`https://user:secret@host/…`) become
+ * `REDACTED@`, and query values that may be credentials are redacted as a request path's are. Text
+ * that is not an absolute URL with an authority is returned as it is.
+ */
+export function redactUrl(url: string): string {
+  const m = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*@)?(.*)$/is.exec(url);
+  if (!m) return url;
+  return `${m[1]}${m[2] ? 'REDACTED@' : ''}${redactQuery(m[3]!)}`;
+}
+
 /**
  * A copy of a JSON value with every string under a credential key replaced by `REDACTED`; the
  * pointers replaced are pushed to `paths`. The value must be no deeper than MAX_BODY_DEPTH.
@@ -70,6 +105,10 @@ export function redactJson(value: unknown, paths: string[] = [], at = ''): unkno
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
     if (SECRET_KEY.test(k) && typeof v === 'string' && v !== '') {
       out[k] = 'REDACTED';
+      if (paths.length < 20) paths.push(`${at}/${esc(k)}`);
+    } else if (typeof v === 'string' && v !== redactUrl(v)) {
+      // A URL carrying a credential (a push config's `url` with a user and password, or a token in its query).
+      out[k] = redactUrl(v);
       if (paths.length < 20) paths.push(`${at}/${esc(k)}`);
     } else out[k] = redactJson(v, paths, `${at}/${esc(k)}`);
   }

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import type { ClientRequest, IncomingMessage } from 'node:http';
 import { request, type RequestOptions } from 'node:https';
 import { createSecureContext, type SecureContext, type TLSSocket } from 'node:tls';
-import { bodyRecord, keptChars, shedRecord, type BodyRecord } from '../core/body.js';
+import { bodyRecord, keptChars, redactUrl, shedRecord, type BodyRecord } from '../core/body.js';
 import type { Pki } from '../pki/index.js';
 import type { PushOrder } from '../core/push.js';
 import type { PushAttemptEvent, Transcript } from '../core/transcript.js';
@@ -135,7 +135,7 @@ export class PushDispatcher {
       kind: 'push-attempt' as const,
       sentT: Math.round(p.transcript.elapsed()),
       taskId: p.taskId,
-      url: p.url,
+      url: redactUrl(p.url),
       state: p.state,
       presentedClientCert: cert !== undefined,
       ...(cert ? { senderCert: cert } : {}),

@@ -9,6 +9,9 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { ListenerKind } from '../core/scenario.js';
 import type { HttpEvent, TlsEvent, Transcript } from '../core/transcript.js';
+import { redactQuery } from '../core/body.js';
+
+export { redactQuery };
 
 /** A request as it arrived on a listener: an HTTP/1.1 IncomingMessage, or an HTTP/2 stream's headers and its session's socket. */
 export interface ArrivedRequest {
@@ -36,30 +39,6 @@ function readCertSubject(socket: TLSSocket): { presented: boolean; subject?: str
   if (!peer || Object.keys(peer).length === 0 || !peer.raw) return { presented: false };
   const cn = peer.subject?.CN;
   return { presented: true, subject: (Array.isArray(cn) ? cn.join(',') : cn) ?? peer.subjectaltname };
-}
-
-/** Query parameters whose values may be credentials (RFC 6750 §2.3 `access_token`, a client secret, an API key): recorded by name only. */
-const SECRET_QUERY = /token|secret|key|password|passwd|credential|auth|code|assertion|session|sig/i;
-
-/** A request path as the transcript keeps it: every query value that may be a credential replaced by `REDACTED`. */
-export function redactQuery(url: string): string {
-  const q = url.indexOf('?');
-  if (q < 0) return url;
-  const parts = url
-    .slice(q + 1)
-    .split('&')
-    .map((kv) => {
-      const eq = kv.indexOf('=');
-      if (eq < 0) return kv;
-      let name = kv.slice(0, eq);
-      try {
-        name = decodeURIComponent(name.replace(/\+/g, ' '));
-      } catch {
-        // a name that is not valid percent-encoding is judged as it is
-      }
-      return SECRET_QUERY.test(name) ? `${kv.slice(0, eq)}=REDACTED` : kv;
-    });
-  return `${url.slice(0, q)}?${parts.join('&')}`;
 }
 
 /** Records a request on its run's transcript as it arrives: the headers that matter (a credential by scheme and digest only), before its body is read. */

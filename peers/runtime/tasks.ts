@@ -5,6 +5,7 @@
  */
 import type { PeerRuntime } from '../../harness/core/scenario.js';
 import { isTerminal, type TaskRecord } from '../../harness/core/transcript.js';
+import { redactUrl } from '../../harness/core/body.js';
 import type { PeerRunContext } from './context.js';
 import { A2AError } from './errors.js';
 import { PushForger } from './forge.js';
@@ -216,7 +217,8 @@ export class TaskRuntime {
     const full: PushConfig = { ...cfg, id, taskId: t.rec.id };
     t.pushConfigs = [...t.pushConfigs.filter((c) => c.id !== full.id), full];
     this.pushBodies.set(full, pushBody);
-    this.ctx.transcript.record({ kind: 'push-register', taskId: t.rec.id, url: cfg.url, via, requestSeq });
+    // The URL as kept: a user and password in it, or a token in its query, never reach the report.
+    this.ctx.transcript.record({ kind: 'push-register', taskId: t.rec.id, url: redactUrl(cfg.url), via, requestSeq });
     this.forger?.registered(t, full);
     if (this.rt.push.announceOnRegister && !isTerminal(t.rec.state)) t.pendingPush = Promise.all([t.pendingPush, this.push(t, full, t.rec.state)]);
     return full;
