@@ -8,11 +8,11 @@
  * there may be planted: a fifo, a sparse file of gigabytes, a look-alike folder.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { connect as http2Connect, type ClientHttp2Session } from 'node:http2';
 import { connect, type Socket } from 'node:net';
 import { request as undiciRequest } from 'undici';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { scenarioOverBinding } from '../harness/core/card-binding.js';
 import { grpcFrame } from '../harness/core/vocabulary/grpc-frame.js';
@@ -185,6 +185,41 @@ describe('the harness never posts to itself', () => {
       await agent.close();
       await fx.close();
     }
+  });
+});
+
+describe('the client’s temp folder holds only the keys it is meant to use', () => {
+  it('a client that lists every key file under its TMPDIR finds its own, its receivers’, and no CA’s, peer’s or card signer’s', {
+    timeout: 120_000,
+  }, async () => {
+    // The reference client, started by a shell that first lists the key files it can find under its TMPDIR (each lane process, a file of its own).
+    const dir = testTemp('a2a-keys-');
+    const LISTING = `sh -c 'find "$TMPDIR" -name "*.key" > "$0/keys-$$.txt"; exec "$1" "$2"' "${dir}" "${process.execPath}" "${join(ROOT, 'test/fixtures/clients/reference-ndjson.mjs')}"`;
+    const PICK = /^push-receipt\/genuine$/;
+    const r = await runConformance({
+      clientCmd: LISTING,
+      cwd: ROOT,
+      files: BUILTIN_FILES,
+      pick: { grep: { source: PICK.source, test: (t) => PICK.test(t) } },
+      seed: 'keys',
+    });
+    expect(r.results).toHaveLength(1);
+    const x = r.results[0]!;
+    const listings = readdirSync(dir).filter((f) => f.startsWith('keys-'));
+    expect(listings.length).toBeGreaterThan(0);
+    const seen = [
+      ...new Set(
+        listings.flatMap((f) =>
+          readFileSync(join(dir, f), 'utf8')
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => basename(l)),
+        ),
+      ),
+    ].sort();
+    expect(seen).toEqual(['client.key', 'partnerReceiver.key', 'receiver.key']);
+    // With those keys alone the client does everything the scenario asks: its receiver took the genuine deliveries.
+    expect(x.verdict, x.checks.map((c) => `${c.rule} ${c.verdict}: ${c.reason}`).join('\n')).toBe('PASS');
   });
 });
 

@@ -9,7 +9,7 @@ import { SubprocessClient } from '../adapters/subprocess.js';
 import { controlScenario, declaredDialects } from '../runner/engine/control.js';
 import { speaksIn } from '../runner/engine/dialect.js';
 import { closeRunFolder, openRunFolder } from '../runner/infrastructure/workspace.js';
-import { closeEnv, freshPki, openEnv } from '../runner/infrastructure/env.js';
+import { clientPki, closeEnv, openEnv } from '../runner/infrastructure/env.js';
 import { executeScenario } from '../runner/engine/execute.js';
 import { helloProblem } from '../adapters/contract.js';
 import { printableInline } from '../core/text.js';
@@ -71,8 +71,8 @@ async function check(command: string, out: (l: string) => void, cwd: string, run
     out(
       '! hello declares no dialects: A2A v1.0 is assumed, and scenarios told in v0.3 are not run. A client that speaks v0.3 says so: "dialects": ["a2a-v0.3"] (docs/protocol.md)',
     );
-  const files = await freshPki(pkiDir);
-  const env = await openEnv({ pkiDir: files.dir, client, hello, idSalt: 'doctor', deadlineMultiplier: 1 });
+  const { files, pems } = await clientPki(pkiDir);
+  const env = await openEnv({ pkiDir: files.dir, pems, client, hello, idSalt: 'doctor', deadlineMultiplier: 1 });
   try {
     const dialects = declaredDialects(hello);
     if (!hello.taskClasses.includes('text')) {

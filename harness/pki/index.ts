@@ -225,12 +225,24 @@ export function pkiPaths(dir: string): PkiFiles {
   return { dir, cert, key };
 }
 
-/** Writes the PKI into `dir` (an existing folder: a run's private one, or `serve --pki-dir`); returns the paths. */
-export async function writePki(pki: Pki, dir: string): Promise<PkiFiles> {
+/**
+ * The private keys a client under test is handed (docs/protocol.md, the run's `tls`): its own for
+ * mTLS peers, and its push receivers' two. Every other key (the CAs', the peers' servers', the card
+ * signers', the harness's push sender's) stays in the harness's memory during a run.
+ */
+export const CLIENT_KEYS: readonly PkiName[] = ['client', 'receiver', 'partnerReceiver'];
+
+/**
+ * Writes the PKI into `dir` (an existing folder: a run's private one, or `serve --pki-dir`); returns
+ * the paths. Every certificate is written; of the keys, `keys` only (all of them by default: `serve`
+ * hands the whole PKI to its user; a run, CLIENT_KEYS).
+ */
+export async function writePki(pki: Pki, dir: string, keys: readonly PkiName[] = Object.keys(pki) as PkiName[]): Promise<PkiFiles> {
   const files = pkiPaths(dir);
-  await Promise.all(
-    (Object.keys(pki) as PkiName[]).flatMap((n) => [writeFile(files.cert[n], pki[n].cert), writeFile(files.key[n], pki[n].key, { mode: 0o600 })]),
-  );
+  await Promise.all([
+    ...(Object.keys(pki) as PkiName[]).map((n) => writeFile(files.cert[n], pki[n].cert)),
+    ...keys.map((n) => writeFile(files.key[n], pki[n].key, { mode: 0o600 })),
+  ]);
   return files;
 }
 

@@ -113,7 +113,7 @@ export async function runProperties(o: PropertyRunOptions): Promise<RunResults> 
     const started = Date.now();
     const strict = o.strict === true;
     const choice = { client: o.client, clientCmd: o.clientCmd, ...(o.adapter ? { adapter: o.adapter } : {}), cwd: o.cwd ?? process.cwd(), runDir: folder.dir };
-    const { hello, pkiDir } = await greet(choice, folder, o.signal);
+    const { hello, pkiDir, pems } = await greet(choice, folder, o.signal);
     const telling = tellingFor(hello, o.bindings);
     o.onHello?.(telling.bindings);
     const deadlineMultiplier = o.deadlineMultiplier ?? 1;
@@ -129,7 +129,7 @@ export async function runProperties(o: PropertyRunOptions): Promise<RunResults> 
       long: cases >= WORKERS_FROM_CASES,
       kind: laneKind(choice, hello),
     });
-    const env = { pkiDir, hello, idSalt: String(o.seed), deadlineMultiplier };
+    const env = { pkiDir, pems, hello, idSalt: String(o.seed), deadlineMultiplier };
     const onError = (m: string) => laneProblems.push(m);
     const kill = o.signal ? { kill: o.signal } : {};
     const openLocal = (n: number) => openLanePool({ lanes: n, env, client: laneClients(choice, hello), ...kill, onError });

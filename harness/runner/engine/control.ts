@@ -11,6 +11,7 @@
 import type { ControlRecord } from '../../core/results.js';
 import type { Scenario } from '../../core/scenario.js';
 import { scenarioToV03 } from '../../core/card-v03.js';
+import type { Pki } from '../../pki/index.js';
 import type { Dialect, Hello } from '../../core/vocabulary/types.js';
 import { createClient, type ClientChoice } from './client-factory.js';
 import { speaksIn, V1_METHODS } from './dialect.js';
@@ -76,6 +77,7 @@ export interface ControlOptions {
   choice: ClientChoice;
   hello: Hello;
   pkiDir: string;
+  pems?: Pki;
   idSalt: string;
   deadlineMultiplier: number;
   signal?: AbortSignal;
@@ -93,7 +95,14 @@ export async function runControl(o: ControlOptions): Promise<ControlRecord[]> {
     const client = createClient(o.choice);
     let env: Awaited<ReturnType<typeof openEnv>>;
     try {
-      env = await openEnv({ pkiDir: o.pkiDir, client, hello: o.hello, idSalt: `${o.idSalt}:control`, deadlineMultiplier: o.deadlineMultiplier });
+      env = await openEnv({
+        pkiDir: o.pkiDir,
+        ...(o.pems ? { pems: o.pems } : {}),
+        client,
+        hello: o.hello,
+        idSalt: `${o.idSalt}:control`,
+        deadlineMultiplier: o.deadlineMultiplier,
+      });
     } catch (err) {
       // The harness's fault, never the client's: recorded as credited (the control could not show otherwise).
       await client.close?.().catch(() => undefined);

@@ -7,6 +7,7 @@
 import { parentPort } from 'node:worker_threads';
 import type { ScenarioResult } from '../../core/results.js';
 import type { Scenario } from '../../core/scenario.js';
+import type { Pki } from '../../pki/index.js';
 import type { Hello } from '../../core/vocabulary/types.js';
 import { thresholds } from '../../net/lag.js';
 import { boundHeap } from '../infrastructure/heap.js';
@@ -16,7 +17,7 @@ import { openLanePool } from './lanes.js';
 /** What the main thread gives a worker when it starts it. */
 export interface LaneWorkerData {
   lanes: number;
-  env: { pkiDir: string; hello: Hello; idSalt: string; deadlineMultiplier: number };
+  env: { pkiDir: string; pems?: Pki; hello: Hello; idSalt: string; deadlineMultiplier: number };
   /** A built-in client by name, or a `--client-cmd` client (never an in-process adapter: it cannot cross threads). */
   choice: Omit<ClientChoice, 'adapter'>;
   /** The lag thresholds in force where the pool was opened (a test may have raised them). */

@@ -5,6 +5,7 @@
  */
 import type { ScenarioResult } from '../../core/results.js';
 import type { Scenario } from '../../core/scenario.js';
+import type { Pki } from '../../pki/index.js';
 import type { Hello } from '../../core/vocabulary/types.js';
 import { laneClients, laneKind, type ClientChoice } from './client-factory.js';
 import { relativeToRoot, type CatalogueEntry } from '../load/catalogue.js';
@@ -40,6 +41,8 @@ export interface RoundsContext {
   choice: ClientChoice & { runDir: string };
   hello: Hello;
   pkiDir: string;
+  /** The run's PKI in memory (greet): pkiDir holds only the client's keys. */
+  pems?: Pki;
   seed: string;
   deadlineMultiplier: number;
   policy: { strict: boolean };
@@ -56,7 +59,7 @@ export interface RoundsOutcome {
 }
 
 export async function runRounds(here: CatalogueEntry[], c: RoundsContext): Promise<RoundsOutcome> {
-  const { choice, hello, pkiDir, seed, deadlineMultiplier, policy, fileOf } = c;
+  const { choice, hello, pkiDir, pems, seed, deadlineMultiplier, policy, fileOf } = c;
   const o = c;
   const results = new Map<string, ScenarioResult>();
   // Each result is judged as it comes, for the reporter and --bail. (The run's own judgement comes at the
@@ -112,7 +115,7 @@ export async function runRounds(here: CatalogueEntry[], c: RoundsContext): Promi
     const round = await onThreads({
       scenarios: queue.map((e) => e.scenario),
       lanes: laneCount,
-      env: { pkiDir, hello, idSalt: seed, deadlineMultiplier },
+      env: { pkiDir, ...(pems ? { pems } : {}), hello, idSalt: seed, deadlineMultiplier },
       client: laneClients(choice, hello),
       stop: AbortSignal.any(stops),
       ...(o.signal ? { kill: o.signal } : {}),
@@ -143,7 +146,7 @@ export async function runRounds(here: CatalogueEntry[], c: RoundsContext): Promi
       await confirmDeferred(
         deferred.splice(0),
         (id) => byId.get(id),
-        { choice, hello, pkiDir, idSalt: seed, deadlineMultiplier, ...(o.signal ? { signal: o.signal } : {}) },
+        { choice, hello, pkiDir, ...(pems ? { pems } : {}), idSalt: seed, deadlineMultiplier, ...(o.signal ? { signal: o.signal } : {}) },
         finished,
       );
     queue = pending.signal.aborted ? here.filter((e) => !begun.has(e.scenario.id)) : [];
@@ -158,13 +161,20 @@ export async function runRounds(here: CatalogueEntry[], c: RoundsContext): Promi
 async function confirmDeferred(
   deferred: ScenarioResult[],
   scenarioOf: (id: string) => Scenario | undefined,
-  o: { choice: ClientChoice & { runDir: string }; hello: Hello; pkiDir: string; idSalt: string; deadlineMultiplier: number; signal?: AbortSignal },
+  o: { choice: ClientChoice & { runDir: string }; hello: Hello; pkiDir: string; pems?: Pki; idSalt: string; deadlineMultiplier: number; signal?: AbortSignal },
   finished: (r: ScenarioResult) => void,
 ): Promise<void> {
   const client = laneClients(o.choice, o.hello)();
   let env: Awaited<ReturnType<typeof openEnv>>;
   try {
-    env = await openEnv({ pkiDir: o.pkiDir, client, hello: o.hello, idSalt: o.idSalt, deadlineMultiplier: o.deadlineMultiplier });
+    env = await openEnv({
+      pkiDir: o.pkiDir,
+      ...(o.pems ? { pems: o.pems } : {}),
+      client,
+      hello: o.hello,
+      idSalt: o.idSalt,
+      deadlineMultiplier: o.deadlineMultiplier,
+    });
   } catch (err) {
     // A lane the harness cannot open confirms nothing: each failure is reported as it came, saying so.
     await client.close?.().catch(() => undefined);

@@ -9,7 +9,7 @@ import { RESULTS_SCHEMA } from '../../core/results.js';
 import type { Binding, Dialect } from '../../core/vocabulary/types.js';
 import type { Hello } from '../../core/vocabulary/types.js';
 import { helloProblem } from '../../adapters/contract.js';
-import { writePki } from '../../pki/index.js';
+import { CLIENT_KEYS, type Pki, writePki } from '../../pki/index.js';
 import { takePki } from '../infrastructure/pki-early.js';
 import { loadCatalogue, type CatalogueEntry } from '../load/catalogue.js';
 import { harnessVersion } from '../infrastructure/package-root.js';
@@ -118,7 +118,7 @@ export async function greet(
   choice: ClientChoice & { cwd: string; runDir: string },
   folder: RunFolder,
   signal?: AbortSignal,
-): Promise<{ hello: Hello; pkiDir: string }> {
+): Promise<{ hello: Hello; pkiDir: string; pems: Pki }> {
   const adapter = createClient(choice);
   // The PKI is made while the client starts and says hello: on a worker thread where the CLI started
   // it before loading the catalogue (pki-early.ts), else here.
@@ -133,8 +133,10 @@ export async function greet(
   const problem = helloProblem(hello);
   if (problem) throw new ClientFault(`the client ${clientLabel(choice)} answered hello badly: ${problem}`);
   if (signal?.aborted) throw interrupted(signal);
-  const pki = await writePki(await pkiSoon, folder.pkiDir);
-  return { hello, pkiDir: pki.dir };
+  // In the client's reach (its TMPDIR is the run folder) only the keys it is meant to use; the rest stay in memory.
+  const pems = await pkiSoon;
+  const pki = await writePki(pems, folder.pkiDir, CLIENT_KEYS);
+  return { hello, pkiDir: pki.dir, pems };
 }
 
 /**
@@ -192,7 +194,7 @@ function glueNotes(glue: Hello['glue']): (r: ScenarioResult) => ScenarioResult {
 async function runIn(folder: RunFolder, untold: CatalogueEntry[], o: RunOptions): Promise<RunResults> {
   const started = Date.now();
   const choice = { client: o.client, clientCmd: o.clientCmd, ...(o.adapter ? { adapter: o.adapter } : {}), cwd: o.cwd ?? process.cwd(), runDir: folder.dir };
-  const { hello, pkiDir } = await greet(choice, folder, o.signal);
+  const { hello, pkiDir, pems } = await greet(choice, folder, o.signal);
   // The scenarios as told over the run's bindings (the catalogue tells them over JSON-RPC).
   const catalogue = tellOver(untold, runBindings(hello, o.bindings));
 
@@ -213,7 +215,7 @@ async function runIn(folder: RunFolder, untold: CatalogueEntry[], o: RunOptions)
   const here = selected.filter(ranHere);
   const policy = { strict: o.strict === true };
   const ids = catalogue.map((e) => e.scenario.id);
-  const { results, laneProblem, lanes, bailedAfter } = await runRounds(here, { ...o, choice, hello, pkiDir, seed, deadlineMultiplier, policy, fileOf });
+  const { results, laneProblem, lanes, bailedAfter } = await runRounds(here, { ...o, choice, hello, pkiDir, pems, seed, deadlineMultiplier, policy, fileOf });
   // With a shard, scenarios of other shards are not run here (`report` merges the shards).
   for (const e of selected) if (!ranHere(e)) notRun.push({ id: e.scenario.id, reason: `in another shard than ${o.shard}` });
   // After --bail, what never finished was never started (or was canceled): not run, with the reason.
@@ -226,7 +228,7 @@ async function runIn(folder: RunFolder, untold: CatalogueEntry[], o: RunOptions)
 
   const { ordered: credited, control } = await creditRun(
     ran.map((e) => results.get(e.scenario.id)!),
-    () => runControl({ choice, hello, pkiDir, idSalt: seed, deadlineMultiplier, ...(o.signal ? { signal: o.signal } : {}) }),
+    () => runControl({ choice, hello, pkiDir, pems, idSalt: seed, deadlineMultiplier, ...(o.signal ? { signal: o.signal } : {}) }),
     o.signal,
   );
   if (control) o.onControl?.(control);

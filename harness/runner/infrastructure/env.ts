@@ -6,7 +6,7 @@ import type { ClientAdapter } from '../../adapters/contract.js';
 import type { Hello } from '../../core/vocabulary/types.js';
 import { PeerHost } from '../../net/peer-host.js';
 import { ANSWER_MS, PushDispatcher } from '../../net/push-dispatcher.js';
-import { makePki, pkiPaths, readPki, writePki, type Pki, type PkiFiles } from '../../pki/index.js';
+import { CLIENT_KEYS, makePki, pkiPaths, readPki, writePki, type Pki, type PkiFiles } from '../../pki/index.js';
 
 /** The listeners peers are mounted on, and the PKI they serve with. */
 export interface Listeners {
@@ -28,16 +28,25 @@ export interface RunEnv extends Listeners {
 }
 
 export interface EnvOptions {
+  /** Where the client's certificates and keys are (drive.ts hands it their paths). */
   pkiDir: string;
+  /** The whole PKI, in memory: a run writes only the client's keys to disk (CLIENT_KEYS); read from `pkiDir` where absent. */
+  pems?: Pki;
   client: ClientAdapter;
   hello?: Hello;
   idSalt: string;
   deadlineMultiplier: number;
 }
 
-/** A fresh PKI (a test CA and every certificate a run needs), written into `dir`. */
+/** A fresh PKI (a test CA and every certificate a run needs), written whole into `dir` (`serve`). */
 export async function freshPki(dir: string): Promise<PkiFiles> {
   return writePki(await makePki(), dir);
+}
+
+/** A fresh PKI for a client under test: in memory, and on disk only what the client is meant to use (CLIENT_KEYS). */
+export async function clientPki(dir: string): Promise<{ files: PkiFiles; pems: Pki }> {
+  const pems = await makePki();
+  return { files: await writePki(pems, dir, CLIENT_KEYS), pems };
 }
 
 /** Starts the listeners on the PKI in `pkiDir`; `owner` names the process groups their connections are credited to. */
@@ -61,7 +70,7 @@ export async function closeListeners(l: Listeners): Promise<void> {
 }
 
 export async function openEnv(o: EnvOptions): Promise<RunEnv> {
-  const pki = await readPki(o.pkiDir);
+  const pki = o.pems ?? (await readPki(o.pkiDir));
   const [host, hello] = await Promise.all([PeerHost.start(pki, ownerOf(o.client)), o.hello ?? o.client.hello()]);
   return {
     host,
