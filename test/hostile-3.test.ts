@@ -24,6 +24,7 @@ import { makePki } from '../harness/pki/index.js';
 import { PushDispatcher } from '../harness/net/push-dispatcher.js';
 import { Transcript } from '../harness/core/transcript.js';
 import { runConformance } from '../harness/runner/engine/run.js';
+import { VENDOR_LOAD } from '../harness/runner/load/vendor-import.js';
 import { BUILTIN_FILES } from './helpers/scenarios.js';
 import { bareRpc, clientAgent, peerFixture, rpcUrlOf } from './helpers/peer.js';
 import { scenario } from './helpers/scenarios.js';
@@ -185,6 +186,55 @@ describe('the harness never posts to itself', () => {
       await agent.close();
       await fx.close();
     }
+  });
+});
+
+describe('a config module is code, loaded apart: its memory is bounded and the CLI’s stdout is not its', () => {
+  const configAt = (text: string) => {
+    const dir = testTemp('a2a-config-mod-');
+    const file = join(dir, 'a2a-conformance.config.mjs');
+    writeFileSync(file, text);
+    return { dir, file };
+  };
+
+  it('a config that fills 3 GiB of Buffers at import (outside the heap): a one-line load error naming the limit, well inside the budget', {
+    timeout: 60_000,
+  }, async () => {
+    const { file } = configAt(
+      'const held = [];\nfor (let i = 0; i < 24; i++) held.push(Buffer.alloc(128 * 1024 * 1024, 1));\nexport default { held: held.length };\n',
+    );
+    const started = Date.now();
+    const r = await runMain(['list', '--config', file]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/a2a-conformance\.config\.mjs did not load: loading it took over 1024 MiB of memory/);
+    expect(Date.now() - started).toBeLessThan(25_000);
+    expect(r.stdout).toBe('');
+  });
+
+  it('a config that fills its heap at import: one line saying so, none of V8’s own dump', { timeout: 60_000 }, async () => {
+    const { file } = configAt('const a = [];\nfor (;;) a.push({ x: Math.random(), y: [1, 2, 3] });\nexport default {};\n');
+    // A smaller heap than the 512 MiB default, to fill it sooner.
+    const heap = VENDOR_LOAD.heapMb;
+    VENDOR_LOAD.heapMb = 96;
+    try {
+      const r = await runMain(['list', '--config', file]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr.trim().split('\n'), r.stderr).toEqual([expect.stringMatching(/did not load: loading it used up the 96 MiB heap of the scenario loader/)]);
+    } finally {
+      VENDOR_LOAD.heapMb = heap;
+    }
+  });
+
+  it('a config that writes to fd 1 at import: `list --json` prints only its JSON, the config’s text goes to stderr', { timeout: 60_000 }, async () => {
+    const { file } = configAt(
+      "import { writeSync } from 'node:fs';\nwriteSync(1, 'NOT JSON from fd 1\\n');\nprocess.stdout.write('NOT JSON from stdout\\n');\nexport default {};\n",
+    );
+    const r = await runMain(['list', '--json', '--config', file]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(() => JSON.parse(r.stdout)).not.toThrow();
+    expect(r.stdout).not.toContain('NOT JSON');
+    expect(r.stderr).toContain('NOT JSON from fd 1');
   });
 });
 

@@ -5,19 +5,23 @@
  * file of a CommonJS package as CommonJS, and fail on its `import`. The package's own scenarios
  * (compiled, or loaded through tsx in a clone) keep Node's loader in the CLI's process.
  *
- * A scenario module is code, and it runs with the vendor's rights. It is imported in a worker thread
- * rather than in the CLI's process, so that a mistake in it cannot end or hold the harness: a
- * `process.exit` ends the worker only, a busy loop or a top-level await that never settles is cut
- * off by a time budget (`worker.terminate()` stops running JavaScript), a timer or an interval it
- * leaves behind dies with the worker, and its heap has a ceiling. The worker hands back each file's
- * default export as JSON, so what reaches the harness is plain data: a function, a cycle or a value
- * JSON cannot hold is a load error that names the file. This is a guard against accidents, not a
- * sandbox: the module can still read and write whatever the vendor's account can.
+ * A scenario module (or a config module) is code, and it runs with the vendor's rights. It is
+ * imported in a child process of its own rather than in the CLI's, so that a mistake in it cannot end,
+ * hold or swamp the harness: a `process.exit` ends the loader only; a busy loop, a top-level await
+ * that never settles or a long native call is cut off by a time budget (SIGKILL stops native code too,
+ * which a worker thread's terminate() does not); a timer or an interval it leaves behind dies with the
+ * loader; its heap has a ceiling and its whole memory (a Buffer is outside the heap) a limit, watched
+ * from here; and what it writes to stdout, by any route (`fs.writeSync(1, …)` included), is a pipe
+ * shown on stderr, never the CLI's stdout. The loader hands back each file's default export as JSON,
+ * so what reaches the harness is plain data: a function, a cycle or a value JSON cannot hold is a load
+ * error that names the file. This is a guard against accidents, not a sandbox: the module can still
+ * read and write whatever the vendor's account can.
  */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import { printable } from '../../core/text.js';
 import { CODE_EXT, CODE_ROOT } from '../infrastructure/package-root.js';
 
@@ -26,7 +30,20 @@ import { CODE_EXT, CODE_ROOT } from '../infrastructure/package-root.js';
  * heap. A real scenario file loads in well under a second; the budget is generous for a loaded CI
  * machine. Tests lower `budgetMs` to see the cut-off without waiting for it.
  */
-export const VENDOR_LOAD = { budgetMs: 30_000, heapMb: 512 };
+export const VENDOR_LOAD = { budgetMs: 30_000, heapMb: 512, memoryMb: 1024 };
+
+/** How often the loader's resident memory is read (Linux: /proc/<pid>/statm). */
+const MEMORY_POLL_MS = 100;
+
+/** The loader's resident memory in MiB, where the system says (Linux); undefined elsewhere or once it is gone. */
+function residentMb(pid: number): number | undefined {
+  try {
+    const pages = Number(readFileSync(`/proc/${pid}/statm`, 'latin1').split(' ')[1]);
+    return Number.isFinite(pages) ? (pages * 4096) / 1024 / 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** The most one file's scenarios may take as JSON: four times the largest scenario file the catalogue reads. */
 const MAX_JSON = 16 * 1024 * 1024;
@@ -42,16 +59,13 @@ export async function importVendorModules(
   const out = new Map<string, { default?: unknown } | VendorImportError>();
   if (files.length === 0) return out;
   const vite = pathToFileURL(createRequire(import.meta.url).resolve('vite')).href;
-  const { budgetMs, heapMb } = VENDOR_LOAD;
-  const worker = new Worker(WORKER_CODE, {
-    eval: true,
-    workerData: { vite, files, maxJson: MAX_JSON, self: join(CODE_ROOT, `harness/index${CODE_EXT}`), plain },
-    // The worker needs nothing of the CLI's own flags (a loader hook, a heap size of its own).
-    execArgv: [],
-    stdout: true,
-    stderr: true,
-    resourceLimits: { maxOldGenerationSizeMb: heapMb },
+  const { budgetMs, heapMb, memoryMb } = VENDOR_LOAD;
+  // The loader needs nothing of the CLI's own flags (a loader hook, a heap size of its own): plain JavaScript, its heap capped.
+  const worker = spawn(process.execPath, [`--max-old-space-size=${heapMb}`, '-e', WORKER_CODE], {
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    serialization: 'json',
   });
+  worker.send({ vite, files, maxJson: MAX_JSON, self: join(CODE_ROOT, `harness/index${CODE_EXT}`), plain });
   // What a module prints goes to stderr, shown inert and bounded: stdout is the CLI's (`list --json`).
   let printed = 0;
   const forward = (chunk: Buffer) => {
@@ -60,8 +74,18 @@ export async function importVendorModules(
     printed += text.length;
     process.stderr.write(printable(text) + (printed >= MAX_OUTPUT ? '\n[a scenario module printed more while loading; the rest is dropped]\n' : ''));
   };
-  worker.stdout.on('data', forward);
-  worker.stderr.on('data', forward);
+  worker.stdout!.on('data', forward);
+  // V8's own dump when the loader's heap is full (its last GCs, a native stack) is the harness's affair: the load error says it in one line.
+  let dying = false;
+  worker.stderr!.on('data', (chunk: Buffer) => {
+    if (dying) return;
+    const text = chunk.toString('utf8');
+    const at = text.search(/<--- Last few GCs --->|FATAL ERROR: /);
+    if (at < 0) return forward(chunk);
+    dying = true;
+    const before = text.slice(0, at).replace(/\n+$/, '');
+    if (before.trim()) forward(Buffer.from(`${before}\n`));
+  });
 
   const seconds = `${Math.round(budgetMs / 100) / 10} s`;
   // The file being imported, and the file whose timer runs now (apart from its import): a cut-off names it.
@@ -74,8 +98,17 @@ export async function importVendorModules(
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      clearInterval(watch);
       settle(o);
     };
+    // Memory outside the heap (a Buffer, an ArrayBuffer) is not under the heap's cap: the loader's whole resident memory is watched from here.
+    const watch = setInterval(() => {
+      const mb = worker.pid === undefined ? undefined : residentMb(worker.pid);
+      if (mb !== undefined && mb > memoryMb) {
+        worker.kill('SIGKILL');
+        end({ file: running ?? loading ?? files[0]!, message: `loading it took over ${memoryMb} MiB of memory, the scenario loader's limit` });
+      }
+    }, MEMORY_POLL_MS);
     const timer = setTimeout(
       () =>
         end({
@@ -88,8 +121,8 @@ export async function importVendorModules(
         }),
       budgetMs,
     );
-    // Node delivers every message the worker posted before its 'exit' event: a fault or the results
-    // posted before the worker ended are never lost, so the outcome does not depend on timing.
+    // Every message the loader sent arrives before its channel closes ('disconnect'): a fault or the
+    // results sent before it ended are never lost, so the outcome waits for both its exit and that.
     worker.on('message', (m: WorkerMessage) => {
       if (settled) return;
       if (m.kind === 'loading') loading = m.file;
@@ -100,21 +133,32 @@ export async function importVendorModules(
       } else if (m.kind === 'fault') end({ file: m.file ?? running ?? loading ?? files[0]!, message: m.message });
       else if (m.kind === 'done') end();
     });
-    worker.on('error', (err: Error & { code?: string }) =>
+    worker.on('error', (err: Error) => end({ file: running ?? loading ?? files[0]!, message: `the scenario loader failed: ${firstLine(err)}` }));
+    let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    let disconnected = false;
+    const ended = () => {
+      if (!exit || !disconnected) return;
+      const { code, signal } = exit;
+      // V8 ends a process whose heap is full with SIGABRT (or exit code 134 through a shell).
+      const oom = signal === 'SIGABRT' || code === 134;
       end({
         file: running ?? loading ?? files[0]!,
-        message:
-          err.code === 'ERR_WORKER_OUT_OF_MEMORY'
-            ? `loading it used up the ${heapMb} MiB heap of the scenario loader`
-            : `the scenario loader failed: ${firstLine(err)}`,
-      }),
-    );
-    worker.on('exit', (code) =>
-      end({ file: running ?? loading ?? files[0]!, message: `the scenario loader ended (exit code ${code}) before the file's scenarios were read` }),
-    );
+        message: oom
+          ? `loading it used up the ${heapMb} MiB heap of the scenario loader`
+          : `the scenario loader ended (${signal ? `signal ${signal}` : `exit code ${code}`}) before the file's scenarios were read`,
+      });
+    };
+    worker.on('exit', (code, signal) => {
+      exit = { code, signal };
+      ended();
+    });
+    worker.on('disconnect', () => {
+      disconnected = true;
+      ended();
+    });
   });
-  // Whatever the module left running (an interval, a pending await, a loop) ends with the worker.
-  await worker.terminate();
+  // Whatever the module left running (an interval, a pending await, a loop, a native call) ends with the loader.
+  await stop(worker);
 
   for (const r of results) {
     if (r.error !== undefined) out.set(r.file, new VendorImportError(r.error));
@@ -127,6 +171,15 @@ export async function importVendorModules(
     for (const f of files) if (!out.has(f)) out.set(f, new VendorImportError(`not loaded: ${fault.file} stopped the scenario loader`));
   }
   return out;
+}
+
+/** Ends the loader (SIGKILL) and waits for it, so nothing of it outlives the load; at once if it is gone. */
+function stop(worker: ReturnType<typeof spawn>): Promise<void> {
+  if (worker.exitCode !== null || worker.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    worker.once('exit', () => resolve());
+    worker.kill('SIGKILL');
+  });
 }
 
 /** A module that failed to load: its first line of error, said by the catalogue with the file's name. */
@@ -159,9 +212,11 @@ type WorkerMessage =
  * later is said against the file that set it.
  */
 const WORKER_CODE = `
-const { parentPort, workerData } = require('node:worker_threads');
 const { dirname } = require('node:path');
-const post = (m) => parentPort.postMessage(m);
+// Messages go over the IPC channel; one sent just before the process ends is flushed first (send's callback).
+const post = (m, then) => { try { process.send(m, then); } catch { if (then) then(); } };
+// The CLI that started this loader is gone: nothing to load for.
+process.on('disconnect', () => process.exit(1));
 const firstLine = (err) => String((err && err.message) || err).split('\\n')[0];
 let importing; // the file being imported
 let current; // the file whose code runs now: its import, or a callback it scheduled
@@ -184,17 +239,24 @@ for (const name of ['setTimeout', 'setInterval', 'setImmediate']) {
   globalThis[name] = wrapped;
 }
 const exit = process.exit.bind(process);
+let ending = false;
 process.exit = (code) => {
-  post({ kind: 'fault', file: current ?? importing, message: 'it called process.exit(' + (code === undefined ? '' : String(code)) + '): a scenario module declares data and must not end the process' });
-  exit(code);
+  if (ending) return;
+  ending = true;
+  post({ kind: 'fault', file: current ?? importing, message: 'it called process.exit(' + (code === undefined ? '' : String(code)) + '): a scenario module declares data and must not end the process' }, () => exit(code));
 };
 process.on('uncaughtException', (err) => {
-  post({ kind: 'fault', file: threwIn ?? current ?? importing, message: 'it threw outside its import: ' + firstLine(err) });
-  exit(1);
+  if (ending) return;
+  ending = true;
+  post({ kind: 'fault', file: threwIn ?? current ?? importing, message: 'it threw outside its import: ' + firstLine(err) }, () => exit(1));
 });
 // Nothing is left that could settle the import: a top-level await that never settles.
+let said = false;
 process.on('beforeExit', () => {
-  if (importing !== undefined) post({ kind: 'fault', file: importing, message: 'its import never finished: a top-level await that never settles' });
+  if (importing !== undefined && !said) {
+    said = true;
+    post({ kind: 'fault', file: importing, message: 'its import never finished: a top-level await that never settles' }, () => exit(1));
+  }
 });
 const mib = (n) => (n / 1024 / 1024).toFixed(1) + ' MiB';
 const toJson = (value) => {
@@ -214,7 +276,11 @@ const asJson = (value) => {
     throw err;
   }
 };
+let workerData; // what to load: the first message
 (async () => {
+  workerData = await new Promise((resolve) => process.once('message', resolve));
+  // The channel alone keeps no event loop alive: a top-level await that never settles leaves it empty (beforeExit).
+  if (process.channel) process.channel.unref();
   const { createServer, createServerModuleRunner } = await import(workerData.vite);
   const server = await createServer({
     configFile: false,
