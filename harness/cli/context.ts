@@ -41,6 +41,18 @@ export const load = {
   workerPool: () => import('../runner/engine/worker-pool.js'),
 };
 
+let startedEarly = false;
+
+/** Ends what startEarly started and no run took, before the command returns (main.ts). */
+export async function stopEarly(): Promise<void> {
+  if (!startedEarly) return;
+  startedEarly = false;
+  const ended = Promise.all([(await load.pkiEarly()).dropPkiEarly(), (await load.workerPool()).dropSpareWorkers()]);
+  // A thread that does not end within a few seconds is left to the exit, not waited for.
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([ended, new Promise((resolve) => (timer = setTimeout(resolve, 5000).unref()))]).finally(() => clearTimeout(timer));
+}
+
 /**
  * What a run starts before it loads its catalogue, on the other cores: its PKI (pki-early.ts), and,
  * where the run may spread its lanes across threads (`threads`: a built-in client's long run), the
@@ -48,6 +60,7 @@ export const load = {
  * meanwhile. Neither keeps the process alive if the command ends first.
  */
 export async function startEarly(opts: { workers?: number; lanes?: number }, threads: boolean): Promise<void> {
+  startedEarly = true;
   (await load.pkiEarly()).makePkiEarly();
   if (!threads || opts.workers === 1 || opts.lanes === 1) return;
   const { defaultWorkers, prestartLaneWorkers } = await load.workerPool();

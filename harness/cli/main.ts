@@ -26,7 +26,7 @@ import * as properties from './commands/properties.js';
 import * as report from './commands/report.js';
 import * as run from './commands/run.js';
 import * as serve from './commands/serve.js';
-import { codeOf, load } from './context.js';
+import { codeOf, load, stopEarly } from './context.js';
 import { print, printErr, watchStream } from './io.js';
 
 /**
@@ -69,6 +69,15 @@ function usageLine(program: Command, argv: string[]): string {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  try {
+    return await command(argv);
+  } finally {
+    // A thread started early for a run that never came is ended here, not by the process's exit.
+    await stopEarly();
+  }
+}
+
+async function command(argv: string[]): Promise<number> {
   const program = buildProgram();
   watchStream(process.stdout);
   watchStream(process.stderr);

@@ -79,6 +79,11 @@ export function prestartLaneWorkers(threads: number): void {
   }
 }
 
+/** Ends the spare threads no run took (a command that stopped before its run), and waits for them: never left to the process's exit. */
+export async function dropSpareWorkers(): Promise<void> {
+  await Promise.all(spares.splice(0).map((w) => w.terminate()));
+}
+
 /** A worker thread running lane-worker.ts with the run's data: a spare one where there is, else a new one. */
 function startWorker(data: LaneWorkerData): Worker {
   const worker = spares.shift() ?? startThread(import.meta.url, './lane-worker', undefined, LANE_WORKER_LIMITS);

@@ -29,6 +29,26 @@ export function makePkiEarly(): void {
   early = { pki, worker };
 }
 
+/**
+ * Ends the early thread where no run took its PKI (a command that stopped first: an argument error,
+ * say), once it has made its keys. A thread ended while a key is being made, by terminate() or by the
+ * process's exit, can abort the whole process (Node: "FATAL ERROR: v8::ToLocalChecked Empty
+ * MaybeLocal", exit 134), so it is let finish (about a quarter of a second) and ended after. Says
+ * how the thread's work ended: its PKI made, failed, or no thread to end.
+ */
+export async function dropPkiEarly(): Promise<'none' | 'made' | 'failed'> {
+  const made = early;
+  early = undefined;
+  if (!made) return 'none';
+  made.worker.ref();
+  const outcome = await made.pki.then(
+    () => 'made' as const,
+    () => 'failed' as const,
+  );
+  await made.worker.terminate();
+  return outcome;
+}
+
 /** The PKI made early (taken once), or, where none was started or it failed, a fresh one made here. */
 export function takePki(): Promise<Pki> {
   const made = early;
