@@ -12,6 +12,8 @@ import type { Worker } from 'node:worker_threads';
 import { startThread } from './threads.js';
 
 let early: { pki: Promise<Pki>; worker: Worker } | undefined;
+/** The thread a run took its PKI from: a command stopped (a signal) while it still makes keys waits for it too. */
+let taken: { pki: Promise<Pki>; worker: Worker } | undefined;
 
 /** Starts making the next run's PKI on a worker thread (once; a second call changes nothing). */
 export function makePkiEarly(): void {
@@ -37,8 +39,8 @@ export function makePkiEarly(): void {
  * how the thread's work ended: its PKI made, failed, or no thread to end.
  */
 export async function dropPkiEarly(): Promise<'none' | 'made' | 'failed'> {
-  const made = early;
-  early = undefined;
+  const made = early ?? taken;
+  early = taken = undefined;
   if (!made) return 'none';
   made.worker.ref();
   const outcome = await made.pki.then(
@@ -54,6 +56,7 @@ export function takePki(): Promise<Pki> {
   const made = early;
   early = undefined;
   if (!made) return makePki();
+  taken = made;
   // Awaited now: the thread keeps the process alive until it has answered.
   made.worker.ref();
   return made.pki.catch(() => makePki());
