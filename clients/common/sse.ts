@@ -24,6 +24,50 @@ export async function notAStream(res: Response, signal: AbortSignal): Promise<Ex
   return { ok: false, kind: 'http', status: res.status, text: 'expected text/event-stream' };
 }
 
+/**
+ * The `data` of each event of a body, as it arrives. The body is read without pause, whatever the
+ * caller does meanwhile: a chunk handed to a pending read is ours, while one left queued in the body
+ * when the connection errors is dropped with the queue (a ReadableStream's error clears it). So an
+ * event whose bytes arrived whole just before a cut is always seen, as a client reading the socket
+ * would. Ends with the error that cut the body, or `undefined` where it closed.
+ */
+async function* bodyEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<string, { error: unknown } | undefined> {
+  const { createParser } = await import('eventsource-parser');
+  const queue: string[] = [];
+  let end: { error: unknown } | undefined | null = null; // null: still open
+  let wake: (() => void) | undefined;
+  const parser = createParser({ onEvent: (e) => queue.push(e.data) });
+  const decoder = new TextDecoder();
+  const reader = body.getReader();
+  const pump = (async () => {
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        parser.feed(decoder.decode(value, { stream: true }));
+        wake?.();
+      }
+      parser.feed(decoder.decode());
+      end = undefined;
+    } catch (error) {
+      end = { error };
+    }
+    wake?.();
+  })();
+  try {
+    for (;;) {
+      while (queue.length) yield queue.shift()!;
+      if (end !== null) return end;
+      await new Promise<void>((r) => (wake = r));
+      wake = undefined;
+    }
+  } finally {
+    // The caller stopped early: the rest of the body is not read.
+    if (end === null) await reader.cancel().catch(() => undefined);
+    await pump;
+  }
+}
+
 /** The events of an SSE answer, each decoded; returns how the stream ended (undefined: closed). */
 export async function* sseEvents(
   res: Response,
@@ -31,31 +75,24 @@ export async function* sseEvents(
   decode: (data: unknown) => { result?: Record<string, unknown>; error?: { code?: number; message?: string } },
   shape: (r: Record<string, unknown>) => Record<string, unknown>,
 ): AsyncGenerator<Record<string, unknown>, RpcOutcome | undefined> {
-  const { EventSourceParserStream } = await import('eventsource-parser/stream');
-  const events = res.body!.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream());
-  const reader = (events as unknown as AsyncIterable<{ data: string }>)[Symbol.asyncIterator]();
+  const events = bodyEvents(res.body!);
   // Whether the body ended by itself (closed or cut); otherwise it is closed on the way out, as
   // `for await` would: the caller returned early, or an event ended the call.
   let ended = false;
   try {
     for (;;) {
-      let next: IteratorResult<{ data: string }>;
-      try {
-        next = await reader.next();
-      } catch (err) {
-        // The connection closed in the middle of the stream. The events so far were yielded; the
-        // caller learns that the stream was cut, not closed, and can follow the task another way.
-        ended = true;
-        if (signal.aborted) throw err;
-        return { ok: false, kind: 'cut', status: res.status, ...networkCode(err) };
-      }
+      const next = await events.next();
       if (next.done) {
         ended = true;
-        return undefined;
+        if (!next.value) return undefined;
+        // The connection closed in the middle of the stream. The events so far were yielded; the
+        // caller learns that the stream was cut, not closed, and can follow the task another way.
+        if (signal.aborted) throw next.value.error;
+        return { ok: false, kind: 'cut', status: res.status, ...networkCode(next.value.error) };
       }
       let msg: ReturnType<typeof decode>;
       try {
-        msg = decode(JSON.parse(next.value.data));
+        msg = decode(JSON.parse(next.value));
       } catch {
         return { ok: false, kind: 'http', status: res.status, text: 'an event that is not JSON' };
       }
@@ -63,6 +100,6 @@ export async function* sseEvents(
       if (msg.result) yield shape(msg.result);
     }
   } finally {
-    if (!ended) await reader.return?.().catch(() => undefined);
+    if (!ended) await events.return(undefined).catch(() => undefined);
   }
 }
