@@ -247,6 +247,15 @@ export class PeerHost {
     const m = /^\/t\/([^/]+)\//.exec(path);
     const slot = m ? this.runs.get(m[1]!) : undefined;
     if (!slot) {
+      // A path that names no run (`OPTIONS *`, a path of no peer's) on a connection whose handshake is on record in a
+      // run that is still active: the client's call all the same, recorded there, as the gRPC listener records it.
+      const on = this.socketRun.get(req.socket as TLSSocket);
+      if (!m && on && [...this.runs.values()].includes(on)) {
+        const ev = recordRequest(on.transcript, kind, listener.origin, req, path);
+        req.resume();
+        refuse(on.transcript, ev, res, 404, 'no scenario run at this path: the peer serves only the paths of its card', 'unknown scenario run');
+        return;
+      }
       res.writeHead(404, { 'content-type': 'text/plain' }).end('unknown scenario run');
       return;
     }
