@@ -8,6 +8,7 @@
  * Versions (§3.6): an empty or missing `A2A-Version` is read as 0.3 (§3.6.2), patch numbers are
  * ignored, and a Major.Minor the interface does not declare is answered with VersionNotSupportedError.
  */
+import { sseFramer } from './wires/sse-framing.js';
 import { http, HttpResponse, type RequestHandler } from 'msw';
 import { DROP_HEADER, type HttpEvent } from '../harness/core/transcript.js';
 import type { PeerRunContext, RecordRequest } from './runtime/context.js';
@@ -107,11 +108,13 @@ async function answer({ ctx, wire, runtime, versions }: Serving, call: WireCall,
     }
     const cx = { ev, extensions: call.extensions, pushBody: wire.pushBody, ...(wire.pushConfigIdOptional ? { pushConfigIdOptional: true } : {}) };
     const out = await runtime.perform(call.op, call.params, cx);
-    if ('stream' in out)
+    if ('stream' in out) {
+      const framed = sseFramer(rt.sseFraming);
       return wire.stream(
         call,
-        eventStream(ctx, ev, out.stream, (e) => wire.frame(call, e)),
+        eventStream(ctx, ev, out.stream, (e) => framed(wire.frame(call, e))),
       );
+    }
     return wire.result(call, call.op, out.result, out.activated);
   } catch (err) {
     if (err instanceof HttpRefusal) {

@@ -69,6 +69,10 @@ export interface Mistakes extends TrustMistakes {
   cancelsOnTransientRefusal?: boolean;
   /** Answers each push delivery of its task with a message to the task, a duplicate as much as the original. */
   actsOnEachDelivery?: boolean;
+  /** Dispatches each `data:` line of a stream's event as an event of its own. */
+  splitsDataLines?: boolean;
+  /** Reads a stream's lines with a 64 KiB scanner, and takes a longer line for the stream's end. */
+  capsSseLines?: boolean;
 }
 
 export type Plan =

@@ -24,6 +24,12 @@ export async function notAStream(res: Response, signal: AbortSignal): Promise<Ex
   return { ok: false, kind: 'http', status: res.status, text: 'expected text/event-stream' };
 }
 
+/** How a naive client misreads a stream (clients/naive): data lines dispatched one by one, a line cap. */
+export interface SseMistakes {
+  perLine?: boolean;
+  lineCap?: number;
+}
+
 /**
  * The `data` of each event of a body, as it arrives. The body is read without pause, whatever the
  * caller does meanwhile: a chunk handed to a pending read is ours, while one left queued in the body
@@ -31,23 +37,45 @@ export async function notAStream(res: Response, signal: AbortSignal): Promise<Ex
  * event whose bytes arrived whole just before a cut is always seen, as a client reading the socket
  * would. Ends with the error that cut the body, or `undefined` where it closed.
  */
-async function* bodyEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<string, { error: unknown } | undefined> {
+async function* bodyEvents(body: ReadableStream<Uint8Array>, mistakes: SseMistakes = {}): AsyncGenerator<string, { error: unknown } | undefined> {
   const { createParser } = await import('eventsource-parser');
   const queue: string[] = [];
   let end: { error: unknown } | undefined | null = null; // null: still open
   let wake: (() => void) | undefined;
-  const parser = createParser({ onEvent: (e) => queue.push(e.data) });
+  // The naive mistake: each `data:` line of an event dispatched as an event of its own.
+  const parser = createParser({ onEvent: (e) => queue.push(...(mistakes.perLine ? e.data.split('\n') : [e.data])) });
+  // The naive mistake: a line scanner of a fixed size that stops at a longer line, and the stream taken as ended.
+  let open = 0;
+  const capped = (text: string) => {
+    if (mistakes.lineCap === undefined) return false;
+    const nl = Math.max(text.lastIndexOf('\n'), text.lastIndexOf('\r'));
+    open = nl < 0 ? open + text.length : text.length - nl - 1;
+    return open > mistakes.lineCap;
+  };
   const decoder = new TextDecoder();
   const reader = body.getReader();
+  let last = '';
+  const feed = (text: string) => {
+    if (text) last = text;
+    parser.feed(text);
+  };
   const pump = (async () => {
     try {
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
-        parser.feed(decoder.decode(value, { stream: true }));
+        const text = decoder.decode(value, { stream: true });
+        if (capped(text)) {
+          await reader.cancel().catch(() => undefined);
+          break;
+        }
+        feed(text);
         wake?.();
       }
-      parser.feed(decoder.decode());
+      feed(decoder.decode());
+      // A CR at the very end is a line end (no LF can follow it any more); the parser waits for the LF that
+      // might have come, so it is told so: a stream of lone-CR line ends keeps its last event.
+      if (last.endsWith('\r')) parser.feed('\n');
       end = undefined;
     } catch (error) {
       end = { error };
@@ -74,8 +102,9 @@ export async function* sseEvents(
   signal: AbortSignal,
   decode: (data: unknown) => { result?: Record<string, unknown>; error?: { code?: number; message?: string } },
   shape: (r: Record<string, unknown>) => Record<string, unknown>,
+  mistakes: SseMistakes = {},
 ): AsyncGenerator<Record<string, unknown>, RpcOutcome | undefined> {
-  const events = bodyEvents(res.body!);
+  const events = bodyEvents(res.body!, mistakes);
   // Whether the body ended by itself (closed or cut); otherwise it is closed on the way out, as
   // `for await` would: the caller returned early, or an event ended the call.
   let ended = false;

@@ -16,7 +16,7 @@ import { fromGrpc, GrpcChannel } from './binding-grpc.js';
 import { restError, restRequest } from './binding-rest.js';
 import { decodeResult, decodeStreamResult, encodeCall } from './dialect-v03.js';
 import { networkCode, retryAfterMs, type RpcOutcome } from './outcome.js';
-import { notAStream, sseEvents } from './sse.js';
+import { notAStream, sseEvents, type SseMistakes } from './sse.js';
 
 export { networkCode, type RpcOutcome } from './outcome.js';
 
@@ -35,6 +35,8 @@ export interface TransportOptions {
    * is sent once more, on the same interface, after that wait. Absent: the refusal is the answer.
    */
   waitFits?: (ms: number) => boolean;
+  /** How it misreads an event stream (a mistake, for the naive client only). */
+  sse?: SseMistakes;
 }
 
 /** Resolves after `ms`, or at once when `signal` aborts. */
@@ -395,7 +397,7 @@ export class A2ATransport {
         return msg.error && typeof msg.error === 'object' ? { error: restError(JSON.stringify(msg)) ?? { message: 'an error event' } } : { result: msg };
       return msg as { result?: Record<string, unknown> };
     };
-    return yield* sseEvents(res, this.opts.signal, decode, v03 ? decodeStreamResult : (r) => r);
+    return yield* sseEvents(res, this.opts.signal, decode, v03 ? decodeStreamResult : (r) => r, this.opts.sse);
   }
 
   /**

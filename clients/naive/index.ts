@@ -197,6 +197,20 @@ export const MISTAKES: MistakeInfo[] = [
     caughtBy: 'PUSH-RECEIPT',
     atLeast: 'FAIL',
   },
+  {
+    name: 'splits-data-lines',
+    flag: 'splitsDataLines',
+    description: "dispatches each data: line of a stream's event as an event of its own",
+    caughtBy: 'STREAM-FRAMING',
+    atLeast: 'FAIL',
+  },
+  {
+    name: 'caps-sse-lines',
+    flag: 'capsSseLines',
+    description: "reads a stream's lines with a 64 KiB scanner and takes a longer line for the stream's end",
+    caughtBy: 'STREAM-FRAMING',
+    atLeast: 'FAIL',
+  },
 ];
 
 export function createNaiveClient(only?: string): ClientAdapter {

@@ -94,6 +94,15 @@ export function redactUrl(url: string): string {
   return `${m[1]}${m[2] ? 'REDACTED@' : ''}${redactQuery(m[3]!)}`;
 }
 
+/** The length of JSON text without its insignificant whitespace; the text's own where it is not JSON. */
+function compactSize(text: string): number {
+  try {
+    return JSON.stringify(JSON.parse(text)).length;
+  } catch {
+    return text.length;
+  }
+}
+
 /**
  * A copy of a JSON value with every string under a credential key replaced by `REDACTED`; the
  * pointers replaced are pushed to `paths`. The value must be no deeper than MAX_BODY_DEPTH.
@@ -201,16 +210,19 @@ export function bodyRecord(text: string, bytes: number, contentType: string | un
 export function addStreamEvent(rec: BodyRecord, data: string, kept: { chars: number; room?: (chars: number) => boolean }): void {
   rec.bytes += data.length;
   rec.events ??= [];
+  // An event is kept as parsed JSON, so its whitespace is no information: a large one counts by its compact size
+  // (an event padded to a mebibyte of one line, runtime.sseFraming, is a small event kept whole).
+  const size = data.length > MAX_BODY_CHARS / 4 ? compactSize(data) : data.length;
   // Once one event is left out, every later one is too: the events kept are the first ones, without gaps.
-  if (rec.truncated || rec.events.length >= MAX_STREAM_EVENTS || kept.chars + data.length > MAX_BODY_CHARS) {
+  if (rec.truncated || rec.events.length >= MAX_STREAM_EVENTS || kept.chars + size > MAX_BODY_CHARS) {
     rec.truncated = `more than ${rec.events.length} event(s) or ${MAX_BODY_CHARS} characters: the first ${rec.events.length} kept`;
     return;
   }
-  if (kept.room && !kept.room(data.length)) {
+  if (kept.room && !kept.room(size)) {
     rec.truncated = `past the run's budget of payloads kept whole: the first ${rec.events.length} event(s) kept`;
     return;
   }
-  kept.chars += data.length;
+  kept.chars += size;
   const j = jsonOf(data);
   if (j && !j.deep) {
     rec.events.push(j.json);

@@ -143,6 +143,14 @@ export interface PeerRuntime {
    * events without a terminal or interrupted one; the task goes on, so GetTask still finds its end.
    */
   streamEnds?: { afterEvents: number };
+  /**
+   * How the event streams of the JSON bindings frame each event, all of it legal Server-Sent Events
+   * (WHATWG HTML §9.2.6): `multiline`, each event's JSON over several `data:` lines (a client joins
+   * them with a line feed); `lineEnd`, the line end (`lf` by default, `crlf`, or a lone `cr`);
+   * `fields`, a comment line and `event:`, `id:` and `retry:` fields with each event; `lineBytes`, each
+   * event's one `data:` line padded with JSON whitespace to at least this many bytes. gRPC frames no SSE.
+   */
+  sseFraming?: SseFraming;
   /** Subscribe-only outputs are also served on GetTask: a fallback the card omits. */
   pollFallback?: boolean;
   /** How SendMessage answers: with a Task (default), or with a direct Message and no task (spec §3.1.1). */
@@ -152,6 +160,14 @@ export interface PeerRuntime {
    * (`input.sessionExtension`), not an endpoint only our docs name. Still accepted in scenario files.
    */
   negotiation?: { path: string; extension: string };
+}
+
+/** Legal framings of an event stream (PeerRuntime.sseFraming). */
+export interface SseFraming {
+  multiline?: boolean;
+  lineEnd?: 'lf' | 'crlf' | 'cr';
+  fields?: boolean;
+  lineBytes?: number;
 }
 
 /**

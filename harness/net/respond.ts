@@ -139,6 +139,7 @@ async function stream(
   // Events are added while the run records: a sealed transcript is graded and never changes.
   const parser = createParser({ onEvent: (e) => void (!transcript.isSealed && addStreamEvent(rec, e.data, budget)) });
   const dec = new TextDecoder();
+  let last = '';
   try {
     const reader = body.getReader();
     for (;;) {
@@ -148,9 +149,13 @@ async function stream(
         await reader.cancel();
         break;
       }
-      parser.feed(dec.decode(value, { stream: true }));
+      const text = dec.decode(value, { stream: true });
+      if (text) last = text;
+      parser.feed(text);
       res.write(value);
     }
+    // A CR at the very end is a line end (no LF can follow it any more): the last event of a stream of lone-CR line ends is kept.
+    if (last.endsWith('\r')) parser.feed('\n');
     res.end();
   } catch {
     res.destroy();

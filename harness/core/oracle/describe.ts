@@ -76,6 +76,7 @@ export function rulesMarkdown(rules: readonly Rule[] = RULES): string {
         out.push('', 'Where it does not bind:', '');
         for (const n of r.notBinding) out.push(`- ${n}`);
       }
+      if (r.motivatedBy?.length) out.push('', `Motivated by client bugs reported in public: ${r.motivatedBy.join(', ')}.`);
     }
   }
   return out.join('\n') + '\n';

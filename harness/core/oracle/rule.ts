@@ -89,6 +89,8 @@ export interface RuleOf<Id extends string = string> {
    * take this rule's way (e.g. NEG-ESCALATE → NEG-LIVE-INPUT).
    */
   otherwise?: string;
+  /** The public reports of client bugs that motivated the rule (`owner/repo#N`), by number only: its duty is the sources'. */
+  motivatedBy?: string[];
   applies(s: Situation): Applicability;
   grade(b: Applicability, x: GradeInput): Verdict;
 }

@@ -34,6 +34,7 @@ import { STREAM_RECOVERY } from './rules/wire/stream-recovery.js';
 import { PUSH_AUTHENTICITY } from './rules/wire/push-authenticity.js';
 import { PUSH_TASK_MATCH } from './rules/wire/push-task-match.js';
 import { PUSH_RECEIPT } from './rules/wire/push-receipt.js';
+import { STREAM_FRAMING } from './rules/wire/stream-framing.js';
 
 /**
  * The rule families in force, each with its version: seed 000's negotiation rules as objects with
@@ -42,9 +43,10 @@ import { PUSH_RECEIPT } from './rules/wire/push-receipt.js';
  * handshake rules (1), and the rules from the spec's own text (`a2a-1.0.1`: 1 adds the choice among
  * bindings and the tenant to SPEC-INTERFACE-SELECTION, and STREAM-RECOVERY; 2 the client as webhook
  * receiver: PUSH-AUTHENTICITY, PUSH-TASK-MATCH, PUSH-RECEIPT; 3 acts read against what the client
- * knew, WIRE-NO-DESTROYED-WORK; 4 PUSH-RECEIPT grades a delivery written and never answered).
+ * knew, WIRE-NO-DESTROYED-WORK; 4 PUSH-RECEIPT grades a delivery written and never answered; 5
+ * STREAM-FRAMING, an event stream read as the SSE standard frames it).
  */
-export const RULESET_VERSION = 'seed-000@3+seed-001@1+seed-003@1+a2a-1.0.1@4';
+export const RULESET_VERSION = 'seed-000@3+seed-001@1+seed-003@1+a2a-1.0.1@5';
 
 /** Every rule, in the order of their stable ids. */
 const REGISTRY = [
@@ -76,6 +78,7 @@ const REGISTRY = [
   PUSH_TASK_MATCH,
   PUSH_RECEIPT,
   WIRE_NO_DESTROYED_WORK,
+  STREAM_FRAMING,
 ] as const;
 
 /** A rule's stable id: the ids the registered rules declare. */

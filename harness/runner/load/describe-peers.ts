@@ -57,6 +57,10 @@ export function peersPage(): string {
     '  a second one and cannot report the first (WIRE-HONEST-REPORT, WIRE-DEADLINE).',
     '- `streamEnds`: a stream closes cleanly after `afterEvents` events without a terminal one; the task',
     '  goes on, and WIRE-DEADLINE fails a client that proceeds without ever seeing its terminal state.',
+    '- `sseFraming`: the same events, framed as the SSE standard allows and SDK clients have misread:',
+    '  a JSON event over several `data:` lines, CRLF or lone CR line ends, a comment with `event:`, `id:`',
+    '  and `retry:` fields, one `data:` line of a mebibyte. The transcript keeps the events as a standard',
+    '  parser reads them; STREAM-FRAMING grades what the client does after them.',
     '',
   ];
   return lines.join('\n');

@@ -15,3 +15,24 @@ export const SEED000_ORPHAN = {
   level: 'seed' as const,
   role: 'harm' as const,
 };
+
+/** Send Message may be idempotent, and need not: a message sent again may start a second task (the harm of a re-send). */
+export const SEND_NOT_IDEMPOTENT = {
+  doc: 'A2A v1.0.1',
+  section: '3.3.1',
+  quote: 'Send Message operations MAY be idempotent. Agents may utilize the messageId to detect duplicate messages.',
+  level: 'convention' as const,
+  role: 'harm' as const,
+};
+
+/** GetTask after a stream ended (§3.1.3): what a client may do to learn a task's final state. */
+export const GET_TASK_AFTER_STREAM = {
+  doc: 'A2A v1.0.1',
+  section: '3.1.3',
+  quote:
+    'This is typically used for polling the status of a task initiated with Send Message, or for fetching the final state of a task after being notified via a push notification or after a stream has ended.',
+};
+
+/** The streaming operations, and the ones that send a message. */
+export const STREAMS = new Set(['SendStreamingMessage', 'SubscribeToTask']);
+export const SENDS = new Set(['SendMessage', 'SendStreamingMessage']);

@@ -16,31 +16,15 @@ import { rpcCalls } from '../../evidence.js';
 import { deliveredEvent, mintedBy, namesTask, STREAM_CUT as CUT } from '../../knowledge.js';
 import { mustComplete } from '../../graders.js';
 import { binds, harm, informational, met, notBinding, type RuleOf } from '../../rule.js';
+import { GET_TASK_AFTER_STREAM, SEND_NOT_IDEMPOTENT, SENDS, STREAMS } from './shared.js';
 
-const STREAMS = new Set(['SendStreamingMessage', 'SubscribeToTask']);
-const SENDS = new Set(['SendMessage', 'SendStreamingMessage']);
-
-const GET_TASK_AFTER_STREAM: Source = {
-  doc: 'A2A v1.0.1',
-  section: '3.1.3',
-  quote:
-    'This is typically used for polling the status of a task initiated with Send Message, or for fetching the final state of a task after being notified via a push notification or after a stream has ended.',
-  level: 'convention',
-};
+const GET_TASK: Source = { ...GET_TASK_AFTER_STREAM, level: 'convention' };
 
 const RECONNECT: Source = {
   doc: 'A2A v1.0.1',
   section: '3.5.2',
   quote: 'A client reconnecting to a task after a network interruption by opening a new stream',
   level: 'convention',
-};
-
-const SEND_NOT_IDEMPOTENT: Source = {
-  doc: 'A2A v1.0.1',
-  section: '3.3.1',
-  quote: 'Send Message operations MAY be idempotent. Agents may utilize the messageId to detect duplicate messages.',
-  level: 'convention',
-  role: 'harm',
 };
 
 /** The client's calls that start a task (a message naming no task), in order. */
@@ -56,7 +40,7 @@ export const STREAM_RECOVERY: RuleOf<'STREAM-RECOVERY'> = {
   title: 'A stream that ends before its task did is followed up, never answered by sending the message again',
   family: 'wire',
   scope: 'own',
-  sources: [GET_TASK_AFTER_STREAM, RECONNECT, SEND_NOT_IDEMPOTENT],
+  sources: [GET_TASK, RECONNECT, SEND_NOT_IDEMPOTENT],
   limits: [
     {
       doc: 'A2A v1.0.1',

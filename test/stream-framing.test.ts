@@ -1,0 +1,76 @@
+/**
+ * STREAM-FRAMING (issue 40, SSE framing): the peers frame the same events in every way the SSE
+ * standard allows (peers/wires/sse-framing.ts), a standard parser reads the same events back, and the
+ * rule tells a client that read them from one that did not, without blaming a framing a client
+ * reads right. The naive mutants' catch is test/mutants.test.ts's; the reference's verdicts are
+ * test/full-runs.test.ts's.
+ */
+import { createParser } from 'eventsource-parser';
+import { describe, expect, it } from 'vitest';
+import { sseFramer } from '../peers/wires/sse-framing.js';
+import { runInProcess } from './helpers/results.js';
+
+/** The `data` of each event a standard parser reads from `text`, fed in pieces of `step` characters. */
+function parse(text: string, step = text.length): string[] {
+  const out: string[] = [];
+  const p = createParser({ onEvent: (e) => out.push(e.data) });
+  for (let i = 0; i < text.length; i += step) p.feed(text.slice(i, i + step));
+  // A lone CR at the very end is a line end (WHATWG HTML §9.2.6): the parser waits for an LF that cannot come.
+  if (text.endsWith('\r')) p.feed('\n');
+  return out;
+}
+
+describe('the peers’ SSE framings', () => {
+  const events = [
+    { task: { id: 't-1', status: { state: 'TASK_STATE_WORKING' }, note: 'a "quoted" line\nand a second, ünïcödé' } },
+    { statusUpdate: { taskId: 't-1', status: { state: 'TASK_STATE_COMPLETED' } } },
+  ];
+  const plain = events.map((e) => `data: ${JSON.stringify({ jsonrpc: '2.0', id: 1, result: e })}\n\n`);
+
+  it('each framing is read back by a standard parser as the same events, in pieces of any size', () => {
+    for (const f of [{ multiline: true }, { lineEnd: 'crlf' as const }, { lineEnd: 'cr' as const, multiline: true }, { fields: true }, { lineBytes: 4096 }]) {
+      const framed = sseFramer(f);
+      const text = plain.map((p) => framed(p) as string).join('');
+      expect(text, JSON.stringify(f)).not.toBe(plain.join(''));
+      for (const step of [text.length, 7, 1])
+        expect(
+          parse(text, step).map((d) => JSON.parse(d)),
+          `${JSON.stringify(f)} in pieces of ${step}`,
+        ).toEqual(events.map((e) => ({ jsonrpc: '2.0', id: 1, result: e })));
+    }
+    // Multi-line data is really several data: lines; a long line is one line of that many bytes.
+    expect((sseFramer({ multiline: true })(plain[0]!) as string).match(/^data: /gm)!.length).toBeGreaterThan(5);
+    const long = sseFramer({ lineBytes: 4096 })(plain[0]!) as string;
+    expect(long.split('\n')[0]!.length).toBeGreaterThanOrEqual(4096);
+    // A gRPC message passes as it is.
+    const bytes = new Uint8Array([0, 0, 0, 0, 1, 42]);
+    expect(sseFramer({ multiline: true })(bytes)).toBe(bytes);
+  });
+});
+
+describe('STREAM-FRAMING', () => {
+  it('a mutant that misreads one framing is not blamed for one it reads right; a polling intent binds nothing', { timeout: 120_000 }, async () => {
+    const ids = ['stream-framing/crlf-line-ends', 'stream-framing/comments-and-fields', 'stream-framing/poll-intent'];
+    for (const client of ['naive:splits-data-lines', 'naive:caps-sse-lines', 'reference']) {
+      const r = await runInProcess(client, ids);
+      const rule = (id: string) => r.results.find((x) => x.id === id)!.checks.find((c) => c.rule === 'STREAM-FRAMING')!;
+      expect(rule('stream-framing/crlf-line-ends').verdict, client).toBe('PASS');
+      expect(rule('stream-framing/comments-and-fields').verdict, client).toBe('PASS');
+      expect(rule('stream-framing/poll-intent').verdict, client).toBe('INFORMATIONAL');
+    }
+  });
+
+  it('splits-data-lines on multi-line events and caps-sse-lines on a 1 MiB line: FAIL, from the events delivered and what came after', {
+    timeout: 120_000,
+  }, async () => {
+    const split = await runInProcess('naive:splits-data-lines', ['stream-framing/multiline-data']);
+    const s = split.results[0]!.checks.find((c) => c.rule === 'STREAM-FRAMING')!;
+    expect(s.verdict).toBe('FAIL');
+    expect(s.reason).toMatch(/named task \S+ in an event it delivered whole, and the client's report names no such task/);
+    expect(s.evidence.some((e) => e.source === 'wire' && typeof e.seq === 'number')).toBe(true);
+    const capped = await runInProcess('naive:caps-sse-lines', ['stream-framing/one-mib-line']);
+    const c = capped.results[0]!.checks.find((x) => x.rule === 'STREAM-FRAMING')!;
+    expect(c.verdict).toBe('FAIL');
+    expect(c.reason).toMatch(/searched for its task with ListTasks at #\d+/);
+  });
+});
