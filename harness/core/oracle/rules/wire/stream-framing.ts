@@ -90,11 +90,15 @@ export const STREAM_FRAMING: RuleOf<'STREAM-FRAMING'> = {
     'the peer frames its streams plainly (one data: line per event, LF line ends)',
     'a card without streaming, or an intent that asks for no stream',
     'the client followed the task without a stream',
+    'a card that offers gRPC only (its streams frame no SSE)',
   ],
   applies(s) {
     const f = s.truth.runtime.sseFraming;
     if (!f) return notBinding('the peer frames its streams plainly: one data: line per event, LF line ends');
     if (s.card.streaming !== true) return notBinding('the card offers no streaming');
+    // gRPC streams length-prefixed messages: no SSE to frame.
+    if (s.card.interfaces.length > 0 && s.card.interfaces.every((i) => i.protocolBinding === 'GRPC'))
+      return notBinding('the card offers gRPC only, whose streams are length-prefixed messages: no SSE to frame');
     if (s.intent.completion !== 'stream' || s.intent.taskClass === 'fire-and-forget') return notBinding('the intent asks for no stream to follow');
     return binds(`the peer's streams frame their events legally, with ${framingText(f)}: the client must read them as SSE frames them`, ['proceed']);
   },
