@@ -91,6 +91,26 @@ interface Serving {
   versions: Set<string>;
 }
 
+/**
+ * A streaming call refused before any event (runtime.refuseStreams): the binding's error answer, as
+ * it is, without its Content-Type, or as the one event of an event stream. gRPC has only its status.
+ */
+async function refusedStream(wire: Wire, call: WireCall, ev: HttpEvent, form: 'json' | 'untyped' | 'sse-error'): Promise<Response> {
+  const { response, recorded } = wire.error(call, new A2AError('internal', 'the streaming service is unavailable; SendMessage and GetTask are served'));
+  ev.rpcError = recorded;
+  ev.note = `scripted: the streaming call refused before any event (runtime.refuseStreams: ${form})`;
+  const type = response.headers.get('content-type') ?? '';
+  if (form === 'json' || !/json/i.test(type)) return response;
+  const body = await response.text();
+  if (form === 'untyped') {
+    const headers = new Headers(response.headers);
+    headers.delete('content-type');
+    // A body with no Content-Type of its own: Response would name it text/plain from a string.
+    return new HttpResponse(new TextEncoder().encode(body), { status: response.status, headers });
+  }
+  return new HttpResponse(`data: ${body}\n\n`, { status: 200, headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' } });
+}
+
 /** One call, answered by the runtime (or refused by it), as the wire encodes it. */
 async function answer({ ctx, wire, runtime, versions }: Serving, call: WireCall, ev: HttpEvent, raw: string): Promise<Response> {
   const rt = runtime.description;
@@ -106,6 +126,7 @@ async function answer({ ctx, wire, runtime, versions }: Serving, call: WireCall,
           `A2A-Version ${JSON.stringify(call.version ?? '')} is read as ${asked ?? 'nothing'}; this interface speaks ${[...versions].join(', ')}`,
         );
     }
+    if (rt.refuseStreams && (call.op === 'SendStreamingMessage' || call.op === 'SubscribeToTask')) return refusedStream(wire, call, ev, rt.refuseStreams);
     const cx = { ev, extensions: call.extensions, pushBody: wire.pushBody, ...(wire.pushConfigIdOptional ? { pushConfigIdOptional: true } : {}) };
     const out = await runtime.perform(call.op, call.params, cx);
     if ('stream' in out) {

@@ -74,3 +74,36 @@ describe('STREAM-FRAMING', () => {
     expect(c.reason).toMatch(/searched for its task with ListTasks at #\d+/);
   });
 });
+
+describe('STREAM-REFUSAL', () => {
+  const ids = ['stream-refusal/plain-json-error', 'stream-refusal/untyped-error', 'stream-refusal/error-event'];
+  /** The refused streaming call of a run: its status and the Content-Type it was answered with. */
+  const refusal = (r: Awaited<ReturnType<typeof runInProcess>>['results'][number]) => {
+    const e = r.transcript.find((x) => x.kind === 'http' && x.rpc?.method === 'SendStreamingMessage');
+    return e?.kind === 'http' ? { status: e.status, type: e.responseBody?.contentType ?? null, error: e.rpcError?.code } : undefined;
+  };
+
+  it('the peers refuse a stream in three forms; the reference reports each (rejected), no task minted', { timeout: 120_000 }, async () => {
+    const r = await runInProcess('reference', ids);
+    expect(r.results.map(refusal)).toEqual([
+      { status: 200, type: expect.stringMatching(/^application\/json/), error: -32603 },
+      { status: 200, type: null, error: -32603 },
+      { status: 200, type: expect.stringMatching(/^text\/event-stream/), error: -32603 },
+    ]);
+    for (const x of r.results) {
+      expect(x.ledger, x.id).toEqual([]);
+      expect(x.checks.find((c) => c.rule === 'STREAM-REFUSAL')!.verdict, x.id).toBe('PASS');
+    }
+  });
+
+  it('a client that reads the refusal as an empty stream and reports success: FAIL (harm), from the refused call and an empty ledger', {
+    timeout: 120_000,
+  }, async () => {
+    const r = await runInProcess('naive:empties-refused-stream', ids);
+    for (const x of r.results) {
+      const c = x.checks.find((y) => y.rule === 'STREAM-REFUSAL')!;
+      expect([x.id, c.verdict, c.basis]).toEqual([x.id, 'FAIL', 'harm']);
+      expect(c.reason).toMatch(/refused before any event and no task was minted, yet the client reported proceeded/);
+    }
+  });
+});

@@ -73,6 +73,8 @@ export interface Mistakes extends TrustMistakes {
   splitsDataLines?: boolean;
   /** Reads a stream's lines with a 64 KiB scanner, and takes a longer line for the stream's end. */
   capsSseLines?: boolean;
+  /** Reads a streaming call refused before any event (a plain JSON error, an error event) as a stream that ended empty. */
+  emptiesRefusedStream?: boolean;
 }
 
 export type Plan =

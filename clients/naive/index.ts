@@ -211,6 +211,13 @@ export const MISTAKES: MistakeInfo[] = [
     caughtBy: 'STREAM-FRAMING',
     atLeast: 'FAIL',
   },
+  {
+    name: 'empties-refused-stream',
+    flag: 'emptiesRefusedStream',
+    description: 'reads a streaming call refused before any event (a plain JSON error, an error event) as a stream that ended empty',
+    caughtBy: 'STREAM-REFUSAL',
+    atLeast: 'FAIL',
+  },
 ];
 
 export function createNaiveClient(only?: string): ClientAdapter {

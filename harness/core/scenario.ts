@@ -151,6 +151,15 @@ export interface PeerRuntime {
    * event's one `data:` line padded with JSON whitespace to at least this many bytes. gRPC frames no SSE.
    */
   sseFraming?: SseFraming;
+  /**
+   * Every streaming call (SendStreamingMessage, SubscribeToTask) is refused before any event, with an
+   * internal error (no task is minted; SendMessage and GetTask are served as usual), in the form SDK
+   * servers answer such a call: `json`, the binding's plain error answer (JSON-RPC: 200
+   * `application/json`; HTTP+JSON: an HTTP error with a `google.rpc.Status` body; gRPC: a status
+   * before any message); `untyped`, the same body with no Content-Type; `sse-error`, an event stream
+   * whose one event is the error.
+   */
+  refuseStreams?: 'json' | 'untyped' | 'sse-error';
   /** Subscribe-only outputs are also served on GetTask: a fallback the card omits. */
   pollFallback?: boolean;
   /** How SendMessage answers: with a Task (default), or with a direct Message and no task (spec §3.1.1). */

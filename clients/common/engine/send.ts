@@ -85,6 +85,8 @@ async function sendStreamed(s: Session): Promise<Started | ClientReport | 'refus
   // on: SubscribeToTask (§3.1.6; the card said streaming, or there would be no stream), then
   // GetTask, which is for "the final state of a task … after a stream has ended" (§3.1.3).
   const how = cut ? `was cut (${describe(cut)})` : 'closed';
+  // The naive reflex of a client whose stream parser was handed a refusal: a stream that ended with no event is a task done.
+  if (s.mistakes.emptiesRefusedStream && !cut && last === undefined && !s.taskIds[probed]) return s.report('the stream ended with no event: done');
   // The naive client's reflex: the stream is gone, so the request must be lost; send it again.
   if (s.mistakes.resendsBySendOnStreamDrop) {
     // Another naive reflex: the task is taken for broken; cancel it and start afresh by SendMessage, a new message.

@@ -35,6 +35,7 @@ import { PUSH_AUTHENTICITY } from './rules/wire/push-authenticity.js';
 import { PUSH_TASK_MATCH } from './rules/wire/push-task-match.js';
 import { PUSH_RECEIPT } from './rules/wire/push-receipt.js';
 import { STREAM_FRAMING } from './rules/wire/stream-framing.js';
+import { STREAM_REFUSAL } from './rules/wire/stream-refusal.js';
 
 /**
  * The rule families in force, each with its version: seed 000's negotiation rules as objects with
@@ -44,7 +45,8 @@ import { STREAM_FRAMING } from './rules/wire/stream-framing.js';
  * bindings and the tenant to SPEC-INTERFACE-SELECTION, and STREAM-RECOVERY; 2 the client as webhook
  * receiver: PUSH-AUTHENTICITY, PUSH-TASK-MATCH, PUSH-RECEIPT; 3 acts read against what the client
  * knew, WIRE-NO-DESTROYED-WORK; 4 PUSH-RECEIPT grades a delivery written and never answered; 5
- * STREAM-FRAMING, an event stream read as the SSE standard frames it).
+ * STREAM-FRAMING, an event stream read as the SSE standard frames it, and STREAM-REFUSAL, a refused stream
+ * never an empty success).
  */
 export const RULESET_VERSION = 'seed-000@3+seed-001@1+seed-003@1+a2a-1.0.1@5';
 
@@ -79,6 +81,7 @@ const REGISTRY = [
   PUSH_RECEIPT,
   WIRE_NO_DESTROYED_WORK,
   STREAM_FRAMING,
+  STREAM_REFUSAL,
 ] as const;
 
 /** A rule's stable id: the ids the registered rules declare. */

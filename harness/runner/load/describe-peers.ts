@@ -61,6 +61,9 @@ export function peersPage(): string {
     '  a JSON event over several `data:` lines, CRLF or lone CR line ends, a comment with `event:`, `id:`',
     '  and `retry:` fields, one `data:` line of a mebibyte. The transcript keeps the events as a standard',
     '  parser reads them; STREAM-FRAMING grades what the client does after them.',
+    '- `refuseStreams`: every streaming call is refused before any event, in the form SDK servers answer',
+    '  one (a plain JSON error, the same with no Content-Type, an event stream of the one error); no task',
+    '  is minted. STREAM-REFUSAL fails a client that reports success with nothing done.',
     '',
   ];
   return lines.join('\n');

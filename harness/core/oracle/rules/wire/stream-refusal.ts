@@ -1,0 +1,107 @@
+/**
+ * STREAM-REFUSAL (wire): A streaming call refused before any event is a refusal, never an empty success.
+ * Registered in harness/core/oracle/rules.ts; docs/rules.md and the scenario schema follow from there.
+ *
+ * Servers answer a streaming call they refuse in several forms: a plain JSON error, the same with no
+ * Content-Type, an event stream whose one event is the error (the spec shows a stream as `HTTP 200`
+ * with `text/event-stream`, §9.4.2, and says nothing of the form of a refusal: A2A #1262). Whatever
+ * the form, no event of the task came and no task was minted; a client that hands such an answer to
+ * its stream parser and reports the task done claims a success the ledger does not hold: harm.
+ */
+import type { Source } from '../../../sources.js';
+import { claimEvidence, ledgerEvidence, verdict, wireEvidence } from '../../../verdict.js';
+import { messageReplies, rpcCalls } from '../../evidence.js';
+import { binds, harm, informational, met, notBinding, type RuleOf } from '../../rule.js';
+import { STREAMS } from './shared.js';
+
+const STREAM_RESPONSE: Source = {
+  doc: 'A2A v1.0.1',
+  section: '9.4.2',
+  quote: '**Response:** HTTP 200 with `Content-Type: text/event-stream`',
+  level: 'convention',
+};
+
+const PROCEEDED: Source = {
+  doc: 'a2a-conformance/1',
+  section: 'docs/protocol.md, result',
+  quote: '`proceeded` | did the task as asked',
+  level: 'MUST',
+  role: 'harm',
+};
+
+export const STREAM_REFUSAL: RuleOf<'STREAM-REFUSAL'> = {
+  id: 'STREAM-REFUSAL',
+  title: 'A streaming call refused before any event is a refusal, never an empty success',
+  family: 'wire',
+  scope: 'own',
+  sources: [STREAM_RESPONSE, PROCEEDED],
+  limits: [
+    {
+      doc: 'A2A v1.0.1',
+      section: '3.3.2',
+      quote: 'All error responses in the A2A protocol, regardless of binding, **MUST** convey the following information:',
+    },
+  ],
+  grades: [
+    {
+      when: 'a streaming call refused before any event (no task minted), and a report of `proceeded` or `downgraded` with no task and no direct Message',
+      verdict: 'FAIL (harm: a success the ledger does not hold)',
+    },
+    { when: 'the refusal reported (`rejected`), or the task done another way (SendMessage, then polling)', verdict: 'PASS' },
+    { when: 'the client opened no stream', verdict: 'INFORMATIONAL' },
+  ],
+  motivatedBy: ['a2aproject/a2a-rs#134', 'a2aproject/a2a-rs#197', 'a2aproject/A2A#1262'],
+  notBinding: [
+    'the peer streams as usual',
+    'a card without streaming, or an intent that asks for no stream',
+    'no report came back (WIRE-DEADLINE grades that)',
+  ],
+  applies(s) {
+    const form = s.truth.runtime.refuseStreams;
+    if (!form) return notBinding('the peer streams as usual');
+    if (s.card.streaming !== true) return notBinding('the card offers no streaming');
+    if (s.intent.completion !== 'stream' || s.intent.taskClass === 'fire-and-forget') return notBinding('the intent asks for no stream to follow');
+    const how =
+      form === 'json' ? 'a plain error answer' : form === 'untyped' ? 'an error answer with no Content-Type' : 'an event stream whose one event is an error';
+    return binds(`every streaming call is refused before any event, as ${how}: a refusal, never an empty success`, ['proceed', 'downgrade', 'reject']);
+  },
+  grade(b, x) {
+    if (!b.binds) return informational(b.reason);
+    const refused = rpcCalls(x).find((e) => STREAMS.has(e.rpc!.method) && e.rpcError !== undefined);
+    if (!refused) return informational('the client opened no stream');
+    const told = wireEvidence(refused.seq, `${refused.rpc!.method} refused before any event: ${refused.rpcError!.code} ${refused.rpcError!.message}`);
+    if (!x.claims) return informational('no report to compare');
+    const { decision } = x.claims;
+    if (decision === 'rejected')
+      return met(`the stream #${refused.seq} was refused and the client reported it (${decision}${x.claims.errorClass ? `, ${x.claims.errorClass}` : ''})`, [
+        told,
+      ]);
+    if (decision !== 'proceeded' && decision !== 'downgraded') return informational(`the client reported ${decision}`);
+    const done = x.tasks.find((t) => t.state === 'TASK_STATE_COMPLETED');
+    if (done)
+      return met(`the stream #${refused.seq} was refused and the client did the task another way: ${done.id} completed`, [
+        told,
+        ledgerEvidence(done.mintedSeq, `task ${done.id} minted at #${done.mintedSeq}, completed`),
+      ]);
+    const reply = messageReplies(x)[0];
+    if (reply && x.tasks.length === 0)
+      return met(`the stream #${refused.seq} was refused and the agent answered the client's message directly`, [
+        told,
+        wireEvidence(reply.seq, 'a direct Message'),
+      ]);
+    if (x.tasks.length === 0)
+      return harm(
+        `the stream #${refused.seq} was refused before any event and no task was minted, yet the client reported ${decision}: a success the ledger does not hold`,
+        [told, claimEvidence(`decision: ${decision}`)],
+      );
+    return verdict(
+      'NON_STRICT',
+      `the stream #${refused.seq} was refused; the client reported ${decision} with no task completed`,
+      [told, claimEvidence(`decision: ${decision}`)],
+      {
+        basis: 'duty',
+        level: 'convention',
+      },
+    );
+  },
+};
