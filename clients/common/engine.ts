@@ -27,14 +27,8 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
     insecure: mistakes.skipsTlsVerify === true,
     versionHeader: mistakes.omitsA2aVersion !== true,
     repeatsChallengedCall: mistakes.repeatsChallengedCall === true,
-    ...(mistakes.splitsDataLines || mistakes.capsSseLines || mistakes.emptiesRefusedStream
-      ? {
-          sse: {
-            perLine: mistakes.splitsDataLines === true,
-            ...(mistakes.capsSseLines ? { lineCap: 64 * 1024 } : {}),
-            ...(mistakes.emptiesRefusedStream ? { emptiesRefused: true } : {}),
-          },
-        }
+    ...(mistakes.splitsDataLines || mistakes.capsSseLines
+      ? { sse: { perLine: mistakes.splitsDataLines === true, ...(mistakes.capsSseLines ? { lineCap: 64 * 1024 } : {}) } }
       : {}),
     // The naive client that takes a refusal asking it to wait for a failure, or retries blindly, never waits.
     ...(mistakes.cancelsOnTransientRefusal || mistakes.retriesBlindly ? {} : { waitFits: (ms: number) => waitFits({ req, started }, ms) }),

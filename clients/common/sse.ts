@@ -28,8 +28,6 @@ export async function notAStream(res: Response, signal: AbortSignal): Promise<Ex
 export interface SseMistakes {
   perLine?: boolean;
   lineCap?: number;
-  /** An answer that is no stream, or an error event, read as a stream that ended with no event. */
-  emptiesRefused?: boolean;
 }
 
 /**
@@ -127,8 +125,7 @@ export async function* sseEvents(
       } catch {
         return { ok: false, kind: 'http', status: res.status, text: 'an event that is not JSON' };
       }
-      if (msg.error)
-        return mistakes.emptiesRefused ? undefined : { ok: false, kind: 'rpc', code: Number(msg.error.code), message: String(msg.error.message ?? '') };
+      if (msg.error) return { ok: false, kind: 'rpc', code: Number(msg.error.code), message: String(msg.error.message ?? '') };
       if (msg.result) yield shape(msg.result);
     }
   } finally {

@@ -389,14 +389,7 @@ export class A2ATransport {
     const opened = await this.honourWait(await this.meetChallenge(await open(), open), open);
     if (!opened.ok) return opened;
     const res = opened.res;
-    if (!(res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
-      // The naive mistake: whatever came instead of a stream goes to the stream parser, which finds no event.
-      if (this.opts.sse?.emptiesRefused) {
-        await res.body?.cancel().catch(() => undefined);
-        return undefined;
-      }
-      return notAStream(res, this.opts.signal);
-    }
+    if (!(res.headers.get('content-type') ?? '').startsWith('text/event-stream')) return notAStream(res, this.opts.signal);
     // JSON-RPC frames each event as a response object (§9.4.2); HTTP+JSON sends the StreamResponse as it is (§11.7).
     const decode = (data: unknown): { result?: Record<string, unknown>; error?: { code?: number; message?: string } } => {
       const msg = (data && typeof data === 'object' ? data : {}) as Record<string, unknown>;

@@ -148,7 +148,8 @@ export interface PeerRuntime {
    * (WHATWG HTML §9.2.6): `multiline`, each event's JSON over several `data:` lines (a client joins
    * them with a line feed); `lineEnd`, the line end (`lf` by default, `crlf`, or a lone `cr`);
    * `fields`, a comment line and `event:`, `id:` and `retry:` fields with each event; `lineBytes`, each
-   * event's one `data:` line padded with JSON whitespace to at least this many bytes. gRPC frames no SSE.
+   * event's one `data:` line padded with JSON whitespace to at least this many bytes (not with
+   * `multiline`). gRPC frames no SSE.
    */
   sseFraming?: SseFraming;
   /**
@@ -157,7 +158,7 @@ export interface PeerRuntime {
    * servers answer such a call: `json`, the binding's plain error answer (JSON-RPC: 200
    * `application/json`; HTTP+JSON: an HTTP error with a `google.rpc.Status` body; gRPC: a status
    * before any message); `untyped`, the same body with no Content-Type; `sse-error`, an event stream
-   * whose one event is the error.
+   * whose one event is the error. gRPC has one form for all three: a status before any message.
    */
   refuseStreams?: 'json' | 'untyped' | 'sse-error';
   /** Subscribe-only outputs are also served on GetTask: a fallback the card omits. */

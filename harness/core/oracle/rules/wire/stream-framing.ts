@@ -25,14 +25,14 @@ const JSONRPC_SSE: Source = {
   doc: 'A2A v1.0.1',
   section: '9.1',
   quote: '**Streaming:** Server-Sent Events (`text/event-stream`)',
-  level: 'MUST',
+  level: 'convention',
 };
 
 const REST_SSE: Source = {
   doc: 'A2A v1.0.1',
   section: '11.7',
   quote: 'REST streaming uses Server-Sent Events with the `data` field containing JSON serializations of the protocol data objects',
-  level: 'MUST',
+  level: 'convention',
 };
 
 const LINE_ENDS: Source = {
@@ -61,9 +61,21 @@ function framingText(f: SseFraming): string {
   return parts.length ? parts.join(', ') : 'plain frames';
 }
 
-/** The events a stream delivered whole to the client (its answer not cut before them), in order. */
-const delivered = (x: Parameters<RuleOf<'STREAM-FRAMING'>['grade']>[1], stream: HttpEvent): StreamEvent[] =>
-  x.events.filter((e): e is StreamEvent => e.kind === 'sse' && e.requestSeq === stream.seq && deliveredEvent(x, e));
+/**
+ * The events a stream wrote whole to the client's connection, in order: the peer's events (its answer
+ * not cut before them), as many as the listener's record of the bytes it wrote holds (respond.ts keeps
+ * the events it wrote; a client that went mid-stream got no more).
+ */
+function delivered(x: Parameters<RuleOf<'STREAM-FRAMING'>['grade']>[1], stream: HttpEvent): StreamEvent[] {
+  const queued = x.events.filter((e): e is StreamEvent => e.kind === 'sse' && e.requestSeq === stream.seq && deliveredEvent(x, e));
+  const rec = stream.responseBody;
+  // A record that left events out (its bound) says nothing of the rest: those are taken as written.
+  const written = rec?.events && !rec.truncated ? rec.events.length : queued.length;
+  return queued.slice(0, written);
+}
+
+/** Whether a framing changes anything on the wire (`{}` or `lineEnd: 'lf'` alone is a plain stream). */
+const framed = (f: SseFraming) => f.multiline === true || (f.lineEnd !== undefined && f.lineEnd !== 'lf') || f.fields === true || (f.lineBytes ?? 0) > 0;
 
 export const STREAM_FRAMING: RuleOf<'STREAM-FRAMING'> = {
   id: 'STREAM-FRAMING',
@@ -74,14 +86,19 @@ export const STREAM_FRAMING: RuleOf<'STREAM-FRAMING'> = {
   limits: [GET_TASK_AFTER_STREAM],
   grades: [
     {
-      when: 'after a stream delivered the Task event, the intent started again (a message naming no task) and a second task minted',
+      when: 'after a stream wrote the Task event, the intent started again (a message naming no task) and a second task minted',
       verdict: 'FAIL (harm)',
     },
     {
-      when: 'after a stream delivered the Task event, ListTasks (a search for a task the stream had named); after it delivered the terminal state, SubscribeToTask or CancelTask of that task',
+      when: 'after the stream wrote the terminal state, SubscribeToTask or CancelTask of that task',
       verdict: 'FAIL (MUST: the events were not read as the standard frames them)',
     },
-    { when: 'a report that names none of the tasks the stream named', verdict: 'FAIL (MUST; the ledger and the stream show the id reached it)' },
+    { when: 'a report that names none of the tasks the stream named', verdict: 'FAIL (MUST; the stream wrote the id to the client’s connection)' },
+    {
+      when: 'after the stream wrote the Task event, ListTasks (a search for a task it had been told)',
+      verdict: 'NON_STRICT (convention: a read harms nothing)',
+    },
+    { when: 'no report came back', verdict: 'INFORMATIONAL (WIRE-DEADLINE grades it)' },
     { when: 'none of these: the client read the stream (a GetTask after it is allowed, §3.1.3)', verdict: 'PASS' },
     { when: 'the client declined the intent, which the peer would have completed', verdict: 'FAIL (over-rejection)' },
   ],
@@ -94,7 +111,7 @@ export const STREAM_FRAMING: RuleOf<'STREAM-FRAMING'> = {
   ],
   applies(s) {
     const f = s.truth.runtime.sseFraming;
-    if (!f) return notBinding('the peer frames its streams plainly: one data: line per event, LF line ends');
+    if (!f || !framed(f)) return notBinding('the peer frames its streams plainly: one data: line per event, LF line ends');
     if (s.card.streaming !== true) return notBinding('the card offers no streaming');
     // gRPC streams length-prefixed messages: no SSE to frame.
     if (s.card.interfaces.length > 0 && s.card.interfaces.every((i) => i.protocolBinding === 'GRPC'))
@@ -111,7 +128,10 @@ export const STREAM_FRAMING: RuleOf<'STREAM-FRAMING'> = {
     const events = delivered(x, first);
     const own = first.taskId ?? mintedBy(x, first)?.id;
     if (events.length === 0 || !own) return informational(`the stream #${first.seq} delivered no event that named a task`);
-    const told: EvidenceRef = wireEvidence(first.seq, `${first.rpc!.method}: ${events.length} event(s) delivered, the first naming task ${own}`);
+    const told: EvidenceRef = wireEvidence(
+      first.seq,
+      `${first.rpc!.method}: ${events.length} event(s) written to the client's connection, the first naming task ${own}`,
+    );
     const ended = events.find((e) => e.state !== undefined && isTerminal(e.state));
     const after = calls.filter((e) => e.seq > first.seq);
     // The intent started again: a message that names no task, and the task it minted.
@@ -122,22 +142,33 @@ export const STREAM_FRAMING: RuleOf<'STREAM-FRAMING'> = {
         `the stream #${first.seq} named task ${own}, and the client sent the message again at #${again.seq} (${again.rpc!.method}): a second task (${second.id}) for one intent, as if it had not read the stream's events`,
         [told, wireEvidence(again.seq, `${again.rpc!.method}, a message naming no task`), ledgerEvidence(second.mintedSeq, `task ${second.id} minted by it`)],
       );
-    const search = after.find((e) => e.rpc!.method === 'ListTasks');
-    const misread = ended ? after.find((e) => (e.rpc!.method === 'SubscribeToTask' || e.rpc!.method === 'CancelTask') && namesTask(e, own)) : undefined;
-    const act = search ?? misread;
-    if (act)
+    // After the stream wrote the task's end: a subscription to it or its cancel says the end was not read (a cancel
+    // sent while the task still worked is the client's own decision, and the end it brought is no news to misread).
+    const misread = ended
+      ? after.find((e) => e.seq > ended.seq && (e.rpc!.method === 'SubscribeToTask' || e.rpc!.method === 'CancelTask') && namesTask(e, own))
+      : undefined;
+    if (misread)
       return verdict(
         'FAIL',
-        search
-          ? `the stream #${first.seq} named task ${own} in its first event, and the client searched for its task with ListTasks at #${act.seq}: it did not read the event`
-          : `the stream #${first.seq} delivered task ${own}'s end (${ended!.state}), and the client then called ${act.rpc!.method} of it at #${act.seq}: it did not read the events as the standard frames them`,
-        [told, ...(ended ? [wireEvidence(ended.seq, `the event with ${ended.state}`)] : []), wireEvidence(act.seq, act.rpc!.method)],
+        `the stream #${first.seq} wrote task ${own}'s end (${ended!.state}), and the client then called ${misread.rpc!.method} of it at #${misread.seq}: it did not read the events as the standard frames them`,
+        [told, wireEvidence(ended!.seq, `the event with ${ended!.state}`), wireEvidence(misread.seq, misread.rpc!.method)],
         { basis: 'duty' },
       );
-    if (x.claims && !x.claims.taskIds.includes(own))
+    if (!x.claims) return informational('no report to compare (WIRE-DEADLINE grades a run without one)');
+    // ListTasks after the stream named the task: a search for a task it had been told, a sign it did not read the
+    // event; a read harms nothing and may serve another purpose, so it is a convention's NON_STRICT, not a FAIL.
+    const search = after.find((e) => e.rpc!.method === 'ListTasks');
+    if (search)
+      return verdict(
+        'NON_STRICT',
+        `the stream #${first.seq} wrote the event naming task ${own}, and the client then searched for its task with ListTasks at #${search.seq}: a sign it did not read the event`,
+        [told, wireEvidence(search.seq, 'ListTasks')],
+        { basis: 'duty', level: 'convention' },
+      );
+    if (!x.claims.taskIds.includes(own))
       return verdict(
         'FAIL',
-        `the stream #${first.seq} named task ${own} in an event it delivered whole, and the client's report names no such task: it did not read the event`,
+        `the stream #${first.seq} wrote the event naming task ${own} to the client's connection, and the client's report names no such task: it did not read the event`,
         [told, claimEvidence(`taskIds: ${JSON.stringify(x.claims.taskIds)}`)],
         { basis: 'duty' },
       );

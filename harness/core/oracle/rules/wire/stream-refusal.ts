@@ -61,8 +61,14 @@ export const STREAM_REFUSAL: RuleOf<'STREAM-REFUSAL'> = {
     if (!form) return notBinding('the peer streams as usual');
     if (s.card.streaming !== true) return notBinding('the card offers no streaming');
     if (s.intent.completion !== 'stream' || s.intent.taskClass === 'fire-and-forget') return notBinding('the intent asks for no stream to follow');
-    const how =
-      form === 'json' ? 'a plain error answer' : form === 'untyped' ? 'an error answer with no Content-Type' : 'an event stream whose one event is an error';
+    const grpcOnly = s.card.interfaces.length > 0 && s.card.interfaces.every((i) => i.protocolBinding === 'GRPC');
+    const how = grpcOnly
+      ? 'a gRPC status before any message (gRPC has that one form)'
+      : form === 'json'
+        ? 'a plain error answer'
+        : form === 'untyped'
+          ? 'an error answer with no Content-Type'
+          : 'an event stream whose one event is an error';
     return binds(`every streaming call is refused before any event, as ${how}: a refusal, never an empty success`, ['proceed', 'downgrade', 'reject']);
   },
   grade(b, x) {
@@ -84,14 +90,15 @@ export const STREAM_REFUSAL: RuleOf<'STREAM-REFUSAL'> = {
         ledgerEvidence(done.mintedSeq, `task ${done.id} minted at #${done.mintedSeq}, completed`),
       ]);
     const reply = messageReplies(x)[0];
-    if (reply && x.tasks.length === 0)
+    if (reply && x.tasks.every((t) => t.probe))
       return met(`the stream #${refused.seq} was refused and the agent answered the client's message directly`, [
         told,
         wireEvidence(reply.seq, 'a direct Message'),
       ]);
-    if (x.tasks.length === 0)
+    // A probe the client minted and canceled itself before the message (docs/protocol.md) is no task of the intent.
+    if (x.tasks.every((t) => t.probe))
       return harm(
-        `the stream #${refused.seq} was refused before any event and no task was minted, yet the client reported ${decision}: a success the ledger does not hold`,
+        `the stream #${refused.seq} was refused before any event and no task of the intent was minted, yet the client reported ${decision}: a success the ledger does not hold`,
         [told, claimEvidence(`decision: ${decision}`)],
       );
     return verdict(
