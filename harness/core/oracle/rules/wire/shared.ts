@@ -4,6 +4,7 @@
  *
  * What the family's rules share (sources, helpers); each rule is a file of its own beside this one.
  */
+import type { Situation } from '../../evidence.js';
 import { binds } from '../../rule.js';
 
 export const always = () => binds('graded on every scenario', ['proceed', 'downgrade', 'reject', 'escalate']);
@@ -36,3 +37,6 @@ export const GET_TASK_AFTER_STREAM = {
 /** The streaming operations, and the ones that send a message. */
 export const STREAMS = new Set(['SendStreamingMessage', 'SubscribeToTask']);
 export const SENDS = new Set(['SendMessage', 'SendStreamingMessage']);
+
+/** Whether the card offers gRPC only: its streams are length-prefixed messages, no SSE. */
+export const grpcOnly = (s: Situation): boolean => s.card.interfaces.length > 0 && s.card.interfaces.every((i) => i.protocolBinding === 'GRPC');

@@ -15,11 +15,11 @@ import type { Source } from '../../../sources.js';
 import type { HttpEvent, StreamEvent } from '../../../transcript.js';
 import { isTerminal } from '../../../transcript.js';
 import { claimEvidence, ledgerEvidence, verdict, wireEvidence, type EvidenceRef } from '../../../verdict.js';
-import { rpcCalls } from '../../evidence.js';
+import { rpcCalls, type GradeInput } from '../../evidence.js';
 import { deliveredEvent, mintedBy, namesTask } from '../../knowledge.js';
 import { mustComplete } from '../../graders.js';
 import { binds, harm, informational, met, notBinding, type RuleOf } from '../../rule.js';
-import { GET_TASK_AFTER_STREAM, SEND_NOT_IDEMPOTENT, SENDS, STREAMS } from './shared.js';
+import { GET_TASK_AFTER_STREAM, grpcOnly, SEND_NOT_IDEMPOTENT, SENDS, STREAMS } from './shared.js';
 
 const JSONRPC_SSE: Source = {
   doc: 'A2A v1.0.1',
@@ -66,7 +66,7 @@ function framingText(f: SseFraming): string {
  * not cut before them), as many as the listener's record of the bytes it wrote holds (respond.ts keeps
  * the events it wrote; a client that went mid-stream got no more).
  */
-function delivered(x: Parameters<RuleOf<'STREAM-FRAMING'>['grade']>[1], stream: HttpEvent): StreamEvent[] {
+function delivered(x: GradeInput, stream: HttpEvent): StreamEvent[] {
   const queued = x.events.filter((e): e is StreamEvent => e.kind === 'sse' && e.requestSeq === stream.seq && deliveredEvent(x, e));
   const rec = stream.responseBody;
   // A record that left events out (its bound) says nothing of the rest: those are taken as written.
@@ -114,8 +114,7 @@ export const STREAM_FRAMING: RuleOf<'STREAM-FRAMING'> = {
     if (!f || !framed(f)) return notBinding('the peer frames its streams plainly: one data: line per event, LF line ends');
     if (s.card.streaming !== true) return notBinding('the card offers no streaming');
     // gRPC streams length-prefixed messages: no SSE to frame.
-    if (s.card.interfaces.length > 0 && s.card.interfaces.every((i) => i.protocolBinding === 'GRPC'))
-      return notBinding('the card offers gRPC only, whose streams are length-prefixed messages: no SSE to frame');
+    if (grpcOnly(s)) return notBinding('the card offers gRPC only, whose streams are length-prefixed messages: no SSE to frame');
     if (s.intent.completion !== 'stream' || s.intent.taskClass === 'fire-and-forget') return notBinding('the intent asks for no stream to follow');
     return binds(`the peer's streams frame their events legally, with ${framingText(f)}: the client must read them as SSE frames them`, ['proceed']);
   },

@@ -12,7 +12,7 @@ import type { Source } from '../../../sources.js';
 import { claimEvidence, ledgerEvidence, verdict, wireEvidence } from '../../../verdict.js';
 import { messageReplies, rpcCalls } from '../../evidence.js';
 import { binds, harm, informational, met, notBinding, type RuleOf } from '../../rule.js';
-import { STREAMS } from './shared.js';
+import { grpcOnly, STREAMS } from './shared.js';
 
 const STREAM_RESPONSE: Source = {
   doc: 'A2A v1.0.1',
@@ -61,8 +61,7 @@ export const STREAM_REFUSAL: RuleOf<'STREAM-REFUSAL'> = {
     if (!form) return notBinding('the peer streams as usual');
     if (s.card.streaming !== true) return notBinding('the card offers no streaming');
     if (s.intent.completion !== 'stream' || s.intent.taskClass === 'fire-and-forget') return notBinding('the intent asks for no stream to follow');
-    const grpcOnly = s.card.interfaces.length > 0 && s.card.interfaces.every((i) => i.protocolBinding === 'GRPC');
-    const how = grpcOnly
+    const how = grpcOnly(s)
       ? 'a gRPC status before any message (gRPC has that one form)'
       : form === 'json'
         ? 'a plain error answer'
