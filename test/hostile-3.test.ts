@@ -10,7 +10,8 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { connect as http2Connect, type ClientHttp2Session } from 'node:http2';
-import { connect, type Socket } from 'node:net';
+import { connect, createServer as createNetServer, type Socket } from 'node:net';
+import { ownPorts } from '../harness/net/own-ports.js';
 import { connect as tlsConnect } from 'node:tls';
 import { request as undiciRequest } from 'undici';
 import { basename, join } from 'node:path';
@@ -188,6 +189,24 @@ describe('the harness never posts to itself', () => {
       await agent.close();
       await fx.close();
     }
+  });
+
+  it('a port stops being the harness’s own when its listener stops listening, not when its last connection ends (the system may hand the port to a client’s receiver at once)', async () => {
+    const server = createNetServer((socket) => socket.on('error', () => {}));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const port = (server.address() as AddressInfo).port;
+    ownPorts.add(port, server);
+    const held = connect(port, '127.0.0.1');
+    held.on('error', () => {});
+    await new Promise((r) => held.once('connect', r));
+    expect(ownPorts.has(port)).toBe(true);
+    let closed = false;
+    server.close(() => (closed = true));
+    // The listener no longer listens; its close waits for the connection still open.
+    expect(ownPorts.has(port)).toBe(false);
+    expect(closed).toBe(false);
+    held.destroy();
+    await new Promise((r) => setTimeout(r, 50));
   });
 });
 

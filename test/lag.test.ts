@@ -10,7 +10,7 @@ import { createBuiltinClient } from '../clients/index.js';
 import type { ScenarioResult } from '../harness/core/results.js';
 import type { ClientAdapter } from '../harness/core/vocabulary/adapter.js';
 import { confirm, MAX_ATTEMPTS, restsOnTime } from '../harness/runner/judge/confirm.js';
-import { judgeLag, lagWindow, LAG_BLOCK_MS } from '../harness/net/lag.js';
+import { judgeLag, lagWindow, LAG_BLOCK_MS, patientTimer } from '../harness/net/lag.js';
 import { runProperties } from '../harness/properties/run.js';
 import { runConformance } from '../harness/runner/engine/run.js';
 import { FAMILIES } from '../harness/properties/families/index.js';
@@ -86,6 +86,31 @@ describe('the harness measures its own lag', () => {
     });
     // A harness idle and on time while a client hung owes it nothing, however long the run.
     expect(judgeLag({ loopDelayMaxMs: 120, loopLostMs: 150, runQueueWaitMs: 60, wallMs: 3000 }).lagged).toBe(false);
+  });
+});
+
+describe('a wait the harness imposes gives back what it owed', () => {
+  const waited = (ms: number, during?: () => void) =>
+    new Promise<number>((resolve) => {
+      const from = performance.now();
+      patientTimer(ms, () => resolve(performance.now() - from));
+      if (during) setTimeout(during, 10);
+    });
+
+  it('a 300 ms wait over which the harness held its loop for 400 ms ends about 300 ms after the loop came back (what it owed, at most the length of the wait, given back)', async () => {
+    // Without the give-back it would end as soon as the loop came back (410 ms in): the receiver called slow for the harness's block.
+    const held = await waited(300, () => block(400));
+    expect(held).toBeGreaterThanOrEqual(400 + 280);
+    expect(held).toBeLessThan(300 + 300 + 400 + 2000);
+    const quiet = await waited(100);
+    expect(quiet).toBeGreaterThanOrEqual(99);
+  });
+
+  it('cleared, it never expires', async () => {
+    let expired = false;
+    patientTimer(50, () => (expired = true)).clear();
+    await new Promise((r) => setTimeout(r, 150));
+    expect(expired).toBe(false);
   });
 });
 

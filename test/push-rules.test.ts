@@ -6,6 +6,7 @@
  * delivery's sequence number and the decision it preceded.
  */
 import { describe, expect, it } from 'vitest';
+import { reachableAt } from '../harness/core/oracle/knowledge.js';
 import { namesOtherTask, spoofsSender } from '../harness/core/oracle/rules/wire/push-shared.js';
 import type { HttpEvent, PushAttemptEvent, WireEvent } from '../harness/core/transcript.js';
 import { recorder } from './helpers/regrade.js';
@@ -63,6 +64,31 @@ describe('PUSH-AUTHENTICITY (§13.2 MUST)', () => {
     expect(c.reason).toMatch(/the wire cannot tell which the client believed/);
   });
 
+  it('a forgery whose handshake took a while (a loaded machine): an answer the client had while it was under way is no news after it: FAIL all the same', async () => {
+    const r = await record('naive:trusts-any-push', 'push-auth/no-credentials-completed');
+    const forged = attempts(r.transcript).find((a) => a.genuine === false)!;
+    const decision = r.transcript.find((e) => e.kind === 'decision')!;
+    const poll = r.transcript.filter((e): e is HttpEvent => e.kind === 'http' && e.rpc?.method === 'GetTask' && e.seq < decision.seq).at(-1)!;
+    expect(poll.t).toBeLessThanOrEqual(decision.t);
+    // The post began before the last GetTask was answered; its connection was up only after it.
+    const slow = { ...forged, sentT: Math.max(0, poll.t - 5), openT: poll.t + Math.floor((decision.t - poll.t) / 2) };
+    const edited = r.transcript.map((e) => (e === forged ? slow : e));
+    const c = checkOf(regrade(r, edited), 'PUSH-AUTHENTICITY');
+    expect(c).toMatchObject({ verdict: 'FAIL', level: 'MUST' });
+    expect(c.evidence.map((e) => e.seq)).toContain(forged.seq);
+    // Read from when the post began (what a record without openT holds), the answer looks like news after the forgery.
+    const { openT: _, ...began } = slow;
+    const old = checkOf(
+      regrade(
+        r,
+        r.transcript.map((e) => (e === forged ? began : e)),
+      ),
+      'PUSH-AUTHENTICITY',
+    );
+    expect(old.verdict).toBe('INFORMATIONAL');
+    expect(old.reason).toMatch(/genuine word of task .* came after the forgery/);
+  });
+
   it('a timeout is no decision a forgery moved: WIRE-DEADLINE grades it', async () => {
     const r = await record('naive:trusts-any-push', 'push-auth/no-credentials-completed');
     const timedOut = r.transcript.map((e) => (e.kind === 'decision' ? { ...e, outcome: 'timeout' as const } : e));
@@ -109,7 +135,7 @@ describe('PUSH-RECEIPT (§4.3.3 and §13.2: MUST 2xx; SHOULD idempotent)', () =>
     const orig = attempts(r.transcript).find((a) => !a.forgery && a.body?.digest === dup.body?.digest)!;
     const call = r.transcript.find((e): e is HttpEvent => e.kind === 'http' && e.rpc?.method === 'SendMessage')!;
     const act = (seq: number, t: number): HttpEvent => ({ ...call, seq, t, rpc: { ...call.rpc!, method: 'CancelTask' }, paramsDigest: 'cafecafecafecafe' });
-    const posted = (a: typeof dup) => a.sentT ?? a.t;
+    const posted = (a: typeof dup) => reachableAt(a);
     const twice = [...r.transcript, act(orig.seq + 0.5, posted(orig) + 0.1), act(dup.seq + 0.5, posted(dup) + 0.1)].sort((a, b) => a.seq - b.seq);
     const c = checkOf(regrade(r, twice), 'PUSH-RECEIPT');
     expect(c).toMatchObject({ verdict: 'NON_STRICT', level: 'SHOULD' });

@@ -186,6 +186,13 @@ export interface PushAttemptEvent extends EventBase {
    * decided" is judged by this.
    */
   sentT?: number;
+  /**
+   * Milliseconds since the run started when the connection to the receiver was up (its TLS handshake
+   * done, from the sender's side): the receiver cannot have had the delivery before. On a loaded
+   * machine the handshake can take a while after `sentT`, and what the client learned meanwhile came
+   * before the delivery. Absent where no connection was made.
+   */
+  openT?: number;
 }
 
 export interface StreamEvent extends EventBase {

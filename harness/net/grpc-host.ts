@@ -95,8 +95,7 @@ export class GrpcHost<R extends GrpcRun> {
       server.listen(0, '127.0.0.1', () => resolve());
     });
     const port = (server.address() as AddressInfo).port;
-    ownPorts.add(port);
-    server.once('close', () => ownPorts.delete(port));
+    ownPorts.add(port, server);
     const origin = `https://127.0.0.1:${port}`;
     server.on('stream', (stream: ServerHttp2Stream, headers: IncomingHttpHeaders) => {
       stream.on('error', () => {}); // a client that goes mid-call: nothing to answer

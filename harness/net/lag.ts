@@ -284,3 +284,33 @@ export class Governor {
     this.wake();
   }
 }
+
+/**
+ * A wait the harness imposes on a peer of its own making (a receiver's handshake, its answer), held
+ * to `ms` of the harness's time: when it runs out, the time the harness owed meanwhile (its loop
+ * running late, its thread waiting for a core) is given back, up to `ms` more, before `expire` is
+ * called. On a loaded machine a prompt receiver is then never called slow for the harness's delay.
+ * `clear()` ends it (and its lag window).
+ */
+export function patientTimer(ms: number, expire: () => void): { clear(): void } {
+  const window = lagWindow();
+  let given = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const check = () => {
+    const owed = Math.min(ms, owedMs(window.measure()));
+    if (owed > given + SAMPLE_MS) {
+      timer = setTimeout(check, owed - given);
+      given = owed;
+      return;
+    }
+    window.end();
+    expire();
+  };
+  timer = setTimeout(check, ms);
+  return {
+    clear() {
+      clearTimeout(timer);
+      window.end();
+    },
+  };
+}

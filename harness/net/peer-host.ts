@@ -97,8 +97,7 @@ export class PeerHost {
           server.listen(0, '127.0.0.1', () => resolve());
         });
         const { port } = server.address() as AddressInfo;
-        ownPorts.add(port);
-        server.once('close', () => ownPorts.delete(port));
+        ownPorts.add(port, server);
         host.listeners.set(kind, { kind, server, origin: `https://127.0.0.1:${port}` });
       }),
     );

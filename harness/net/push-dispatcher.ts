@@ -13,6 +13,7 @@ import { bodyRecord, keptChars, redactUrl, shedRecord, type BodyRecord } from '.
 import type { Pki } from '../pki/index.js';
 import type { PushOrder } from '../core/push.js';
 import type { PushAttemptEvent, Transcript } from '../core/transcript.js';
+import { patientTimer } from './lag.js';
 import { ownPorts } from './own-ports.js';
 
 /** A peer's push order, and the transcript of the run it belongs to. */
@@ -42,7 +43,7 @@ const digest12 = (s: string) => createHash('sha256').update(s).digest('hex').sli
 const codeOf = (err: unknown) => (err as { code?: string }).code ?? (err as Error).name ?? 'ERROR';
 const messageOf = (err: unknown) => `${codeOf(err)}: ${(err as Error).message ?? ''}`.trim();
 
-type Outcome = Pick<PushAttemptEvent, 'outcome' | 'error' | 'status' | 'unanswered'>;
+type Outcome = Pick<PushAttemptEvent, 'outcome' | 'error' | 'status' | 'unanswered' | 'openT'>;
 
 export class PushDispatcher {
   private readonly plain: SecureContext;
@@ -64,9 +65,9 @@ export class PushDispatcher {
     this.answerMs = o.answerMs ?? ANSWER_MS;
   }
 
-  /** The longest one delivery can take before its outcome is recorded: what a run waits for at its end. */
+  /** The longest one delivery can take before its outcome is recorded (each wait given back what the harness owed, at most its length again): what a run waits for at its end. */
   get longestMs(): number {
-    return CONNECT_MS + this.answerMs + 500;
+    return 2 * (CONNECT_MS + this.answerMs) + 500;
   }
 
   private identityFor(p: PushOrder): { context: SecureContext; cert?: string } {
@@ -165,7 +166,8 @@ export class PushDispatcher {
         outcome: 'connect-error',
         error: `refused: port ${port} is one of the harness's own listeners, not a receiver of the client's (the harness never posts to itself)`,
       });
-    return p.transcript.record({ ...base, ...(await this.post(host.replace(/^\[|\]$/g, ''), port, u, headers, text, context)) });
+    const clock = () => Math.round(p.transcript.elapsed());
+    return p.transcript.record({ ...base, ...(await this.post(host.replace(/^\[|\]$/g, ''), port, u, headers, text, context, clock)) });
   }
 
   /**
@@ -177,16 +179,26 @@ export class PushDispatcher {
    *   looks the same on the wire: the rules read `unanswered` of a forged sender so;
    * - a status: `delivered` (2xx) or `http-error`.
    */
-  private post(host: string, port: number, url: URL, headers: Record<string, string>, text: string, context: SecureContext): Promise<Outcome> {
+  private post(
+    host: string,
+    port: number,
+    url: URL,
+    headers: Record<string, string>,
+    text: string,
+    context: SecureContext,
+    clock: () => number,
+  ): Promise<Outcome> {
     return new Promise<Outcome>((resolve) => {
       let stage: 'connect' | 'handshake' | 'sending' | 'written' = 'connect';
-      let timer: NodeJS.Timeout | undefined;
+      let timer: { clear(): void } | undefined;
       let done = false;
+      /** When the connection was up: the receiver cannot have had a byte of the delivery before. */
+      let openT: number | undefined;
       const finish = (o: Outcome) => {
         if (done) return;
         done = true;
-        clearTimeout(timer);
-        resolve(o);
+        timer?.clear();
+        resolve(openT === undefined ? o : { ...o, openT });
       };
       const req = request({
         host,
@@ -206,23 +218,23 @@ export class PushDispatcher {
         finish(o);
         req.destroy();
       };
-      timer = setTimeout(
-        () => giveUp({ outcome: 'timeout', error: `no ${stage === 'connect' ? 'connection' : 'TLS handshake'} within ${CONNECT_MS} ms` }),
-        CONNECT_MS,
+      // Both waits are of the harness's time: what it owed meanwhile (a loaded machine) is given back first.
+      timer = patientTimer(CONNECT_MS, () =>
+        giveUp({ outcome: 'timeout', error: `no ${stage === 'connect' ? 'connection' : 'TLS handshake'} within ${CONNECT_MS} ms` }),
       );
       req.on('socket', (socket) => {
         socket.once('connect', () => (stage = 'handshake'));
         (socket as TLSSocket).once('secureConnect', () => {
-          clearTimeout(timer);
+          timer?.clear();
           stage = 'sending';
+          openT = clock();
           // The answer's wait starts once the request is on the wire (finish), whatever the receiver's TLS did.
           req.once('finish', () => {
             stage = 'written';
             // Fired in the timers phase: one turn of I/O first, so an answer already in the socket is read
             // before the wait is called over (a harness that stalled must not turn a prompt answer into none).
-            timer = setTimeout(
-              () => setImmediate(() => giveUp({ outcome: 'unanswered', unanswered: 'held', error: `no answer within ${this.answerMs} ms of the request` })),
-              this.answerMs,
+            timer = patientTimer(this.answerMs, () =>
+              setImmediate(() => giveUp({ outcome: 'unanswered', unanswered: 'held', error: `no answer within ${this.answerMs} ms of the request` })),
             );
           });
         });

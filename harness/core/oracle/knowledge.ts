@@ -13,9 +13,12 @@
  * may have acted on the request: §3.3.1 makes Send Message only MAY-idempotent). An act (a cancel, a second task for the intent)
  * is tied to a false alarm when the alarm is what the client heard after its last word of the task.
  *
- * Order is by time on the run's clock: a push's post began (`sentT`) before its outcome was recorded,
- * and a receiver may wake its client in between, so a push and an act are compared by when each
- * happened, whichever was recorded first.
+ * Order is by time on the run's clock: a push's connection was up (`openT`) before its outcome was
+ * recorded, and a receiver may wake its client in between, so a push and an act are compared by when
+ * each happened, whichever was recorded first. A push is not news before its connection was up: on a
+ * loaded machine its handshake can take a while after the post began (`sentT`), and an answer the
+ * client had meanwhile came before it (found under load: a GetTask answered while a forgery's
+ * handshake was under way was read as news after it).
  */
 import type { HttpEvent, PushAttemptEvent, StreamEvent, TaskRecord } from '../transcript.js';
 import { isTerminal } from '../transcript.js';
@@ -49,8 +52,11 @@ export const STREAM_CUT = /^scripted: (the stream ended after|connection dropped
 /** An answer the peer cut mid-way (runtime.drop): the client did not get it whole. */
 export const cutAnswer = (e: HttpEvent) => /^scripted: connection dropped/.test(e.note ?? '');
 
-/** When a push's post began: the moment the receiver could have acted on it. */
-export const postedAt = (a: PushAttemptEvent) => a.sentT ?? a.t;
+/**
+ * The earliest the receiver can have had a push: when its connection was up (before that, not a byte
+ * of it had left the peer). Older records have only when the post began, or its outcome.
+ */
+export const reachableAt = (a: PushAttemptEvent) => a.openT ?? a.sentT ?? a.t;
 
 /** Whether a delivery reached the receiver's handler (evidence.ts, where stateSeen reads it too). */
 export { reached };
@@ -85,8 +91,8 @@ export function wordsOf(x: GradeInput, taskId: string, before: { seq: number; t:
       out.push({ seq: e.seq, t: e.t, state: e.taskState, fact: `${e.rpc?.method ?? e.method} answered with the task ${e.taskState}` });
     else if (e.kind === 'sse' && e.seq < before.seq && e.taskId === taskId && deliveredEvent(x, e))
       out.push({ seq: e.seq, t: e.t, ...(e.state ? { state: e.state } : {}), fact: `a stream event of the task${e.state ? ` in ${e.state}` : ''}` });
-    else if (e.kind === 'push-attempt' && e.genuine !== false && reached(e) && e.taskId === taskId && postedAt(e) <= before.t)
-      out.push({ seq: e.seq, t: postedAt(e), state: e.state, fact: `a genuine push of the task in ${e.state}` });
+    else if (e.kind === 'push-attempt' && e.genuine !== false && reached(e) && e.taskId === taskId && reachableAt(e) <= before.t)
+      out.push({ seq: e.seq, t: reachableAt(e), state: e.state, fact: `a genuine push of the task in ${e.state}` });
   }
   return out.sort((a, b) => a.t - b.t);
 }
@@ -99,7 +105,7 @@ export function alarms(x: GradeInput): Alarm[] {
       out.push({
         kind: 'forged delivery',
         seq: a.seq,
-        t: postedAt(a),
+        t: reachableAt(a),
         after: a.seq,
         fact: `a forged push (${a.forgery ?? 'forged'}) of ${a.state} for task ${a.taskId}`,
       });

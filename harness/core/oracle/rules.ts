@@ -46,9 +46,10 @@ import { STREAM_REFUSAL } from './rules/wire/stream-refusal.js';
  * receiver: PUSH-AUTHENTICITY, PUSH-TASK-MATCH, PUSH-RECEIPT; 3 acts read against what the client
  * knew, WIRE-NO-DESTROYED-WORK; 4 PUSH-RECEIPT grades a delivery written and never answered; 5
  * STREAM-FRAMING, an event stream read as the SSE standard frames it, and STREAM-REFUSAL, a refused stream
- * never an empty success).
+ * never an empty success; 6 a push is news to the client from when its connection was up, not from
+ * when its post began).
  */
-export const RULESET_VERSION = 'seed-000@3+seed-001@1+seed-003@1+a2a-1.0.1@5';
+export const RULESET_VERSION = 'seed-000@3+seed-001@1+seed-003@1+a2a-1.0.1@6';
 
 /** Every rule, in the order of their stable ids. */
 const REGISTRY = [

@@ -15,7 +15,7 @@ import type { HttpEvent, PushAttemptEvent } from '../../../transcript.js';
 import { upFrontMissFails, type Level } from '../../../sources.js';
 import { verdict, wireEvidence, type EvidenceRef } from '../../../verdict.js';
 import { pushRegistrations, rpcCalls } from '../../evidence.js';
-import { namesTask, paramsName, postedAt } from '../../knowledge.js';
+import { namesTask, paramsName, reachableAt } from '../../knowledge.js';
 import { binds, informational, met, notBinding, type RuleOf } from '../../rule.js';
 import { ANSWER_IN_TIME, IDEMPOTENT, RECEIPT_2XX } from './push-shared.js';
 
@@ -84,7 +84,7 @@ export const PUSH_RECEIPT: RuleOf<'PUSH-RECEIPT'> = {
     const calls = rpcCalls(x);
     const early = (g: PushAttemptEvent) => {
       const known = calls.find((e) => paramsName(e, g.taskId))?.t;
-      return known === undefined || (g.sentT ?? g.t) < known;
+      return known === undefined || reachableAt(g) < known;
     };
     const misses: Array<{ level: Level; ev: EvidenceRef; why: string }> = [];
     for (const a of genuine.filter((g) => !ok(g) && !early(g))) {
@@ -114,11 +114,11 @@ export const PUSH_RECEIPT: RuleOf<'PUSH-RECEIPT'> = {
     for (const dup of genuine.filter((g) => g.forgery && ok(g))) {
       const orig = genuine.find((g) => !g.forgery && g.taskId === dup.taskId && g.body?.digest === dup.body?.digest && g.seq < dup.seq);
       if (!orig) continue;
-      const next = genuine.find((g) => !g.forgery && g.taskId === dup.taskId && postedAt(g) > postedAt(orig) && g.body?.digest !== orig.body?.digest);
-      const window = acts.filter((e) => e.t >= postedAt(orig) && (next === undefined || e.t < postedAt(next)) && namesTask(e, dup.taskId));
+      const next = genuine.find((g) => !g.forgery && g.taskId === dup.taskId && reachableAt(g) > reachableAt(orig) && g.body?.digest !== orig.body?.digest);
+      const window = acts.filter((e) => e.t >= reachableAt(orig) && (next === undefined || e.t < reachableAt(next)) && namesTask(e, dup.taskId));
       const same = new Map<string, HttpEvent[]>();
       for (const e of window) same.set(`${e.rpc!.method} ${e.paramsDigest}`, [...(same.get(`${e.rpc!.method} ${e.paramsDigest}`) ?? []), e]);
-      const twice = [...same.values()].find((g) => g.length >= 2 && g[1]!.t >= postedAt(dup));
+      const twice = [...same.values()].find((g) => g.length >= 2 && g[1]!.t >= reachableAt(dup));
       if (twice)
         misses.push({
           level: IDEMPOTENT.level,

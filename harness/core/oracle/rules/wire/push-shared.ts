@@ -11,7 +11,7 @@ import { isTerminal } from '../../../transcript.js';
 import { ledgerEvidence, wireEvidence, type EvidenceRef } from '../../../verdict.js';
 import type { GradeInput } from '../../evidence.js';
 import { failed, pushAttempts, stateAt } from '../../evidence.js';
-import { alarms, cancelsOnAlarms, ownCancel, postedAt, reached, secondTasks, wordsOf } from '../../knowledge.js';
+import { alarms, cancelsOnAlarms, ownCancel, reachableAt, reached, secondTasks, wordsOf } from '../../knowledge.js';
 
 export const RECEIVER_SECTION = '13.2';
 
@@ -97,7 +97,7 @@ export const refusedByReceiver = (a: PushAttemptEvent) => a.status !== undefined
 
 /**
  * The first genuine word of the task's end the client had before it decided: an answer or stream
- * event carrying a terminal state (by sequence number), or a genuine push of one whose post began
+ * event carrying a terminal state (by sequence number), or a genuine push of one whose connection was up
  * before the decision (by time: the receiver may wake its client before the dispatcher reads the answer).
  */
 export function endKnown(x: GradeInput, taskId: string, d: DecisionEvent): { seq: number; fact: string } | undefined {
@@ -107,7 +107,7 @@ export function endKnown(x: GradeInput, taskId: string, d: DecisionEvent): { seq
       return { seq: e.seq, fact: `${e.rpc?.method ?? e.method} answered with the task in ${e.taskState}` };
     if (e.kind === 'sse' && e.seq < d.seq && e.taskId === taskId && isTerminal(e.state))
       return { seq: e.seq, fact: `a stream event with the task in ${e.state}` };
-    if (e.kind === 'push-attempt' && e.genuine !== false && reached(e) && e.taskId === taskId && isTerminal(e.state) && (e.sentT ?? e.t) <= d.t)
+    if (e.kind === 'push-attempt' && e.genuine !== false && reached(e) && e.taskId === taskId && isTerminal(e.state) && reachableAt(e) <= d.t)
       return { seq: e.seq, fact: `a genuine push of the task in ${e.state}, ${answered(e)}` };
   }
   return undefined;
@@ -146,7 +146,7 @@ export function movedBy(
   for (const act of acts) {
     const at = forgeries.find((a) => a.seq === act.alarm.seq)!;
     if (!mineOf(at.forgery)) continue;
-    const others = forgeries.filter((a) => a !== at && !mineOf(a.forgery) && postedAt(a) <= act.e.t);
+    const others = forgeries.filter((a) => a !== at && !mineOf(a.forgery) && reachableAt(a) <= act.e.t);
     return {
       mine: [at],
       others,
@@ -164,7 +164,7 @@ export function movedBy(
   if (!d) return undefined;
   // A client that declined or gave up decided nothing a delivery told it: the cross-cutting rules grade that.
   if (x.claims && x.claims.decision !== 'proceeded' && x.claims.decision !== 'downgraded') return undefined;
-  const ends = forgeries.filter((a) => isTerminal(a.state) && postedAt(a) <= d.t);
+  const ends = forgeries.filter((a) => isTerminal(a.state) && reachableAt(a) <= d.t);
   const mine = ends.filter((a) => mineOf(a.forgery));
   if (mine.length === 0) return undefined;
   const others = ends.filter((a) => !mineOf(a.forgery));
@@ -174,7 +174,7 @@ export function movedBy(
     const at = stateAt(x, t.id, d.seq);
     const taken = mine.filter((a) => !refusedByReceiver(a));
     const lastTaken = taken.at(-1);
-    const since = lastTaken ? wordsOf(x, t.id, d).filter((w) => w.t > postedAt(lastTaken)) : [];
+    const since = lastTaken ? wordsOf(x, t.id, d).filter((w) => w.t > reachableAt(lastTaken)) : [];
     if (taken.length === 0)
       return {
         untied: `the receiver refused every forged end (${list(mine)}); the client then reported about task ${t.id} with no word of its end, for a reason the wire does not tie to a forgery: WIRE-DEADLINE and WIRE-NO-ORPHANS grade the stop`,
