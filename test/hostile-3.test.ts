@@ -24,6 +24,7 @@ import { createServer as httpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { makePki } from '../harness/pki/index.js';
 import { PushDispatcher } from '../harness/net/push-dispatcher.js';
+import { PeerHost } from '../harness/net/peer-host.js';
 import { Transcript } from '../harness/core/transcript.js';
 import { runConformance } from '../harness/runner/engine/run.js';
 import { VENDOR_LOAD } from '../harness/runner/load/vendor-import.js';
@@ -207,6 +208,40 @@ describe('the harness never posts to itself', () => {
     expect(closed).toBe(false);
     held.destroy();
     await new Promise((r) => setTimeout(r, 50));
+  });
+});
+
+describe('a connection belongs to the run it was accepted in', () => {
+  it('a handshake that fails after its run ended (a client still dialing what it was given) is recorded in no later run', async () => {
+    const pki = await makePki();
+    const host = await PeerHost.start(pki);
+    try {
+      const first = new Transcript(() => performance.now());
+      host.beginRun('first', first);
+      const port = Number(new URL(host.origin('tls')).port);
+      const raw = connect(port, '127.0.0.1');
+      raw.on('error', () => {});
+      await new Promise((r) => raw.once('connect', r));
+      // Accepted while the first run was active; its handshake starts after the next run began.
+      await new Promise((r) => setTimeout(r, 50));
+      host.endRun('first');
+      const next = new Transcript(() => performance.now());
+      host.beginRun('next', next);
+      const tls = tlsConnect({ socket: raw, servername: 'localhost' }); // no trust anchor: the client refuses the certificate
+      await new Promise((r) => tls.once('error', r));
+      tls.destroy();
+      await host.handshakesSettled(5000);
+      // A connection of the next run's own is recorded there, as before.
+      const own = tlsConnect({ host: '127.0.0.1', port, servername: 'localhost' });
+      await new Promise((r) => own.once('error', r));
+      own.destroy();
+      await host.handshakesSettled(5000);
+      expect(next.events.filter((e) => e.kind === 'tls')).toHaveLength(1);
+      expect(first.events.filter((e) => e.kind === 'tls')).toHaveLength(0);
+      host.endRun('next');
+    } finally {
+      await host.close();
+    }
   });
 });
 

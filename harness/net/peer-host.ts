@@ -72,6 +72,20 @@ export class PeerHost {
     return this.foreign.has((socket as unknown as { _parent?: object })._parent ?? socket);
   }
 
+  /** The run active when each connection was accepted (by its TCP socket). */
+  private readonly acceptedIn = new WeakMap<object, RunSlot | undefined>();
+
+  /**
+   * The run a connection's handshake belongs to: the one active when it was accepted, while that run
+   * lasts. A handshake that ends after its run did (a client that ignored the abort, still dialing a
+   * listener being replaced) is no later run's: recorded in none, as one made while no run was active.
+   */
+  private runAtAccept(socket: TLSSocket): RunSlot | undefined {
+    const raw = (socket as unknown as { _parent?: object })._parent ?? socket;
+    const slot = this.acceptedIn.has(raw) ? this.acceptedIn.get(raw) : this.active;
+    return slot && this.runs.get(slot.key) === slot ? slot : undefined;
+  }
+
   /**
    * Starts one listener of every kind on 127.0.0.1:0. `owner`: the process groups of the lane's
    * client, where it runs in processes of its own (ClientAdapter.processes).
@@ -141,6 +155,7 @@ export class PeerHost {
     server.on('connection', (raw: Socket) => {
       this.accepted++;
       this.sockets.add(raw);
+      this.acceptedIn.set(raw, this.active);
       raw.once('close', () => this.sockets.delete(raw));
       // Decided now, while the client end is open (a client that refuses the certificate closes it at once).
       const leaders = this.owner?.();
@@ -153,8 +168,9 @@ export class PeerHost {
       this.outcomes++;
       if (this.isForeign(socket)) return void this.socketRun.set(socket, undefined);
       const cert = certSubject(socket);
-      this.socketRun.set(socket, this.active);
-      this.active?.transcript.record({
+      const run = this.runAtAccept(socket);
+      this.socketRun.set(socket, run);
+      run?.transcript.record({
         kind: 'tls',
         listener: kind,
         ok: true,
@@ -165,7 +181,7 @@ export class PeerHost {
     server.on('tlsClientError', (err: NodeJS.ErrnoException, socket: TLSSocket) => {
       this.outcomes++;
       if (this.isForeign(socket)) return;
-      this.active?.transcript.record({
+      this.runAtAccept(socket)?.transcript.record({
         kind: 'tls',
         listener: kind,
         ok: false,
