@@ -9,6 +9,7 @@
  * ignored, and a Major.Minor the interface does not declare is answered with VersionNotSupportedError.
  */
 import { sseFramer } from './wires/sse-framing.js';
+import { answerWithUnknownMembers, frameWithUnknownMembers } from './wires/unknown-fields.js';
 import { http, HttpResponse, type RequestHandler } from 'msw';
 import { DROP_HEADER, type HttpEvent } from '../harness/core/transcript.js';
 import type { PeerRunContext, RecordRequest } from './runtime/context.js';
@@ -129,14 +130,20 @@ async function answer({ ctx, wire, runtime, versions }: Serving, call: WireCall,
     if (rt.refuseStreams && (call.op === 'SendStreamingMessage' || call.op === 'SubscribeToTask')) return refusedStream(wire, call, ev, rt.refuseStreams);
     const cx = { ev, extensions: call.extensions, pushBody: wire.pushBody, ...(wire.pushConfigIdOptional ? { pushConfigIdOptional: true } : {}) };
     const out = await runtime.perform(call.op, call.params, cx);
+    // gRPC's protobuf names no member: unknown ones are JSON's (a later version's field numbers are skipped by any protobuf decoder).
+    const unknown = wire.binding === 'GRPC' ? undefined : rt.unknownFields;
+    if (unknown && !ev.note)
+      ev.note = `scripted: a member no protocol version defines, ${unknown === 'every' ? 'in every object of the answer' : 'beside the answer’s own'} (runtime.unknownFields: ${unknown})`;
     if ('stream' in out) {
       const framed = sseFramer(rt.sseFraming);
+      const encode = (e: Record<string, unknown>) => (unknown ? frameWithUnknownMembers(wire.frame(call, e), unknown) : wire.frame(call, e));
       return wire.stream(
         call,
-        eventStream(ctx, ev, out.stream, (e) => framed(wire.frame(call, e))),
+        eventStream(ctx, ev, out.stream, (e) => framed(encode(e))),
       );
     }
-    return wire.result(call, call.op, out.result, out.activated);
+    const res = wire.result(call, call.op, out.result, out.activated);
+    return unknown ? answerWithUnknownMembers(res, unknown) : res;
   } catch (err) {
     if (err instanceof HttpRefusal) {
       ev.note = err.text;

@@ -27,6 +27,7 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
     insecure: mistakes.skipsTlsVerify === true,
     versionHeader: mistakes.omitsA2aVersion !== true,
     repeatsChallengedCall: mistakes.repeatsChallengedCall === true,
+    strictDecode: mistakes.rejectsUnknownFields === true,
     ...(mistakes.splitsDataLines || mistakes.capsSseLines
       ? { sse: { perLine: mistakes.splitsDataLines === true, ...(mistakes.capsSseLines ? { lineCap: 64 * 1024 } : {}) } }
       : {}),

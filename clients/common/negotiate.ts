@@ -75,6 +75,8 @@ export interface Mistakes extends TrustMistakes {
   capsSseLines?: boolean;
   /** Reads a streaming call refused before any event (a plain JSON error, an error event) as a stream that ended empty. */
   emptiesRefusedStream?: boolean;
+  /** Reads each v1.0 answer with a strict protobuf JSON parser: a member its message does not define fails the call. */
+  rejectsUnknownFields?: boolean;
 }
 
 export type Plan =

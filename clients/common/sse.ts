@@ -4,6 +4,7 @@
  * streaming call answered with something else than a stream.
  */
 import { networkCode, type RpcOutcome } from './outcome.js';
+import { StrictDecodeError } from './strict-decode.js';
 
 /** A streaming call answered with a body that is no event stream: the error it carries, or what it is. */
 export async function notAStream(res: Response, signal: AbortSignal): Promise<Exclude<RpcOutcome, { ok: true }>> {
@@ -122,8 +123,8 @@ export async function* sseEvents(
       let msg: ReturnType<typeof decode>;
       try {
         msg = decode(JSON.parse(next.value));
-      } catch {
-        return { ok: false, kind: 'http', status: res.status, text: 'an event that is not JSON' };
+      } catch (err) {
+        return { ok: false, kind: 'http', status: res.status, text: err instanceof StrictDecodeError ? err.message : 'an event that is not JSON' };
       }
       if (msg.error) return { ok: false, kind: 'rpc', code: Number(msg.error.code), message: String(msg.error.message ?? '') };
       if (msg.result) yield shape(msg.result);

@@ -17,6 +17,7 @@ import { restError, restRequest } from './binding-rest.js';
 import { decodeResult, decodeStreamResult, encodeCall } from './dialect-v03.js';
 import { networkCode, retryAfterMs, type RpcOutcome } from './outcome.js';
 import { notAStream, sseEvents, type SseMistakes } from './sse.js';
+import { strictDecode } from './strict-decode.js';
 
 export { networkCode, type RpcOutcome } from './outcome.js';
 
@@ -37,6 +38,8 @@ export interface TransportOptions {
   waitFits?: (ms: number) => boolean;
   /** How it misreads an event stream (a mistake, for the naive client only). */
   sse?: SseMistakes;
+  /** Refuses a v1.0 answer holding a member its message does not define (a mistake, for the naive client only; ./strict-decode.ts). */
+  strictDecode?: boolean;
 }
 
 /** Resolves after `ms`, or at once when `signal` aborts. */
@@ -243,7 +246,14 @@ export class A2ATransport {
   async rpc(url: string, method: string, params: unknown, o: { id?: number; headers?: Record<string, string> } = {}): Promise<RpcOutcome> {
     const id = o.id ?? (this.binding === 'JSONRPC' ? this.nextId++ : undefined);
     const once = () => this.rpcOnce(url, method, params, { ...o, ...(id !== undefined ? { id } : {}) });
-    return this.honourWait(await once(), once);
+    const out = await this.honourWait(await once(), once);
+    if (out.ok && this.opts.strictDecode && this.dialect === 'a2a-v1')
+      try {
+        strictDecode(method, out.result);
+      } catch (err) {
+        return { ok: false, kind: 'http', status: 200, text: (err as Error).message };
+      }
+    return out;
   }
 
   private async rpcOnce(url: string, method: string, params: unknown, o: { id?: number; headers?: Record<string, string> }): Promise<RpcOutcome> {
@@ -393,9 +403,13 @@ export class A2ATransport {
     // JSON-RPC frames each event as a response object (§9.4.2); HTTP+JSON sends the StreamResponse as it is (§11.7).
     const decode = (data: unknown): { result?: Record<string, unknown>; error?: { code?: number; message?: string } } => {
       const msg = (data && typeof data === 'object' ? data : {}) as Record<string, unknown>;
-      if (rest)
-        return msg.error && typeof msg.error === 'object' ? { error: restError(JSON.stringify(msg)) ?? { message: 'an error event' } } : { result: msg };
-      return msg as { result?: Record<string, unknown> };
+      const out: ReturnType<typeof decode> = rest
+        ? msg.error && typeof msg.error === 'object'
+          ? { error: restError(JSON.stringify(msg)) ?? { message: 'an error event' } }
+          : { result: msg }
+        : (msg as { result?: Record<string, unknown> });
+      if (out.result && this.opts.strictDecode && this.dialect === 'a2a-v1') strictDecode(method, out.result);
+      return out;
     };
     return yield* sseEvents(res, this.opts.signal, decode, v03 ? decodeStreamResult : (r) => r, this.opts.sse);
   }

@@ -218,6 +218,13 @@ export const MISTAKES: MistakeInfo[] = [
     caughtBy: 'STREAM-REFUSAL',
     atLeast: 'FAIL',
   },
+  {
+    name: 'rejects-unknown-fields',
+    flag: 'rejectsUnknownFields',
+    description: 'reads each v1.0 answer with a strict protobuf JSON parser: a member its message does not define fails the call',
+    caughtBy: 'TOLERANT-DECODING',
+    atLeast: 'NON_STRICT',
+  },
 ];
 
 export function createNaiveClient(only?: string): ClientAdapter {

@@ -161,6 +161,15 @@ export interface PeerRuntime {
    * whose one event is the error. gRPC has one form for all three: a status before any message.
    */
   refuseStreams?: 'json' | 'untyped' | 'sse-error';
+  /**
+   * Members no version of the protocol defines, added to every successful answer and stream event of
+   * the JSON bindings (JSON-RPC, HTTP+JSON), as a later version of the protocol might send them
+   * (§5.7: implementations SHOULD ignore unrecognized fields): `top`, one beside the result's own
+   * members (and each event's); `every`, one in every object of it, the Task, its status, messages,
+   * parts and artifacts included. Free-form values (`metadata`, a data part's `data`) and the JSON-RPC
+   * envelope are left as they are. gRPC's protobuf carries no unknown member by name: not there.
+   */
+  unknownFields?: 'top' | 'every';
   /** Subscribe-only outputs are also served on GetTask: a fallback the card omits. */
   pollFallback?: boolean;
   /** How SendMessage answers: with a Task (default), or with a direct Message and no task (spec §3.1.1). */

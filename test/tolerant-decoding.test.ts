@@ -1,0 +1,104 @@
+/**
+ * TOLERANT-DECODING (issue 40, strict decoding): the peers add a member no version of A2A defines to
+ * their JSON answers and stream events (peers/wires/unknown-fields.ts), the reference reads past it
+ * on every JSON binding, a strict protobuf JSON parser (naive:rejects-unknown-fields) stops on it and
+ * is graded NON_STRICT at §5.7's SHOULD with the answer's sequence number, and gRPC, whose protobuf
+ * carries no member by name, is not bound.
+ */
+import { describe, expect, it } from 'vitest';
+import { scenarioOverBinding } from '../harness/core/card-binding.js';
+import { answerWithUnknownMembers, FUTURE_MEMBER, frameWithUnknownMembers, withUnknownMembers } from '../peers/wires/unknown-fields.js';
+import { startHarness } from './helpers/harness.js';
+import { scenario } from './helpers/scenarios.js';
+
+const task = {
+  id: 't-1',
+  status: { state: 'TASK_STATE_COMPLETED', message: { messageId: 'm', role: 'ROLE_AGENT', parts: [{ text: 'done' }] } },
+  artifacts: [{ artifactId: 'a-1', parts: [{ data: { answer: 42 } }, { text: 'x' }], metadata: { mine: true } }],
+};
+
+/** Every object under `v` that holds the unknown member, by path. */
+function holders(v: unknown, at = '$'): string[] {
+  if (Array.isArray(v)) return v.flatMap((x, i) => holders(x, `${at}[${i}]`));
+  if (!v || typeof v !== 'object') return [];
+  const own = FUTURE_MEMBER in v ? [at] : [];
+  return [...own, ...Object.entries(v).flatMap(([k, x]) => (k === FUTURE_MEMBER ? [] : holders(x, `${at}.${k}`)))];
+}
+
+describe('the peers’ unknown members', () => {
+  it('every: each object of the answer gets one, free-form values (metadata, a data part’s payload) none; top: the answer’s own level only', () => {
+    expect(holders(withUnknownMembers({ task }, 'every')).sort()).toEqual(
+      [
+        '$',
+        '$.task',
+        '$.task.status',
+        '$.task.status.message',
+        '$.task.status.message.parts[0]',
+        '$.task.artifacts[0]',
+        '$.task.artifacts[0].parts[0]',
+        '$.task.artifacts[0].parts[1]',
+      ].sort(),
+    );
+    expect(holders(withUnknownMembers({ task }, 'top'))).toEqual(['$']);
+    // What the agent sent is all there, unchanged.
+    const back = withUnknownMembers({ task }, 'every') as { task: typeof task };
+    expect(back.task.artifacts[0]!.parts[0]).toMatchObject({ data: { answer: 42 } });
+    expect(back.task.artifacts[0]!.metadata).toEqual({ mine: true });
+  });
+
+  it('a JSON-RPC answer keeps its envelope as JSON-RPC 2.0 defines it; an error answer, and a frame that is no single JSON event, pass as they are', async () => {
+    const res = new Response(JSON.stringify({ jsonrpc: '2.0', id: 3, result: { task } }), { headers: { 'content-type': 'application/json' } });
+    const body = (await (await answerWithUnknownMembers(res, 'top')).json()) as Record<string, unknown>;
+    expect(FUTURE_MEMBER in body).toBe(false);
+    expect(holders(body)).toEqual(['$.result']);
+    const error = JSON.stringify({ jsonrpc: '2.0', id: 3, error: { code: -32001, message: 'no' } });
+    const refused = await answerWithUnknownMembers(new Response(error, { headers: { 'content-type': 'application/json' } }), 'every');
+    expect(await refused.text()).toBe(error);
+    const frame = `data: ${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { statusUpdate: { taskId: 't-1' } } })}\n\n`;
+    expect(holders(JSON.parse((frameWithUnknownMembers(frame, 'every') as string).slice(6)))).toEqual(['$.result', '$.result.statusUpdate']);
+    const bytes = new Uint8Array([0, 0, 0, 0, 1, 42]);
+    expect(frameWithUnknownMembers(bytes, 'every')).toBe(bytes);
+  });
+});
+
+describe('TOLERANT-DECODING', () => {
+  it('the reference reads past them over JSON-RPC and HTTP+JSON: PASS; over gRPC the rule does not bind', { timeout: 120_000 }, async () => {
+    const h = await startHarness('reference');
+    try {
+      for (const binding of ['JSONRPC', 'HTTP+JSON', 'GRPC'] as const) {
+        for (const id of ['tolerant-decoding/every-object-polled', 'tolerant-decoding/every-object-streamed']) {
+          const s = binding === 'JSONRPC' ? scenario(id) : scenarioOverBinding(scenario(id), binding);
+          const r = await h.run(s);
+          const c = r.checks.find((x) => x.rule === 'TOLERANT-DECODING')!;
+          expect(c.verdict, `${binding} ${id}: ${c.reason}`).toBe(binding === 'GRPC' ? 'INFORMATIONAL' : 'PASS');
+          expect(r.verdict, `${binding} ${id}`).toBe(binding === 'GRPC' ? 'INFORMATIONAL' : 'PASS');
+          const answers = r.transcript.filter((e) => e.kind === 'http' && e.rpc && e.note?.includes('runtime.unknownFields'));
+          if (binding === 'GRPC') expect(answers).toEqual([]);
+          else expect(answers.length, `${binding} ${id}`).toBeGreaterThan(0);
+        }
+      }
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('a strict protobuf JSON parser stops on the first answer: NON_STRICT at SHOULD citing it; the task it left is the harm rules’ (FAIL); on the control it reads on', {
+    timeout: 120_000,
+  }, async () => {
+    const h = await startHarness('naive:rejects-unknown-fields');
+    try {
+      const r = await h.run(scenario('tolerant-decoding/top-level-polled'));
+      const c = r.checks.find((x) => x.rule === 'TOLERANT-DECODING')!;
+      expect(c).toMatchObject({ verdict: 'NON_STRICT', level: 'SHOULD', basis: 'duty' });
+      const first = r.transcript.find((e) => e.kind === 'http' && e.rpc && e.note?.includes('runtime.unknownFields'))!;
+      expect(c.evidence.map((e) => e.seq)).toContain(first.seq);
+      expect(c.reason).toMatch(/§5\.7/);
+      expect(r.verdict).toBe('FAIL');
+      const control = await h.run(scenario('tolerant-decoding/control'));
+      expect(control.verdict).toBe('INFORMATIONAL');
+      expect(control.checks.every((x) => x.verdict === 'PASS' || x.verdict === 'INFORMATIONAL')).toBe(true);
+    } finally {
+      await h.close();
+    }
+  });
+});
