@@ -5,6 +5,7 @@
  * Python's `json_format.Parse` without `ignore_unknown_fields`). A2A v1.0.1 §5.7 asks the opposite.
  */
 import { encodeV1 } from '../../harness/core/vocabulary/proto-wire.js';
+import type { RpcOutcome } from './outcome.js';
 
 /** The response message of each operation (a2a.proto's service). */
 const RESPONSE_OF: Record<string, string> = {
@@ -30,5 +31,16 @@ export function strictDecode(method: string, result: unknown): void {
     encodeV1(name, result);
   } catch (err) {
     throw new StrictDecodeError(`${method}: the answer does not decode as ${name} (${(err as Error).message})`);
+  }
+}
+
+/** A unary outcome read strictly: an answer that does not decode becomes a failed call, saying why. */
+export function strictly(method: string, out: RpcOutcome): RpcOutcome {
+  if (!out.ok) return out;
+  try {
+    strictDecode(method, out.result);
+    return out;
+  } catch (err) {
+    return { ok: false, kind: 'http', status: 200, text: (err as Error).message };
   }
 }

@@ -17,7 +17,7 @@ import { restError, restRequest } from './binding-rest.js';
 import { decodeResult, decodeStreamResult, encodeCall } from './dialect-v03.js';
 import { networkCode, retryAfterMs, type RpcOutcome } from './outcome.js';
 import { notAStream, sseEvents, type SseMistakes } from './sse.js';
-import { strictDecode } from './strict-decode.js';
+import { strictDecode, strictly } from './strict-decode.js';
 
 export { networkCode, type RpcOutcome } from './outcome.js';
 
@@ -247,13 +247,7 @@ export class A2ATransport {
     const id = o.id ?? (this.binding === 'JSONRPC' ? this.nextId++ : undefined);
     const once = () => this.rpcOnce(url, method, params, { ...o, ...(id !== undefined ? { id } : {}) });
     const out = await this.honourWait(await once(), once);
-    if (out.ok && this.opts.strictDecode && this.dialect === 'a2a-v1')
-      try {
-        strictDecode(method, out.result);
-      } catch (err) {
-        return { ok: false, kind: 'http', status: 200, text: (err as Error).message };
-      }
-    return out;
+    return this.opts.strictDecode && this.dialect === 'a2a-v1' ? strictly(method, out) : out;
   }
 
   private async rpcOnce(url: string, method: string, params: unknown, o: { id?: number; headers?: Record<string, string> }): Promise<RpcOutcome> {

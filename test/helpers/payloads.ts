@@ -4,6 +4,7 @@
  * proto (harness/core/card-validator.ts, cross-checked against the proto by its own test) and for
  * v0.3 by the official v0.3.0 JSON Schema (beside the checkout, in ../shared/spec; never copied).
  */
+import { FUTURE_MEMBER } from '../../peers/wires/unknown-fields.js';
 import { V1_MESSAGES } from '../../harness/core/vocabulary/proto-v1.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -122,6 +123,17 @@ function kept(b: BodyRecord | undefined): string | undefined {
 }
 
 /** Every payload problem of one scenario run's transcript. `v03Checked` counts the v0.3 bodies the schema could check. */
+/** The value without the members the peers add on purpose (peers/wires/unknown-fields.ts). */
+function withoutFuture(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(withoutFuture);
+  if (!v || typeof v !== 'object') return v;
+  return Object.fromEntries(
+    Object.entries(v)
+      .filter(([k]) => k !== FUTURE_MEMBER)
+      .map(([k, x]) => [k, withoutFuture(x)]),
+  );
+}
+
 export function payloadProblems(r: ScenarioResult, count: { v1: number; v03: number; v03Unchecked: number }): PayloadProblem[] {
   const out: PayloadProblem[] = [];
   const ev = r.transcript;
@@ -140,7 +152,9 @@ export function payloadProblems(r: ScenarioResult, count: { v1: number; v03: num
       if (e.note?.startsWith('scripted: connection dropped')) continue;
       // JSON-RPC over HTTP answers 200, errors included; another status is an HTTP-level answer (a 401 challenge, a 415, a 413), outside JSON-RPC.
       if (e.status !== 200) continue;
-      const bodies = b.events ? b.events : b.json !== undefined ? [b.json] : [];
+      const sent = b.events ? b.events : b.json !== undefined ? [b.json] : [];
+      // Members the scenario added on purpose (runtime.unknownFields): the rest of the answer is checked as it is.
+      const bodies = e.note?.includes('(runtime.unknownFields:') ? sent.map(withoutFuture) : sent;
       if (e.status === 200 && bodies.length === 0 && !b.events)
         add(e.seq, what, [`a 200 answer to a JSON-RPC call that is not JSON (${b.contentType ?? 'no content type'})`]);
       // HTTP+JSON and gRPC answer with the response itself, no envelope (a gRPC error has no message: its trailers say it).
