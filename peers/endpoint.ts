@@ -139,7 +139,7 @@ async function answer({ ctx, wire, runtime, versions }: Serving, call: WireCall,
       const encode = (e: Record<string, unknown>) => (unknown ? frameWithUnknownMembers(wire.frame(call, e), unknown) : wire.frame(call, e));
       return wire.stream(
         call,
-        eventStream(ctx, ev, out.stream, (e) => framed(encode(e))),
+        eventStream(ctx, ev, out.stream, (e) => framed(encode(e)), rt.streamsStayOpen === true),
       );
     }
     const res = wire.result(call, call.op, out.result, out.activated);

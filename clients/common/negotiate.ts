@@ -77,6 +77,10 @@ export interface Mistakes extends TrustMistakes {
   emptiesRefusedStream?: boolean;
   /** Reads each v1.0 answer with a strict protobuf JSON parser: a member its message does not define fails the call. */
   rejectsUnknownFields?: boolean;
+  /** Reads a stream until the agent closes it, the terminal event notwithstanding. */
+  waitsForStreamEnd?: boolean;
+  /** Stops reading a stream at its terminal event without closing it; its connections outlive the report. */
+  leavesStreamOpen?: boolean;
 }
 
 export type Plan =

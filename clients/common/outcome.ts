@@ -27,3 +27,16 @@ export function retryAfterMs(value: string | null | undefined): number | undefin
   const at = v ? Date.parse(v) : Number.NaN;
   return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
 }
+
+/** Resolves after `ms`, or at once when `signal` aborts. */
+export function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}

@@ -15,7 +15,9 @@ import { challengeSchemes, type TokenSource } from './auth.js';
 import { fromGrpc, GrpcChannel } from './binding-grpc.js';
 import { restError, restRequest } from './binding-rest.js';
 import { decodeResult, decodeStreamResult, encodeCall } from './dialect-v03.js';
-import { networkCode, retryAfterMs, type RpcOutcome } from './outcome.js';
+import { networkCode, pause, retryAfterMs, type RpcOutcome } from './outcome.js';
+
+export { pause };
 import { notAStream, sseEvents, type SseMistakes } from './sse.js';
 import { strictDecode, strictly } from './strict-decode.js';
 
@@ -40,19 +42,6 @@ export interface TransportOptions {
   sse?: SseMistakes;
   /** Refuses a v1.0 answer holding a member its message does not define (a mistake, for the naive client only; ./strict-decode.ts). */
   strictDecode?: boolean;
-}
-
-/** Resolves after `ms`, or at once when `signal` aborts. */
-export function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
 
 /**
@@ -423,19 +412,26 @@ export class A2ATransport {
     if ('failure' in md) return md.failure as RpcOutcome;
     const it = this.channel(url).stream(method, params, md as Record<string, string>, this.opts.signal);
     let first = true;
-    for (;;) {
-      const next = await it.next();
-      if (!next.done) {
-        first = false;
-        yield next.value;
-        continue;
+    let ended = false;
+    try {
+      for (;;) {
+        const next = await it.next();
+        if (!next.done) {
+          first = false;
+          yield next.value;
+          continue;
+        }
+        ended = true;
+        if (!next.value) return undefined;
+        const out = fromGrpc(next.value);
+        if (!first || !again) return out;
+        const reopen = { ok: true, result: {} } as const;
+        const met = await this.honourWait(await this.meetChallenge<RpcOutcome>(out, async () => reopen), async () => reopen);
+        return met === reopen ? yield* this.grpcStream(url, method, params, extra, false) : out;
       }
-      if (!next.value) return undefined;
-      const out = fromGrpc(next.value);
-      if (!first || !again) return out;
-      const reopen = { ok: true, result: {} } as const;
-      const met = await this.honourWait(await this.meetChallenge<RpcOutcome>(out, async () => reopen), async () => reopen);
-      return met === reopen ? yield* this.grpcStream(url, method, params, extra, false) : out;
+    } finally {
+      // The caller left early (it returned this generator): the call is canceled through the channel's, never left open.
+      if (!ended) await it.return(undefined).catch(() => undefined);
     }
   }
 

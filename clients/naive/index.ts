@@ -225,6 +225,20 @@ export const MISTAKES: MistakeInfo[] = [
     caughtBy: 'TOLERANT-DECODING',
     atLeast: 'NON_STRICT',
   },
+  {
+    name: 'waits-for-stream-end',
+    flag: 'waitsForStreamEnd',
+    description: 'reads a stream until the agent closes it, the terminal event notwithstanding: at its budget it cancels the task it had seen end',
+    caughtBy: 'STREAM-CLOSE',
+    atLeast: 'NON_STRICT',
+  },
+  {
+    name: 'leaves-stream-open',
+    flag: 'leavesStreamOpen',
+    description: 'stops reading a stream at its terminal event and reports, never closing it (a reader released, not canceled)',
+    caughtBy: 'STREAM-CLOSE',
+    atLeast: 'NON_STRICT',
+  },
 ];
 
 export function createNaiveClient(only?: string): ClientAdapter {

@@ -170,6 +170,13 @@ export interface PeerRuntime {
    * envelope are left as they are. gRPC's protobuf carries no unknown member by name: not there.
    */
   unknownFields?: 'top' | 'every';
+  /**
+   * After the event that ends a task's stream (a terminal or interrupted state), the stream is not
+   * closed: it stays open, with nothing more on it, until the client closes it or the run ends. §3.1.2
+   * has the server close it; a client that waits for the end of the stream instead of reading the
+   * terminal event stalls, and one that reports and never closes it leaves it open. gRPC: no trailers.
+   */
+  streamsStayOpen?: boolean;
   /** Subscribe-only outputs are also served on GetTask: a fallback the card omits. */
   pollFallback?: boolean;
   /** How SendMessage answers: with a Task (default), or with a direct Message and no task (spec §3.1.1). */

@@ -127,7 +127,16 @@ export interface HttpEvent extends EventBase {
   paramsDigest?: string;
   /** Free text from the peer, for the report. */
   note?: string;
+  /**
+   * How a streaming answer ended, in ms since the run started: the peer wrote its end (`peer`), or the
+   * client closed the connection or reset the stream first (`client`). Absent: still open when the run
+   * was sealed (the harness closed it then).
+   */
+  streamEnd?: { by: 'peer' | 'client'; t: number };
 }
+
+/** How long after its report a client has to close a stream still open then: the run waits that long for it (STREAM-CLOSE). */
+export const STREAM_CLOSE_MS = 1000;
 
 export interface TaskEvent extends EventBase {
   kind: 'task';

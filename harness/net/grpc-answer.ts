@@ -29,7 +29,7 @@ import {
   isGrpcContentType,
 } from '../core/vocabulary/grpc-frame.js';
 import { decodeV1 } from '../core/vocabulary/proto-wire.js';
-import { keepWhole, responseHeaders } from './respond.js';
+import { endOf, keepWhole, responseHeaders } from './respond.js';
 
 /** What the transcript calls a gRPC message kept decoded. */
 const DECODED = 'application/grpc+proto';
@@ -176,8 +176,12 @@ async function passStream(
   const budget = { chars: 0, room: (chars: number) => keepOn(ev, chars) };
   const reader = new FrameReader();
   const source = body.getReader();
+  let ended = false;
   // A call reset (by the client, or at the run's end) stops the stream at its source: no more events are made for it.
-  stream.on('close', () => void source.cancel().catch(() => {}));
+  stream.on('close', () => {
+    if (!ended) endOf(transcript, ev, 'client');
+    void source.cancel().catch(() => {});
+  });
   try {
     for (;;) {
       const { done, value } = await source.read();
@@ -190,8 +194,11 @@ async function passStream(
       for (const m of reader.push(value)) if (!transcript.isSealed) addStreamEvent(rec, decoded(m, type), budget);
       stream.write(value);
     }
+    ended = true;
+    endOf(transcript, ev, 'peer');
     stream.end();
   } catch {
+    ended = true;
     await source.cancel().catch(() => {});
     stream.close(constants.NGHTTP2_INTERNAL_ERROR);
   }

@@ -122,6 +122,11 @@ export function keepWhole(ev: HttpEvent, whole: Buffer | undefined, contentType:
       : shedRecord(bytes, contentType, digest);
 }
 
+/** Records how a streaming answer ended, once, while the run records. */
+export function endOf(transcript: Transcript, ev: HttpEvent, by: 'peer' | 'client'): void {
+  if (!ev.streamEnd && !transcript.isSealed) ev.streamEnd = { by, t: Math.round(transcript.elapsed()) };
+}
+
 /** Passes an event stream on chunk by chunk, keeping its events on the event as they go, until it ends or the client goes. */
 async function stream(
   transcript: Transcript,
@@ -132,7 +137,14 @@ async function stream(
   contentType: string | undefined,
 ): Promise<void> {
   streams.add(res);
-  res.on('close', () => streams.delete(res));
+  const reader = body.getReader();
+  res.on('close', () => {
+    streams.delete(res);
+    if (res.writableEnded) return;
+    // The client closed the connection before the stream's end (the harness closes what is left only after the seal).
+    endOf(transcript, ev, 'client');
+    void reader.cancel().catch(() => {});
+  });
   const rec: BodyRecord = { ...(contentType ? { contentType } : {}), bytes: 0, events: [] };
   ev.responseBody = rec;
   const budget = { chars: 0, room: (chars: number) => keepOn(ev, chars) };
@@ -141,7 +153,6 @@ async function stream(
   const dec = new TextDecoder();
   let last = '';
   try {
-    const reader = body.getReader();
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
@@ -156,6 +167,7 @@ async function stream(
     }
     // A CR at the very end is a line end (no LF can follow it any more): the last event of a stream of lone-CR line ends is kept.
     if (last.endsWith('\r')) parser.feed('\n');
+    if (!res.destroyed) endOf(transcript, ev, 'peer');
     res.end();
   } catch {
     res.destroy();

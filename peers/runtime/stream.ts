@@ -27,7 +27,11 @@ export type Frame = (event: Record<string, unknown>) => string | Uint8Array;
 
 const closesAt = (state: string) => isTerminal(state) || state === 'TASK_STATE_INPUT_REQUIRED' || state === 'TASK_STATE_AUTH_REQUIRED';
 
-export function eventStream(ctx: PeerRunContext, ev: HttpEvent, plan: StreamPlan, frame: Frame): ReadableStream<Uint8Array> {
+/**
+ * `stayOpen` (runtime.streamsStayOpen): after the event that ends the task's stream, the stream is not
+ * closed; it stays open, with nothing more on it, until the client closes it or the run ends.
+ */
+export function eventStream(ctx: PeerRunContext, ev: HttpEvent, plan: StreamPlan, frame: Frame, stayOpen = false): ReadableStream<Uint8Array> {
   const enc = new TextEncoder();
   let off = () => {};
   return new ReadableStream<Uint8Array>({
@@ -61,6 +65,10 @@ export function eventStream(ctx: PeerRunContext, ev: HttpEvent, plan: StreamPlan
         if (closes || cut) {
           closed = true;
           off();
+          if (stayOpen && !cut) {
+            if (!ctx.transcript.isSealed) ev.note ??= 'scripted: the stream stays open after its terminal event (runtime.streamsStayOpen)';
+            return;
+          }
           controller.close();
         }
       };
@@ -70,6 +78,10 @@ export function eventStream(ctx: PeerRunContext, ev: HttpEvent, plan: StreamPlan
       for (const a of extra) send({ artifactUpdate: { taskId: t.rec.id, contextId: t.rec.contextId, artifact: a, lastChunk: true } }, undefined, false);
       if (closed) return;
       if (done) {
+        if (stayOpen) {
+          if (!ctx.transcript.isSealed) ev.note ??= 'scripted: the stream stays open after its terminal event (runtime.streamsStayOpen)';
+          return;
+        }
         controller.close();
         return;
       }

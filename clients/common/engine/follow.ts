@@ -114,6 +114,11 @@ async function resubscribe(s: Session, f: Following): Promise<void> {
     if (n.done) break;
     const seen = (n.value.statusUpdate as { status?: { state?: string } } | undefined)?.status?.state ?? (n.value.task as TaskJson | undefined)?.status?.state;
     if (seen) f.state = seen;
+    // The terminal event ends the subscription for this client, closed here whether the agent closes it or not.
+    if (seen && TERMINAL.has(seen) && !s.mistakes.waitsForStreamEnd) {
+      if (!s.mistakes.leavesStreamOpen) void sub.return(undefined).catch(() => {});
+      break;
+    }
   }
 }
 

@@ -171,6 +171,12 @@ async function readStream(s: Session, streamed: FirstSend, probed: number): Prom
     if (task?.id && !taskIds.includes(task.id)) taskIds.push(task.id);
     const st = (n.value.statusUpdate as { status?: { state?: string } } | undefined)?.status?.state ?? task?.status?.state;
     if (st) last = st;
+    // The terminal event is the stream's end for this client (§3.1.2): the stream is closed here, whether the agent
+    // closes it or not. The naive client waits for the agent to close it, or reads no further and leaves it open.
+    if (st && TERMINAL.has(st) && !mistakes.waitsForStreamEnd) {
+      if (!mistakes.leavesStreamOpen) void it.return(undefined).catch(() => {});
+      return { last };
+    }
     // An artifact this client cannot decode ends the task here too (seed 001): close the stream, cancel, never re-send.
     const update = n.value.artifactUpdate as { taskId?: string; artifact?: { parts?: Array<{ mediaType?: string }> } } | undefined;
     const bad = update ? s.undecodable({ id: update.taskId ?? '', artifacts: update.artifact ? [update.artifact] : [] }) : [];

@@ -37,6 +37,7 @@ import { PUSH_RECEIPT } from './rules/wire/push-receipt.js';
 import { STREAM_FRAMING } from './rules/wire/stream-framing.js';
 import { STREAM_REFUSAL } from './rules/wire/stream-refusal.js';
 import { TOLERANT_DECODING } from './rules/wire/tolerant-decoding.js';
+import { STREAM_CLOSE } from './rules/wire/stream-close.js';
 
 /**
  * The rule families in force, each with its version: seed 000's negotiation rules as objects with
@@ -48,9 +49,9 @@ import { TOLERANT_DECODING } from './rules/wire/tolerant-decoding.js';
  * knew, WIRE-NO-DESTROYED-WORK; 4 PUSH-RECEIPT grades a delivery written and never answered; 5
  * STREAM-FRAMING, an event stream read as the SSE standard frames it, and STREAM-REFUSAL, a refused stream
  * never an empty success; 6 a push is news to the client from when its connection was up, not from
- * when its post began; 7 TOLERANT-DECODING, unknown members read past).
+ * when its post began; 7 TOLERANT-DECODING, unknown members read past; 8 STREAM-CLOSE, a stream left open after its terminal event).
  */
-export const RULESET_VERSION = 'seed-000@3+seed-001@1+seed-003@1+a2a-1.0.1@7';
+export const RULESET_VERSION = 'seed-000@3+seed-001@1+seed-003@1+a2a-1.0.1@8';
 
 /** Every rule, in the order of their stable ids. */
 const REGISTRY = [
@@ -85,6 +86,7 @@ const REGISTRY = [
   STREAM_FRAMING,
   STREAM_REFUSAL,
   TOLERANT_DECODING,
+  STREAM_CLOSE,
 ] as const;
 
 /** A rule's stable id: the ids the registered rules declare. */

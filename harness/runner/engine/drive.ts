@@ -6,7 +6,8 @@
 import { validateCard } from '../../core/card-validator-v03.js';
 import type { RunOutcome } from '../../core/oracle/index.js';
 import { JWKS_PATH, fillProfile, type Scenario } from '../../core/scenario.js';
-import { Transcript } from '../../core/transcript.js';
+import { STREAM_CLOSE_MS, Transcript } from '../../core/transcript.js';
+import { patientTimer } from '../../net/lag.js';
 import type { ClientProfile, ClientReport, ClientTls, RunRequest } from '../../core/vocabulary/types.js';
 import { ClientFault, HarnessFault } from '../../faults.js';
 import type { PkiFiles } from '../../pki/index.js';
@@ -35,6 +36,20 @@ export interface Driven {
   runId: string;
   /** The client did not settle within the grace after its abort: its listeners must not serve another run. */
   hungClient: boolean;
+}
+
+/**
+ * Resolves once every streaming answer of the run has ended (the peer's end, or the client's close),
+ * or after `ms` of the harness's time: a client closes what it is done with just after it reports,
+ * and that close is on record before the seal.
+ */
+async function streamsClosed(t: Transcript, ms: number): Promise<void> {
+  const open = () => t.events.some((e) => e.kind === 'http' && e.responseBody?.events !== undefined && !e.streamEnd);
+  if (!open()) return;
+  let over = false;
+  const timer = patientTimer(ms, () => (over = true));
+  while (open() && !over) await new Promise((r) => setTimeout(r, 10));
+  timer.clear();
 }
 
 function tlsFor(pki: PkiFiles, callback: string): ClientTls {
@@ -96,6 +111,7 @@ export async function drive(s: Scenario, env: RunEnv, base: Prepared['base']): P
       new Promise((r) => setTimeout(r, 30)),
       env.host.handshakesSettled(1000),
       env.dispatcher.settled(d.transcript, env.dispatcher.longestMs),
+      streamsClosed(d.transcript, STREAM_CLOSE_MS),
     ]);
   } catch (err) {
     d.transcript.record({ kind: 'harness', level: 'error', message: (err as Error).stack ?? String(err) });

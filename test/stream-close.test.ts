@@ -1,0 +1,68 @@
+/**
+ * STREAM-CLOSE (issue 40, streams closed after use): a peer that writes a task's terminal event and
+ * keeps the stream open (runtime.streamsStayOpen). The listener records how each streaming answer
+ * ended (the peer's end, or the client's close), over SSE and gRPC; the reference takes the event
+ * for the end and closes the stream; a client that waits on the stream, or reports and leaves it
+ * open, is graded NON_STRICT with the stream's and the event's sequence numbers; a stall is harm.
+ */
+import { describe, expect, it } from 'vitest';
+import { scenarioOverBinding } from '../harness/core/card-binding.js';
+import type { HttpEvent, WireEvent } from '../harness/core/transcript.js';
+import { startHarness } from './helpers/harness.js';
+import { recorder } from './helpers/regrade.js';
+import { scenario } from './helpers/scenarios.js';
+
+const streams = (events: WireEvent[]) => events.filter((e): e is HttpEvent => e.kind === 'http' && e.rpc?.method === 'SendStreamingMessage');
+const { record, regrade, checkOf } = recorder();
+
+describe('STREAM-CLOSE', () => {
+  it('the reference reads the terminal event as the end and closes the stream itself, over JSON-RPC, HTTP+JSON and gRPC: PASS; on the control the peer ends it', {
+    timeout: 120_000,
+  }, async () => {
+    const h = await startHarness('reference');
+    try {
+      for (const binding of ['JSONRPC', 'HTTP+JSON', 'GRPC'] as const) {
+        const base = scenario('stream-close/left-open-after-terminal');
+        const r = await h.run(binding === 'JSONRPC' ? base : scenarioOverBinding(base, binding));
+        const c = r.checks.find((x) => x.rule === 'STREAM-CLOSE')!;
+        expect(c.verdict, `${binding}: ${c.reason}`).toBe('PASS');
+        const [s] = streams(r.transcript);
+        expect(s!.streamEnd?.by, binding).toBe('client');
+        const decision = r.transcript.find((e) => e.kind === 'decision')!;
+        expect(s!.streamEnd!.t, binding).toBeLessThanOrEqual(decision.t + 1000);
+      }
+      const control = await h.run(scenario('stream-close/control'));
+      expect(streams(control.transcript)[0]!.streamEnd).toMatchObject({ by: expect.stringMatching(/peer|client/) });
+      expect(control.checks.find((x) => x.rule === 'STREAM-CLOSE')!.verdict).toBe('INFORMATIONAL');
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('naive:leaves-stream-open reports on the event and never closes the stream: NON_STRICT at convention, naming the stream and the event', {
+    timeout: 60_000,
+  }, async () => {
+    const r = await record('naive:leaves-stream-open', 'stream-close/left-open-after-terminal');
+    const c = checkOf(r, 'STREAM-CLOSE');
+    expect(c).toMatchObject({ verdict: 'NON_STRICT', level: 'convention', basis: 'duty' });
+    const [s] = streams(r.transcript);
+    expect(s!.streamEnd).toBeUndefined();
+    expect(c.evidence.map((e) => e.seq)).toContain(s!.seq);
+    expect(c.reason).toMatch(/left the stream #\d+ open/);
+  });
+
+  it('naive:waits-for-stream-end cancels at its budget a task it had seen end: NON_STRICT; had it never reported, a stall (FAIL, harm)', {
+    timeout: 60_000,
+  }, async () => {
+    const r = await record('naive:waits-for-stream-end', 'stream-close/left-open-after-terminal');
+    const c = checkOf(r, 'STREAM-CLOSE');
+    expect(c).toMatchObject({ verdict: 'NON_STRICT', level: 'convention' });
+    expect(c.reason).toMatch(/canceled task .* after its stream #\d+ had carried the task's terminal event/);
+    const stalled = r.transcript
+      .filter((e) => !(e.kind === 'http' && e.rpc?.method === 'CancelTask'))
+      .map((e) => (e.kind === 'decision' ? { ...e, outcome: 'timeout' as const } : e));
+    const g = checkOf(regrade(r, stalled), 'STREAM-CLOSE');
+    expect(g).toMatchObject({ verdict: 'FAIL', basis: 'harm' });
+    expect(g.reason).toMatch(/waited for an end of stream the terminal event had already told/);
+  });
+});
