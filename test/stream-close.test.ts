@@ -39,6 +39,24 @@ describe('STREAM-CLOSE', () => {
     }
   });
 
+  it('a client that closes the stream and reports only at its budget waited on the stream: NON_STRICT; the same, prompt, PASS', {
+    timeout: 60_000,
+  }, async () => {
+    const r = await record('reference', 'stream-close/left-open-after-terminal');
+    expect(checkOf(r, 'STREAM-CLOSE').verdict).toBe('PASS');
+    const end = r.transcript.find((e) => e.kind === 'sse' && e.state === 'TASK_STATE_COMPLETED')!;
+    // The same run, had the client closed its stream and reported 3.5 s after the event (the deadline is 6 s).
+    const late = end.t + 3500;
+    const waited = r.transcript.map((e) => {
+      if (e.kind === 'decision') return { ...e, t: late + 5 };
+      if (e.kind === 'http' && e.rpc?.method === 'SendStreamingMessage') return { ...e, streamEnd: { by: 'client' as const, t: late } };
+      return e;
+    });
+    const c = checkOf(regrade(r, waited), 'STREAM-CLOSE');
+    expect(c).toMatchObject({ verdict: 'NON_STRICT', level: 'convention' });
+    expect(c.reason).toMatch(/it waited on the stream, not on the event/);
+  });
+
   it('naive:leaves-stream-open reports on the event and never closes the stream: NON_STRICT at convention, naming the stream and the event', {
     timeout: 60_000,
   }, async () => {

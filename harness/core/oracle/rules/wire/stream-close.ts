@@ -56,6 +56,10 @@ export const STREAM_CLOSE: RuleOf<'STREAM-CLOSE'> = {
       verdict: 'NON_STRICT (convention)',
     },
     {
+      when: 'the client closed the stream and reported more than half its deadline (at least 2 s) after the terminal event: it waited on the stream, not on the event',
+      verdict: 'NON_STRICT (convention)',
+    },
+    {
       when: `the client reported, and a stream of its that had written the terminal event was still open ${STREAM_CLOSE_MS} ms after the report`,
       verdict: 'NON_STRICT (convention: a stream the client is done with holds a connection and the agent’s resources)',
     },
@@ -103,6 +107,16 @@ export const STREAM_CLOSE: RuleOf<'STREAM-CLOSE'> = {
           { basis: 'duty', level: 'convention' },
         );
     }
+    // Closed and reported only long after the event (at a budget, by the look of it): the client waited on the stream.
+    const late = Math.max(2000, x.scenario.deadlineMs / 2);
+    const waited = held.find((h) => h.e.streamEnd?.by === 'client' && h.e.streamEnd.t - h.end.t > late && d.t - h.end.t > late);
+    if (waited)
+      return verdict(
+        'NON_STRICT',
+        `the client closed the stream #${waited.e.seq} and reported only ${d.t - waited.end.t} ms after its terminal event (#${waited.end.seq}, ${waited.end.state}), more than ${late} ms (half its deadline, at least 2 s): it waited on the stream, not on the event`,
+        [...told(waited), claimEvidence(`decision: ${x.claims?.decision ?? 'none'}`)],
+        { basis: 'duty', level: 'convention' },
+      );
     const open = held.filter((h) => h.e.streamEnd?.by !== 'client' || h.e.streamEnd.t > d.t + STREAM_CLOSE_MS);
     if (open.length > 0) {
       const h = open[0]!;
