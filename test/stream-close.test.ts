@@ -28,11 +28,9 @@ describe('STREAM-CLOSE', () => {
         expect(c.verdict, `${binding}: ${c.reason}`).toBe('PASS');
         const [s] = streams(r.transcript);
         expect(s!.streamEnd?.by, binding).toBe('client');
-        const decision = r.transcript.find((e) => e.kind === 'decision')!;
-        expect(s!.streamEnd!.t, binding).toBeLessThanOrEqual(decision.t + 1000);
       }
       const control = await h.run(scenario('stream-close/control'));
-      expect(streams(control.transcript)[0]!.streamEnd).toMatchObject({ by: expect.stringMatching(/peer|client/) });
+      expect(streams(control.transcript)[0]!.streamEnd).toMatchObject({ by: 'peer' });
       expect(control.checks.find((x) => x.rule === 'STREAM-CLOSE')!.verdict).toBe('INFORMATIONAL');
     } finally {
       await h.close();
@@ -78,9 +76,24 @@ describe('STREAM-CLOSE', () => {
     expect(c.reason).toMatch(/canceled task .* after its stream #\d+ had carried the task's terminal event/);
     const stalled = r.transcript
       .filter((e) => !(e.kind === 'http' && e.rpc?.method === 'CancelTask'))
-      .map((e) => (e.kind === 'decision' ? { ...e, outcome: 'timeout' as const } : e));
+      .map((e) => {
+        if (e.kind === 'decision') return { ...e, outcome: 'timeout' as const };
+        // Never reported, and the stream still open at the deadline.
+        if (e.kind === 'http' && e.rpc?.method === 'SendStreamingMessage') {
+          const { streamEnd: _, ...open } = e;
+          return open;
+        }
+        return e;
+      });
     const g = checkOf(regrade(r, stalled), 'STREAM-CLOSE');
     expect(g).toMatchObject({ verdict: 'FAIL', basis: 'harm' });
     expect(g.reason).toMatch(/waited for an end of stream the terminal event had already told/);
+    // A crash is no wait on the stream, nor a timeout after the client closed the stream itself: WIRE-DEADLINE's.
+    const crashed = stalled.map((e) => (e.kind === 'decision' ? { ...e, outcome: 'crashed' as const } : e));
+    expect(checkOf(regrade(r, crashed), 'STREAM-CLOSE').verdict).toBe('INFORMATIONAL');
+    const closed = stalled.map((e) =>
+      e.kind === 'http' && e.rpc?.method === 'SendStreamingMessage' ? { ...e, streamEnd: { by: 'client' as const, t: e.t + 100 } } : e,
+    );
+    expect(checkOf(regrade(r, closed), 'STREAM-CLOSE').verdict).toBe('INFORMATIONAL');
   });
 });

@@ -46,6 +46,24 @@ describe('the peers’ unknown members', () => {
     expect(back.task.artifacts[0]!.metadata).toEqual({ mine: true });
   });
 
+  it('maps and free-form values of a card keep their keys: security schemes, requirements, scopes, a signature’s header', () => {
+    const card = {
+      securitySchemes: { oauth: { oauth2SecurityScheme: { flows: { clientCredentials: { tokenUrl: 'https://t', scopes: { read: 'r' } } } } } },
+      securityRequirements: [{ schemes: { oauth: { list: ['read'] } } }],
+      security: [{ oauth: ['read'] }],
+      signatures: [{ protected: 'e30', signature: 'x', header: { kid: 'k' } }],
+    };
+    const out = withUnknownMembers(card, 'every') as typeof card;
+    expect(Object.keys(out.securitySchemes)).toEqual(['oauth']);
+    expect(Object.keys(out.securitySchemes.oauth.oauth2SecurityScheme.flows.clientCredentials.scopes)).toEqual(['read']);
+    expect(Object.keys(out.securityRequirements[0]!.schemes)).toEqual(['oauth']);
+    expect(Object.keys(out.security[0]!)).toEqual(['oauth']);
+    expect(out.signatures[0]!.header).toEqual({ kid: 'k' });
+    // The messages around them get the member: a requirement, a signature.
+    expect(FUTURE_MEMBER in out.securityRequirements[0]!).toBe(true);
+    expect(FUTURE_MEMBER in out.signatures[0]!).toBe(true);
+  });
+
   it('a JSON-RPC answer keeps its envelope as JSON-RPC 2.0 defines it; an error answer, and a frame that is no single JSON event, pass as they are', async () => {
     const res = new Response(JSON.stringify({ jsonrpc: '2.0', id: 3, result: { task } }), { headers: { 'content-type': 'application/json' } });
     const body = (await (await answerWithUnknownMembers(res, 'top')).json()) as Record<string, unknown>;

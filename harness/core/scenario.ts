@@ -171,8 +171,8 @@ export interface PeerRuntime {
    */
   unknownFields?: 'top' | 'every';
   /**
-   * After the event that ends a task's stream (a terminal or interrupted state), the stream is not
-   * closed: it stays open, with nothing more on it, until the client closes it or the run ends. §3.1.2
+   * After the event of a task's terminal state, its stream is not closed: it stays open, with nothing
+   * more on it, until the client closes it or the run ends (an interrupted state closes it). §3.1.2
    * has the server close it; a client that waits for the end of the stream instead of reading the
    * terminal event stalls, and one that reports and never closes it leaves it open. gRPC: no trailers.
    */

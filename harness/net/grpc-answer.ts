@@ -199,6 +199,7 @@ async function passStream(
     stream.end();
   } catch {
     ended = true;
+    endOf(transcript, ev, 'peer');
     await source.cancel().catch(() => {});
     stream.close(constants.NGHTTP2_INTERNAL_ERROR);
   }

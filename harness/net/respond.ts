@@ -157,6 +157,8 @@ async function stream(
       const { done, value } = await reader.read();
       if (done) break;
       if (res.destroyed) {
+        // Gone before the close handler was on it, or since: the client's close.
+        endOf(transcript, ev, 'client');
         await reader.cancel();
         break;
       }
@@ -170,6 +172,8 @@ async function stream(
     if (!res.destroyed) endOf(transcript, ev, 'peer');
     res.end();
   } catch {
+    // The peer's body failed (a fault of the harness's): its end, not the client's close.
+    endOf(transcript, ev, 'peer');
     res.destroy();
   }
 }

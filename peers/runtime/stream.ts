@@ -28,8 +28,9 @@ export type Frame = (event: Record<string, unknown>) => string | Uint8Array;
 const closesAt = (state: string) => isTerminal(state) || state === 'TASK_STATE_INPUT_REQUIRED' || state === 'TASK_STATE_AUTH_REQUIRED';
 
 /**
- * `stayOpen` (runtime.streamsStayOpen): after the event that ends the task's stream, the stream is not
- * closed; it stays open, with nothing more on it, until the client closes it or the run ends.
+ * `stayOpen` (runtime.streamsStayOpen): after the event of a terminal state, the stream is not closed;
+ * it stays open, with nothing more on it, until the client closes it or the run ends (an interrupted
+ * state closes it as usual).
  */
 export function eventStream(ctx: PeerRunContext, ev: HttpEvent, plan: StreamPlan, frame: Frame, stayOpen = false): ReadableStream<Uint8Array> {
   const enc = new TextEncoder();
@@ -65,7 +66,7 @@ export function eventStream(ctx: PeerRunContext, ev: HttpEvent, plan: StreamPlan
         if (closes || cut) {
           closed = true;
           off();
-          if (stayOpen && !cut) {
+          if (stayOpen && !cut && isTerminal(state)) {
             if (!ctx.transcript.isSealed) ev.note ??= 'scripted: the stream stays open after its terminal event (runtime.streamsStayOpen)';
             return;
           }
@@ -78,7 +79,7 @@ export function eventStream(ctx: PeerRunContext, ev: HttpEvent, plan: StreamPlan
       for (const a of extra) send({ artifactUpdate: { taskId: t.rec.id, contextId: t.rec.contextId, artifact: a, lastChunk: true } }, undefined, false);
       if (closed) return;
       if (done) {
-        if (stayOpen) {
+        if (stayOpen && isTerminal(state)) {
           if (!ctx.transcript.isSealed) ev.note ??= 'scripted: the stream stays open after its terminal event (runtime.streamsStayOpen)';
           return;
         }

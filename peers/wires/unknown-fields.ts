@@ -10,8 +10,12 @@ import { HttpResponse } from 'msw';
 export const FUTURE_MEMBER = 'futureExtension';
 const FUTURE_VALUE = { since: '9.9', note: 'a member a later version of the protocol defines' };
 
-/** Values whose members are the sender's own (a Struct, a data part's payload): never touched. */
-const FREE_FORM = new Set(['metadata', 'data', 'params']);
+/**
+ * Values whose members are not the protocol's fields, never touched: free-form ones (a Struct, a data
+ * part's payload, an extension's params, a signature's protected header) and maps, whose keys are
+ * names (security schemes and requirements, OAuth scopes; v0.3's `security` entries).
+ */
+const FREE_FORM = new Set(['metadata', 'data', 'params', 'header', 'securitySchemes', 'schemes', 'scopes', 'security']);
 
 type Depth = 'top' | 'every';
 

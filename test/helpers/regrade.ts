@@ -33,9 +33,16 @@ export function recorder() {
       events,
       tasks: ledgerOf(events),
       claims: as.claims === undefined ? r.claims : as.claims,
-      outcome: { kind: 'reported' },
+      // As the runner has it: the decision event says how the run ended (an edit may make it a timeout or a crash).
+      outcome: outcomeOf(events, s.deadlineMs),
     };
     return grade(input);
+  }
+  function outcomeOf(events: WireEvent[], deadlineMs: number): GradeInput['outcome'] {
+    const d = events.find((e) => e.kind === 'decision');
+    if (d?.kind === 'decision' && d.outcome === 'timeout') return { kind: 'timeout', deadlineMs };
+    if (d?.kind === 'decision' && d.outcome === 'crashed') return { kind: 'crashed', reason: 'the edited run crashed' };
+    return { kind: 'reported' };
   }
   const checkOf = (r: { checks: ScenarioResult['checks'] }, rule: string) => r.checks.find((c) => c.rule === rule)!;
   return { record, regrade, checkOf };

@@ -48,7 +48,7 @@ export const STREAM_CLOSE: RuleOf<'STREAM-CLOSE'> = {
   ],
   grades: [
     {
-      when: 'the stream wrote the task’s terminal event and stayed open, and the client gave no report within its deadline',
+      when: 'the stream wrote the task’s terminal event and stayed open, and the deadline passed with no report and the stream still open',
       verdict: 'FAIL (harm: a stall waiting for an end of stream the terminal event had told)',
     },
     {
@@ -60,7 +60,7 @@ export const STREAM_CLOSE: RuleOf<'STREAM-CLOSE'> = {
       verdict: 'NON_STRICT (convention)',
     },
     {
-      when: `the client reported, and a stream of its that had written the terminal event was still open ${STREAM_CLOSE_MS} ms after the report`,
+      when: `the client reported, and a stream of its that had written the terminal event was still open when the run ended (the run waits ${STREAM_CLOSE_MS} ms of its own time after the report)`,
       verdict: 'NON_STRICT (convention: a stream the client is done with holds a connection and the agent’s resources)',
     },
     { when: 'the client reported on the terminal event and closed the stream (the connection closed, or the HTTP/2 stream reset)', verdict: 'PASS' },
@@ -91,6 +91,11 @@ export const STREAM_CLOSE: RuleOf<'STREAM-CLOSE'> = {
       wireEvidence(h.end.seq, `the task's terminal event (${h.end.state}), the stream left open`),
     ];
     const d = decisionOf(x);
+    // A stall: the deadline passed with the stream still open and no report. A crash, or a timeout after the client
+    // closed the stream itself, is no wait on the stream: WIRE-DEADLINE grades those.
+    const closedByClient = (h: (typeof held)[number]) => h.e.streamEnd?.by === 'client';
+    if (!d && (x.outcome.kind !== 'timeout' || closedByClient(first)))
+      return informational(`no report (${x.outcome.kind}), and no wait on an open stream the wire shows: WIRE-DEADLINE grades it`, told(first));
     if (!d)
       return harm(
         `the stream #${first.e.seq} wrote the task’s terminal event (#${first.end.seq}, ${first.end.state}) at ${first.end.t} ms and stayed open; the client gave no report (${x.outcome.kind}): it waited for an end of stream the terminal event had already told`,
@@ -117,10 +122,11 @@ export const STREAM_CLOSE: RuleOf<'STREAM-CLOSE'> = {
         [...told(waited), claimEvidence(`decision: ${x.claims?.decision ?? 'none'}`)],
         { basis: 'duty', level: 'convention' },
       );
-    const open = held.filter((h) => h.e.streamEnd?.by !== 'client' || h.e.streamEnd.t > d.t + STREAM_CLOSE_MS);
+    // In time: closed by the client before the run ended, the run having waited STREAM_CLOSE_MS of the harness's time for it.
+    const open = held.filter((h) => !closedByClient(h));
     if (open.length > 0) {
       const h = open[0]!;
-      const when = h.e.streamEnd?.by === 'client' ? `closed only ${h.e.streamEnd.t - d.t} ms after it` : `still open ${STREAM_CLOSE_MS} ms after it`;
+      const when = `still open when the run ended, ${STREAM_CLOSE_MS} ms of the harness's time after it`;
       return verdict(
         'NON_STRICT',
         `the client reported at #${d.seq} and left the stream #${h.e.seq} open: ${when} (its terminal event #${h.end.seq} had been written at ${h.end.t} ms); a stream the client is done with holds a connection and the agent’s resources`,
