@@ -68,6 +68,9 @@ export const tlsEvents = (x: GradeInput) => x.events.filter((e): e is TlsEvent =
 /** A request failed if the HTTP status is not 2xx or the JSON-RPC answer was an error. */
 export const failed = (e: HttpEvent) => (e.status !== undefined && (e.status < 200 || e.status > 299)) || !!e.rpcError;
 
+/** The client's report, where it made one (not a timeout or a crash). */
+export const decisionOf = (x: GradeInput) => x.events.find((e): e is DecisionEvent => e.kind === 'decision' && e.outcome === 'reported');
+
 /** The sequence number at which the runner had the client's answer; everything before it came first. */
 export function decisionSeq(x: GradeInput): number {
   const d = x.events.find((e): e is DecisionEvent => e.kind === 'decision');

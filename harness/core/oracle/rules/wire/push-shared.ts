@@ -10,7 +10,7 @@ import type { DecisionEvent, PushAttemptEvent } from '../../../transcript.js';
 import { isTerminal } from '../../../transcript.js';
 import { ledgerEvidence, wireEvidence, type EvidenceRef } from '../../../verdict.js';
 import type { GradeInput } from '../../evidence.js';
-import { failed, pushAttempts, stateAt } from '../../evidence.js';
+import { decisionOf, failed, pushAttempts, stateAt } from '../../evidence.js';
 import { alarms, cancelsOnAlarms, ownCancel, reachableAt, reached, secondTasks, wordsOf } from '../../knowledge.js';
 
 export const RECEIVER_SECTION = '13.2';
@@ -63,8 +63,8 @@ export const CREDENTIALS_FROM_CONFIG = {
   quote: 'The agent MUST include authentication credentials in the request headers as specified in the `PushNotificationConfig.authentication` field.',
 };
 
-/** The client's report, if it gave one (a timeout or a crash is WIRE-DEADLINE's, never a decision moved by a delivery). */
-export const decisionOf = (x: GradeInput) => x.events.find((e): e is DecisionEvent => e.kind === 'decision' && e.outcome === 'reported');
+// The client's report, if it gave one: a timeout or a crash is WIRE-DEADLINE's, never a decision moved by a delivery.
+export { decisionOf };
 
 /**
  * A forged delivery that presents other credentials than the config's: none, wrong ones, or another

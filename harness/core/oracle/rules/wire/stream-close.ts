@@ -12,9 +12,8 @@
 import type { Source } from '../../../sources.js';
 import { claimEvidence, verdict, wireEvidence } from '../../../verdict.js';
 import { isTerminal, STREAM_CLOSE_MS, type HttpEvent, type StreamEvent } from '../../../transcript.js';
-import { rpcCalls } from '../../evidence.js';
+import { decisionOf, rpcCalls } from '../../evidence.js';
 import { binds, harm, informational, met, notBinding, type RuleOf } from '../../rule.js';
-import { decisionOf } from './push-shared.js';
 import { STREAMS } from './shared.js';
 
 const STREAM_CLOSES: Source = {

@@ -45,7 +45,6 @@ export const TOLERANT_DECODING: RuleOf<'TOLERANT-DECODING'> = {
     { when: 'the client went on past every such answer and reported `proceeded` or `downgraded`', verdict: 'PASS' },
     { when: 'no answer carrying an unknown member reached the client (it called nothing, or only over gRPC)', verdict: 'INFORMATIONAL' },
   ],
-  motivatedBy: ['BerriAI/litellm#30795'],
   notBinding: ['the peer sends only members the protocol defines', 'a card that offers gRPC only (protobuf carries no member by name)'],
   applies(s) {
     const depth = s.truth.runtime.unknownFields;
