@@ -96,10 +96,10 @@ interface Serving {
  * A streaming call refused before any event (runtime.refuseStreams): the binding's error answer, as
  * it is, without its Content-Type, or as the one event of an event stream. gRPC has only its status.
  */
-async function refusedStream(wire: Wire, call: WireCall, ev: HttpEvent, form: 'json' | 'untyped' | 'sse-error'): Promise<Response> {
+async function refusedStream(wire: Wire, call: WireCall, ev: HttpEvent, form: 'json' | 'untyped' | 'sse-error', field: string): Promise<Response> {
   const { response, recorded } = wire.error(call, new A2AError('internal', 'the streaming service is unavailable; SendMessage and GetTask are served'));
   ev.rpcError = recorded;
-  ev.note = `scripted: the streaming call refused before any event (runtime.refuseStreams: ${form})`;
+  ev.note = `scripted: the streaming call refused before any event (runtime.${field}: ${form})`;
   const type = response.headers.get('content-type') ?? '';
   if (form === 'json' || !/json/i.test(type)) return response;
   const body = await response.text();
@@ -127,7 +127,9 @@ async function answer({ ctx, wire, runtime, versions }: Serving, call: WireCall,
           `A2A-Version ${JSON.stringify(call.version ?? '')} is read as ${asked ?? 'nothing'}; this interface speaks ${[...versions].join(', ')}`,
         );
     }
-    if (rt.refuseStreams && (call.op === 'SendStreamingMessage' || call.op === 'SubscribeToTask')) return refusedStream(wire, call, ev, rt.refuseStreams);
+    if (rt.refuseStreams && (call.op === 'SendStreamingMessage' || call.op === 'SubscribeToTask'))
+      return refusedStream(wire, call, ev, rt.refuseStreams, 'refuseStreams');
+    if (rt.refuseSubscribe && call.op === 'SubscribeToTask') return refusedStream(wire, call, ev, rt.refuseSubscribe, 'refuseSubscribe');
     const cx = { ev, extensions: call.extensions, pushBody: wire.pushBody, ...(wire.pushConfigIdOptional ? { pushConfigIdOptional: true } : {}) };
     const out = await runtime.perform(call.op, call.params, cx);
     // gRPC's protobuf names no member: unknown ones are JSON's (a later version's field numbers are skipped by any protobuf decoder).

@@ -107,4 +107,36 @@ describe('STREAM-REFUSAL', () => {
       expect(c.reason).toMatch(/refused before any event and no task of the intent was minted, yet the client reported proceeded/);
     }
   });
+
+  const subscribe = ['stream-refusal/subscribe-plain-json-error', 'stream-refusal/subscribe-error-event'];
+  it('only subscriptions refused, after a stream that left its task early: the reference follows the task by GetTask to its end (PASS)', {
+    timeout: 120_000,
+  }, async () => {
+    const r = await runInProcess('reference', subscribe);
+    for (const x of r.results) {
+      const sub = x.transcript.find((e) => e.kind === 'http' && e.rpc?.method === 'SubscribeToTask');
+      expect(sub?.kind === 'http' && sub.rpcError?.code, x.id).toBe(-32603);
+      // The stream itself was served: the task was minted by it, and completed.
+      expect(
+        x.ledger.map((t) => t.state),
+        x.id,
+      ).toEqual(['TASK_STATE_COMPLETED']);
+      const c = x.checks.find((y) => y.rule === 'STREAM-REFUSAL')!;
+      expect([c.verdict, c.reason], x.id).toEqual(['PASS', expect.stringMatching(/was refused; the client saw the task end at #\d+ before it reported/)]);
+    }
+  });
+
+  it('a client that takes the refused subscription for the task’s end: FAIL (harm), though the task completed on its own later', {
+    timeout: 120_000,
+  }, async () => {
+    const r = await runInProcess('naive:empties-refused-stream', subscribe);
+    for (const x of r.results) {
+      const c = x.checks.find((y) => y.rule === 'STREAM-REFUSAL')!;
+      expect([x.id, c.verdict, c.basis]).toEqual([x.id, 'FAIL', 'harm']);
+      expect(c.reason).toMatch(/reported (proceeded|downgraded) without having seen the task end/);
+      expect(x.transcript.some((e) => e.kind === 'http' && e.rpc?.method === 'GetTask' && e.seq < x.transcript.find((d) => d.kind === 'decision')!.seq)).toBe(
+        false,
+      );
+    }
+  });
 });

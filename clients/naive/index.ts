@@ -214,7 +214,8 @@ export const MISTAKES: MistakeInfo[] = [
   {
     name: 'empties-refused-stream',
     flag: 'emptiesRefusedStream',
-    description: 'reads a streaming call refused before any event (a plain JSON error, an error event) as a stream that ended empty',
+    description:
+      'reads a streaming call or subscription refused before any event (an error answer, an error event) as a stream that ended empty: for a subscription, the task’s end',
     caughtBy: 'STREAM-REFUSAL',
     atLeast: 'FAIL',
   },

@@ -162,6 +162,13 @@ export interface PeerRuntime {
    */
   refuseStreams?: 'json' | 'untyped' | 'sse-error';
   /**
+   * Only SubscribeToTask is refused before any event, in one of the `refuseStreams` forms;
+   * SendStreamingMessage, SendMessage and GetTask are served as usual. With `streamEnds`, the stream
+   * a client opened leaves its task early and the subscription it follows it with is refused: the
+   * task goes on, and GetTask finds its end.
+   */
+  refuseSubscribe?: 'json' | 'untyped' | 'sse-error';
+  /**
    * Members no version of the protocol defines, added to every successful answer and stream event of
    * the JSON bindings (JSON-RPC, HTTP+JSON), as a later version of the protocol might send them
    * (§5.7: implementations SHOULD ignore unrecognized fields): `top`, one beside the result's own

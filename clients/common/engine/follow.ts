@@ -36,7 +36,10 @@ export async function follow(s: Session, started: Started): Promise<Following | 
     if (stopped) return stopped;
   }
   if (s.plan.completion === 'none') return s.report('fire-and-forget: sent, not followed');
-  if (started.streamLeft && !s.signal.aborted) await resubscribe(s, f);
+  if (started.streamLeft && !s.signal.aborted) {
+    const emptied = await resubscribe(s, f);
+    if (emptied) return emptied;
+  }
   const ended = await drive(s, f);
   if (ended) return ended;
   if (s.signal.aborted) return s.report('aborted at the deadline');
@@ -100,10 +103,12 @@ async function sendFrames(s: Session, f: Following): Promise<ClientReport | unde
 /**
  * A task its stream left early: wait on SubscribeToTask until that stream ends too (at the task's
  * terminal state, or early again), then read the outcome with GetTask (drive). A subscription
- * refused (the task ended meanwhile: -32004) or cut is no loss: GetTask says where the task is.
+ * refused (the task ended meanwhile: -32004; or the service refused it) or cut is no loss: GetTask
+ * says where the task is.
  */
-async function resubscribe(s: Session, f: Following): Promise<void> {
+async function resubscribe(s: Session, f: Following): Promise<ClientReport | undefined> {
   const sub = s.t.rpcStream(s.rpcUrl, 'SubscribeToTask', { id: f.task.id }, s.extHeaders);
+  let events = 0;
   for (;;) {
     const n = s.budgetLeft() > 0 ? await s.nextWithin(sub) : ('budget' as const);
     if (n === 'budget') {
@@ -111,7 +116,13 @@ async function resubscribe(s: Session, f: Following): Promise<void> {
       void sub.return(undefined).catch(() => {});
       break;
     }
-    if (n.done) break;
+    if (n.done) {
+      // The naive mistake: a refused subscription handed to the stream parser is one that ended with no event, the task's end.
+      if (n.value && !n.value.ok && (n.value.kind === 'rpc' || n.value.kind === 'http') && s.mistakes.emptiesRefusedStream && events === 0)
+        return s.report('the subscription ended with no event: the task is done');
+      break;
+    }
+    events++;
     const seen = (n.value.statusUpdate as { status?: { state?: string } } | undefined)?.status?.state ?? (n.value.task as TaskJson | undefined)?.status?.state;
     if (seen) f.state = seen;
     // The terminal event ends the subscription for this client, closed here whether the agent closes it or not.

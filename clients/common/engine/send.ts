@@ -157,7 +157,8 @@ async function readStream(s: Session, streamed: FirstSend, probed: number): Prom
     if (n.done) {
       if (n.value && !n.value.ok) {
         // The naive mistake: a refusal handed to a stream parser is a stream that ended with no event, on every binding.
-        if (n.value.kind === 'rpc' && mistakes.emptiesRefusedStream && last === undefined && taskIds.length === probed) return { last };
+        if ((n.value.kind === 'rpc' || n.value.kind === 'http') && mistakes.emptiesRefusedStream && last === undefined && taskIds.length === probed)
+          return { last };
         if (n.value.kind === 'rpc' && n.value.code === UNSUPPORTED_OPERATION && taskIds.length === probed && !mistakes.abortsOnRefusal) {
           s.degradations.push('stream->polling');
           return 'refused';

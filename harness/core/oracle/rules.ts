@@ -49,9 +49,10 @@ import { STREAM_CLOSE } from './rules/wire/stream-close.js';
  * knew, WIRE-NO-DESTROYED-WORK; 4 PUSH-RECEIPT grades a delivery written and never answered; 5
  * STREAM-FRAMING, an event stream read as the SSE standard frames it, and STREAM-REFUSAL, a refused stream
  * never an empty success; 6 a push is news to the client from when its connection was up, not from
- * when its post began; 7 TOLERANT-DECODING, unknown members read past; 8 STREAM-CLOSE, a stream left open after its terminal event).
+ * when its post began; 7 TOLERANT-DECODING, unknown members read past; 8 STREAM-CLOSE, a stream left open after its terminal event; 9 STREAM-REFUSAL grades a refused
+ * subscription to a task the client has: no report of success before it saw the task end).
  */
-export const RULESET_VERSION = 'seed-000@3+seed-001@1+seed-003@1+a2a-1.0.1@8';
+export const RULESET_VERSION = 'seed-000@3+seed-001@1+seed-003@1+a2a-1.0.1@9';
 
 /** Every rule, in the order of their stable ids. */
 const REGISTRY = [

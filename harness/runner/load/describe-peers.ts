@@ -64,6 +64,8 @@ export function peersPage(): string {
     '- `refuseStreams`: every streaming call is refused before any event, in the form SDK servers answer',
     '  one (a plain JSON error, the same with no Content-Type, an event stream of the one error); no task',
     '  is minted. STREAM-REFUSAL fails a client that reports success with nothing done.',
+    '- `refuseSubscribe`: only SubscribeToTask is refused so; with `streamEnds`, the subscription a client',
+    '  follows its early-ended stream with. STREAM-REFUSAL fails a client that takes it for the task’s end.',
     '- `unknownFields`: every successful answer and stream event of the JSON bindings carries a member no',
     '  version of A2A defines (`futureExtension`), beside its own members (`top`) or in every object of it',
     '  (`every`; free-form metadata and data payloads aside), as a peer of a later version might send.',
