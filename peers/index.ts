@@ -98,7 +98,7 @@ const PEERS: Record<string, PeerEntry> = {
   'contoso-split-auth': {
     requires: ['runtime.auth'],
     summary:
-      'The card advertises OAuth 2.0 client credentials with a real token endpoint on the peer over TLS; the task endpoint takes Bearer tokens from it, or challenges with a scheme the card never lists (DPoP), or lets tokens expire mid-task (seed 003, signal 2).',
+      'The card advertises OAuth 2.0 client credentials with a real token endpoint on the peer over TLS; the task endpoint takes Bearer tokens from it, or challenges with a scheme the card never lists (DPoP), or lets tokens expire mid-task (seed 003, signal 2); the token endpoint beside the RPC or on an identity provider’s origin of its own.',
     check: (d) => (d.runtime.auth ? undefined : 'runtime.auth is required'),
   },
   'contoso-aspirational-push': {

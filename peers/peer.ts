@@ -50,7 +50,8 @@ export function composePeer(desc: PeerDescription, ctx: PeerRunContext, parts: P
       }),
     ),
     negotiationUrl: `${rpcBase}/negotiate`,
-    tokenUrl: `${rpcBase}${TOKEN_PATH}`,
+    // The token endpoint beside the RPC, or on an identity provider's origin of its own.
+    tokenUrl: `${rt.auth?.tokenListener ? ctx.base(rt.auth.tokenListener) : rpcBase}${TOKEN_PATH}`,
   };
   const filled = fillCard(desc.card, vars);
   const card = parts.finishCard ? parts.finishCard(filled, ctx) : filled;

@@ -18,12 +18,13 @@ import { ALL_SCENARIOS } from './helpers/scenarios.js';
 /**
  * The scenarios that can show a mutant's rule: for a cross-cutting rule, the v1.0 tellings of the
  * seed-000, transport and wire families (the naive client speaks v1.0; those families hold every
- * orphan, blind retry and missing header it can make, and the whole catalogue would only cost time);
- * otherwise those that name the rule, or name one that hands over to it (`otherwise`).
+ * orphan, blind retry and missing header it can make, and the whole catalogue would only cost time),
+ * and those that name the rule; otherwise those that name the rule, or name one that hands over to it (`otherwise`).
  */
 function scenariosFor(ruleId: string): Scenario[] {
   const rule = ruleById(ruleId);
-  if (!rule || rule.scope === 'always') return ALL_SCENARIOS.filter((s) => (s.peer.dialect ?? 'a2a-v1') === 'a2a-v1' && /^(NEG|SPEC|WIRE)-/.test(s.rule));
+  if (!rule || rule.scope === 'always')
+    return ALL_SCENARIOS.filter((s) => (s.peer.dialect ?? 'a2a-v1') === 'a2a-v1' && (/^(NEG|SPEC|WIRE)-/.test(s.rule) || s.rule === ruleId));
   return ALL_SCENARIOS.filter((s) => s.rule === ruleId || ruleById(s.rule)?.otherwise === ruleId);
 }
 

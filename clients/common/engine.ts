@@ -28,6 +28,7 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
     versionHeader: mistakes.omitsA2aVersion !== true,
     repeatsChallengedCall: mistakes.repeatsChallengedCall === true,
     strictDecode: mistakes.rejectsUnknownFields === true,
+    tokenEverywhere: mistakes.sendsTokenEverywhere === true,
     ...(mistakes.splitsDataLines || mistakes.capsSseLines
       ? { sse: { perLine: mistakes.splitsDataLines === true, ...(mistakes.capsSseLines ? { lineCap: 64 * 1024 } : {}) } }
       : {}),

@@ -77,6 +77,8 @@ export interface Mistakes extends TrustMistakes {
   emptiesRefusedStream?: boolean;
   /** Reads each v1.0 answer with a strict protobuf JSON parser: a member its message does not define fails the call. */
   rejectsUnknownFields?: boolean;
+  /** Gets a token with the run's credentials before anything else and sends it on every request, the card's fetch included. */
+  sendsTokenEverywhere?: boolean;
   /** Reads a stream until the agent closes it, the terminal event notwithstanding. */
   waitsForStreamEnd?: boolean;
   /** Stops reading a stream at its terminal event without closing it; its connections outlive the report. */

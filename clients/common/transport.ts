@@ -17,11 +17,10 @@ import { restError, restRequest } from './binding-rest.js';
 import { decodeResult, decodeStreamResult, encodeCall } from './dialect-v03.js';
 import { networkCode, pause, retryAfterMs, type RpcOutcome } from './outcome.js';
 
-export { pause };
 import { notAStream, sseEvents, type SseMistakes } from './sse.js';
 import { strictDecode, strictly } from './strict-decode.js';
 
-export { networkCode, type RpcOutcome } from './outcome.js';
+export { networkCode, pause, type RpcOutcome } from './outcome.js';
 
 export interface TransportOptions {
   tls: ClientTls;
@@ -42,6 +41,8 @@ export interface TransportOptions {
   sse?: SseMistakes;
   /** Refuses a v1.0 answer holding a member its message does not define (a mistake, for the naive client only; ./strict-decode.ts). */
   strictDecode?: boolean;
+  /** Sends the token it holds on every request, the card's and the JWKS's fetch included (a mistake, for the naive client only). */
+  tokenEverywhere?: boolean;
 }
 
 /**
@@ -188,13 +189,16 @@ export class A2ATransport {
    * GETs a JWKS. A redirect is an error, never followed: a trusted JWKS URL that redirects elsewhere
    * would make the other origin's keys trusted.
    */
-  getJwks(url: string): Promise<{ ok: true; json: unknown } | Exclude<RpcOutcome, { ok: true }>> {
-    return this.json(url, { headers: this.headers({ Accept: 'application/jwk-set+json, application/json' }), redirect: 'error' });
+  async getJwks(url: string): Promise<{ ok: true; json: unknown } | Exclude<RpcOutcome, { ok: true }>> {
+    return this.json(url, {
+      headers: this.headers({ Accept: 'application/jwk-set+json, application/json', ...(this.opts.tokenEverywhere ? await this.authorization() : {}) }),
+      redirect: 'error',
+    });
   }
 
   /** GETs a JSON document (the Agent Card). */
-  getJson(url: string): Promise<{ ok: true; json: unknown } | Exclude<RpcOutcome, { ok: true }>> {
-    return this.json(url, { headers: this.headers({ Accept: 'application/json' }) });
+  async getJson(url: string): Promise<{ ok: true; json: unknown } | Exclude<RpcOutcome, { ok: true }>> {
+    return this.json(url, { headers: this.headers({ Accept: 'application/json', ...(this.opts.tokenEverywhere ? await this.authorization() : {}) }) });
   }
 
   /** POSTs anything as JSON and returns the parsed body of a 2xx answer. */

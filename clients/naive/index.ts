@@ -227,6 +227,13 @@ export const MISTAKES: MistakeInfo[] = [
     atLeast: 'NON_STRICT',
   },
   {
+    name: 'sends-token-everywhere',
+    flag: 'sendsTokenEverywhere',
+    description: "gets a token with the run's credentials before anything else and sends it on every request, the card's fetch from a CDN included",
+    caughtBy: 'CREDENTIAL-SCOPE',
+    atLeast: 'FAIL',
+  },
+  {
     name: 'waits-for-stream-end',
     flag: 'waitsForStreamEnd',
     description: 'reads a stream until the agent closes it, the terminal event notwithstanding: at its budget it cancels the task it had seen end',

@@ -116,8 +116,11 @@ export interface PeerRuntime {
    * the RPC endpoint accepts: `Bearer`, a token from that endpoint (RFC 6750); `DPoP`, a scheme the
    * card never lists, so every call gets 401 with `WWW-Authenticate: DPoP …` whatever it carries.
    * Tokens live `tokenTtlSeconds`; an expired one gets 401 `Bearer error="invalid_token"`.
+   * `tokenListener` puts the token endpoint on another listener than the RPC (default: the RPC's):
+   * an identity provider on an origin of its own (`vendor-b`), so the client secret has one origin
+   * and the token another (CREDENTIAL-SCOPE).
    */
-  auth?: { taskScheme: 'Bearer' | 'DPoP'; tokenTtlSeconds: number };
+  auth?: { taskScheme: 'Bearer' | 'DPoP'; tokenTtlSeconds: number; tokenListener?: ListenerKind };
   /**
    * The card the runtime really has, served by GetExtendedAgentCard when the served card declares
    * `capabilities.extendedAgentCard` (placeholders as in `card`): after a redeploy the CDN's copy is

@@ -1,7 +1,8 @@
 /**
  * The auth parts of a peer (seed 003, "securitySchemes present but not bound to the task endpoint"):
  *
- * - a real OAuth 2.0 token endpoint on the RPC listener, over TLS, for the client credentials grant
+ * - a real OAuth 2.0 token endpoint on the RPC listener (or the one `tokenListener` names: an
+ *   identity provider on an origin of its own), over TLS, for the client credentials grant
  *   (RFC 6749 §4.4): the client authenticates with the id and secret the run handed it (HTTP Basic,
  *   §2.3.1, or in the body), and gets a Bearer token (RFC 6750) that lives `tokenTtlSeconds`;
  * - a gate in front of the RPC endpoint that lets a request through only with a live token when the

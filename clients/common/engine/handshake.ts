@@ -13,6 +13,10 @@ import { describe, type Handshake, type RunBase, rejected, taskOf } from './sess
 
 export async function handshake(run: RunBase): Promise<Handshake | ClientReport> {
   const { req, t, taskIds, mistakes } = run;
+  // The naive habit: a token from the provisioned credentials before anything else, on every request from then on.
+  const provisioned = mistakes.sendsTokenEverywhere ? req.credentials?.find((c) => c.kind === 'oauth2-client-credentials') : undefined;
+  if (provisioned)
+    t.auth = new TokenSource({ scheme: 'provisioned', tokenUrl: provisioned.tokenUrl, scopes: [], credentials: provisioned, required: true }, t.fetchImpl);
   const fetched = await t.getJson(req.cardUrl);
   if (!fetched.ok)
     return rejected(taskIds, fetched.kind === 'network' || fetched.kind === 'cut' ? 'handshake' : 'untrusted-card', `card fetch failed: ${describe(fetched)}`);
@@ -34,7 +38,7 @@ export async function handshake(run: RunBase): Promise<Handshake | ClientReport>
   t.use(plan);
   // Credentials for the scheme the card lists, with what the run provisioned (A2A §7.3): a token on every A2A request.
   const oauthPlan = oauthPlanFor(cardJson, req.credentials);
-  if (oauthPlan) t.auth = new TokenSource(oauthPlan, t.fetchImpl);
+  if (oauthPlan && !provisioned) t.auth = new TokenSource(oauthPlan, t.fetchImpl);
 
   // A card from another origin than its RPC is no signal of freshness (seed 003): probe the RPC origin
   // with an idempotent read before the first task: the agent's own card where it serves one (and

@@ -38,6 +38,7 @@ import { STREAM_FRAMING } from './rules/wire/stream-framing.js';
 import { STREAM_REFUSAL } from './rules/wire/stream-refusal.js';
 import { TOLERANT_DECODING } from './rules/wire/tolerant-decoding.js';
 import { STREAM_CLOSE } from './rules/wire/stream-close.js';
+import { CREDENTIAL_SCOPE } from './rules/transport/credential-scope.js';
 
 /**
  * The rule families in force, each with its version: seed 000's negotiation rules as objects with
@@ -50,9 +51,10 @@ import { STREAM_CLOSE } from './rules/wire/stream-close.js';
  * STREAM-FRAMING, an event stream read as the SSE standard frames it, and STREAM-REFUSAL, a refused stream
  * never an empty success; 6 a push is news to the client from when its connection was up, not from
  * when its post began; 7 TOLERANT-DECODING, unknown members read past; 8 STREAM-CLOSE, a stream left open after its terminal event; 9 STREAM-REFUSAL grades a refused
- * subscription to a task the client has: no report of success before it saw the task end).
+ * subscription to a task the client has: no report of success before it saw the task end; 10 CREDENTIAL-SCOPE, credentials only where the
+ * card accepts them).
  */
-export const RULESET_VERSION = 'seed-000@3+seed-001@1+seed-003@1+a2a-1.0.1@9';
+export const RULESET_VERSION = 'seed-000@3+seed-001@1+seed-003@1+a2a-1.0.1@10';
 
 /** Every rule, in the order of their stable ids. */
 const REGISTRY = [
@@ -88,6 +90,7 @@ const REGISTRY = [
   STREAM_REFUSAL,
   TOLERANT_DECODING,
   STREAM_CLOSE,
+  CREDENTIAL_SCOPE,
 ] as const;
 
 /** A rule's stable id: the ids the registered rules declare. */
