@@ -98,7 +98,7 @@ const family = (id: string, runs = 100, failed = false, ran = runs): PropertyFam
   cases: [],
   durationMs: 1,
 });
-const FIVE = ['negotiation', 'handshake', 'trust', 'transport', 'delivery'];
+const FAMILIES = ['negotiation', 'handshake', 'trust', 'transport', 'delivery', 'wire'];
 const props = (fams: PropertyFamilyResult[], client = 'c') => run([], client, { properties: fams, seed: '1', exitCode: fams.some((f) => f.failed) ? 1 : 0 });
 
 /** Ten MUST rules, each graded once, of which the first `failing` FAIL (up front, not harm). */
@@ -110,7 +110,7 @@ const tenMust = (failing = 0, client = 'c') =>
 
 describe('tiers (docs/tiers.md), from the verdicts alone', () => {
   it('tier 1: no MUST failure, no harm, every family passed at 100 runs; without the property run, tier 2 and says why', () => {
-    const t1 = tierOf(tenMust(), props(FIVE.map((f) => family(f))));
+    const t1 = tierOf(tenMust(), props(FAMILIES.map((f) => family(f))));
     expect(t1).toMatchObject({ tier: 1, label: 'tier 1', blockers: [], mustRules: { graded: 11, passed: 11 } });
     const t2 = tierOf(tenMust());
     expect(t2.tier).toBe(2);
@@ -125,18 +125,19 @@ describe('tiers (docs/tiers.md), from the verdicts alone', () => {
     expect(t.tier).toBe(2);
     expect(t.blockers[0]!.items.map((i) => `${i.family}: ${i.why}`)).toEqual([
       'delivery: not in the property run',
+      'wire: not in the property run',
       'negotiation: failed after 100 case(s)',
       'handshake: swept with --runs 99, fewer than 100',
       'trust: no case of it graded this client (none could be told, it declined them, or no rule bound)',
     ]);
     // Cases a client's dialects cannot be told are skipped: 7 of 100 ran, all passed, is a pass (a v0.3 client's trust family).
-    expect(tierOf(tenMust(), props(FIVE.map((f) => family(f, 100, false, f === 'trust' ? 7 : 100)))).tier).toBe(1);
+    expect(tierOf(tenMust(), props(FAMILIES.map((f) => family(f, 100, false, f === 'trust' ? 7 : 100)))).tier).toBe(1);
   });
 
   it('tier 2 at 80% of MUST rules passing or more (exactly 80%: 4 of 5), unranked below it', () => {
     const five = run(Array.from({ length: 5 }, (_, i) => result(`f${i}`, [check(`R${i}`, i === 0 ? 'FAIL' : 'PASS', 'security')])));
     expect(tierOf(five)).toMatchObject({ tier: 2, mustRules: { graded: 5, passed: 4 } });
-    const one = tierOf(tenMust(1), props(FIVE.map((f) => family(f))));
+    const one = tierOf(tenMust(1), props(FAMILIES.map((f) => family(f))));
     expect(one.tier).toBe(2);
     expect(one.blockers[0]!.condition).toBe('no FAIL or TIMEOUT in a MUST or security rule');
     expect(one.blockers[0]!.items[0]).toMatchObject({ scenario: 's0', rule: 'R0', verdict: 'FAIL', level: 'MUST' });
@@ -151,7 +152,7 @@ describe('tiers (docs/tiers.md), from the verdicts alone', () => {
 
   it('harm anywhere (even at seed level) leaves a client unranked; misses at SHOULD or seed level without harm do not block tier 1', () => {
     const harmed = run([...tenMust().results, result('h', [check('WIRE-X', 'FAIL', 'seed', 'harm')])]);
-    const t = tierOf(harmed, props(FIVE.map((f) => family(f))));
+    const t = tierOf(harmed, props(FAMILIES.map((f) => family(f))));
     expect(t.tier).toBeNull();
     expect(t.harm).toBe(1);
     expect(t.blockers[0]).toMatchObject({ condition: 'no harm on the wire, at any level', items: [{ scenario: 'h', level: 'harm' }] });
@@ -166,7 +167,7 @@ describe('tiers (docs/tiers.md), from the verdicts alone', () => {
       result('n', [check('NEG-Y', 'NON_STRICT', 'SHOULD', 'up-front')]),
       result('m', [check('NEG-Z', 'NON_STRICT', 'seed', 'record')]),
     ]);
-    expect(tierOf(soft, props(FIVE.map((f) => family(f)))).tier).toBe(1);
+    expect(tierOf(soft, props(FAMILIES.map((f) => family(f)))).tier).toBe(1);
   });
 
   it("a blocker in a scenario the client's glue answers for names the glue, in matrix.json, the matrix page, its summary, the README row and the run's summary.md", () => {
@@ -194,18 +195,18 @@ describe('tiers (docs/tiers.md), from the verdicts alone', () => {
     const declined = run(
       Array.from({ length: 4 }, (_, i) => result(`u${i}`, [check(`R${i}`, i === 0 ? 'PASS' : 'UNSUPPORTED', 'MUST', i === 0 ? 'met' : 'unsupported')])),
     );
-    const t = tierOf(declined, props(FIVE.map((f) => family(f))));
+    const t = tierOf(declined, props(FAMILIES.map((f) => family(f))));
     expect(t.tier).toBeNull();
     expect(t.withheld).toMatch(/graded on 1 of the 4 MUST and security rule/);
     // Half is enough to be ranked.
     const half = run(
       Array.from({ length: 4 }, (_, i) => result(`h${i}`, [check(`R${i}`, i < 2 ? 'PASS' : 'UNSUPPORTED', 'MUST', i < 2 ? 'met' : 'unsupported')])),
     );
-    expect(tierOf(half, props(FIVE.map((f) => family(f))))).toMatchObject({ tier: 1, mustRules: { graded: 2, exercised: 4 } });
+    expect(tierOf(half, props(FAMILIES.map((f) => family(f))))).toMatchObject({ tier: 1, mustRules: { graded: 2, exercised: 4 } });
     const informational = run([...tenMust().results, result('i', [check('R-INFO', 'INFORMATIONAL', 'MUST')])]);
-    expect(tierOf(informational, props(FIVE.map((f) => family(f)))).tier).toBe(1);
+    expect(tierOf(informational, props(FAMILIES.map((f) => family(f)))).tier).toBe(1);
     const errored = run([...tenMust().results, result('e', [check('R0', 'ERROR', 'MUST', 'harness')])]);
-    expect(tierOf(errored, props(FIVE.map((f) => family(f))))).toMatchObject({
+    expect(tierOf(errored, props(FAMILIES.map((f) => family(f))))).toMatchObject({
       tier: null,
       withheld: expect.stringMatching(/the harness failed \(ERROR\) in 1 scenario/),
     });
@@ -219,7 +220,7 @@ describe('tiers: what a client may not be credited with (found by review)', () =
       ...result(id, [{ rule, verdict: 'UNSUPPORTED', reason: 'declined', evidence: [], basis: 'unsupported' }]),
       outcome: { kind: 'unsupported' },
     }) as ScenarioResult;
-  const allFamilies = props(FIVE.map((f) => ({ ...family(f), verdicts: { PASS: 100 } })));
+  const allFamilies = props(FAMILIES.map((f) => ({ ...family(f), verdicts: { PASS: 100 } })));
 
   it("a declined scenario exercises its rule at the registry's level: declining most MUST and security rules leaves a client unranked", () => {
     const r = run([
@@ -247,10 +248,10 @@ describe('tiers: what a client may not be credited with (found by review)', () =
   });
 
   it('a property family whose every case was declined (UNSUPPORTED) or did not bind does not pass; a merge missing shards withholds the tier', () => {
-    const declinedFamilies = props(FIVE.map((f) => ({ ...family(f), verdicts: { UNSUPPORTED: 100 } })));
+    const declinedFamilies = props(FAMILIES.map((f) => ({ ...family(f), verdicts: { UNSUPPORTED: 100 } })));
     const t = tierOf(tenMust(), declinedFamilies);
     expect(t.tier).toBe(2);
-    expect(t.blockers[0]!.items).toHaveLength(5);
+    expect(t.blockers[0]!.items).toHaveLength(FAMILIES.length);
     expect(t.blockers[0]!.items[0]!.why).toMatch(/^no case of it graded this client/);
     const partial = { ...tenMust(), incomplete: { why: 'merge the rest', shards: ['2/2'], missing: ['x'] } };
     expect(tierOf(partial, allFamilies)).toMatchObject({ tier: null, withheld: expect.stringMatching(/lacks some of the run's shards \(2\/2\)/) });
@@ -278,7 +279,7 @@ describe('the matrix of several clients', () => {
       b,
       a2,
       props(
-        FIVE.map((f) => family(f)),
+        FAMILIES.map((f) => family(f)),
         'a',
       ),
     ]);

@@ -3,4 +3,4 @@
  * against before it loads fast-check and the families themselves (families/index.ts holds the same
  * ids, which a test compares). In core so that the tiers (harness/runner/judge/tiers.ts) can name them.
  */
-export const FAMILY_IDS: readonly string[] = ['negotiation', 'handshake', 'trust', 'transport', 'delivery'];
+export const FAMILY_IDS: readonly string[] = ['negotiation', 'handshake', 'trust', 'transport', 'delivery', 'wire'];

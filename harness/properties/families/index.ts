@@ -5,5 +5,6 @@ import { handshakeFamily } from './handshake.js';
 import { negotiationFamily } from './negotiation.js';
 import { transportFamily } from './transport.js';
 import { trustFamily } from './trust.js';
+import { wireFamily } from './wire.js';
 
-export const FAMILIES: Family[] = [negotiationFamily, handshakeFamily, trustFamily, transportFamily, deliveryFamily];
+export const FAMILIES: Family[] = [negotiationFamily, handshakeFamily, trustFamily, transportFamily, deliveryFamily, wireFamily];
