@@ -9,7 +9,7 @@
  * ignored, and a Major.Minor the interface does not declare is answered with VersionNotSupportedError.
  */
 import { sseFramer } from './wires/sse-framing.js';
-import { answerWithUnknownMembers, frameWithUnknownMembers } from './wires/unknown-fields.js';
+import { futureValues, type Reshape, reshapedAnswer, reshapedFrame, unknownMembers } from './wires/unknown-fields.js';
 import { http, HttpResponse, type RequestHandler } from 'msw';
 import { DROP_HEADER, type HttpEvent } from '../harness/core/transcript.js';
 import type { PeerRunContext, RecordRequest } from './runtime/context.js';
@@ -112,6 +112,14 @@ async function refusedStream(wire: Wire, call: WireCall, ev: HttpEvent, form: 'j
   return new HttpResponse(`data: ${body}\n\n`, { status: 200, headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' } });
 }
 
+/** What the peer does to a successful answer's payload: unknown members added, then future values put in. */
+function reshaper(unknown: 'top' | 'every' | undefined, future: 'state' | 'part' | undefined): Reshape | undefined {
+  if (!unknown && !future) return undefined;
+  const members = unknown ? unknownMembers(unknown) : undefined;
+  const values = future ? futureValues(future) : undefined;
+  return (v) => (values ? values(members ? members(v) : v) : members!(v));
+}
+
 /** One call, answered by the runtime (or refused by it), as the wire encodes it. */
 async function answer({ ctx, wire, runtime, versions }: Serving, call: WireCall, ev: HttpEvent, raw: string): Promise<Response> {
   const rt = runtime.description;
@@ -134,18 +142,30 @@ async function answer({ ctx, wire, runtime, versions }: Serving, call: WireCall,
     const out = await runtime.perform(call.op, call.params, cx);
     // gRPC's protobuf names no member: unknown ones are JSON's (a later version's field numbers are skipped by any protobuf decoder).
     const unknown = wire.binding === 'GRPC' ? undefined : rt.unknownFields;
-    if (unknown && !ev.note)
-      ev.note = `scripted: a member no protocol version defines, ${unknown === 'every' ? 'in every object of the answer' : 'beside the answer’s own'} (runtime.unknownFields: ${unknown})`;
+    const future = wire.binding === 'GRPC' ? undefined : rt.futureValues;
+    const reshape = reshaper(unknown, future);
+    const mark = () => {
+      if (ev.note) return;
+      if (unknown)
+        ev.note = `scripted: a member no protocol version defines, ${unknown === 'every' ? 'in every object of the answer' : 'beside the answer’s own'} (runtime.unknownFields: ${unknown})`;
+      else if (future)
+        ev.note = `scripted: a value no protocol version defines, ${future === 'state' ? 'a task state' : 'a kind of artifact part'} (runtime.futureValues: ${future})`;
+    };
     if ('stream' in out) {
+      // A stream's events carry the oddity from its first state or artifact on: marked when it opens.
+      if (reshape) mark();
       const framed = sseFramer(rt.sseFraming);
-      const encode = (e: Record<string, unknown>) => (unknown ? frameWithUnknownMembers(wire.frame(call, e), unknown) : wire.frame(call, e));
+      const encode = (e: Record<string, unknown>) => (reshape ? reshapedFrame(wire.frame(call, e), reshape) : wire.frame(call, e));
       return wire.stream(
         call,
         eventStream(ctx, ev, out.stream, (e) => framed(encode(e)), rt.streamsStayOpen === true),
       );
     }
     const res = wire.result(call, call.op, out.result, out.activated);
-    return unknown ? answerWithUnknownMembers(res, unknown) : res;
+    if (!reshape) return res;
+    const reshaped = await reshapedAnswer(res, reshape);
+    if (reshaped.changed) mark();
+    return reshaped.res;
   } catch (err) {
     if (err instanceof HttpRefusal) {
       ev.note = err.text;

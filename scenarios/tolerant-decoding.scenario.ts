@@ -25,7 +25,9 @@ const card = {
 
 type Depth = NonNullable<PeerRuntime['unknownFields']>;
 
-const runtime = (unknownFields: Depth | undefined): PeerRuntime => ({
+type Future = NonNullable<PeerRuntime['futureValues']>;
+
+const runtime = (unknownFields: Depth | undefined, futureValues?: Future): PeerRuntime => ({
   cardListener: 'tls',
   rpcListener: 'tls',
   workMs: 300,
@@ -33,12 +35,19 @@ const runtime = (unknownFields: Depth | undefined): PeerRuntime => ({
   push: { supported: false, delivery: 'plain' },
   outputs: [{ mediaType: 'text/plain', channel: 'task' }],
   ...(unknownFields ? { unknownFields } : {}),
+  ...(futureValues ? { futureValues } : {}),
 });
 
 const spec = 'A2A v1.0.1 §5.7 (implementations SHOULD ignore unrecognized fields); A2A v0.3.0 §3.4.3 (additional fields in JSON-RPC objects)';
 
 const scenario = (
-  s: Pick<Scenario, 'id' | 'title' | 'description' | 'expect'> & { depth?: Depth; completion: CompletionPath; expectation?: string },
+  s: Pick<Scenario, 'id' | 'title' | 'description' | 'expect'> & {
+    depth?: Depth;
+    future?: Future;
+    completion: CompletionPath;
+    expectation?: string;
+    taskClass?: 'async-completion' | 'artifact';
+  },
 ): Scenario => ({
   id: s.id,
   rule: 'TOLERANT-DECODING',
@@ -49,20 +58,21 @@ const scenario = (
   peer: {
     factory: 'contoso-control',
     card,
-    runtime: runtime(s.depth),
-    signals: s.depth
-      ? [
-          {
-            pointer: '/supportedInterfaces/0/protocolVersion',
-            kind: 'SHOULD',
-            note: 'a peer of this or a later version may send members the client does not know (§5.7)',
-          },
-        ]
-      : [],
+    runtime: runtime(s.depth, s.future),
+    signals:
+      s.depth || s.future
+        ? [
+            {
+              pointer: '/supportedInterfaces/0/protocolVersion',
+              kind: 'SHOULD',
+              note: 'a peer of this or a later version may send members the client does not know (§5.7)',
+            },
+          ]
+        : [],
   },
   profileConstraints: {},
   intent: {
-    taskClass: 'async-completion',
+    taskClass: s.taskClass ?? 'async-completion',
     input: { mediaType: 'text/plain', text: 'Write the weekly digest' },
     acceptedOutputModes: ['text/plain'],
     completion: s.completion,
@@ -96,6 +106,38 @@ const told: Scenario[] = [
     description: 'The task is followed on a stream; every event, and every object in it, carries one member no version of A2A defines.',
     depth: 'every',
     completion: 'stream',
+    expect: 'PASS',
+  }),
+  scenario({
+    id: 'tolerant-decoding/future-state-polled',
+    title: 'A task state no version defines while the task works, polled',
+    description:
+      'While the task works, every answer names its state TASK_STATE_DEFERRED (v0.3: deferred), a state no version of A2A defines, in place of WORKING; it then completes as usual.',
+    expectation:
+      'Take the state you cannot name for what the proto calls it, indeterminate: not an end. Keep polling until a terminal state, and report it done.',
+    future: 'state',
+    completion: 'poll',
+    expect: 'PASS',
+  }),
+  scenario({
+    id: 'tolerant-decoding/future-state-streamed',
+    title: 'A task state no version defines, on the stream',
+    description:
+      'The task is followed on a stream whose WORKING updates name the state TASK_STATE_DEFERRED (v0.3: deferred) instead; the stream ends at COMPLETED.',
+    expectation: 'Read on past the state you cannot name, to the terminal event.',
+    future: 'state',
+    completion: 'stream',
+    expect: 'PASS',
+  }),
+  scenario({
+    id: 'tolerant-decoding/unknown-part-kind',
+    title: 'An artifact part whose content is a kind no version defines',
+    description:
+      'The artifact the task produces carries its text part and, after it, a part whose content is a member no version of A2A defines (v0.3: a part kind no version defines), its media type text/plain.',
+    expectation: 'Decode the parts you know and pass over the one you do not; report the task done.',
+    future: 'part',
+    completion: 'poll',
+    taskClass: 'artifact',
     expect: 'PASS',
   }),
   scenario({

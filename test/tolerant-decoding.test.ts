@@ -3,13 +3,17 @@
  * their JSON answers and stream events (peers/wires/unknown-fields.ts), the reference reads past it
  * on every JSON binding, a strict protobuf JSON parser (naive:rejects-unknown-fields) stops on it and
  * is graded NON_STRICT at §5.7's SHOULD with the answer's sequence number, and gRPC, whose protobuf
- * carries no member by name, is not bound.
+ * carries no member by name, is not bound. The same for values no version defines
+ * (runtime.futureValues): a task state in place of WORKING (convention), a kind of artifact part.
  */
 import { describe, expect, it } from 'vitest';
 import { scenarioOverBinding } from '../harness/core/card-binding.js';
-import { answerWithUnknownMembers, FUTURE_MEMBER, frameWithUnknownMembers, withUnknownMembers } from '../peers/wires/unknown-fields.js';
+import { FUTURE_MEMBER, FUTURE_PART, futureValues, reshapedAnswer, reshapedFrame, unknownMembers, withUnknownMembers } from '../peers/wires/unknown-fields.js';
 import { startHarness } from './helpers/harness.js';
 import { scenario } from './helpers/scenarios.js';
+
+const answerWithUnknownMembers = async (res: Response, depth: 'top' | 'every') => (await reshapedAnswer(res, unknownMembers(depth))).res;
+const frameWithUnknownMembers = (frame: string | Uint8Array, depth: 'top' | 'every') => reshapedFrame(frame, unknownMembers(depth));
 
 const task = {
   id: 't-1',
@@ -79,18 +83,32 @@ describe('the peers’ unknown members', () => {
   });
 });
 
+describe('the peers’ future values', () => {
+  it('state: WORKING (either spelling) becomes a state no version defines, nothing else; part: each artifact gets one part of an unknown kind after its own', () => {
+    const working = { task: { id: 't', status: { state: 'TASK_STATE_WORKING' }, metadata: { state: 'TASK_STATE_WORKING' } } };
+    expect(futureValues('state')(working)).toEqual({ task: { id: 't', status: { state: 'TASK_STATE_DEFERRED' }, metadata: { state: 'TASK_STATE_WORKING' } } });
+    expect(futureValues('state')({ status: { state: 'working' } })).toEqual({ status: { state: 'deferred' } });
+    expect(futureValues('state')(task)).toEqual(task);
+    const parted = futureValues('part')({ task: { ...task, history: [{ parts: [{ text: 'hi' }] }] } }) as { task: typeof task & { history: unknown } };
+    expect(parted.task.artifacts[0]!.parts).toEqual([...task.artifacts[0]!.parts, { [FUTURE_PART]: expect.any(Object), mediaType: 'text/plain' }]);
+    expect(parted.task.history).toEqual([{ parts: [{ text: 'hi' }] }]);
+    const v03 = futureValues('part')({ artifactId: 'a', parts: [{ kind: 'text', text: 'x' }] }) as { parts: Array<Record<string, unknown>> };
+    expect(v03.parts[1]).toMatchObject({ kind: 'future' });
+  });
+});
+
 describe('TOLERANT-DECODING', () => {
   it('the reference reads past them over JSON-RPC and HTTP+JSON: PASS; over gRPC the rule does not bind', { timeout: 120_000 }, async () => {
     const h = await startHarness('reference');
     try {
       for (const binding of ['JSONRPC', 'HTTP+JSON', 'GRPC'] as const) {
-        for (const id of ['tolerant-decoding/every-object-polled', 'tolerant-decoding/every-object-streamed']) {
+        for (const id of ['tolerant-decoding/every-object-polled', 'tolerant-decoding/every-object-streamed', 'tolerant-decoding/future-state-streamed']) {
           const s = binding === 'JSONRPC' ? scenario(id) : scenarioOverBinding(scenario(id), binding);
           const r = await h.run(s);
           const c = r.checks.find((x) => x.rule === 'TOLERANT-DECODING')!;
           expect(c.verdict, `${binding} ${id}: ${c.reason}`).toBe(binding === 'GRPC' ? 'INFORMATIONAL' : 'PASS');
           expect(r.verdict, `${binding} ${id}`).toBe(binding === 'GRPC' ? 'INFORMATIONAL' : 'PASS');
-          const answers = r.transcript.filter((e) => e.kind === 'http' && e.rpc && e.note?.includes('runtime.unknownFields'));
+          const answers = r.transcript.filter((e) => e.kind === 'http' && e.rpc && /runtime\.(unknownFields|futureValues)/.test(e.note ?? ''));
           if (binding === 'GRPC') expect(answers).toEqual([]);
           else expect(answers.length, `${binding} ${id}`).toBeGreaterThan(0);
         }
@@ -112,6 +130,14 @@ describe('TOLERANT-DECODING', () => {
       expect(c.evidence.map((e) => e.seq)).toContain(first.seq);
       expect(c.reason).toMatch(/§5\.7/);
       expect(r.verdict).toBe('FAIL');
+      // A state it cannot name stops it too, graded at convention (the spec does not speak of values).
+      const state = await h.run(scenario('tolerant-decoding/future-state-polled'));
+      expect(state.checks.find((x) => x.rule === 'TOLERANT-DECODING')).toMatchObject({ verdict: 'NON_STRICT', level: 'convention' });
+      // A part it cannot read makes each answer fail for it: it polls a task the answers showed ended, and that shows.
+      const part = await h.run(scenario('tolerant-decoding/unknown-part-kind'));
+      const p = part.checks.find((x) => x.rule === 'TOLERANT-DECODING')!;
+      expect([p.verdict, p.level]).toEqual(['NON_STRICT', 'SHOULD']);
+      expect(p.reason).toMatch(/went on polling task .* after #\d+ had shown it ended/);
       const control = await h.run(scenario('tolerant-decoding/control'));
       expect(control.verdict).toBe('INFORMATIONAL');
       expect(control.checks.every((x) => x.verdict === 'PASS' || x.verdict === 'INFORMATIONAL')).toBe(true);

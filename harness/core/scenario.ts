@@ -165,10 +165,8 @@ export interface PeerRuntime {
    */
   refuseStreams?: 'json' | 'untyped' | 'sse-error';
   /**
-   * Only SubscribeToTask is refused before any event, in one of the `refuseStreams` forms;
-   * SendStreamingMessage, SendMessage and GetTask are served as usual. With `streamEnds`, the stream
-   * a client opened leaves its task early and the subscription it follows it with is refused: the
-   * task goes on, and GetTask finds its end.
+   * Only SubscribeToTask is refused before any event, in a `refuseStreams` form (the rest served); with
+   * `streamEnds`, the subscription a client follows its early-ended stream with. The task goes on.
    */
   refuseSubscribe?: 'json' | 'untyped' | 'sse-error';
   /**
@@ -180,6 +178,12 @@ export interface PeerRuntime {
    * envelope are left as they are. gRPC's protobuf carries no unknown member by name: not there.
    */
   unknownFields?: 'top' | 'every';
+  /**
+   * Values no version defines in the JSON bindings' successful answers and events: `state`, WORKING named
+   * `TASK_STATE_DEFERRED` (v0.3 `deferred`); `part`, each artifact's parts followed by one whose content
+   * is a kind no version has (`futureContent`, media type `text/plain`). gRPC: not there.
+   */
+  futureValues?: 'state' | 'part';
   /**
    * After the event of a task's terminal state, its stream is not closed: it stays open, with nothing
    * more on it, until the client closes it or the run ends (an interrupted state closes it). §3.1.2

@@ -4,7 +4,7 @@
  * proto (harness/core/card-validator.ts, cross-checked against the proto by its own test) and for
  * v0.3 by the official v0.3.0 JSON Schema (beside the checkout, in ../shared/spec; never copied).
  */
-import { FUTURE_MEMBER } from '../../peers/wires/unknown-fields.js';
+import { FUTURE_MEMBER, FUTURE_PART, FUTURE_STATE } from '../../peers/wires/unknown-fields.js';
 import { V1_MESSAGES } from '../../harness/core/vocabulary/proto-v1.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -123,14 +123,17 @@ function kept(b: BodyRecord | undefined): string | undefined {
 }
 
 /** Every payload problem of one scenario run's transcript. `v03Checked` counts the v0.3 bodies the schema could check. */
-/** The value without the members the peers add on purpose (peers/wires/unknown-fields.ts). */
+/** The value without the members and values the peers add on purpose (peers/wires/unknown-fields.ts): the state put back, the part taken out. */
 function withoutFuture(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(withoutFuture);
+  if (Array.isArray(v)) return v.filter((x) => !(x && typeof x === 'object' && FUTURE_PART in x)).map(withoutFuture);
   if (!v || typeof v !== 'object') return v;
   return Object.fromEntries(
     Object.entries(v)
       .filter(([k]) => k !== FUTURE_MEMBER)
-      .map(([k, x]) => [k, withoutFuture(x)]),
+      .map(([k, x]) => [
+        k,
+        k === 'state' && x === FUTURE_STATE.v1 ? 'TASK_STATE_WORKING' : k === 'state' && x === FUTURE_STATE.v03 ? 'working' : withoutFuture(x),
+      ]),
   );
 }
 

@@ -70,6 +70,8 @@ export function peersPage(): string {
     '  version of A2A defines (`futureExtension`), beside its own members (`top`) or in every object of it',
     '  (`every`; free-form metadata and data payloads aside), as a peer of a later version might send.',
     '  TOLERANT-DECODING grades a client that stops on them (§5.7: SHOULD ignore). gRPC carries none.',
+    '- `futureValues`: values no version defines instead: a task state (`TASK_STATE_DEFERRED` in place of',
+    '  WORKING), or an artifact part whose content is a kind no version has, after the artifact’s own.',
     "- `streamsStayOpen`: after the event that ends a task's stream, the stream stays open with nothing more",
     '  on it (§3.1.2 has it close; over gRPC, no trailers). STREAM-CLOSE grades a client that waits on it',
     '  instead of the event, or reports and leaves it open.',
