@@ -59,7 +59,12 @@ const scenario = (s: Pick<Scenario, 'id' | 'title' | 'description' | 'expectatio
   spec,
   peer: { factory: 'contoso-split-auth', card, runtime: s.rt, signals },
   profileConstraints: {},
-  intent: { taskClass: 'text', input: { mediaType: 'text/plain', text: 'Reconcile the March ledger' }, acceptedOutputModes: ['text/plain'], completion: 'poll' },
+  intent: {
+    taskClass: 'text',
+    input: { mediaType: 'text/plain', text: 'Reconcile the March ledger' },
+    acceptedOutputModes: ['text/plain'],
+    completion: 'poll',
+  },
   deadlineMs: 5000,
   expect: 'PASS',
 });

@@ -323,6 +323,8 @@ function signatureScenarios(): Scenario[] {
     card?: Record<string, unknown>;
     runtime?: PeerRuntime;
     spec?: string;
+    /** Where the key store asks for a wait: room for it, the verification and the task. */
+    deadlineMs?: number;
   }
 
   // Sound signatures over cards whose canonical form the published readings of §8.4.1 disagree on
@@ -368,6 +370,26 @@ function signatureScenarios(): Scenario[] {
       signing: { key: 'published', tamper: { pointer: '/description', value: 'Summarises invoices and approves payments.' } },
       profile: { requireSignedCards: false, trustedJwks: ['{{vendorJwksUrl}}'] },
       expectation: 'A card whose signature fails is not trusted (§8.4.3 SHOULD): refuse. Proceeding is NON_STRICT here.',
+    },
+    {
+      id: 'trust-signature/tampered-key-store-busy',
+      rule: 'TRUST-BAD-SIGNATURE',
+      title: 'A tampered card, while its key store is briefly down',
+      description:
+        "As tampered; the vendor's JWKS answers its first fetch 503 with Retry-After: 1, then the keys. A resolver that cached the card before verifying it hands it back on its retry.",
+      signing: { key: 'published', tamper: { pointer: '/description', value: 'Summarises invoices and approves payments.' }, jwksBusy: 1 },
+      deadlineMs: 6000,
+      expectation:
+        'Wait the second the key store asks for, fetch the keys and verify: the card stays refused. A card that failed verification is refused on every retry; no cache may hand it back unverified.',
+    },
+    {
+      id: 'trust-signature/key-store-busy',
+      rule: 'TRUST-BAD-SIGNATURE',
+      title: 'A sound card, while its key store is briefly down (control)',
+      description: "Signed with the vendor's current key; the JWKS answers its first fetch 503 with Retry-After: 1, then the keys.",
+      signing: { key: 'published', jwksBusy: 1 },
+      deadlineMs: 6000,
+      expectation: 'Wait the second the key store asks for, verify, proceed and complete: a key store that is down for a second is no reason to refuse.',
     },
     {
       id: 'trust-kid/unknown',
@@ -481,7 +503,7 @@ function signatureScenarios(): Scenario[] {
       },
       profileConstraints: c.profile ?? trusting,
       intent,
-      deadlineMs: 3000,
+      deadlineMs: c.deadlineMs ?? 3000,
       expect: 'PASS',
     }),
   );

@@ -58,6 +58,10 @@ export const SDK_GLUE: GlueChoice[] = [
     note: "glue: the key callback hands the SDK's verifier the key the trusted JWKS lists for the kid and checks no x5c validity window; the SDK's verifier takes a key, not a window, so the window is the application's to check, and this glue does not",
   },
   {
+    scenarios: ['trust-signature/key-store-busy'],
+    note: "glue: the key callback fetches each trusted JWKS once and takes a 503 for no key; the SDK's verifier takes a key from the callback, so waiting out the key store's Retry-After is the application's to write, and this glue does not",
+  },
+  {
     scenarios: ['neg-live-input/*', 'neg-escalate/*'],
     note: 'glue: live input goes as one message per frame, as the intent says (the SDK has no notion of live input or of buffering it), and a frame the agent refuses ends the run without a cancel of the task it left waiting',
   },

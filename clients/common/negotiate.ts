@@ -79,6 +79,8 @@ export interface Mistakes extends TrustMistakes {
   rejectsUnknownFields?: boolean;
   /** Gets a token with the run's credentials before anything else and sends it on every request, the card's fetch included. */
   sendsTokenEverywhere?: boolean;
+  /** Caches the card before verifying it, and on the retry after a failed verification takes it from the cache as resolved. */
+  cachesRejectedCard?: boolean;
   /** Reads a stream until the agent closes it, the terminal event notwithstanding. */
   waitsForStreamEnd?: boolean;
   /** Stops reading a stream at its terminal event without closing it; its connections outlive the report. */

@@ -186,14 +186,13 @@ export class A2ATransport {
   }
 
   /**
-   * GETs a JWKS. A redirect is an error, never followed: a trusted JWKS URL that redirects elsewhere
-   * would make the other origin's keys trusted.
+   * GETs a JWKS, after the wait a 503 or 429 names where it fits. A redirect is an error, never
+   * followed: a trusted JWKS URL that redirects elsewhere would make the other origin's keys trusted.
    */
   async getJwks(url: string): Promise<{ ok: true; json: unknown } | Exclude<RpcOutcome, { ok: true }>> {
-    return this.json(url, {
-      headers: this.headers({ Accept: 'application/jwk-set+json, application/json', ...(this.opts.tokenEverywhere ? await this.authorization() : {}) }),
-      redirect: 'error',
-    });
+    const token = this.opts.tokenEverywhere ? await this.authorization() : {};
+    const get = () => this.json(url, { headers: this.headers({ Accept: 'application/jwk-set+json, application/json', ...token }), redirect: 'error' });
+    return this.honourWait(await get(), get);
   }
 
   /** GETs a JSON document (the Agent Card). */

@@ -234,6 +234,13 @@ export const MISTAKES: MistakeInfo[] = [
     atLeast: 'FAIL',
   },
   {
+    name: 'caches-rejected-card',
+    flag: 'cachesRejectedCard',
+    description: 'caches the card before verifying it; after a verification that fails, its retry takes the card from the cache as resolved, unverified',
+    caughtBy: 'TRUST-BAD-SIGNATURE',
+    atLeast: 'FAIL',
+  },
+  {
     name: 'waits-for-stream-end',
     flag: 'waitsForStreamEnd',
     description: 'reads a stream until the agent closes it, the terminal event notwithstanding: at its budget it cancels the task it had seen end',

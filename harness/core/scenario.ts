@@ -116,9 +116,7 @@ export interface PeerRuntime {
    * the RPC endpoint accepts: `Bearer`, a token from that endpoint (RFC 6750); `DPoP`, a scheme the
    * card never lists, so every call gets 401 with `WWW-Authenticate: DPoP …` whatever it carries.
    * Tokens live `tokenTtlSeconds`; an expired one gets 401 `Bearer error="invalid_token"`.
-   * `tokenListener` puts the token endpoint on another listener than the RPC (default: the RPC's):
-   * an identity provider on an origin of its own (`vendor-b`), so the client secret has one origin
-   * and the token another (CREDENTIAL-SCOPE).
+   * `tokenListener`: the token endpoint at an identity provider's origin (e.g. `vendor-b`), not the RPC's.
    */
   auth?: { taskScheme: 'Bearer' | 'DPoP'; tokenTtlSeconds: number; tokenListener?: ListenerKind };
   /**
@@ -249,6 +247,8 @@ export interface CardSigning {
   breaker?: 'alg-none' | 'hmac-public-key';
   /** A change made to the card after it was signed: the value at a JSON pointer replaced. */
   tamper?: { pointer: string; value: unknown };
+  /** The vendor JWKS answers its first `jwksBusy` fetches 503 with `Retry-After: 1` (a key store briefly down). */
+  jwksBusy?: number;
 }
 
 /** The vendor's card-signing keys of a run (PEM), each with a certificate whose window says when it may be used. */

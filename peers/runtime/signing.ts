@@ -13,6 +13,7 @@ import { http, HttpResponse } from 'msw';
 import { cardSigningPayload } from '../../harness/core/card-canonical.js';
 import { JWKS_PATH, type CardSigning, type ListenerKind } from '../../harness/core/scenario.js';
 import type { PeerParts, PeerRunContext } from './context.js';
+import { eventOf } from './event.js';
 
 export interface SigningKey {
   kid: string;
@@ -120,6 +121,8 @@ export interface SignedCardOptions {
   breaker?: keyof typeof BREAKERS;
   /** A change made to the card after it was signed (a tampered card). */
   tamper?: (card: Record<string, unknown>) => Record<string, unknown>;
+  /** The JWKS answers its first this-many fetches 503 with `Retry-After: 1`. */
+  busy?: number;
 }
 
 /**
@@ -136,12 +139,22 @@ export function signedCardParts(o: SignedCardOptions): PeerParts {
       const signed = withSignature(card, sig);
       return o.tamper ? o.tamper(signed) : signed;
     },
-    origins: (ctx) => [
-      http.get(
-        jwksUrl(ctx, o.jwksOn),
-        () => new HttpResponse(JSON.stringify(jwksOf(published)), { headers: { 'content-type': 'application/jwk-set+json', 'cache-control': 'max-age=300' } }),
-      ),
-    ],
+    origins: (ctx) => {
+      let refused = 0;
+      return [
+        http.get(jwksUrl(ctx, o.jwksOn), ({ request }) => {
+          if (refused < (o.busy ?? 0)) {
+            refused++;
+            const ev = eventOf(ctx, request);
+            if (ev) ev.note = `scripted: the key store is briefly unavailable (signing.jwksBusy: ${o.busy}), answered 503 with Retry-After: 1`;
+            return new HttpResponse(null, { status: 503, headers: { 'retry-after': '1' } });
+          }
+          return new HttpResponse(JSON.stringify(jwksOf(published)), {
+            headers: { 'content-type': 'application/jwk-set+json', 'cache-control': 'max-age=300' },
+          });
+        }),
+      ];
+    },
     jwks: (ctx) => [{ url: jwksUrl(ctx, o.jwksOn), keys: jwksOf(published).keys }],
   };
 }
@@ -200,6 +213,7 @@ export function signingParts(signing: CardSigning, ctx: PeerRunContext, cardList
     jku: own ? true : signing.jku === true,
     ...(signing.breaker ? { breaker: BREAKER_OF[signing.breaker] } : {}),
     ...(signing.tamper ? { tamper: (c: Record<string, unknown>) => replaceAt(c, signing.tamper!.pointer, signing.tamper!.value) } : {}),
+    ...(signing.jwksBusy ? { busy: signing.jwksBusy } : {}),
   });
   if (!own) return vendor;
   // The vendor's JWKS still stands on vendor-b; the peer's own keys are published on its card origin.
