@@ -8,7 +8,7 @@
  * Versions (§3.6): an empty or missing `A2A-Version` is read as 0.3 (§3.6.2), patch numbers are
  * ignored, and a Major.Minor the interface does not declare is answered with VersionNotSupportedError.
  */
-import { sseFramer } from './wires/sse-framing.js';
+import { sseFramer, splitWrites } from './wires/sse-framing.js';
 import { futureValues, type Reshape, reshapedAnswer, reshapedFrame, unknownMembers } from './wires/unknown-fields.js';
 import { http, HttpResponse, type RequestHandler } from 'msw';
 import { DROP_HEADER, type HttpEvent } from '../harness/core/transcript.js';
@@ -156,10 +156,9 @@ async function answer({ ctx, wire, runtime, versions }: Serving, call: WireCall,
       if (reshape) mark();
       const framed = sseFramer(rt.sseFraming);
       const encode = (e: Record<string, unknown>) => (reshape ? reshapedFrame(wire.frame(call, e), reshape) : wire.frame(call, e));
-      return wire.stream(
-        call,
-        eventStream(ctx, ev, out.stream, (e) => framed(encode(e)), rt.streamsStayOpen === true),
-      );
+      const events = eventStream(ctx, ev, out.stream, (e) => framed(encode(e)), rt.streamsStayOpen === true);
+      // An event stream written in small pieces apart in time (sseFraming.split); gRPC frames no SSE.
+      return wire.stream(call, rt.sseFraming?.split && !rt.sseFraming.lineBytes && wire.binding !== 'GRPC' ? splitWrites(events) : events);
     }
     const res = wire.result(call, call.op, out.result, out.activated);
     if (!reshape) return res;

@@ -91,6 +91,14 @@ const told: Scenario[] = [
     expect: 'PASS',
   }),
   scenario({
+    id: 'stream-framing/split-writes',
+    title: 'Each event written in pieces of 7 bytes, across its lines and its UTF-8 sequences',
+    description:
+      'Each event carries a metadata note in non-ASCII text and is written 7 bytes at a time, a millisecond or more apart: its data: line, its line end and its multi-byte characters arrive split across TCP writes.',
+    framing: { split: true },
+    expect: 'PASS',
+  }),
+  scenario({
     id: 'stream-framing/one-mib-line',
     title: 'Each event on one data: line of a mebibyte',
     description: 'Each event is one data: line padded with JSON whitespace to 1 MiB: a line cap of 64 KiB breaks on it.',

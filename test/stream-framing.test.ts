@@ -7,7 +7,7 @@
  */
 import { createParser } from 'eventsource-parser';
 import { describe, expect, it } from 'vitest';
-import { sseFramer } from '../peers/wires/sse-framing.js';
+import { SPLIT_NOTE, sseFramer, splitWrites } from '../peers/wires/sse-framing.js';
 import { runInProcess } from './helpers/results.js';
 
 /** The `data` of each event a standard parser reads from `text`, fed in pieces of `step` characters. */
@@ -46,6 +46,21 @@ describe('the peers’ SSE framings', () => {
     const bytes = new Uint8Array([0, 0, 0, 0, 1, 42]);
     expect(sseFramer({ multiline: true })(bytes)).toBe(bytes);
   });
+
+  it('split: each event carries non-ASCII metadata and goes out in pieces of 7 bytes, some of them ending inside a UTF-8 sequence; joined, the same bytes', async () => {
+    const framed = sseFramer({ split: true })(plain[0]!) as string;
+    const event = JSON.parse(framed.slice(6)) as { result: { task: { metadata: Record<string, string> } } };
+    expect(event.result.task.metadata).toEqual(SPLIT_NOTE);
+    const whole = new TextEncoder().encode(framed);
+    const pieces: Uint8Array[] = [];
+    const reader = splitWrites(new Blob([whole]).stream()).getReader();
+    for (let r = await reader.read(); !r.done; r = await reader.read()) pieces.push(r.value);
+    expect(pieces.length).toBe(Math.ceil(whole.length / 7));
+    expect(Buffer.concat(pieces).equals(Buffer.from(whole))).toBe(true);
+    // A piece that ends on a UTF-8 lead or continuation byte followed by a continuation byte: a character split across writes.
+    const splitChar = pieces.slice(0, -1).some((p, i) => p[p.length - 1]! >= 0x80 && (pieces[i + 1]![0]! & 0xc0) === 0x80);
+    expect(splitChar).toBe(true);
+  });
 });
 
 describe('STREAM-FRAMING', () => {
@@ -73,6 +88,11 @@ describe('STREAM-FRAMING', () => {
     const c = capped.results[0]!.checks.find((x) => x.rule === 'STREAM-FRAMING')!;
     expect(c.verdict).toBe('NON_STRICT');
     expect(c.reason).toMatch(/searched for its task with ListTasks at #\d+/);
+    // An event split across TCP writes: the reference and the SDK-grade parser read it; one that takes each read for whole lines does not.
+    const ok = await runInProcess('reference', ['stream-framing/split-writes']);
+    expect(ok.results[0]!.checks.find((x) => x.rule === 'STREAM-FRAMING')!.verdict).toBe('PASS');
+    const chunked = await runInProcess('naive:reads-chunks-as-lines', ['stream-framing/split-writes']);
+    expect(['FAIL', 'NON_STRICT']).toContain(chunked.results[0]!.checks.find((x) => x.rule === 'STREAM-FRAMING')!.verdict);
   });
 });
 

@@ -29,8 +29,14 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
     repeatsChallengedCall: mistakes.repeatsChallengedCall === true,
     strictDecode: mistakes.rejectsUnknownFields === true,
     tokenEverywhere: mistakes.sendsTokenEverywhere === true,
-    ...(mistakes.splitsDataLines || mistakes.capsSseLines
-      ? { sse: { perLine: mistakes.splitsDataLines === true, ...(mistakes.capsSseLines ? { lineCap: 64 * 1024 } : {}) } }
+    ...(mistakes.splitsDataLines || mistakes.capsSseLines || mistakes.readsChunksAsLines
+      ? {
+          sse: {
+            perLine: mistakes.splitsDataLines === true,
+            ...(mistakes.capsSseLines ? { lineCap: 64 * 1024 } : {}),
+            ...(mistakes.readsChunksAsLines ? { perChunk: true } : {}),
+          },
+        }
       : {}),
     // The naive client that takes a refusal asking it to wait for a failure, or retries blindly, never waits.
     ...(mistakes.cancelsOnTransientRefusal || mistakes.retriesBlindly ? {} : { waitFits: (ms: number) => waitFits({ req, started }, ms) }),

@@ -81,6 +81,8 @@ export interface Mistakes extends TrustMistakes {
   sendsTokenEverywhere?: boolean;
   /** Caches the card before verifying it, and on the retry after a failed verification takes it from the cache as resolved. */
   cachesRejectedCard?: boolean;
+  /** Takes each read of a stream's body for whole lines (a line split across reads is lost). */
+  readsChunksAsLines?: boolean;
   /** Reads a stream until the agent closes it, the terminal event notwithstanding. */
   waitsForStreamEnd?: boolean;
   /** Stops reading a stream at its terminal event without closing it; its connections outlive the report. */

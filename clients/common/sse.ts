@@ -29,6 +29,8 @@ export async function notAStream(res: Response, signal: AbortSignal): Promise<Ex
 export interface SseMistakes {
   perLine?: boolean;
   lineCap?: number;
+  /** Each read of the body taken as whole lines: decoded on its own and parsed afresh, a line it cut lost. */
+  perChunk?: boolean;
 }
 
 /**
@@ -44,7 +46,8 @@ async function* bodyEvents(body: ReadableStream<Uint8Array>, mistakes: SseMistak
   let end: { error: unknown } | undefined | null = null; // null: still open
   let wake: (() => void) | undefined;
   // The naive mistake: each `data:` line of an event dispatched as an event of its own.
-  const parser = createParser({ onEvent: (e) => queue.push(...(mistakes.perLine ? e.data.split('\n') : [e.data])) });
+  const fresh = () => createParser({ onEvent: (e) => queue.push(...(mistakes.perLine ? e.data.split('\n') : [e.data])) });
+  let parser = fresh();
   // The naive mistake: a line scanner of a fixed size that stops at a longer line, and the stream taken as ended.
   let open = 0;
   const capped = (text: string) => {
@@ -65,7 +68,9 @@ async function* bodyEvents(body: ReadableStream<Uint8Array>, mistakes: SseMistak
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
-        const text = decoder.decode(value, { stream: true });
+        // The naive mistake: a read is taken for whole lines, decoded alone and parsed by a fresh parser.
+        if (mistakes.perChunk) parser = fresh();
+        const text = mistakes.perChunk ? new TextDecoder().decode(value) : decoder.decode(value, { stream: true });
         if (capped(text)) {
           await reader.cancel().catch(() => undefined);
           break;

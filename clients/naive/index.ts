@@ -212,6 +212,13 @@ export const MISTAKES: MistakeInfo[] = [
     atLeast: 'NON_STRICT',
   },
   {
+    name: 'reads-chunks-as-lines',
+    flag: 'readsChunksAsLines',
+    description: "takes each read of a stream's body for whole lines, decoded on its own: an event split across TCP writes is lost",
+    caughtBy: 'STREAM-FRAMING',
+    atLeast: 'NON_STRICT',
+  },
+  {
     name: 'empties-refused-stream',
     flag: 'emptiesRefusedStream',
     description:

@@ -193,10 +193,7 @@ export interface PeerRuntime {
   pollFallback?: boolean;
   /** How SendMessage answers: with a Task (default), or with a direct Message and no task (spec §3.1.1). */
   reply?: 'task' | 'message';
-  /**
-   * Deprecated and ignored since ruleset 2: escalation goes through the spec's extension mechanism
-   * (`input.sessionExtension`), not an endpoint only our docs name. Still accepted in scenario files.
-   */
+  /** Deprecated, ignored since ruleset 2 (escalation is `input.sessionExtension`); still accepted in scenario files. */
   negotiation?: { path: string; extension: string };
 }
 
@@ -206,6 +203,8 @@ export interface SseFraming {
   lineEnd?: 'lf' | 'crlf' | 'cr';
   fields?: boolean;
   lineBytes?: number;
+  /** Each event written in pieces of a few bytes, apart in time (split mid-line and mid-UTF-8: it carries non-ASCII metadata). */
+  split?: boolean;
 }
 
 /**

@@ -7,6 +7,37 @@ import type { SseFraming } from '../../harness/core/scenario.js';
 
 const END = { lf: '\n', crlf: '\r\n', cr: '\r' } as const;
 
+/** The metadata note a split event carries: text whose UTF-8 has two-, three- and four-byte sequences for the splits to fall in. */
+export const SPLIT_NOTE = { 'contoso/locale': 'Zürich — 東京 ✓ 🛰️' };
+
+/** The event's innermost object (the Task, the update, the Message) with the split note in its metadata (a Struct, free-form). */
+function withNote(json: string): string {
+  const v = JSON.parse(json) as Record<string, unknown>;
+  const env = v.jsonrpc === '2.0' && v.result && typeof v.result === 'object' ? (v.result as Record<string, unknown>) : v;
+  const keys = Object.keys(env);
+  const inner = keys.length === 1 && env[keys[0]!] && typeof env[keys[0]!] === 'object' ? (env[keys[0]!] as Record<string, unknown>) : env;
+  inner.metadata = { ...(inner.metadata && typeof inner.metadata === 'object' ? inner.metadata : {}), ...SPLIT_NOTE };
+  return JSON.stringify(v);
+}
+
+/** Bytes of each piece a split event is written in, and the least time between two. */
+const PIECE = 7;
+const GAP_MS = 1;
+
+/** The stream's bytes in pieces of a few bytes, written apart in time (sseFraming.split): lines and UTF-8 sequences split across writes. */
+export function splitWrites(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  return body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      async transform(chunk, c) {
+        for (let i = 0; i < chunk.length; i += PIECE) {
+          c.enqueue(chunk.subarray(i, i + PIECE));
+          await new Promise((r) => setTimeout(r, GAP_MS));
+        }
+      },
+    }),
+  );
+}
+
 /** A framer for one stream: it numbers the events it frames (`id:`). */
 export function sseFramer(f: SseFraming | undefined): (frame: string | Uint8Array) => string | Uint8Array {
   if (!f) return (frame) => frame;
@@ -15,7 +46,7 @@ export function sseFramer(f: SseFraming | undefined): (frame: string | Uint8Arra
     if (typeof frame !== 'string') return frame;
     const m = /^data: (.*)\n\n$/s.exec(frame);
     if (!m) return frame;
-    const json = m[1]!;
+    const json = f.split && !f.lineBytes ? withNote(m[1]!) : m[1]!;
     const eol = END[f.lineEnd ?? 'lf'];
     let lines: string[];
     // Pretty-printed JSON has no line end inside a string (JSON escapes them): each of its lines is a `data:` line.

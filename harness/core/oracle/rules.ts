@@ -53,9 +53,9 @@ import { CREDENTIAL_SCOPE } from './rules/transport/credential-scope.js';
  * when its post began; 7 TOLERANT-DECODING, unknown members read past; 8 STREAM-CLOSE, a stream left open after its terminal event; 9 STREAM-REFUSAL grades a refused
  * subscription to a task the client has: no report of success before it saw the task end; 10 CREDENTIAL-SCOPE, credentials only where the
  * card accepts them; 11 TOLERANT-DECODING reads values no version defines too, and answers the client
- * did not read).
+ * did not read; 12 STREAM-FRAMING binds an event split across TCP writes).
  */
-export const RULESET_VERSION = 'seed-000@3+seed-001@1+seed-003@1+a2a-1.0.1@11';
+export const RULESET_VERSION = 'seed-000@3+seed-001@1+seed-003@1+a2a-1.0.1@12';
 
 /** Every rule, in the order of their stable ids. */
 const REGISTRY = [

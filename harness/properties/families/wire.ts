@@ -2,7 +2,7 @@
  * The wire family (issue 40; A2A v1.0.1 §3.1.2, §5.7, §9.1, §9.4.2, §13.4; WHATWG HTML §9.2.6; RFC
  * 6750 §5.3): the bugs A2A clients have in how they read and write the wire. Its stories: legal SSE
  * framings (several `data:` lines, CRLF or lone CR line ends, comments and `event:`/`id:`/`retry:`
- * fields, one long line); a streaming call or a subscription refused before any event, in the forms
+ * fields, one long line, an event split across TCP writes); a streaming call or a subscription refused before any event, in the forms
  * servers answer one; members no version defines, beside an answer's own or in every object of it; a
  * stream left open after its terminal event; OAuth credentials laid out over one, two or three origins
  * (card, token endpoint, RPC). Each story has its control (nothing odd on the wire, or an intent that
@@ -58,6 +58,7 @@ const framings: fc.Arbitrary<GeneratedCase> = fc
     lineEnd: fc.constantFrom<'lf' | 'crlf' | 'cr'>('lf', 'crlf', 'cr'),
     fields: fc.boolean(),
     lineBytes: fc.option(fc.constantFrom(96 * 1024, 1024 * 1024), { nil: undefined }),
+    split: fc.boolean(),
     completion: pathOf,
   })
   .chain((k) => {
@@ -67,6 +68,8 @@ const framings: fc.Arbitrary<GeneratedCase> = fc
       ...(k.fields ? { fields: true } : {}),
       // One long line, or several: not both (sseFraming says so).
       ...(k.lineBytes !== undefined && !k.multiline ? { lineBytes: k.lineBytes } : {}),
+      // Written in small pieces apart in time: not a mebibyte line (a hundred thousand writes).
+      ...(k.split && (k.lineBytes === undefined || k.multiline) ? { split: true } : {}),
     };
     const odd = Object.keys(framing).length > 0;
     return streamCase('sse-framing', ['STREAM-FRAMING'], k.completion, odd ? { sseFraming: framing } : {}, odd ? ['sse-framing'] : [], 8000);

@@ -57,6 +57,7 @@ function framingText(f: SseFraming): string {
     f.lineEnd && f.lineEnd !== 'lf' && `${f.lineEnd.toUpperCase()} line ends`,
     f.fields && 'a comment and event:, id: and retry: fields with each event',
     f.lineBytes && `each event on one data: line of at least ${f.lineBytes} bytes`,
+    f.split && !f.lineBytes && 'each event written in pieces of a few bytes apart in time, split mid-line and mid-UTF-8',
   ].filter(Boolean);
   return parts.length ? parts.join(', ') : 'plain frames';
 }
@@ -75,7 +76,8 @@ function delivered(x: GradeInput, stream: HttpEvent): StreamEvent[] {
 }
 
 /** Whether a framing changes anything on the wire (`{}` or `lineEnd: 'lf'` alone is a plain stream). */
-const framed = (f: SseFraming) => f.multiline === true || (f.lineEnd !== undefined && f.lineEnd !== 'lf') || f.fields === true || (f.lineBytes ?? 0) > 0;
+const framed = (f: SseFraming) =>
+  f.multiline === true || (f.lineEnd !== undefined && f.lineEnd !== 'lf') || f.fields === true || (f.lineBytes ?? 0) > 0 || (f.split === true && !f.lineBytes);
 
 export const STREAM_FRAMING: RuleOf<'STREAM-FRAMING'> = {
   id: 'STREAM-FRAMING',
@@ -111,7 +113,7 @@ export const STREAM_FRAMING: RuleOf<'STREAM-FRAMING'> = {
   ],
   applies(s) {
     const f = s.truth.runtime.sseFraming;
-    if (!f || !framed(f)) return notBinding('the peer frames its streams plainly: one data: line per event, LF line ends');
+    if (!f || !framed(f)) return notBinding('the peer frames its streams plainly: one data: line per event, LF line ends, written whole');
     if (s.card.streaming !== true) return notBinding('the card offers no streaming');
     // gRPC streams length-prefixed messages: no SSE to frame.
     if (grpcOnly(s)) return notBinding('the card offers gRPC only, whose streams are length-prefixed messages: no SSE to frame');
