@@ -8,7 +8,7 @@
  * Versions (§3.6): an empty or missing `A2A-Version` is read as 0.3 (§3.6.2), patch numbers are
  * ignored, and a Major.Minor the interface does not declare is answered with VersionNotSupportedError.
  */
-import { sseFramer, splitWrites } from './wires/sse-framing.js';
+import { hostileAfterFirst, sseFramer, splitWrites } from './wires/sse-framing.js';
 import { futureValues, type Reshape, reshapedAnswer, reshapedFrame, unknownMembers } from './wires/unknown-fields.js';
 import { http, HttpResponse, type RequestHandler } from 'msw';
 import { DROP_HEADER, type HttpEvent } from '../harness/core/transcript.js';
@@ -157,8 +157,12 @@ async function answer({ ctx, wire, runtime, versions }: Serving, call: WireCall,
       const framed = sseFramer(rt.sseFraming);
       const encode = (e: Record<string, unknown>) => (reshape ? reshapedFrame(wire.frame(call, e), reshape) : wire.frame(call, e));
       const events = eventStream(ctx, ev, out.stream, (e) => framed(encode(e)), rt.streamsStayOpen === true);
-      // An event stream written in small pieces apart in time (sseFraming.split); gRPC frames no SSE.
-      return wire.stream(call, rt.sseFraming?.split && !rt.sseFraming.lineBytes && wire.binding !== 'GRPC' ? splitWrites(events) : events);
+      // An event stream written in small pieces apart in time (sseFraming.split), or turned hostile after its first event; gRPC frames no SSE.
+      if (wire.binding === 'GRPC') return wire.stream(call, events);
+      if (rt.hostileStream && !ctx.transcript.isSealed)
+        ev.note = `scripted: after its first event the stream sends ${rt.hostileStream === 'no-line-end' ? 'a line' : 'an event'} that never ends (runtime.hostileStream: ${rt.hostileStream})`;
+      if (rt.hostileStream) return wire.stream(call, hostileAfterFirst(events, rt.hostileStream));
+      return wire.stream(call, rt.sseFraming?.split && !rt.sseFraming.lineBytes ? splitWrites(events) : events);
     }
     const res = wire.result(call, call.op, out.result, out.activated);
     if (!reshape) return res;

@@ -7,7 +7,8 @@
  * test"), in v0.3's shapes: ClientFactory → createFromUrl → sendMessage / getTask / cancelTask /
  * sendMessageStream; follow the intent literally (one payload, push when the intent prefers it and the
  * profile has a receiver, stream when it prefers streaming, poll otherwise); add no gate of ours; an
- * SDK error before any task is `rejected` (handshake), after a task `proceeded`; cancel a task not
+ * SDK error before any task is `rejected` (handshake), after a task `proceeded` (a failed stream
+ * followed up with tasks/get first); cancel a task not
  * finished by the deadline; where the run provisions OAuth 2.0 client credentials, authenticate
  * through the SDK's own `createAuthenticatingFetchWithRetry` hook. TLS: the application hands the SDK
  * a fetch that trusts the harness CA and presents the client certificate (an undici Agent).
@@ -121,6 +122,8 @@ async function runWithSdk03(req: RunRequest, signal: AbortSignal): Promise<Clien
     };
     const budget = new AbortController();
     const budgetTimer = setTimeout(() => budget.abort(new Error('deadline budget')), Math.max(0, left()));
+    // A stream that failed after its task existed: the task is followed up with tasks/get, and the report says so.
+    let streamFailed = '';
     try {
       if (intent.completion === 'stream') {
         for await (const ev of client.sendMessageStream({ message, configuration } as never, { signal: AbortSignal.any([signal, budget.signal]) } as never)) {
@@ -134,7 +137,7 @@ async function runWithSdk03(req: RunRequest, signal: AbortSignal): Promise<Clien
       }
     } catch (err) {
       if (!taskId) return done('rejected', `the first message failed: ${describe(err)}`, 'handshake');
-      if (!budget.signal.aborted) return done('proceeded', `streaming failed after task ${taskId}: ${describe(err)}`);
+      if (!budget.signal.aborted) streamFailed = `streaming failed after task ${taskId} (${describe(err)}), followed with tasks/get; `;
     } finally {
       clearTimeout(budgetTimer);
     }
@@ -157,7 +160,7 @@ async function runWithSdk03(req: RunRequest, signal: AbortSignal): Promise<Clien
         return done('proceeded', `tasks/get failed: ${describe(err)}`);
       }
     }
-    return done('proceeded', `task ${state}`);
+    return done('proceeded', `${streamFailed}task ${state}`);
   } finally {
     await receiver?.close();
     await agent.close();

@@ -14,7 +14,8 @@
  *   `kid` the trusted JWKS documents list, as an application with a trust store would; a `jku` is
  *   not followed, and the key's `x5c` window is not checked (the SDK does neither; nor do we for it);
  * - an SDK error thrown before any task exists is reported as `rejected` (errorClass `handshake`);
- *   after a task exists, as `proceeded` with the error in the notes;
+ *   after a task exists, as `proceeded` with the error in the notes; a stream that fails after its
+ *   task exists is followed up with GetTask, as an application holding the task id would;
  * - like any application with a deadline, cancel a task that has not finished in time;
  * - where the run provisions OAuth 2.0 client credentials (seed 003's peers), authenticate through the
  *   SDK's own hook, as an application with a configured client would: `createAuthenticatingFetchWithRetry`
@@ -182,6 +183,8 @@ async function runWithSdk(req: RunRequest, signal: AbortSignal): Promise<ClientR
 
     let taskId: string | undefined;
     let state: number | undefined;
+    // A stream that failed after its task existed: the task is followed up with GetTask, and the report says so.
+    let streamFailed = '';
     const note = (t: { id?: string; status?: { state?: number } } | undefined) => {
       if (!t?.id) return;
       if (!taskIds.includes(t.id)) taskIds.push(t.id);
@@ -206,7 +209,7 @@ async function runWithSdk(req: RunRequest, signal: AbortSignal): Promise<ClientR
     } catch (err) {
       if (!taskId) return done('rejected', `the first message failed: ${describe(err)}`, 'handshake');
       // The budget ran out on an open stream: the loop below cancels the task.
-      if (!budget.signal.aborted) return done('proceeded', `streaming failed after task ${taskId}: ${describe(err)}`);
+      if (!budget.signal.aborted) streamFailed = `streaming failed after task ${taskId} (${describe(err)}), followed with GetTask; `;
     } finally {
       clearTimeout(budgetTimer);
     }
@@ -258,7 +261,7 @@ async function runWithSdk(req: RunRequest, signal: AbortSignal): Promise<ClientR
         }
       }
     }
-    return done('proceeded', final);
+    return done('proceeded', `${streamFailed}${final}`);
   } finally {
     await receiver?.close();
     await agent.close();

@@ -29,12 +29,13 @@ export async function runClient(req: RunRequest, signal: AbortSignal, mistakes: 
     repeatsChallengedCall: mistakes.repeatsChallengedCall === true,
     strictDecode: mistakes.rejectsUnknownFields === true,
     tokenEverywhere: mistakes.sendsTokenEverywhere === true,
-    ...(mistakes.splitsDataLines || mistakes.capsSseLines || mistakes.readsChunksAsLines
+    ...(mistakes.splitsDataLines || mistakes.capsSseLines || mistakes.readsChunksAsLines || mistakes.buffersWithoutBound
       ? {
           sse: {
             perLine: mistakes.splitsDataLines === true,
             ...(mistakes.capsSseLines ? { lineCap: 64 * 1024 } : {}),
             ...(mistakes.readsChunksAsLines ? { perChunk: true } : {}),
+            ...(mistakes.buffersWithoutBound ? { unbounded: true } : {}),
           },
         }
       : {}),

@@ -83,6 +83,8 @@ export interface Mistakes extends TrustMistakes {
   cachesRejectedCard?: boolean;
   /** Takes each read of a stream's body for whole lines (a line split across reads is lost). */
   readsChunksAsLines?: boolean;
+  /** Buffers a stream's event without bound: a line or event that never ends is read until the deadline. */
+  buffersWithoutBound?: boolean;
   /** Reads a stream until the agent closes it, the terminal event notwithstanding. */
   waitsForStreamEnd?: boolean;
   /** Stops reading a stream at its terminal event without closing it; its connections outlive the report. */

@@ -31,7 +31,16 @@ export interface SseMistakes {
   lineCap?: number;
   /** Each read of the body taken as whole lines: decoded on its own and parsed afresh, a line it cut lost. */
   perChunk?: boolean;
+  /** No bound on the bytes of one event: a line or an event that never ends is buffered for ever. */
+  unbounded?: boolean;
 }
+
+/**
+ * The most bytes one event may take, its lines and line ends included: past it the stream is given up
+ * as broken (a line or an event with no end), and ends as a cut one does. Four times the mebibyte
+ * line a peer may legally send (stream-framing/one-mib-line).
+ */
+export const MAX_EVENT_BYTES = 4 * 1024 * 1024;
 
 /**
  * The `data` of each event of a body, as it arrives. The body is read without pause, whatever the
@@ -46,7 +55,15 @@ async function* bodyEvents(body: ReadableStream<Uint8Array>, mistakes: SseMistak
   let end: { error: unknown } | undefined | null = null; // null: still open
   let wake: (() => void) | undefined;
   // The naive mistake: each `data:` line of an event dispatched as an event of its own.
-  const fresh = () => createParser({ onEvent: (e) => queue.push(...(mistakes.perLine ? e.data.split('\n') : [e.data])) });
+  // Bytes read since the last event was dispatched: what one event has taken so far.
+  let pending = 0;
+  const fresh = () =>
+    createParser({
+      onEvent: (e) => {
+        pending = 0;
+        queue.push(...(mistakes.perLine ? e.data.split('\n') : [e.data]));
+      },
+    });
   let parser = fresh();
   // The naive mistake: a line scanner of a fixed size that stops at a longer line, and the stream taken as ended.
   let open = 0;
@@ -59,15 +76,26 @@ async function* bodyEvents(body: ReadableStream<Uint8Array>, mistakes: SseMistak
   const decoder = new TextDecoder();
   const reader = body.getReader();
   let last = '';
+  // Text held until a line end comes: a long line fed in pieces costs the parser its whole length each time.
+  let held = '';
   const feed = (text: string) => {
     if (text) last = text;
-    parser.feed(text);
+    if (mistakes.perChunk) return parser.feed(text);
+    held += text;
+    if (!/[\r\n]/.test(text)) return;
+    parser.feed(held);
+    held = '';
   };
   const pump = (async () => {
     try {
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
+        pending += value.length;
+        if (pending > MAX_EVENT_BYTES && !mistakes.unbounded) {
+          await reader.cancel().catch(() => undefined);
+          throw new Error(`an event of more than ${MAX_EVENT_BYTES} bytes with no end: the stream given up as broken`);
+        }
         // The naive mistake: a read is taken for whole lines, decoded alone and parsed by a fresh parser.
         if (mistakes.perChunk) parser = fresh();
         const text = mistakes.perChunk ? new TextDecoder().decode(value) : decoder.decode(value, { stream: true });
@@ -79,6 +107,7 @@ async function* bodyEvents(body: ReadableStream<Uint8Array>, mistakes: SseMistak
         wake?.();
       }
       feed(decoder.decode());
+      if (held) parser.feed(held);
       // A CR at the very end is a line end (no LF can follow it any more); the parser waits for the LF that
       // might have come, so it is told so: a stream of lone-CR line ends keeps its last event.
       if (last.endsWith('\r')) parser.feed('\n');

@@ -219,6 +219,13 @@ export const MISTAKES: MistakeInfo[] = [
     atLeast: 'NON_STRICT',
   },
   {
+    name: 'buffers-without-bound',
+    flag: 'buffersWithoutBound',
+    description: "buffers a stream's event without bound: a line or an event that never ends is read until its deadline",
+    caughtBy: 'STREAM-BOUNDS',
+    atLeast: 'NON_STRICT',
+  },
+  {
     name: 'empties-refused-stream',
     flag: 'emptiesRefusedStream',
     description:

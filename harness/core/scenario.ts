@@ -153,6 +153,8 @@ export interface PeerRuntime {
    * `multiline`). gRPC frames no SSE.
    */
   sseFraming?: SseFraming;
+  /** After its first event, each JSON event stream sends a line, or an event, that never ends (24 MiB, then held open). */
+  hostileStream?: 'no-line-end' | 'endless-event';
   /**
    * Every streaming call (SendStreamingMessage, SubscribeToTask) is refused before any event, with an
    * internal error (no task is minted; SendMessage and GetTask are served as usual), in the form SDK

@@ -133,7 +133,12 @@ export interface HttpEvent extends EventBase {
    * was sealed (the harness closed it then).
    */
   streamEnd?: { by: 'peer' | 'client'; t: number };
+  /** Bytes of an event stream's body the listener wrote to the client's connection (while the run recorded). */
+  streamBytes?: number;
 }
+
+/** Bytes of a hostile stream's endless line or event a peer writes before it stops (runtime.hostileStream; STREAM-BOUNDS). */
+export const HOSTILE_STREAM_BYTES = 24 * 1024 * 1024;
 
 /** How long after its report a client has to close a stream still open then: the run waits that long for it (STREAM-CLOSE). */
 export const STREAM_CLOSE_MS = 1000;

@@ -127,6 +127,9 @@ export function endOf(transcript: Transcript, ev: HttpEvent, by: 'peer' | 'clien
   if (!ev.streamEnd && !transcript.isSealed) ev.streamEnd = { by, t: Math.round(transcript.elapsed()) };
 }
 
+/** The most characters of one line the listener's record of a stream holds: a legal event is at most about 1 MiB. */
+const HELD_MAX = 4 * 1024 * 1024;
+
 /** Passes an event stream on chunk by chunk, keeping its events on the event as they go, until it ends or the client goes. */
 async function stream(
   transcript: Transcript,
@@ -152,6 +155,20 @@ async function stream(
   const parser = createParser({ onEvent: (e) => void (!transcript.isSealed && addStreamEvent(rec, e.data, budget)) });
   const dec = new TextDecoder();
   let last = '';
+  // Text held until a line end comes: a line fed in pieces costs the parser its whole length again each
+  // time. Past HELD_MAX of one line (a hostile stream's, runtime.hostileStream) the record stops reading.
+  let held = '';
+  let gaveUp = false;
+  const feed = (text: string) => {
+    if (gaveUp) return;
+    held += text;
+    if (!/[\r\n]/.test(text)) {
+      if (held.length > HELD_MAX) gaveUp = true;
+      return;
+    }
+    parser.feed(held);
+    held = '';
+  };
   try {
     for (;;) {
       const { done, value } = await reader.read();
@@ -164,11 +181,13 @@ async function stream(
       }
       const text = dec.decode(value, { stream: true });
       if (text) last = text;
-      parser.feed(text);
+      feed(text);
       res.write(value);
+      if (!transcript.isSealed) ev.streamBytes = (ev.streamBytes ?? 0) + value.length;
     }
     // A CR at the very end is a line end (no LF can follow it any more): the last event of a stream of lone-CR line ends is kept.
-    if (last.endsWith('\r')) parser.feed('\n');
+    feed(last.endsWith('\r') ? '\n' : '');
+    if (held && !gaveUp) parser.feed(held);
     if (!res.destroyed) endOf(transcript, ev, 'peer');
     res.end();
   } catch {

@@ -29,6 +29,7 @@ const DRIFTS = [
   'unknown-fields',
   'stream-stays-open',
   'split-credentials',
+  'hostile-stream',
 ] as const;
 export type Drift = (typeof DRIFTS)[number];
 

@@ -4,6 +4,7 @@
  * `data: <json>\n\n`; anything else (a gRPC message) passes as it is.
  */
 import type { SseFraming } from '../../harness/core/scenario.js';
+import { HOSTILE_STREAM_BYTES } from '../../harness/core/transcript.js';
 
 const END = { lf: '\n', crlf: '\r\n', cr: '\r' } as const;
 
@@ -58,4 +59,46 @@ export function sseFramer(f: SseFraming | undefined): (frame: string | Uint8Arra
     const head = f.fields ? [': keep-alive', 'event: message', `id: ${n}`, 'retry: 3000'] : [];
     return [...head, ...lines.map((l) => `data: ${l}`)].join(eol) + eol + eol;
   };
+}
+
+/** Bytes of a hostile stream's endless line or event the peer writes before it stops writing (and holds the stream open). */
+export const HOSTILE_BYTES = HOSTILE_STREAM_BYTES;
+const HOSTILE_CHUNK = 64 * 1024;
+
+/**
+ * An event stream that turns hostile after its first event (runtime.hostileStream): the first event
+ * as the runtime wrote it (the Task, so the client knows its task), then a line with no end
+ * (`no-line-end`) or `data:` lines that never end in a blank line (`endless-event`), 64 KiB every few
+ * milliseconds up to HOSTILE_BYTES, then nothing: the stream held open until the client closes it.
+ * The task goes on behind it.
+ */
+export function hostileAfterFirst(events: ReadableStream<Uint8Array>, kind: 'no-line-end' | 'endless-event'): ReadableStream<Uint8Array> {
+  const source = events.getReader();
+  const enc = new TextEncoder();
+  const line = 'x'.repeat(1023);
+  const piece =
+    kind === 'no-line-end' ? enc.encode('x'.repeat(HOSTILE_CHUNK)) : enc.encode(`data: ${line}\n`.repeat(Math.floor(HOSTILE_CHUNK / (line.length + 7))));
+  let sent = 0;
+  let first = true;
+  return new ReadableStream<Uint8Array>({
+    async pull(c) {
+      if (first) {
+        first = false;
+        const got = await source.read();
+        if (!got.done) c.enqueue(got.value);
+        // The runtime's further events are never written: the stream is stuck in its endless line.
+        await source.cancel().catch(() => undefined);
+        c.enqueue(enc.encode(kind === 'no-line-end' ? 'data: ' : ''));
+        return;
+      }
+      // Written out: nothing more, and the stream held open until the client (or the run's end) closes it.
+      if (sent >= HOSTILE_BYTES) return new Promise<void>(() => {});
+      await new Promise((r) => setTimeout(r, 4));
+      c.enqueue(piece);
+      sent += piece.length;
+    },
+    cancel() {
+      void source.cancel().catch(() => undefined);
+    },
+  });
 }

@@ -39,6 +39,7 @@ import { STREAM_REFUSAL } from './rules/wire/stream-refusal.js';
 import { TOLERANT_DECODING } from './rules/wire/tolerant-decoding.js';
 import { STREAM_CLOSE } from './rules/wire/stream-close.js';
 import { CREDENTIAL_SCOPE } from './rules/transport/credential-scope.js';
+import { STREAM_BOUNDS } from './rules/wire/stream-bounds.js';
 
 /**
  * The rule families in force, each with its version: seed 000's negotiation rules as objects with
@@ -53,9 +54,10 @@ import { CREDENTIAL_SCOPE } from './rules/transport/credential-scope.js';
  * when its post began; 7 TOLERANT-DECODING, unknown members read past; 8 STREAM-CLOSE, a stream left open after its terminal event; 9 STREAM-REFUSAL grades a refused
  * subscription to a task the client has: no report of success before it saw the task end; 10 CREDENTIAL-SCOPE, credentials only where the
  * card accepts them; 11 TOLERANT-DECODING reads values no version defines too, and answers the client
- * did not read; 12 STREAM-FRAMING binds an event split across TCP writes).
+ * did not read; 12 STREAM-FRAMING binds an event split across TCP writes; 13 STREAM-BOUNDS, a
+ * line or event that never ends).
  */
-export const RULESET_VERSION = 'seed-000@3+seed-001@1+seed-003@1+a2a-1.0.1@12';
+export const RULESET_VERSION = 'seed-000@3+seed-001@1+seed-003@1+a2a-1.0.1@13';
 
 /** Every rule, in the order of their stable ids. */
 const REGISTRY = [
@@ -92,6 +94,7 @@ const REGISTRY = [
   TOLERANT_DECODING,
   STREAM_CLOSE,
   CREDENTIAL_SCOPE,
+  STREAM_BOUNDS,
 ] as const;
 
 /** A rule's stable id: the ids the registered rules declare. */

@@ -4,7 +4,7 @@
  * framings (several `data:` lines, CRLF or lone CR line ends, comments and `event:`/`id:`/`retry:`
  * fields, one long line, an event split across TCP writes); a streaming call or a subscription refused before any event, in the forms
  * servers answer one; members no version defines, beside an answer's own or in every object of it; a
- * stream left open after its terminal event; OAuth credentials laid out over one, two or three origins
+ * stream left open after its terminal event; a line or an event that never ends; OAuth credentials laid out over one, two or three origins
  * (card, token endpoint, RPC). Each story has its control (nothing odd on the wire, or an intent that
  * meets none of it), and every choice shrinks toward the plainest, so a counterexample is the
  * smallest framing, refusal, placement or layout that breaks a client.
@@ -103,6 +103,11 @@ const unknownMembers: fc.Arbitrary<GeneratedCase> = fc
     streamCase('unknown-fields', ['TOLERANT-DECODING'], k.completion, k.depth ? { unknownFields: k.depth } : {}, k.depth ? ['unknown-fields'] : [], 8000),
   );
 
+/** After its first event, a line or an event that never ends (the control: polling, where no stream need be opened). */
+const hostileStreams: fc.Arbitrary<GeneratedCase> = fc
+  .record({ kind: fc.constantFrom<'no-line-end' | 'endless-event'>('no-line-end', 'endless-event'), completion: pathOf })
+  .chain((k) => streamCase('hostile-stream', ['STREAM-BOUNDS'], k.completion, { hostileStream: k.kind, workMs: 400 }, ['hostile-stream'], 10000));
+
 /** A stream left open after its terminal event (or closed, the control). */
 const openStreams: fc.Arbitrary<GeneratedCase> = fc
   .record({ stayOpen: fc.oneof({ arbitrary: fc.constant(true), weight: 4 }, { arbitrary: fc.constant(false), weight: 1 }), completion: pathOf })
@@ -140,7 +145,7 @@ const credentials: fc.Arbitrary<GeneratedCase> = fc
 export const wireFamily: Family = {
   id: 'wire',
   title: 'Wire (A2A v1.0.1 §3.1.2, §5.7, §9.4.2, §13.4)',
-  rules: ['STREAM-FRAMING', 'STREAM-REFUSAL', 'TOLERANT-DECODING', 'STREAM-CLOSE', 'CREDENTIAL-SCOPE'],
+  rules: ['STREAM-FRAMING', 'STREAM-REFUSAL', 'TOLERANT-DECODING', 'STREAM-CLOSE', 'CREDENTIAL-SCOPE', 'STREAM-BOUNDS'],
   spec: 'A2A v1.0.1 §9.1 and WHATWG HTML §9.2.6 (event streams), §9.4.2 and A2A #1262 (a refused stream), §5.7 (unrecognized fields), §3.1.2 (a stream closes at its terminal state), §13.4 and RFC 6750 §5.3 (credentials)',
-  arbitrary: fc.oneof(framings, refusals, unknownMembers, openStreams, credentials),
+  arbitrary: fc.oneof(framings, refusals, unknownMembers, openStreams, credentials, hostileStreams),
 };

@@ -62,6 +62,8 @@ export function peersPage(): string {
     '  and `retry:` fields, one `data:` line of a mebibyte, an event written a few bytes at a time (split',
     '  mid-line and mid-UTF-8). The transcript keeps the events as a standard',
     '  parser reads them; STREAM-FRAMING grades what the client does after them.',
+    '- `hostileStream`: after its first event every stream sends a line, or an event, that never ends (24 MiB,',
+    '  then held open); the task completes behind it. STREAM-BOUNDS grades a client that has no bound.',
     '- `refuseStreams`: every streaming call is refused before any event, in the form SDK servers answer',
     '  one (a plain JSON error, the same with no Content-Type, an event stream of the one error); no task',
     '  is minted. STREAM-REFUSAL fails a client that reports success with nothing done.',

@@ -1,0 +1,44 @@
+/**
+ * STREAM-BOUNDS (issue 40, hostile streams): after its first event the peer's stream sends a line, or
+ * an event, that never ends (runtime.hostileStream). The listener counts the bytes it wrote and who
+ * ended the stream; the rule tells a client that gave the stream up within a bound of its own from
+ * one that had none, and a success taken from the stuck stream from one the client saw.
+ */
+import { describe, expect, it } from 'vitest';
+import { HOSTILE_STREAM_BYTES, type HttpEvent, type WireEvent } from '../harness/core/transcript.js';
+import { recorder } from './helpers/regrade.js';
+
+const { record, regrade, checkOf } = recorder();
+const stream = (events: WireEvent[]) => events.find((e): e is HttpEvent => e.kind === 'http' && e.rpc?.method === 'SendStreamingMessage')!;
+
+describe('STREAM-BOUNDS', () => {
+  it('the reference gives each hostile stream up past its 4 MiB bound, closes it, and follows the task to its end: PASS', { timeout: 120_000 }, async () => {
+    for (const id of ['stream-bounds/no-line-end', 'stream-bounds/endless-event']) {
+      const r = await record('reference', id);
+      const s = stream(r.transcript);
+      expect(s.streamEnd?.by, id).toBe('client');
+      expect(s.streamBytes!, id).toBeGreaterThan(4 * 1024 * 1024);
+      expect(s.streamBytes!, id).toBeLessThan(HOSTILE_STREAM_BYTES);
+      expect(checkOf(r, 'STREAM-BOUNDS'), id).toMatchObject({
+        verdict: 'PASS',
+        reason: expect.stringMatching(/gave the stream #\d+ up after .* MiB .* saw task \S+ end/),
+      });
+      expect(r.verdict, id).toBe('PASS');
+    }
+  });
+
+  it('no bound: all 24 MiB taken before the stream was closed, NON_STRICT at convention; a success reported without the task seen to end is harm', {
+    timeout: 120_000,
+  }, async () => {
+    const r = await record('naive:buffers-without-bound', 'stream-bounds/no-line-end');
+    expect(stream(r.transcript).streamBytes).toBeGreaterThanOrEqual(HOSTILE_STREAM_BYTES);
+    expect(checkOf(r, 'STREAM-BOUNDS')).toMatchObject({ verdict: 'NON_STRICT', level: 'convention' });
+    // The reference's run, its follow-up taken away: a report of success with only the stuck stream behind it.
+    const ok = await record('reference', 'stream-bounds/endless-event');
+    const s = stream(ok.transcript);
+    const cut = ok.transcript.filter((e) => e.kind !== 'http' || e.seq <= s.seq);
+    const c = checkOf(regrade(ok, cut, { claims: { ...ok.claims!, decision: 'proceeded' } }), 'STREAM-BOUNDS');
+    expect([c.verdict, c.basis]).toEqual(['FAIL', 'harm']);
+    expect(c.reason).toMatch(/never ended its event, and the client reported proceeded without having seen the task end/);
+  });
+});
