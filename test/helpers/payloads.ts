@@ -156,8 +156,8 @@ export function payloadProblems(r: ScenarioResult, count: { v1: number; v03: num
       // JSON-RPC over HTTP answers 200, errors included; another status is an HTTP-level answer (a 401 challenge, a 415, a 413), outside JSON-RPC.
       if (e.status !== 200) continue;
       const sent = b.events ? b.events : b.json !== undefined ? [b.json] : [];
-      // Members the scenario added on purpose (runtime.unknownFields): the rest of the answer is checked as it is.
-      const bodies = e.note?.includes('(runtime.unknownFields:') ? sent.map(withoutFuture) : sent;
+      // Members and values the scenario added on purpose (runtime.unknownFields, runtime.futureValues): the rest is checked as it is.
+      const bodies = /\(runtime\.(unknownFields|futureValues):/.test(e.note ?? '') ? sent.map(withoutFuture) : sent;
       if (e.status === 200 && bodies.length === 0 && !b.events)
         add(e.seq, what, [`a 200 answer to a JSON-RPC call that is not JSON (${b.contentType ?? 'no content type'})`]);
       // HTTP+JSON and gRPC answer with the response itself, no envelope (a gRPC error has no message: its trailers say it).
