@@ -152,10 +152,15 @@ async function answer({ ctx, wire, runtime, versions }: Serving, call: WireCall,
         ev.note = `scripted: a value no protocol version defines, ${future === 'state' ? 'a task state' : 'a kind of artifact part'} (runtime.futureValues: ${future})`;
     };
     if ('stream' in out) {
-      // A stream's events carry the oddity from its first state or artifact on: marked when it opens.
-      if (reshape) mark();
       const framed = sseFramer(rt.sseFraming);
-      const encode = (e: Record<string, unknown>) => (reshape ? reshapedFrame(wire.frame(call, e), reshape) : wire.frame(call, e));
+      // A stream is marked by the first event the peer really changed (a WORKING state, an artifact), not when it opens.
+      const encode = (e: Record<string, unknown>) => {
+        const plain = wire.frame(call, e);
+        if (!reshape) return plain;
+        const f = reshapedFrame(plain, reshape);
+        if (f !== plain && !ctx.transcript.isSealed) mark();
+        return f;
+      };
       const events = eventStream(ctx, ev, out.stream, (e) => framed(encode(e)), rt.streamsStayOpen === true);
       // An event stream written in small pieces apart in time (sseFraming.split), or turned hostile after its first event; gRPC frames no SSE.
       if (wire.binding === 'GRPC') return wire.stream(call, events);

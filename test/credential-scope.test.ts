@@ -47,7 +47,7 @@ describe('CREDENTIAL-SCOPE', () => {
     const secretToRpc = r.transcript.map((e) => (e === rpc ? { ...rpc, headers: { ...rpc.headers, authScheme: 'Basic', authDigest: '000000000000' } } : e));
     const leaked = checkOf(regrade(r, secretToRpc), 'CREDENTIAL-SCOPE');
     expect([leaked.verdict, leaked.basis]).toEqual(['FAIL', 'harm']);
-    expect(leaked.reason).toMatch(/the client secret \(Basic\) sent to .*\/rpc, which is not the token endpoint/);
+    expect(leaked.reason).toMatch(/HTTP Basic credentials \(the client secret\) sent to .*\/rpc, which is not the token endpoint/);
     const bare = r.transcript.map((e) => (e.kind === 'http' ? { ...e, headers: { ...e.headers, authorization: undefined } } : e));
     expect(checkOf(regrade(r, bare), 'CREDENTIAL-SCOPE').verdict).toBe('INFORMATIONAL');
   });

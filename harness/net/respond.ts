@@ -127,7 +127,20 @@ export function endOf(transcript: Transcript, ev: HttpEvent, by: 'peer' | 'clien
   if (!ev.streamEnd && !transcript.isSealed) ev.streamEnd = { by, t: Math.round(transcript.elapsed()) };
 }
 
-/** The most characters of one line the listener's record of a stream holds: a legal event is at most about 1 MiB. */
+/** Resolves when the response can take more, or is gone. */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
+/** The most characters of one line or event the listener's record of a stream holds: a legal event is at most 2 MiB (docs/scenario.schema.json, lineBytes). */
 const HELD_MAX = 4 * 1024 * 1024;
 
 /** Passes an event stream on chunk by chunk, keeping its events on the event as they go, until it ends or the client goes. */
@@ -152,20 +165,32 @@ async function stream(
   ev.responseBody = rec;
   const budget = { chars: 0, room: (chars: number) => keepOn(ev, chars) };
   // Events are added while the run records: a sealed transcript is graded and never changes.
-  const parser = createParser({ onEvent: (e) => void (!transcript.isSealed && addStreamEvent(rec, e.data, budget)) });
+  // Characters since the last event: what one event has taken so far.
+  let pending = 0;
+  const parser = createParser({
+    onEvent: (e) => {
+      pending = 0;
+      if (!transcript.isSealed) addStreamEvent(rec, e.data, budget);
+    },
+  });
   const dec = new TextDecoder();
   let last = '';
   // Text held until a line end comes: a line fed in pieces costs the parser its whole length again each
-  // time. Past HELD_MAX of one line (a hostile stream's, runtime.hostileStream) the record stops reading.
+  // time. Past HELD_MAX in one line or one event (a hostile stream's, runtime.hostileStream) the record
+  // stops reading, says so, and lets go of what it held.
   let held = '';
   let gaveUp = false;
   const feed = (text: string) => {
     if (gaveUp) return;
     held += text;
-    if (!/[\r\n]/.test(text)) {
-      if (held.length > HELD_MAX) gaveUp = true;
+    pending += text.length;
+    if (held.length > HELD_MAX || pending > HELD_MAX) {
+      gaveUp = true;
+      held = '';
+      if (!transcript.isSealed) rec.truncated = `an event of more than ${HELD_MAX} characters with no end: the events before it kept`;
       return;
     }
+    if (!/[\r\n]/.test(text)) return;
     parser.feed(held);
     held = '';
   };
@@ -182,8 +207,9 @@ async function stream(
       const text = dec.decode(value, { stream: true });
       if (text) last = text;
       feed(text);
-      res.write(value);
       if (!transcript.isSealed) ev.streamBytes = (ev.streamBytes ?? 0) + value.length;
+      // The client's pace, not the peer's: what it has not taken is not written (streamBytes counts what it could read).
+      if (!res.write(value)) await drained(res);
     }
     // A CR at the very end is a line end (no LF can follow it any more): the last event of a stream of lone-CR line ends is kept.
     feed(last.endsWith('\r') ? '\n' : '');

@@ -93,14 +93,21 @@ const refusals: fc.Arbitrary<GeneratedCase> = fc
     ),
   );
 
-/** Members no version defines: none (the control), beside the answer's own, or in every object of it; polled or streamed. */
+/** Members or values no version defines: none (the control), a member beside the answer's own or in every object of it, a task state, a kind of part; polled or streamed. */
 const unknownMembers: fc.Arbitrary<GeneratedCase> = fc
   .record({
-    depth: fc.option(fc.constantFrom<'top' | 'every'>('top', 'every'), { freq: 4, nil: undefined }),
+    odd: fc.option(fc.constantFrom<'top' | 'every' | 'state' | 'part'>('top', 'every', 'state', 'part'), { freq: 4, nil: undefined }),
     completion: fc.constantFrom<CompletionPath>('poll', 'stream'),
   })
   .chain((k) =>
-    streamCase('unknown-fields', ['TOLERANT-DECODING'], k.completion, k.depth ? { unknownFields: k.depth } : {}, k.depth ? ['unknown-fields'] : [], 8000),
+    streamCase(
+      'unknown-fields',
+      ['TOLERANT-DECODING'],
+      k.completion,
+      k.odd === 'state' || k.odd === 'part' ? { futureValues: k.odd } : k.odd ? { unknownFields: k.odd } : {},
+      k.odd ? ['unknown-fields'] : [],
+      8000,
+    ),
   );
 
 /** After its first event, a line or an event that never ends (the control: polling, where no stream need be opened). */

@@ -12,7 +12,7 @@
 import type { Source } from '../../../sources.js';
 import type { HttpEvent } from '../../../transcript.js';
 import { verdict, wireEvidence } from '../../../verdict.js';
-import { readCard } from '../../../vocabulary/card-view.js';
+import { httpAuthSchemes, readCard } from '../../../vocabulary/card-view.js';
 import { https, type GradeInput } from '../../evidence.js';
 import { binds, informational, met, notBinding, type RuleOf } from '../../rule.js';
 
@@ -57,14 +57,20 @@ function urlOf(s: string): URL | undefined {
   }
 }
 
-/** Where each kind of credential may go: the token endpoints for the client secret; those origins and the card's interfaces for a token. */
-function accepting(x: GradeInput): { secret: URL[]; token: Set<string> } {
+/**
+ * Where each kind of credential may go: HTTP Basic (the client secret) to the token endpoints, and to
+ * the card's interfaces where the card lists an HTTP Basic scheme; any other Authorization to the
+ * interfaces and the token endpoints' origins.
+ */
+function accepting(x: GradeInput): { secret: URL[]; basicAtInterfaces: boolean; interfaces: Set<string>; token: Set<string> } {
   const secret = tokenUrls(x.card);
-  const interfaces = readCard(x.card).interfaces.flatMap((i) => {
+  const view = readCard(x.card);
+  const interfaces = view.interfaces.flatMap((i) => {
     const u = urlOf(i.url);
     return u ? [u.origin] : [];
   });
-  return { secret, token: new Set([...interfaces, ...secret.map((u) => u.origin)]) };
+  const basicAtInterfaces = Object.values(httpAuthSchemes(view)).some((s) => s.toLowerCase() === 'basic');
+  return { secret, basicAtInterfaces, interfaces: new Set(interfaces), token: new Set([...interfaces, ...secret.map((u) => u.origin)]) };
 }
 
 /** Why a credentialed request went where it should not, or undefined where it was accepted there. */
@@ -72,9 +78,9 @@ function misplaced(e: HttpEvent, a: ReturnType<typeof accepting>): string | unde
   const scheme = e.headers.authScheme ?? '';
   const path = e.path.split('?')[0]!;
   if (/^basic$/i.test(scheme))
-    return a.secret.some((u) => u.origin === e.origin && u.pathname === path)
+    return a.secret.some((u) => u.origin === e.origin && u.pathname === path) || (a.basicAtInterfaces && a.interfaces.has(e.origin))
       ? undefined
-      : `the client secret (Basic) sent to ${e.origin}${path}, which is not the token endpoint the card names`;
+      : `HTTP Basic credentials (the client secret) sent to ${e.origin}${path}, which is not the token endpoint the card names`;
   return a.token.has(e.origin)
     ? undefined
     : `${scheme || 'an Authorization'} credential sent to ${e.origin}${path}, an origin no interface or token endpoint of the card is on`;
@@ -95,7 +101,7 @@ export const CREDENTIAL_SCOPE: RuleOf<'CREDENTIAL-SCOPE'> = {
   ],
   grades: [
     {
-      when: 'an Authorization header on a request to an origin that is neither an interface of the card nor its token endpoint (the CDN serving the card, another vendor’s host), or the client secret anywhere but the token endpoint',
+      when: 'an Authorization header on a request to an origin that is neither an interface of the card nor its token endpoint (the CDN serving the card, another vendor’s host), or HTTP Basic (the client secret) anywhere but the token endpoint (or an interface whose card lists HTTP Basic)',
       verdict: 'FAIL (harm: a credential given to a party the card never named)',
     },
     { when: 'every credential on record went to the token endpoint (the secret) or to the card’s interfaces (the token)', verdict: 'PASS' },

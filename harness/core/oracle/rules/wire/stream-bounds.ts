@@ -12,7 +12,6 @@ import type { Source } from '../../../sources.js';
 import { HOSTILE_STREAM_BYTES, type HttpEvent } from '../../../transcript.js';
 import { claimEvidence, verdict, wireEvidence } from '../../../verdict.js';
 import { decisionSeq, rpcCalls, terminalSeenAt } from '../../evidence.js';
-import { namesTask } from '../../knowledge.js';
 import { binds, harm, informational, met, notBinding, type RuleOf } from '../../rule.js';
 import { GET_TASK_AFTER_STREAM, grpcOnly, STREAMS } from './shared.js';
 
@@ -36,7 +35,7 @@ export const STREAM_BOUNDS: RuleOf<'STREAM-BOUNDS'> = {
   grades: [
     { when: 'a report of `proceeded` or `downgraded` before the client saw the task end', verdict: 'FAIL (harm: a success taken from a broken stream)' },
     {
-      when: 'the client never gave the stream up: it was still open when the run ended, it closed it only after taking all 24 MiB the peer wrote, or it closed it only to cancel the task (its deadline) with no read of the task between',
+      when: 'the client never gave the stream up: it was still open when the run ended, it closed it only after taking all 24 MiB the peer wrote (at the client’s pace), or it held it into the last quarter of its deadline',
       verdict: 'NON_STRICT (convention: no bound)',
     },
     { when: 'the client closed the stream, and followed the task to its end or reported the failure', verdict: 'PASS' },
@@ -74,18 +73,14 @@ export const STREAM_BOUNDS: RuleOf<'STREAM-BOUNDS'> = {
         `the stream #${first.seq} never ended its ${x.scenario.peer.runtime.hostileStream === 'no-line-end' ? 'line' : 'event'}, and the client reported ${decision} without having seen the task end`,
         [told, claimEvidence(`decision: ${decision}`)],
       );
-    // No bound: the stream still open when the run ended, closed only after it had taken all the peer would write, or
-    // closed only to cancel the task (its deadline), with no read of the task between: the client never gave it up itself.
-    const calls = rpcCalls(x);
-    const afterClose = (e: HttpEvent, methods: string[]) =>
-      calls.find((c) => c.seq > e.seq && methods.includes(c.rpc!.method) && (!task || namesTask(c, task.id)));
+    // No bound: the stream still open when the run ended, closed only after it had taken all the peer would write
+    // (the listener writes at the client's pace), or held until the client's deadline was all but spent.
+    const late = x.scenario.deadlineMs * 0.75;
     const why = (e: HttpEvent): string | undefined => {
       if (e.streamEnd?.by !== 'client') return `still open when the run ended, after ${MiB(e.streamBytes ?? 0)} of a line or event without end`;
       if ((e.streamBytes ?? 0) >= HOSTILE_STREAM_BYTES) return `it closed it only after taking all ${MiB(e.streamBytes ?? 0)} of a line or event without end`;
-      const read = afterClose(e, ['GetTask', 'SubscribeToTask', 'ListTasks']);
-      const cancel = afterClose(e, ['CancelTask']);
-      if (cancel && (!read || cancel.seq < read.seq))
-        return `it closed it, after ${MiB(e.streamBytes ?? 0)} of a line or event without end, only to cancel the task at #${cancel.seq} (its deadline), reading nothing of the task between`;
+      if (e.streamEnd.t >= late)
+        return `it held it until its deadline: closed at ${e.streamEnd.t} ms of a ${x.scenario.deadlineMs} ms deadline, after ${MiB(e.streamBytes ?? 0)} of a line or event without end`;
       return undefined;
     };
     const open = streams.filter((e) => why(e) !== undefined);

@@ -7,8 +7,9 @@
  * stream events (runtime.unknownFields), and nothing else differs from a healthy run: a client that
  * then gives up, or never reports, stopped on them. A SHOULD: NON_STRICT. The same for an artifact
  * part whose content is a kind no version defines (runtime.futureValues `part`: in v1.0 a member the
- * proto does not have). A task state no version defines (`state`) the spec does not speak of: the
- * proto's own "unknown or indeterminate state" is the reading, convention. What the stop costs (a task
+ * proto does not have; v0.3's is an unknown value of `kind`, convention). A task state no version
+ * defines (`state`) the spec does not speak of: the proto's own "unknown or indeterminate state" is
+ * the reading, convention. Polling on after the answers showed the task ended is a sign, convention. What the stop costs (a task
  * left working, a message sent again) is the cross-cutting rules' to grade, as harm; a success
  * reported before a known terminal state came is WIRE-DEADLINE's.
  */
@@ -60,7 +61,7 @@ export const TOLERANT_DECODING: RuleOf<'TOLERANT-DECODING'> = {
     },
     {
       when: 'a report of `proceeded` or `downgraded`, but three or more GetTask of a task after an answer had shown it ended (the answers were not read)',
-      verdict: 'NON_STRICT (at the level above)',
+      verdict: 'NON_STRICT (convention: a sign the answers were not read)',
     },
     { when: 'the client went on past every such answer and reported `proceeded` or `downgraded`', verdict: 'PASS' },
     { when: 'no answer carrying an unknown member reached the client (it called nothing, or only over gRPC)', verdict: 'INFORMATIONAL' },
@@ -80,6 +81,8 @@ export const TOLERANT_DECODING: RuleOf<'TOLERANT-DECODING'> = {
   grade(b, x) {
     if (!b.binds) return informational(b.reason);
     const state = !x.scenario.peer.runtime.unknownFields && x.scenario.peer.runtime.futureValues === 'state';
+    // v0.3 names a part's kind in a field it defines (`kind`): an unknown kind is an unknown value there, not an unrecognized field.
+    const value = state || (!x.scenario.peer.runtime.unknownFields && x.scenario.peer.dialect === 'a2a-v0.3');
     const oddity = x.scenario.peer.runtime.unknownFields ? 'a member' : state ? 'a task state' : 'a kind of artifact part';
     const carrying = rpcCalls(x).filter((e) => MARK.test(e.note ?? '') && !failed(e));
     if (carrying.length === 0) return informational(`no answer carrying ${oddity} no protocol version defines reached the client`);
@@ -101,7 +104,8 @@ export const TOLERANT_DECODING: RuleOf<'TOLERANT-DECODING'> = {
           wireEvidence(unread.again[0]!.seq, 'GetTask again'),
           ...shown,
         ],
-        { basis: 'duty', level: state ? 'convention' : 'SHOULD' },
+        // Polling on is a sign the answers were not read, not proof of how they were decoded: convention.
+        { basis: 'duty', level: 'convention' },
       );
     if (decision === 'proceeded' || decision === 'downgraded')
       return met(
@@ -115,9 +119,9 @@ export const TOLERANT_DECODING: RuleOf<'TOLERANT-DECODING'> = {
         : `reported ${decision ?? 'nothing it could be read by'}${x.claims?.errorClass ? ` (${x.claims.errorClass})` : ''}`;
     return verdict(
       'NON_STRICT',
-      `the client ${what} after #${first.seq} (${first.rpc!.method}), an answer whose one oddity was ${oddity} no protocol version defines; the card and the task were otherwise healthy, and ${state ? 'the proto reads a state it cannot name as indeterminate, not as an end' : '§5.7 asks a client to ignore unrecognized fields'}`,
+      `the client ${what} after #${first.seq} (${first.rpc!.method}), an answer whose one oddity was ${oddity} no protocol version defines; the card and the task were otherwise healthy, and ${state ? 'the proto reads a state it cannot name as indeterminate, not as an end' : value ? 'no text of the spec speaks of a value it does not define' : '§5.7 asks a client to ignore unrecognized fields'}`,
       [...shown, ...(x.claims ? [claimEvidence(`decision: ${x.claims.decision}`)] : [])],
-      { basis: 'duty', level: state ? 'convention' : 'SHOULD' },
+      { basis: 'duty', level: value ? 'convention' : 'SHOULD' },
     );
   },
 };
