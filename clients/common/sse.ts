@@ -92,10 +92,6 @@ async function* bodyEvents(body: ReadableStream<Uint8Array>, mistakes: SseMistak
         const { done, value } = await reader.read();
         if (done) break;
         pending += value.length;
-        if (pending > MAX_EVENT_BYTES && !mistakes.unbounded) {
-          await reader.cancel().catch(() => undefined);
-          throw new Error(`an event of more than ${MAX_EVENT_BYTES} bytes with no end: the stream given up as broken`);
-        }
         // The naive mistake: a read is taken for whole lines, decoded alone and parsed by a fresh parser.
         if (mistakes.perChunk) parser = fresh();
         const text = mistakes.perChunk ? new TextDecoder().decode(value) : decoder.decode(value, { stream: true });
@@ -105,6 +101,11 @@ async function* bodyEvents(body: ReadableStream<Uint8Array>, mistakes: SseMistak
         }
         feed(text);
         wake?.();
+        // Counted after the read is parsed: an event this read completed is delivered, and only what follows it counts.
+        if (pending > MAX_EVENT_BYTES && !mistakes.unbounded) {
+          await reader.cancel().catch(() => undefined);
+          throw new Error(`an event of more than ${MAX_EVENT_BYTES} bytes with no end: the stream given up as broken`);
+        }
       }
       feed(decoder.decode());
       if (held) parser.feed(held);
