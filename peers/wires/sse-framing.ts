@@ -61,15 +61,13 @@ export function sseFramer(f: SseFraming | undefined): (frame: string | Uint8Arra
   };
 }
 
-/** Bytes of a hostile stream's endless line or event the peer writes before it stops writing (and holds the stream open). */
-export const HOSTILE_BYTES = HOSTILE_STREAM_BYTES;
 const HOSTILE_CHUNK = 64 * 1024;
 
 /**
  * An event stream that turns hostile after its first event (runtime.hostileStream): the first event
  * as the runtime wrote it (the Task, so the client knows its task), then a line with no end
  * (`no-line-end`) or `data:` lines that never end in a blank line (`endless-event`), 64 KiB every few
- * milliseconds up to HOSTILE_BYTES, then nothing: the stream held open until the client closes it.
+ * milliseconds up to HOSTILE_STREAM_BYTES, then nothing: the stream held open until the client closes it.
  * The task goes on behind it.
  */
 export function hostileAfterFirst(events: ReadableStream<Uint8Array>, kind: 'no-line-end' | 'endless-event'): ReadableStream<Uint8Array> {
@@ -92,7 +90,7 @@ export function hostileAfterFirst(events: ReadableStream<Uint8Array>, kind: 'no-
         return;
       }
       // Written out: nothing more, and the stream held open until the client (or the run's end) closes it.
-      if (sent >= HOSTILE_BYTES) return new Promise<void>(() => {});
+      if (sent >= HOSTILE_STREAM_BYTES) return new Promise<void>(() => {});
       await new Promise((r) => setTimeout(r, 4));
       c.enqueue(piece);
       sent += piece.length;
