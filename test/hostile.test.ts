@@ -465,7 +465,9 @@ describe.concurrent('signals, crashes and pipes (the real CLI in child processes
       expect((await next.exit).code, next.stderr()).toBe(0);
       expect(next.stderr()).toMatch(/a previous run died/);
       await settle(killed.tmp);
-      return [...leftByCli(killed.tmp), ...stillRunning(pids)];
+      const left = [...leftByCli(killed.tmp), ...stillRunning(pids)];
+      // What the reaper said it killed, beside what it left: the record's start time and the folder's birth decide it.
+      return left.length ? [...left, `the next run said: ${/a previous run died.*/.exec(next.stderr())?.[0] ?? next.stderr()}`] : [];
     },
   );
 

@@ -169,6 +169,22 @@ describe('a failure met while the harness lagged is confirmed on a drained lane'
     expect((await confirm(starvedRun, async () => (reruns++, result('PASS', false)))).verdict).toBe('PASS');
     expect(reruns).toBe(1);
   });
+
+  it('a NON_STRICT that rests on time (a stream held into the deadline) is confirmed too; one the wire shows at any speed is not, even in a starved run', async () => {
+    let runs = 0;
+    const again = async () => (runs++, result('PASS', false));
+    const late = await confirm(result('NON_STRICT', true, 'deadline'), again);
+    expect(late.verdict).toBe('PASS');
+    expect(late.attempts).toEqual([expect.objectContaining({ verdict: 'NON_STRICT' })]);
+    expect(runs).toBe(1);
+    const duty = { ...result('NON_STRICT', true, 'duty'), lag: { loopDelayMaxMs: 500, loopLostMs: 2000, wallMs: 3000, lagged: true } } as ScenarioResult;
+    expect((await confirm(duty, again)).attempts).toBeUndefined();
+    expect(runs).toBe(1);
+    // A FAIL is decided by its FAIL checks: a NON_STRICT duty beside a timeout does not make it the wire's.
+    const check = (verdict: string, basis: string) => ({ rule: 'R', verdict, reason: '', evidence: [], basis }) as ScenarioResult['checks'][number];
+    expect(restsOnTime({ verdict: 'FAIL', checks: [check('FAIL', 'incomplete'), check('NON_STRICT', 'duty')] })).toBe(true);
+    expect(restsOnTime({ verdict: 'NON_STRICT', checks: [check('NON_STRICT', 'deadline'), check('NON_STRICT', 'duty')] })).toBe(false);
+  });
 });
 
 describe('through the runner, with the lag made for real', () => {

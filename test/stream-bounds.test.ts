@@ -32,13 +32,18 @@ describe('STREAM-BOUNDS', () => {
   }, async () => {
     const r = await record('naive:buffers-without-bound', 'stream-bounds/no-line-end');
     expect(stream(r.transcript).streamBytes).toBeGreaterThanOrEqual(HOSTILE_STREAM_BYTES);
-    expect(checkOf(r, 'STREAM-BOUNDS')).toMatchObject({ verdict: 'NON_STRICT', level: 'convention' });
+    // All of it taken: the wire's at any speed (basis duty).
+    expect(checkOf(r, 'STREAM-BOUNDS')).toMatchObject({ verdict: 'NON_STRICT', level: 'convention', basis: 'duty' });
     // The reference's run, its follow-up taken away: a report of success with only the stuck stream behind it.
     const ok = await record('reference', 'stream-bounds/endless-event');
     const s = stream(ok.transcript);
     const cut = ok.transcript.filter((e) => e.kind !== 'http' || e.seq <= s.seq);
     const c = checkOf(regrade(ok, cut, { claims: { ...ok.claims!, decision: 'proceeded' } }), 'STREAM-BOUNDS');
     expect([c.verdict, c.basis]).toEqual(['FAIL', 'harm']);
+    // Had the reference closed its stream only in the deadline's last quarter (with less than all of it taken): NON_STRICT
+    // resting on time (basis deadline), confirmed on a drained lane when the harness lagged.
+    const held = ok.transcript.map((e) => (e.kind === 'http' && e.seq === s.seq ? { ...e, streamEnd: { by: 'client' as const, t: ok.deadlineMs * 0.8 } } : e));
+    expect(checkOf(regrade(ok, held), 'STREAM-BOUNDS')).toMatchObject({ verdict: 'NON_STRICT', basis: 'deadline' });
     expect(c.reason).toMatch(/never ended its event, and the client reported proceeded without having seen the task end/);
   });
 });

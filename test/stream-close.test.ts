@@ -51,7 +51,8 @@ describe('STREAM-CLOSE', () => {
       return e;
     });
     const c = checkOf(regrade(r, waited), 'STREAM-CLOSE');
-    expect(c).toMatchObject({ verdict: 'NON_STRICT', level: 'convention' });
+    // It rests on time (basis deadline): met while the harness lagged, it is confirmed before it is reported.
+    expect(c).toMatchObject({ verdict: 'NON_STRICT', level: 'convention', basis: 'deadline' });
     expect(c.reason).toMatch(/it waited on the stream, not on the event/);
   });
 

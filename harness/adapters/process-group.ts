@@ -7,7 +7,7 @@
  * are seen while it lives (its process tree, sampled), so one that left the group, cleared its
  * environment and lost its parent is still known. harness/runner/infrastructure/workspace.ts kills by all three.
  */
-import { readdirSync, readFileSync, readlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The environment variable that marks a client process as one of a run's. */
@@ -85,11 +85,7 @@ export function sampleTrees(): void {
         if (!m.has(pid)) {
           m.set(pid, ticks.get(pid)!);
           // On disk too, as a process group is: after a SIGKILL of this process, the next run's reaper finds it there.
-          try {
-            writeFileSync(join(dir, 'procs', String(pid)), ticks.get(pid)!, { mode: 0o600 });
-          } catch {
-            // the run is being torn down
-          }
+          writeRecord(dir, pid, ticks.get(pid)!);
         }
         break;
       }
@@ -121,10 +117,21 @@ export function registerProcessGroup(runDir: string, pgid: number): void {
     GROUPS.set(runDir, m);
   }
   m.set(pgid, startTicks(pgid) ?? '');
+  // The environment mark still finds the process if the run is being torn down.
+  writeRecord(runDir, pgid, startTicks(pgid) ?? '');
+}
+
+/**
+ * Writes `procs/<pid>` whole or not at all (a temporary name, then a rename): a SIGKILL between the
+ * file's creation and its write would leave the next run's reaper an empty start time, which it never believes.
+ */
+function writeRecord(runDir: string, pid: number, ticks: string): void {
+  const temp = join(runDir, 'procs', `.${pid}.${process.pid}`);
   try {
-    writeFileSync(join(runDir, 'procs', String(pgid)), startTicks(pgid) ?? '', { mode: 0o600 });
+    writeFileSync(temp, ticks, { mode: 0o600 });
+    renameSync(temp, join(runDir, 'procs', String(pid)));
   } catch {
-    // the run is being torn down; the environment mark still finds the process
+    // the run is being torn down
   }
 }
 

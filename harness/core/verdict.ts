@@ -41,7 +41,8 @@ export const absentEvidence = (source: 'wire' | 'ledger', fact: string): Evidenc
  *   canceled, or ran out of its own time): never worded as a refusal;
  * - `no-credit`: a rejection the wire cannot credit (the card was never read);
  * - `record`: a degradation the client did not record (NON_STRICT at the rule's level);
- * - `deadline`: no decision by the deadline; `crash`: the client gave no valid answer;
+ * - `deadline`: no decision by the deadline, or a duty met only late (a stream held into the deadline): a
+ *   verdict that rests on time, confirmed on a drained lane when the harness lagged; `crash`: the client gave no valid answer;
  * - `claims`: the client's report contradicts the ledger;
  * - `met`: the rule's duty was met; `not-binding`: the rule does not bind here;
  * - `unsupported`: the client declined the task class; `harness`: the harness failed;

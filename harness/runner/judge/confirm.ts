@@ -1,6 +1,6 @@
 /**
  * A failure is the client's only where it does not rest on the harness's own delay (DESIGN.md §3).
- * A TIMEOUT, or a FAIL that rests on time (restsOnTime), that a run got while the harness lagged
+ * A TIMEOUT, or a FAIL or NON_STRICT that rests on time (restsOnTime), that a run got while the harness lagged
  * (lag.ts) is run again on a drained lane,
  * where nothing else of the harness's runs: a failure that does not come back there is not graded as
  * the client's; one that does is, whatever the load. Every attempt is kept (`attempts`) with its
@@ -11,8 +11,12 @@ import { checkBehind, type Attempt, type ScenarioResult } from '../../core/resul
 /** Attempts in all, the first included: the failure met while the harness lagged, and its re-run on a drained lane. */
 export const MAX_ATTEMPTS = 2;
 
-/** The verdicts a lagged run must confirm before they are reported. */
-const isFailure = (r: Pick<ScenarioResult, 'verdict'>) => r.verdict === 'FAIL' || r.verdict === 'TIMEOUT';
+/** The verdicts a lagged run must confirm before they are reported: a NON_STRICT that rests on time too (a stream held into the deadline). */
+const isFailure = (r: Pick<ScenarioResult, 'verdict'>) => r.verdict === 'FAIL' || r.verdict === 'TIMEOUT' || r.verdict === 'NON_STRICT';
+
+/** The checks that decided a verdict: those at its grade (a FAIL's FAIL and TIMEOUT checks, a NON_STRICT's NON_STRICT ones). */
+const deciding = (r: Pick<ScenarioResult, 'verdict' | 'checks'>) =>
+  r.checks.filter((c) => (r.verdict === 'NON_STRICT' ? c.verdict === 'NON_STRICT' : c.verdict === 'FAIL' || c.verdict === 'TIMEOUT'));
 
 /**
  * Why a check can rest on time: no decision by the deadline, a task started and not seen through, a
@@ -30,11 +34,11 @@ const EVIDENT_BASES = new Set(['up-front', 'duty', 'record', 'crash', 'assertion
 const EVIDENT_RULES = new Set(['WIRE-NO-BLIND-RETRY', 'SPEC-A2A-VERSION', 'SPEC-TLS-VERIFY']);
 
 /**
- * Whether a failure rests on time: a TIMEOUT or a failing check of a kind a slow harness can cause,
- * and no failing check the wire shows whatever the speed (that one is reported as it came).
+ * Whether a failure rests on time: a TIMEOUT or a deciding check of a kind a slow harness can cause,
+ * and no deciding check the wire shows whatever the speed (that one is reported as it came).
  */
 export function restsOnTime(r: Pick<ScenarioResult, 'verdict' | 'checks'>): boolean {
-  const failing = r.checks.filter((c) => c.verdict === 'FAIL' || c.verdict === 'TIMEOUT');
+  const failing = deciding(r);
   const timed = (c: (typeof failing)[number]) =>
     c.verdict === 'TIMEOUT' || TIMING_BASES.has(c.basis ?? '') || (TIMING_RULES.has(c.rule) && c.basis !== 'crash');
   const stall = failing.some((c) => TIMING_RULES.has(c.rule) && c.basis !== 'crash');
@@ -60,7 +64,9 @@ export const starved = (r: Pick<ScenarioResult, 'lag'>) =>
  * on time, or of any kind where the harness owed the run most of its time.
  */
 export function needsConfirmation(r: ScenarioResult, failing: (r: ScenarioResult) => boolean = isFailure): boolean {
-  return failing(r) && r.lag?.lagged === true && (restsOnTime(r) || starved(r)) && r.outcome.kind !== 'unsupported' && r.outcome.kind !== 'error';
+  // A starved run's NON_STRICT is confirmed only where it rests on time: a duty missed on a request is the wire's however slow the run.
+  const timed = restsOnTime(r) || (starved(r) && r.verdict !== 'NON_STRICT');
+  return failing(r) && r.lag?.lagged === true && timed && r.outcome.kind !== 'unsupported' && r.outcome.kind !== 'error';
 }
 
 function attemptOf(r: ScenarioResult): Attempt {
