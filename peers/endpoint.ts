@@ -198,7 +198,10 @@ function refused(ev: HttpEvent, r: WireRefusal, raw: string): Response {
 
 export function endpoint(ctx: PeerRunContext, url: string, wire: Wire, runtime: Runtime, incidents: Incidents): RequestHandler {
   const rt = runtime.description;
-  const serving: Serving = { ctx, wire, runtime, versions: versionsAt(runtime.card, url) };
+  // The main interface of a card that claims a version its endpoint does not speak (runtime.speaks): it takes the wire's own.
+  const declared = versionsAt(runtime.card, url);
+  const versions = rt.speaks && !declared.has(wire.protocolVersion) ? new Set([wire.protocolVersion]) : declared;
+  const serving: Serving = { ctx, wire, runtime, versions };
   const handle = async ({ request }: { request: Request }) => {
     const ev = eventOf(ctx, request);
     // Over the run's event budget (a flood): answer without recording.

@@ -61,8 +61,10 @@ export function composePeer(desc: PeerDescription, ctx: PeerRunContext, parts: P
   const auth = rt.auth ? authParts(rt.auth, ctx, vars.tokenUrl!) : undefined;
   const runtime = createRuntime({ runtime: rt, card: own.readCard(card), ctx, ...(rt.extendedCard ? { extendedCard: fillCard(rt.extendedCard, vars) } : {}) });
   const incidents = incidentsOf(runtime);
+  // The main interface speaks the peer's dialect, or the one runtime.speaks names whatever the card declares for it.
+  const main = rt.speaks ? dialectOf(rt.speaks).wire : own.wire;
   const interfaces = [
-    { url: rpcUrl, wire: own.wire },
+    { url: rpcUrl, wire: main },
     ...others
       .flatMap((e) => (vars[e.placeholder] === undefined ? [] : [{ url: vars[e.placeholder]!, wire: e.wire }]))
       .filter((i) => offers(card, i.url, i.wire)),

@@ -202,6 +202,47 @@ const scenarios: Scenario[] = [
     deadlineMs: 3000,
     expect: 'PASS',
   },
+  {
+    id: 'dialect/claims-1.0-speaks-0.3',
+    rule: 'SPEC-INTERFACE-SELECTION',
+    title: 'A card that declares 1.0 for an endpoint that speaks only v0.3',
+    description:
+      'supportedInterfaces declares JSON-RPC at 1.0, and the endpoint there speaks v0.3 only (runtime.speaks): SendMessage gets -32601, message/send works. A gateway that rewrote its card before its wire.',
+    expectation:
+      'Call the interface the card declares (§8.3.2), then report the refusal with no task; a client that also speaks v0.3 may re-send there as message/send and complete. Never a success from the refusal.',
+    spec,
+    peer: {
+      factory: 'contoso-control',
+      card: v1Card([{ url: '{{rpcUrl}}', protocolVersion: '1.0' }]),
+      runtime: { ...runtime, speaks: 'a2a-v0.3' },
+      signals: versionSignal('/supportedInterfaces'),
+    },
+    profileConstraints: { dialects: ['a2a-v1'] },
+    intent,
+    deadlineMs: 3000,
+    expect: 'PASS',
+  },
+  {
+    id: 'dialect/claims-0.3-speaks-1.0',
+    rule: 'SPEC-INTERFACE-SELECTION',
+    title: 'A v0.3 card for an endpoint that speaks only v1.0',
+    description:
+      'The card is a v0.3 card (protocolVersion 0.3.0), and its endpoint speaks v1.0 only (runtime.speaks): message/send without A2A-Version is read as 0.3 and answered -32009 (§3.6.2), SendMessage with A2A-Version 1.0 works. An agent whose SDK put an old default in its card.',
+    expectation:
+      'Call the interface the card declares, then report the refusal with no task; a client that also speaks v1.0 may re-send as SendMessage and complete. Never a success from the refusal.',
+    spec,
+    peer: {
+      factory: 'contoso-control',
+      dialect: 'a2a-v0.3',
+      card: v03Card,
+      runtime: { ...runtime, speaks: 'a2a-v1' },
+      signals: versionSignal('/protocolVersion'),
+    },
+    profileConstraints: { dialects: ['a2a-v0.3'] },
+    intent,
+    deadlineMs: 3000,
+    expect: 'PASS',
+  },
 ];
 
 export default defineScenarios(scenarios);

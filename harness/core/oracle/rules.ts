@@ -55,9 +55,10 @@ import { STREAM_BOUNDS } from './rules/wire/stream-bounds.js';
  * subscription to a task the client has: no report of success before it saw the task end; 10 CREDENTIAL-SCOPE, credentials only where the
  * card accepts them; 11 TOLERANT-DECODING reads values no version defines too, and answers the client
  * did not read; 12 STREAM-FRAMING binds an event split across TCP writes; 13 STREAM-BOUNDS, a
- * line or event that never ends).
+ * line or event that never ends; 14 SPEC-INTERFACE-SELECTION grades a card that claims a version its
+ * endpoint does not speak, and a subscription refused as the task's end (§9.4.6) counts as seeing it end).
  */
-export const RULESET_VERSION = 'seed-000@3+seed-001@1+seed-003@1+a2a-1.0.1@13';
+export const RULESET_VERSION = 'seed-000@3+seed-001@1+seed-003@1+a2a-1.0.1@14';
 
 /** Every rule, in the order of their stable ids. */
 const REGISTRY = [

@@ -5,9 +5,10 @@
 import type { HttpEvent } from '../../../transcript.js';
 import { claimEvidence, verdict, wireEvidence } from '../../../verdict.js';
 import { dialectOfVersion, cardPointer } from '../../../vocabulary/card-view.js';
-import { failed as failedCall, rpcCalls, situationOf } from '../../evidence.js';
+import { failed as failedCall, messageReplies, rpcCalls, situationOf } from '../../evidence.js';
 import { creditRejection, mustComplete } from '../../graders.js';
-import { binds, informational, met, notBinding, signal, upFrontMiss, type Binding, type RuleOf, type Situation } from '../../rule.js';
+import { binds, harm, informational, met, notBinding, signal, upFrontMiss, type Binding, type RuleOf, type Situation } from '../../rule.js';
+import type { Verdict } from '../../../verdict.js';
 
 /** A card's interfaces, in its order, with the dialect each speaks. */
 const interfacesOf = (s: Situation) => s.card.interfaces.map((i) => ({ ...i, dialect: dialectOfVersion(i.protocolVersion) }));
@@ -21,6 +22,17 @@ const bindingsOf = (s: Situation): readonly string[] => s.profile.bindings ?? ['
 const firstUsable = (s: Situation): Iface | undefined => {
   const spoken = s.profile.dialects ?? ['a2a-v1'];
   return interfacesOf(s).find((i) => i.dialect && spoken.includes(i.dialect) && bindingsOf(s).includes(i.protocolBinding));
+};
+
+/**
+ * The selected interface where the card claims a version its endpoint does not speak (runtime.speaks):
+ * the client could not know before its first call, and that call's refusal (-32601, -32009, an HTTP
+ * 404) is the first it hears of it.
+ */
+const claimedNotSpoken = (s: Situation): Iface | undefined => {
+  const first = firstUsable(s);
+  const speaks = s.truth.runtime.speaks;
+  return first && speaks && first.dialect !== speaks ? first : undefined;
 };
 
 const urlOf = (e: HttpEvent) => `${e.origin}${e.path.split('?')[0]}`;
@@ -140,11 +152,18 @@ export const SPEC_INTERFACE_SELECTION: RuleOf<'SPEC-INTERFACE-SELECTION'> = {
     },
     { when: 'the same: declined after reading the card, no call', verdict: 'PASS (not over-rejection: the card offers nothing the client can use)' },
     {
+      when: 'a card that claims a version its endpoint does not speak (the other dialect’s method names get -32601): the client reported the refusal with no task, or re-sent in the dialect the endpoint speaks and completed the task',
+      verdict: 'PASS (the first call was where §8.3.2 says; the card, not the client, was wrong)',
+    },
+    { when: 'the same: a report of `proceeded` or `downgraded` and no task minted', verdict: 'FAIL (harm: a success from refusals)' },
+    {
       when: 'the selected interface sets `tenant`: a request without it, or with another value; one that sets none: a request with one',
       verdict: 'FAIL (MUST, §8.3.2 rule 4)',
     },
   ],
   notBinding: ["a card with no interface at all (not this rule's question: the card's validity is)"],
+  // The card that claims a version its endpoint does not speak (runtime.speaks).
+  motivatedBy: ['BerriAI/litellm#30795', 'a2aproject/a2a-samples#599'],
   applies(s) {
     const ifaces = interfacesOf(s);
     if (ifaces.length === 0) return notBinding('the card offers no interface');
@@ -168,6 +187,12 @@ export const SPEC_INTERFACE_SELECTION: RuleOf<'SPEC-INTERFACE-SELECTION'> = {
     const index = ifaces.findIndex((i) => i.url === first.url && i.protocolBinding === first.protocolBinding && i.protocolVersion === first.protocolVersion);
     const which = onlyJsonRpc ? `#${index} of the card's JSON-RPC interfaces` : `#${index} of the card's interfaces (${first.protocolBinding})`;
     const tenant = first.tenant ? `, with tenant ${JSON.stringify(first.tenant)} in every request` : '';
+    const claimed = claimedNotSpoken(s);
+    if (claimed)
+      return binds(
+        `the card declares ${which} at ${claimed.protocolVersion}, and its endpoint speaks ${s.truth.runtime.speaks} only: the client selects it (${by}) and hears otherwise only from its first call's refusal; it reports the refusal, or re-sends in the dialect the endpoint speaks and completes the task`,
+        ['reject', 'proceed'],
+      );
     // v0.3.0 §5.6.3 reads a card's url, preferredTransport and additionalInterfaces: a card in v1.0's format has none of them,
     // so a client that speaks only v0.3 may decline it as unreadable; if it proceeds, only on the 0.3 interface.
     if (!spoken.includes('a2a-v1') && s.card.dialect !== 'a2a-v0.3')
@@ -185,6 +210,8 @@ export const SPEC_INTERFACE_SELECTION: RuleOf<'SPEC-INTERFACE-SELECTION'> = {
     if (!b.binds) return informational(b.reason);
     const s = situationOf(x);
     const calls = rpcCalls(x);
+    const claimed = claimedNotSpoken(s);
+    if (claimed) return gradeClaimNotSpoken(x, claimed, calls, b.reason);
     if (b.acceptable.includes('reject') && b.acceptable.includes('proceed')) {
       if (calls.length === 0)
         return creditRejection(x, "declined before any call a card in v1.0's format, which v0.3.0 §5.6.3 gives a client that speaks only v0.3 no way to read");
@@ -263,3 +290,35 @@ export const SPEC_INTERFACE_SELECTION: RuleOf<'SPEC-INTERFACE-SELECTION'> = {
       : done;
   },
 };
+
+/**
+ * A card that claims a version its endpoint does not speak: the first call to the selected interface
+ * is refused (-32601 for the other dialect's method names, -32009, a 404), and no task comes of it.
+ * The client reports that refusal (a decision other than proceeded, no task): PASS; or re-sends in the
+ * dialect the endpoint speaks and completes the task: PASS (a re-send after a refusal that minted
+ * nothing is no second task). A success reported from refusals alone is harm; no report is
+ * WIRE-DEADLINE's; a blind re-send of the same call WIRE-NO-BLIND-RETRY's.
+ */
+function gradeClaimNotSpoken(x: Parameters<typeof mustComplete>[0], first: Iface, calls: HttpEvent[], why: string): Verdict {
+  if (calls.length === 0)
+    return creditRejection(
+      x,
+      `declined before any call, though the card declares ${first.protocolVersion} at ${first.url} (the claim was not put to the test; declining is not over-rejection here, since the intent cannot be completed there in the dialect declared)`,
+    );
+  const refused = calls.find((e) => cameTo(e, first) && failedCall(e));
+  const trail = (refused ? [refused] : calls.slice(0, 3)).map((e) => wireEvidence(e.seq, answerOf(e)));
+  // Adapted: a task (or a direct Message) came of a re-send in the dialect the endpoint speaks.
+  if (x.tasks.length > 0 || messageReplies(x).length > 0) return mustComplete(x, why);
+  const decision = x.outcome.kind === 'reported' ? x.claims?.decision : undefined;
+  if (!decision) return informational(`no report (${x.outcome.kind}) after the refused call: WIRE-DEADLINE grades it`, trail);
+  if (decision === 'proceeded' || decision === 'downgraded')
+    return harm(
+      `reported ${decision}, but ${refused ? `#${refused.seq} was refused and ` : ''}no task exists: the card's version claim was not checked against the answers`,
+      [...trail, claimEvidence(`decision: ${decision}`)],
+    );
+  if (!refused) return mustComplete(x, why);
+  return met(
+    `called the interface the card declares at ${first.protocolVersion} (${first.url}); it refused #${refused.seq} (${refused.rpcError ? refused.rpcError.code : refused.status}), and the client reported it (${decision}) with no task minted`,
+    [...trail, claimEvidence(`decision: ${decision}${x.claims?.notes ? ` — ${x.claims.notes}`.slice(0, 200) : ''}`)],
+  );
+}

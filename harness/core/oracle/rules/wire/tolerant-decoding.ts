@@ -67,6 +67,7 @@ export const TOLERANT_DECODING: RuleOf<'TOLERANT-DECODING'> = {
     { when: 'no answer carrying an unknown member reached the client (it called nothing, or only over gRPC)', verdict: 'INFORMATIONAL' },
   ],
   notBinding: ['the peer sends only members and values the protocol defines', 'a card that offers gRPC only (protobuf carries no member by name)'],
+  motivatedBy: ['a2aproject/a2a-rs#81'],
   applies(s) {
     const { unknownFields: depth, futureValues: future } = s.truth.runtime;
     if (!depth && !future) return notBinding('the peer sends only members and values the protocol defines');
