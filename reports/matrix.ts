@@ -7,26 +7,47 @@
 import { makeBadge } from 'badge-maker';
 import type { Matrix, MatrixClient, MatrixEntry } from '../harness/core/matrix.js';
 import { LEVELS } from '../harness/core/sources.js';
-import { markdownCode } from '../harness/core/text.js';
+import { markdownCode, printableInline } from '../harness/core/text.js';
+import { h } from 'preact';
+import { renderToString } from 'preact-render-to-string';
 import { VERDICT_KINDS } from '../harness/core/verdict.js';
 import { renderMatrixHtml } from './html/matrix.js';
 import { renderReports, type RenderedReport } from './index.js';
 
 const COLOURS = { 1: 'brightgreen', 2: 'yellow', none: 'lightgrey' } as const;
 
-/** The badge's words: `tier 1 · a2a-conformance 0.1.0 · ruleset …`. */
-export function badgeMessage(m: Pick<Matrix, 'harness' | 'ruleset'>, c: MatrixClient): string {
-  return `${c.tier.label}${c.tier.selection ? ' (a selection)' : ''} · a2a-conformance ${m.harness.version} · ruleset ${m.ruleset}`;
+/** The badge's left side: what it is about, short enough for a README (about 150 px with the tier). */
+export const BADGE_LABEL = 'A2A client';
+
+/** The badge's words: the tier alone (`tier 1`, `unranked`), and `(selection)` for a run of some of the scenarios. */
+export function badgeMessage(c: Pick<MatrixClient, 'tier'>): string {
+  return `${c.tier.label}${c.tier.selection ? ' (selection)' : ''}`;
 }
 
-/** The endpoint JSON of shields-style services (https://shields.io/badges/endpoint-badge). */
-export function badgeEndpoint(m: Pick<Matrix, 'harness' | 'ruleset'>, c: MatrixClient) {
-  return { schemaVersion: 1, label: 'A2A conformance', message: badgeMessage(m, c), color: COLOURS[c.tier.tier ?? 'none'] };
+/**
+ * What the badge stands for, in full: its `<title>` (a hover text, and what a screen reader gives):
+ * the client and version, the tier and any selection, the harness's version and the ruleset. The
+ * client's name and version are its own text, kept printable.
+ */
+export function badgeTitle(m: Pick<Matrix, 'harness' | 'ruleset'>, c: Pick<MatrixClient, 'tier' | 'name' | 'version'>): string {
+  const selection = c.tier.selection ? ` (a selection: ${c.tier.selection})` : '';
+  return `A2A client conformance of ${printableInline(c.name)} ${printableInline(c.version)}: ${c.tier.label}${selection} · a2a-conformance ${m.harness.version} · ruleset ${m.ruleset}`;
 }
 
-export function badgeSvg(m: Pick<Matrix, 'harness' | 'ruleset'>, c: MatrixClient): string {
-  const e = badgeEndpoint(m, c);
-  return makeBadge({ label: e.label, message: e.message, color: e.color }) + '\n';
+/**
+ * The endpoint JSON of shields-style services (https://shields.io/badges/endpoint-badge): only the
+ * keys that format has, since shields answers "invalid response data" to any other; the details are
+ * the SVG's title and matrix.json's.
+ */
+export function badgeEndpoint(c: Pick<MatrixClient, 'tier'>) {
+  return { schemaVersion: 1, label: BADGE_LABEL, message: badgeMessage(c), color: COLOURS[c.tier.tier ?? 'none'] };
+}
+
+export function badgeSvg(m: Pick<Matrix, 'harness' | 'ruleset'>, c: Pick<MatrixClient, 'tier' | 'name' | 'version'>): string {
+  const e = badgeEndpoint(c);
+  // badge-maker titles it "label: message"; the title is the whole claim instead, escaped as text.
+  const svg = makeBadge({ label: e.label, message: e.message, color: e.color });
+  return `${svg.replace(/<title>[^<]*<\/title>/, renderToString(h('title', null, badgeTitle(m, c))))}\n`;
 }
 
 /** The matrix as Markdown: tiers, then clients × levels. */
@@ -88,7 +109,7 @@ export function renderMatrixReports(m: Matrix, entries: MatrixEntry[]): Rendered
       notes.push(...p.notes.map((n) => `${e.client.name} (properties): ${n}`));
     }
     files.push({ name: `badges/${e.client.id}.svg`, text: badgeSvg(m, e.client) });
-    files.push({ name: `badges/${e.client.id}.json`, text: JSON.stringify(badgeEndpoint(m, e.client), null, 2) + '\n' });
+    files.push({ name: `badges/${e.client.id}.json`, text: JSON.stringify(badgeEndpoint(e.client), null, 2) + '\n' });
   }
   files.push({ name: 'summary.md', text: renderMatrixMarkdown(m) });
   files.push({ name: 'matrix.json', text: JSON.stringify(m, null, 2) + '\n' });

@@ -264,8 +264,15 @@ describe('tiers: what a client may not be credited with (found by review)', () =
     const c = matrix.clients[0]!;
     expect(c.id).toBe('client');
     expect(c.tier.selection).toBe('selected by --rule R0');
-    const svg = renderMatrixReports(matrix, entries).files.find((f) => f.name === 'badges/client.svg')!.text as string;
-    expect(svg).toContain('tier 2 (a selection) · a2a-conformance');
+    const files = renderMatrixReports(matrix, entries).files;
+    const svg = files.find((f) => f.name === 'badges/client.svg')!.text as string;
+    // About 150 px, the tier on its face; the rest of the claim in its title.
+    expect(Number(/<svg[^>]* width="(\d+)"/.exec(svg)![1])).toBeLessThanOrEqual(200);
+    expect(svg).toContain('>tier 2 (selection)</text>');
+    expect(svg).toContain(`: tier 2 (a selection: selected by --rule R0) · a2a-conformance ${matrix.harness.version} · ruleset ${matrix.ruleset}</title>`);
+    // Shields answers "invalid response data" to any key its endpoint format lacks.
+    const endpoint = JSON.parse(files.find((f) => f.name === 'badges/client.json')!.text as string);
+    expect(endpoint).toEqual({ schemaVersion: 1, label: 'A2A client', message: 'tier 2 (selection)', color: 'yellow' });
   });
 });
 
@@ -391,8 +398,12 @@ describe('matrix and report, end to end (in this process)', () => {
     expect(matrix.clients.map((c: { name: string }) => c.name)).toEqual(['reference', 'naive:never-cancels']);
     for (const c of matrix.clients) {
       // A run of --rule is a selection, and its badge says so.
-      expect(readFileSync(join(out, c.badge.svg), 'utf8')).toContain(`A2A conformance: ${c.tier.label} (a selection) · a2a-conformance`);
-      expect(JSON.parse(readFileSync(join(out, c.badge.endpoint), 'utf8'))).toMatchObject({ schemaVersion: 1, label: 'A2A conformance' });
+      expect(readFileSync(join(out, c.badge.svg), 'utf8')).toContain(`: ${c.tier.label} (a selection: selected by --rule`);
+      expect(JSON.parse(readFileSync(join(out, c.badge.endpoint), 'utf8'))).toMatchObject({
+        schemaVersion: 1,
+        label: 'A2A client',
+        message: `${c.tier.label} (selection)`,
+      });
       expect(readFileSync(join(out, c.report), 'utf8')).toContain(c.name);
     }
     const html = readFileSync(join(out, 'index.html'), 'utf8');

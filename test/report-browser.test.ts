@@ -457,6 +457,10 @@ describe('the conformance matrix in Chromium', () => {
           expect(await card.getAttribute('data-tier')).toBe(c.tier.label);
           // The badge is inline (data:) and drawn: the page needs no other file.
           expect(await card.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+          // At its own size, whole: at most 200 px, never scaled into a strip.
+          const [natural, shown] = await card.locator('img').evaluate((img: HTMLImageElement) => [img.naturalWidth, img.getBoundingClientRect().width]);
+          expect(natural).toBeLessThanOrEqual(200);
+          expect(Math.round(shown!)).toBe(natural);
           expect(await card.locator('.blockers > li').count()).toBe(c.tier.blockers.length);
         }
         expect(await page.locator('table.rules tbody tr').count()).toBe(matrix.rules.length);
