@@ -31,7 +31,8 @@ export function badgeMessage(c: Pick<MatrixClient, 'tier'>): string {
  */
 export function badgeTitle(m: Pick<Matrix, 'harness' | 'ruleset'>, c: Pick<MatrixClient, 'tier' | 'name' | 'version'>): string {
   const selection = c.tier.selection ? ` (a selection: ${c.tier.selection})` : '';
-  return `A2A client conformance of ${printableInline(c.name)} ${printableInline(c.version)}: ${c.tier.label}${selection} · a2a-conformance ${m.harness.version} · ruleset ${m.ruleset}`;
+  const set = c.tier.requirements && c.tier.requirements !== m.ruleset ? ` · requirement set ${c.tier.requirements}` : '';
+  return `A2A client conformance of ${printableInline(c.name)} ${printableInline(c.version)}: ${c.tier.label}${selection} · a2a-conformance ${m.harness.version} · ruleset ${m.ruleset}${set}`;
 }
 
 /**

@@ -13,6 +13,9 @@ import { compareRuns, regressed } from '../harness/runner/judge/compare.js';
 import { buildMatrix } from '../harness/runner/judge/matrix.js';
 import { summarize } from '../harness/runner/judge/policy.js';
 import { tierOf } from '../harness/runner/judge/tiers.js';
+import { loadRequirementSet, requirementSets, type RequirementSet } from '../harness/runner/judge/requirements.js';
+import { RULE_IDS, RULESET_VERSION } from '../harness/core/oracle/rules.js';
+import { FAMILY_IDS } from '../harness/core/family-ids.js';
 import { schemaValidator } from '../harness/runner/load/json-schema.js';
 import { readmeMatrixRow, renderMatrixReports } from '../reports/matrix.js';
 import { renderMarkdown } from '../reports/markdown.js';
@@ -273,6 +276,49 @@ describe('tiers: what a client may not be credited with (found by review)', () =
     // Shields answers "invalid response data" to any key its endpoint format lacks.
     const endpoint = JSON.parse(files.find((f) => f.name === 'badges/client.json')!.text as string);
     expect(endpoint).toEqual({ schemaVersion: 1, label: 'A2A client', message: 'tier 2 (selection)', color: 'yellow' });
+  });
+});
+
+describe('frozen requirement sets (docs/requirements/): a tier against the set a vendor published', () => {
+  const base = tenMust();
+  const frozen: RequirementSet = {
+    ruleset: 'r@1',
+    scenarios: base.results.map((r) => r.id),
+    rules: [...Array.from({ length: 10 }, (_, i) => `R${i}`), 'ALWAYS'],
+    families: FAMILIES.filter((f) => f !== 'wire'),
+  };
+  // The next release: one more scenario (the client fails it, with harm), one more cross-cutting rule (its check fails in s0), one more family.
+  const next: RequirementSet = { ruleset: 'r@2', scenarios: [...frozen.scenarios, 'x/added'], rules: [...frozen.rules, 'NEW-RULE'], families: FAMILIES };
+  const grown = run([
+    ...base.results.map((r) => (r.id === 's0' ? { ...r, checks: [...r.checks, check('NEW-RULE', 'FAIL', 'MUST')] } : r)),
+    result('x/added', [check('R1', 'FAIL', 'MUST', 'harm')]),
+    result('vendor/own', [check('VENDOR:mine', 'PASS', 'vendor')]),
+  ]);
+  const fams = props(FAMILIES.map((f) => family(f)));
+
+  it('adding a scenario, a rule and a family to the catalogue does not change a tier computed against the earlier set; it is said what was not scored', () => {
+    const before = tierOf(base, fams, { set: frozen, current: frozen });
+    expect(before).toMatchObject({ tier: 1, requirements: 'r@1', notScored: { scenarios: 0, checks: 0 } });
+    const against = tierOf(grown, fams, { set: frozen, current: next });
+    expect(against).toMatchObject({ tier: 1, requirements: 'r@1', notScored: { scenarios: 1, checks: 1 }, mustRules: before.mustRules, harm: 0 });
+    expect(against.properties).toEqual({ given: true, passed: 5, families: 5 });
+    // Against the newer set (or none) the same run is unranked: the added scenario's harm and the new rule's FAIL count.
+    expect(tierOf(grown, fams, { set: next, current: next })).toMatchObject({ tier: null, requirements: 'r@2', notScored: { scenarios: 0, checks: 0 } });
+    expect(tierOf(grown, fams).tier).toBeNull();
+  });
+
+  it('the current set is the catalogue (npm run requirements); every shipped set names its own ruleset; an unknown one is refused, naming those there are', async () => {
+    const { loadCatalogue } = await import('../harness/runner/load/catalogue.js');
+    const { scenarioFiles } = await import('../harness/cli/context.js');
+    const current = loadRequirementSet();
+    expect(current.ruleset).toBe(RULESET_VERSION);
+    expect(current.scenarios).toEqual((await loadCatalogue(await scenarioFiles(undefined))).map((e) => e.scenario.id).sort());
+    expect(current.rules).toEqual([...RULE_IDS]);
+    expect(current.families).toEqual([...FAMILY_IDS]);
+    for (const name of requirementSets()) expect(loadRequirementSet(name).ruleset).toBe(name);
+    // An earlier set scores fewer scenarios, never another shape.
+    expect(requirementSets().length).toBeGreaterThanOrEqual(2);
+    expect(() => loadRequirementSet('no-such@1')).toThrow(/no requirement set "no-such@1"; this package has .*a2a-1\.0\.1@14/);
   });
 });
 

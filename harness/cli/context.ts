@@ -23,6 +23,7 @@ export const load = {
   expectations: () => import('../runner/judge/expectations.js'),
   merge: () => import('../runner/judge/merge.js'),
   matrix: () => import('../runner/judge/matrix.js'),
+  requirements: () => import('../runner/judge/requirements.js'),
   compare: () => import('../runner/judge/compare.js'),
   matrixReports: () => import('../../reports/matrix.js'),
   resultsInput: () => import('./results-input.js'),

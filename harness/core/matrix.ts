@@ -40,6 +40,10 @@ export interface TierResult {
   properties: { given: boolean; passed: number; families: number };
   /** What keeps it from the next tier up (empty at Tier 1). */
   blockers: TierBlocker[];
+  /** The frozen requirement set the tier was computed against (docs/requirements/<ruleset>.json). */
+  requirements?: string;
+  /** What ran but the set does not score: built-in scenarios, and checks of rules, added after it. */
+  notScored?: { scenarios: number; checks: number };
 }
 
 export const MATRIX_SCHEMA = 'a2a-conformance/matrix@1';

@@ -52,6 +52,14 @@ function ClientCard({ c, badge }: { c: MatrixClient; badge: string }) {
         {t.selection ? <span class="muted"> (a selection: {t.selection})</span> : null}
         {t.withheld ? <span class="muted"> — {t.withheld}</span> : null}
       </div>
+      {t.requirements ? (
+        <div class="muted" data-requirements={t.requirements}>
+          scored against the requirement set {t.requirements}
+          {t.notScored && (t.notScored.scenarios || t.notScored.checks)
+            ? `; not scored (added after it): ${t.notScored.scenarios} scenario(s), ${t.notScored.checks} check(s)`
+            : ''}
+        </div>
+      ) : null}
       <img src={`data:image/svg+xml;base64,${Buffer.from(badge).toString('base64')}`} alt={`badge: ${t.label}`} data-badge={c.badge.svg} />
       <div class="muted">
         MUST and security rules: {t.mustRules.passed} of {t.mustRules.graded} graded pass ({t.mustRules.exercised} exercised) · harm {t.harm} · property

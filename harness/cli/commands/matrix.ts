@@ -30,6 +30,7 @@ interface MatrixOpts {
   runs?: number;
   seed?: number;
   workers?: number;
+  requirements?: string;
 }
 
 /** One client of the matrix: a built-in one, or a command with the name it is shown by while it runs. */
@@ -51,6 +52,7 @@ export function register(program: Command): void {
     .addOption(ruleOption())
     .option('--out <dir>', 'where the matrix goes: index.html, matrix.json, summary.md, badges/, clients/<id>/', 'conformance-matrix')
     .option('--strict', 'treat NON_STRICT as unexpected', false)
+    .option('--requirements <ruleset>', 'score the tiers against this frozen requirement set (docs/requirements/; default: the current ruleset)')
     .option('--deadline-multiplier <x>', 'scale every scenario deadline (slow machines)', multiplierOf, 1)
     .option('--no-properties', 'skip the property families (a client cannot reach tier 1 without them)')
     .option('--runs <n>', 'generated cases per property family (default 100, what tier 1 asks)', (v) => wholeNumber('--runs', v, 1, 1_000_000))
@@ -92,6 +94,8 @@ async function matrixAction(opts: MatrixOpts): Promise<void> {
   const empty = filtersProblem(catalogue, opts.rule, undefined, {});
   if (empty) throw new UsageError(empty);
   if (!opts.properties && opts.runs !== undefined) throw new UsageError('--runs sets the property runs, and --no-properties skips them: give one of the two');
+  // A requirement set that does not exist is said before any client runs.
+  if (opts.requirements) (await load.requirements()).loadRequirementSet(opts.requirements);
   const { checkOutput } = await load.output();
   checkOutput('--out', opts.out);
   const seed = opts.seed ?? Math.floor(Math.random() * 2 ** 31);
@@ -156,7 +160,7 @@ async function matrixAction(opts: MatrixOpts): Promise<void> {
     if (err instanceof RunInterrupted || err instanceof Stopped || stop.received) throw new Stopped(stop.received ?? 'SIGINT');
     throw err;
   }
-  await writeMatrix(runs, opts.out, stop);
+  await writeMatrix(runs, opts.out, stop, [], opts.requirements);
 }
 
 /**
@@ -164,13 +168,13 @@ async function matrixAction(opts: MatrixOpts): Promise<void> {
  * several clients): the clients' tiers printed, the exit code set. `stop` is the command's signal
  * handler, disposed whatever happens.
  */
-export async function writeMatrix(runs: RunResults[], out: string, stop: Interruptible, notes: string[] = []): Promise<void> {
+export async function writeMatrix(runs: RunResults[], out: string, stop: Interruptible, notes: string[] = [], requirements?: string): Promise<void> {
   let rendered: RenderedReport;
   let matrix: Matrix;
   try {
     const { buildMatrix } = await load.matrix();
     const { renderMatrixReports } = await load.matrixReports();
-    const built = buildMatrix(runs);
+    const built = buildMatrix(runs, undefined, requirements);
     matrix = built.matrix;
     rendered = renderMatrixReports(matrix, built.entries);
   } catch (err) {
@@ -190,6 +194,12 @@ function matrixSummary(m: Matrix, dir: string): string {
   for (const c of m.clients)
     lines.push(
       `  ${c.tier.label.padEnd(9)} ${printableInline(`${c.name} ${c.version}`)}${c.tier.blockers.length ? ` — kept from the next tier by: ${c.tier.blockers.map((b) => b.condition).join('; ')}` : ''}`,
+    );
+  // Scored against an earlier requirement set: what it leaves out is said, not hidden.
+  const set = m.clients.find((c) => c.tier.requirements && c.tier.requirements !== m.ruleset)?.tier;
+  if (set)
+    lines.push(
+      `  scored against the requirement set ${set.requirements} (the runs' ruleset is ${m.ruleset}): ${m.clients.map((c) => `${printableInline(c.name)} ${c.tier.notScored?.scenarios ?? 0} scenario(s) and ${c.tier.notScored?.checks ?? 0} check(s) not scored`).join('; ')}`,
     );
   const rel = relative(process.cwd(), dir);
   const at = rel.startsWith('..') ? dir : rel || '.';

@@ -21,8 +21,12 @@ export function register(program: Command): void {
     .option('--out <dir>', 'where the merged report goes', 'conformance-report')
     .option('--expectations <file>', 're-judge the merged results against this expectations file')
     .option('--strict', 'with --expectations: treat NON_STRICT as unexpected', false)
+    .option(
+      '--requirements <ruleset>',
+      "several clients: score the tiers against this frozen requirement set (docs/requirements/; default: the runs' own ruleset)",
+    )
     .option('--compare', 'compare two runs: the first results.json is the old one, the second the new (exit 1 on a regression); nothing is written')
-    .action(async (files: string[], opts: { out: string; expectations?: string; strict: boolean; compare?: boolean }) => {
+    .action(async (files: string[], opts: { out: string; expectations?: string; strict: boolean; compare?: boolean; requirements?: string }) => {
       if (opts.compare) return compareAction(files);
       const { parseExpectations, judge } = await load.expectations();
       const { mergeResults } = await load.merge();
@@ -40,8 +44,12 @@ export function register(program: Command): void {
       if (severalClients(runs) || mixed) {
         if (opts.expectations)
           throw new UsageError("--expectations re-judges one run: give the results of one client's run, or leave it out to write the matrix");
-        return matrixFrom(runs, opts.out, notes);
+        return matrixFrom(runs, opts.out, notes, opts.requirements);
       }
+      if (opts.requirements)
+        throw new UsageError(
+          "--requirements scores the tiers of a matrix: give the results of several clients, or a client's scenario run beside its property run",
+        );
       let merged = mergeResults(runs);
       if (opts.expectations) {
         const catalogue = [...merged.results.map((x) => x.id), ...merged.notRun.map((n) => n.id)];
@@ -63,7 +71,7 @@ export function register(program: Command): void {
 }
 
 /** The results of several clients: the matrix, written to --out as `matrix` writes it (every input read first). */
-async function matrixFrom(runs: RunResults[], out: string, notes: string[]): Promise<void> {
+async function matrixFrom(runs: RunResults[], out: string, notes: string[], requirements?: string): Promise<void> {
   (await load.output()).checkOutput('--out', out);
   const { interruptible } = await load.interrupt();
   await writeMatrix(
@@ -71,6 +79,7 @@ async function matrixFrom(runs: RunResults[], out: string, notes: string[]): Pro
     out,
     interruptible((l) => printErr(l + '\n'), 'the matrix'),
     notes,
+    requirements,
   );
 }
 

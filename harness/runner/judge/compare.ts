@@ -24,8 +24,8 @@ export interface Change {
 }
 
 export interface Comparison {
-  old: { client: string; startedAt: string };
-  new: { client: string; startedAt: string };
+  old: { client: string; startedAt: string; ruleset: string };
+  new: { client: string; startedAt: string; ruleset: string };
   regressions: Change[];
   improvements: Change[];
   /** Scenarios the old run graded (PASS, NON_STRICT) that the new one holds UNSUPPORTED: coverage lost, a regression. */
@@ -59,8 +59,8 @@ export function compareRuns(older: RunResults, newer: RunResults): Comparison {
   const before = new Map(older.results.map((r) => [r.id, r]));
   const after = new Map(newer.results.map((r) => [r.id, r]));
   const out: Comparison = {
-    old: { client: `${older.client.name} ${older.client.version}`, startedAt: older.startedAt },
-    new: { client: `${newer.client.name} ${newer.client.version}`, startedAt: newer.startedAt },
+    old: { client: `${older.client.name} ${older.client.version}`, startedAt: older.startedAt, ruleset: older.ruleset },
+    new: { client: `${newer.client.name} ${newer.client.version}`, startedAt: newer.startedAt, ruleset: newer.ruleset },
     regressions: [],
     improvements: [],
     uncovered: [],
@@ -107,6 +107,12 @@ export const regressed = (c: Comparison) => c.regressions.length > 0 || c.remove
 /** The comparison as text for a terminal (and a CI log). */
 export function comparisonText(c: Comparison): string {
   const lines = [`compared ${c.old.client} (${c.old.startedAt}) → ${c.new.client} (${c.new.startedAt})`];
+  // Graded by different rulesets, the two runs are scored against different requirement sets (docs/requirements/):
+  // a scenario only in the new run is new in the catalogue, not a change of the client.
+  if (c.old.ruleset !== c.new.ruleset)
+    lines.push(
+      `scored against different requirement sets: ${c.old.ruleset} → ${c.new.ruleset}; a scenario or rule added between them shows as only in the new run, and a tier compares only against one set (matrix --requirements)`,
+    );
   const row = (x: Change) => `  ${x.scenario}  ${x.from} → ${x.to}  ${x.rule} (${x.level})${x.why ? `: ${x.why}` : ''}`;
   lines.push(`regressions: ${c.regressions.length + c.removed.length + c.uncovered.length + c.families.filter(lostFamily).length}`);
   for (const x of c.regressions) lines.push(row(x));

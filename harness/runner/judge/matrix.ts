@@ -11,6 +11,8 @@ import { VERDICT_KINDS, type VerdictKind } from '../../core/verdict.js';
 import { MergeError } from '../../faults.js';
 import { mergeResults } from './merge.js';
 import { gradedChecks, tierOf } from './tiers.js';
+import { loadRequirementSet, requirementSets, type RequirementSet } from './requirements.js';
+import { RULESET_VERSION } from '../../core/oracle/rules.js';
 import { MATRIX_SCHEMA, type LevelCounts, type Matrix, type MatrixClient, type MatrixEntry } from '../../core/matrix.js';
 
 export { MATRIX_SCHEMA, type LevelCounts, type Matrix, type MatrixClient, type MatrixEntry };
@@ -46,7 +48,17 @@ function levelCounts(run: RunResults): Record<Level, LevelCounts> {
  * merged and its property runs merged (mergeResults: shards of one run). Every client needs a
  * scenario run; all must be graded by the same ruleset.
  */
-export function buildMatrix(runs: RunResults[], now = new Date()): { matrix: Matrix; entries: MatrixEntry[] } {
+/**
+ * The requirement set a matrix scores against: the one named, else the runs' own ruleset's where this
+ * package has it frozen (results of a ruleset without one are scored whole, as before sets existed).
+ */
+function scopeOf(ruleset: string, named?: string): { set: RequirementSet; current: RequirementSet } | undefined {
+  if (!named && !requirementSets().includes(ruleset)) return undefined;
+  const set = loadRequirementSet(named ?? ruleset);
+  return { set, current: requirementSets().includes(RULESET_VERSION) ? loadRequirementSet() : set };
+}
+
+export function buildMatrix(runs: RunResults[], now = new Date(), requirements?: string): { matrix: Matrix; entries: MatrixEntry[] } {
   if (runs.length === 0) throw new MergeError('nothing to put in a matrix');
   const groups = new Map<string, { scenario: RunResults[]; properties: RunResults[] }>();
   for (const r of runs) {
@@ -60,6 +72,7 @@ export function buildMatrix(runs: RunResults[], now = new Date()): { matrix: Mat
     throw new MergeError(
       `cannot compare clients graded by different rulesets (${ruleset} and ${other.ruleset}): run them with the same version of a2a-conformance`,
     );
+  const scope = scopeOf(ruleset, requirements);
   const used = new Set<string>();
   const entries: MatrixEntry[] = [];
   for (const g of groups.values()) {
@@ -73,7 +86,7 @@ export function buildMatrix(runs: RunResults[], now = new Date()): { matrix: Mat
     let id = slug(`${run.client.name}-${run.client.version}`);
     for (let n = 2; used.has(id); n++) id = `${slug(`${run.client.name}-${run.client.version}`)}-${n}`;
     used.add(id);
-    const tier = tierOf(run, properties);
+    const tier = tierOf(run, properties, scope);
     const client: MatrixClient = {
       id,
       name: run.client.name,

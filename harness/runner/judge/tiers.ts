@@ -12,6 +12,7 @@ import type { TierBlocker, TierResult } from '../../core/matrix.js';
 export type { TierBlocker, TierResult };
 import { FAMILY_IDS } from '../../core/family-ids.js';
 import { ruleById } from '../../core/oracle/rules.js';
+import { type RequirementSet, scoredBy } from './requirements.js';
 
 /** The property runs per family a Tier 1 client must pass (the `properties` default). */
 export const TIER1_RUNS = 100;
@@ -74,7 +75,11 @@ const strong = (l: Level) => l === 'MUST' || l === 'security';
  * The tier of one client: `run`, its scenario run (merged across shards), and `properties`, its
  * property run where there is one. The conditions, exactly as docs/tiers.md states them.
  */
-export function tierOf(run: RunResults, properties?: RunResults): TierResult {
+export function tierOf(given: RunResults, properties?: RunResults, scope?: { set: RequirementSet; current: RequirementSet }): TierResult {
+  // Against a frozen requirement set: what was added after it runs and is shown, but is not scored.
+  const scoped = scope ? scoredBy(given, scope.set, scope.current) : undefined;
+  const run = scoped?.run ?? given;
+  const familyIds = scope ? scope.set.families : FAMILY_IDS;
   const errors = run.results.filter((r) => r.verdict === 'ERROR');
   const checks = gradedChecks(run);
   const byRule = new Map<string, Check[]>();
@@ -99,14 +104,20 @@ export function tierOf(run: RunResults, properties?: RunResults): TierResult {
   // A family passes when it was swept at the tier's runs, did not fail, and graded the client at least once.
   const graded = (f: (typeof fams)[number]) => (f.verdicts.PASS ?? 0) + (f.verdicts.NON_STRICT ?? 0);
   const passes = (f: (typeof fams)[number]) => !f.failed && f.runs >= TIER1_RUNS && graded(f) > 0;
-  const passedFams = fams.filter((f) => FAMILY_IDS.includes(f.family) && passes(f));
+  const passedFams = fams.filter((f) => familyIds.includes(f.family) && passes(f));
   // A run of a selection (--rule, --scenario, --grep, --dialect) is ranked, and says so wherever its tier is shown.
   const filtered = run.notRun.find((n) => n.reason.startsWith('filtered out by'));
   const summary = {
     ...(filtered ? { selection: filtered.reason.replace(/^filtered out by /, 'selected by ') } : {}),
     mustRules: { graded: mustRules.length, passed: mustRules.length - failedRules.length, exercised: exercised.length },
     harm: harmful.length,
-    properties: { given: !!properties, passed: passedFams.length, families: FAMILY_IDS.length },
+    properties: { given: !!properties, passed: passedFams.length, families: familyIds.length },
+    ...(scoped
+      ? {
+          requirements: scoped.notScored.requirements,
+          notScored: { scenarios: scoped.notScored.scenarios.length, checks: scoped.notScored.rules.reduce((n, r) => n + r.checks, 0) },
+        }
+      : {}),
   };
   const unranked = (withheld: string, blockers: TierBlocker[] = []): TierResult => ({ tier: null, label: 'unranked', withheld, ...summary, blockers });
   if (errors.length)
@@ -177,9 +188,9 @@ export function tierOf(run: RunResults, properties?: RunResults): TierResult {
     });
   else {
     const short = [
-      ...FAMILY_IDS.filter((id) => !fams.some((f) => f.family === id)).map((family) => ({ family, why: 'not in the property run' })),
+      ...familyIds.filter((id) => !fams.some((f) => f.family === id)).map((family) => ({ family, why: 'not in the property run' })),
       ...fams
-        .filter((f) => !passes(f))
+        .filter((f) => familyIds.includes(f.family) && !passes(f))
         .map((f) => ({
           family: f.family,
           why: f.failed
