@@ -32,7 +32,7 @@ describe('a2a-conformance CLI', () => {
     expect(rules.code).toBe(0);
     expect(rules.stdout).toContain('SPEC-A2A-VERSION');
     expect(rules.stdout).toContain('source  A2A v1.0.1 §3.6.1 · MUST');
-    expect(rules.stdout).toContain('source  seed 000 Core Distinction (1) · seed');
+    expect(rules.stdout).toContain('source  docs/duties.md §1 Live input · seed');
   });
 
   it('exits 2 on bad arguments, with a message that says what to do', async () => {

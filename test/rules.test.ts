@@ -75,12 +75,17 @@ describe('the rule catalogue', () => {
     expect(checked).toBeGreaterThan(20);
   });
 
-  it('quotes its own documents as they stand: the test protocol (docs/protocol.md) and the conventions (docs/extensions.md)', () => {
+  it('quotes its own documents as they stand: the test protocol (docs/protocol.md), the conventions (docs/extensions.md) and the duties from the field (docs/duties.md), each shipped', () => {
     const own: Record<string, string> = {
       'a2a-conformance/1': plain(readFileSync(join(ROOT, 'docs/protocol.md'), 'utf8')),
       'docs/extensions.md': plain(readFileSync(join(ROOT, 'docs/extensions.md'), 'utf8')),
+      'docs/duties.md': plain(readFileSync(join(ROOT, 'docs/duties.md'), 'utf8')),
     };
-    const quotes = RULES.flatMap((r) => r.sources.filter((q) => own[q.doc]).map((q) => ({ r: r.id, q })));
+    const quotes = RULES.flatMap((r) => [...r.sources, ...(r.limits ?? [])].filter((q) => own[q.doc]).map((q) => ({ r: r.id, q })));
+    expect(quotes.filter((x) => x.q.doc === 'docs/duties.md').length).toBeGreaterThan(30);
+    // Every source a verdict cites is a document a user can read: the public spec and RFCs, or one this package ships.
+    const unreadable = RULES.flatMap((r) => [...r.sources, ...(r.limits ?? [])].filter((q) => /^seed|DESIGN/.test(q.doc)).map((q) => `${r.id}: ${q.doc}`));
+    expect(unreadable).toEqual([]);
     expect(quotes.length).toBeGreaterThan(3);
     for (const { r, q } of quotes) expect(own[q.doc], `${r}: ${q.doc} ${q.section}`).toContain(plain(q.quote));
   });
@@ -130,7 +135,7 @@ describe('the rule catalogue', () => {
       for (const s of r.sources) expect(text).toContain(s.quote);
     }
     expect(text).toContain('A2A v1.0.1 §3.6.1 · MUST');
-    expect(text).toContain('seed 000 Core Distinction (1) · seed');
+    expect(text).toContain('docs/duties.md §1 Live input · seed');
   });
 });
 

@@ -8,7 +8,7 @@
  * - `MUST`: an A2A MUST / MUST NOT / REQUIRED (or the test protocol's own MUST, said so in `doc`).
  * - `SHOULD`: an A2A SHOULD / RECOMMENDED.
  * - `security`: a SHOULD about verification that the harness holds as MUST, said openly in the rule.
- * - `seed`: an inference of the field reports that A2A v1.0 fields cannot express.
+ * - `seed`: a duty from incidents in the field that A2A v1.0 fields cannot express, stated in docs/duties.md.
  * - `convention`: only an extension URI of ours says it (docs/extensions.md).
  * - `vendor`: a scenario author's own assertion, in the author's words (docs/scenarios.md); no rule
  *   of the harness rests on it.
@@ -44,7 +44,7 @@ export function upFrontMissFails(l: Level): boolean {
 
 /** A quoted sentence a rule rests on. */
 export interface Source {
-  /** The document: `A2A v1.0.1`, `seed 000`, `RFC 9110`, `docs/extensions.md`, `a2a-conformance/1`… */
+  /** The document: `A2A v1.0.1`, `RFC 9110`, `docs/duties.md`, `docs/extensions.md`, `a2a-conformance/1`… */
   doc: string;
   /** Its section, as the document numbers or names it. */
   section: string;
@@ -65,7 +65,7 @@ export interface Limit {
   quote: string;
 }
 
-/** Short label of a source for reports: `A2A v1.0.1 §3.6.1 MUST`, `seed 000 §Core Distinction (seed)`. */
+/** Short label of a source for reports: `A2A v1.0.1 §3.6.1 MUST`, `docs/duties.md §1 Live input (seed)`. */
 export function sourceLabel(s: Pick<Source, 'doc' | 'section' | 'level'>): string {
   const sec = /^\d/.test(s.section) ? `§${s.section}` : s.section;
   return `${s.doc} ${sec} · ${s.level}`;

@@ -8,10 +8,10 @@ import { dutyLabel } from './rule.js';
 import { RULE_IDS, RULES, type Rule } from './rules.js';
 
 const FAMILY: Record<Rule['family'], string> = {
-  negotiation: 'Negotiation (seed 000): a valid card is a claim, not a contract',
+  negotiation: 'Negotiation (docs/duties.md §1–4): a valid card is a claim, not a contract',
   transport: 'Transport: server identity and protocol version',
-  trust: 'Trust (seed 001): a signed card is verified first, and trust is not interpretability',
-  handshake: 'Handshake (seed 003): discovery is not negotiation; probe before binding',
+  trust: 'Trust (docs/duties.md §7): a signed card is verified first, and trust is not interpretability',
+  handshake: 'Handshake (docs/duties.md §8–11): discovery is not negotiation; probe before binding',
   wire: 'Cross-cutting wire checks (graded on every scenario)',
 };
 

@@ -13,9 +13,9 @@ import { binds, informational, met, missingRecord, notBinding, signal, timeout, 
 import { SEED_PROBE, SEED_NOT_ABORT, SEED_RESIDUAL, residual, complete } from './shared.js';
 
 const SEED_CAPABILITY: Source = {
-  doc: 'seed 003',
-  section: 'What Was Observed',
-  quote: 'Structural signal: a true capability flag with no corresponding method reachable in the handshake.',
+  doc: 'docs/duties.md',
+  section: '10 A capability the agent does not keep',
+  quote: 'A capability flag set to true whose method is not reachable is a signal that the card claims more than the agent serves.',
   level: 'seed',
 };
 
@@ -52,10 +52,9 @@ export const HS_ASPIRATIONAL_CAPABILITY: RuleOf<'HS-ASPIRATIONAL-CAPABILITY'> = 
         'Push Notifications: If AgentCard.capabilities.pushNotifications is false or not present, operations related to push notification configuration (Create, Get, List, Delete) MUST return PushNotificationNotSupportedError.',
     },
     {
-      doc: 'seed 003',
-      section: 'Decision Boundary',
-      quote:
-        "If the probe fails, fall back to the delegate's declared minimum surface (card-scope defaults only, no skill overrides, no optional capabilities) rather than the advertised surface.",
+      doc: 'docs/duties.md',
+      section: '10 A capability the agent does not keep',
+      quote: 'When the probe fails, the client falls back to the least the card declares: its defaults, no skill overrides, no optional capabilities.',
     },
     SEED_RESIDUAL,
   ],

@@ -17,9 +17,9 @@ import { binds, harm, informational, met, notBinding, signal, timeout, type Rule
 import { SEED_NO_RETRY, SEED_RESIDUAL, residual, complete } from './shared.js';
 
 const SEED_CHALLENGE: Source = {
-  doc: 'seed 003',
-  section: 'What Was Observed',
-  quote: 'Structural signal: a WWW-Authenticate challenge whose scheme is absent from securitySchemes.',
+  doc: 'docs/duties.md',
+  section: '9 A challenge naming a scheme the card never listed',
+  quote: 'An authentication challenge naming a scheme the card does not list is a signal that the card describes another surface than the one answering.',
   level: 'seed',
 };
 
@@ -132,7 +132,11 @@ export const HS_CHALLENGE_SCHEME: RuleOf<'HS-CHALLENGE-SCHEME'> = {
       quote:
         'Credential Acquisition (Out-of-Band): The client obtains the necessary credentials through an out-of-band process specific to the required authentication scheme.',
     },
-    { doc: 'seed 003', section: 'What Was Observed', quote: "The card's security declaration described the discovery surface, not the task surface." },
+    {
+      doc: 'docs/duties.md',
+      section: '9 A challenge naming a scheme the card never listed',
+      quote: "The card's security schemes can describe where the card is served, not where tasks are.",
+    },
     SEED_RESIDUAL,
   ],
   grades: [

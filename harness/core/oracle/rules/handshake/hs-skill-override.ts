@@ -21,16 +21,16 @@ const SKILL_OVERRIDE: Limit = {
 
 /** The duty to read the skill's modes before sending: the seed's signal, which it says the spec does not require (so `seed`, not MUST). */
 const SEED_SKILL_SIGNAL: Source = {
-  doc: 'seed 003',
-  section: 'What Was Observed',
-  quote: 'Structural signal: a skill entry that re-declares a field also present at card scope.',
+  doc: 'docs/duties.md',
+  section: '8 A skill that narrows the card',
+  quote: "A skill that declares a field the card also declares, such as its input modes, is a signal: the skill's value may narrow the card's.",
   level: 'seed',
 };
 
 const SEED_SKILL: Source = {
-  doc: 'seed 003',
-  section: 'What Was Observed',
-  quote: "The delegate's runtime honored the skill-level override and rejected a text/plain payload that the default implied was acceptable.",
+  doc: 'docs/duties.md',
+  section: '8 A skill that narrows the card',
+  quote: "An agent that honours the skill's narrower value refuses a payload the card's default allowed.",
   level: 'seed',
   role: 'harm',
 };
@@ -53,10 +53,10 @@ export const HS_SKILL_OVERRIDE: RuleOf<'HS-SKILL-OVERRIDE'> = {
         "A Media Type provided in the request's message parts or implied for an artifact is not supported by the agent or the specific skill being invoked.",
     },
     {
-      doc: 'seed 003',
-      section: 'What Was Observed',
+      doc: 'docs/duties.md',
+      section: '8 A skill that narrows the card',
       quote:
-        'The card was internally consistent only if you read the skill-level field as authoritative — which the spec permits but does not require the delegator to prefer.',
+        "The card is consistent only when the skill's value is read as the one that counts, which the specification allows but does not require a client to prefer.",
     },
     {
       doc: 'docs/extensions.md',

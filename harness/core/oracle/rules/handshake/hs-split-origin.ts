@@ -11,10 +11,10 @@ import { binds, informational, met, signal, upFrontMiss, type Binding, type Rule
 import { SEED_PROBE, SEED_NOT_ABORT, SEED_RESIDUAL, residual, complete } from './shared.js';
 
 const SEED_SPLIT: Source = {
-  doc: 'seed 003',
-  section: 'Condition of Validity',
+  doc: 'docs/duties.md',
+  section: '11 A card from another origin',
   quote:
-    'If the card is cached across a delegate redeploy, or if the card origin and the RPC origin differ (common in CDN-fronted discovery), the signals degrade: you may be reading a stale or split-brain card. Under those conditions, treat a clean card as no signal at all rather than a positive signal.',
+    "A card served from another origin than the agent's endpoint, such as a CDN, or cached across a redeploy, may be stale: a clean card from there is no evidence that the agent matches it.",
   level: 'seed',
 };
 

@@ -20,33 +20,32 @@ import { mustComplete } from '../../graders.js';
 import { notBinding, timeout, type Situation } from '../../rule.js';
 
 export const SEED_NO_RETRY: Source = {
-  doc: 'seed 003',
-  section: 'Decision Boundary',
-  quote: 'Do not attempt to reconcile the card by retrying the same failed call. The gap is structural, not transient.',
+  doc: 'docs/duties.md',
+  section: '6 The same failed call, sent again',
+  quote: 'A failure that comes from what the card says does not go away when the same call is sent again; retrying it is never the fix.',
   level: 'seed',
   role: 'harm',
 };
 
 export const SEED_PROBE: Source = {
-  doc: 'seed 003',
-  section: 'Decision Boundary',
+  doc: 'docs/duties.md',
+  section: '10 A capability the agent does not keep',
   quote:
-    "Instead, perform a capability probe — submit a minimal, idempotent task (or invoke the specific method the flag implies) and gate the real delegation on the probe's result.",
+    'Before relying on such a claim, the client probes it: it calls the very method the flag implies, or sends a minimal, harmless task, and lets the result decide.',
   level: 'seed',
 };
 
 export const SEED_NOT_ABORT: Source = {
-  doc: 'seed 003',
-  section: 'Decision Boundary',
-  quote: 'The decision is not "abort" — it is "downgrade to the intersection of card and runtime, verified by probe."',
+  doc: 'docs/duties.md',
+  section: '10 A capability the agent does not keep',
+  quote: 'The answer to a claim the agent does not keep is not to give up but to use what the card and the agent both offer, as the probe showed.',
   level: 'seed',
 };
 
 export const SEED_RESIDUAL: Limit = {
-  doc: 'seed 003',
-  section: 'Operational Effect',
-  quote:
-    'The residual risk — a delegate that passes the probe but fails on a larger payload — is not covered by these signals and must be handled by payload-level validation.',
+  doc: 'docs/duties.md',
+  section: '8 A skill that narrows the card',
+  quote: 'A probe that passes does not cover every payload: a larger one may still fail, which only a check of the payload itself catches.',
 };
 
 /**

@@ -17,10 +17,10 @@ export const NEG_ESCALATE: RuleOf<'NEG-ESCALATE'> = {
   otherwise: 'NEG-LIVE-INPUT',
   sources: [
     {
-      doc: 'seed 000',
-      section: 'Decision Boundary',
+      doc: 'docs/duties.md',
+      section: '4 A contradiction an extension resolves',
       quote:
-        'Escalate to out-of-band negotiation when the card is internally contradictory but the server is known to honor a vendor extension that resolves it. This is the only case where a structurally valid card is neither accepted nor rejected outright.',
+        'Where the card contradicts itself but the agent is known to honour an extension that resolves the contradiction, the client negotiates through that extension instead of accepting or rejecting the card outright.',
       level: 'seed',
     },
     {

@@ -13,17 +13,17 @@ import { liveOnly, takesFrames, framesAfterRefusal, resolvingExtension } from '.
 
 /** The seed sentence every negotiation rule's over-rejection variant rests on. */
 const TASK_CLASS_SCOPE: Source = {
-  doc: 'seed 000',
-  section: 'Decision Boundary',
+  doc: 'docs/duties.md',
+  section: '1 Live input',
   quote:
-    'A card can be non-negotiable for audio tasks and perfectly negotiable for text tasks; the rejection is task-class-scoped, not card-scoped. This is the non-obvious part — teams routinely reject the whole card and lose a working text channel.',
+    'A refusal is scoped to the task class the card cannot serve, never to the whole card: the same card may serve a text task perfectly well, and rejecting it whole loses that channel.',
   level: 'seed',
 };
 
 const ORPHAN_HARM: Source = {
-  doc: 'seed 000',
-  section: 'Decision Boundary',
-  quote: 'Rejecting after task creation is strictly worse: it orphans a task on the server, consumes a task ID, and in some vendors triggers billing.',
+  doc: 'docs/duties.md',
+  section: '1 Live input',
+  quote: 'Declining after a task exists is worse than declining before: the task is left on the agent, its id spent, and with some vendors it is billed.',
   level: 'seed',
   role: 'harm',
 };
@@ -35,30 +35,30 @@ export const NEG_LIVE_INPUT: RuleOf<'NEG-LIVE-INPUT'> = {
   scope: 'own',
   sources: [
     {
-      doc: 'seed 000',
-      section: 'Core Distinction (1)',
+      doc: 'docs/duties.md',
+      section: '1 Live input',
       quote:
-        'The card is valid: streaming is optional, input modes are legal. But the client has no way to deliver a streamed input to a non-streaming endpoint without buffering the entire payload, which for live audio is semantically equivalent to not supporting the input at all.',
+        'A card can be valid and still offer no way to deliver live input: an agent without streaming can take a live audio source only as one buffered upload, which for live audio is the same as not taking it.',
       level: 'seed',
     },
     {
-      doc: 'seed 000',
-      section: 'Decision Boundary',
+      doc: 'docs/duties.md',
+      section: '1 Live input',
       quote:
-        'Reject before `tasks/send` when the unnegotiable combination affects the input path or the only completion-notification path for the intended task class.',
+        'When a card rules out the input path, or the only way the client could learn that the task ended, the client declines before it sends the first message.',
       level: 'seed',
     },
     {
-      doc: 'seed 000',
-      section: 'Condition of Validity',
-      quote: 'If the client can renegotiate its own capabilities, defer the decision.',
+      doc: 'docs/duties.md',
+      section: '1 Live input',
+      quote: 'A client that can change its own capabilities for this task decides after doing so, not before.',
       level: 'seed',
     },
     {
-      doc: 'seed 000',
-      section: 'Condition of Validity',
+      doc: 'docs/duties.md',
+      section: '1 Live input',
       quote:
-        'there is no out-of-band capability exchange, no vendor-specific extension field carrying the missing constraint, and no prior task history with this server. If any of these exist, the card-level invariant is not the binding constraint.',
+        'The card binds this decision only where nothing else tells the client more: no out-of-band capability exchange, no vendor extension carrying the missing constraint, no earlier tasks with this agent.',
       level: 'seed',
     },
     TASK_CLASS_SCOPE,

@@ -71,29 +71,30 @@ export const NEG_PUSH_MTLS: RuleOf<'NEG-PUSH-MTLS'> = {
   scope: 'own',
   sources: [
     {
-      doc: 'seed 000',
-      section: 'Core Distinction (2)',
+      doc: 'docs/duties.md',
+      section: '2 Push callbacks the receiver cannot take',
       quote:
-        "But the client's push receiver is a plain HTTPS listener; it cannot complete the mTLS handshake the server's own security scheme mandates for outbound callbacks.",
+        "A card whose security schemes require mutual TLS for the agent's push callbacks cannot deliver them to a receiver that only speaks server-authenticated HTTPS.",
       level: 'seed',
     },
     {
-      doc: 'seed 000',
-      section: 'Operational Effect',
+      doc: 'docs/duties.md',
+      section: '2 Push callbacks the receiver cannot take',
       quote:
-        "the client compares the server's `securitySchemes` against its own callback listener profile and refuses to register a `pushNotificationConfig` it cannot honor, falling back to polling with an explicit degradation record.",
+        "The client compares the card's security schemes with what its own receiver can do, registers no push configuration it cannot honour, and polls instead, recording the degradation.",
       level: 'seed',
     },
     {
-      doc: 'seed 000',
-      section: 'Condition of Validity',
-      quote: 'For fire-and-forget `tasks/send` with no polling, the push-notification invariant does not bind.',
+      doc: 'docs/duties.md',
+      section: '2 Push callbacks the receiver cannot take',
+      quote: 'For a fire-and-forget task the client never follows, how completion would be notified does not matter.',
       level: 'seed',
     },
     {
-      doc: 'seed 000',
-      section: 'What Was Observed',
-      quote: "the task sat in `working` until the client's own timeout fired 40 minutes later.",
+      doc: 'docs/duties.md',
+      section: '2 Push callbacks the receiver cannot take',
+      quote:
+        'A client that waits for a push that can never arrive leaves the task working until its own timeout: in the incident behind this duty, forty minutes.',
       level: 'seed',
       role: 'harm',
     },

@@ -54,17 +54,17 @@ export const NEG_RESUB_ONLY_OUTPUT: RuleOf<'NEG-RESUB-ONLY-OUTPUT'> = {
   scope: 'own',
   sources: [
     {
-      doc: 'seed 000',
-      section: 'Core Distinction (3)',
+      doc: 'docs/duties.md',
+      section: '3 Outputs reachable only on a disabled channel',
       quote:
-        'The server can produce the output, and the card says so; but the only channel that emits it is a streaming resubscription the server has disabled. The output mode is declared reachable and is in fact unreachable.',
+        'An output mode the card declares can be reachable only through a channel the agent has switched off, such as a resubscription on an agent without streaming: declared, and in fact unreachable.',
       level: 'seed',
     },
     {
-      doc: 'seed 000',
-      section: 'Decision Boundary',
+      doc: 'docs/duties.md',
+      section: '3 Outputs reachable only on a disabled channel',
       quote:
-        'Accept when the unnegotiable field combination affects only optional lifecycle paths (e.g., a streaming-only output mode on a task the client will drive to `completed` via polling). The client proceeds and records a capability-degradation note.',
+        'Where the gap touches only an optional path (an output the client does not need, or a notification path it can replace by polling), the client proceeds and records the degradation.',
       level: 'seed',
     },
     {

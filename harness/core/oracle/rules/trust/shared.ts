@@ -39,19 +39,18 @@ export const TRUST_ANCHORS: Limit = {
 };
 
 export const SEED_ORPHANS: Source = {
-  doc: 'seed 001',
-  section: 'What Was Observed',
-  quote:
-    "The caller's artifact decoder raised a MediaTypeNotSupported, the caller treated it as transient, and re-sent tasks/send — producing a second task on the peer while the first remained in working.",
+  doc: 'docs/duties.md',
+  section: '7 Outputs the client cannot decode',
+  quote: 'A decode failure taken for a transient one leads to the message being sent again: a second task on the agent while the first is still working.',
   level: 'seed',
   role: 'harm',
 };
 
 export const SEED_PARAMS: Source = {
-  doc: 'seed 001',
-  section: 'Condition of Validity',
+  doc: 'docs/duties.md',
+  section: '7 Outputs the client cannot decode',
   quote:
-    "The caller's artifact layer performs strict media-type matching including parameters (profile, charset, version). Loose matching that strips parameters masks the failure.",
+    'Whether the client can decode an output is decided by its media type with parameters (profile, charset, version); matching that drops the parameters hides the gap until the decoder fails.',
   level: 'seed',
 };
 

@@ -12,10 +12,9 @@ import { binds, informational, met, notBinding, signal, timeout, type RuleOf } f
 import { SEED_ORPHANS, resends, trustHarm, decodable, unverified, undecodableSeen } from './shared.js';
 
 const SEED_TERMINAL: Source = {
-  doc: 'seed 001',
-  section: 'Operational Effect',
-  quote:
-    'The fix is to make the pre-negotiation gate a hard precondition and to classify MediaTypeNotSupported raised during artifact decode as terminal-for-this-task, never transient.',
+  doc: 'docs/duties.md',
+  section: '7 Outputs the client cannot decode',
+  quote: 'A media type the client cannot decode ends the attempt for this task: it is checked before sending, and never retried.',
   level: 'seed',
 };
 

@@ -25,17 +25,17 @@ import {
 } from './shared.js';
 
 const SEED_GATE: Source = {
-  doc: 'seed 001',
-  section: 'Decision Boundary',
+  doc: 'docs/duties.md',
+  section: '7 Outputs the client cannot decode',
   quote:
-    'If any required output type is uninterpretable, do not call tasks/send. Instead, either (a) downgrade to a skill whose output modes are interpretable, or (b) fail fast with a terminal negotiation error.',
+    'When the client cannot decode an output the task needs, it does not send: it moves to a skill whose outputs it can decode, or stops with a final negotiation error.',
   level: 'seed',
 };
 
 const SEED_STATUS_ONLY: Source = {
-  doc: 'seed 001',
-  section: 'Decision Boundary',
-  quote: 'A caller that only reads status updates and ignores artifacts can proceed. A caller that consumes artifacts cannot.',
+  doc: 'docs/duties.md',
+  section: '7 Outputs the client cannot decode',
+  quote: "A client that only follows a task's status and ignores its artifacts can proceed; one that consumes the artifacts cannot.",
   level: 'seed',
 };
 
@@ -48,9 +48,9 @@ export const TRUST_SIGNED_UNINTERPRETABLE: RuleOf<'TRUST-SIGNED-UNINTERPRETABLE'
   limits: [
     { doc: 'A2A v1.0.1 proto', section: 'SendMessageConfiguration.accepted_output_modes', quote: 'Agents SHOULD use this to tailor their output.' },
     {
-      doc: 'seed 001',
-      section: 'Decision Boundary',
-      quote: "The gate must therefore be parameterized by the caller's consumption profile, not by the card alone.",
+      doc: 'docs/duties.md',
+      section: '7 Outputs the client cannot decode',
+      quote: 'So the check depends on what the client consumes, not on the card alone.',
     },
   ],
   grades: [

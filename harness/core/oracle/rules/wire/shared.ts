@@ -10,9 +10,9 @@ import { binds } from '../../rule.js';
 export const always = () => binds('graded on every scenario', ['proceed', 'downgrade', 'reject', 'escalate']);
 
 export const SEED000_ORPHAN = {
-  doc: 'seed 000',
-  section: 'Decision Boundary',
-  quote: 'Rejecting after task creation is strictly worse: it orphans a task on the server, consumes a task ID, and in some vendors triggers billing.',
+  doc: 'docs/duties.md',
+  section: '1 Live input',
+  quote: 'Declining after a task exists is worse than declining before: the task is left on the agent, its id spent, and with some vendors it is billed.',
   level: 'seed' as const,
   role: 'harm' as const,
 };

@@ -14,9 +14,10 @@ export const WIRE_DEADLINE: RuleOf<'WIRE-DEADLINE'> = {
   scope: 'always',
   sources: [
     {
-      doc: 'seed 000',
-      section: 'What Was Observed',
-      quote: "the task sat in `working` until the client's own timeout fired 40 minutes later.",
+      doc: 'docs/duties.md',
+      section: '2 Push callbacks the receiver cannot take',
+      quote:
+        'A client that waits for a push that can never arrive leaves the task working until its own timeout: in the incident behind this duty, forty minutes.',
       level: 'seed',
       role: 'harm',
     },

@@ -79,17 +79,16 @@ export const WIRE_NO_BLIND_RETRY: RuleOf<'WIRE-NO-BLIND-RETRY'> = {
   scope: 'always',
   sources: [
     {
-      doc: 'seed 003',
-      section: 'Decision Boundary',
-      quote: 'Do not attempt to reconcile the card by retrying the same failed call. The gap is structural, not transient.',
+      doc: 'docs/duties.md',
+      section: '6 The same failed call, sent again',
+      quote: 'A failure that comes from what the card says does not go away when the same call is sent again; retrying it is never the fix.',
       level: 'seed',
       role: 'harm',
     },
     {
-      doc: 'seed 001',
-      section: 'Core Distinction',
-      quote:
-        'Most implementations treat the registry miss as a transport error and retry, which is wrong: it is a negotiation failure and retrying it burns the task lifecycle budget without ever terminating.',
+      doc: 'docs/duties.md',
+      section: '6 The same failed call, sent again',
+      quote: "Treating a negotiation failure as a transport error and retrying it spends the task's time budget and never ends.",
       level: 'seed',
       role: 'harm',
     },

@@ -15,9 +15,9 @@ export const WIRE_NO_ORPHANS: RuleOf<'WIRE-NO-ORPHANS'> = {
   sources: [
     SEED000_ORPHAN,
     {
-      doc: 'seed 001',
-      section: 'What Was Observed',
-      quote: "The peer's task store accumulated orphans; the caller's signing key was still valid throughout, so no auth error ever surfaced.",
+      doc: 'docs/duties.md',
+      section: '5 Tasks left behind',
+      quote: "Tasks a client abandons pile up on the agent silently: nothing on the client's side, whose credentials stay valid, ever reports them.",
       level: 'seed',
       role: 'harm',
     },
