@@ -84,7 +84,7 @@ describe("NEG-LIVE-INPUT: streaming covers the agent's updates in v1.0, so the s
     const r = await record('naive:streams-live-audio', 'neg-live-input/live-audio-to-batch-peer');
     const c = checkOf(regrade(r, r.transcript), 'NEG-LIVE-INPUT');
     expect(c).toMatchObject({ verdict: 'NON_STRICT', basis: 'up-front', level: 'seed' });
-    expect(c.sources!.every((s) => s.doc === 'seed 000')).toBe(true);
+    expect(c.sources!.every((s) => s.doc === 'docs/duties.md')).toBe(true);
   });
 
   it('the whole live audio buffered into one message that completes is PASS (a downgrade the wire shows)', async () => {
