@@ -34,15 +34,15 @@ describe('HS-SKILL-OVERRIDE: seed level, graded by the skill the message names',
     ).toMatchObject({ verdict: 'FAIL', basis: 'harm' });
   });
 
-  it('told in v0.3, the same miss says it extends seed 003 and grades at convention', async () => {
+  it('told in v0.3, the same miss says it extends the handshake duties and grades at convention', async () => {
     // The reference's v0.3 run that sends JSON to the skill, its send turned into the card-default text/plain.
     const r = await record('reference', 'hs-skill-override/json-to-json-skill.v03');
     const text = r.transcript.map((e) => (e.kind === 'http' && e.rpc?.method === 'SendMessage' ? { ...e, partTypes: ['text/plain'] } : e));
     expect(text.some((e) => e.kind === 'http' && e.skillId === 'intake')).toBe(true);
     const c = checkOf(regrade(r, text, { id: 'hs-skill-override/text-to-json-skill.v03' }), 'HS-SKILL-OVERRIDE');
     expect(c).toMatchObject({ verdict: 'NON_STRICT', level: 'convention' });
-    expect(c.reason).toMatch(/seed 003 is scoped to A2A v1\.0/);
-    expect(scenario('hs-skill-override/text-to-json-skill.v03').spec).toMatch(/extends it to v0\.3, at level convention/);
+    expect(c.reason).toMatch(/the handshake duties of docs\/duties\.md \(§8 to §11\) come from A2A v1\.0 delegation/);
+    expect(scenario('hs-skill-override/text-to-json-skill.v03').spec).toMatch(/extends them to v0\.3, at level convention/);
   });
 
   it("a message that names no skill, in a default mode, routed by the runtime to the narrower skill: not the client's miss", async () => {

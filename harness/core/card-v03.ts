@@ -90,12 +90,12 @@ export function scenarioToV03(s: Scenario): Scenario {
     ...s,
     id: `${s.id}.v03`,
     title: `${s.title} (A2A v0.3)`,
-    spec: `${s.spec}; told by an A2A v0.3 peer${extendsSeed ? ' (seed 003 is scoped to A2A v1.0: this telling extends it to v0.3, at level convention)' : ''}`,
+    spec: `${s.spec}; told by an A2A v0.3 peer${extendsSeed ? ' (the handshake duties of docs/duties.md come from A2A v1.0 delegation: this telling extends them to v0.3, at level convention)' : ''}`,
     ...(extendsSeed
       ? {
           levelCap: {
             level: 'convention' as const,
-            why: 'seed 003 is scoped to A2A v1.0 ("Applies to A2A v1.0 agent-to-agent delegation"); told by a v0.3 peer, this scenario extends it to v0.3, which only this harness says (level convention)',
+            why: 'the handshake duties of docs/duties.md (§8 to §11) come from A2A v1.0 delegation; told by a v0.3 peer, this scenario extends them to v0.3, which only this harness says (level convention)',
           },
         }
       : {}),

@@ -105,7 +105,7 @@ export const HS_ASPIRATIONAL_CAPABILITY: RuleOf<'HS-ASPIRATIONAL-CAPABILITY'> = 
         return upFrontMiss(
           this,
           b as Binding,
-          `stopped although polling works${refused.length ? ` (the push registration was refused at #${refused[0]!.seq})` : ''}: the seed's answer is "downgrade", not "abort"`,
+          `stopped although polling works${refused.length ? ` (the push registration was refused at #${refused[0]!.seq})` : ''}: docs/duties.md §10's answer is "downgrade", not "abort"`,
           [...done.evidence, ...refusedEvidence],
         );
       return { ...done, evidence: [...done.evidence, ...refusedEvidence] };

@@ -158,7 +158,7 @@ export const HS_CHALLENGE_SCHEME: RuleOf<'HS-CHALLENGE-SCHEME'> = {
     {
       when: 'why a stop after a 401 here is FAIL, while a stop where polling works is NON_STRICT in HS-ASPIRATIONAL-CAPABILITY and HS-SPLIT-ORIGIN',
       verdict:
-        'here the card told the truth: the challenge names a scheme the card lists, and that scheme, read as §7.3 says, completes the task, so stopping declines a completable intent (over-rejection, FAIL at every level). There the card did not: a capability it claims fails, or it is stale, and only seed 003’s "downgrade, not abort" (level seed) says what to do next',
+        'here the card told the truth: the challenge names a scheme the card lists, and that scheme, read as §7.3 says, completes the task, so stopping declines a completable intent (over-rejection, FAIL at every level). There the card did not: a capability it claims fails, or it is stale, and only docs/duties.md §10 ("not to give up but to use what the card and the agent both offer", level seed) says what to do next',
     },
   ],
   notBinding: ['a peer that takes no credentials', 'the residual risk: a working token and a payload over a ceiling no field shows (INFORMATIONAL)'],

@@ -67,7 +67,7 @@ export const HS_SKILL_OVERRIDE: RuleOf<'HS-SKILL-OVERRIDE'> = {
   ],
   grades: [
     {
-      when: 'the excluded card-default mode sent in a message that names the skill (the proto\'s comment says the skill\'s list overrides, with no RFC keyword; seed 003: the spec "permits but does not require" preferring it)',
+      when: 'the excluded card-default mode sent in a message that names the skill (the proto\'s comment says the skill\'s list overrides, with no RFC keyword; docs/duties.md §8: the specification "allows but does not require" a client to prefer it)',
       verdict: 'NON_STRICT (seed)',
     },
     { when: 'the excluded mode sent again after -32005', verdict: 'FAIL (harm)' },

@@ -102,7 +102,7 @@ export const HS_SPLIT_ORIGIN: RuleOf<'HS-SPLIT-ORIGIN'> = {
         return upFrontMiss(
           this,
           b as Binding,
-          `stopped although a working surface exists (polling): the seed's answer to a refusal is "downgrade", not "abort"`,
+          `stopped although a working surface exists (polling): docs/duties.md §10's answer to a refusal is "downgrade", not "abort"`,
           [...done.evidence, ...probes],
         );
       return done;

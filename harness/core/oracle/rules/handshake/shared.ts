@@ -61,7 +61,7 @@ export function residual(s: Situation) {
   const body = (s.intent.input.frames ? Math.ceil((bytes * 4) / 3) : bytes) + 1024;
   if (max === undefined || body <= max) return undefined;
   return notBinding(
-    `Residual risk (seed 003, Operational Effect): a probe passes, but this intent's payload (${bytes} bytes) is over a ceiling no card field shows (HTTP 413 above ${max} bytes of request); no signal covers it, so this rule does not grade it. The cross-cutting checks still do: the 413 never repeated unchanged, no task left open`,
+    `Residual risk (docs/duties.md §8): a probe passes, but this intent's payload (${bytes} bytes) is over a ceiling no card field shows (HTTP 413 above ${max} bytes of request); no signal covers it, so this rule does not grade it. The cross-cutting checks still do: the 413 never repeated unchanged, no task left open`,
   );
 }
 

@@ -71,7 +71,7 @@ export const NEG_LIVE_INPUT: RuleOf<'NEG-LIVE-INPUT'> = {
   grades: [
     {
       when: 'binding: a task minted to take the live input frame by frame',
-      verdict: 'NON_STRICT (seed: A2A v1.0 has no client-to-server input streaming, so `streaming:false` meaning "no frames" is the seed\'s reading)',
+      verdict: 'NON_STRICT (seed: A2A v1.0 has no client-to-server input streaming, so `streaming:false` meaning "no frames" is docs/duties.md §1\'s reading)',
     },
     { when: 'binding: the whole input sent as one complete payload, and the task completed', verdict: 'PASS (a downgrade the wire shows)' },
     { when: 'binding: no task, the card read before the decision', verdict: 'PASS' },
@@ -82,7 +82,7 @@ export const NEG_LIVE_INPUT: RuleOf<'NEG-LIVE-INPUT'> = {
   notBinding: [
     'a text task on the same card, or an input the client can buffer: must proceed and complete (reject = FAIL)',
     'the card says streaming and the peer takes frames: must proceed (frames are fine)',
-    'the client can renegotiate its own capabilities: INFORMATIONAL (seed 000 defers)',
+    'the client can renegotiate its own capabilities: INFORMATIONAL (docs/duties.md §1 defers)',
     'the card claims streaming but the runtime is batch-only: INFORMATIONAL (no signal; recovery is graded by the WIRE checks)',
     'the card says no streaming but the runtime takes frames: INFORMATIONAL (following the card and proceeding are both defensible)',
     'a vendor extension the client declared resolves the card: INFORMATIONAL, graded by NEG-ESCALATE',
@@ -93,7 +93,7 @@ export const NEG_LIVE_INPUT: RuleOf<'NEG-LIVE-INPUT'> = {
     const mt = intent.input.mediaType;
     if (intent.taskClass !== 'live-input') return mustProceed(s, `a ${intent.taskClass} task is negotiable on this card (the rejection is task-class scoped)`);
     if (!liveOnly(s)) return mustProceed(s, `the client can buffer ${mt} into one complete payload`);
-    if (s.profile.canRenegotiate) return notBinding('the client can renegotiate its own capabilities: seed 000 defers the decision');
+    if (s.profile.canRenegotiate) return notBinding('the client can renegotiate its own capabilities: docs/duties.md §1 defers the decision');
     if (!includesMediaType(inputModesFor(card, intent.skillId), mt))
       return notBinding(`the card does not list ${mt} as an input mode: this rule has nothing to say`);
     if (card.streaming === true)
@@ -101,14 +101,14 @@ export const NEG_LIVE_INPUT: RuleOf<'NEG-LIVE-INPUT'> = {
         ? mustProceed(s, 'the card says streaming and the peer really takes frames')
         : notBinding('no card signal: the card claims streaming but the runtime is batch-only; recovery is graded by the WIRE checks');
     if (resolvingExtension(s) !== undefined)
-      return notBinding('a vendor extension the client implements resolves the card (seed 000, Condition of Validity): NEG-ESCALATE grades it', 'NEG-ESCALATE');
+      return notBinding('a vendor extension the client implements resolves the card (docs/duties.md §1): NEG-ESCALATE grades it', 'NEG-ESCALATE');
     if (takesFrames(truth.runtime))
       return notBinding('the card says no streaming although the runtime takes frames: following the card (reject) and proceeding are both defensible');
     return binds(
       `live-only ${mt} on a card without streaming, to a runtime that takes one complete payload`,
       ['reject', 'downgrade'],
       [
-        signal(s, cardPointer(s.card, 'streaming'), 'seed', 'streaming is not true: by seed 000 the agent cannot take input frame by frame'),
+        signal(s, cardPointer(s.card, 'streaming'), 'seed', 'streaming is not true: by docs/duties.md §1 the agent cannot take input frame by frame'),
         signal(s, cardPointer(s.card, 'defaultInputModes'), 'MUST', `${mt} is an input mode`),
       ],
     );

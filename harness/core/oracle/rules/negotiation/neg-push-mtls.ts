@@ -116,7 +116,7 @@ export const NEG_PUSH_MTLS: RuleOf<'NEG-PUSH-MTLS'> = {
     {
       when: 'binding: push registered (inline or CreateTaskPushNotificationConfig)',
       verdict:
-        'NON_STRICT (seed: in v1.0 the agent authenticates to the webhook with the client-chosen `authentication`; "an mTLS card means mTLS callbacks" is the seed\'s inference)',
+        'NON_STRICT (seed: in v1.0 the agent authenticates to the webhook with the client-chosen `authentication`; "an mTLS card means mTLS callbacks" is docs/duties.md §2\'s reading)',
     },
     { when: 'waiting on push past the deadline, or stopping without seeing a terminal state', verdict: 'TIMEOUT / FAIL (harm)' },
     { when: 'binding, push preferred: no `push->polling` degradation record', verdict: 'NON_STRICT' },
@@ -127,14 +127,14 @@ export const NEG_PUSH_MTLS: RuleOf<'NEG-PUSH-MTLS'> = {
     },
   ],
   notBinding: [
-    'fire-and-forget: INFORMATIONAL (seed 000, Condition of Validity)',
+    'fire-and-forget: INFORMATIONAL (docs/duties.md §2)',
     'an mTLS-capable receiver: may register; the task must reach a terminal state the client saw',
     'push with `authentication` credentials to an https receiver on a card without an mTLS signal: must complete (PASS)',
     'no mTLS signal on the card while the runtime still calls back over partner mTLS: INFORMATIONAL (recovery is graded by the WIRE checks)',
   ],
   applies(s) {
     const { card, profile, truth, intent } = s;
-    if (!needsCompletion(intent)) return notBinding('fire-and-forget: the push invariant does not bind (seed 000, Condition of Validity)');
+    if (!needsCompletion(intent)) return notBinding('fire-and-forget: the push invariant does not bind (docs/duties.md §2)');
     const c = completable(s);
     if (!c.ok) return notBinding(`${c.why}: this rule has nothing to say about the intent`);
     if (profile.callback === 'mtls') return binds('the receiver can do partner mTLS: push may be registered, and must really arrive', ['proceed', 'downgrade']);
@@ -146,7 +146,7 @@ export const NEG_PUSH_MTLS: RuleOf<'NEG-PUSH-MTLS'> = {
         ['downgrade'],
         [
           signal(s, cardPointer(s.card, 'pushNotifications'), 'MUST', 'push notifications offered'),
-          signal(s, cardPointer(s.card, 'securityRequirements'), 'seed', 'every call needs mTLS; by seed 000 the callbacks do too'),
+          signal(s, cardPointer(s.card, 'securityRequirements'), 'seed', 'every call needs mTLS; by docs/duties.md §2 the callbacks do too'),
         ],
       );
     if (!truth.runtime.push.supported || truth.runtime.push.delivery === 'plain' || intent.completion !== 'push' || profile.callback === 'none')

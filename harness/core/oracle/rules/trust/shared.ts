@@ -134,7 +134,7 @@ export function trustHarm(x: GradeInput): Verdict | undefined {
   if (minted.length === 1 && left.length === 0 && earlier.length > 0 && earlier.every((t) => canceledByClient(t, x) && endedBefore(t, minted[0]!.seq)))
     return verdict(
       'NON_STRICT',
-      `the message was re-sent once after the decode failure, at #${minted[0]!.seq}, after the earlier task had ended; nothing was left working, so no task accumulated (the seed's harm), but the failure was treated as transient`,
+      `the message was re-sent once after the decode failure, at #${minted[0]!.seq}, after the earlier task had ended; nothing was left working, so no task accumulated (docs/duties.md §7's harm), but the failure was treated as transient`,
       [wireEvidence(minted[0]!.seq, `${minted[0]!.rpc!.method} re-sent with the same params, minting ${minted[0]!.taskId ?? 'a task'}`), ...taskEvidence(x)],
       { basis: 'up-front', level: 'seed' },
     );

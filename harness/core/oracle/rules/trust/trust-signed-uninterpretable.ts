@@ -55,10 +55,10 @@ export const TRUST_SIGNED_UNINTERPRETABLE: RuleOf<'TRUST-SIGNED-UNINTERPRETABLE'
   ],
   grades: [
     { when: 'no task: the card was read and the client refused (the keys it fetched are cited)', verdict: 'PASS' },
-    { when: 'a task on the uninterpretable path (A2A has no field for it; the seed says refuse)', verdict: 'NON_STRICT (seed)' },
+    { when: 'a task on the uninterpretable path (A2A has no field for it; docs/duties.md §7 says refuse)', verdict: 'NON_STRICT (seed)' },
     { when: 'the same message re-sent after a decode failure, minting tasks; a task left working', verdict: 'FAIL (harm)' },
     {
-      when: 'a decodable skill exists: a task that names it (Message.metadata.skillId, a convention of ours) and completes; or a refusal (the seed allows failing fast)',
+      when: 'a decodable skill exists: a task that names it (Message.metadata.skillId, a convention of ours) and completes; or a refusal (docs/duties.md §7 allows failing fast)',
       verdict: 'PASS',
     },
     { when: 'a status-only consumer (consumesArtifacts false): no task completed', verdict: 'FAIL (over-rejection)' },
@@ -121,7 +121,7 @@ export const TRUST_SIGNED_UNINTERPRETABLE: RuleOf<'TRUST-SIGNED-UNINTERPRETABLE'
       if (onAlt.length > 0) return unverified(x, downgradeOutcome(x, alt, onAlt[0]!, `downgraded to skill ${alt.id} and completed`));
       const credit = creditRejection(
         x,
-        `refused before sending (the seed allows failing fast; skill ${alt.id}, which emits ${alt.modes.join(', ')}, would have kept the channel)`,
+        `refused before sending (docs/duties.md §7 allows failing fast; skill ${alt.id}, which emits ${alt.modes.join(', ')}, would have kept the channel)`,
       );
       return credit.kind === 'PASS' ? { ...credit, evidence: [...credit.evidence, ...keyEvidence(x)] } : credit;
     }
