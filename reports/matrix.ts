@@ -30,9 +30,9 @@ export function badgeMessage(c: Pick<MatrixClient, 'tier'>): string {
  * client's name and version are its own text, kept printable.
  */
 export function badgeTitle(m: Pick<Matrix, 'harness' | 'ruleset'>, c: Pick<MatrixClient, 'tier' | 'name' | 'version'>): string {
-  const selection = c.tier.selection ? ` (a selection: ${c.tier.selection})` : '';
+  const selection = c.tier.selection ? ` (a selection: ${printableInline(c.tier.selection)})` : '';
   const set = c.tier.requirements && c.tier.requirements !== m.ruleset ? ` · requirement set ${c.tier.requirements}` : '';
-  return `A2A client conformance of ${printableInline(c.name)} ${printableInline(c.version)}: ${c.tier.label}${selection} · a2a-conformance ${m.harness.version} · ruleset ${m.ruleset}${set}`;
+  return `A2A client conformance of ${printableInline(c.name)} ${printableInline(c.version)}: ${c.tier.label}${selection} · a2a-conformance ${printableInline(m.harness.version)} · ruleset ${printableInline(m.ruleset)}${set}`;
 }
 
 /**
@@ -48,7 +48,9 @@ export function badgeSvg(m: Pick<Matrix, 'harness' | 'ruleset'>, c: Pick<MatrixC
   const e = badgeEndpoint(c);
   // badge-maker titles it "label: message"; the title is the whole claim instead, escaped as text.
   const svg = makeBadge({ label: e.label, message: e.message, color: e.color });
-  return `${svg.replace(/<title>[^<]*<\/title>/, renderToString(h('title', null, badgeTitle(m, c))))}\n`;
+  // A function replacer: `$&` or `$'` in a client's name is text, not a replacement pattern.
+  const title = renderToString(h('title', null, badgeTitle(m, c)));
+  return `${svg.replace(/<title>[^<]*<\/title>/, () => title)}\n`;
 }
 
 /** The matrix as Markdown: tiers, then clients × levels. */

@@ -276,6 +276,12 @@ describe('tiers: what a client may not be credited with (found by review)', () =
     // Shields answers "invalid response data" to any key its endpoint format lacks.
     const endpoint = JSON.parse(files.find((f) => f.name === 'badges/client.json')!.text as string);
     expect(endpoint).toEqual({ schemaVersion: 1, label: 'A2A client', message: 'tier 2 (selection)', color: 'yellow' });
+    // A name with replacement patterns ($&, $') stays text in the title: the SVG around it is whole.
+    const odd = buildMatrix([run(tenMust().results, "acme$'$&<x>")]);
+    const oddSvg = renderMatrixReports(odd.matrix, odd.entries).files.find((f) => /^badges\/.*\.svg$/.test(f.name))!.text as string;
+    expect(oddSvg).toContain("<title>A2A client conformance of acme$'$&amp;&lt;x> 1.0.0:");
+    expect(oddSvg.match(/<title>/g)).toHaveLength(1);
+    expect(oddSvg.trim().endsWith('</svg>')).toBe(true);
   });
 });
 
@@ -305,6 +311,11 @@ describe('frozen requirement sets (docs/requirements/): a tier against the set a
     // Against the newer set (or none) the same run is unranked: the added scenario's harm and the new rule's FAIL count.
     expect(tierOf(grown, fams, { set: next, current: next })).toMatchObject({ tier: null, requirements: 'r@2', notScored: { scenarios: 0, checks: 0 } });
     expect(tierOf(grown, fams).tier).toBeNull();
+    // The harness's own checks (HARNESS, CLIENT-PROTOCOL) are no rule of a set: never set aside.
+    const own = run([...base.results.map((r) => (r.id === 's1' ? { ...r, checks: [...r.checks, check('CLIENT-PROTOCOL', 'PASS', 'MUST')] } : r))]);
+    expect(tierOf(own, fams, { set: frozen, current: next }).notScored).toEqual({ scenarios: 0, checks: 0 });
+    // A set naming scenarios the runs never had (a newer one) is refused, not scored as passed by their absence.
+    expect(() => buildMatrix([base], undefined, RULESET_VERSION)).toThrow(/names \d+ scenario\(s\) these runs never had/);
   });
 
   it('the current set is the catalogue (npm run requirements); every shipped set names its own ruleset; an unknown one is refused, naming those there are', async () => {

@@ -9,6 +9,7 @@ import type { HttpEvent } from '../harness/core/transcript.js';
 import { bareRpc, rpcUrlOf, sharedPeer } from './helpers/peer.js';
 import { recorder } from './helpers/regrade.js';
 import { scenario } from './helpers/scenarios.js';
+import { untellable } from '../harness/core/card-binding.js';
 
 const { record, regrade, checkOf } = recorder();
 const V1_CLAIM = 'dialect/claims-1.0-speaks-0.3';
@@ -79,5 +80,9 @@ describe('SPEC-INTERFACE-SELECTION on a card whose version claim is false', () =
       verdict: 'PASS',
       reason: expect.stringMatching(/declined before any call/),
     });
+    // No call, and a report of success: nothing is credited.
+    expect(checkOf(regrade(r, noCall, { claims: { ...r.claims!, decision: 'proceeded' } }), 'SPEC-INTERFACE-SELECTION').verdict).toBe('FAIL');
+    // The scenario is about its JSON-RPC interface: never told over another binding, where the card would tell the truth.
+    expect(untellable(scenario(V1_CLAIM), 'HTTP+JSON')).toMatch(/runtime\.speaks/);
   });
 });

@@ -30,6 +30,7 @@ export function scenarioBinding(s: Pick<Scenario, 'binding' | 'peer'>): string {
 export function untellable(s: Scenario, binding: Exclude<Binding, 'JSONRPC'>): string | undefined {
   if (s.binding) return `already told over ${s.binding}`;
   if (s.peer.dialect === 'a2a-v0.3') return 'a v0.3 scenario: the peers speak v0.3 over JSON-RPC only';
+  if (s.peer.runtime.speaks) return 'its JSON-RPC interface speaks another dialect than the card declares (runtime.speaks): a scenario about that interface';
   const ifaces = Array.isArray(s.peer.card.supportedInterfaces) ? s.peer.card.supportedInterfaces : [];
   if (ifaces.length !== 1 || !isObj(ifaces[0]) || ifaces[0].url !== '{{rpcUrl}}' || ifaces[0].protocolBinding !== 'JSONRPC')
     return 'a card with other interfaces than the one JSON-RPC interface: a scenario about the choice between interfaces';

@@ -52,9 +52,16 @@ function levelCounts(run: RunResults): Record<Level, LevelCounts> {
  * The requirement set a matrix scores against: the one named, else the runs' own ruleset's where this
  * package has it frozen (results of a ruleset without one are scored whole, as before sets existed).
  */
-function scopeOf(ruleset: string, named?: string): { set: RequirementSet; current: RequirementSet } | undefined {
+function scopeOf(ruleset: string, runs: RunResults[], named?: string): { set: RequirementSet; current: RequirementSet } | undefined {
   if (!named && !requirementSets().includes(ruleset)) return undefined;
   const set = loadRequirementSet(named ?? ruleset);
+  // A set that names scenarios these runs never had (a newer one) would score them as passed by their absence: refused.
+  const had = new Set(runs.flatMap((r) => [...r.results.map((x) => x.id), ...r.notRun.map((n) => n.id)]).map((id) => id.replace(/\.(grpc|rest)$/, '')));
+  const missing = set.scenarios.filter((id) => !had.has(id));
+  if (named && missing.length)
+    throw new MergeError(
+      `the requirement set ${named} names ${missing.length} scenario(s) these runs never had (${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''}): score them against a set of their own version or an earlier one`,
+    );
   return { set, current: requirementSets().includes(RULESET_VERSION) ? loadRequirementSet() : set };
 }
 
@@ -72,7 +79,7 @@ export function buildMatrix(runs: RunResults[], now = new Date(), requirements?:
     throw new MergeError(
       `cannot compare clients graded by different rulesets (${ruleset} and ${other.ruleset}): run them with the same version of a2a-conformance`,
     );
-  const scope = scopeOf(ruleset, requirements);
+  const scope = scopeOf(ruleset, runs, requirements);
   const used = new Set<string>();
   const entries: MatrixEntry[] = [];
   for (const g of groups.values()) {

@@ -70,7 +70,10 @@ export function scoredBy(run: RunResults, set: RequirementSet, current: Requirem
   const known = new Set(set.scenarios);
   const builtin = new Set(current.scenarios);
   const rules = new Set(set.rules);
-  const laterRule = (rule: string) => !rule.startsWith('VENDOR:') && !rules.has(rule);
+  // Only a rule of the registry the set does not name was added after it: vendor assertions and the harness's own
+  // checks (HARNESS, CLIENT-PROTOCOL, DIALECT) are no rule of a set, and stay.
+  const registry = new Set(current.rules);
+  const laterRule = (rule: string) => registry.has(rule) && !rules.has(rule);
   const scenarios: NotScored['scenarios'] = [];
   const setAside = new Map<string, number>();
   const results = run.results.flatMap((r) => {

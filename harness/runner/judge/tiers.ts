@@ -190,7 +190,7 @@ export function tierOf(given: RunResults, properties?: RunResults, scope?: { set
     const short = [
       ...familyIds.filter((id) => !fams.some((f) => f.family === id)).map((family) => ({ family, why: 'not in the property run' })),
       ...fams
-        .filter((f) => familyIds.includes(f.family) && !passes(f))
+        .filter((f) => (!scope || familyIds.includes(f.family)) && !passes(f))
         .map((f) => ({
           family: f.family,
           why: f.failed

@@ -32,7 +32,9 @@ const firstUsable = (s: Situation): Iface | undefined => {
 const claimedNotSpoken = (s: Situation): Iface | undefined => {
   const first = firstUsable(s);
   const speaks = s.truth.runtime.speaks;
-  return first && speaks && first.dialect !== speaks ? first : undefined;
+  // runtime.speaks changes only the card's main JSON-RPC interface ({{rpcUrl}}, the path /rpc): another one tells the truth.
+  const main = first?.protocolBinding === 'JSONRPC' && /\/rpc$/.test(first.url.split('?')[0]!);
+  return first && speaks && main && first.dialect !== speaks ? first : undefined;
 };
 
 const urlOf = (e: HttpEvent) => `${e.origin}${e.path.split('?')[0]}`;
@@ -300,6 +302,9 @@ export const SPEC_INTERFACE_SELECTION: RuleOf<'SPEC-INTERFACE-SELECTION'> = {
  * WIRE-DEADLINE's; a blind re-send of the same call WIRE-NO-BLIND-RETRY's.
  */
 function gradeClaimNotSpoken(x: Parameters<typeof mustComplete>[0], first: Iface, calls: HttpEvent[], why: string): Verdict {
+  const said = x.outcome.kind === 'reported' ? x.claims?.decision : undefined;
+  // No call, and a report of success: nothing was tried, so nothing is credited (WIRE-HONEST-REPORT grades the claim).
+  if (calls.length === 0 && (said === 'proceeded' || said === 'downgraded')) return mustComplete(x, why);
   if (calls.length === 0)
     return creditRejection(
       x,
