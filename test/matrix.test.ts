@@ -490,5 +490,9 @@ describe('matrix and report, end to end (in this process)', () => {
     const bad = await runMain(['report', '--compare', ref]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--compare takes two results.json files');
+    // --requirements scores tiers; --compare has none to score: said, not ignored.
+    const scoped = await runMain(['report', '--compare', ref, ref, '--requirements', RULESET_VERSION]);
+    expect(scoped.code).toBe(2);
+    expect(scoped.stderr).toContain('--compare lists changed verdicts, not tiers');
   });
 });

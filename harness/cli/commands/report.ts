@@ -27,6 +27,8 @@ export function register(program: Command): void {
     )
     .option('--compare', 'compare two runs: the first results.json is the old one, the second the new (exit 1 on a regression); nothing is written')
     .action(async (files: string[], opts: { out: string; expectations?: string; strict: boolean; compare?: boolean; requirements?: string }) => {
+      if (opts.compare && opts.requirements)
+        throw new UsageError('--compare lists changed verdicts, not tiers: --requirements scores the tiers of a matrix (report without --compare, or matrix)');
       if (opts.compare) return compareAction(files);
       const { parseExpectations, judge } = await load.expectations();
       const { mergeResults } = await load.merge();
