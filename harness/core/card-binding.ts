@@ -51,6 +51,12 @@ function cardOver(card: Json, binding: Exclude<Binding, 'JSONRPC'>): Json {
   };
 }
 
+/** The scenario a telling over a binding was made from: `<id>.grpc` and `<id>.rest` are `<id>`'s. */
+export function toldFrom(id: string): string {
+  for (const t of Object.values(BINDING_TELLING)) if (id.endsWith(`.${t.suffix}`)) return id.slice(0, -t.suffix.length - 1);
+  return id;
+}
+
 /** The same scenario told over `binding`: `<id>.<suffix>`, for a client that declares that binding. */
 export function scenarioOverBinding(s: Scenario, binding: Exclude<Binding, 'JSONRPC'>): Scenario {
   const t = BINDING_TELLING[binding];

@@ -9,6 +9,7 @@ import type { RunResults } from '../../core/results.js';
 import { LEVELS, type Level } from '../../core/sources.js';
 import { VERDICT_KINDS, type VerdictKind } from '../../core/verdict.js';
 import { MergeError } from '../../faults.js';
+import { toldFrom } from '../../core/card-binding.js';
 import { mergeResults } from './merge.js';
 import { gradedChecks, tierOf } from './tiers.js';
 import { loadRequirementSet, requirementSets, type RequirementSet } from './requirements.js';
@@ -56,7 +57,7 @@ function scopeOf(ruleset: string, runs: RunResults[], named?: string): { set: Re
   if (!named && !requirementSets().includes(ruleset)) return undefined;
   const set = loadRequirementSet(named ?? ruleset);
   // A set that names scenarios these runs never had (a newer one) would score them as passed by their absence: refused.
-  const had = new Set(runs.flatMap((r) => [...r.results.map((x) => x.id), ...r.notRun.map((n) => n.id)]).map((id) => id.replace(/\.(grpc|rest)$/, '')));
+  const had = new Set(runs.flatMap((r) => [...r.results.map((x) => x.id), ...r.notRun.map((n) => n.id)]).map(toldFrom));
   const missing = set.scenarios.filter((id) => !had.has(id));
   if (named && missing.length)
     throw new MergeError(

@@ -8,6 +8,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { toldFrom } from '../../core/card-binding.js';
 import { RULESET_VERSION } from '../../core/oracle/rules.js';
 import { MergeError, UsageError } from '../../faults.js';
 import type { RunResults } from '../../core/results.js';
@@ -49,9 +50,6 @@ export function loadRequirementSet(ruleset: string = RULESET_VERSION): Requireme
   return set;
 }
 
-/** A result's scenario as a set names it: a telling over another binding is its scenario's. */
-const scenarioOf = (id: string) => id.replace(/\.(grpc|rest)$/, '');
-
 /** What a set leaves out of a run: scenarios, and rules' checks, added after it. */
 export interface NotScored {
   requirements: string;
@@ -77,7 +75,8 @@ export function scoredBy(run: RunResults, set: RequirementSet, current: Requirem
   const scenarios: NotScored['scenarios'] = [];
   const setAside = new Map<string, number>();
   const results = run.results.flatMap((r) => {
-    const id = scenarioOf(r.id);
+    // A telling over another binding is its scenario's.
+    const id = toldFrom(r.id);
     if (builtin.has(id) && !known.has(id)) {
       scenarios.push({ id: r.id, reason: `added after the requirement set ${set.ruleset}` });
       return [];
