@@ -154,7 +154,7 @@ const oauthCard = {
   securityRequirements: [{ schemes: { 'contoso-oauth': { list: ['a2a:tasks'] } } }],
 };
 const { securityRequirements: _required, ...listedOnly } = oauthCard;
-const authSignals = [{ pointer: '/securitySchemes', kind: 'seed' as const, note: 'OAuth 2.0 client credentials, with a token endpoint on the peer' }];
+const authSignals = [{ pointer: '/securitySchemes', kind: 'field' as const, note: 'OAuth 2.0 client credentials, with a token endpoint on the peer' }];
 const authSpec = 'seed 003 §What Was Observed (2); A2A v1.0.1 §7.3; RFC 9110 §15.5.2; RFC 6750 §3.1';
 
 const authScenarios: Scenario[] = [
@@ -252,7 +252,7 @@ const authScenarios: Scenario[] = [
 // --- HS-ASPIRATIONAL-CAPABILITY ---------------------------------------------------------------
 
 const pushCard = { ...card, capabilities: { streaming: false, pushNotifications: true } };
-const pushSignals = [{ pointer: '/capabilities/pushNotifications', kind: 'seed' as const, note: 'push claimed' }];
+const pushSignals = [{ pointer: '/capabilities/pushNotifications', kind: 'field' as const, note: 'push claimed' }];
 const pushIntent = { ...textIntent, completion: 'push' as const };
 const pushSpec = 'seed 003 §What Was Observed (3), §Decision Boundary; A2A v1.0.1 §3.1.7';
 
@@ -358,7 +358,7 @@ const redeployed = { ...card, capabilities: { streaming: false, pushNotification
 /** The CDN's copy from before it: it still offers streaming. */
 const stale = { ...card, capabilities: { streaming: true, pushNotifications: false, extendedAgentCard: true } };
 const cdnRuntime: PeerRuntime = { ...runtime, cardListener: 'cdn', rpcListener: 'tls', workMs: 200 };
-const splitSignals = [{ pointer: '/supportedInterfaces/0/url', kind: 'seed' as const, note: 'the RPC is on another origin than the card' }];
+const splitSignals = [{ pointer: '/supportedInterfaces/0/url', kind: 'field' as const, note: 'the RPC is on another origin than the card' }];
 const streamIntent = { ...textIntent, completion: 'stream' as const };
 const splitSpec = 'seed 003 §Condition of Validity, §Decision Boundary; A2A v1.0.1 §3.1.11, §3.3.1';
 

@@ -37,7 +37,7 @@ const card = {
 };
 
 const signals = [
-  { pointer: '/capabilities/streaming', kind: 'seed' as const, note: 'streaming:false — by seed 000, no frames' },
+  { pointer: '/capabilities/streaming', kind: 'field' as const, note: 'streaming:false — by seed 000, no frames' },
   { pointer: '/defaultInputModes', kind: 'MUST' as const, note: 'audio/pcm input' },
   {
     pointer: '/capabilities/extensions/0',

@@ -3,7 +3,7 @@
  * among the input modes, on a peer whose input path takes only one complete payload under a ceiling
  * the card never shows. A2A v1.0 has no client-to-server input streaming (`streaming` covers the
  * agent's updates, §3.1.2); reading it as "can take input frame by frame" is seed 000's inference,
- * so the signal is at level `seed`: a task minted to stream frames is NON_STRICT, and FAIL is kept for
+ * so the signal is at level `field`: a task minted to stream frames is NON_STRICT, and FAIL is kept for
  * the harm (a refused frame sent again, a task left in input-required).
  */
 import { defineScenarios } from '../harness/runner/load/define.js';
@@ -25,7 +25,7 @@ const batchAudioCard = {
 const signals = [
   {
     pointer: '/capabilities/streaming',
-    kind: 'seed' as const,
+    kind: 'field' as const,
     note: 'streaming:false — by seed 000, input cannot be taken frame by frame (A2A v1.0 says nothing of input streaming)',
   },
   { pointer: '/defaultInputModes', kind: 'MUST' as const, note: 'audio/pcm is an input mode' },
@@ -102,7 +102,7 @@ export default defineScenarios(
         factory: 'contoso-audio-batch',
         card: { ...batchAudioCard, capabilities: { streaming: true, pushNotifications: false } },
         runtime: { ...batchRuntime, streaming: true, input: { ...batchRuntime.input!, acceptsFrames: true } },
-        signals: [{ pointer: '/capabilities/streaming', kind: 'seed', note: 'streaming:true' }],
+        signals: [{ pointer: '/capabilities/streaming', kind: 'field', note: 'streaming:true' }],
       },
       profileConstraints: { liveOnlyInputModes: ['audio/pcm'] },
       intent: liveAudio,
@@ -130,7 +130,7 @@ export default defineScenarios(
         factory: 'contoso-audio-batch',
         card: { ...batchAudioCard, capabilities: { streaming: true, pushNotifications: false } },
         runtime: batchRuntime,
-        signals: [{ pointer: '/capabilities/streaming', kind: 'seed', note: 'streaming:true — a stale or wrong claim; the rule has no signal here' }],
+        signals: [{ pointer: '/capabilities/streaming', kind: 'field', note: 'streaming:true — a stale or wrong claim; the rule has no signal here' }],
       },
       profileConstraints: { liveOnlyInputModes: ['audio/pcm'] },
       intent: liveAudio,

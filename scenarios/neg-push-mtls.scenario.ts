@@ -3,7 +3,7 @@
  * security posture is mTLS. The RPC listener itself demands a client certificate (the client has
  * one); by the seed's inference the peer's outbound callbacks use partner mTLS too. In A2A v1.0 an
  * agent authenticates to a webhook with the client-chosen `PushNotificationConfig.authentication`
- * (§4.3.3), so the signal is at level `seed`. Registration succeeds; delivery to a receiver that
+ * (§4.3.3), so the signal is at level `field`. Registration succeeds; delivery to a receiver that
  * cannot do partner mTLS is logged as dispatched and lost; the task itself still completes, so a
  * client that polls recovers.
  */
@@ -28,7 +28,7 @@ const mtlsPushCard = {
 const signals = [
   { pointer: '/capabilities/pushNotifications', kind: 'MUST' as const, note: 'push notifications offered' },
   { pointer: '/securitySchemes/partnerMtls', kind: 'MUST' as const, note: 'an mTLS security scheme (for calls to the agent)' },
-  { pointer: '/securityRequirements', kind: 'seed' as const, note: "mTLS is required for every call; by the seed's inference the callbacks use it too" },
+  { pointer: '/securityRequirements', kind: 'field' as const, note: "mTLS is required for every call; by the seed's inference the callbacks use it too" },
 ];
 
 const runtime: PeerRuntime = {

@@ -70,7 +70,7 @@ const intent = {
 
 const signals = [
   { pointer: '/signatures/0', kind: 'security' as const, note: "signed with the vendor key published on another vendor's origin" },
-  { pointer: '/defaultOutputModes', kind: 'seed' as const, note: `${WORKFLOW}: the registry has the type without its profile` },
+  { pointer: '/defaultOutputModes', kind: 'field' as const, note: `${WORKFLOW}: the registry has the type without its profile` },
 ];
 
 const spec = 'seed 001 §Decision Boundary; A2A v1.0.1 §8.4';

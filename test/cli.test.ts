@@ -4,7 +4,7 @@
  */
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { BUILTIN_CLIENTS } from '../clients/index.js';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { buildProgram } from '../harness/cli/main.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,7 +32,7 @@ describe('a2a-conformance CLI', () => {
     expect(rules.code).toBe(0);
     expect(rules.stdout).toContain('SPEC-A2A-VERSION');
     expect(rules.stdout).toContain('source  A2A v1.0.1 §3.6.1 · MUST');
-    expect(rules.stdout).toContain('source  docs/duties.md §1 Live input · seed');
+    expect(rules.stdout).toContain('source  docs/duties.md §1 Live input · field');
   });
 
   it('exits 2 on bad arguments, with a message that says what to do', async () => {
@@ -180,20 +180,24 @@ describe("check-scenarios: a vendor's files against the reference client", () =>
     expect(o.stdout.trim().split('\n').at(-1)).toBe('2 scenario(s): 2 as declared, 0 differ, 1 grade nothing (mine/idle)');
   });
 
-  it('a signal kind of ruleset 1 loads, with one warning line that names what to write instead', async () => {
+  it('older signal kinds load, with one warning line each that names what to write instead', async () => {
     const { writeFileSync } = await import('node:fs');
     const { scenario } = await import('./helpers/scenarios.js');
     const s = scenario('neg-live-input/live-audio-to-batch-peer');
     const file = join(tempDir('a2a-old-kind-'), 'old.scenario.json');
     writeFileSync(
       file,
-      JSON.stringify([{ ...s, id: 'mine/old-kind', peer: { ...s.peer, signals: s.peer.signals.map((x) => ({ ...x, kind: 'spec-derivable' })) } }]),
+      JSON.stringify([
+        { ...s, id: 'mine/old-kind', peer: { ...s.peer, signals: s.peer.signals.map((x) => ({ ...x, kind: 'spec-derivable' })) } },
+        { ...s, id: 'mine/seed-kind', peer: { ...s.peer, signals: s.peer.signals.map((x) => ({ ...x, kind: 'seed' })) } },
+      ]),
     );
     const o = await runMain(['list', '--no-builtin', '--scenarios', file]);
     expect(o.code, o.stderr).toBe(0);
     expect(o.stdout).toContain('mine/old-kind');
     expect(o.stderr.trim().split('\n')).toEqual([
       `a2a-conformance: warning: ${file}: signal kind "spec-derivable" is deprecated (ruleset 1); write "MUST" (the level that caps nothing: the rule's own sources decide)`,
+      `a2a-conformance: warning: ${file}: signal kind "seed" is deprecated (renamed in ruleset a2a-1.0.1@15); write "field"`,
     ]);
   });
 });
@@ -272,6 +276,21 @@ describe('where each command writes by default', () => {
 });
 
 describe('reports and shards', () => {
+  it('results written before the level seed was named field still report: read as field, said in one line', async () => {
+    const r = await mainRun(['--client', 'reference', '--scenario', 'neg-live-input/live-audio-to-batch-peer']);
+    const text = readFileSync(join(r.out, 'results.json'), 'utf8');
+    expect(text).toContain('"level": "field"');
+    const old = join(tempDir('a2a-old-level-'), 'results.json');
+    writeFileSync(old, text.replaceAll('"level": "field"', '"level": "seed"'));
+    const out = tempDir('a2a-old-level-out-');
+    const o = await runMain(['report', old, '--out', out]);
+    expect(o.code, o.stderr).toBe(0);
+    expect(o.stderr).toMatch(/written before ruleset a2a-1\.0\.1@15; its \d+ level\(s\) named "seed" are read as "field"/);
+    const again = readFileSync(join(out, 'results.json'), 'utf8');
+    expect(again).not.toContain('"level": "seed"');
+    expect(again).toContain('"level": "field"');
+  });
+
   it('a shard that gets no scenario runs nothing: no ERROR, exit 0 (nobody is at fault; the merge grades); `report` merges it with the shard that ran them: exit 0, nothing left not run', async () => {
     const args = ['--client', 'reference', '--scenario', 'spec-tls-verify/expired'];
     // In this process, one after the other (a process holds one run at a time).

@@ -14,7 +14,7 @@ const { record, regrade, checkOf } = recorder();
 describe('HS-SKILL-OVERRIDE: seed level, graded by the skill the message names', () => {
   it('the card-default mode sent to the narrower skill it names: NON_STRICT at seed, not FAIL', async () => {
     const r = await record('naive:binds-blind-to-card-defaults', 'hs-skill-override/text-to-json-skill');
-    expect(checkOf(r, 'HS-SKILL-OVERRIDE')).toMatchObject({ verdict: 'NON_STRICT', basis: 'up-front', level: 'seed' });
+    expect(checkOf(r, 'HS-SKILL-OVERRIDE')).toMatchObject({ verdict: 'NON_STRICT', basis: 'up-front', level: 'field' });
     expect(checkOf(r, 'HS-SKILL-OVERRIDE').reason).not.toMatch(/MUST/);
   });
 
@@ -161,7 +161,7 @@ describe('TRUST-NO-RETRY-ON-DECODE: harm is what accumulates', () => {
 
   it('one re-send after the client canceled the first task, nothing left working: NON_STRICT at seed, not harm', async () => {
     const { r, events } = await oneResend(true);
-    expect(checkOf(regrade(r, events), 'TRUST-NO-RETRY-ON-DECODE')).toMatchObject({ verdict: 'NON_STRICT', level: 'seed' });
+    expect(checkOf(regrade(r, events), 'TRUST-NO-RETRY-ON-DECODE')).toMatchObject({ verdict: 'NON_STRICT', level: 'field' });
   });
 
   it('one re-send after the earlier task ended by itself (not canceled by the client): the work done twice, FAIL (harm)', async () => {

@@ -154,28 +154,28 @@ describe('tiers (docs/tiers.md), from the verdicts alone', () => {
   });
 
   it('harm anywhere (even at seed level) leaves a client unranked; misses at SHOULD or seed level without harm do not block tier 1', () => {
-    const harmed = run([...tenMust().results, result('h', [check('WIRE-X', 'FAIL', 'seed', 'harm')])]);
+    const harmed = run([...tenMust().results, result('h', [check('WIRE-X', 'FAIL', 'field', 'harm')])]);
     const t = tierOf(harmed, props(FAMILIES.map((f) => family(f))));
     expect(t.tier).toBeNull();
     expect(t.harm).toBe(1);
     expect(t.blockers[0]).toMatchObject({ condition: 'no harm on the wire, at any level', items: [{ scenario: 'h', level: 'harm' }] });
     // A rule that names only harm sources (WIRE-NO-ORPHANS) is graded at their level, never as a vendor's.
     const onlyHarm = {
-      ...check('WIRE-O', 'PASS', 'seed'),
-      sources: [{ doc: 'seed 000', section: 's', quote: 'q', level: 'seed' as const, role: 'harm' as const }],
+      ...check('WIRE-O', 'PASS', 'field'),
+      sources: [{ doc: 'seed 000', section: 's', quote: 'q', level: 'field' as const, role: 'harm' as const }],
     };
-    expect(buildMatrix([run([result('o', [onlyHarm])])]).matrix.clients[0]!.levels).toMatchObject({ seed: { graded: 1 }, vendor: { graded: 0 } });
+    expect(buildMatrix([run([result('o', [onlyHarm])])]).matrix.clients[0]!.levels).toMatchObject({ field: { graded: 1 }, vendor: { graded: 0 } });
     const soft = run([
       ...tenMust().results,
       result('n', [check('NEG-Y', 'NON_STRICT', 'SHOULD', 'up-front')]),
-      result('m', [check('NEG-Z', 'NON_STRICT', 'seed', 'record')]),
+      result('m', [check('NEG-Z', 'NON_STRICT', 'field', 'record')]),
     ]);
     expect(tierOf(soft, props(FAMILIES.map((f) => family(f)))).tier).toBe(1);
   });
 
   it("a blocker in a scenario the client's glue answers for names the glue, in matrix.json, the matrix page, its summary, the README row and the run's summary.md", () => {
     const note = 'glue: an SDK error ends the run; waiting it out is the application’s to write';
-    const glued = { ...result('g', [check('WIRE-X', 'FAIL', 'seed', 'harm')]), glue: [note] };
+    const glued = { ...result('g', [check('WIRE-X', 'FAIL', 'field', 'harm')]), glue: [note] };
     const shim = { ...result('m', [check('R-MUST', 'FAIL', 'MUST')]), glue: [note] };
     const r = run([...tenMust().results, glued, shim], 'sdk');
     const t = tierOf(r);
@@ -191,7 +191,7 @@ describe('tiers (docs/tiers.md), from the verdicts alone', () => {
     expect(readmeMatrixRow(built.clients[0]!)).toContain('WIRE-X (glue)');
     expect(renderMarkdown(r)).toContain(`the client's glue: ${note}`);
     // A client without glue: no glue named anywhere.
-    expect(JSON.stringify(tierOf(run([...tenMust().results, result('h', [check('WIRE-X', 'FAIL', 'seed', 'harm')])])))).not.toContain('glue');
+    expect(JSON.stringify(tierOf(run([...tenMust().results, result('h', [check('WIRE-X', 'FAIL', 'field', 'harm')])])))).not.toContain('glue');
   });
 
   it('checks that did not bind, UNSUPPORTED and INFORMATIONAL never count; a client graded on under half its MUST rules is unranked; an ERROR withholds the tier', () => {

@@ -83,7 +83,7 @@ describe("NEG-LIVE-INPUT: streaming covers the agent's updates in v1.0, so the s
   it('a task minted to stream frames is NON_STRICT at level seed, not FAIL', async () => {
     const r = await record('naive:streams-live-audio', 'neg-live-input/live-audio-to-batch-peer');
     const c = checkOf(regrade(r, r.transcript), 'NEG-LIVE-INPUT');
-    expect(c).toMatchObject({ verdict: 'NON_STRICT', basis: 'up-front', level: 'seed' });
+    expect(c).toMatchObject({ verdict: 'NON_STRICT', basis: 'up-front', level: 'field' });
     expect(c.sources!.every((s) => s.doc === 'docs/duties.md')).toBe(true);
   });
 
@@ -144,7 +144,7 @@ describe('NEG-PUSH-MTLS: webhooks are authenticated with the client-chosen crede
       presentedClientCert: true,
     };
     const c = checkOf(regrade(good, [...good.transcript, reg, lost]), 'NEG-PUSH-MTLS');
-    expect(c).toMatchObject({ verdict: 'NON_STRICT', basis: 'up-front', level: 'seed' });
+    expect(c).toMatchObject({ verdict: 'NON_STRICT', basis: 'up-front', level: 'field' });
   });
 
   it('the real SDK registers push there and polls: NON_STRICT, and the task completes at the peer', async () => {
@@ -243,20 +243,20 @@ describe('levels: the grade of an up-front miss is computed from the sources and
         claims: good.claims,
         outcome: { kind: 'reported' },
       });
-    expect(checkOf(gradeWith(withKind('MUST')), 'NEG-PUSH-MTLS')).toMatchObject({ verdict: 'NON_STRICT', level: 'seed' });
+    expect(checkOf(gradeWith(withKind('MUST')), 'NEG-PUSH-MTLS')).toMatchObject({ verdict: 'NON_STRICT', level: 'field' });
     expect(checkOf(gradeWith(withKind('convention')), 'NEG-PUSH-MTLS')).toMatchObject({ verdict: 'NON_STRICT', level: 'convention' });
   });
 
   it('a rule whose duty and signals are all MUST (or security) fails a miss; one weak link makes it NON_STRICT', () => {
     const must = { sources: [{ doc: 'A2A v1.0.1', section: '0', quote: 'x', level: 'MUST' as const }] };
-    const b = (levels: Array<'MUST' | 'security' | 'seed'>) => ({
+    const b = (levels: Array<'MUST' | 'security' | 'field'>) => ({
       binds: true as const,
       reason: 'r',
       acceptable: ['reject' as const],
       signals: levels.map((level, i) => ({ pointer: `/p${i}`, level, note: '' })),
     });
     expect(upFrontMiss(must, b(['MUST', 'security']), 'r', []).kind).toBe('FAIL');
-    expect(upFrontMiss(must, b(['MUST', 'seed']), 'r', [])).toMatchObject({ kind: 'NON_STRICT', level: 'seed' });
+    expect(upFrontMiss(must, b(['MUST', 'field']), 'r', [])).toMatchObject({ kind: 'NON_STRICT', level: 'field' });
     expect(upFrontMiss({ sources: [{ ...must.sources[0]!, level: 'SHOULD' }] }, b(['MUST']), 'r', [])).toMatchObject({ kind: 'NON_STRICT', level: 'SHOULD' });
   });
 });
@@ -282,7 +282,7 @@ describe('NEG-ESCALATE: through capabilities.extensions, only for clients that d
     const streamed = await record('naive:streams-live-audio', 'neg-escalate/known-extension');
     const sg = regrade(streamed, streamed.transcript);
     expect(checkOf(sg, 'NEG-ESCALATE').verdict).toBe('NON_STRICT');
-    expect(checkOf(sg, 'NEG-LIVE-INPUT')).toMatchObject({ verdict: 'NON_STRICT', level: 'seed' });
+    expect(checkOf(sg, 'NEG-LIVE-INPUT')).toMatchObject({ verdict: 'NON_STRICT', level: 'field' });
     const refused = streamed.transcript.find((e): e is HttpEvent => e.kind === 'http' && e.status === 415)!;
     const again = regrade(streamed, [...streamed.transcript, { ...refused, seq: 990 }]);
     expect(checkOf(again, 'NEG-ESCALATE')).toMatchObject({ verdict: 'FAIL', basis: 'harm' });

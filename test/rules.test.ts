@@ -49,8 +49,8 @@ describe('the rule catalogue', () => {
     }
     // The levels DESIGN.md §3 states for the seed-000 rules and the spec checks.
     const level = (id: string) => dutyLevel(RULES.find((r) => r.id === id)!);
-    expect(level('NEG-LIVE-INPUT')).toBe('seed');
-    expect(level('NEG-PUSH-MTLS')).toBe('seed');
+    expect(level('NEG-LIVE-INPUT')).toBe('field');
+    expect(level('NEG-PUSH-MTLS')).toBe('field');
     expect(level('SPEC-TLS-VERIFY')).toBe('security');
     expect(level('SPEC-A2A-VERSION')).toBe('MUST');
   });
@@ -135,7 +135,7 @@ describe('the rule catalogue', () => {
       for (const s of r.sources) expect(text).toContain(s.quote);
     }
     expect(text).toContain('A2A v1.0.1 §3.6.1 · MUST');
-    expect(text).toContain('docs/duties.md §1 Live input · seed');
+    expect(text).toContain('docs/duties.md §1 Live input · field');
   });
 });
 

@@ -84,6 +84,28 @@ function readBounded(file: string, budget: number): string {
 /** A JSON pointer in a line: its keys are the file's, of any length. */
 const short = (ptr: string) => (ptr.length > 160 ? `${ptr.slice(0, 80)}…${ptr.slice(-60)}` : ptr);
 
+/**
+ * Results written before ruleset a2a-1.0.1@15 name the level `field` by its old name, `seed`: renamed
+ * in place (a check's level, a source's or a cited sentence's), so old runs still report and compare.
+ * Returns how many were renamed. The depth is already bounded (boundDepth).
+ */
+function renameOldLevels(doc: unknown): number {
+  let n = 0;
+  const walk = (v: unknown): void => {
+    if (Array.isArray(v)) for (const x of v) walk(x);
+    else if (v && typeof v === 'object') {
+      const o = v as Record<string, unknown>;
+      if (o.level === 'seed') {
+        o.level = 'field';
+        n++;
+      }
+      for (const x of Object.values(o)) if (x && typeof x === 'object') walk(x);
+    }
+  };
+  walk(doc);
+  return n;
+}
+
 /** Reads every results file of a `report`, or throws ResultsInputError (one line naming the file). */
 export function readResultsFiles(files: string[], note: (line: string) => void): RunResults[] {
   let left = MAX_RESULTS_BYTES;
@@ -101,6 +123,8 @@ export function readResultsFiles(files: string[], note: (line: string) => void):
     const b = boundDepth(doc);
     if (b.nonFinite !== undefined)
       throw new ResultsInputError(`${f}: ${short(b.nonFinite)} is a number JSON cannot hold (it reads as Infinity): not a results file a2a-conformance wrote`);
+    const renamed = renameOldLevels(doc);
+    if (renamed) note(`${f}: written before ruleset a2a-1.0.1@15; its ${renamed} level(s) named "seed" are read as "field", the same level renamed`);
     const problem = resultsProblem(doc);
     if (problem) throw new ResultsInputError(`${f} is not an a2a-conformance results file (docs/results.schema.json): ${problem}`);
     // One run grades a scenario once: a file holding an id twice would have one of them silently dropped by every reader.

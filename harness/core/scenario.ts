@@ -21,11 +21,11 @@ export {
 import type { Operation, PeerRuntime } from './peer-runtime.js';
 
 /**
- * How a client could know what a signal means: at a level (DESIGN.md §3), or by the names of ruleset
- * 1, kept for old scenario files: `spec-derivable` caps nothing (the rule's sources decide) and
- * `harness-convention` is `convention`.
+ * How a client could know what a signal means: at a level (docs/rules.md), or by older names kept for
+ * old scenario files: `spec-derivable` (ruleset 1) caps nothing (the rule's sources decide),
+ * `harness-convention` (ruleset 1) is `convention`, and `seed` (before a2a-1.0.1@15) is `field`.
  */
-export type SignalKind = Level | 'spec-derivable' | 'harness-convention';
+export type SignalKind = Level | 'spec-derivable' | 'harness-convention' | 'seed';
 
 /** One signal a scenario's card relies on, and how a client could know it. */
 export interface CardSignal {
@@ -39,6 +39,7 @@ export interface CardSignal {
 export function signalLevel(kind: SignalKind): Level | undefined {
   if (kind === 'spec-derivable') return undefined;
   if (kind === 'harness-convention') return 'convention';
+  if (kind === 'seed') return 'field';
   return kind;
 }
 

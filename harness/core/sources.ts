@@ -1,5 +1,5 @@
 /**
- * Where a verdict's authority comes from (DESIGN.md §3, "Grading"). Every rule cites its sources,
+ * Where a verdict's authority comes from (docs/rules.md, the level table). Every rule cites its sources,
  * each a quoted sentence with its document, section and level; the level decides how a miss is
  * graded, and harm on the wire is FAIL at every level.
  */
@@ -8,16 +8,31 @@
  * - `MUST`: an A2A MUST / MUST NOT / REQUIRED (or the test protocol's own MUST, said so in `doc`).
  * - `SHOULD`: an A2A SHOULD / RECOMMENDED.
  * - `security`: a SHOULD about verification that the harness holds as MUST, said openly in the rule.
- * - `seed`: a duty from incidents in the field that A2A v1.0 fields cannot express, stated in docs/duties.md.
+ * - `field`: a duty learned from incidents in the field that A2A's own text does not state, stated with
+ *   its incidents in docs/duties.md (called `seed` before ruleset a2a-1.0.1@15).
  * - `convention`: only an extension URI of ours says it (docs/extensions.md).
  * - `vendor`: a scenario author's own assertion, in the author's words (docs/scenarios.md); no rule
  *   of the harness rests on it.
  */
-export const LEVELS = ['MUST', 'security', 'SHOULD', 'seed', 'convention', 'vendor'] as const;
+export const LEVELS = ['MUST', 'security', 'SHOULD', 'field', 'convention', 'vendor'] as const;
 export type Level = (typeof LEVELS)[number];
 
+/**
+ * Each level in a vendor's words, as the report's legend and docs/rules.md's table give it: what it
+ * is, and where its sentences can be read.
+ */
+export const LEVEL_MEANING: Record<Level, string> = {
+  MUST: 'an A2A MUST, MUST NOT or REQUIRED (or the test protocol’s own MUST, docs/protocol.md)',
+  security: 'a SHOULD about verification (TLS, signed cards) that the harness holds as MUST, said so in the rule',
+  SHOULD: 'an A2A SHOULD or RECOMMENDED',
+  field:
+    'a duty learned from incidents in deployed agent systems that no A2A sentence states; each is written out, with its incidents and why, in docs/duties.md',
+  convention: 'only an extension URI of this harness says it (docs/extensions.md)',
+  vendor: 'a scenario author’s own assertion, in the author’s words (docs/scenarios.md); no built-in rule rests on it',
+};
+
 /** Strength of a level: a chain of reasoning is as strong as its weakest link. */
-const RANK: Record<Level, number> = { MUST: 5, security: 5, SHOULD: 3, seed: 2, convention: 1, vendor: 1 };
+const RANK: Record<Level, number> = { MUST: 5, security: 5, SHOULD: 3, field: 2, convention: 1, vendor: 1 };
 
 export function levelRank(l: Level): number {
   return RANK[l];
@@ -65,7 +80,7 @@ export interface Limit {
   quote: string;
 }
 
-/** Short label of a source for reports: `A2A v1.0.1 §3.6.1 MUST`, `docs/duties.md §1 Live input (seed)`. */
+/** Short label of a source for reports: `A2A v1.0.1 §3.6.1 MUST`, `docs/duties.md §1 Live input · field`. */
 export function sourceLabel(s: Pick<Source, 'doc' | 'section' | 'level'>): string {
   const sec = /^\d/.test(s.section) ? `§${s.section}` : s.section;
   return `${s.doc} ${sec} · ${s.level}`;

@@ -45,7 +45,7 @@ details.scenario.unexpected > summary { background: #fff3f3; }
 .sources { list-style: none; margin: 4px 0 0; padding: 0; max-width: 340px; } .sources li { margin: 2px 0; color: #444; }
 .authority q { display: block; color: #666; font-style: italic; max-width: 340px; margin-top: 2px; }
 .lvl { display: inline-block; border-radius: 3px; padding: 0 4px; font-weight: 700; color: #fff; background: #78909c; }
-.lvl-MUST, .lvl-security { background: #1565c0; } .lvl-SHOULD { background: #00838f; } .lvl-seed { background: #8d6e63; } .lvl-convention { background: #9e9e9e; }
+.lvl-MUST, .lvl-security { background: #1565c0; } .lvl-SHOULD { background: #00838f; } .lvl-field { background: #8d6e63; } .lvl-convention, .lvl-vendor { background: #9e9e9e; }
 .src { display: inline-block; border-radius: 3px; padding: 0 3px; font-size: 10px; border: 1px solid #ccc; color: #555; } .src-claims { border-style: dashed; }
 .kv th { color: #555; font-weight: 600; } .kv td, .kv th { border-bottom: 1px solid #f0f0f0; }
 .json mark { background: #fff59d; border-radius: 3px; } .json .k { color: #1a237e; } .json .s { color: #2e5d34; }
@@ -54,7 +54,7 @@ details.scenario.unexpected > summary { background: #fff3f3; }
 .diagram .fail .label { fill: #c62828; } .diagram .note .label { fill: #455a64; font-style: italic; }
 .diagram .forged .label { fill: #6a1b9a; font-style: italic; } .diagram .duplicate .label { fill: #e65100; }
 .unexpected-list li, .not-run li { margin: 3px 0; }
-footer { margin-top: 32px; font-size: 12px; }
+footer { margin-top: 32px; font-size: 12px; } footer table.levels { border-collapse: collapse; margin-top: 8px; } footer table.levels td, footer table.levels th { text-align: left; padding: 2px 8px; vertical-align: top; }
 .diagram .legend { font-size: 11px; margin: 2px 8px 6px; }
 .diagram .body-link .label { text-decoration: underline; cursor: pointer; }
 .glue { border-left: 3px solid var(--info); background: #eceff1; padding: 4px 10px; margin: 0 0 10px; font-size: 13px; }

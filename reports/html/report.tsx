@@ -1,5 +1,6 @@
 import { render } from 'preact-render-to-string';
 import { checkBehind, type RunResults } from '../../harness/core/results.js';
+import { LEVEL_MEANING, LEVELS, upFrontMissFails } from '../../harness/core/sources.js';
 import { printableHtml } from '../../harness/core/text.js';
 import { REPORT_CSS, REPORT_SCRIPT } from './assets.js';
 import { anchor, unexpectedIds, Badge, secsText } from './parts.js';
@@ -107,14 +108,45 @@ function Page({ r }: { r: RunResults }) {
           </section>
         ) : null}
         <footer class="muted">
-          How to read this: each scenario is graded on its own rule and the cross-cutting checks; its verdict is the worst of them. Beside each check: why it
-          got its verdict (harm, up-front, over-rejection…), the level that decided it (MUST and security fail; SHOULD, seed and convention are NON_STRICT; harm
-          fails at every level) and the sentences it rests on, so "seed 000 inference" and "A2A §3.6.1 MUST" read differently at a glance. Evidence cites
-          transcript sequence numbers (#n) and says where it comes from: the wire, the task ledger, or the client's claims, which never decide a FAIL alone.
+          <p>
+            How to read this: each scenario is graded on its own rule and the cross-cutting checks; its verdict is the worst of them. Beside each check: why it
+            got its verdict (harm, up-front, over-rejection…), the level that decided it, and the sentences it rests on, so a duty from the field and "A2A
+            §3.6.1 MUST" read differently at a glance. Evidence cites transcript sequence numbers (#n) and says where it comes from: the wire, the task ledger,
+            or the client's claims, which never decide a FAIL alone. The documents named (docs/…) ship in the a2a-conformance package.
+          </p>
+          <LevelLegend />
         </footer>
         <script dangerouslySetInnerHTML={{ __html: REPORT_SCRIPT }} />
       </body>
     </html>
+  );
+}
+
+/** Every level a check can cite: what it is, what a miss up front gets, and that harm fails at each. */
+function LevelLegend() {
+  return (
+    <table class="levels">
+      <thead>
+        <tr>
+          <th>level</th>
+          <th>what it is</th>
+          <th>a miss up front</th>
+          <th>harm on the wire</th>
+        </tr>
+      </thead>
+      <tbody>
+        {LEVELS.map((l) => (
+          <tr>
+            <td>
+              <span class={`lvl lvl-${l}`}>{l}</span>
+            </td>
+            <td>{LEVEL_MEANING[l]}</td>
+            <td>{l === 'vendor' ? 'FAIL or NON_STRICT, as the assertion says' : upFrontMissFails(l) ? 'FAIL' : 'NON_STRICT'}</td>
+            <td>FAIL</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 

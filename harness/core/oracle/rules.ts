@@ -42,10 +42,10 @@ import { CREDENTIAL_SCOPE } from './rules/transport/credential-scope.js';
 import { STREAM_BOUNDS } from './rules/wire/stream-bounds.js';
 
 /**
- * The rule families in force, each with its version: seed 000's negotiation rules as objects with
- * sources and levels (2, DESIGN.md §3 "Grading"), reading the client's decoders since 3 (an output
- * the client cannot decode is neither completable nor needed), seed 001's trust rules (1), seed 003's
- * handshake rules (1), and the rules from the spec's own text (`a2a-1.0.1`: 1 adds the choice among
+ * The rule families in force, each with its version: the negotiation rules (docs/duties.md §1–4) as
+ * objects with sources and levels (2), reading the client's decoders since 3 (an output the client
+ * cannot decode is neither completable nor needed), the trust rules (§6–7; 1), the handshake rules
+ * (§8–11; 1), and the rules from the spec's own text (`a2a-1.0.1`: 1 adds the choice among
  * bindings and the tenant to SPEC-INTERFACE-SELECTION, and STREAM-RECOVERY; 2 the client as webhook
  * receiver: PUSH-AUTHENTICITY, PUSH-TASK-MATCH, PUSH-RECEIPT; 3 acts read against what the client
  * knew, WIRE-NO-DESTROYED-WORK; 4 PUSH-RECEIPT grades a delivery written and never answered; 5
@@ -56,9 +56,11 @@ import { STREAM_BOUNDS } from './rules/wire/stream-bounds.js';
  * card accepts them; 11 TOLERANT-DECODING reads values no version defines too, and answers the client
  * did not read; 12 STREAM-FRAMING binds an event split across TCP writes; 13 STREAM-BOUNDS, a
  * line or event that never ends; 14 SPEC-INTERFACE-SELECTION grades a card that claims a version its
- * endpoint does not speak, and a subscription refused as the task's end (§9.4.6) counts as seeing it end).
+ * endpoint does not speak, and a subscription refused as the task's end (§9.4.6) counts as seeing it end;
+ * 15 the level `seed` is named `field`, and the families are named for what they grade, not for the
+ * field reports they came from: `seed-000@3+seed-001@1+seed-003@1` before it, the same rules).
  */
-export const RULESET_VERSION = 'seed-000@3+seed-001@1+seed-003@1+a2a-1.0.1@14';
+export const RULESET_VERSION = 'negotiation@3+trust@1+handshake@1+a2a-1.0.1@15';
 
 /** Every rule, in the order of their stable ids. */
 const REGISTRY = [

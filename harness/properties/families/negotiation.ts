@@ -75,7 +75,7 @@ function liveCase(
       const drifts: Drift[] = streaming && !acceptsFrames ? ['refuses-frames'] : [];
       if (extension && !extension.honoured) drifts.push('missing-methods');
       const signals: CardSignal[] = [
-        { pointer: '/capabilities/streaming', kind: 'seed', note: `streaming:${streaming}` },
+        { pointer: '/capabilities/streaming', kind: 'field', note: `streaming:${streaming}` },
         { pointer: '/defaultInputModes', kind: 'MUST', note: `${PCM} is an input mode` },
       ];
       if (extension)
@@ -129,7 +129,7 @@ const push: fc.Arbitrary<GeneratedCase> = fc
         if (k.mtls)
           signals.push(
             { pointer: '/securitySchemes/partnerMtls', kind: 'MUST', note: 'an mTLS security scheme (for calls to the agent)' },
-            { pointer: '/securityRequirements', kind: 'seed', note: "mTLS is required for every call; by the seed's inference the callbacks use it too" },
+            { pointer: '/securityRequirements', kind: 'field', note: "mTLS is required for every call; by the seed's inference the callbacks use it too" },
           );
         return {
           story: 'push',

@@ -130,7 +130,7 @@ const outputs: fc.Arbitrary<GeneratedCase> = fc
           card,
           signals: [
             ...(k.signed ? [signedSignal("signed with the vendor's current key")] : []),
-            { pointer: '/defaultOutputModes', kind: 'seed', note: `${offered}: the registry has ${k.type.bare}` },
+            { pointer: '/defaultOutputModes', kind: 'field', note: `${offered}: the registry has ${k.type.bare}` },
           ],
           runtime,
           profileConstraints: profile,

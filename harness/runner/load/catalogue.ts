@@ -270,18 +270,21 @@ async function readCatalogue(files: string[], at: { file: string }): Promise<Cat
       byId.set(sc.id, file);
       out.push({ scenario: sc, file });
     });
-    // Ruleset 1's names of signal kinds still load; a vendor's file is told what to write instead, once.
+    // Older names of signal kinds still load; a vendor's file is told what to write instead, once.
     const old = new Set((list as Scenario[]).flatMap((sc) => (sc.peer?.signals ?? []).map((x) => x.kind)).filter((k) => k in DEPRECATED_KINDS));
-    for (const k of old)
-      deprecationWarning(`${file}: signal kind "${k}" is deprecated (ruleset 1); write ${DEPRECATED_KINDS[k as keyof typeof DEPRECATED_KINDS]}`);
+    for (const k of old) {
+      const { since, write } = DEPRECATED_KINDS[k as keyof typeof DEPRECATED_KINDS];
+      deprecationWarning(`${file}: signal kind "${k}" is deprecated (${since}); write ${write}`);
+    }
   }
   return out;
 }
 
-/** The signal kinds of ruleset 1 and what replaces each (docs/scenarios.md). */
+/** Older signal kinds, and what replaces each (docs/scenarios.md). */
 const DEPRECATED_KINDS = {
-  'spec-derivable': '"MUST" (the level that caps nothing: the rule\'s own sources decide)',
-  'harness-convention': '"convention"',
+  'spec-derivable': { since: 'ruleset 1', write: '"MUST" (the level that caps nothing: the rule\'s own sources decide)' },
+  'harness-convention': { since: 'ruleset 1', write: '"convention"' },
+  seed: { since: 'renamed in ruleset a2a-1.0.1@15', write: '"field"' },
 } as const;
 
 /** A deprecation warning: one line on stderr (the load goes on). */

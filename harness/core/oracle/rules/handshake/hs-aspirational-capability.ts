@@ -16,7 +16,7 @@ const SEED_CAPABILITY: Source = {
   doc: 'docs/duties.md',
   section: '10 A capability the agent does not keep',
   quote: 'A capability flag set to true whose method is not reachable is a signal that the card claims more than the agent serves.',
-  level: 'seed',
+  level: 'field',
 };
 
 const PUSH_METHODS = new Set([
@@ -84,7 +84,7 @@ export const HS_ASPIRATIONAL_CAPABILITY: RuleOf<'HS-ASPIRATIONAL-CAPABILITY'> = 
     return binds(
       `capabilities.pushNotifications is true, but the push methods ${pushMissing(rt)}: register per task, see it fail, and poll`,
       ['downgrade'],
-      [signal(s, cardPointer(s.card, 'pushNotifications'), 'seed', 'a true capability flag with no method behind it')],
+      [signal(s, cardPointer(s.card, 'pushNotifications'), 'field', 'a true capability flag with no method behind it')],
     );
   },
   grade(b, x) {

@@ -20,7 +20,7 @@ const SEED_CHALLENGE: Source = {
   doc: 'docs/duties.md',
   section: '9 A challenge naming a scheme the card never listed',
   quote: 'An authentication challenge naming a scheme the card does not list is a signal that the card describes another surface than the one answering.',
-  level: 'seed',
+  level: 'field',
 };
 
 /** Sentences that bound the reading of a 401: they carry no duty of the client (a MAY, a server's SHOULD, a process step). */
@@ -171,7 +171,7 @@ export const HS_CHALLENGE_SCHEME: RuleOf<'HS-CHALLENGE-SCHEME'> = {
       return binds(
         `the task endpoint challenges with ${auth.taskScheme}, which securitySchemes does not list (a client can meet ${listed.length ? listed.join(', ') : 'nothing'} from this card)`,
         ['reject'],
-        [signal(s, cardPointer(s.card, 'securitySchemes'), 'seed', `lists no ${auth.taskScheme} scheme`)],
+        [signal(s, cardPointer(s.card, 'securitySchemes'), 'field', `lists no ${auth.taskScheme} scheme`)],
       );
     const res = residual(s);
     if (res) return res;

@@ -19,19 +19,19 @@ const SKILL_OVERRIDE: Limit = {
   quote: "The set of supported input media types for this skill, overriding the agent's defaults.",
 };
 
-/** The duty to read the skill's modes before sending: the seed's signal, which it says the spec does not require (so `seed`, not MUST). */
+/** The duty to read the skill's modes before sending: the seed's signal, which it says the spec does not require (so `field`, not MUST). */
 const SEED_SKILL_SIGNAL: Source = {
   doc: 'docs/duties.md',
   section: '8 A skill that narrows the card',
   quote: "A skill that declares a field the card also declares, such as its input modes, is a signal: the skill's value may narrow the card's.",
-  level: 'seed',
+  level: 'field',
 };
 
 const SEED_SKILL: Source = {
   doc: 'docs/duties.md',
   section: '8 A skill that narrows the card',
   quote: "An agent that honours the skill's narrower value refuses a payload the card's default allowed.",
-  level: 'seed',
+  level: 'field',
   role: 'harm',
 };
 
@@ -96,7 +96,7 @@ export const HS_SKILL_OVERRIDE: RuleOf<'HS-SKILL-OVERRIDE'> = {
       return binds(
         `skill ${skillId} takes ${modes.join(', ')} only, overriding the card's defaults, which list ${mt}`,
         ['reject'],
-        [signal(s, cardPointer(s.card, 'skillInputModes', index), 'seed', `${skillId} re-declares the card's inputModes without ${mt}`)],
+        [signal(s, cardPointer(s.card, 'skillInputModes', index), 'field', `${skillId} re-declares the card's inputModes without ${mt}`)],
       );
     }
     const res = residual(s);

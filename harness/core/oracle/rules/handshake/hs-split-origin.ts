@@ -15,7 +15,7 @@ const SEED_SPLIT: Source = {
   section: '11 A card from another origin',
   quote:
     "A card served from another origin than the agent's endpoint, such as a CDN, or cached across a redeploy, may be stale: a clean card from there is no evidence that the agent matches it.",
-  level: 'seed',
+  level: 'field',
 };
 
 const CARD_REPLACEMENT: Source = {
@@ -86,7 +86,7 @@ export const HS_SPLIT_ORIGIN: RuleOf<'HS-SPLIT-ORIGIN'> = {
     return binds(
       `the card comes from the ${rt.cardListener} origin and the RPC from the ${rt.rpcListener} origin: a clean card from another origin is no signal of freshness${stale.length ? `; this one is stale (it still offers ${stale.join(', ')})` : ' (this one is fresh)'}`,
       stale.length ? ['downgrade'] : ['proceed', 'downgrade'],
-      [signal(s, cardPointer(s.card, 'rpcUrl'), 'seed', 'the RPC URL is on another origin than the card')],
+      [signal(s, cardPointer(s.card, 'rpcUrl'), 'field', 'the RPC URL is on another origin than the card')],
     );
   },
   grade(b, x) {

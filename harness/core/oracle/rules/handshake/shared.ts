@@ -23,7 +23,7 @@ export const SEED_NO_RETRY: Source = {
   doc: 'docs/duties.md',
   section: '6 The same failed call, sent again',
   quote: 'A failure that comes from what the card says does not go away when the same call is sent again; retrying it is never the fix.',
-  level: 'seed',
+  level: 'field',
   role: 'harm',
 };
 
@@ -32,14 +32,14 @@ export const SEED_PROBE: Source = {
   section: '10 A capability the agent does not keep',
   quote:
     'Before relying on such a claim, the client probes it: it calls the very method the flag implies, or sends a minimal, harmless task, and lets the result decide.',
-  level: 'seed',
+  level: 'field',
 };
 
 export const SEED_NOT_ABORT: Source = {
   doc: 'docs/duties.md',
   section: '10 A capability the agent does not keep',
   quote: 'The answer to a claim the agent does not keep is not to give up but to use what the card and the agent both offer, as the probe showed.',
-  level: 'seed',
+  level: 'field',
 };
 
 export const SEED_RESIDUAL: Limit = {

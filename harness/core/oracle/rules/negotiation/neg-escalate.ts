@@ -21,7 +21,7 @@ export const NEG_ESCALATE: RuleOf<'NEG-ESCALATE'> = {
       section: '4 A contradiction an extension resolves',
       quote:
         'Where the card contradicts itself but the agent is known to honour an extension that resolves the contradiction, the client negotiates through that extension instead of accepting or rejecting the card outright.',
-      level: 'seed',
+      level: 'field',
     },
     {
       doc: 'docs/extensions.md',

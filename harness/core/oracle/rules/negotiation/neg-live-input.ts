@@ -17,14 +17,14 @@ const TASK_CLASS_SCOPE: Source = {
   section: '1 Live input',
   quote:
     'A refusal is scoped to the task class the card cannot serve, never to the whole card: the same card may serve a text task perfectly well, and rejecting it whole loses that channel.',
-  level: 'seed',
+  level: 'field',
 };
 
 const ORPHAN_HARM: Source = {
   doc: 'docs/duties.md',
   section: '1 Live input',
   quote: 'Declining after a task exists is worse than declining before: the task is left on the agent, its id spent, and with some vendors it is billed.',
-  level: 'seed',
+  level: 'field',
   role: 'harm',
 };
 
@@ -39,27 +39,27 @@ export const NEG_LIVE_INPUT: RuleOf<'NEG-LIVE-INPUT'> = {
       section: '1 Live input',
       quote:
         'A card can be valid and still offer no way to deliver live input: an agent without streaming can take a live audio source only as one buffered upload, which for live audio is the same as not taking it.',
-      level: 'seed',
+      level: 'field',
     },
     {
       doc: 'docs/duties.md',
       section: '1 Live input',
       quote:
         'When a card rules out the input path, or the only way the client could learn that the task ended, the client declines before it sends the first message.',
-      level: 'seed',
+      level: 'field',
     },
     {
       doc: 'docs/duties.md',
       section: '1 Live input',
       quote: 'A client that can change its own capabilities for this task decides after doing so, not before.',
-      level: 'seed',
+      level: 'field',
     },
     {
       doc: 'docs/duties.md',
       section: '1 Live input',
       quote:
         'The card binds this decision only where nothing else tells the client more: no out-of-band capability exchange, no vendor extension carrying the missing constraint, no earlier tasks with this agent.',
-      level: 'seed',
+      level: 'field',
     },
     TASK_CLASS_SCOPE,
     ORPHAN_HARM,
@@ -108,7 +108,7 @@ export const NEG_LIVE_INPUT: RuleOf<'NEG-LIVE-INPUT'> = {
       `live-only ${mt} on a card without streaming, to a runtime that takes one complete payload`,
       ['reject', 'downgrade'],
       [
-        signal(s, cardPointer(s.card, 'streaming'), 'seed', 'streaming is not true: by docs/duties.md §1 the agent cannot take input frame by frame'),
+        signal(s, cardPointer(s.card, 'streaming'), 'field', 'streaming is not true: by docs/duties.md §1 the agent cannot take input frame by frame'),
         signal(s, cardPointer(s.card, 'defaultInputModes'), 'MUST', `${mt} is an input mode`),
       ],
     );

@@ -75,27 +75,27 @@ export const NEG_PUSH_MTLS: RuleOf<'NEG-PUSH-MTLS'> = {
       section: '2 Push callbacks the receiver cannot take',
       quote:
         "A card whose security schemes require mutual TLS for the agent's push callbacks cannot deliver them to a receiver that only speaks server-authenticated HTTPS.",
-      level: 'seed',
+      level: 'field',
     },
     {
       doc: 'docs/duties.md',
       section: '2 Push callbacks the receiver cannot take',
       quote:
         "The client compares the card's security schemes with what its own receiver can do, registers no push configuration it cannot honour, and polls instead, recording the degradation.",
-      level: 'seed',
+      level: 'field',
     },
     {
       doc: 'docs/duties.md',
       section: '2 Push callbacks the receiver cannot take',
       quote: 'For a fire-and-forget task the client never follows, how completion would be notified does not matter.',
-      level: 'seed',
+      level: 'field',
     },
     {
       doc: 'docs/duties.md',
       section: '2 Push callbacks the receiver cannot take',
       quote:
         'A client that waits for a push that can never arrive leaves the task working until its own timeout: in the incident behind this duty, forty minutes.',
-      level: 'seed',
+      level: 'field',
       role: 'harm',
     },
   ],
@@ -146,7 +146,7 @@ export const NEG_PUSH_MTLS: RuleOf<'NEG-PUSH-MTLS'> = {
         ['downgrade'],
         [
           signal(s, cardPointer(s.card, 'pushNotifications'), 'MUST', 'push notifications offered'),
-          signal(s, cardPointer(s.card, 'securityRequirements'), 'seed', 'every call needs mTLS; by docs/duties.md §2 the callbacks do too'),
+          signal(s, cardPointer(s.card, 'securityRequirements'), 'field', 'every call needs mTLS; by docs/duties.md §2 the callbacks do too'),
         ],
       );
     if (!truth.runtime.push.supported || truth.runtime.push.delivery === 'plain' || intent.completion !== 'push' || profile.callback === 'none')

@@ -58,14 +58,14 @@ export const NEG_RESUB_ONLY_OUTPUT: RuleOf<'NEG-RESUB-ONLY-OUTPUT'> = {
       section: '3 Outputs reachable only on a disabled channel',
       quote:
         'An output mode the card declares can be reachable only through a channel the agent has switched off, such as a resubscription on an agent without streaming: declared, and in fact unreachable.',
-      level: 'seed',
+      level: 'field',
     },
     {
       doc: 'docs/duties.md',
       section: '3 Outputs reachable only on a disabled channel',
       quote:
         'Where the gap touches only an optional path (an output the client does not need, or a notification path it can replace by polling), the client proceeds and records the degradation.',
-      level: 'seed',
+      level: 'field',
     },
     {
       doc: 'docs/extensions.md',

@@ -42,7 +42,7 @@ export const SEED_ORPHANS: Source = {
   doc: 'docs/duties.md',
   section: '7 Outputs the client cannot decode',
   quote: 'A decode failure taken for a transient one leads to the message being sent again: a second task on the agent while the first is still working.',
-  level: 'seed',
+  level: 'field',
   role: 'harm',
 };
 
@@ -51,7 +51,7 @@ export const SEED_PARAMS: Source = {
   section: '7 Outputs the client cannot decode',
   quote:
     'Whether the client can decode an output is decided by its media type with parameters (profile, charset, version); matching that drops the parameters hides the gap until the decoder fails.',
-  level: 'seed',
+  level: 'field',
 };
 
 export type Breach = 'tamper' | 'alg' | 'kid' | 'jku';
@@ -136,7 +136,7 @@ export function trustHarm(x: GradeInput): Verdict | undefined {
       'NON_STRICT',
       `the message was re-sent once after the decode failure, at #${minted[0]!.seq}, after the earlier task had ended; nothing was left working, so no task accumulated (docs/duties.md §7's harm), but the failure was treated as transient`,
       [wireEvidence(minted[0]!.seq, `${minted[0]!.rpc!.method} re-sent with the same params, minting ${minted[0]!.taskId ?? 'a task'}`), ...taskEvidence(x)],
-      { basis: 'up-front', level: 'seed' },
+      { basis: 'up-front', level: 'field' },
     );
   if (minted.length > 0)
     return harm(`${x.tasks.length} tasks minted for one intent, ${left.length} left working: the same message was re-sent ${minted.length} time(s)`, [

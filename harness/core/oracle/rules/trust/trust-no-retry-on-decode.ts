@@ -15,7 +15,7 @@ const SEED_TERMINAL: Source = {
   doc: 'docs/duties.md',
   section: '7 Outputs the client cannot decode',
   quote: 'A media type the client cannot decode ends the attempt for this task: it is checked before sending, and never retried.',
-  level: 'seed',
+  level: 'field',
 };
 
 export const TRUST_NO_RETRY_ON_DECODE: RuleOf<'TRUST-NO-RETRY-ON-DECODE'> = {
@@ -59,7 +59,7 @@ export const TRUST_NO_RETRY_ON_DECODE: RuleOf<'TRUST-NO-RETRY-ON-DECODE'> = {
     return binds(
       `the card lists ${offered.join(', ')}, but the runtime emits ${bad.join(', ')}, which the client cannot decode`,
       ['proceed'],
-      [signal(s, cardPointer(s.card, 'defaultOutputModes'), 'seed', 'looks decodable; the runtime drifts')],
+      [signal(s, cardPointer(s.card, 'defaultOutputModes'), 'field', 'looks decodable; the runtime drifts')],
     );
   },
   grade(b, x) {
@@ -79,7 +79,7 @@ export const TRUST_NO_RETRY_ON_DECODE: RuleOf<'TRUST-NO-RETRY-ON-DECODE'> = {
             .slice(0, 3)
             .map((e) => wireEvidence(e.seq, `re-sent (messageId ${e.messageId ?? '?'}), deduplicated to ${e.taskId ?? 'the same task'}`)),
         ],
-        { basis: 'up-front', level: 'seed' },
+        { basis: 'up-front', level: 'field' },
       );
     if (x.tasks.length === 0) {
       if (x.outcome.kind === 'timeout') return timeout('no task and no decision by the deadline', wireTrail(x));

@@ -74,14 +74,14 @@ export const TRUST_PARAM_MATCH: RuleOf<'TRUST-PARAM-MATCH'> = {
         `the card offers ${loose.join(', ')}; the client decodes ${wanted.join(', ')}: the parameters differ, but skill ${alt.id} emits ${alt.modes.join(', ')}`,
         ['downgrade', 'reject'],
         [
-          signal(s, cardPointer(s.card, 'defaultOutputModes'), 'seed', `${loose.join(', ')}: parameters differ from the registry's`),
-          signal(s, cardPointer(s.card, 'skillOutputModes', alt.index), 'seed', `skill ${alt.id}: ${alt.modes.join(', ')}`),
+          signal(s, cardPointer(s.card, 'defaultOutputModes'), 'field', `${loose.join(', ')}: parameters differ from the registry's`),
+          signal(s, cardPointer(s.card, 'skillOutputModes', alt.index), 'field', `skill ${alt.id}: ${alt.modes.join(', ')}`),
         ],
       );
     return binds(
       `the card offers ${loose.join(', ')}; the client decodes ${wanted.join(', ')}: the parameters differ`,
       ['reject'],
-      [signal(s, cardPointer(s.card, 'defaultOutputModes'), 'seed', `${loose.join(', ')}: parameters differ from the registry's`)],
+      [signal(s, cardPointer(s.card, 'defaultOutputModes'), 'field', `${loose.join(', ')}: parameters differ from the registry's`)],
     );
   },
   grade(b, x) {

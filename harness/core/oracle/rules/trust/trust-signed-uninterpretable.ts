@@ -29,14 +29,14 @@ const SEED_GATE: Source = {
   section: '7 Outputs the client cannot decode',
   quote:
     'When the client cannot decode an output the task needs, it does not send: it moves to a skill whose outputs it can decode, or stops with a final negotiation error.',
-  level: 'seed',
+  level: 'field',
 };
 
 const SEED_STATUS_ONLY: Source = {
   doc: 'docs/duties.md',
   section: '7 Outputs the client cannot decode',
   quote: "A client that only follows a task's status and ignores its artifacts can proceed; one that consumes the artifacts cannot.",
-  level: 'seed',
+  level: 'field',
 };
 
 export const TRUST_SIGNED_UNINTERPRETABLE: RuleOf<'TRUST-SIGNED-UNINTERPRETABLE'> = {
@@ -80,14 +80,14 @@ export const TRUST_SIGNED_UNINTERPRETABLE: RuleOf<'TRUST-SIGNED-UNINTERPRETABLE'
     const sig = signal(
       s,
       cardPointer(s.card, s.intent.skillId ? 'skills' : 'defaultOutputModes'),
-      'seed',
+      'field',
       `${bad.join(', ')}: not in the client's registry (parameters significant)`,
     );
     if (alt)
       return binds(
         `the card's outputs (${bad.join(', ')}) are undecodable, but skill ${alt.id} emits ${alt.modes.join(', ')}`,
         ['downgrade', 'reject'],
-        [sig, signal(s, cardPointer(s.card, 'skillOutputModes', alt.index), 'seed', `skill ${alt.id}: ${alt.modes.join(', ')}`)],
+        [sig, signal(s, cardPointer(s.card, 'skillOutputModes', alt.index), 'field', `skill ${alt.id}: ${alt.modes.join(', ')}`)],
       );
     return binds(`every output the card offers (${bad.join(', ')}) is undecodable for this client`, ['reject'], [sig]);
   },

@@ -13,7 +13,7 @@ export const SEED000_ORPHAN = {
   doc: 'docs/duties.md',
   section: '1 Live input',
   quote: 'Declining after a task exists is worse than declining before: the task is left on the agent, its id spent, and with some vendors it is billed.',
-  level: 'seed' as const,
+  level: 'field' as const,
   role: 'harm' as const,
 };
 

@@ -18,7 +18,7 @@ export const WIRE_DEADLINE: RuleOf<'WIRE-DEADLINE'> = {
       section: '2 Push callbacks the receiver cannot take',
       quote:
         'A client that waits for a push that can never arrive leaves the task working until its own timeout: in the incident behind this duty, forty minutes.',
-      level: 'seed',
+      level: 'field',
       role: 'harm',
     },
     {

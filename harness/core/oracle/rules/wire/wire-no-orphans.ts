@@ -18,7 +18,7 @@ export const WIRE_NO_ORPHANS: RuleOf<'WIRE-NO-ORPHANS'> = {
       doc: 'docs/duties.md',
       section: '5 Tasks left behind',
       quote: "Tasks a client abandons pile up on the agent silently: nothing on the client's side, whose credentials stay valid, ever reports them.",
-      level: 'seed',
+      level: 'field',
       role: 'harm',
     },
   ],
