@@ -7,7 +7,11 @@ import { createReferenceClient } from './reference/index.js';
 
 export const BUILTIN_CLIENTS: BuiltinClient[] = [
   { name: 'reference', description: 'correct on every rule', create: createReferenceClient },
-  { name: 'naive', description: 'the Northwind client of seed 000, every mistake at once', create: () => createNaiveClient() },
+  {
+    name: 'naive',
+    description: 'trusts a valid card as a contract: every mistake of the incidents in docs/duties.md at once',
+    create: () => createNaiveClient(),
+  },
   { name: 'a2a-js-sdk', description: 'the real @a2a-js/sdk 1.3.0 client, used as an application uses it', create: createA2aJsSdkClient },
   { name: 'a2a-js-sdk@0.3', description: 'the real @a2a-js/sdk 0.3.14 client (A2A v0.3), used the same way', create: createA2aJsSdkV03Client },
   ...MISTAKES.map((m) => ({

@@ -35,30 +35,31 @@ const PEERS: Record<string, PeerEntry> = {
   },
   'contoso-audio-batch': {
     requires: ['runtime.input'],
-    summary: 'Takes audio/pcm only as one complete payload under a ceiling the card never shows; a second frame gets HTTP 415 (seed 000, incident 1).',
+    summary:
+      'Takes audio/pcm only as one complete payload under a ceiling the card never shows; a second frame gets HTTP 415 (docs/duties.md §1, its incident).',
     check: (d) => (d.runtime.input ? undefined : 'runtime.input is required'),
   },
   'contoso-mtls-push': {
     requires: ['runtime.push.supported: true'],
     summary:
-      "RPC listener demands a client certificate; push registration succeeds for any https URL; delivery over partner mTLS (or plain HTTPS with the client's authentication), a failed one logged as dispatched and lost while the task completes all the same (seed 000, incident 2).",
+      "RPC listener demands a client certificate; push registration succeeds for any https URL; delivery over partner mTLS (or plain HTTPS with the client's authentication), a failed one logged as dispatched and lost while the task completes all the same (docs/duties.md §2, its incident).",
     check: (d) => (d.runtime.push.supported ? undefined : 'runtime.push must be supported'),
   },
   'contoso-resubscribe-only': {
     requires: ['runtime.outputs: a subscribe-only mode'],
-    summary: 'Emits an output mode only on SubscribeToTask, which it refuses with -32004 (seed 000, invariant 3).',
+    summary: 'Emits an output mode only on SubscribeToTask, which it refuses with -32004 (docs/duties.md §3).',
     check: (d) => (d.runtime.outputs.some((o) => o.channel === 'subscribe-only') ? undefined : 'runtime.outputs needs a subscribe-only mode'),
   },
   'contoso-extension': {
     requires: ['runtime.input.sessionExtension'],
     summary:
-      'A contradictory card for live audio with a vendor extension, declared in capabilities.extensions, that opens a live session when a message opts into it (seed 000, Decision Boundary).',
+      'A contradictory card for live audio with a vendor extension, declared in capabilities.extensions, that opens a live session when a message opts into it (docs/duties.md §4).',
     check: (d) => (d.runtime.input?.sessionExtension ? undefined : 'runtime.input.sessionExtension is required'),
   },
   'vendorx-workflow': {
     requires: ['signing: key "published", no breaker, no tamper'],
     summary:
-      "Signs its card with the vendor's current key (the kid resolves through a JWKS on another vendor's origin); emits what its runtime says (seed 001's workflow: a profiled media type) whatever acceptedOutputModes asks; a skill with outputs of its own emits those for tasks that name it (Message.metadata.skillId).",
+      "Signs its card with the vendor's current key (the kid resolves through a JWKS on another vendor's origin); emits what its runtime says (the workflow of docs/duties.md §7: a profiled media type) whatever acceptedOutputModes asks; a skill with outputs of its own emits those for tasks that name it (Message.metadata.skillId).",
     check: (d) =>
       !d.signing
         ? 'signing is required'
@@ -69,7 +70,7 @@ const PEERS: Record<string, PeerEntry> = {
   'vendorx-drift': {
     requires: ['runtime.idempotency: not "message-id"'],
     summary:
-      'The card lists decodable output modes; the runtime emits a profiled type instead, while the task stays WORKING; every send mints a new task (seed 001, Operational Effect).',
+      'The card lists decodable output modes; the runtime emits a profiled type instead, while the task stays WORKING; every send mints a new task (docs/duties.md §7).',
     check: (d) => (d.runtime.idempotency === 'message-id' ? 'runtime.idempotency must be "none" (vendorx-dedupe deduplicates)' : undefined),
   },
   'vendorx-dedupe': {
@@ -80,7 +81,7 @@ const PEERS: Record<string, PeerEntry> = {
   'vendorx-trust-breaker': {
     requires: ['signing: broken one way'],
     summary:
-      'Serves a card whose signature cannot be trusted: tampered after signing, an unknown or expired kid, a jku to keys on its own origin, alg none, or HMAC keyed with the public key (seed 001, TRUST-*).',
+      'Serves a card whose signature cannot be trusted: tampered after signing, an unknown or expired kid, a jku to keys on its own origin, alg none, or HMAC keyed with the public key (A2A v1.0.1 §8.4, TRUST-*).',
     check: (d) =>
       !d.signing
         ? 'signing is required'
@@ -91,20 +92,20 @@ const PEERS: Record<string, PeerEntry> = {
   'contoso-skill-override': {
     requires: ['runtime.skillInputModes'],
     summary:
-      "A skill declares input modes narrower than the card's defaults, and the runtime honours the skill: the excluded default mode sent to it gets -32005 (seed 003, signal 1). A message names its skill in Message.metadata.skillId; the runtime may route unnamed messages to a skill too.",
+      "A skill declares input modes narrower than the card's defaults, and the runtime honours the skill: the excluded default mode sent to it gets -32005 (docs/duties.md §8). A message names its skill in Message.metadata.skillId; the runtime may route unnamed messages to a skill too.",
     check: (d) =>
       d.runtime.skillInputModes && Object.keys(d.runtime.skillInputModes).length > 0 ? undefined : 'runtime.skillInputModes must name at least one skill',
   },
   'contoso-split-auth': {
     requires: ['runtime.auth'],
     summary:
-      'The card advertises OAuth 2.0 client credentials with a real token endpoint on the peer over TLS; the task endpoint takes Bearer tokens from it, or challenges with a scheme the card never lists (DPoP), or lets tokens expire mid-task (seed 003, signal 2); the token endpoint beside the RPC or on an identity provider’s origin of its own.',
+      'The card advertises OAuth 2.0 client credentials with a real token endpoint on the peer over TLS; the task endpoint takes Bearer tokens from it, or challenges with a scheme the card never lists (DPoP), or lets tokens expire mid-task (docs/duties.md §9); the token endpoint beside the RPC or on an identity provider’s origin of its own.',
     check: (d) => (d.runtime.auth ? undefined : 'runtime.auth is required'),
   },
   'contoso-aspirational-push': {
     requires: ['card.capabilities.pushNotifications: true'],
     summary:
-      'The card says pushNotifications: true; the push methods answer -32003, or do not exist (-32601, an inline config silently dropped), or (the control) work (seed 003, signal 3).',
+      'The card says pushNotifications: true; the push methods answer -32003, or do not exist (-32601, an inline config silently dropped), or (the control) work (docs/duties.md §10).',
     check: (d) => {
       const caps = d.card.capabilities as { pushNotifications?: unknown } | undefined;
       return caps?.pushNotifications === true ? undefined : 'the card must say capabilities.pushNotifications: true';
@@ -113,7 +114,7 @@ const PEERS: Record<string, PeerEntry> = {
   'contoso-cdn-stale': {
     requires: ['runtime.cardListener: "cdn"', 'runtime.rpcListener: not "cdn"'],
     summary:
-      "The card is served from a CDN origin of its own, the RPC from another; after a redeploy the CDN's copy may be stale, the runtime refusing what it still offers, while GetExtendedAgentCard (where declared) serves the runtime's own card (seed 003, Condition of Validity).",
+      "The card is served from a CDN origin of its own, the RPC from another; after a redeploy the CDN's copy may be stale, the runtime refusing what it still offers, while GetExtendedAgentCard (where declared) serves the runtime's own card (docs/duties.md §11).",
     check: (d) =>
       d.runtime.cardListener !== 'cdn'
         ? 'runtime.cardListener must be "cdn"'

@@ -1,8 +1,8 @@
 /**
- * Seed 003, "discovery is not negotiation": a card can be clean and still not describe what the
- * runtime binds. Four stories, each with the variants where the signal is absent or the probe
- * passes, and one where a probe passes but a larger payload fails (the seed's residual risk, which
- * no signal covers: INFORMATIONAL).
+ * Discovery is not negotiation (docs/duties.md §8–11): a card can be clean and still not describe
+ * what the runtime binds. Four stories, each with the variants where the signal is absent or the
+ * probe passes, and one where a probe passes but a larger payload fails (the residual risk of
+ * docs/duties.md §8, which no signal covers: INFORMATIONAL).
  *
  * - A skill re-declares the card's input modes, narrower: the proto says the skill's list overrides.
  * - The card advertises OAuth 2.0 client credentials (a real token endpoint on the peer, over TLS);
@@ -12,9 +12,10 @@
  * - The card comes from a CDN origin of its own, stale after a redeploy; the runtime's own card is
  *   one idempotent read away (GetExtendedAgentCard).
  *
- * The seed's paths are pre-1.0 (`/v1/tasks/send`, `tasks/pushNotificationConfig/set`); these peers
- * speak v1.0. Its fallback to "card-scope defaults only" contradicts the proto for a skill's modes,
- * so the skill's modes rule here (DESIGN.md §3, "Seed 003").
+ * The incidents behind these duties used pre-1.0 paths (`/v1/tasks/send`,
+ * `tasks/pushNotificationConfig/set`); these peers speak v1.0. The fallback of docs/duties.md §10
+ * ("its defaults, no skill overrides") contradicts the proto for a skill's modes, so the skill's
+ * modes rule here (docs/rules.md, HS-SKILL-OVERRIDE).
  */
 import { defineScenarios } from '../harness/runner/load/define.js';
 import { bothDialects } from '../harness/core/card-v03.js';
@@ -60,7 +61,7 @@ const intakeSkill = { id: 'intake', name: 'Structured intake', description: 'Fil
 const narrowed = { ...card, skills: [intakeSkill] };
 const narrowedRuntime: PeerRuntime = { ...runtime, skillInputModes: { intake: [JSON_MT] }, unnamedSkill: 'intake' };
 const skillSignals = [{ pointer: '/skills/0/inputModes', kind: 'MUST' as const, note: 'skill intake takes application/json only, overriding the defaults' }];
-const skillSpec = 'seed 003 §What Was Observed (1); A2A v1.0.1 proto AgentSkill.input_modes';
+const skillSpec = 'docs/duties.md §8; A2A v1.0.1 proto AgentSkill.input_modes';
 const jsonIntent = { ...textIntent, input: { mediaType: JSON_MT, text: '{"summary":"Printer on floor 3 is jammed again","floor":3}' }, skillId: 'intake' };
 
 const skillScenarios: Scenario[] = [
@@ -129,8 +130,8 @@ const skillScenarios: Scenario[] = [
     title: 'A JSON record the skill takes, over a ceiling no card field shows (residual risk)',
     description: `As json-to-json-skill, but the runtime refuses requests over ${CEILING} bytes with HTTP 413, and this record is larger. A small probe would pass.`,
     expectation:
-      'Nothing on the card says so (the seed calls it the residual risk): INFORMATIONAL. The 413 is never repeated unchanged, and no task is left open.',
-    spec: `${skillSpec}; seed 003 §Operational Effect`,
+      'Nothing on the card says so (docs/duties.md §8: only a check of the payload itself catches it): INFORMATIONAL. The 413 is never repeated unchanged, and no task is left open.',
+    spec: `${skillSpec} (the residual risk)`,
     peer: { factory: 'contoso-skill-override', card: narrowed, runtime: { ...narrowedRuntime, maxRequestBytes: CEILING }, signals: skillSignals },
     profileConstraints: {},
     intent: { ...jsonIntent, input: { mediaType: JSON_MT, text: JSON.stringify({ summary: 'Printer on floor 3 is jammed again', log: LARGE_TEXT }) } },
@@ -155,7 +156,7 @@ const oauthCard = {
 };
 const { securityRequirements: _required, ...listedOnly } = oauthCard;
 const authSignals = [{ pointer: '/securitySchemes', kind: 'field' as const, note: 'OAuth 2.0 client credentials, with a token endpoint on the peer' }];
-const authSpec = 'seed 003 §What Was Observed (2); A2A v1.0.1 §7.3; RFC 9110 §15.5.2; RFC 6750 §3.1';
+const authSpec = 'docs/duties.md §9; A2A v1.0.1 §7.3; RFC 9110 §15.5.2; RFC 6750 §3.1';
 
 const authScenarios: Scenario[] = [
   {
@@ -235,7 +236,7 @@ const authScenarios: Scenario[] = [
     title: 'The token works, the payload is over a ceiling no card field shows (residual risk)',
     description: `As token-works, but the runtime refuses requests over ${CEILING} bytes with HTTP 413, and this message is larger.`,
     expectation: 'INFORMATIONAL for the rule; the 413 is never repeated unchanged.',
-    spec: `${authSpec}; seed 003 §Operational Effect`,
+    spec: `${authSpec}; docs/duties.md §8 (the residual risk)`,
     peer: {
       factory: 'contoso-split-auth',
       card: oauthCard,
@@ -254,7 +255,7 @@ const authScenarios: Scenario[] = [
 const pushCard = { ...card, capabilities: { streaming: false, pushNotifications: true } };
 const pushSignals = [{ pointer: '/capabilities/pushNotifications', kind: 'field' as const, note: 'push claimed' }];
 const pushIntent = { ...textIntent, completion: 'push' as const };
-const pushSpec = 'seed 003 §What Was Observed (3), §Decision Boundary; A2A v1.0.1 §3.1.7';
+const pushSpec = 'docs/duties.md §10; A2A v1.0.1 §3.1.7';
 
 const pushScenarios: Scenario[] = [
   {
@@ -337,7 +338,7 @@ const pushScenarios: Scenario[] = [
     title: 'Push works, the payload is over a ceiling no card field shows (residual risk)',
     description: `As push-works, but the runtime refuses requests over ${CEILING} bytes with HTTP 413, and this message is larger.`,
     expectation: 'INFORMATIONAL for the rule; the 413 is never repeated unchanged, and nothing waits on a push for a task that was never minted.',
-    spec: `${pushSpec}; seed 003 §Operational Effect`,
+    spec: `${pushSpec}; docs/duties.md §8 (the residual risk)`,
     peer: {
       factory: 'contoso-aspirational-push',
       card: pushCard,
@@ -360,7 +361,7 @@ const stale = { ...card, capabilities: { streaming: true, pushNotifications: fal
 const cdnRuntime: PeerRuntime = { ...runtime, cardListener: 'cdn', rpcListener: 'tls', workMs: 200 };
 const splitSignals = [{ pointer: '/supportedInterfaces/0/url', kind: 'field' as const, note: 'the RPC is on another origin than the card' }];
 const streamIntent = { ...textIntent, completion: 'stream' as const };
-const splitSpec = 'seed 003 §Condition of Validity, §Decision Boundary; A2A v1.0.1 §3.1.11, §3.3.1';
+const splitSpec = 'docs/duties.md §11, §10; A2A v1.0.1 §3.1.11, §3.3.1';
 
 const splitScenarios: Scenario[] = [
   {
@@ -432,8 +433,9 @@ const splitScenarios: Scenario[] = [
     rule: 'HS-SPLIT-ORIGIN',
     title: 'A fresh split card; the probe passes, the payload is over a ceiling no card field shows (residual risk)',
     description: `The card from the CDN is true, and a probe passes; the runtime refuses requests over ${CEILING} bytes with HTTP 413, and this message is larger.`,
-    expectation: 'INFORMATIONAL for the rule (the seed: "not covered by these signals"); the 413 is never repeated unchanged.',
-    spec: `${splitSpec}; seed 003 §Operational Effect`,
+    expectation:
+      'INFORMATIONAL for the rule (docs/duties.md §8: no signal covers it, only a check of the payload itself); the 413 is never repeated unchanged.',
+    spec: `${splitSpec}; docs/duties.md §8 (the residual risk)`,
     peer: {
       factory: 'contoso-cdn-stale',
       card: redeployed,

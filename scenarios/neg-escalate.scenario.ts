@@ -1,5 +1,5 @@
 /**
- * NEG-ESCALATE (seed 000, Decision Boundary): a card that is internally contradictory for a live
+ * NEG-ESCALATE (docs/duties.md §4): a card that is internally contradictory for a live
  * audio task (streaming:false, audio/pcm input) but declares, in `capabilities.extensions` (spec
  * §4.6.1), a vendor extension that opens a live session: a message that opts into it (the
  * `A2A-Extensions` header or `Message.extensions`) starts a task that takes frame after frame. A
@@ -37,7 +37,7 @@ const card = {
 };
 
 const signals = [
-  { pointer: '/capabilities/streaming', kind: 'field' as const, note: 'streaming:false — by seed 000, no frames' },
+  { pointer: '/capabilities/streaming', kind: 'field' as const, note: 'streaming:false — by docs/duties.md §1, no frames' },
   { pointer: '/defaultInputModes', kind: 'MUST' as const, note: 'audio/pcm input' },
   {
     pointer: '/capabilities/extensions/0',
@@ -63,7 +63,7 @@ const liveAudio = {
   completion: 'poll' as const,
 };
 
-const common = { rule: 'NEG-ESCALATE', spec: 'seed 000 §Decision Boundary (escalate); A2A v1.0.1 §4.6.1, §3.2.6 (opting into an extension)', deadlineMs: 3000 };
+const common = { rule: 'NEG-ESCALATE', spec: 'docs/duties.md §4; A2A v1.0.1 §4.6.1, §3.2.6 (opting into an extension)', deadlineMs: 3000 };
 const peer = { factory: 'contoso-extension', card, runtime, signals };
 
 export default defineScenarios(

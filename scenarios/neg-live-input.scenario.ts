@@ -1,8 +1,8 @@
 /**
- * NEG-LIVE-INPUT (seed 000, invariant 1 and the first incident): `streaming:false` with `audio/pcm`
+ * NEG-LIVE-INPUT (docs/duties.md §1, and the incident behind it): `streaming:false` with `audio/pcm`
  * among the input modes, on a peer whose input path takes only one complete payload under a ceiling
  * the card never shows. A2A v1.0 has no client-to-server input streaming (`streaming` covers the
- * agent's updates, §3.1.2); reading it as "can take input frame by frame" is seed 000's inference,
+ * agent's updates, §3.1.2); reading it as "can take input frame by frame" is the reading of docs/duties.md §1,
  * so the signal is at level `field`: a task minted to stream frames is NON_STRICT, and FAIL is kept for
  * the harm (a refused frame sent again, a task left in input-required).
  */
@@ -26,7 +26,7 @@ const signals = [
   {
     pointer: '/capabilities/streaming',
     kind: 'field' as const,
-    note: 'streaming:false — by seed 000, input cannot be taken frame by frame (A2A v1.0 says nothing of input streaming)',
+    note: 'streaming:false — by docs/duties.md §1, input cannot be taken frame by frame (A2A v1.0 says nothing of input streaming)',
   },
   { pointer: '/defaultInputModes', kind: 'MUST' as const, note: 'audio/pcm is an input mode' },
 ];
@@ -48,7 +48,7 @@ const liveAudio = {
   completion: 'poll' as const,
 };
 
-const common = { rule: 'NEG-LIVE-INPUT', spec: 'seed 000 §Core Distinction (1), §What Was Observed (incident 1)', deadlineMs: 3000 };
+const common = { rule: 'NEG-LIVE-INPUT', spec: 'docs/duties.md §1', deadlineMs: 3000 };
 
 export default defineScenarios(
   bothDialects([
@@ -112,7 +112,7 @@ export default defineScenarios(
       ...common,
       id: 'neg-live-input/client-can-renegotiate',
       title: 'A client that can renegotiate its own capabilities (rule deferred)',
-      description: 'Live-only audio to the batch peer, but the client can acquire buffering at negotiation time. Seed 000 defers the decision.',
+      description: 'Live-only audio to the batch peer, but the client can acquire buffering at negotiation time. docs/duties.md §1 defers the decision.',
       expectation: 'Not graded by this rule (INFORMATIONAL); the cross-cutting checks still apply.',
       peer: { factory: 'contoso-audio-batch', card: batchAudioCard, runtime: batchRuntime, signals },
       profileConstraints: { liveOnlyInputModes: ['audio/pcm'], canRenegotiate: true },

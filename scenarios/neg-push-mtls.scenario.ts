@@ -1,7 +1,7 @@
 /**
- * NEG-PUSH-MTLS (seed 000, invariant 2 and the second incident): push notifications on a card whose
+ * NEG-PUSH-MTLS (docs/duties.md §2, and the incident behind it): push notifications on a card whose
  * security posture is mTLS. The RPC listener itself demands a client certificate (the client has
- * one); by the seed's inference the peer's outbound callbacks use partner mTLS too. In A2A v1.0 an
+ * one); by the reading of docs/duties.md §2 the peer's outbound callbacks use partner mTLS too. In A2A v1.0 an
  * agent authenticates to a webhook with the client-chosen `PushNotificationConfig.authentication`
  * (§4.3.3), so the signal is at level `field`. Registration succeeds; delivery to a receiver that
  * cannot do partner mTLS is logged as dispatched and lost; the task itself still completes, so a
@@ -28,7 +28,7 @@ const mtlsPushCard = {
 const signals = [
   { pointer: '/capabilities/pushNotifications', kind: 'MUST' as const, note: 'push notifications offered' },
   { pointer: '/securitySchemes/partnerMtls', kind: 'MUST' as const, note: 'an mTLS security scheme (for calls to the agent)' },
-  { pointer: '/securityRequirements', kind: 'field' as const, note: "mTLS is required for every call; by the seed's inference the callbacks use it too" },
+  { pointer: '/securityRequirements', kind: 'field' as const, note: 'mTLS is required for every call; by docs/duties.md §2 the callbacks use it too' },
 ];
 
 const runtime: PeerRuntime = {
@@ -47,7 +47,7 @@ const asyncTask = {
   completion: 'push' as const,
 };
 
-const common = { rule: 'NEG-PUSH-MTLS', spec: 'seed 000 §Core Distinction (2), §What Was Observed (incident 2)', deadlineMs: 3000 };
+const common = { rule: 'NEG-PUSH-MTLS', spec: 'docs/duties.md §2', deadlineMs: 3000 };
 const peer = { factory: 'contoso-mtls-push', card: mtlsPushCard, runtime, signals };
 
 export default defineScenarios(
@@ -91,7 +91,7 @@ export default defineScenarios(
       id: 'neg-push-mtls/fire-and-forget',
       title: 'Fire-and-forget on the mTLS-push card (rule does not bind)',
       description: 'The client sends and does not follow the task.',
-      expectation: 'Not graded by this rule (seed 000: the push invariant does not bind for fire-and-forget).',
+      expectation: 'Not graded by this rule (docs/duties.md §2: for a fire-and-forget task, how completion would be notified does not matter).',
       peer,
       profileConstraints: { callback: 'https' },
       intent: { ...asyncTask, taskClass: 'fire-and-forget', completion: 'poll' },

@@ -1,5 +1,5 @@
 /**
- * NEG-RESUB-ONLY-OUTPUT (seed 000, invariant 3): an output mode the peer emits only on
+ * NEG-RESUB-ONLY-OUTPUT (docs/duties.md §3): an output mode the peer emits only on
  * SubscribeToTask, which a non-streaming peer refuses (-32004). No A2A v1.0 field can say this;
  * only this harness's convention extension does, so a task minted anyway is NON_STRICT and FAIL is
  * kept for the harm on the wire: SubscribeToTask repeated after -32004, or a wait past the deadline.
@@ -53,7 +53,7 @@ const audioOnly = {
   completion: 'poll' as const,
 };
 
-const common = { rule: 'NEG-RESUB-ONLY-OUTPUT', spec: 'seed 000 §Core Distinction (3), §Decision Boundary', deadlineMs: 3000 };
+const common = { rule: 'NEG-RESUB-ONLY-OUTPUT', spec: 'docs/duties.md §3', deadlineMs: 3000 };
 const profileConstraints = { mediaTypes: ['text/plain', 'audio/pcm'] };
 
 export default defineScenarios(

@@ -58,7 +58,9 @@ const pushSignal = (partner: boolean) => [
     kind: 'MUST' as const,
     note: 'push offered; the webhook is authenticated with the client-chosen credentials (§4.3.3)',
   },
-  ...(partner ? [{ pointer: '/securityRequirements', kind: 'field' as const, note: 'partner mTLS for every call; by seed 000 the callbacks too' }] : []),
+  ...(partner
+    ? [{ pointer: '/securityRequirements', kind: 'field' as const, note: 'partner mTLS for every call; by docs/duties.md §2 the callbacks too' }]
+    : []),
 ];
 
 /** Early in the task's life: the runtime holds the real end until these were attempted. */

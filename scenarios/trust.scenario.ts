@@ -1,5 +1,5 @@
 /**
- * Seed 001, "trust is not negotiability", in two parts.
+ * Trust is not negotiability (docs/duties.md §6–7; A2A v1.0.1 §8.4), in two parts.
  *
  * The trust gate: a card is verified before anything else, against keys the client already trusts
  * (A2A §8.4.3). The vendor publishes its keys in a JWKS on another vendor's origin, each with an x5c
@@ -10,7 +10,7 @@
  * Trust is not interpretability: a card whose signature verifies can still describe outputs the
  * client cannot decode. The client verifies first, then refuses (or downgrades to a skill it can
  * decode) before any task; a decode failure after a task is terminal for that task, never a reason
- * to re-send. A2A v1.0 has `acceptedOutputModes`, which the seed's peer ignores, and `messageId`,
+ * to re-send. A2A v1.0 has `acceptedOutputModes`, which the drifting peer of docs/duties.md §7 ignores, and `messageId`,
  * which a peer MAY deduplicate by (§3.3.1).
  */
 import { defineScenarios } from '../harness/runner/load/define.js';
@@ -57,7 +57,7 @@ const runtime: PeerRuntime = {
   outputs: [{ mediaType: WORKFLOW, channel: 'task' }],
 };
 
-/** The client's decoder registry: the workflow type without its profile (seed 001, What Was Observed). */
+/** The client's decoder registry: the workflow type without its profile (docs/duties.md §7). */
 const registry = ['text/plain', 'application/json', WORKFLOW_BARE];
 const trusting = { requireSignedCards: true, trustedJwks: ['{{vendorJwksUrl}}'], mediaTypes: registry };
 
@@ -73,7 +73,7 @@ const signals = [
   { pointer: '/defaultOutputModes', kind: 'field' as const, note: `${WORKFLOW}: the registry has the type without its profile` },
 ];
 
-const spec = 'seed 001 §Decision Boundary; A2A v1.0.1 §8.4';
+const spec = 'docs/duties.md §7; A2A v1.0.1 §8.4';
 
 const mediaScenarios: Scenario[] = [
   {
@@ -95,7 +95,7 @@ const mediaScenarios: Scenario[] = [
     title: 'A second skill emits what the client can decode (downgrade)',
     description: `As above, but a skill "summary" lists application/json, and the runtime emits JSON for tasks that name it (Message.metadata.skillId). The application accepts the workflow type or JSON.`,
     expectation:
-      'Verify, then send the task to the summary skill with acceptedOutputModes application/json, and see it complete; refusing before any task is allowed too (the seed lets a client fail fast). A task on the workflow path is NON_STRICT.',
+      'Verify, then send the task to the summary skill with acceptedOutputModes application/json, and see it complete; refusing before any task is allowed too (docs/duties.md §7 lets a client stop with a final negotiation error). A task on the workflow path is NON_STRICT.',
     spec,
     peer: {
       factory: 'vendorx-workflow',
@@ -134,7 +134,7 @@ const mediaScenarios: Scenario[] = [
     title: 'A status-only consumer whose application still names an output type the card lacks',
     description: `As status-only, but the application lists ${WORKFLOW_BARE} as the output it accepts, which the card offers only with its profile. Found by the trust property family: the reference client refused, reading the accepted modes as if it consumed artifacts.`,
     expectation:
-      'Verify, proceed and poll to completion: a client that never decodes an artifact has nothing to refuse (seed 001: "A caller that only reads status updates and ignores artifacts can proceed").',
+      'Verify, proceed and poll to completion: a client that never decodes an artifact has nothing to refuse (docs/duties.md §7: a client that only follows the status of a task and ignores its artifacts can proceed).',
     spec,
     peer: { factory: 'vendorx-workflow', card, runtime, signals, signing },
     profileConstraints: { ...trusting, consumesArtifacts: false },
@@ -148,7 +148,7 @@ const mediaScenarios: Scenario[] = [
     title: 'The runtime emits a profiled type the card never listed; every send mints a task',
     description: `The signed card lists application/json; the runtime shows a ${WORKFLOW} artifact while the task stays WORKING, and mints a new task for every send (no idempotency).`,
     expectation: 'Proceed; on the undecodable artifact, treat the failure as terminal for the task: cancel it, never re-send.',
-    spec: 'seed 001 §What Was Observed, §Operational Effect',
+    spec: 'docs/duties.md §7',
     peer: {
       factory: 'vendorx-drift',
       card: { ...card, defaultOutputModes: ['application/json'] },
@@ -167,7 +167,7 @@ const mediaScenarios: Scenario[] = [
     title: 'The same drift, on a streaming peer the client streams from',
     description: `As drift, but the card and the runtime stream: the ${WORKFLOW} artifact arrives as an artifact update on SendStreamingMessage while the task stays WORKING, and the stream stays open.`,
     expectation: 'On the undecodable artifact update, close the stream and cancel the task; never re-send, never wait on the open stream to the deadline.',
-    spec: 'seed 001 §What Was Observed, §Operational Effect',
+    spec: 'docs/duties.md §7',
     peer: {
       factory: 'vendorx-drift',
       card: { ...card, capabilities: { streaming: true, pushNotifications: false }, defaultOutputModes: ['application/json'] },
@@ -188,7 +188,7 @@ const mediaScenarios: Scenario[] = [
       'As drift, but a send whose messageId the peer has seen returns the task it minted (A2A §3.3.1): a resend with the same messageId adds no task.',
     expectation:
       'The same as drift: cancel, never re-send. A client that re-sends with the same messageId does no harm here (NON_STRICT); with a new messageId it mints tasks (FAIL).',
-    spec: 'seed 001 §Condition of Validity (4); A2A v1.0.1 §3.3.1',
+    spec: 'docs/duties.md §7; A2A v1.0.1 §3.3.1',
     peer: {
       factory: 'vendorx-dedupe',
       card: { ...card, defaultOutputModes: ['application/json'] },
@@ -207,7 +207,7 @@ const mediaScenarios: Scenario[] = [
     title: 'The runtime emits what the card lists (control)',
     description: 'The same signed card listing application/json; the runtime emits application/json and completes.',
     expectation: 'Proceed and complete: nothing to refuse, nothing to retry.',
-    spec: 'seed 001 §Condition of Validity',
+    spec: 'docs/duties.md §7',
     peer: {
       factory: 'vendorx-drift',
       card: { ...card, defaultOutputModes: ['application/json'] },
@@ -224,9 +224,9 @@ const mediaScenarios: Scenario[] = [
     id: 'trust-param/profile-differs',
     rule: 'TRUST-PARAM-MATCH',
     title: 'The offered type matches the registry only with its profile stripped',
-    description: `An unsigned card offers only ${WORKFLOW}; the client's registry and the application have ${WORKFLOW_BARE}. The seed's own supports() lets extra parameters through.`,
+    description: `An unsigned card offers only ${WORKFLOW}; the client's registry and the application have ${WORKFLOW_BARE}. A matcher that lets the offered type carry extra parameters takes it for a match (docs/duties.md §7).`,
     expectation: 'Compare with parameters: no match, so refuse before any task.',
-    spec: 'seed 001 §Condition of Validity (2)',
+    spec: 'docs/duties.md §7',
     peer: { factory: 'contoso-control', card, runtime, signals: [signals[1]!] },
     profileConstraints: { mediaTypes: registry },
     intent,
@@ -239,7 +239,7 @@ const mediaScenarios: Scenario[] = [
     title: 'A second skill emits exactly what the client decodes (downgrade)',
     description: `As profile-differs, but a skill "summary" lists application/json, and the runtime emits JSON for tasks that name it (Message.metadata.skillId). The application accepts ${WORKFLOW_BARE} or JSON. Found by the trust property family: the rule graded this downgrade as a task on the loose match.`,
     expectation: 'Send the task to the summary skill and see it complete, or refuse before any task; a task on the default outputs is NON_STRICT.',
-    spec: 'seed 001 §Condition of Validity (2), §Decision Boundary',
+    spec: 'docs/duties.md §7',
     peer: {
       factory: 'contoso-control',
       card: withSummary,
@@ -309,7 +309,7 @@ function signatureScenarios(): Scenario[] {
   };
 
   const trusting = { requireSignedCards: true, trustedJwks: ['{{vendorJwksUrl}}'] };
-  const spec = 'A2A v1.0.1 §8.4.3; seed 001 §Decision Boundary';
+  const spec = 'A2A v1.0.1 §8.4.3; docs/duties.md §7';
 
   interface Case {
     id: string;

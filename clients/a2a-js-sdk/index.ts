@@ -17,7 +17,7 @@
  *   after a task exists, as `proceeded` with the error in the notes; a stream that fails after its
  *   task exists is followed up with GetTask, as an application holding the task id would;
  * - like any application with a deadline, cancel a task that has not finished in time;
- * - where the run provisions OAuth 2.0 client credentials (seed 003's peers), authenticate through the
+ * - where the run provisions OAuth 2.0 client credentials (the auth peers of docs/duties.md §9), authenticate through the
  *   SDK's own hook, as an application with a configured client would: `createAuthenticatingFetchWithRetry`
  *   around the transport's fetch, with an `AuthenticationHandler` that presents a Bearer token from
  *   the provisioned token endpoint (client credentials grant, by `oauth4webapi`) on every request and,

@@ -1,6 +1,6 @@
 /**
  * The clients' negotiation step: card × profile × intent → a plan, computed before the first task
- * id is minted (seed 000, "Operational Effect"). This is the client's own reasoning from what the
+ * id is minted (docs/duties.md §1: declining after a task exists is worse). This is the client's own reasoning from what the
  * card says (read by ./card.ts); it never sees the peer's runtime and shares no code with the
  * harness's oracle.
  *
@@ -17,7 +17,7 @@ import type { TrustMistakes } from './trust.js';
 export const IMPLEMENTED_EXTENSIONS = [CONTOSO_AUDIO_SESSION_EXT];
 
 export interface Mistakes extends TrustMistakes {
-  /** Matches media types as seed 001's own supports() does: the offered type may carry extra parameters. */
+  /** Matches media types loosely (the mistake of docs/duties.md §7): the offered type may carry extra parameters. */
   looseMediaMatch?: boolean;
   /** Treats an artifact it cannot decode as transient: re-sends the same message. */
   retriesOnDecode?: boolean;
@@ -128,7 +128,7 @@ function parse(mt: string): { type: string; params: Map<string, string> } | unde
 
 /**
  * Whether `offered` is the type `wanted` names. Strict: the same type and exactly the same
- * parameters. Loose (seed 001's supports(), a mistake): the same type, `offered` may add parameters.
+ * parameters. Loose (docs/duties.md §7's mistake): the same type, `offered` may add parameters.
  */
 export function sameType(wanted: string, offered: string, loose = false): boolean {
   const a = parse(wanted);
@@ -208,7 +208,7 @@ export function negotiate(card: ClientCard, profile: ClientProfile, intent: Task
   }
 
   // Output modes: what the application accepts and, if the client consumes artifacts, can decode
-  // (the consumption profile, seed 001), that the card offers, minus what it marks unreachable.
+  // (the consumption profile of docs/duties.md §7), that the card offers, minus what it marks unreachable.
   const usable = profile.consumesArtifacts ? intent.acceptedOutputModes.filter((m) => has(profile.mediaTypes, m)) : intent.acceptedOutputModes;
   let skillId = intent.skillId;
   let offered = modesFor(card, skillId, 'output');
@@ -229,8 +229,8 @@ export function negotiate(card: ClientCard, profile: ClientProfile, intent: Task
   const unreachableAll = card.streaming || mistakes.ignoresResubscribeOnly ? [] : resubscribeOnlyModes(card);
   const unreachable = accepted.filter((m) => has(unreachableAll, m));
   const reachable = accepted.filter((m) => !has(unreachableAll, m));
-  // A client that reads status only never decodes an output: what the card offers cannot stop it (seed 001:
-  // "A caller that only reads status updates and ignores artifacts can proceed").
+  // A client that reads status only never decodes an output: what the card offers cannot stop it (docs/duties.md §7:
+  // a client that only follows a task's status and ignores its artifacts can proceed).
   if (profile.consumesArtifacts && intent.acceptedOutputModes.length > 0 && accepted.length === 0)
     return { action: 'reject', errorClass: 'media-type', notes: `the card offers none of ${intent.acceptedOutputModes.join(', ')}` };
   // The one output the application cannot do without: offered, and reachable.

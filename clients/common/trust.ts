@@ -1,5 +1,5 @@
 /**
- * The clients' trust gate (A2A v1.0.1 §8.4.3; seed 001 "Resolve and verify the card JWS"): before
+ * The clients' trust gate (A2A v1.0.1 §8.4.3; docs/rules.md, Trust: a signed card is verified first): before
  * anything else, a signed card is verified against keys from the JWKS documents the profile trusts,
  * fetched over verified TLS. The algorithm comes from an allow list, never from the header alone; a
  * `jku` is followed only where it names a trusted JWKS; a key whose `x5c` certificate is outside its

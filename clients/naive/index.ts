@@ -1,5 +1,6 @@
 /**
- * The naive client: Northwind's client of seed 000, which trusts a valid card as a contract.
+ * The naive client, which trusts a valid card as a contract: the client of the incidents in
+ * docs/duties.md.
  * `naive` makes every mistake at once; `naive:<mistake>` makes one. Each mistake names the rule
  * that must catch it.
  */
@@ -73,7 +74,7 @@ export const MISTAKES: MistakeInfo[] = [
   {
     name: 'loose-media-match',
     flag: 'looseMediaMatch',
-    description: "matches media types as seed 001's supports() does: the offered type may carry extra parameters",
+    description: 'matches media types loosely, as docs/duties.md §7 warns: the offered type may carry extra parameters',
     caughtBy: 'TRUST-PARAM-MATCH',
     atLeast: 'NON_STRICT',
   },

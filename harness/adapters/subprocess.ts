@@ -1,5 +1,5 @@
 /**
- * The NDJSON subprocess transport (DESIGN.md §4.1): any client, any language, as a process that
+ * The NDJSON subprocess transport (docs/protocol.md): any client, any language, as a process that
  * reads one JSON object per line on stdin and writes one per line on stdout. stderr is its log,
  * kept per scenario. JSON Schemas of every message: docs/ndjson/.
  *

@@ -1,6 +1,6 @@
 /**
  * `a2a-conformance`: run the conformance scenarios against an A2A client and grade it from the wire.
- * Exit codes (DESIGN.md §4.3): 0 all verdicts expected; 1 an unexpected verdict or nothing graded;
+ * Exit codes (docs/ci.md): 0 all verdicts expected; 1 an unexpected verdict or nothing graded;
  * 2 a harness ERROR, bad arguments or a bad input file (found before anything runs); 128 + n when a
  * run is stopped by signal n (130 SIGINT, 143 SIGTERM), after it has removed everything it started.
  */
@@ -109,7 +109,7 @@ async function command(argv: string[]): Promise<number> {
       return 2;
     }
     if (err instanceof ClientFault) {
-      // The client's fault, not the harness's: nothing could be graded (DESIGN.md §4.3: exit 1).
+      // The client's fault, not the harness's: nothing could be graded (docs/ci.md: exit 1).
       printErr(`a2a-conformance: ${err.message}\nNothing was graded. Check the client with: a2a-conformance doctor --client-cmd "<command>"\n`);
       return 1;
     }

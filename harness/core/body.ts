@@ -1,5 +1,5 @@
 /**
- * Bodies as the transcript keeps them (DESIGN.md §4.2): what a peer answered, what a push carried,
+ * Bodies as the transcript keeps them (docs/results.schema.json): what a peer answered, what a push carried,
  * so that a disputed verdict can be settled from the report alone. Bounded (a body over
  * MAX_BODY_CHARS keeps its head, its size and its digest) and redacted (a value under a key that
  * names a credential becomes `REDACTED`: OAuth's `access_token`, a push config's `token` and

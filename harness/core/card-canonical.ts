@@ -31,7 +31,7 @@
  * REQUIRED ones and set messages included (a2a-js#627). Two consequences, both recorded by
  * test/signing.test.ts: the spec's own worked example canonicalises differently there, and a
  * security requirement without scopes (`{ schemes: { partnerMtls: { list: [] } } }`, as the mTLS
- * cards of seed 000 carry) vanishes from what the SDK signs, so removing it from a signed card goes
+ * cards of docs/duties.md §2 carry) vanishes from what the SDK signs, so removing it from a signed card goes
  * unseen by the SDK's verifier.
  */
 import canonicalize from 'canonicalize';

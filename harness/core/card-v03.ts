@@ -84,7 +84,7 @@ export function expandable(s: Scenario): string | undefined {
 /** The same scenario told by a v0.3 peer, to a client that speaks v0.3: `<id>.v03`. */
 export function scenarioToV03(s: Scenario): Scenario {
   const signals: CardSignal[] = s.peer.signals.map((x) => ({ ...x, pointer: pointerToV03(x.pointer) }));
-  // Seed 003 "Applies to A2A v1.0 agent-to-agent delegation": told in v0.3, its rules are this harness's extension of it.
+  // docs/duties.md §12: the handshake duties come from A2A v1.0 delegation; told in v0.3, their rules are this harness's extension of them.
   const extendsSeed = s.rule.startsWith('HS-');
   return {
     ...s,

@@ -8,9 +8,9 @@ import type { Binding, Dialect } from './vocabulary/types.js';
 
 /**
  * The listeners every worker runs (harness/net). `vendor-b` is another vendor's origin (its own port
- * and its own certificate, from the test CA): where a card's signing keys are published (seed 001).
+ * and its own certificate, from the test CA): where a card's signing keys are published (docs/duties.md §7).
  * `cdn` is a CDN in front of a vendor's discovery: an origin of its own that serves the card while
- * the RPC lives elsewhere (seed 003, "Condition of Validity").
+ * the RPC lives elsewhere (docs/duties.md §11).
  */
 export const LISTENER_KINDS = ['tls', 'mtls', 'untrusted-ca', 'wrong-host', 'expired', 'vendor-b', 'cdn'] as const;
 export type ListenerKind = (typeof LISTENER_KINDS)[number];
@@ -77,15 +77,15 @@ export interface PeerRuntime {
     /**
      * How the push methods fail where `supported` is false: `not-supported` (default), every push call
      * and an inline config answered -32003 (PushNotificationNotSupportedError); `method-not-found`, the
-     * four methods answered -32601 and an inline config in SendMessage silently ignored (seed 003: a
-     * capability flag with nothing behind it).
+     * four methods answered -32601 and an inline config in SendMessage silently ignored (docs/duties.md §10:
+     * a capability flag with nothing behind it).
      */
     missing?: 'not-supported' | 'method-not-found';
     /** How the peer's dispatcher calls receivers: plain HTTPS, or partner mTLS. */
     delivery: 'plain' | 'partner-mtls';
     /**
      * A task whose push delivery was lost stays WORKING until the client cancels it. Off in every
-     * built-in scenario: the seed's task still completes, only its callback is lost.
+     * built-in scenario: the task of the incident in docs/duties.md §2 still completes, only its callback is lost.
      */
     stallOnLostPush?: boolean;
     /**
@@ -105,7 +105,7 @@ export interface PeerRuntime {
   outputs: Array<{ mediaType: string; channel: OutputChannel; skill?: string }>;
   /**
    * The task shows its artifacts while WORKING and stays WORKING until the client cancels it: a long
-   * workflow whose caller is expected to read as it goes (seed 001's incident). A blocking
+   * workflow whose caller is expected to read as it goes (docs/duties.md §7). A blocking
    * SendMessage is answered once the artifacts are shown, so a blocking client gets the task too.
    */
   staysWorking?: boolean;
@@ -116,8 +116,8 @@ export interface PeerRuntime {
    */
   idempotency?: 'none' | 'message-id';
   /**
-   * Input modes the runtime takes per skill, overriding the card's defaults (seed 003: "the delegate's
-   * runtime honored the skill-level override"); a part in another mode gets -32005. A message names
+   * Input modes the runtime takes per skill, overriding the card's defaults (docs/duties.md §8: an
+   * agent that honours the skill's narrower value); a part in another mode gets -32005. A message names
    * its skill in `Message.metadata.skillId` (docs/extensions.md); one that names none goes to
    * `unnamedSkill` where that is set, else to the card's defaults.
    */
@@ -125,13 +125,13 @@ export interface PeerRuntime {
   unnamedSkill?: string;
   /**
    * The largest message the runtime takes, in bytes of the JSON-RPC request body: a larger one gets
-   * HTTP 413 before any task is minted. A ceiling no card field can show (seed 003's residual risk: "a
-   * delegate that passes the probe but fails on a larger payload").
+   * HTTP 413 before any task is minted. A ceiling no card field can show (the residual risk of
+   * docs/duties.md §8: a probe that passes, and a larger payload that fails).
    */
   maxRequestBytes?: number;
   /**
-   * Who may call the RPC endpoint (seed 003, "securitySchemes present but not bound to the task
-   * endpoint"). The peer runs an OAuth 2.0 token endpoint (client credentials, RFC 6749 §4.4) over
+   * Who may call the RPC endpoint (docs/duties.md §9: the card's security schemes can describe
+   * where the card is served, not where tasks are). The peer runs an OAuth 2.0 token endpoint (client credentials, RFC 6749 §4.4) over
    * TLS at `{{tokenUrl}}`, for the client credentials the run hands the client. `taskScheme` is what
    * the RPC endpoint accepts: `Bearer`, a token from that endpoint (RFC 6750); `DPoP`, a scheme the
    * card never lists, so every call gets 401 with `WWW-Authenticate: DPoP …` whatever it carries.
@@ -142,7 +142,7 @@ export interface PeerRuntime {
   /**
    * The card the runtime really has, served by GetExtendedAgentCard when the served card declares
    * `capabilities.extendedAgentCard` (placeholders as in `card`): after a redeploy the CDN's copy is
-   * stale and this one is fresh (seed 003, HS-SPLIT-ORIGIN).
+   * stale and this one is fresh (docs/duties.md §11, HS-SPLIT-ORIGIN).
    */
   extendedCard?: Record<string, unknown>;
   /**

@@ -1,5 +1,5 @@
 /**
- * The results model (`a2a-conformance/results@1`, DESIGN.md §4.2). Reports are rendered from this
+ * The results model (`a2a-conformance/results@1`, docs/results.schema.json). Reports are rendered from this
  * alone. JSON Schema: docs/results.schema.json. Change it only by addition.
  */
 import type { PeerRuntime, Scenario } from './scenario.js';
@@ -83,13 +83,13 @@ export interface ScenarioResult {
   file?: string;
   /** The served card's signatures as the harness read them (signed cards only). */
   signatures?: SignatureStatus[];
-  /** For the counterexample of a property family: how to find it again (DESIGN.md §4.2). */
+  /** For the counterexample of a property family: how to find it again (docs/properties.md). */
   property?: PropertyCounterexample;
   /** How much the harness lagged during this run. */
   lag?: LagRecord;
   /**
    * Earlier attempts of this scenario: a TIMEOUT or FAIL it got while the harness lagged, after which
-   * it ran again on a drained lane; the verdict above is that re-run's (DESIGN.md §3).
+   * it ran again on a drained lane; the verdict above is that re-run's (docs/rules.md, principle 7).
    */
   attempts?: Attempt[];
   /** What the client's hello says of this scenario's verdict: a choice of its glue, not of the library under it (Hello.glue). */
@@ -182,7 +182,7 @@ export function tallyCases(cases: readonly PropertyCase[]): Pick<PropertyFamilyR
 /**
  * The control exchange of a run (harness/runner/engine/control.ts): where none of the run's scenarios
  * showed the client speaking A2A, the harness ran a plain text task of its own on a clean peer, to
- * establish that it does before crediting a rejection (DESIGN.md §3). Not a scenario: never graded.
+ * establish that it does before crediting a rejection (docs/rules.md, principle 5). Not a scenario: never graded.
  */
 export interface ControlRecord {
   dialect: Dialect;
@@ -235,7 +235,7 @@ export interface RunResults {
   results: ScenarioResult[];
   notRun: Array<{ id: string; reason: string }>;
   summary: Record<VerdictKind, number>;
-  /** The expectations file the run was judged with (DESIGN.md §4.3), so `report` can re-judge. */
+  /** The expectations file the run was judged with (docs/ci.md; docs/expectations.schema.json), so `report` can re-judge. */
   expectations?: { schema: string; client?: string; entries: Array<{ scenario: string; verdict: VerdictKind; reason: string }> } | null;
   /** Scenario ids whose verdict was unexpected under the run's policy, with why. */
   unexpected: Array<{ id: string; verdict: VerdictKind; why: string }>;

@@ -1,5 +1,5 @@
 /**
- * The scenario model (DESIGN.md §4.4): plain data. A scenario names its rule, the peer the harness
+ * The scenario model (docs/scenarios.md; docs/scenario.schema.json): plain data. A scenario names its rule, the peer the harness
  * scripts (a factory name, the exact card and how the runtime really behaves), the profile it
  * needs, the task intent and the verdict the reference client must get.
  */
@@ -86,7 +86,7 @@ export interface PeerDescription {
   card: Record<string, unknown>;
   runtime: PeerRuntime;
   signals: CardSignal[];
-  /** The card is signed after its placeholders are filled (seed 001). */
+  /** The card is signed after its placeholders are filled (docs/duties.md §7; A2A v1.0.1 §8.4). */
   signing?: CardSigning;
 }
 
@@ -120,8 +120,8 @@ export interface Scenario {
   dialectPremise?: 'only';
   /**
    * The strongest level at which any up-front miss in this scenario is graded, and why: where the
-   * scenario carries a source beyond its scope (seed 003, scoped to A2A v1.0, told by a v0.3 peer),
-   * a miss grades at this weaker reading (DESIGN.md §3). Harm is FAIL whatever it says.
+   * scenario carries a source beyond its scope (the handshake duties of docs/duties.md, told by a v0.3 peer:
+   * §12), a miss grades at this weaker reading (docs/rules.md, principle 8). Harm is FAIL whatever it says.
    */
   levelCap?: { level: Level; why: string };
   /** The binding this scenario is told over, where a telling made it (harness/core/card-binding.ts: `<id>.grpc`, `<id>.rest`); never in a scenario file. */

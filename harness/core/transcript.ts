@@ -1,5 +1,5 @@
 /**
- * The wire evidence of one scenario run (DESIGN.md §4.2): every request, handshake, task state
+ * The wire evidence of one scenario run (docs/results.schema.json): every request, handshake, task state
  * change and push attempt, each with a sequence number. Pure data plus a small recorder; the
  * listeners, the peers and the push dispatcher write into it, the oracle reads it.
  */
@@ -245,7 +245,7 @@ export interface TaskRecord {
   history: Array<{ seq: number; state: string }>;
   /**
    * Set in the results, after the run: the client minted this task and canceled it itself before it
-   * sent the message that mints another, or before it declined (a probe, DESIGN.md §3; docs/rules.md).
+   * sent the message that mints another, or before it declined (a probe: docs/rules.md, "Probes").
    */
   probe?: boolean;
 }

@@ -1,5 +1,5 @@
 /**
- * Verdicts (DESIGN.md §2): a `kind`-tagged union, each with a reason and the evidence that decided it.
+ * Verdicts (docs/architecture.md, docs/rules.md): a `kind`-tagged union, each with a reason and the evidence that decided it.
  */
 import type { Level, Limit, Source } from './sources.js';
 

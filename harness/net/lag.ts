@@ -1,5 +1,5 @@
 /**
- * The harness's own delay (DESIGN.md §3, "A delay of the harness is never the client's fault"). Two
+ * The harness's own delay (docs/rules.md, principle 7: "A delay of the harness is never the client's fault"). Two
  * measures, taken per scenario run and per property case:
  *
  * - event-loop delay: a timer asks to run every SAMPLE_MS and records how late it ran. Everything the

@@ -1,6 +1,6 @@
 /**
  * PeerHost: real Node `https` listeners on 127.0.0.1 that serve msw request handlers through
- * `getResponse` (DESIGN.md §5). It records what only a listener can know (handshakes, failed ones
+ * `getResponse` (docs/architecture.md). It records what only a listener can know (handshakes, failed ones
  * included; client certificates; every request) into the transcript of the scenario run the
  * request belongs to. A request is attributed by its path prefix `/t/<run>/`, a handshake to the
  * run active on this host: a host serves one run at a time (each lane of a run has its own host).

@@ -1,5 +1,5 @@
 /**
- * The wire side of PeerHost's answers (DESIGN.md §5): a request's body read within its bound, a
+ * The wire side of PeerHost's answers (docs/architecture.md): a request's body read within its bound, a
  * request turned away before any peer sees it, and a peer's answer written out (whole, as an event
  * stream, or cut short by a scripted dropped connection) with what was sent kept on its event.
  */

@@ -34,12 +34,12 @@ export interface Pki {
   partnerReceiver: KeyPair;
   /** Partner-CA client leaf the peers' push dispatcher presents. */
   partnerClient: KeyPair;
-  /** Test-CA server leaf of another vendor's origin (the JWKS of seed 001), named apart from `server`. */
+  /** Test-CA server leaf of another vendor's origin (the vendor's JWKS of the trust scenarios, docs/duties.md §7), named apart from `server`. */
   vendorB: KeyPair;
-  /** Test-CA server leaf of a vendor's CDN: the card's origin apart from its RPC's (seed 003). */
+  /** Test-CA server leaf of a vendor's CDN: the card's origin apart from its RPC's (docs/duties.md §11). */
   cdn: KeyPair;
   /**
-   * Card-signing keys of the vendor whose JWKS lives on `vendorB` (seed 001), each with a test-CA
+   * Card-signing keys of the vendor whose JWKS lives on `vendorB` (docs/duties.md §7), each with a test-CA
    * certificate published as the key's `x5c`: one valid now, one expired, one not valid yet.
    */
   cardSigner: KeyPair;

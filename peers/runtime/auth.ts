@@ -1,5 +1,6 @@
 /**
- * The auth parts of a peer (seed 003, "securitySchemes present but not bound to the task endpoint"):
+ * The auth parts of a peer (docs/duties.md §9: the card's security schemes can describe where
+ * the card is served, not where tasks are):
  *
  * - a real OAuth 2.0 token endpoint on the RPC listener (or the one `tokenListener` names: an
  *   identity provider on an origin of its own), over TLS, for the client credentials grant

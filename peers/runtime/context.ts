@@ -30,7 +30,7 @@ export interface PeerRunContext {
   deadlineMs: number;
   /** Runs `fn` when the run ends (at once if it has): a blocking call stops waiting then. */
   onEnd(fn: () => void): void;
-  /** The vendor's card-signing keys of this run (PEM; seed 001). */
+  /** The vendor's card-signing keys of this run (PEM; A2A v1.0.1 §8.4, docs/duties.md §7). */
   signers: CardSigners;
   /**
    * How many finished tasks the peer keeps (the oldest finished are forgotten first: `serve`, which

@@ -37,7 +37,7 @@ export const optsInto = (extensions: readonly string[], message: Params, uri: st
 
 /**
  * Checks a message's parts against the input modes the message's skill takes (the card's defaults
- * where the skill has none of its own, seed 003), noting on the event what it carried; returns the
+ * where the skill has none of its own, docs/duties.md §8), noting on the event what it carried; returns the
  * bytes of the runtime's batch input it carries.
  */
 export function parseParts(rt: PeerRuntime, inputModes: string[], message: Params, ev: HttpEvent): { bytes: number } {

@@ -262,7 +262,7 @@ export class TaskRuntime {
 
   /**
    * Waits until the task is terminal or interrupted (spec §3.2.2, blocking SendMessage), `capMs`, or
-   * the run's end. A workflow that stays WORKING (seed 001) answers once it shows its artifacts: it
+   * the run's end. A workflow that stays WORKING (docs/duties.md §7) answers once it shows its artifacts: it
    * waits for its caller from then on, and a blocking caller must get the task to act on it.
    */
   async settle(t: TaskState, capMs: number): Promise<void> {
@@ -292,13 +292,13 @@ export class TaskRuntime {
     await this.forger?.due(t);
     // The run may have ended while a push was in flight: its ledger is closed.
     if (this.ctx.transcript.isSealed || t.rec.state !== 'TASK_STATE_WORKING') return;
-    // Only where a scenario asks for it does a lost callback leave the task WORKING; the seed's task
-    // itself completes, and only the callback is lost.
+    // Only where a scenario asks for it does a lost callback leave the task WORKING; in the incident of
+    // docs/duties.md §2 the task itself completes, and only the callback is lost.
     if (t.pushLost && this.rt.push.stallOnLostPush === true) return;
     const outputs = this.outputsFor(t).filter((o) => o.channel === 'task' || this.rt.pollFallback);
     t.artifacts = outputs.map((o, i) => artifactFor(o.mediaType, i + 1));
     for (const a of t.artifacts) this.emit(t, { artifactUpdate: { taskId: t.rec.id, contextId: t.rec.contextId, artifact: a, lastChunk: true } }, undefined);
-    // A long workflow shows its artifacts as it goes and waits for its caller (seed 001).
+    // A long workflow shows its artifacts as it goes and waits for its caller (docs/duties.md §7).
     if (this.rt.staysWorking) return;
     this.transition(t, 'TASK_STATE_COMPLETED', 'runtime');
   }

@@ -47,7 +47,7 @@ function rowsOf(events: WireEvent[]): Row[] {
     switch (e.kind) {
       case 'http': {
         const what = e.rpc ? e.rpc.method : `${e.method} ${e.path.replace(/^\/t\/[^/]+/, '')}`;
-        // The Authorization scheme and its digest (never the credential), and a 401's challenge: seed 003's evidence.
+        // The Authorization scheme and its digest (never the credential), and a 401's challenge: the evidence of docs/duties.md §9.
         const auth = e.headers.authScheme ? ` [${e.headers.authScheme}${e.headers.authDigest ? ` ${e.headers.authDigest.slice(0, 6)}` : ''}]` : '';
         rows.push({
           seq: e.seq,

@@ -213,5 +213,5 @@ export function UnrenderedPanel({ s, unexpected, why }: { s: ScenarioResult; une
 
 /**
  * The harness's own delay during the run, and the attempts before the reported one: a failure met
- * while the harness lagged ran again on a drained lane, and both are shown (DESIGN.md §3).
+ * while the harness lagged ran again on a drained lane, and both are shown (docs/rules.md, principle 7).
  */

@@ -58,7 +58,7 @@ export async function follow(s: Session, started: Started): Promise<Following | 
 /**
  * Push is per task (spec §3.1.7): registered right after minting. The agent authenticates to the
  * receiver with credentials the client chose (§4.3.3); the receiver checks them. A refusal (the
- * capability flag had nothing behind it, seed 003) falls back to polling.
+ * capability flag had nothing behind it, docs/duties.md §10) falls back to polling.
  */
 async function registerPush(s: Session, f: Following): Promise<ClientReport | undefined> {
   const { receiver, mistakes } = s;
@@ -170,7 +170,7 @@ async function drive(s: Session, f: Following): Promise<ClientReport | undefined
             if (next) f.current = next.id;
             continue;
           }
-          // Terminal for this task, never transient (seed 001): cancel what still runs, send nothing again.
+          // Terminal for this task, never transient (docs/duties.md §7): cancel what still runs, send nothing again.
           const open = !f.state || !TERMINAL.has(f.state);
           if (open) await s.cancel(f.current);
           return {

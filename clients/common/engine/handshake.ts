@@ -20,7 +20,7 @@ export async function handshake(run: RunBase): Promise<Handshake | ClientReport>
   const fetched = await t.getJson(req.cardUrl);
   if (!fetched.ok)
     return rejected(taskIds, fetched.kind === 'network' || fetched.kind === 'cut' ? 'handshake' : 'untrusted-card', `card fetch failed: ${describe(fetched)}`);
-  // The trust gate comes first: nothing is planned from a card the client cannot trust (seed 001).
+  // The trust gate comes first: nothing is planned from a card the client cannot trust (A2A v1.0.1 §8.4.3).
   const cardJson = (fetched.json && typeof fetched.json === 'object' && !Array.isArray(fetched.json) ? fetched.json : {}) as Record<string, unknown>;
   const trust = await checkTrust(
     cardJson,
@@ -41,7 +41,7 @@ export async function handshake(run: RunBase): Promise<Handshake | ClientReport>
   const oauthPlan = oauthPlanFor(cardJson, req.credentials);
   if (oauthPlan && !provisioned) t.auth = new TokenSource(oauthPlan, t.fetchImpl);
 
-  // A card from another origin than its RPC is no signal of freshness (seed 003): probe the RPC origin
+  // A card from another origin than its RPC is no signal of freshness (docs/duties.md §11): probe the RPC origin
   // with an idempotent read before the first task: the agent's own card where it serves one (and
   // plan on it, spec §3.1.11), else ListTasks.
   if (mistakes.skipsProbe || new URL(req.cardUrl).origin === new URL(plan.rpcUrl).origin) return { plan, probeNote: '' };

@@ -178,7 +178,7 @@ async function readStream(s: Session, streamed: FirstSend, probed: number): Prom
       if (!mistakes.leavesStreamOpen) void it.return(undefined).catch(() => {});
       return { last };
     }
-    // An artifact this client cannot decode ends the task here too (seed 001): close the stream, cancel, never re-send.
+    // An artifact this client cannot decode ends the task here too (docs/duties.md §7): close the stream, cancel, never re-send.
     const update = n.value.artifactUpdate as { taskId?: string; artifact?: { parts?: Array<{ mediaType?: string }> } } | undefined;
     const bad = update ? s.undecodable({ id: update.taskId ?? '', artifacts: update.artifact ? [update.artifact] : [] }) : [];
     if (bad.length > 0) {

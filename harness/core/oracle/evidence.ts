@@ -236,7 +236,7 @@ export const startAttempts = (x: GradeInput) =>
   rpcCalls(x).filter((e) => (e.rpc!.method === 'SendMessage' || e.rpc!.method === 'SendStreamingMessage') && !messageTaskId(e));
 
 /**
- * Probe tasks (DESIGN.md §3, docs/rules.md "Probes"): tasks the client minted and canceled itself,
+ * Probe tasks (docs/rules.md, "Probes"): tasks the client minted and canceled itself,
  * after which it went on to start another task, or declined (a decision other than proceeding, as
  * WIRE-NO-TASK-AFTER-REJECT reads it). A task the client abandons at the end of a run it proceeded
  * with is not a probe.

@@ -96,7 +96,7 @@ export function completable(s: Situation): { ok: true } | { ok: false; why: stri
   if (intent.taskClass === 'live-input' && liveOnly(s) && !s.profile.canRenegotiate && card.streaming !== true && resolvingExtension(s) === undefined)
     return { ok: false, why: `the card gives live-only ${intent.input.mediaType} no way in (no streaming, no extension the client implements)` };
   const asked = intent.requiredOutputMode ? [intent.requiredOutputMode] : intent.acceptedOutputModes;
-  // A client that consumes artifacts completes only with an output its registry decodes (seed 001's consumption profile).
+  // A client that consumes artifacts completes only with an output its registry decodes (the consumption profile of docs/duties.md §7).
   const decodes = (m: string) => !s.profile.consumesArtifacts || includesMediaType(s.profile.mediaTypes, m);
   if (asked.length > 0 && !asked.some(decodes))
     return { ok: false, why: `the client cannot decode any of ${asked.join(', ')} (its registry: ${s.profile.mediaTypes.join(', ')})` };

@@ -1,6 +1,6 @@
 /**
  * The oracle: a pure function from (ground truth, profile, intent, wire evidence, claims) to checks
- * and a verdict (DESIGN.md §2). It never imports a client, and no client imports it.
+ * and a verdict (docs/architecture.md). It never imports a client, and no client imports it.
  *
  * A scenario is graded by its own rule, by the rule that stands in for it where it does not bind (or
  * where the client did not take its way), then by every cross-cutting rule. The client's words never
@@ -104,7 +104,7 @@ function harnessFailure(x: GradeInput, checks: Check[]): Grade | undefined {
 /**
  * A soundly signed card whose canonical form the published readings of §8.4.1 disagree on (A2A #2122):
  * a client that verified it (a JWKS fetch before its decision, on the wire) and refused it followed a
- * published reading, so its refusal is at worst NON_STRICT, never FAIL (DESIGN.md §3: a contested
+ * published reading, so its refusal is at worst NON_STRICT, never FAIL (docs/rules.md, principle 8: a contested
  * source grades at its weaker reading). Returns the note that says so, or undefined.
  */
 function contestedRejection(x: GradeInput): string | undefined {
@@ -121,7 +121,7 @@ function contestedRejection(x: GradeInput): string | undefined {
 
 /**
  * An up-front miss in a scenario that carries a source beyond its scope grades at the scenario's
- * cap (DESIGN.md §3: a source grades at its weaker reading): by the level, as every up-front miss
+ * cap (docs/rules.md, principle 8: a source grades at its weaker reading): by the level, as every up-front miss
  * does, never by a branch of its own. Harm, over-rejection and the rest are untouched.
  */
 function capped(v: Verdict, cap: GradeInput['scenario']['levelCap']): Verdict {
@@ -134,7 +134,7 @@ function capped(v: Verdict, cap: GradeInput['scenario']['levelCap']): Verdict {
   } as Verdict;
 }
 
-/** The ledger with each probe task marked (DESIGN.md §3: "it is recorded in the ledger as such"), as results.json and the report show it. */
+/** The ledger with each probe task marked (docs/rules.md, "Probes": "The ledger in `results.json` marks a probe task"), as results.json and the report show it. */
 export function markProbes(tasks: TaskRecord[], x: GradeInput): TaskRecord[] {
   const ids = new Set(probeTasks(x).map((t) => t.id));
   return tasks.map((t) => (ids.has(t.id) ? { ...t, probe: true } : t));

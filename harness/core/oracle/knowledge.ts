@@ -1,6 +1,7 @@
 /**
- * What the client genuinely knew of its tasks when it acted (DESIGN.md §3: "every acting call … is
- * read against what the client genuinely knew when it made it"). Helpers only: they query the wire
+ * What the client genuinely knew of its tasks when it acted (docs/rules.md, principle 6;
+ * docs/architecture.md): every acting call is read against what the client genuinely knew when it
+ * made it. Helpers only: they query the wire
  * and the ledger, and decide nothing.
  *
  * A *word* of a task is genuine news of where it stands: an answer to a call of the client's that
@@ -166,7 +167,7 @@ export function tiedAlarm(x: GradeInput, taskId: string, act: HttpEvent, all: Al
 
 /**
  * Healthy: the ledger had the task submitted or working just before `seq`, on a runtime that ends its
- * tasks on its own (not one whose workflow stays working until its client acts, seed 001). A task
+ * tasks on its own (not one whose workflow stays working until its client acts, docs/duties.md §7). A task
  * waiting for input, or ended, is not.
  */
 export function healthyAt(x: GradeInput, taskId: string, seq: number): boolean {

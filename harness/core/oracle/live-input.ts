@@ -1,5 +1,5 @@
 /**
- * Live-only input (seed 000): what the profile, the card and the runtime say about an input that can
+ * Live-only input (docs/duties.md §1): what the profile, the card and the runtime say about an input that can
  * only go out frame by frame, and the extension that resolves a contradictory card. NEG-LIVE-INPUT
  * and NEG-ESCALATE read it, and `completable` (graders.ts) too.
  */

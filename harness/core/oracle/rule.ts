@@ -1,5 +1,5 @@
 /**
- * A rule as an object (DESIGN.md §3): its stable id, the sources it rests on (each quoted, with a
+ * A rule as an object (docs/rules.md): its stable id, the sources it rests on (each quoted, with a
  * level), where it binds (`applies`, from the scenario's truth, the card, the profile and the intent:
  * never the wire), and how it grades the wire where it binds (`grade`).
  *

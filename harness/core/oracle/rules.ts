@@ -119,5 +119,5 @@ export function ruleById(id: string): Rule | undefined {
   return RULES.find((r) => r.id === id);
 }
 
-/** Rules graded on every scenario besides its own (DESIGN.md §3, "Cross-cutting checks"). */
+/** Rules graded on every scenario besides its own (docs/rules.md, "Cross-cutting wire checks"). */
 export const CROSS_CUTTING: readonly RuleId[] = RULES.filter((r) => r.scope === 'always').map((r) => r.id);

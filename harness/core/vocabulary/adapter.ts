@@ -1,5 +1,5 @@
 /**
- * The client-under-test adapter contract (DESIGN.md §4.1), as types a client implements. An
+ * The client-under-test adapter contract (docs/protocol.md), as types a client implements. An
  * in-process TypeScript client implements `ClientAdapter`; the NDJSON subprocess transport
  * (harness/adapters/subprocess.ts) adapts a foreign process to it.
  *

@@ -1,7 +1,7 @@
 /**
  * Extension URIs the built-in scenarios use (documented in docs/extensions.md), defined once. A card
  * carries them in `capabilities.extensions` (A2A v1.0 §4.6.1). A fact read only from one of ours is a
- * *convention* (DESIGN.md §3): a miss against it is at most NON_STRICT; harm stays FAIL.
+ * *convention* (docs/rules.md): a miss against it is at most NON_STRICT; harm stays FAIL.
  */
 
 /** Ours. `params.modes`: output media types the peer only emits on `SubscribeToTask`. */

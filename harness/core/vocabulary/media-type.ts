@@ -1,13 +1,13 @@
 /**
- * Media-type comparison with parameters significant (RFC 9110 §8.3.1; seed 001: "loose matching
- * that strips parameters masks the failure"). Parsing is done by the `content-type` package.
+ * Media-type comparison with parameters significant (RFC 9110 §8.3.1; docs/duties.md §7:
+ * matching that drops the parameters hides the gap until the decoder fails). Parsing is done by the `content-type` package.
  *
  * Type, subtype and parameter names compare case-insensitively (RFC 9110 §8.3.1: "The type and
  * subtype tokens are case-insensitive", "Parameter names are case-insensitive"); parameter values
  * compare exactly, except `charset`, whose values are case-insensitive (RFC 9110 §8.3.2). So
  * `profile` and `version` are significant, and a type with a parameter the other lacks is another
- * type: seed 001's own `supports()`, which lets the incoming type carry extra parameters, is the
- * loose matching that masks the failure.
+ * type: a `supports()` that lets the incoming type carry extra parameters is the loose matching
+ * that hides the gap.
  */
 import contentType from 'content-type';
 

@@ -1,5 +1,5 @@
 /**
- * The pure vocabulary of the harness (DESIGN.md §2). No I/O, no `node:` imports.
+ * The pure vocabulary of the harness (docs/architecture.md). No I/O, no `node:` imports.
  *
  * Clients under test may import anything in this folder (harness/core/vocabulary/) and nothing
  * else of the harness: the rules and the oracle are not theirs to see (test/architecture.test.ts).
@@ -16,7 +16,7 @@ export type Dialect = (typeof DIALECTS)[number];
 export const BINDINGS = ['JSONRPC', 'HTTP+JSON', 'GRPC'] as const;
 export type Binding = (typeof BINDINGS)[number];
 
-/** How the client's push receiver can be reached (seed 000, "Condition of Validity"). */
+/** How the client's push receiver can be reached (docs/duties.md §2). */
 export type CallbackProfile = 'none' | 'https' | 'mtls';
 
 /** The client's fixed transport profile. */
@@ -86,7 +86,7 @@ export type ErrorClass = (typeof ERROR_CLASSES)[number];
  * claim and costs a protocol warning, never a verdict.
  */
 export const DEGRADATION_RECORDS = ['push->polling', 'resubscribe->polling', 'stream->polling'] as const;
-/** `skill <from>-><to>`: the client turned from the skill asked for to another (ids as the card gives them; `(default)` for none); DESIGN.md's `skill->card-minimum` too. */
+/** `skill <from>-><to>`: the client turned from the skill asked for to another (ids as the card gives them; `(default)` for none); `skill->card-minimum` too (docs/protocol.md). */
 export const SKILL_DEGRADATION = /^skill( \S.*)?->\S/;
 export const isKnownDegradation = (d: string): boolean => (DEGRADATION_RECORDS as readonly string[]).includes(d) || SKILL_DEGRADATION.test(d);
 
@@ -148,7 +148,7 @@ export interface GlueChoice {
   note: string;
 }
 
-/** TLS material handed to a client for one run (file paths; DESIGN.md §4.1). */
+/** TLS material handed to a client for one run (file paths; docs/protocol.md). */
 export interface ClientTls {
   caFile: string;
   clientCertFile: string;

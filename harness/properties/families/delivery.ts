@@ -115,7 +115,7 @@ const pushDeliveries: fc.Arbitrary<GeneratedCase> = fc
               note: 'push offered; the webhook is authenticated with the client-chosen credentials (§4.3.3)',
             },
             ...(k.partner
-              ? [{ pointer: '/securityRequirements', kind: 'field' as const, note: 'partner mTLS for every call; by seed 000 the callbacks too' }]
+              ? [{ pointer: '/securityRequirements', kind: 'field' as const, note: 'partner mTLS for every call; by docs/duties.md §2 the callbacks too' }]
               : []),
           ],
           // The task's state is posted at registration: a genuine delivery before the end, which a duplicate repeats.

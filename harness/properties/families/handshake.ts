@@ -1,5 +1,5 @@
 /**
- * The handshake family (seed 003): skills that narrow the card's input modes, task endpoints that
+ * The handshake family (docs/duties.md §8–11): skills that narrow the card's input modes, task endpoints that
  * challenge with a scheme the card may not list, push flags with or without methods behind them, and
  * cards from a CDN origin of their own that may be stale; any of the last three may meet a ceiling
  * on the payload that no card field shows.
@@ -13,7 +13,7 @@ import { peerRuntime, type Drift } from '../peer-runtime.js';
 import { taskIntent } from '../task-intent.js';
 
 const JSON_MT = 'application/json';
-/** A ceiling on the request body no card field shows (seed 003's residual risk), and a text over it. */
+/** A ceiling on the request body no card field shows (the residual risk of docs/duties.md §8), and a text over it. */
 const CEILING = 2048;
 const LARGE_TEXT = 'Line of the incident log, kept for the ticket. '.repeat(130);
 
@@ -165,8 +165,8 @@ const splitOrigin: fc.Arbitrary<GeneratedCase> = fc
 
 export const handshakeFamily: Family = {
   id: 'handshake',
-  title: 'Handshake (seed 003)',
+  title: 'Handshake (docs/duties.md §8–11)',
   rules: ['HS-SKILL-OVERRIDE', 'HS-CHALLENGE-SCHEME', 'HS-ASPIRATIONAL-CAPABILITY', 'HS-SPLIT-ORIGIN'],
-  spec: 'seed 003 §What Was Observed, §Condition of Validity, §Decision Boundary; A2A v1.0.1 §3.1.11, §7.3',
+  spec: 'docs/duties.md §8, §9, §10, §11; A2A v1.0.1 §3.1.11, §7.3',
   arbitrary: fc.oneof(skillOverride, mayHitCeiling(challenge), mayHitCeiling(aspirationalPush), mayHitCeiling(splitOrigin)),
 };

@@ -1,7 +1,7 @@
 /**
- * The negotiation family (seed 000): live input to cards that do or do not stream, with and without a
+ * The negotiation family (docs/duties.md §1–4): live input to cards that do or do not stream, with and without a
  * session extension; push on cards whose callbacks need partner mTLS; outputs reachable only on a
- * resubscribe channel. Each runtime honours its card or drifts from it as the seed's incidents do.
+ * resubscribe channel. Each runtime honours its card or drifts from it as the incidents of docs/duties.md do.
  */
 import fc from 'fast-check';
 import { CONTOSO_AUDIO_SESSION_EXT, RESUBSCRIBE_ONLY_OUTPUTS_EXT } from '../../core/vocabulary/extensions.js';
@@ -25,7 +25,7 @@ const sessionExtension = {
 const liveInput: fc.Arbitrary<GeneratedCase> = fc
   .record({ streaming: fc.boolean(), refusesFrames: fc.boolean(), textTask: fc.integer({ min: 0, max: 3 }).map((n) => n === 0) })
   .chain((k) => {
-    // A card that streams may hide a runtime that takes one payload only (seed 000's no-signal variant).
+    // A card that streams may hide a runtime that takes one payload only (the variant of docs/duties.md §1 with no signal on the card).
     const acceptsFrames = k.streaming && !k.refusesFrames;
     return liveCase(k.streaming, acceptsFrames, undefined, clientProfile({ produces: [PCM], mayRenegotiate: true }), k.textTask);
   });
@@ -129,7 +129,7 @@ const push: fc.Arbitrary<GeneratedCase> = fc
         if (k.mtls)
           signals.push(
             { pointer: '/securitySchemes/partnerMtls', kind: 'MUST', note: 'an mTLS security scheme (for calls to the agent)' },
-            { pointer: '/securityRequirements', kind: 'field', note: "mTLS is required for every call; by the seed's inference the callbacks use it too" },
+            { pointer: '/securityRequirements', kind: 'field', note: 'mTLS is required for every call; by docs/duties.md §2 the callbacks use it too' },
           );
         return {
           story: 'push',
@@ -216,9 +216,9 @@ const resubscribeOnly: fc.Arbitrary<GeneratedCase> = fc
 
 export const negotiationFamily: Family = {
   id: 'negotiation',
-  title: 'Negotiation (seed 000)',
+  title: 'Negotiation (docs/duties.md §1–4)',
   rules: ['NEG-LIVE-INPUT', 'NEG-PUSH-MTLS', 'NEG-RESUB-ONLY-OUTPUT', 'NEG-ESCALATE'],
   provokes: ['WIRE-NO-ORPHANS', 'WIRE-NO-BLIND-RETRY'],
-  spec: 'seed 000 §Core Distinction, §What Was Observed, §Decision Boundary',
+  spec: 'docs/duties.md §1, §2, §3, §4',
   arbitrary: fc.oneof(liveInput, sessionExtensionStory, push, resubscribeOnly),
 };

@@ -1,5 +1,5 @@
 /**
- * The trust family (seed 001, A2A v1.0.1 §8.4): signed cards whose signature holds or breaks in one of
+ * The trust family (docs/duties.md §6–7, A2A v1.0.1 §8.4): signed cards whose signature holds or breaks in one of
  * the ways the signature rules know; trusted cards whose outputs the client can or cannot decode
  * (parameters significant, case not); and runtimes that emit a media type their signed card never
  * listed, with or without deduplication by messageId.
@@ -95,7 +95,7 @@ const signature: fc.Arbitrary<GeneratedCase> = fc
 const outputs: fc.Arbitrary<GeneratedCase> = fc
   .record({
     type: profiledType,
-    // What the card offers: the profiled type (seed 001), or the bare type spelled in another case (RFC 9110 says same).
+    // What the card offers: the profiled type (docs/duties.md §7), or the bare type spelled in another case (RFC 9110 says same).
     offer: fc.oneof({ arbitrary: fc.constant('profiled' as const), weight: 3 }, { arbitrary: fc.constant('other-case' as const), weight: 1 }),
     signed: fc.boolean(),
     jsonSkill: fc.boolean(),
@@ -183,7 +183,7 @@ const decodeDrift: fc.Arbitrary<GeneratedCase> = fc
 
 export const trustFamily: Family = {
   id: 'trust',
-  title: 'Trust (seed 001, A2A v1.0.1 §8.4)',
+  title: 'Trust (docs/duties.md §6–7, A2A v1.0.1 §8.4)',
   rules: [
     'TRUST-BAD-SIGNATURE',
     'TRUST-UNKNOWN-KID',
@@ -193,6 +193,6 @@ export const trustFamily: Family = {
     'TRUST-PARAM-MATCH',
     'TRUST-NO-RETRY-ON-DECODE',
   ],
-  spec: 'seed 001 §What Was Observed, §Condition of Validity, §Decision Boundary; A2A v1.0.1 §8.4.3, §3.3.1; RFC 9110 §8.3.1, §8.3.2',
+  spec: 'docs/duties.md §6, §7; A2A v1.0.1 §8.4.3, §3.3.1; RFC 9110 §8.3.1, §8.3.2',
   arbitrary: fc.oneof({ arbitrary: signature, weight: 3 }, { arbitrary: outputs, weight: 2 }, { arbitrary: decodeDrift, weight: 2 }),
 };

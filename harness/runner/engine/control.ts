@@ -1,6 +1,6 @@
 /**
- * The control exchange (DESIGN.md §3, "A scenario's verdict does not depend on which other scenarios
- * run"): a rejection is credited only to a client that speaks A2A at all, and where none of a run's
+ * The control exchange (docs/rules.md, principle 5: a scenario gets the same verdict run alone as
+ * in the full run): a rejection is credited only to a client that speaks A2A at all, and where none of a run's
  * scenarios shows that (a run of "must reject" scenarios, `--scenario` with one id, a vendor file of
  * refusals), the harness shows it itself. It hands the client a plain text task on a clean peer in
  * a dialect the client declared: nothing on that card is a reason to decline, so a client that
@@ -27,7 +27,7 @@ const V1_CONTROL: Scenario = {
   title: 'Control exchange: a plain text task on a clean peer',
   description: 'A card with nothing to decline: text in, text out, no security, no streaming, no push. The harness runs it only to see the client speak A2A.',
   expectation: 'Fetch the card, send the text, poll to the end.',
-  spec: 'a2a-conformance: the control exchange (DESIGN.md §3, docs/rules.md)',
+  spec: 'a2a-conformance: the control exchange (docs/rules.md, principle 5)',
   peer: {
     factory: 'contoso-control',
     card: {

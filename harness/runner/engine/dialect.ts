@@ -1,6 +1,6 @@
 /**
  * A rejection is credited only when the client could have read the card, and speaks A2A at all
- * (DESIGN.md §3). The transcript names each call by its neutral operation (v1.0's names) only where
+ * (docs/rules.md, principle 5). The transcript names each call by its neutral operation (v1.0's names) only where
  * the peer took it in its own dialect (a v0.3 peer decodes `message/send` to SendMessage; a v1.0
  * peer records `message/send` as sent). Where no request of the run's scenarios names one (a run of
  * "must reject" scenarios, or a single one), the harness establishes it itself: a control exchange

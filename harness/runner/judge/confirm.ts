@@ -1,5 +1,5 @@
 /**
- * A failure is the client's only where it does not rest on the harness's own delay (DESIGN.md §3).
+ * A failure is the client's only where it does not rest on the harness's own delay (docs/rules.md, principle 7).
  * A TIMEOUT, or a FAIL or NON_STRICT that rests on time (restsOnTime), that a run got while the harness lagged
  * (lag.ts) is run again on a drained lane,
  * where nothing else of the harness's runs: a failure that does not come back there is not graded as

@@ -1,5 +1,5 @@
 /**
- * Expectations files (DESIGN.md §4.3; JSON Schema: docs/expectations.schema.json): a vendor's
+ * Expectations files (docs/ci.md; JSON Schema: docs/expectations.schema.json): a vendor's
  * baseline of known verdicts, for incremental adoption. An entry (scenario id or glob → verdict,
  * reason) decides the scenarios it matches; an expected failure that passes is unexpected; an entry
  * that matches nothing in the whole catalogue is stale, and stale is unexpected. Catalogue-wide, so

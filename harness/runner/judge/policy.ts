@@ -1,5 +1,5 @@
 /**
- * What counts as unexpected, and the exit code (DESIGN.md §4.3). Computed from verdicts only,
+ * What counts as unexpected, and the exit code (docs/ci.md). Computed from verdicts only,
  * never taken from a test runner.
  */
 import type { ScenarioResult } from '../../core/results.js';

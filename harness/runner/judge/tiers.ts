@@ -1,6 +1,6 @@
 /**
  * A client's tier (docs/tiers.md), computed from its verdicts alone: the checks of its scenario run
- * (each with the level of its rule's duty, DESIGN.md §3) and, for Tier 1, its property run. Never from
+ * (each with the level of its rule's duty, docs/rules.md) and, for Tier 1, its property run. Never from
  * what the client says of itself. Every condition that keeps a client from the next tier is listed
  * with the checks behind it, so a vendor knows what to fix.
  */

@@ -2,7 +2,7 @@
  * The A2A v0.3 JSON-RPC dialect as a codec over the dialect-neutral operations (the spec's own
  * operation names, §3.1 of v1.0: SendMessage, GetTask, …), which the runtime implements (peers/runtime/).
  *
- * What differs on the wire (v0.3.0 specification and JSON Schema; DESIGN.md §2):
+ * What differs on the wire (v0.3.0 specification and JSON Schema; docs/rules.md, "Two dialects"):
  * - method names: `message/send`, `message/stream`, `tasks/get`, `tasks/cancel`, `tasks/resubscribe`,
  *   `tasks/pushNotificationConfig/set|get|list|delete`, `agent/getAuthenticatedExtendedCard`;
  * - `kind`-tagged objects: parts (`text`, `data`, `file`), `message`, `task`, `status-update`,

@@ -64,7 +64,7 @@ export const HS_ASPIRATIONAL_CAPABILITY: RuleOf<'HS-ASPIRATIONAL-CAPABILITY'> = 
     { when: 'the same without the record, where the wire shows the registration refused', verdict: 'NON_STRICT (a missing record)' },
     {
       when: 'the push methods fail: the client stopped (and canceled what it minted) where polling works',
-      verdict: 'NON_STRICT (seed: "not abort", downgrade)',
+      verdict: 'NON_STRICT (field: not giving up, but using what card and agent both offer)',
     },
     { when: 'the push methods work (the control), or the intent does not ask for push: no task completed', verdict: 'FAIL (over-rejection)' },
   ],
@@ -99,13 +99,13 @@ export const HS_ASPIRATIONAL_CAPABILITY: RuleOf<'HS-ASPIRATIONAL-CAPABILITY'> = 
         [...done.evidence, ...refusedEvidence],
       );
     if (done.kind !== 'PASS') {
-      // Stopping where polling works is the seed's "not abort, downgrade" (level seed); harm (an
+      // Stopping where polling works misses docs/duties.md §10's "not to give up" (level field); harm (an
       // orphan, a stall) is graded by the cross-cutting checks and above.
       if (done.basis === 'over-rejection' || done.basis === 'incomplete')
         return upFrontMiss(
           this,
           b as Binding,
-          `stopped although polling works${refused.length ? ` (the push registration was refused at #${refused[0]!.seq})` : ''}: docs/duties.md §10's answer is "downgrade", not "abort"`,
+          `stopped although polling works${refused.length ? ` (the push registration was refused at #${refused[0]!.seq})` : ''}: docs/duties.md §10: not to give up but to use what the card and the agent both offer`,
           [...done.evidence, ...refusedEvidence],
         );
       return { ...done, evidence: [...done.evidence, ...refusedEvidence] };

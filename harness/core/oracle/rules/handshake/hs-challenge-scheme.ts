@@ -4,8 +4,8 @@
  *
  * A stop after a challenge the card's own listed scheme meets is over-rejection (FAIL), unlike a stop
  * where polling works in HS-ASPIRATIONAL-CAPABILITY and HS-SPLIT-ORIGIN (NON_STRICT): here the card is
- * true and read as written completes the task; there the card's claim failed, and only the seed's
- * "downgrade, not abort" says what to do next. The grades say so.
+ * true and read as written completes the task; there the card's claim failed, and only docs/duties.md §10
+ * (not to give up, but to use what card and agent both offer) says what to do next. The grades say so.
  */
 import type { Limit, Source } from '../../../sources.js';
 import type { HttpEvent } from '../../../transcript.js';
@@ -158,7 +158,7 @@ export const HS_CHALLENGE_SCHEME: RuleOf<'HS-CHALLENGE-SCHEME'> = {
     {
       when: 'why a stop after a 401 here is FAIL, while a stop where polling works is NON_STRICT in HS-ASPIRATIONAL-CAPABILITY and HS-SPLIT-ORIGIN',
       verdict:
-        'here the card told the truth: the challenge names a scheme the card lists, and that scheme, read as §7.3 says, completes the task, so stopping declines a completable intent (over-rejection, FAIL at every level). There the card did not: a capability it claims fails, or it is stale, and only docs/duties.md §10 ("not to give up but to use what the card and the agent both offer", level seed) says what to do next',
+        'here the card told the truth: the challenge names a scheme the card lists, and that scheme, read as §7.3 says, completes the task, so stopping declines a completable intent (over-rejection, FAIL at every level). There the card did not: a capability it claims fails, or it is stale, and only docs/duties.md §10 ("not to give up but to use what the card and the agent both offer", level field) says what to do next',
     },
   ],
   notBinding: ['a peer that takes no credentials', 'the residual risk: a working token and a payload over a ceiling no field shows (INFORMATIONAL)'],

@@ -19,7 +19,7 @@ const SKILL_OVERRIDE: Limit = {
   quote: "The set of supported input media types for this skill, overriding the agent's defaults.",
 };
 
-/** The duty to read the skill's modes before sending: the seed's signal, which it says the spec does not require (so `field`, not MUST). */
+/** The duty to read the skill's modes before sending: the signal of docs/duties.md §8, which the specification allows but does not require (so `field`, not MUST). */
 const SEED_SKILL_SIGNAL: Source = {
   doc: 'docs/duties.md',
   section: '8 A skill that narrows the card',
@@ -68,7 +68,7 @@ export const HS_SKILL_OVERRIDE: RuleOf<'HS-SKILL-OVERRIDE'> = {
   grades: [
     {
       when: 'the excluded card-default mode sent in a message that names the skill (the proto\'s comment says the skill\'s list overrides, with no RFC keyword; docs/duties.md §8: the specification "allows but does not require" a client to prefer it)',
-      verdict: 'NON_STRICT (seed)',
+      verdict: 'NON_STRICT (field)',
     },
     { when: 'the excluded mode sent again after -32005', verdict: 'FAIL (harm)' },
     {

@@ -70,9 +70,9 @@ export const HS_SPLIT_ORIGIN: RuleOf<'HS-SPLIT-ORIGIN'> = {
       when: 'a split origin: a probe (an idempotent read, or a task canceled before the next) before the first task, then the task completed on the surface that works',
       verdict: 'PASS',
     },
-    { when: 'a split origin: the first task sent before any probe', verdict: 'NON_STRICT (seed)' },
+    { when: 'a split origin: the first task sent before any probe', verdict: 'NON_STRICT (field)' },
     { when: 'the extended card fetched, and a surface it leaves out used afterwards', verdict: 'NON_STRICT (§3.1.11 SHOULD replace the public card)' },
-    { when: 'a stale card: the client stopped where polling works', verdict: 'NON_STRICT (seed: not "abort", downgrade)' },
+    { when: 'a stale card: the client stopped where polling works', verdict: 'NON_STRICT (field: not giving up, but using what card and agent both offer)' },
     { when: 'a fresh card on the split, or the card from the RPC origin itself: no task completed', verdict: 'FAIL (over-rejection)' },
   ],
   notBinding: ['the residual risk: a probe passes, a payload over a ceiling no field shows fails (INFORMATIONAL)'],
@@ -102,7 +102,7 @@ export const HS_SPLIT_ORIGIN: RuleOf<'HS-SPLIT-ORIGIN'> = {
         return upFrontMiss(
           this,
           b as Binding,
-          `stopped although a working surface exists (polling): docs/duties.md §10's answer to a refusal is "downgrade", not "abort"`,
+          `stopped although a working surface exists (polling): docs/duties.md §10: not to give up but to use what the card and the agent both offer`,
           [...done.evidence, ...probes],
         );
       return done;
@@ -112,7 +112,7 @@ export const HS_SPLIT_ORIGIN: RuleOf<'HS-SPLIT-ORIGIN'> = {
       const fresh = x.scenario.peer.runtime.extendedCard;
       const ignored = readCard(fresh ?? {}).streaming !== true ? rpcCalls(x).find((e) => e.seq > extended.seq && STREAM_METHODS.has(e.rpc!.method)) : undefined;
       if (ignored) {
-        // §3.1.11's SHOULD ("replace their cached public Agent Card") decides this miss, not the seed.
+        // §3.1.11's SHOULD ("replace their cached public Agent Card") decides this miss, not docs/duties.md.
         const replace: Binding = {
           ...(b as Binding),
           signals: [

@@ -1,5 +1,5 @@
 /**
- * Handshake rules (seed 003): discovery is not negotiation. A card can be clean and still not
+ * Handshake rules (docs/duties.md §8–11): discovery is not negotiation. A card can be clean and still not
  * describe what the runtime binds: a skill narrows the card's input modes, a 401 names a scheme the
  * card never listed, a capability flag has no method behind it, a card from a CDN origin is stale.
  * A correct client reads the skill's modes (the proto says they override), never repeats a
@@ -9,7 +9,7 @@
  * Probes (docs/rules.md, "Probes"): a task the client minted and canceled itself before it started
  * another (or declined), or an idempotent read (GetExtendedAgentCard, ListTasks, GetTask; §3.3.1).
  * Every rule here has a residual variant: the probe passes, a larger payload fails on a ceiling no
- * card field shows. The seed says no signal covers it; the rule reads INFORMATIONAL and says so.
+ * card field shows. docs/duties.md §8 says only a check of the payload catches it; the rule reads INFORMATIONAL and says so.
  *
  * What the family's rules share (sources, helpers); each rule is a file of its own beside this one.
  */
@@ -49,7 +49,7 @@ export const SEED_RESIDUAL: Limit = {
 };
 
 /**
- * The seed's residual risk, where the scenario scripts it: the intent's payload is over a ceiling
+ * The residual risk of docs/duties.md §8, where the scenario scripts it: the intent's payload is over a ceiling
  * of the runtime that no card field shows. No signal covers it, so a rule of this family does not
  * grade it; the cross-cutting checks still do.
  */

@@ -11,7 +11,7 @@ import { binds, harm, informational, met, notBinding, signal, upFrontMiss, type 
 import { COMPLETED, mustComplete, creditRejection, orphans, mustProceed } from '../../graders.js';
 import { liveOnly, takesFrames, framesAfterRefusal, resolvingExtension } from '../../live-input.js';
 
-/** The seed sentence every negotiation rule's over-rejection variant rests on. */
+/** The sentence of docs/duties.md §1 every negotiation rule's over-rejection variant rests on. */
 const TASK_CLASS_SCOPE: Source = {
   doc: 'docs/duties.md',
   section: '1 Live input',
@@ -71,7 +71,7 @@ export const NEG_LIVE_INPUT: RuleOf<'NEG-LIVE-INPUT'> = {
   grades: [
     {
       when: 'binding: a task minted to take the live input frame by frame',
-      verdict: 'NON_STRICT (seed: A2A v1.0 has no client-to-server input streaming, so `streaming:false` meaning "no frames" is docs/duties.md §1\'s reading)',
+      verdict: 'NON_STRICT (field: A2A v1.0 has no client-to-server input streaming, so `streaming:false` meaning "no frames" is docs/duties.md §1\'s reading)',
     },
     { when: 'binding: the whole input sent as one complete payload, and the task completed', verdict: 'PASS (a downgrade the wire shows)' },
     { when: 'binding: no task, the card read before the decision', verdict: 'PASS' },

@@ -42,7 +42,7 @@ function pushedToCompletion(
   const rt = x.scenario.peer.runtime;
   const receivable = (x.profile.callback === 'mtls' && rt.push.delivery === 'partner-mtls') || (x.profile.callback === 'https' && rt.push.delivery === 'plain');
   // A delivery that ends after the client saw its task's terminal state tells the client nothing it lacks:
-  // lost, it is moot (seed 000's harm is a client left not knowing, "the task sat in `working`").
+  // lost, it is moot (the harm of docs/duties.md §2 is a client left not knowing, its task left working).
   const seenAt = new Map(seen.map((r) => [r.t.id, r.at!]));
   // The runtime's own deliveries (a forged one, PUSH-AUTHENTICITY's, is never the callback the client waits on).
   const attempts = pushAttempts(x).filter((a) => a.genuine !== false);
@@ -116,7 +116,7 @@ export const NEG_PUSH_MTLS: RuleOf<'NEG-PUSH-MTLS'> = {
     {
       when: 'binding: push registered (inline or CreateTaskPushNotificationConfig)',
       verdict:
-        'NON_STRICT (seed: in v1.0 the agent authenticates to the webhook with the client-chosen `authentication`; "an mTLS card means mTLS callbacks" is docs/duties.md §2\'s reading)',
+        'NON_STRICT (field: in v1.0 the agent authenticates to the webhook with the client-chosen `authentication`; "an mTLS card means mTLS callbacks" is docs/duties.md §2\'s reading)',
     },
     { when: 'waiting on push past the deadline, or stopping without seeing a terminal state', verdict: 'TIMEOUT / FAIL (harm)' },
     { when: 'binding, push preferred: no `push->polling` degradation record', verdict: 'NON_STRICT' },

@@ -26,7 +26,7 @@ interface ResubFacts {
 function resubFacts(s: Situation): ResubFacts {
   const rt = s.truth.runtime;
   const intent = s.intent;
-  // What the application needs and, where the client consumes artifacts, can decode (seed 001's consumption profile).
+  // What the application needs and, where the client consumes artifacts, can decode (the consumption profile of docs/duties.md §7).
   const wanted = (intent.requiredOutputMode ? [intent.requiredOutputMode] : intent.acceptedOutputModes).filter(
     (m) => !s.profile.consumesArtifacts || includesMediaType(s.profile.mediaTypes, m),
   );
@@ -70,7 +70,7 @@ export const NEG_RESUB_ONLY_OUTPUT: RuleOf<'NEG-RESUB-ONLY-OUTPUT'> = {
     {
       doc: 'docs/extensions.md',
       section: 'urn:a2a-conformance:ext:resubscribe-only-outputs:v1',
-      quote: 'The listed output modes are only emitted on `SubscribeToTask` (seed 000, invariant 3). On a card with `streaming:false` they are unreachable.',
+      quote: 'The listed output modes are only emitted on `SubscribeToTask` (docs/duties.md §3). On a card with `streaming:false` they are unreachable.',
       level: 'convention',
     },
   ],

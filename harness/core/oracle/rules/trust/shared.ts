@@ -1,5 +1,5 @@
 /**
- * Trust rules (seed 001): a signed card is verified before anything else, against keys the client
+ * Trust rules (docs/duties.md §6–7): a signed card is verified before anything else, against keys the client
  * already trusts; a trusted card can still be uninterpretable, and a decode failure is terminal for
  * its task. A2A §8.4 says how a card is signed and verified; it does not say what a client does with
  * a card whose signature fails, nor anything about media-type parameters, so each rule says which
@@ -107,7 +107,7 @@ export const sends = (x: GradeInput) => attempts(x).filter((e) => !e.rpcError &&
 
 /**
  * New-task sends, after the client was shown an artifact it cannot decode, that repeat an earlier
- * send's params (messageId aside): the decode failure treated as transient (seed 001). A repeat
+ * send's params (messageId aside): the decode failure treated as transient (docs/duties.md §7). A repeat
  * before any decode failure is not this rule's (a lost answer retried with the same messageId is
  * what §3.3.1's deduplication is for).
  */
@@ -129,7 +129,7 @@ export function trustHarm(x: GradeInput): Verdict | undefined {
   const { minted } = resends(x);
   const left = x.tasks.filter((t) => !isTerminal(t.state));
   // One re-send, after every earlier task had ended (the client canceled it), and nothing left working: the failure was
-  // treated as transient once (the seed's miss), but no task accumulated: not harm.
+  // treated as transient once (the miss of docs/duties.md §7), but no task accumulated: not harm.
   const earlier = x.tasks.filter((t) => t.mintedSeq < (minted[0]?.seq ?? 0));
   if (minted.length === 1 && left.length === 0 && earlier.length > 0 && earlier.every((t) => canceledByClient(t, x) && endedBefore(t, minted[0]!.seq)))
     return verdict(
@@ -182,7 +182,8 @@ export function downgradeOutcome(x: GradeInput, alt: { id: string }, first: Http
 
 /**
  * Where signed cards are required and the card is signed: a task sent without any JWKS fetched
- * before it shows no verification on the wire (DESIGN.md: "verify first"). No harm: NON_STRICT.
+ * before it shows no verification on the wire (docs/rules.md, Trust: a signed card is verified
+ * first). No harm: NON_STRICT.
  */
 export function unverified(x: GradeInput, done: Verdict): Verdict {
   const first = firstSend(x);

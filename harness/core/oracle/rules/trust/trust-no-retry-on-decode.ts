@@ -35,11 +35,11 @@ export const TRUST_NO_RETRY_ON_DECODE: RuleOf<'TRUST-NO-RETRY-ON-DECODE'> = {
     { when: 'a task left working at the end', verdict: 'FAIL (harm)' },
     {
       when: 're-sent once, after the client had canceled the earlier task, and nothing left working: no task accumulated',
-      verdict: 'NON_STRICT (seed: the failure was treated as transient)',
+      verdict: 'NON_STRICT (field: the failure was treated as transient)',
     },
     {
       when: 're-sent, but the peer deduplicated it by messageId (§3.3.1): no harm here',
-      verdict: 'NON_STRICT (seed: the failure was still treated as transient)',
+      verdict: 'NON_STRICT (field: the failure was still treated as transient)',
     },
     {
       when: 'one task, ended (canceled by the client, or terminal)',

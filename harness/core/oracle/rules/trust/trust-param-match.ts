@@ -41,7 +41,7 @@ export const TRUST_PARAM_MATCH: RuleOf<'TRUST-PARAM-MATCH'> = {
   grades: [
     {
       when: 'the card offers the accepted type only with other parameters (`profile="v3"` against a registry without it), and a task was sent. A matcher that lets an offered type carry parameters its registry entry lacks takes this card as a match: the loose matching docs/duties.md §7 says hides the gap',
-      verdict: 'NON_STRICT (seed; RFC 6906 lets a profile-unaware reader use a profiled representation, so no MUST) — FAIL where re-sends or orphans follow',
+      verdict: 'NON_STRICT (field; RFC 6906 lets a profile-unaware reader use a profiled representation, so no MUST) — FAIL where re-sends or orphans follow',
     },
     { when: 'no task, after the card was read', verdict: 'PASS' },
     {

@@ -55,7 +55,7 @@ export const TRUST_SIGNED_UNINTERPRETABLE: RuleOf<'TRUST-SIGNED-UNINTERPRETABLE'
   ],
   grades: [
     { when: 'no task: the card was read and the client refused (the keys it fetched are cited)', verdict: 'PASS' },
-    { when: 'a task on the uninterpretable path (A2A has no field for it; docs/duties.md §7 says refuse)', verdict: 'NON_STRICT (seed)' },
+    { when: 'a task on the uninterpretable path (A2A has no field for it; docs/duties.md §7 says refuse)', verdict: 'NON_STRICT (field)' },
     { when: 'the same message re-sent after a decode failure, minting tasks; a task left working', verdict: 'FAIL (harm)' },
     {
       when: 'a decodable skill exists: a task that names it (Message.metadata.skillId, a convention of ours) and completes; or a refusal (docs/duties.md §7 allows failing fast)',

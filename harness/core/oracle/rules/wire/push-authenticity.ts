@@ -58,7 +58,7 @@ export const PUSH_AUTHENTICITY: RuleOf<'PUSH-AUTHENTICITY'> = {
     'no delivery with other credentials is scripted (`push.forge` with `credentials` none, wrong or foreign)',
     'fire-and-forget: the client follows nothing a forgery could move',
     'the client registered no push (nothing reached a receiver of its)',
-    'another sender’s certificate with the genuine credentials: §13.2 names the credentials (a partner-mTLS receiver refuses it at the handshake; NEG-PUSH-MTLS reads mTLS callbacks, at level seed)',
+    'another sender’s certificate with the genuine credentials: §13.2 names the credentials (a partner-mTLS receiver refuses it at the handshake; NEG-PUSH-MTLS reads mTLS callbacks, at level field)',
     'the client declined, gave up or timed out: the cross-cutting rules grade that',
   ],
   applies(s) {

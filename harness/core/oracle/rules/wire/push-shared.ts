@@ -70,8 +70,8 @@ export { decisionOf };
  * A forged delivery that presents other credentials than the config's: none, wrong ones, or another
  * config's (of a config never given to this agent). §13.2's MUST names "the provided authentication
  * credentials": another sender's certificate with the genuine credentials is no forgery of them (a
- * partner-mTLS receiver refuses it at the handshake, and seed 000's reading of mTLS callbacks is
- * NEG-PUSH-MTLS's, at level seed).
+ * partner-mTLS receiver refuses it at the handshake, and the reading of mTLS callbacks in
+ * docs/duties.md §2 is NEG-PUSH-MTLS's, at level field).
  */
 export const spoofsSender = (forgery: string | undefined): boolean => !!forgery && /(^| )credentials:(none|wrong|foreign)( |$)/.test(forgery);
 /**

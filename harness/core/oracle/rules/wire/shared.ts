@@ -1,5 +1,5 @@
 /**
- * The cross-cutting checks (DESIGN.md §3): graded on every scenario. Most of them grade harm on
+ * The cross-cutting checks (docs/rules.md): graded on every scenario. Most of them grade harm on
  * the wire, which is FAIL whatever level its source has.
  *
  * What the family's rules share (sources, helpers); each rule is a file of its own beside this one.

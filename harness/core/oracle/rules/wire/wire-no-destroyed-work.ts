@@ -2,7 +2,7 @@
  * WIRE-NO-DESTROYED-WORK (wire): Work is not destroyed on a false alarm.
  * Registered in harness/core/oracle/rules.ts; docs/rules.md and the scenario schema follow from there.
  *
- * Grade what the client does, not only what it reports (DESIGN.md §3). A forged delivery, a refusal
+ * Grade what the client does, not only what it reports (docs/rules.md, principle 6). A forged delivery, a refusal
  * that asked the client to wait, and a stream the peer ended early are not news of a task's end
  * (../../knowledge.ts). A client that cancels its healthy task on one of them, or starts the intent
  * again beside it, destroys or doubles work whatever it reports: harm, FAIL at every level. The rule

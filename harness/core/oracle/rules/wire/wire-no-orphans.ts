@@ -31,7 +31,7 @@ export const WIRE_NO_ORPHANS: RuleOf<'WIRE-NO-ORPHANS'> = {
   ],
   grades: [
     {
-      when: 'a task the client caused is neither terminal nor canceled when the scenario ends (A2A sets no duty to cancel; this is the harm the seeds describe)',
+      when: 'a task the client caused is neither terminal nor canceled when the scenario ends (A2A sets no duty to cancel; this is the harm docs/duties.md §5 describes)',
       verdict: 'FAIL (harm)',
     },
   ],
