@@ -24,6 +24,11 @@ export function renderMarkdown(r: RunResults, reportPath?: string): string {
   lines.push(`|${VERDICT_KINDS.map(() => '---').join('|')}|`);
   lines.push(`| ${VERDICT_KINDS.map((k) => r.summary[k]).join(' | ')} |`);
   if (r.incomplete) lines.push('', `❌ ${md(incompleteSentence(r.incomplete), false)}`);
+  if (r.client.notImplemented?.length)
+    lines.push(
+      '',
+      `Declared not implemented (for the declared capabilities; their scenarios are not run): ${r.client.notImplemented.map((d) => `${d.capability} (${md(d.reason, false)})`).join(' · ')}`,
+    );
   if (r.control?.length) lines.push('', `Control exchange: ${md(controlSentence(r.control), false)}`);
   const rerun = r.results.filter((x) => x.attempts?.length);
   if (rerun.length)

@@ -19,18 +19,26 @@ const COLOURS = { 1: 'brightgreen', 2: 'yellow', none: 'lightgrey' } as const;
 /** The badge's left side: what it is about, short enough for a README (about 150 px with the tier). */
 export const BADGE_LABEL = 'A2A client';
 
-/** The badge's words: the tier alone (`tier 1`, `unranked`), and `(selection)` for a run of some of the scenarios. */
+/**
+ * The badge's words: the tier alone (`tier 1`, `unranked`), `(selection)` for a run of some of the
+ * scenarios, `(scoped)` for a client that declares capabilities it does not implement.
+ */
 export function badgeMessage(c: Pick<MatrixClient, 'tier'>): string {
-  return `${c.tier.label}${c.tier.selection ? ' (selection)' : ''}`;
+  return `${c.tier.label}${c.tier.selection ? ' (selection)' : ''}${c.tier.declared?.length ? ' (scoped)' : ''}`;
+}
+
+/** A tier's scope in words: `for the declared capabilities (not implemented: a, b)`, or '' for none declared. */
+export function declaredScope(t: Pick<MatrixClient['tier'], 'declared'>): string {
+  return t.declared?.length ? `for the declared capabilities (not implemented: ${t.declared.map((d) => d.capability).join(', ')})` : '';
 }
 
 /**
  * What the badge stands for, in full: its `<title>` (a hover text, and what a screen reader gives):
- * the client and version, the tier and any selection, the harness's version and the ruleset. The
+ * the client and version, the tier, any selection and declared scope, the harness's version and the ruleset. The
  * client's name and version are its own text, kept printable.
  */
 export function badgeTitle(m: Pick<Matrix, 'harness' | 'ruleset'>, c: Pick<MatrixClient, 'tier' | 'name' | 'version'>): string {
-  const selection = c.tier.selection ? ` (a selection: ${printableInline(c.tier.selection)})` : '';
+  const selection = `${c.tier.selection ? ` (a selection: ${printableInline(c.tier.selection)})` : ''}${c.tier.declared?.length ? ` ${declaredScope(c.tier)}` : ''}`;
   const set = c.tier.requirements && c.tier.requirements !== m.ruleset ? ` · requirement set ${c.tier.requirements}` : '';
   return `A2A client conformance of ${printableInline(c.name)} ${printableInline(c.version)}: ${c.tier.label}${selection} · a2a-conformance ${printableInline(m.harness.version)} · ruleset ${printableInline(m.ruleset)}${set}`;
 }
@@ -129,7 +137,7 @@ export function readmeMatrixRow(c: MatrixClient): string {
     })
     .join('; ');
   // The built-in clients' names, ours: plain text in the README.
-  return `| ${c.name} ${c.version} | **${c.tier.label}** | ${mustCell(c)} | ${c.harm} | ${familiesCell(c)} | ${scenarioCell(c)} | ${kept || '—'} |`;
+  return `| ${c.name} ${c.version} | **${c.tier.label}**${c.tier.declared?.length ? ' (scoped)' : ''} | ${mustCell(c)} | ${c.harm} | ${familiesCell(c)} | ${scenarioCell(c)} | ${kept || '—'} |`;
 }
 
 const familiesCell = (c: MatrixClient) => (c.tier.properties.given ? `${c.tier.properties.passed} of ${c.tier.properties.families} passed` : 'not run');

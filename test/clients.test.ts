@@ -15,6 +15,12 @@ describe('clients under test (their README tables are written by bench/scenario-
     const r = { results: await runConformance({ clientCmd: 'python3 clients/examples/python/client.py', cwd: ROOT, files: BUILTIN_FILES, lanes: 4 }) };
     expect(r.results.exitCode).toBe(1);
     expect(r.results.client.name).toBe('python-simple');
+    // What it declares it does not implement comes through the NDJSON hello, and leaves those scenarios out with its reasons.
+    expect(r.results.client.notImplemented?.map((d) => d.capability)).toEqual(['signed-card-verification', 'push-receiver', 'streaming']);
+    expect(r.results.notRun.find((n) => n.id === 'trust-signature/valid')?.reason).toMatch(
+      /^needs signed-card-verification, .*"standard library only: no JWS verification"/,
+    );
+    expect(r.results.results.find((x) => x.id === 'trust-signature/tampered')?.verdict).toBe('FAIL');
     const control = r.results.results.find((x) => x.id === 'spec-tls-verify/valid-certificate-control')!;
     // Its wire trace: the card fetched over TLS, SendMessage, then GetTask polls.
     const http = control.transcript.flatMap((e) => (e.kind === 'http' ? [e.rpc?.method ?? `${e.method} ${e.path.replace(/^\/t\/[^/]+/, '')}`] : []));

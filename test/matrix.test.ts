@@ -308,6 +308,9 @@ describe('frozen requirement sets (docs/requirements/): a tier against the set a
     const against = tierOf(grown, fams, { set: frozen, current: next });
     expect(against).toMatchObject({ tier: 1, requirements: 'r@1', notScored: { scenarios: 1, checks: 1 }, mustRules: before.mustRules, harm: 0 });
     expect(against.properties).toEqual({ given: true, passed: 5, families: 5 });
+    // Which scenario and which rule were set aside, and why.
+    expect(against.notScored?.which).toEqual([{ id: 'x/added', reason: expect.stringContaining('r@1') }]);
+    expect(against.notScored?.rules).toEqual([{ rule: 'NEW-RULE', checks: 1 }]);
     // Against the newer set (or none) the same run is unranked: the added scenario's harm and the new rule's FAIL count.
     expect(tierOf(grown, fams, { set: next, current: next })).toMatchObject({ tier: null, requirements: 'r@2', notScored: { scenarios: 0, checks: 0 } });
     expect(tierOf(grown, fams).tier).toBeNull();

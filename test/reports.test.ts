@@ -67,7 +67,13 @@ describe('HTML report', () => {
     expect(html).not.toContain('<b>bold</b>');
     expect(html).toContain('&lt;/script>&lt;script>alert(1)&lt;/script>');
     // No network: nothing is loaded from anywhere.
-    expect(html).not.toMatch(/\s(src|href)="(https?:)?\/\//);
+    expect(html).not.toMatch(/\ssrc="(https?:)?\/\//);
+    expect(html).not.toMatch(/<link[^>]*\shref=/);
+    // Links a reader may follow to a source (the public spec, an RFC), never loaded: anchors only, to those hosts only.
+    const external = [...html.matchAll(/\shref="((?:https?:)?\/\/[^"]*)"/g)].map((m) => m[1]);
+    const anchors = [...html.matchAll(/<a [^>]*href="((?:https?:)?\/\/[^"]*)"/g)].map((m) => m[1]);
+    expect(anchors).toEqual(external);
+    for (const u of anchors) expect(u).toMatch(/^https:\/\/(github\.com\/a2aproject\/A2A\/blob\/|www\.rfc-editor\.org\/rfc\/|html\.spec\.whatwg\.org\/)/);
   });
 });
 

@@ -18,7 +18,10 @@ import { LEVELS } from '../harness/core/sources.js';
 import type { WireEvent } from '../harness/core/transcript.js';
 import { DECISIONS } from '../harness/core/vocabulary/types.js';
 import { ROOT } from './helpers/cli.js';
-import { ALL_SCENARIOS } from './helpers/scenarios.js';
+import { ALL_SCENARIOS, BUILTIN_FILES } from './helpers/scenarios.js';
+import { parseDuties, sourceHref } from '../reports/html/authorities.js';
+import { renderHtmlReport } from '../reports/html/report.js';
+import { runConformance } from '../harness/runner/engine/run.js';
 
 const SHARED = join(ROOT, '..', 'shared');
 const DOCS: Record<string, string> = {
@@ -136,6 +139,39 @@ describe('the rule catalogue', () => {
     }
     expect(text).toContain('A2A v1.0.1 §3.6.1 · MUST');
     expect(text).toContain('docs/duties.md §1 Live input · field');
+  });
+});
+
+describe('every authority a verdict cites can be read', () => {
+  it('each source is the public A2A spec, an RFC or the SSE standard (linked at its version and section), or a document the package ships', () => {
+    const duties = parseDuties(readFileSync(join(ROOT, 'docs/duties.md'), 'utf8'));
+    const shipped = (doc: string) => existsSync(join(ROOT, doc));
+    for (const r of RULES)
+      for (const x of [...r.sources, ...(r.limits ?? [])]) {
+        const href = sourceHref(x);
+        if (x.doc === 'docs/duties.md') expect(duties.has(/^\d+/.exec(x.section)?.[0] ?? ''), `${r.id}: ${x.section}`).toBe(true);
+        else if (x.doc.startsWith('docs/')) expect(shipped(x.doc), `${r.id}: ${x.doc}`).toBe(true);
+        else if (x.doc === 'a2a-conformance/1') expect(shipped(x.section.split(',')[0]!), `${r.id}: ${x.section}`).toBe(true);
+        else
+          expect(href, `${r.id}: ${x.doc} ${x.section}`).toMatch(
+            /^https:\/\/(github\.com\/a2aproject\/A2A\/blob\/v\d|www\.rfc-editor\.org\/rfc\/rfc\d+|html\.spec\.whatwg\.org\/)/,
+          );
+        expect(`${x.doc} ${x.section}`, r.id).not.toMatch(/seed|DESIGN/i);
+      }
+    expect(sourceHref({ doc: 'A2A v1.0.1', section: '3.1.2' })).toBe('https://github.com/a2aproject/A2A/blob/v1.0.1/docs/specification.md');
+    expect(sourceHref({ doc: 'RFC 9110', section: '15.5.2' })).toBe('https://www.rfc-editor.org/rfc/rfc9110#section-15.5.2');
+    expect(sourceHref({ doc: 'docs/duties.md', section: '7 Outputs the client cannot decode' })).toBe('#duty-7');
+  });
+
+  it('the report carries the text of every duty it cites, where its citations link, and a legend of every level', async () => {
+    const r = await runConformance({ client: 'reference', files: BUILTIN_FILES, pick: { ids: ['neg-live-input/live-audio-to-batch-peer'] } });
+    const html = renderHtmlReport(r);
+    expect(html).toContain('href="#duty-1"');
+    expect(html).toContain('id="duty-1"');
+    expect(html).toContain('which for live audio is the same as not taking it');
+    expect(html).toContain('href="https://github.com/a2aproject/A2A/blob/v1.0.1/docs/specification.md"');
+    for (const l of LEVELS) expect(html).toContain(`<span class="lvl lvl-${l}">${l}</span>`);
+    expect(html).not.toMatch(/seed 00|DESIGN\.md/);
   });
 });
 

@@ -5,6 +5,7 @@
 import { depthOver } from '../core/body.js';
 import { BINDINGS, DIALECTS, TASK_CLASSES, type Hello } from '../core/vocabulary/types.js';
 import { globProblem } from '../core/glob.js';
+import { CAPABILITIES } from '../core/vocabulary/capabilities.js';
 
 export type { BuiltinClient, ClientAdapter, ClientDiagnostics } from '../core/vocabulary/adapter.js';
 
@@ -50,11 +51,39 @@ export function helloProblem(h: unknown): string | undefined {
       ))
   )
     return 'hello.glue must be a list (at most 50) of {scenarios: [id or glob, …], note: "…"}';
+  const absent = notImplementedProblem(o.notImplemented);
+  if (absent) return absent;
   // Each glob is matched against every result: one past the limits is refused here, before it costs the run.
   for (const g of o.glue ?? [])
     for (const x of g.scenarios) {
       const problem = globProblem(x);
       if (problem) return `hello.glue: ${JSON.stringify(x.slice(0, 60))} is not a usable glob: ${problem}`;
     }
+  return undefined;
+}
+
+/** The most characters of a declared capability's reason: one line, shown beside every scenario it leaves out. */
+export const MAX_REASON_CHARS = 300;
+
+/** hello.notImplemented: each capability of the closed list at most once, with a one-line reason. */
+function notImplementedProblem(v: unknown): string | undefined {
+  if (v === undefined) return undefined;
+  const shape = `hello.notImplemented must be a list of {capability, reason}, capability one of ${CAPABILITIES.join(', ')}, reason one line of 1 to ${MAX_REASON_CHARS} characters`;
+  if (!Array.isArray(v) || v.length > CAPABILITIES.length) return shape;
+  const seen = new Set<string>();
+  for (const x of v as Array<{ capability?: unknown; reason?: unknown }>) {
+    if (!x || typeof x !== 'object' || Object.keys(x).some((k) => k !== 'capability' && k !== 'reason')) return shape;
+    if (typeof x.capability !== 'string' || !(CAPABILITIES as readonly string[]).includes(x.capability))
+      return `hello.notImplemented: ${JSON.stringify(String(x.capability).slice(0, 60))} is not a capability the harness knows (${CAPABILITIES.join(', ')}; docs/protocol.md)`;
+    if (
+      typeof x.reason !== 'string' ||
+      x.reason.trim() === '' ||
+      x.reason.length > MAX_REASON_CHARS ||
+      /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(x.reason)
+    )
+      return `hello.notImplemented: the reason for ${x.capability} must be one line of 1 to ${MAX_REASON_CHARS} characters`;
+    if (seen.has(x.capability)) return `hello.notImplemented names ${x.capability} twice`;
+    seen.add(x.capability);
+  }
   return undefined;
 }

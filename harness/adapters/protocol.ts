@@ -110,6 +110,7 @@ export async function greetChild(child: Child, protocolLog: Array<{ problem: str
         ...(Array.isArray(m.bindings) ? { bindings: m.bindings as Hello['bindings'] } : {}),
         ...(typeof m.concurrency === 'number' ? { concurrency: m.concurrency } : {}),
         ...(Array.isArray(m.glue) ? { glue: m.glue as Hello['glue'] } : {}),
+        ...(Array.isArray(m.notImplemented) && m.notImplemented.length ? { notImplemented: m.notImplemented as Hello['notImplemented'] } : {}),
       };
     }
   }

@@ -67,6 +67,12 @@ async function check(command: string, out: (l: string) => void, cwd: string, run
     schemaOk && !semantic ? undefined : JSON.stringify(helloMsg),
   );
 
+  for (const d of semantic ? [] : (hello.notImplemented ?? []))
+    out(
+      printableInline(
+        `! hello declares ${d.capability} not implemented ("${d.reason}"): scenarios that need it are not run, and a tier is for the declared capabilities (docs/protocol.md)`,
+      ),
+    );
   if (!hello.dialects)
     out(
       '! hello declares no dialects: A2A v1.0 is assumed, and scenarios told in v0.3 are not run. A client that speaks v0.3 says so: "dialects": ["a2a-v0.3"] (docs/protocol.md)',

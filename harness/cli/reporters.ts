@@ -116,6 +116,12 @@ export function summaryText(r: RunResults, out: WrittenReport, colour = false): 
     ),
     counts,
   ];
+  if (r.client.notImplemented?.length)
+    lines.push(
+      printable(
+        `declared not implemented: ${r.client.notImplemented.map((d) => `${d.capability} (${printableInline(d.reason)})`).join('; ')}: the scenarios that need it are not run, and the verdicts are for the declared capabilities`,
+      ),
+    );
   if (r.control?.length) lines.push(printable(`control: ${controlSentence(r.control)}`));
   const rerun = r.results.filter((x) => x.attempts?.length);
   if (rerun.length)

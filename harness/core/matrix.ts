@@ -5,6 +5,7 @@
  */
 import type { RunResults } from './results.js';
 import type { Level } from './sources.js';
+import type { Capability } from './vocabulary/capabilities.js';
 import type { VerdictKind } from './verdict.js';
 
 /** A check that keeps a client from a tier: where it is and what it got. */
@@ -31,6 +32,11 @@ export interface TierResult {
   label: 'tier 1' | 'tier 2' | 'unranked';
   /** The run was of a selection of the scenarios (`selected by --rule …`): its tier is of those alone, and its badge says so. */
   selection?: string;
+  /**
+   * The capabilities the client declares it does not implement (hello.notImplemented), each with its
+   * reason and the scenarios left out for it: the tier is for the declared capabilities, and says so.
+   */
+  declared?: Array<{ capability: Capability; reason: string; notRun: number }>;
   /** Why a client is unranked before any tier condition is looked at (nothing graded, a harness ERROR). */
   withheld?: string;
   /** MUST and security rules: graded, passed (no FAIL or TIMEOUT in any of their checks), and the share. */
@@ -43,7 +49,14 @@ export interface TierResult {
   /** The frozen requirement set the tier was computed against (docs/requirements/<ruleset>.json). */
   requirements?: string;
   /** What ran but the set does not score: built-in scenarios, and checks of rules, added after it. */
-  notScored?: { scenarios: number; checks: number };
+  notScored?: {
+    scenarios: number;
+    checks: number;
+    /** The scenarios not scored (at most 100), each with why. */
+    which?: Array<{ id: string; reason: string }>;
+    /** The rules added after the set whose checks were set aside, with how many. */
+    rules?: Array<{ rule: string; checks: number }>;
+  };
 }
 
 export const MATRIX_SCHEMA = 'a2a-conformance/matrix@1';

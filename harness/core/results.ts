@@ -2,6 +2,7 @@
  * The results model (`a2a-conformance/results@1`, docs/results.schema.json). Reports are rendered from this
  * alone. JSON Schema: docs/results.schema.json. Change it only by addition.
  */
+import type { AbsentCapability } from './vocabulary/capabilities.js';
 import type { PeerRuntime, Scenario } from './scenario.js';
 import type { TaskRecord, WireEvent } from './transcript.js';
 import type { Binding, ClientProfile, ClientReport, Dialect, GlueChoice, TaskClass, TaskIntent } from './vocabulary/types.js';
@@ -213,6 +214,8 @@ export interface RunResults {
   schema: typeof RESULTS_SCHEMA;
   harness: { name: string; version: string };
   ruleset: string;
+  /** Where the run ran: Node's version, the OS and its release, the architecture, the CPUs it could use (absent in results before bundles). */
+  environment?: RunEnvironment;
   client: {
     name: string;
     version: string;
@@ -224,6 +227,8 @@ export interface RunResults {
     bindings?: Binding[];
     concurrency?: number;
     glue?: GlueChoice[];
+    /** Capabilities the client declares it does not implement (Hello.notImplemented): its tier is for the rest. */
+    notImplemented?: AbsentCapability[];
   };
   /** Salt of the opaque scenario ids in this run. */
   seed: string;
@@ -262,4 +267,13 @@ export const inAnotherShard = (reason: string) => reason.startsWith('in another 
 /** What the console, summary.md and the HTML say of an incomplete merge, in one sentence. */
 export function incompleteSentence(i: NonNullable<RunResults['incomplete']>): string {
   return `incomplete: ${i.missing.length} scenario(s) ${i.shards?.length ? `of shard(s) ${i.shards.join(', ')} ` : ''}are missing from the merge and were not graded (exit code 1): ${i.why}`;
+}
+
+/** Where a run ran (results.json's `environment`; an evidence bundle carries it). */
+export interface RunEnvironment {
+  node: string;
+  platform: string;
+  release: string;
+  arch: string;
+  cpus: number;
 }

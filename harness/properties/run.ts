@@ -25,7 +25,8 @@ import { openLanePool, type LanePool } from '../runner/engine/lanes.js';
 import { openWorkerPool, planThreads } from '../runner/engine/worker-pool.js';
 import { harnessVersion } from '../runner/infrastructure/package-root.js';
 import { summarize } from '../runner/judge/policy.js';
-import { clientOf, greet, inRunFolder, RULESET_VERSION, runBindings } from '../runner/engine/run.js';
+import { clientOf, greet, inRunFolder, RULESET_VERSION, runBindings, runEnvironment } from '../runner/engine/run.js';
+import { capabilityProblem } from '../runner/engine/capability-needs.js';
 import { CaseWindow, caseAt, V1 } from './cases.js';
 
 export { caseAt, generateCases } from './cases.js';
@@ -175,6 +176,7 @@ export async function runProperties(o: PropertyRunOptions): Promise<RunResults> 
       schema: RESULTS_SCHEMA,
       harness: { name: 'a2a-conformance', version: harnessVersion() },
       ruleset: RULESET_VERSION,
+      environment: runEnvironment(),
       client: clientOf(hello),
       seed: String(o.seed),
       shard: o.shard ? `${o.shard.index}/${o.shard.count}` : null,
@@ -207,8 +209,9 @@ function toScenario(family: Family, c: GeneratedCase, id: string, hello: Hello):
   if (!dialectsOf(hello).includes(c.dialect ?? 'a2a-v1')) return undefined;
   const profile = hello.profile ?? profileFor(DEFAULT_PROFILE, c.profileConstraints, hello.extensions ?? []);
   const s = caseScenario(family, c, id, labelCase(c, profile));
-  // A case that stayed JSON-RPC (it cannot be told over the run's bindings), for a client that does not declare JSON-RPC: not run, as `run` does not.
-  return bindingProblem(hello.profile?.bindings ?? hello.bindings, s) ? undefined : s;
+  // A case that stayed JSON-RPC (it cannot be told over the run's bindings), for a client that does not declare JSON-RPC,
+  // or one whose premise needs a capability the client declares absent: not run, as `run` does not run such a scenario.
+  return bindingProblem(hello.profile?.bindings ?? hello.bindings, s) || capabilityProblem(hello, s) ? undefined : s;
 }
 
 function tally(family: Family, o: PropertyRunOptions, telling: Telling, cases: PropertyCase[], started: number): PropertyFamilyResult {

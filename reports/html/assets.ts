@@ -54,7 +54,7 @@ details.scenario.unexpected > summary { background: #fff3f3; }
 .diagram .fail .label { fill: #c62828; } .diagram .note .label { fill: #455a64; font-style: italic; }
 .diagram .forged .label { fill: #6a1b9a; font-style: italic; } .diagram .duplicate .label { fill: #e65100; }
 .unexpected-list li, .not-run li { margin: 3px 0; }
-footer { margin-top: 32px; font-size: 12px; } footer table.levels { border-collapse: collapse; margin-top: 8px; } footer table.levels td, footer table.levels th { text-align: left; padding: 2px 8px; vertical-align: top; }
+#duties article.duty { max-width: 90ch; } #duties article.duty h3 { font-size: 14px; margin: 12px 0 4px; } #duties article.duty:target { outline: 2px solid #8d6e63; } footer { margin-top: 32px; font-size: 12px; } footer table.levels { border-collapse: collapse; margin-top: 8px; display: block; max-width: 100%; overflow-x: auto; } footer table.levels td { overflow-wrap: anywhere; } footer table.levels td, footer table.levels th { text-align: left; padding: 2px 8px; vertical-align: top; }
 .diagram .legend { font-size: 11px; margin: 2px 8px 6px; }
 .diagram .body-link .label { text-decoration: underline; cursor: pointer; }
 .glue { border-left: 3px solid var(--info); background: #eceff1; padding: 4px 10px; margin: 0 0 10px; font-size: 13px; }

@@ -3,13 +3,25 @@
 /** What a scenario panel shows besides its checks: the authority of a check, claims against the wire, signatures, media types, the card's bytes, lag. */
 import { createHash } from 'node:crypto';
 import type { ScenarioResult } from '../../harness/core/results.js';
-import { sourceLabel } from '../../harness/core/sources.js';
+import { sourceLabel, type Source } from '../../harness/core/sources.js';
+import { sourceHref } from './authorities.js';
 import type { Check } from '../../harness/core/verdict.js';
 import { includesMediaType, parseMediaType } from '../../harness/core/vocabulary/media-type.js';
 import { outputModesFor, readCard } from '../../harness/core/vocabulary/card-view.js';
 import type { HttpEvent } from '../../harness/core/transcript.js';
 import { JWKS_PATH } from '../../harness/core/scenario.js';
 import { Badge, asJson } from './parts.js';
+
+/** A source's label, linked where it can be read: the public page, or the duty's text further down the report. */
+function Cited({ s, text }: { s: Pick<Source, 'doc' | 'section'>; text: string }) {
+  const href = sourceHref(s);
+  if (!href) return text;
+  return (
+    <a href={href} rel="noreferrer">
+      {text}
+    </a>
+  );
+}
 
 export function Authority({ c }: { c: Check }) {
   const duty = (c.sources ?? []).filter((x) => x.role !== 'harm');
@@ -34,7 +46,7 @@ export function Authority({ c }: { c: Check }) {
         <ul class="sources">
           {shown.map((x) => (
             <li title={`“${x.quote}”`}>
-              <span class={`lvl lvl-${x.level}`}>{x.level}</span> {sourceLabel(x).replace(/ · [^·]+$/, '')}
+              <span class={`lvl lvl-${x.level}`}>{x.level}</span> <Cited s={x} text={sourceLabel(x).replace(/ · [^·]+$/, '')} />
             </li>
           ))}
         </ul>
@@ -43,7 +55,7 @@ export function Authority({ c }: { c: Check }) {
         <ul class="sources">
           {c.cites.map((x) => (
             <li title={`“${x.quote}”`}>
-              cites {x.doc} {/^\d/.test(x.section) ? `§${x.section}` : x.section}
+              cites <Cited s={x} text={`${x.doc} ${/^\d/.test(x.section) ? `§${x.section}` : x.section}`} />
             </li>
           ))}
         </ul>

@@ -52,6 +52,17 @@ function ClientCard({ c, badge }: { c: MatrixClient; badge: string }) {
         {t.selection ? <span class="muted"> (a selection: {t.selection})</span> : null}
         {t.withheld ? <span class="muted"> — {t.withheld}</span> : null}
       </div>
+      {t.declared?.length ? (
+        <div class="muted" data-declared={t.declared.map((d) => d.capability).join(' ')}>
+          for the declared capabilities; not implemented:{' '}
+          {t.declared.map((d, i) => (
+            <>
+              {i ? '; ' : ''}
+              <code>{d.capability}</code> ({d.reason}; {d.notRun} scenario(s) not run)
+            </>
+          ))}
+        </div>
+      ) : null}
       {t.requirements ? (
         <div class="muted" data-requirements={t.requirements}>
           scored against the requirement set {t.requirements}

@@ -1,3 +1,4 @@
+import { absentReasonPrefix } from '../../harness/core/vocabulary/capabilities.js';
 import { controlSentence, incompleteSentence, type RunResults } from '../../harness/core/results.js';
 import { TASK_CLASSES } from '../../harness/core/vocabulary/types.js';
 import { severity, VERDICT_KINDS } from '../../harness/core/verdict.js';
@@ -34,6 +35,19 @@ export function Summary({ r }: { r: RunResults }) {
       {r.incomplete ? (
         <p class="coverage incomplete" data-testid="incomplete">
           {incompleteSentence(r.incomplete)}.
+        </p>
+      ) : null}
+      {r.client.notImplemented?.length ? (
+        <p class="coverage" data-testid="declared">
+          The client declares it does not implement{' '}
+          {r.client.notImplemented.map((d, i) => (
+            <>
+              {i ? '; ' : ''}
+              <code>{d.capability}</code> ({d.reason})
+            </>
+          ))}
+          : the {r.notRun.filter((n) => r.client.notImplemented!.some((d) => n.reason.startsWith(absentReasonPrefix(d.capability)))).length} scenario(s) that
+          need it are listed as not run, never credited, and the verdicts here are for the declared capabilities.
         </p>
       ) : null}
       {r.control?.length ? (

@@ -6,6 +6,7 @@ import { REPORT_CSS, REPORT_SCRIPT } from './assets.js';
 import { anchor, unexpectedIds, Badge, secsText } from './parts.js';
 import { Summary, Matrix, Filters, Properties } from './overview.js';
 import { panelHtml } from './scenario.js';
+import { DutiesCited } from './authorities.js';
 
 function Page({ r }: { r: RunResults }) {
   const unexpected = unexpectedIds(r);
@@ -107,6 +108,7 @@ function Page({ r }: { r: RunResults }) {
             </ul>
           </section>
         ) : null}
+        <DutiesCited r={r} />
         <footer class="muted">
           <p>
             How to read this: each scenario is graded on its own rule and the cross-cutting checks; its verdict is the worst of them. Beside each check: why it

@@ -45,7 +45,10 @@ export function matrixRowProblems(run: RunResults): string[] {
   if (row[2] !== want.must) problems.push(`MUST and security rules: README ${row[2]}, run ${want.must}`);
   if (row[3] !== want.harm) problems.push(`harm: README ${row[3]}, run ${want.harm}`);
   if (row[5] !== want.scenarios) problems.push(`scenarios: README ${row[5]}, run ${want.scenarios}`);
-  const tier = row[1]!.replace(/\*/g, '');
+  const scoped = / \(scoped\)$/.test(row[1]!);
+  if (scoped !== !!c.tier.declared?.length)
+    problems.push(`scope: README ${scoped ? '(scoped)' : 'unscoped'}, the run declares ${c.tier.declared?.length ?? 0} capabilities absent`);
+  const tier = row[1]!.replace(/\*/g, '').replace(/ \(scoped\)$/, '');
   const alone = c.tier.label;
   const ok =
     tier === 'tier 1'

@@ -161,7 +161,14 @@ def main():
             send({"type": "hello", "name": "python-simple", "version": "0.1.0", "profile": None,
                   "taskClasses": ["text", "live-input", "async-completion", "artifact", "fire-and-forget"],
                   # It speaks A2A v1.0 JSON-RPC only: scenarios for a v0.3 client are not run for it.
-                  "dialects": ["a2a-v1"]})
+                  "dialects": ["a2a-v1"],
+                  # What it does not implement (docs/protocol.md, Declared capabilities): the scenarios
+                  # that need these are listed as not run, and its tier is for the rest.
+                  "notImplemented": [
+                      {"capability": "signed-card-verification", "reason": "standard library only: no JWS verification"},
+                      {"capability": "push-receiver", "reason": "it polls GetTask; it hosts no receiver"},
+                      {"capability": "streaming", "reason": "it polls GetTask; it reads no event stream"},
+                  ]})
         elif kind == "run":
             aborted = threading.Event()
             current[msg["id"]] = aborted

@@ -4,6 +4,7 @@
  * Clients under test may import anything in this folder (harness/core/vocabulary/) and nothing
  * else of the harness: the rules and the oracle are not theirs to see (test/architecture.test.ts).
  */
+import type { AbsentCapability } from './capabilities.js';
 
 /** A2A dialects a client may speak, and the peers speak: v1.0 and v0.3 (JSON-RPC). */
 export const DIALECTS = ['a2a-v1', 'a2a-v0.3'] as const;
@@ -138,6 +139,12 @@ export interface Hello {
    * library's results blames the right party; grading never reads it (protocol addition).
    */
   glue?: GlueChoice[];
+  /**
+   * Capabilities the client does not implement, from a closed list (harness/core/vocabulary/capabilities.ts),
+   * each with the client's reason: scenarios whose premise needs one are not run, and say why; a tier
+   * is then for the declared capabilities (protocol addition, docs/protocol.md "Declared capabilities").
+   */
+  notImplemented?: AbsentCapability[];
 }
 
 /** One choice of a shim's glue, and the scenarios whose verdict follows from it. */

@@ -26,6 +26,8 @@ import { RUN_MARK } from '../../adapters/process-group.js';
 import { ClientFault, RunInterrupted, UsageError } from '../../faults.js';
 import { tellOver } from '../../core/card-binding.js';
 import { RULESET_VERSION } from '../../core/oracle/rules.js';
+import { arch, availableParallelism, platform, release } from 'node:os';
+import type { RunEnvironment } from '../../core/results.js';
 
 /** The ruleset in force: the registry's (harness/core/oracle/rules.ts), named here too for the runner's callers. */
 export { RULESET_VERSION };
@@ -157,6 +159,11 @@ export function runBindings(hello: Pick<Hello, 'bindings' | 'profile'>, asked: r
   return [declared.includes('JSONRPC') ? 'JSONRPC' : declared[0]!];
 }
 
+/** Where this run runs (results.json's `environment`). */
+export function runEnvironment(): RunEnvironment {
+  return { node: process.version, platform: platform(), release: release(), arch: arch(), cpus: availableParallelism() };
+}
+
 /** The run's client, as results.json records it. */
 export function clientOf(hello: Hello): RunResults['client'] {
   return {
@@ -167,6 +174,7 @@ export function clientOf(hello: Hello): RunResults['client'] {
     ...(hello.extensions ? { extensions: hello.extensions } : {}),
     ...(hello.dialects ? { dialects: hello.dialects } : {}),
     ...(hello.dialectsPerRun ? { dialectsPerRun: true } : {}),
+    ...(hello.notImplemented?.length ? { notImplemented: hello.notImplemented } : {}),
     ...(hello.bindings ? { bindings: hello.bindings } : {}),
     ...(hello.concurrency ? { concurrency: hello.concurrency } : {}),
     ...(hello.glue?.length ? { glue: hello.glue } : {}),
@@ -241,6 +249,7 @@ async function runIn(folder: RunFolder, untold: CatalogueEntry[], o: RunOptions)
     schema: RESULTS_SCHEMA,
     harness: { name: 'a2a-conformance', version: harnessVersion() },
     ruleset: RULESET_VERSION,
+    environment: runEnvironment(),
     client: clientOf(hello),
     seed,
     shard: o.shard ?? null,

@@ -8,6 +8,7 @@ import { bindingProblem } from '../../core/card-binding.js';
 import { dialectProblem, unmetConstraint, type Scenario } from '../../core/scenario.js';
 import type { Dialect, Hello } from '../../core/vocabulary/types.js';
 import type { CatalogueEntry } from '../load/catalogue.js';
+import { capabilityProblem } from './capability-needs.js';
 
 /** `--scenario <id>` (exact ids) and `--grep <text|/regex/flags>` (over id and title), as the CLI picks scenarios. */
 export interface ScenarioPick {
@@ -47,7 +48,8 @@ export function filtersProblem(catalogue: CatalogueEntry[], rules?: string[], di
 }
 
 /**
- * Which scenarios run: `--scenario` and `--grep` picks, a `--rule` filter and a fixed profile's unmet constraints leave scenarios out
+ * Which scenarios run: `--scenario` and `--grep` picks, a `--rule` filter, a fixed profile's unmet constraints, the bindings
+ * and dialects the client does not speak and the capabilities it declares absent leave scenarios out
  * (listed as not run, with the reason). Task classes the client does not list still run as
  * UNSUPPORTED results, so they show as coverage.
  */
@@ -87,6 +89,11 @@ export function selectScenarios(
     const dialects = hello.profile ? undefined : dialectProblem(hello, e.scenario);
     if (dialects) {
       notRun.push({ id: e.scenario.id, reason: dialects });
+      continue;
+    }
+    const absent = capabilityProblem(hello, e.scenario);
+    if (absent) {
+      notRun.push({ id: e.scenario.id, reason: absent });
       continue;
     }
     selected.push(e);

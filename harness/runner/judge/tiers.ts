@@ -11,6 +11,7 @@ import type { TierBlocker, TierResult } from '../../core/matrix.js';
 
 export type { TierBlocker, TierResult };
 import { FAMILY_IDS } from '../../core/family-ids.js';
+import { absentReasonPrefix } from '../../core/vocabulary/capabilities.js';
 import { ruleById } from '../../core/oracle/rules.js';
 import { type RequirementSet, scoredBy } from './requirements.js';
 
@@ -56,6 +57,8 @@ function ruleLevel(id: string, checks: readonly Check[]): Level {
 const credited = (r: RunResults['results'][number]) => r.verdict !== 'UNSUPPORTED' && r.outcome.kind !== 'unsupported';
 
 const MAX_ITEMS = 8;
+/** The most not-scored scenarios a tier lists by id (the count is whole). */
+const MAX_NOT_SCORED = 100;
 const listed = <T>(all: T[]): { items: T[]; more: number } => ({ items: all.slice(0, MAX_ITEMS), more: Math.max(0, all.length - MAX_ITEMS) });
 
 /** Every check of a run that grades the client (credited scenarios, graded verdicts, rules that bound), with its scenario and level. */
@@ -107,15 +110,28 @@ export function tierOf(given: RunResults, properties?: RunResults, scope?: { set
   const passedFams = fams.filter((f) => familyIds.includes(f.family) && passes(f));
   // A run of a selection (--rule, --scenario, --grep, --dialect) is ranked, and says so wherever its tier is shown.
   const filtered = run.notRun.find((n) => n.reason.startsWith('filtered out by'));
+  // A client that declares capabilities absent is ranked for the rest, and says so wherever its tier is shown.
+  const declared = (run.client.notImplemented ?? []).map((a) => ({
+    capability: a.capability,
+    reason: a.reason,
+    notRun: run.notRun.filter((n) => n.reason.startsWith(absentReasonPrefix(a.capability))).length,
+  }));
   const summary = {
     ...(filtered ? { selection: filtered.reason.replace(/^filtered out by /, 'selected by ') } : {}),
+    ...(declared.length ? { declared } : {}),
     mustRules: { graded: mustRules.length, passed: mustRules.length - failedRules.length, exercised: exercised.length },
     harm: harmful.length,
     properties: { given: !!properties, passed: passedFams.length, families: familyIds.length },
     ...(scoped
       ? {
           requirements: scoped.notScored.requirements,
-          notScored: { scenarios: scoped.notScored.scenarios.length, checks: scoped.notScored.rules.reduce((n, r) => n + r.checks, 0) },
+          notScored: {
+            scenarios: scoped.notScored.scenarios.length,
+            checks: scoped.notScored.rules.reduce((n, r) => n + r.checks, 0),
+            // Which, and why: a vendor sees what ran outside the set it publishes against.
+            ...(scoped.notScored.scenarios.length ? { which: scoped.notScored.scenarios.slice(0, MAX_NOT_SCORED) } : {}),
+            ...(scoped.notScored.rules.length ? { rules: scoped.notScored.rules } : {}),
+          },
         }
       : {}),
   };
