@@ -26,6 +26,7 @@ import * as properties from './commands/properties.js';
 import * as report from './commands/report.js';
 import * as run from './commands/run.js';
 import * as serve from './commands/serve.js';
+import * as verifyBundle from './commands/verify-bundle.js';
 import { codeOf, load, stopEarly } from './context.js';
 import { print, printErr, watchStream } from './io.js';
 
@@ -34,7 +35,7 @@ import { print, printErr, watchStream } from './io.js';
  * They and the modules above are light: `--version`, `--help` and argument errors answer from them
  * alone (a fraction of a second); the rest of the harness loads when a command acts (context.ts).
  */
-const COMMANDS = [run, properties, matrix, checkScenarios, report, doctor, serve, list];
+const COMMANDS = [run, properties, matrix, checkScenarios, report, verifyBundle, doctor, serve, list];
 
 export function buildProgram(): Command {
   const program = new Command('a2a-conformance')

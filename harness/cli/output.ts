@@ -415,7 +415,7 @@ export function within(file: string, dir: string): boolean {
 }
 
 /** Writes a file whole or not at all: a temp file beside it, renamed over it. */
-export async function writeFileAtomic(file: string, text: string): Promise<void> {
+export async function writeFileAtomic(file: string, text: string | Uint8Array): Promise<void> {
   const tmp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
   try {
     await writeFile(tmp, text, { flag: 'wx' });

@@ -10,6 +10,7 @@ import { UsageError } from '../../faults.js';
 import { print, printErr } from '../io.js';
 import { summaryText, wantsColour } from '../reporters.js';
 import { writeMatrix } from './matrix.js';
+import { printableInline } from '../../core/text.js';
 
 export function register(program: Command): void {
   program
@@ -26,10 +27,29 @@ export function register(program: Command): void {
       "several clients: score the tiers against this frozen requirement set (docs/requirements/; default: the runs' own ruleset)",
     )
     .option('--compare', 'compare two runs: the first results.json is the old one, the second the new (exit 1 on a regression); nothing is written')
-    .action(async (files: string[], opts: { out: string; expectations?: string; strict: boolean; compare?: boolean; requirements?: string }) => {
+    .option(
+      '--bundle <file>',
+      'also write an evidence bundle (a zip): the results as given, the report, the scenario definitions, the requirement set, the environment, a manifest of SHA-256 digests (check it with verify-bundle)',
+    )
+    .option('--scenarios <glob...>', 'with --bundle: your scenario files, whose definitions go into the bundle beside the built-in ones')
+    .option(
+      '--format <format>',
+      "a2a-cli: print the a2a-cli compliance report (YAML) of one client's scenario run to stdout, filled from its wire verdicts (docs/a2a-cli.md); nothing is written",
+    )
+    .action(async (files: string[], opts: ReportOptions) => {
       if (opts.compare && opts.requirements)
         throw new UsageError('--compare lists changed verdicts, not tiers: --requirements scores the tiers of a matrix (report without --compare, or matrix)');
+      if (opts.compare && opts.bundle) throw new UsageError('--compare writes nothing: --bundle goes with a report (report without --compare)');
+      if (opts.scenarios && !opts.bundle) throw new UsageError('--scenarios names the definitions a bundle carries: give --bundle <file> too');
+      if (opts.format !== undefined) {
+        if (opts.format !== 'a2a-cli')
+          throw new UsageError(`--format ${JSON.stringify(opts.format)}: the one format is a2a-cli (the report itself is written without --format)`);
+        if (opts.compare || opts.bundle || opts.expectations || opts.requirements)
+          throw new UsageError('--format a2a-cli prints one report to stdout: leave out --compare, --bundle, --expectations and --requirements');
+        return a2aCliAction(files);
+      }
       if (opts.compare) return compareAction(files);
+      const bundle = opts.bundle ? (await load.output()).checkWritableFile('--bundle', opts.bundle, opts.out) : undefined;
       const { parseExpectations, judge } = await load.expectations();
       const { mergeResults } = await load.merge();
       const { exitCode } = await load.policy();
@@ -46,7 +66,9 @@ export function register(program: Command): void {
       if (severalClients(runs) || mixed) {
         if (opts.expectations)
           throw new UsageError("--expectations re-judges one run: give the results of one client's run, or leave it out to write the matrix");
-        return matrixFrom(runs, opts.out, notes, opts.requirements);
+        await matrixFrom(runs, opts.out, notes, opts.requirements);
+        if (bundle) await bundleAction(bundle, files, runs, opts);
+        return;
       }
       if (opts.requirements)
         throw new UsageError(
@@ -68,8 +90,48 @@ export function register(program: Command): void {
       const stop = interruptible((l) => printErr(l + '\n'), 'the report');
       const written = await finishWriting(stop, undefined, () => writeOutput('--out', opts.out, rendered));
       print(summaryText(merged, written, wantsColour(process.stdout)));
+      if (bundle) await bundleAction(bundle, files, runs, opts);
       process.exitCode = merged.exitCode;
     });
+}
+
+/** `--format a2a-cli`: the compliance YAML of one client's scenario run (its shards merged), on stdout. */
+async function a2aCliAction(files: string[]): Promise<void> {
+  const notes: string[] = [];
+  const runs = (await load.resultsInput()).readResultsFiles(files, (l) => notes.push(l));
+  for (const l of notes) printErr(`a2a-conformance: ${l}\n`);
+  if (runs.some((r) => r.properties))
+    throw new UsageError('--format a2a-cli reads a scenario run: its requirements are graded by scenarios, not property cases');
+  if ((await load.matrix()).severalClients(runs))
+    throw new UsageError("--format a2a-cli reports one client: give the results of one client's run (its shards)");
+  const run = (await load.merge()).mergeResults(runs);
+  const { a2aCliYaml } = await import('../a2a-cli-yaml.js');
+  print(a2aCliYaml(run));
+  process.exitCode = 0;
+}
+
+interface ReportOptions {
+  out: string;
+  expectations?: string;
+  strict: boolean;
+  compare?: boolean;
+  requirements?: string;
+  bundle?: string;
+  scenarios?: string[];
+  format?: string;
+}
+
+/** `--bundle`: the report just written, with what it was made from, in one zip; its digest printed. */
+async function bundleAction(file: string, inputs: string[], runs: RunResults[], opts: ReportOptions): Promise<void> {
+  const { writeBundle } = await import('../bundle.js');
+  const b = await writeBundle({ file, inputs, runs, out: opts.out, requirements: opts.requirements, scenarioGlobs: opts.scenarios });
+  if (b.missing.length)
+    printErr(
+      `a2a-conformance: ${b.missing.length} scenario(s) of these runs are neither built in nor in --scenarios (${b.missing.slice(0, 3).join(', ')}${b.missing.length > 3 ? ', …' : ''}): the bundle holds their results but not their definitions, so verify-bundle cannot grade them again\n`,
+    );
+  print(
+    `bundle: ${printableInline(file)} · ${b.files} files, ${b.scenarios} scenario definitions · sha256 ${b.digest} (verify it: a2a-conformance verify-bundle ${printableInline(file)})\n`,
+  );
 }
 
 /** The results of several clients: the matrix, written to --out as `matrix` writes it (every input read first). */
