@@ -21,10 +21,13 @@ export const BADGE_LABEL = 'A2A client';
 
 /**
  * The badge's words: the tier alone (`tier 1`, `unranked`), `(selection)` for a run of some of the
- * scenarios, `(scoped)` for a client that declares capabilities it does not implement.
+ * scenarios, `(scoped)` for a client that declares capabilities it does not implement, `(subset)` for
+ * both (its title says which): at most 200 px wide whatever the tier.
  */
 export function badgeMessage(c: Pick<MatrixClient, 'tier'>): string {
-  return `${c.tier.label}${c.tier.selection ? ' (selection)' : ''}${c.tier.declared?.length ? ' (scoped)' : ''}`;
+  const selection = !!c.tier.selection;
+  const scoped = !!c.tier.declared?.length;
+  return `${c.tier.label}${selection && scoped ? ' (subset)' : selection ? ' (selection)' : scoped ? ' (scoped)' : ''}`;
 }
 
 /** A tier's scope in words: `for the declared capabilities (not implemented: a, b)`, or '' for none declared. */

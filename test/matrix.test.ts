@@ -273,6 +273,14 @@ describe('tiers: what a client may not be credited with (found by review)', () =
     expect(Number(/<svg[^>]* width="(\d+)"/.exec(svg)![1])).toBeLessThanOrEqual(200);
     expect(svg).toContain('>tier 2 (selection)</text>');
     expect(svg).toContain(`: tier 2 (a selection: selected by --rule R0) · a2a-conformance ${matrix.harness.version} · ruleset ${matrix.ruleset}</title>`);
+    // A selection of a client that declares a capability absent: both said, the badge still at most 200 px.
+    const both = run(tenMust().results, 'wide', { notRun: [{ id: 'z', reason: 'filtered out by --rule R0' }] });
+    both.client.notImplemented = [{ capability: 'signed-card-verification', reason: 'not yet' }];
+    const wide = buildMatrix([both]);
+    const wideSvg = renderMatrixReports(wide.matrix, wide.entries).files.find((f) => f.name.endsWith('.svg'))!.text as string;
+    expect(wideSvg).toContain('(subset)</text>');
+    expect(Number(/<svg[^>]* width="(\d+)"/.exec(wideSvg)![1])).toBeLessThanOrEqual(200);
+    expect(wideSvg).toContain('(a selection: selected by --rule R0) for the declared capabilities (not implemented: signed-card-verification)');
     // Shields answers "invalid response data" to any key its endpoint format lacks.
     const endpoint = JSON.parse(files.find((f) => f.name === 'badges/client.json')!.text as string);
     expect(endpoint).toEqual({ schemaVersion: 1, label: 'A2A client', message: 'tier 2 (selection)', color: 'yellow' });
