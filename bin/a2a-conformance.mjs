@@ -14,6 +14,32 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   process.exit(0);
 }
 
+// The Node it needs (package.json's engines), checked before anything that could fail on an older one
+// (undici, the CLI) is loaded: one line and exit 2, never a crash read as a verdict. For a test, the
+// version may be given in A2A_CONFORMANCE_NODE_VERSION.
+{
+  const wanted = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).engines?.node ?? '';
+  const min = /^>=\s*(\d+)(?:\.(\d+))?/.exec(wanted);
+  const found = process.env.A2A_CONFORMANCE_NODE_VERSION || process.versions.node;
+  const [major, minor] = found.replace(/^v/, '').split('.').map(Number);
+  if (min && (major < Number(min[1]) || (major === Number(min[1]) && minor < Number(min[2] ?? 0)))) {
+    process.stderr.write(`a2a-conformance: needs Node ${wanted.replace(/\s+/g, ' ')}, found ${found}: install a newer Node (https://nodejs.org) and run it again\n`);
+    process.exit(2);
+  }
+}
+
+// @grpc/grpc-js, under the built-in clients' gRPC calls, names the peer's IP address as the TLS server
+// name; Node warns of it (DEP0123) on stderr, where it reads as a problem of the run. It is neither the
+// harness's nor the client under test's to fix: that one warning is dropped, every other kept.
+{
+  const emit = process.emitWarning;
+  process.emitWarning = function (warning, ...rest) {
+    const code = rest[0] && typeof rest[0] === 'object' ? rest[0].code : rest[1];
+    if (code === 'DEP0123') return;
+    return emit.call(process, warning, ...rest);
+  };
+}
+
 const source = new URL('../harness/cli/main.ts', import.meta.url);
 let entry = new URL('../dist/harness/cli/main.js', import.meta.url);
 if (existsSync(source) && process.env.A2A_CONFORMANCE_DIST !== '1') {

@@ -120,6 +120,20 @@ export function renderJunit(r: RunResults): string {
           '@_status': u.verdict,
           failure: { '@_message': u.why, '@_type': 'stale', '#text': `expected ${u.verdict}: ${u.why}` },
         } as (typeof cases)[number]);
+  // What did not run is listed as skipped, with why (as TAP lists it): a CI's test view shows the
+  // whole catalogue, not only what this run or shard graded.
+  if (!r.properties) {
+    const listed = new Set(cases.map((c) => (c as { '@_name': string })['@_name']));
+    for (const n of r.notRun)
+      if (!listed.has(n.id))
+        cases.push({
+          '@_name': n.id,
+          '@_classname': 'a2a-conformance.not-run',
+          '@_time': '0.000',
+          '@_status': 'NOT_RUN',
+          skipped: n.reason,
+        } as unknown as (typeof cases)[number]);
+  }
   if (r.incomplete)
     cases.push({
       '@_name': 'merge',

@@ -100,7 +100,9 @@ describe('a client that declares no signed-card verification', () => {
     const { matrix } = buildMatrix([r]);
     const c = matrix.clients[0]!;
     expect(c.tier.declared).toEqual([{ ...NO_VERIFY, notRun: 3 }]);
-    expect(badgeMessage(c)).toMatch(/ \(scoped\)$/);
+    // A selection (--grep) of a client that declares a capability absent: both, in a word that fits.
+    expect(badgeMessage(c)).toBe('unranked (subset)');
+    expect(badgeMessage({ tier: { ...c.tier, selection: undefined } })).toMatch(/ \(scoped\)$/);
     expect(badgeTitle(matrix, c)).toContain('for the declared capabilities (not implemented: signed-card-verification)');
     expect(schemaValidator('matrix.schema.json')(matrix)).toBe(true);
     expect(schemaValidator('results.schema.json')(r)).toBe(true);

@@ -8,7 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { buildProgram } from '../harness/cli/main.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cliRun, resultsValidator, ROOT } from './helpers/cli.js';
+import { cli, cliRun, resultsValidator, ROOT } from './helpers/cli.js';
 import { mainRun, runMain } from './helpers/main.js';
 
 /** A temp folder of the running test, removed when it finishes. */
@@ -41,7 +41,7 @@ describe('a2a-conformance CLI', () => {
     expect(noClient.stderr).toContain('--client <name>');
     const unknown = await runMain(['run', '--client', 'nope']);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('Built-in clients: reference');
+    expect(unknown.stderr).toContain('`a2a-conformance list --clients` lists the');
     const badRule = await runMain(['run', '--client', 'reference', '--rule', 'NEG-NOPE']);
     expect(badRule.code).toBe(2);
     expect(badRule.stderr).toContain('unknown rule "NEG-NOPE"');
@@ -78,6 +78,11 @@ describe('a2a-conformance CLI', () => {
     expect(new Set(b.results.results.map((x) => x.rule))).toEqual(new Set(['SPEC-TLS-VERIFY', 'TRUST-UNKNOWN-KID']));
     expect(b.results.notRun.length).toBeGreaterThan(0);
     expect(b.results.notRun[0]!.reason).toContain('--rule');
+    // junit.xml lists every scenario not run as a skipped testcase with why, as TAP does.
+    const junit = readFileSync(join(b.out, 'junit.xml'), 'utf8');
+    expect(junit.match(/classname="a2a-conformance\.not-run"/g)).toHaveLength(b.results.notRun.length);
+    expect(junit).toContain(`<testcase name="${b.results.notRun[0]!.id}" classname="a2a-conformance.not-run" time="0.000" status="NOT_RUN">`);
+    expect(junit).toMatch(/<skipped>filtered out by --rule /);
     // And the marker by which the harness knows the folder as its own (harness/cli/output.ts).
     expect(readdirSync(b.out).sort()).toEqual(['.a2a-conformance-report.json', 'index.html', 'junit.xml', 'results.json', 'summary.md']);
     expect(a.stdout).toContain(`report: ${join(a.out, 'index.html')}`);
@@ -272,6 +277,22 @@ describe('where each command writes by default', () => {
     const program = buildProgram();
     const outOf = (name: string) => program.commands.find((c) => c.name() === name)!.options.find((o) => o.long === '--out')!.defaultValue as string;
     expect([outOf('run'), outOf('properties'), outOf('replay')]).toEqual(['conformance-report', 'conformance-properties', 'conformance-replay']);
+  });
+});
+
+describe('the Node it runs on', () => {
+  it('an older Node than package.json asks for: one line and exit 2, before anything is loaded', async () => {
+    const o = await cli(['run', '--client', 'reference'], { env: { ...process.env, A2A_CONFORMANCE_NODE_VERSION: '18.20.4' } });
+    expect(o.code).toBe(2);
+    expect(o.stdout).toBe('');
+    expect(o.stderr).toBe('a2a-conformance: needs Node >=20.19, found 18.20.4: install a newer Node (https://nodejs.org) and run it again\n');
+  });
+
+  it("grpc-js's TLS server name warning (DEP0123) does not reach a gRPC run's stderr", async () => {
+    const r = await cliRun(['--client', 'reference', '--binding', 'grpc', '--scenario', 'spec-tls-verify/valid-certificate-control.grpc']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.results.results.map((x) => x.id)).toEqual(['spec-tls-verify/valid-certificate-control.grpc']);
+    expect(r.stderr).not.toContain('DEP0123');
   });
 });
 

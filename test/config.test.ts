@@ -14,6 +14,9 @@ import type { RunResults } from '../harness/core/results.js';
 
 const EXAMPLE = join(import.meta.dirname, '../examples/scenarios/retry-after.scenario.json');
 
+/** What a command said on stderr besides naming the config file it used (its first line where one was). */
+const said = (o: { stderr: string }) => o.stderr.split('\n').filter((l) => !l.startsWith('a2a-conformance: using the config file '));
+
 /** A vendor folder: a scenario folder and a config file, written as given. */
 function vendor(config: string, name = 'a2a-conformance.config.json') {
   const dir = testTemp('a2a-config-');
@@ -24,6 +27,37 @@ function vendor(config: string, name = 'a2a-conformance.config.json') {
 }
 
 describe('the config file', () => {
+  it('is named on stderr and in results.json; its expectations file need not exist for the first baseline; --no-config leaves it out', async () => {
+    const v = vendor(
+      JSON.stringify({ client: 'reference', scenarios: ['conformance/'], builtin: false, out: 'report', expectations: 'conformance-expectations.json' }),
+    );
+    const baseline = join(v.dir, 'conformance-expectations.json');
+    const first = await runMain(['run', '--config', v.file, '--update-expectations', baseline]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toContain(`a2a-conformance: using the config file ${v.file}`);
+    expect(first.stderr).toContain('does not exist yet: this run is judged without expectations, and --update-expectations writes its baseline');
+    expect(existsSync(baseline)).toBe(true);
+    const results = JSON.parse(readFileSync(join(v.dir, 'report/results.json'), 'utf8')) as RunResults;
+    expect(results.config).toBe(v.file);
+    // The second run reads the baseline it wrote.
+    const second = await runMain(['run', '--config', v.file]);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).not.toContain('does not exist yet');
+    // --no-config: the config in the current folder is not read (no client then: said so, exit 2).
+    const here = process.cwd();
+    process.chdir(v.dir);
+    try {
+      const none = await runMain(['run', '--no-config', '--out', join(v.dir, 'x')]);
+      expect(none.code).toBe(2);
+      expect(none.stderr).not.toContain('using the config file');
+      expect(none.stderr).toContain('say which client to run');
+      const found = await runMain(['list', '--no-builtin']);
+      expect(found.stderr).toContain('using the config file a2a-conformance.config.json');
+    } finally {
+      process.chdir(here);
+    }
+  });
+
   it('fills in client, scenarios, builtin, out, reporter and lanes; paths (out, a reporter file) are read from its folder', async () => {
     const v = vendor(
       JSON.stringify({
@@ -56,7 +90,12 @@ describe('the config file', () => {
     // The config's own client, where the command line names none, is checked as --client is.
     const bad = await runMain(['run', '--config', v.file, '--out', join(v.dir, 'x')]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr.split('\n')[0]).toMatch(/^a2a-conformance: unknown client "no-such-client"\. Built-in clients: reference/);
+    expect(said(bad)[0]).toMatch(/^a2a-conformance: unknown client "no-such-client" \(`a2a-conformance list --clients` lists the \d+ built-in clients/);
+    // A slip of the keys is met with the names nearest to it, not the whole list.
+    const slip = await runMain(['run', '--client', 'refrence', '--out', join(v.dir, 'y')]);
+    expect(slip.code).toBe(2);
+    expect(slip.stderr.split('\n')[0]).toMatch(/^a2a-conformance: unknown client "refrence": did you mean "reference"\?/);
+    expect(slip.stderr).not.toContain('naive:');
   });
 
   it('matrix takes its clients from "clients" and "clientCmds", never the run\'s "client" or "out"; the command line replaces both lists', async () => {
@@ -101,7 +140,7 @@ describe('the config file', () => {
     const bare = vendor('{}');
     const d = await runMain(['doctor', '--config', bare.file]);
     expect(d.code).toBe(2);
-    expect(d.stderr.split('\n')[0]).toBe('a2a-conformance: doctor checks a subprocess client: give --client-cmd "<command>" (or clientCmd in the config file)');
+    expect(said(d)[0]).toBe('a2a-conformance: doctor checks a subprocess client: give --client-cmd "<command>" (or clientCmd in the config file)');
   });
 
   it('list and serve read the scenarios from it; keys of other commands wait for them', async () => {

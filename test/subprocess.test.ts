@@ -3,7 +3,8 @@
  * scenario (FAIL or TIMEOUT with a reason that says which), the process is restarted for the next,
  * and the run always finishes. Plus `doctor` on a broken hello.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -228,8 +229,13 @@ describe('several runs per process (hello.concurrency)', () => {
 
 // `main` in this process: neither needs vitest or a cold CLI start.
 describe('a2a-conformance doctor', () => {
-  it('reports a broken hello with its line, exit 1', async () => {
+  it('reports a broken hello with its line, exit 1, and leaves no run folder (keys inside) behind', async () => {
+    const runFolders = () => new Set(readdirSync(tmpdir()).filter((f) => f.startsWith('a2a-conformance-run-')));
+    const before = runFolders();
     const o = await runMain(['doctor', '--client-cmd', `echo 'not json'; echo '{"type":"hello","name":"","version":"1"}'; sleep 3`]);
+    const garbage = await runMain(['doctor', '--client-cmd', `echo garbage; echo '{"type":"hello"'; sleep 3`]);
+    expect(garbage.code).toBe(1);
+    expect([...runFolders()].filter((f) => !before.has(f))).toEqual([]);
     expect(o.code).toBe(1);
     expect(o.stdout).toContain('✗ the client bad hello: hello.name must be a non-empty string');
     expect(o.stdout).toContain('line: {"type":"hello","name":"","version":"1"}');

@@ -2,9 +2,10 @@
  * What the commands share: the modules they load when they act, and the steps every command that
  * opens a run folder or writes a report takes the same way.
  */
+import { distance } from 'fastest-levenshtein';
 import { mkdtempSync, rmdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { PlaceError, Stopped, UsageError } from '../faults.js';
 import type { Expectations } from '../runner/judge/expectations.js';
 import type { Interruptible } from './interrupt.js';
@@ -15,6 +16,15 @@ import type { ClaimedOutput } from './output.js';
  * The rest of the harness loads when a command needs it: `--version`, `--help` and argument
  * errors answer from the modules above alone (a fraction of a second), a run loads what runs.
  */
+/** A path as the messages name it: relative to `cwd` where it lies under it, else whole. */
+export function shownPath(cwd: string, file: string): string {
+  const rel = relative(cwd, file);
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : file;
+}
+
+/** The config file the command runs with, where one was found (main.ts sets it; `run` records it in results.json). */
+export const usedConfig: { file?: string } = {};
+
 export const load = {
   clients: () => import('../../clients/index.js'),
   catalogue: () => import('../runner/load/catalogue.js'),
@@ -170,5 +180,25 @@ export async function checkClientChoice(opts: { client?: string; clientCmd?: str
     throw new UsageError('say which client to run: --client <name> (see `a2a-conformance list --clients`) or --client-cmd "<command>"');
   const { BUILTIN_CLIENTS } = await load.clients();
   if (opts.client && !BUILTIN_CLIENTS.some((c) => c.name === opts.client))
-    throw new UsageError(`unknown client "${opts.client}". Built-in clients: ${BUILTIN_CLIENTS.map((c) => c.name).join(', ')}`);
+    throw new UsageError(
+      unknownClient(
+        opts.client,
+        BUILTIN_CLIENTS.map((c) => c.name),
+      ),
+    );
+}
+
+/**
+ * What to say of a `--client` no built-in client has: the names nearest to it (a slip of the keys),
+ * else where the list is, never the whole list of mutants on one line.
+ */
+export function unknownClient(name: string, builtin: readonly string[]): string {
+  const shown = JSON.stringify(name.slice(0, 80));
+  const near = builtin
+    .map((b) => ({ b, d: distance(name.toLowerCase(), b.toLowerCase()) }))
+    .filter((x) => x.d <= Math.max(2, Math.floor(name.length / 4)))
+    .sort((a, b) => a.d - b.d || a.b.localeCompare(b.b))
+    .slice(0, 3)
+    .map((x) => `"${x.b}"`);
+  return `unknown client ${shown}${near.length ? `: did you mean ${near.join(' or ')}?` : ''} (\`a2a-conformance list --clients\` lists the ${builtin.length} built-in clients; a client of your own runs with --client-cmd)`;
 }

@@ -27,7 +27,8 @@ import * as report from './commands/report.js';
 import * as run from './commands/run.js';
 import * as serve from './commands/serve.js';
 import * as verifyBundle from './commands/verify-bundle.js';
-import { codeOf, load, stopEarly } from './context.js';
+import { codeOf, load, shownPath, stopEarly, usedConfig } from './context.js';
+import { printableInline } from '../core/text.js';
 import { print, printErr, watchStream } from './io.js';
 
 /**
@@ -48,10 +49,17 @@ export function buildProgram(): Command {
     // A config file fills in what the command line left out, before the command acts.
     .hook('preAction', async (_program, cmd) => {
       if (!cmd.options.some((o) => o.long === '--config')) return;
+      const given = cmd.getOptionValue('config') as string | false | undefined;
+      // --no-config: none, whatever the current folder holds.
+      if (given === false) return;
       const { applyConfig, findConfig, loadConfig } = await load.config();
       const cwd = process.cwd();
-      const file = findConfig(cwd, cmd.getOptionValue('config') as string | undefined);
-      if (file) applyConfig(cmd, await loadConfig(file), file, cwd, (m) => new UsageError(m));
+      const file = findConfig(cwd, given);
+      if (!file) return;
+      applyConfig(cmd, await loadConfig(file), file, cwd, (m) => new UsageError(m));
+      // Said once, on stderr: a value the command line did not give came from here.
+      printErr(`a2a-conformance: using the config file ${printableInline(shownPath(cwd, file))}\n`);
+      usedConfig.file = file;
     });
   for (const c of COMMANDS) c.register(program);
   return program;

@@ -82,6 +82,9 @@ export const configOption = () =>
     'the config file (default: a2a-conformance.config.json, .ts, .mts, .mjs or .js in the current folder; docs/config.schema.json)',
   );
 
+/** `--no-config`: no config file, even where one is in the current folder. */
+export const noConfigOption = () => new Option('--no-config', 'use no config file, even one in the current folder');
+
 /** `--scenarios` and `--no-builtin`, as `run`, `serve` and `list` take them (a new Option per command). */
 export const scenariosOption = () =>
   new Option('--scenarios <glob...>', 'your scenario files, folders or globs, run with the built-in ones (*.scenario.ts|mts|js|mjs|json)');

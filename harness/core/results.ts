@@ -214,6 +214,8 @@ export interface RunResults {
   schema: typeof RESULTS_SCHEMA;
   harness: { name: string; version: string };
   ruleset: string;
+  /** The config file the command ran with, relative to where it ran (absent: none). */
+  config?: string;
   /** Where the run ran: Node's version, the OS and its release, the architecture, the CPUs it could use (absent in results before bundles). */
   environment?: RunEnvironment;
   client: {

@@ -10,6 +10,7 @@ import { print, printJson } from '../io.js';
 import {
   bindingOption,
   configOption,
+  noConfigOption,
   dialectOption,
   grepOption,
   noBuiltinOption,
@@ -44,6 +45,7 @@ export function register(program: Command): void {
     .option('--families', 'print the property families: id, rules, title')
     .option('--rules', 'print every rule with its sources (quoted, with section and level) and how it grades')
     .addOption(configOption())
+    .addOption(noConfigOption())
     .addOption(scenariosOption())
     .addOption(noBuiltinOption())
     .addOption(ruleOption())

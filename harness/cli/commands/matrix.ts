@@ -12,10 +12,10 @@ import type { RunResults } from '../../core/results.js';
 import type { RenderedReport } from '../../../reports/index.js';
 import type { Interruptible } from '../interrupt.js';
 import { RunInterrupted, Stopped, UsageError } from '../../faults.js';
-import { finishWriting, load, reap, scenarioFiles } from '../context.js';
+import { finishWriting, load, reap, scenarioFiles, unknownClient } from '../context.js';
 import { print, printErr } from '../io.js';
 import { printableInline } from '../../core/text.js';
-import { configOption, multiplierOf, noBuiltinOption, ruleOption, scenariosOption, wholeNumber, workersOf } from '../options.js';
+import { configOption, noConfigOption, multiplierOf, noBuiltinOption, ruleOption, scenariosOption, wholeNumber, workersOf } from '../options.js';
 
 interface MatrixOpts {
   client?: string[];
@@ -45,6 +45,7 @@ export function register(program: Command): void {
       'run several clients over the same scenarios (and property families) and write one report: the clients side by side, each with its tier and badge',
     )
     .addOption(configOption())
+    .addOption(noConfigOption())
     .option('--client <name>', 'a built-in client (repeatable; see `list --clients`)', collect)
     .option('--client-cmd <name=command>', 'any other client, named for the progress lines: name=command speaking the NDJSON protocol (repeatable)', collect)
     .addOption(scenariosOption())
@@ -64,7 +65,7 @@ export function register(program: Command): void {
 function clientsOf(opts: MatrixOpts, builtin: readonly string[]): MatrixClientChoice[] {
   const out: MatrixClientChoice[] = [];
   for (const c of opts.client ?? []) {
-    if (!builtin.includes(c)) throw new UsageError(`unknown client "${c}". Built-in clients: ${builtin.join(', ')}`);
+    if (!builtin.includes(c)) throw new UsageError(unknownClient(c, builtin));
     out.push({ label: c, client: c });
   }
   for (const c of opts.clientCmd ?? []) {

@@ -5,7 +5,7 @@ import { PlaceError, ReplayPathError, RunInterrupted, Stopped, UsageError } from
 import { checkClientChoice, finishWriting, load, reap, startEarly } from '../context.js';
 import { print, printErr } from '../io.js';
 import type { Binding } from '../../core/vocabulary/types.js';
-import { bindingOption, configOption, familyList, lanesOf, multiplierOf, shardOf, wholeNumber, workersOf } from '../options.js';
+import { bindingOption, configOption, noConfigOption, familyList, lanesOf, multiplierOf, shardOf, wholeNumber, workersOf } from '../options.js';
 
 /** The options `properties` and `replay` share, as commander gives them. */
 interface PropertyOpts {
@@ -26,6 +26,7 @@ const propertyCommand = (program: Command, name: string, description: string) =>
     .command(name)
     .description(description)
     .addOption(configOption())
+    .addOption(noConfigOption())
     .option('--client <name>', 'a built-in client (reference, naive, a2a-js-sdk, …; see `list --clients`)')
     .option('--client-cmd <command>', 'any other client: a command that speaks the NDJSON protocol (docs/protocol.md)')
     // A folder of its own by default: a property run or a replay never overwrites the run's report (conformance-report).

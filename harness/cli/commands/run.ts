@@ -8,11 +8,12 @@ import type { ScenarioPick } from '../../runner/engine/select.js';
 import type { Binding, Dialect } from '../../core/vocabulary/types.js';
 import { tellOver } from '../../core/card-binding.js';
 import { PlaceError, RunInterrupted, Stopped, UsageError } from '../../faults.js';
-import { checkClientChoice, finishWriting, load, readExpectations, reap, scenarioFiles, startEarly } from '../context.js';
+import { checkClientChoice, finishWriting, load, readExpectations, reap, scenarioFiles, shownPath, startEarly, usedConfig } from '../context.js';
 import { printErr, writeRaw } from '../io.js';
 import {
   shardOf,
   configOption,
+  noConfigOption,
   bindingOption,
   dialectOption,
   grepOption,
@@ -90,6 +91,7 @@ export function register(program: Command): void {
     .command('run')
     .description('run the scenarios against a client and write <out>/results.json')
     .addOption(configOption())
+    .addOption(noConfigOption())
     .option('--client <name>', 'a built-in client (reference, naive, a2a-js-sdk, …; see `list --clients`)')
     .option('--client-cmd <command>', 'any other client: a command that speaks the NDJSON protocol (docs/protocol.md)')
     .addOption(scenariosOption())
@@ -160,7 +162,14 @@ async function runAction(opts: RunOpts): Promise<void> {
  */
 async function planRun(opts: RunOpts): Promise<RunPlan | undefined> {
   if (opts.shard !== undefined) shardOf(opts.shard);
-  const expectations = opts.expectations ? await readExpectations(opts.expectations) : undefined;
+  // The first baseline: --update-expectations writes the file --expectations (or the config's
+  // `expectations`) names; where it does not exist yet, this run is judged without one, and says so.
+  const firstBaseline = opts.expectations !== undefined && opts.updateExpectations !== undefined && !existsSync(resolve(opts.expectations));
+  if (firstBaseline)
+    printErr(
+      `a2a-conformance: ${opts.expectations} does not exist yet: this run is judged without expectations, and --update-expectations writes its baseline\n`,
+    );
+  const expectations = opts.expectations && !firstBaseline ? await readExpectations(opts.expectations) : undefined;
   await checkClientChoice(opts);
   const { loadCatalogue } = await load.catalogue();
   const { checkWritableFile, within } = await load.output();
@@ -261,7 +270,8 @@ async function executeRun(opts: RunOpts, plan: RunPlan): Promise<void> {
   } finally {
     reporter.dispose();
   }
-  let done = results;
+  // The config file that filled in options, where one did (docs/ci.md): the results say what they were made with.
+  let done = usedConfig.file ? { ...results, config: shownPath(process.cwd(), usedConfig.file) } : results;
   const written = await finishWriting(stop, out, async () => {
     if (plan.updateTo) done = await withBaseline(done, plan.updateTo, opts.strict);
     return out.commit(done);

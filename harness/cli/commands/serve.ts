@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { OutputError, UsageError } from '../../faults.js';
 import { load, reap, resolvePath, scenarioFiles } from '../context.js';
 import { print, printErr } from '../io.js';
-import { configOption, noBuiltinOption, scenariosOption } from '../options.js';
+import { configOption, noConfigOption, noBuiltinOption, scenariosOption } from '../options.js';
 import type { Serving } from '../serve.js';
 
 export function register(program: Command): void {
@@ -13,6 +13,7 @@ export function register(program: Command): void {
     .option('--peer <name>', 'a scenario id or a peer factory name (default: every scenario)')
     .option('--pki-dir <dir>', 'keep the certificates here and reuse them across runs')
     .addOption(configOption())
+    .addOption(noConfigOption())
     .addOption(scenariosOption())
     .addOption(noBuiltinOption())
     .action(async (opts: { peer?: string; pkiDir?: string; scenarios?: string[]; builtin: boolean }) => {
