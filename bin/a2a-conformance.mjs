@@ -23,7 +23,9 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   const found = process.env.A2A_CONFORMANCE_NODE_VERSION || process.versions.node;
   const [major, minor] = found.replace(/^v/, '').split('.').map(Number);
   if (min && (major < Number(min[1]) || (major === Number(min[1]) && minor < Number(min[2] ?? 0)))) {
-    process.stderr.write(`a2a-conformance: needs Node ${wanted.replace(/\s+/g, ' ')}, found ${found}: install a newer Node (https://nodejs.org) and run it again\n`);
+    process.stderr.write(
+      `a2a-conformance: needs Node ${wanted.replace(/\s+/g, ' ')}, found ${found}: install a newer Node (https://nodejs.org) and run it again\n`,
+    );
     process.exit(2);
   }
 }
@@ -33,7 +35,7 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
 // harness's nor the client under test's to fix: that one warning is dropped, every other kept.
 {
   const emit = process.emitWarning;
-  process.emitWarning = function (warning, ...rest) {
+  process.emitWarning = (warning, ...rest) => {
     const code = rest[0] && typeof rest[0] === 'object' ? rest[0].code : rest[1];
     if (code === 'DEP0123') return;
     return emit.call(process, warning, ...rest);
