@@ -1,7 +1,7 @@
 /**
  * `npm run docs:matrix`: runs `a2a-conformance matrix` over the built-in clients (the reference,
  * @a2a-js/sdk 1.3.0 and 0.3.14, the Python example, the naive client), the property families at seed 1,
- * and writes its rows into the README between `<!-- matrix:start -->` and `<!-- matrix:end -->`. The
+ * and writes its rows into docs/clients/README.md between `<!-- matrix:start -->` and `<!-- matrix:end -->`. The
  * client tests check each row's scenario columns (MUST and security rules, harm, scenarios) and its
  * tier against their own full runs.
  */
@@ -25,14 +25,14 @@ try {
   }
   const m = JSON.parse(readFileSync(join(out, 'm', 'matrix.json'), 'utf8')) as Matrix;
   const section = ['<!-- matrix:start -->', ...README_MATRIX_HEAD, ...m.clients.map(readmeMatrixRow), '<!-- matrix:end -->'].join('\n');
-  const file = join(PACKAGE_ROOT, 'README.md');
+  const file = join(PACKAGE_ROOT, 'docs/clients/README.md');
   const before = readFileSync(file, 'utf8');
   const at = before.indexOf('<!-- matrix:start -->');
   const end = before.indexOf('<!-- matrix:end -->');
-  if (at < 0 || end < at) throw new Error('README.md has no <!-- matrix:start --> … <!-- matrix:end --> section to write');
+  if (at < 0 || end < at) throw new Error('docs/clients/README.md has no <!-- matrix:start --> … <!-- matrix:end --> section to write');
   const after = before.slice(0, at) + section + before.slice(end + '<!-- matrix:end -->'.length);
   writeFileSync(file, after);
-  process.stdout.write(after === before ? 'README.md matrix is up to date\n' : 'README.md matrix regenerated\n');
+  process.stdout.write(after === before ? 'docs/clients/README.md matrix is up to date\n' : 'docs/clients/README.md matrix regenerated\n');
 } finally {
   rmSync(out, { recursive: true, force: true });
 }

@@ -33,7 +33,7 @@ describe('clients under test (their README tables are written by bench/scenario-
     expect(Object.keys(published).length).toBe(r.results.results.length);
     expect(differences(r.results, published)).toEqual([]);
     expect(verdicts(r.results)).toEqual(published);
-    // Its row of the README's matrix of the built-in clients.
+    // Its row of the built-in clients' matrix (docs/clients/README.md).
     expect(matrixRowProblems(r.results)).toEqual([]);
     expect(new Set(Object.values(published))).toContain('PASS');
     expect(new Set(Object.values(published))).toContain('FAIL');

@@ -166,8 +166,8 @@ describe('the config file', () => {
     );
   });
 
-  it('the names it is found by are the ones the README gives', () => {
-    const doc = readFileSync(join(import.meta.dirname, '../README.md'), 'utf8');
+  it('the names it is found by are the ones docs/cli.md gives', () => {
+    const doc = readFileSync(join(import.meta.dirname, '../docs/cli.md'), 'utf8');
     expect(doc).toContain('`a2a-conformance.config.json` (or `.ts`, `.mts`, `.mjs`, `.js`');
     expect(CONFIG_NAMES.map((n) => n.slice('a2a-conformance.config'.length))).toEqual(['.json', '.ts', '.mts', '.mjs', '.js']);
   });

@@ -121,13 +121,14 @@ const RUN = JSON.parse(read('docs/ndjson/run.schema.json')) as Schema;
 const HELLO = JSON.parse(read('docs/ndjson/hello.schema.json')) as Schema;
 
 describe('the documents a vendor reads', () => {
-  it('every relative link in README.md and docs/*.md leads to a file package.json "files" ships, or to a heading of one', () => {
+  it('every relative link in README.md and docs/**/*.md leads to a file package.json "files" ships, or to a heading of one', () => {
     const ships = shipper();
     const docs = [
       'README.md',
-      ...readdirSync(join(ROOT, 'docs'))
+      ...readdirSync(join(ROOT, 'docs'), { recursive: true })
+        .map(String)
         .filter((f) => f.endsWith('.md'))
-        .map((f) => `docs/${f}`),
+        .map((f) => `docs/${f.split('\\').join('/')}`),
     ];
     const broken: string[] = [];
     let checked = 0;

@@ -37,7 +37,7 @@ beforeAll(async () => {
   for (const client of CLIENTS) full.set(client, await runConformance({ client, files: BUILTIN_FILES, lanes: 8 }));
 }, 300_000);
 
-describe("the README's matrix of the built-in clients (scripts/readme-matrix.ts)", () => {
+describe('the matrix of the built-in clients in docs/clients/README.md (scripts/readme-matrix.ts)', () => {
   it.each(['reference', 'naive'])('%s: its row says what its full run gives (rules, harm, scenarios, tier)', (client) => {
     expect(matrixRowProblems(full.get(client)!)).toEqual([]);
   });

@@ -168,7 +168,7 @@ describe('properties and replay --binding', () => {
     writeFileSync(config, JSON.stringify({ client: 'a2a-js-sdk@0.3', binding: ['grpc'] }));
     const c = await runMain(['properties', '--config', config, '--runs', '1', '--family', 'transport', '--out', join(dir, 'out')]);
     expect(c.code, c.stderr).toBe(2);
-    expect(c.stderr.split('\n')[0]).toMatch(line);
+    expect(c.stderr.split('\n').filter((l) => !l.startsWith('a2a-conformance: using the config file '))[0]).toMatch(line);
     writeFileSync(config, JSON.stringify({ client: 'a2a-js-sdk@0.3', binding: ['pigeon'] }));
     const bad = await runMain(['properties', '--config', config, '--runs', '1', '--out', join(dir, 'out')]);
     expect(bad.code).toBe(2);

@@ -230,7 +230,15 @@ describe('several runs per process (hello.concurrency)', () => {
 // `main` in this process: neither needs vitest or a cold CLI start.
 describe('a2a-conformance doctor', () => {
   it('reports a broken hello with its line, exit 1, and leaves no run folder (keys inside) behind', async () => {
-    const runFolders = () => new Set(readdirSync(tmpdir()).filter((f) => f.startsWith('a2a-conformance-run-')));
+    // This process's run folders only (owner.json names the pid): another test file's, in a worker beside this one, is not ours.
+    const mine = (f: string) => {
+      try {
+        return (JSON.parse(readFileSync(join(tmpdir(), f, 'owner.json'), 'utf8')) as { pid: number }).pid === process.pid;
+      } catch {
+        return false;
+      }
+    };
+    const runFolders = () => new Set(readdirSync(tmpdir()).filter((f) => f.startsWith('a2a-conformance-run-') && mine(f)));
     const before = runFolders();
     const o = await runMain(['doctor', '--client-cmd', `echo 'not json'; echo '{"type":"hello","name":"","version":"1"}'; sleep 3`]);
     const garbage = await runMain(['doctor', '--client-cmd', `echo garbage; echo '{"type":"hello"'; sleep 3`]);

@@ -26,20 +26,20 @@ export function differences(r: RunResults, published: Record<string, string>): s
 }
 
 /**
- * What differs between a client's row of the README's matrix (scripts/readme-matrix.ts) and its own
+ * What differs between a client's row of the built-in clients' matrix (docs/clients/README.md, scripts/readme-matrix.ts) and its own
  * full run: the MUST and security rules, harm and scenario columns exactly; the tier as the run alone
  * gives it (a published tier 1 needs its property run too, so the run alone must be tier 2 for that
  * reason only).
  */
 export function matrixRowProblems(run: RunResults): string[] {
   const c = buildMatrix([run]).matrix.clients[0]!;
-  const text = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const text = readFileSync(join(ROOT, 'docs/clients/README.md'), 'utf8');
   const section = text.slice(text.indexOf('<!-- matrix:start -->'), text.indexOf('<!-- matrix:end -->'));
   const row = section
     .split('\n')
     .map((l) => l.split(' | ').map((x) => x.replace(/^\| |\s\|$/g, '').trim()))
     .find((cells) => cells[0] === `${c.name} ${c.version}`);
-  if (!row) return [`the README's matrix has no row for ${c.name} ${c.version}`];
+  if (!row) return [`docs/clients/README.md's matrix has no row for ${c.name} ${c.version}`];
   const problems: string[] = [];
   const want = { must: mustCell(c), harm: String(c.harm), scenarios: scenarioCell(c) };
   if (row[2] !== want.must) problems.push(`MUST and security rules: README ${row[2]}, run ${want.must}`);
