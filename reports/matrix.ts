@@ -5,7 +5,7 @@
  * (clients/<id>/, its property run in clients/<id>/properties/).
  */
 import { makeBadge } from 'badge-maker';
-import type { Matrix, MatrixClient, MatrixEntry } from '../harness/core/matrix.js';
+import { tierWords, type Matrix, type MatrixClient, type MatrixEntry } from '../harness/core/matrix.js';
 import { LEVELS } from '../harness/core/sources.js';
 import { markdownCode, printableInline } from '../harness/core/text.js';
 import { h } from 'preact';
@@ -25,9 +25,7 @@ export const BADGE_LABEL = 'A2A client';
  * both (its title says which): at most 200 px wide whatever the tier.
  */
 export function badgeMessage(c: Pick<MatrixClient, 'tier'>): string {
-  const selection = !!c.tier.selection;
-  const scoped = !!c.tier.declared?.length;
-  return `${c.tier.label}${selection && scoped ? ' (subset)' : selection ? ' (selection)' : scoped ? ' (scoped)' : ''}`;
+  return tierWords(c.tier);
 }
 
 /** A tier's scope in words: `for the declared capabilities (not implemented: a, b)`, or '' for none declared. */
@@ -76,7 +74,7 @@ export function renderMatrixMarkdown(m: Matrix): string {
     '',
     '| client | tier | MUST/security rules passed | harm | property families | scenarios |',
     '|---|---|---|---|---|---|',
-    ...m.clients.map((c) => `| ${who(c)} | ${c.tier.label} | ${mustCell(c)} | ${c.harm} | ${familiesCell(c)} | ${scenarioCell(c)} |`),
+    ...m.clients.map((c) => `| ${who(c)} | ${badgeMessage(c)} | ${mustCell(c)} | ${c.harm} | ${familiesCell(c)} | ${scenarioCell(c)} |`),
     '',
     `| client | ${LEVELS.join(' | ')} |`,
     `|---|${LEVELS.map(() => '---').join('|')}|`,
@@ -86,7 +84,7 @@ export function renderMatrixMarkdown(m: Matrix): string {
     '',
   ];
   for (const c of m.clients.filter((x) => x.tier.blockers.length)) {
-    lines.push(`What keeps ${who(c, false)} (${c.tier.label}) from ${c.tier.tier === 2 ? 'tier 1' : 'tier 2'}:`, '');
+    lines.push(`What keeps ${who(c, false)} (${badgeMessage(c)}) from ${c.tier.tier === 2 ? 'tier 1' : 'tier 2'}:`, '');
     for (const b of c.tier.blockers) {
       const items = b.items
         .map((i) =>

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { A2A_CLI_REQUIREMENTS, withA2aCliTable } from '../harness/runner/judge/a2a-cli-registry.js';
+import { a2aCliReport } from '../harness/runner/judge/a2a-cli.js';
 import { ROOT } from './helpers/cli.js';
 import { mainRun, runMain } from './helpers/main.js';
 import { testTemp } from './helpers/tmp.js';
@@ -79,6 +80,11 @@ describe('report --format a2a-cli', () => {
     const y = parse(o.stdout) as Yaml;
     expect(y.requirements.A2ACLI_VER_001).toMatchObject({ status: 'fail' });
     expect(y.requirements.A2ACLI_VER_001!.note).toMatch(/SPEC-A2A-VERSION FAIL/);
+    // A client that declares it does not verify signatures does not meet CARD_GET_004, whatever its refusals; one transport is no TX_004.
+    const declared = { ...r.results, client: { ...r.results.client, notImplemented: [{ capability: 'signed-card-verification' as const, reason: 'no JWS' }] } };
+    const rep = a2aCliReport(declared, { version: '0' });
+    expect(rep.requirements.A2ACLI_CARD_GET_004).toMatchObject({ status: 'fail', note: expect.stringContaining('does not verify card signatures') });
+    expect(rep.requirements.A2ACLI_TX_004).toMatchObject({ status: 'not_measured', note: expect.stringContaining('two are needed') });
     const bad = await runMain(['report', join(r.out, 'results.json'), '--format', 'yaml']);
     expect(bad.code).toBe(2);
     expect(bad.stderr.trim().split('\n')[0]).toMatch(/--format "yaml": the one format is a2a-cli/);

@@ -80,7 +80,42 @@ describe('report --bundle and verify-bundle', () => {
       .map(([path, bytes]) => ({ path, bytes: path === 'results/1-results.json' ? new TextEncoder().encode(JSON.stringify(results)) : bytes }));
     const forged = makeBundle(files, new Date()).zip;
     const v = verifyBundle(forged, RULESET_VERSION);
-    expect(v.problems.some((p) => p.includes(`${failing.id}:`) && p.includes('is PASS in the results, FAIL graded again from its transcript'))).toBe(true);
+    expect(v.problems.some((p) => p.includes(`${failing.id}:`) && p.includes('graded again from its transcript'))).toBe(true);
+
+    // Every other edit a forger could make fit its digests to: each fails too.
+    const remade = (edit: (r: RunResults, defs: Array<{ id: string }>) => void, drop?: string) => {
+      const r = JSON.parse(new TextDecoder().decode(unpacked['results/1-results.json'])) as RunResults;
+      const defs = JSON.parse(new TextDecoder().decode(unpacked['scenarios.json'])) as Array<{ id: string }>;
+      edit(r, defs);
+      const fs = Object.entries(unpacked)
+        .filter(([p]) => p !== MANIFEST && p !== drop)
+        .map(([path, bytes]) => ({
+          path,
+          bytes:
+            path === 'results/1-results.json'
+              ? new TextEncoder().encode(JSON.stringify(r))
+              : path === 'scenarios.json'
+                ? new TextEncoder().encode(JSON.stringify(defs))
+                : bytes,
+        }));
+      return verifyBundle(makeBundle(fs, new Date()).zip, RULESET_VERSION).problems;
+    };
+    const harmed = results.results.findIndex((x) => x.checks.some((c) => c.basis === 'harm'));
+    expect(harmed).toBeGreaterThanOrEqual(0);
+    const cases: Array<[string, string[]]> = [
+      ['a harm check made not binding', remade((r) => void (r.results[harmed]!.checks.find((c) => c.basis === 'harm')!.basis = 'not-binding'))],
+      ['a verdict made UNSUPPORTED', remade((r) => void (r.results[harmed]!.verdict = 'UNSUPPORTED'))],
+      ['a summary edited', remade((r) => void (r.summary.FAIL = 0))],
+      ['a definition removed', remade((_r, defs) => void defs.splice(0, 1))],
+      ['the definitions removed', remade(() => undefined, 'scenarios.json')],
+      ['an older ruleset named', remade((r) => void (r.ruleset = 'seed-000@3+seed-001@1+seed-003@1+a2a-1.0.1@14'))],
+      ['a result removed', remade((r) => void r.results.splice(harmed, 1))],
+      ['a result made a property case', remade((r) => void (r.results[harmed]!.property = {} as never))],
+      ['a requirement scenario dropped from notRun', remade((r) => void r.notRun.splice(0, 1))],
+    ];
+    for (const [what, problems] of cases) expect(problems.length, what).toBeGreaterThan(0);
+    // A zip trick: an entry named as a property every object has.
+    expect(verifyBundle(zipSync({ ...unpacked, constructor: new Uint8Array([1]) } as never), RULESET_VERSION).problems[0]).toMatch(/an entry it may not hold/);
   });
 
   it('refuses what is not a bundle in one line, and --bundle beside --compare or --scenarios without --bundle', async () => {

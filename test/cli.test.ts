@@ -278,6 +278,15 @@ describe('where each command writes by default', () => {
     const outOf = (name: string) => program.commands.find((c) => c.name() === name)!.options.find((o) => o.long === '--out')!.defaultValue as string;
     expect([outOf('run'), outOf('properties'), outOf('replay')]).toEqual(['conformance-report', 'conformance-properties', 'conformance-replay']);
   });
+
+  it('replay --help lists only what a replay uses: no --workers (a replay runs on one thread), its own --lanes default', () => {
+    const program = buildProgram();
+    const longs = (name: string) => program.commands.find((c) => c.name() === name)!.options.map((o) => o.long);
+    expect(longs('properties')).toContain('--workers');
+    expect(longs('replay')).not.toContain('--workers');
+    const lanes = program.commands.find((c) => c.name() === 'replay')!.options.find((o) => o.long === '--lanes')!;
+    expect(lanes.description).toContain('default: 1');
+  });
 });
 
 describe('the Node it runs on', () => {

@@ -460,8 +460,8 @@ describe('matrix and report, end to end (in this process)', () => {
       out,
     ]);
     expect(m.code, m.stderr).toBe(1);
-    expect(m.stdout).toMatch(/tier 2 +reference 0\.1\.0 — kept from the next tier by: every property family passes at --runs 100 or more/);
-    expect(m.stdout).toMatch(/unranked +naive:never-cancels 0\.1\.0/);
+    expect(m.stdout).toMatch(/tier 2 \(selection\) +reference 0\.1\.0 — kept from the next tier by: every property family passes at --runs 100 or more/);
+    expect(m.stdout).toMatch(/unranked \(selection\) +naive:never-cancels 0\.1\.0/);
     const matrix = JSON.parse(readFileSync(join(out, 'matrix.json'), 'utf8'));
     expect(matrix.clients.map((c: { name: string }) => c.name)).toEqual(['reference', 'naive:never-cancels']);
     for (const c of matrix.clients) {
@@ -490,7 +490,7 @@ describe('matrix and report, end to end (in this process)', () => {
     const alone = testTemp('a2a-matrix-alone-');
     const r3 = await runMain(['report', ref, join(out, 'clients/reference-0.1.0/properties/results.json'), '--out', alone]);
     expect(r3.code, r3.stderr).toBe(0);
-    expect(r3.stdout).toMatch(/tier 2 +reference 0\.1\.0 — kept from the next tier by: every property family passes/);
+    expect(r3.stdout).toMatch(/tier 2 \(selection\) +reference 0\.1\.0 — kept from the next tier by: every property family passes/);
     const worse = await runMain(['report', '--compare', ref, naive]);
     expect(worse.code).toBe(1);
     expect(worse.stdout).toMatch(/regressions: [1-9]/);
@@ -498,6 +498,15 @@ describe('matrix and report, end to end (in this process)', () => {
     const same = await runMain(['report', '--compare', ref, ref]);
     expect(same.code).toBe(0);
     expect(same.stdout).toContain('regressions: 0');
+    // --json: the same comparison as data, against its published schema; the exit code as without it.
+    const asJson = await runMain(['report', '--compare', ref, naive, '--json']);
+    expect(asJson.code).toBe(1);
+    const doc = JSON.parse(asJson.stdout) as { schema: string; regressed: boolean; regressions: Array<{ rule: string; from: string; to: string }> };
+    const valid = schemaValidator('compare.schema.json', undefined, true);
+    expect(valid(doc), JSON.stringify(valid.errors)).toBe(true);
+    expect(doc).toMatchObject({ schema: 'a2a-conformance/compare@1', regressed: true });
+    expect(doc.regressions).toContainEqual(expect.objectContaining({ rule: 'TRUST-NO-RETRY-ON-DECODE', from: 'PASS', to: 'FAIL' }));
+    expect((await runMain(['report', ref, '--json'])).code).toBe(2);
     const bad = await runMain(['report', '--compare', ref]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--compare takes two results.json files');

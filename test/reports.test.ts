@@ -38,6 +38,19 @@ function hostile(r: RunResults): RunResults {
 }
 
 describe('HTML report', () => {
+  it("a re-run after the harness lagged is a footnote below the scenario's checks, closed, never ahead of its verdict", () => {
+    const r0 = real.results[0]!;
+    const lag = { lagged: true, why: 'the event loop was 900 ms late', loopDelayMaxMs: 900, wallMs: 3000 };
+    const r = { ...real, results: [{ ...r0, lag, attempts: [{ verdict: 'TIMEOUT' as const, reason: 'no decision', lag, durationMs: 3000 }] }] };
+    const html = renderHtmlReport(r as RunResults);
+    const panel = html.slice(html.indexOf('<details class="scenario'));
+    const checks = panel.indexOf('<table class="checks"');
+    const lagAt = panel.indexOf('<details class="lag"');
+    expect(checks).toBeGreaterThan(0);
+    expect(lagAt).toBeGreaterThan(checks);
+    expect(panel).toMatch(/<details class="lag" data-testid="lag"><summary class="muted">The harness lagged: this scenario ran 2 times before its verdict/);
+  });
+
   it('renders a real run: counts, every scenario panel, sequence diagrams', () => {
     const html = renderHtmlReport(real);
     expect(html.startsWith('<!doctype html>')).toBe(true);

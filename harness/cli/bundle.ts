@@ -41,9 +41,10 @@ function reportFiles(dir: string): BundleFile[] {
 const entryName = (i: number, file: string) =>
   `${BUNDLE_PATHS.results}${i + 1}-${
     basename(file)
+      .replace(/\.json$/i, '')
       .replace(/[^\w.-]/g, '_')
-      .slice(0, 80) || 'results.json'
-  }`;
+      .slice(0, 80) || 'results'
+  }.json`;
 
 /**
  * Writes the bundle of a report just written: the results files as given, the report folder, the

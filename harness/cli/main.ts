@@ -48,6 +48,7 @@ export function buildProgram(): Command {
     .configureOutput({ writeOut: (s) => print(s), writeErr: (s) => printErr(s), outputError: (s) => printErr(s.replace(/^error: /, 'a2a-conformance: ')) })
     // A config file fills in what the command line left out, before the command acts.
     .hook('preAction', async (_program, cmd) => {
+      usedConfig.file = undefined;
       if (!cmd.options.some((o) => o.long === '--config')) return;
       const given = cmd.getOptionValue('config') as string | false | undefined;
       // --no-config: none, whatever the current folder holds.

@@ -108,3 +108,13 @@ export interface MatrixEntry {
   run: RunResults;
   properties?: RunResults;
 }
+
+/**
+ * A tier in the words its badge shows: the label, `(selection)` for a run of some of the scenarios,
+ * `(scoped)` for a client that declares capabilities it does not implement, `(subset)` for both.
+ */
+export function tierWords(t: Pick<TierResult, 'label' | 'selection' | 'declared'>): string {
+  const selection = !!t.selection;
+  const scoped = !!t.declared?.length;
+  return `${t.label}${selection && scoped ? ' (subset)' : selection ? ' (selection)' : scoped ? ' (scoped)' : ''}`;
+}

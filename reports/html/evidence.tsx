@@ -272,8 +272,14 @@ export function LagView({ s }: { s: ScenarioResult }) {
   const lag = (l: NonNullable<ScenarioResult['lag']>) =>
     `event loop up to ${l.loopDelayMaxMs} ms late${l.runQueueWaitMs !== undefined ? `, ${l.runQueueWaitMs} ms waiting for a core` : ''} over ${l.wallMs} ms`;
   if (!s.attempts?.length && !s.lag?.lagged) return null;
+  // Below the verdict and its checks, closed: how the harness itself ran is a footnote to the verdict, not its headline.
   return (
-    <div class="lag" data-testid="lag">
+    <details class="lag" data-testid="lag">
+      <summary class="muted">
+        {s.attempts?.length
+          ? `The harness lagged: this scenario ran ${s.attempts.length + 1} times before its verdict (open for each attempt)`
+          : 'The harness lagged during this run; the verdict did not rest on it (open for the figures)'}
+      </summary>
       {s.attempts?.length ? (
         <>
           <p>
@@ -301,7 +307,7 @@ export function LagView({ s }: { s: ScenarioResult }) {
           The harness lagged during this run ({s.lag!.why}; {lag(s.lag!)}); its verdict did not rest on it (only a TIMEOUT or FAIL is run again).
         </p>
       )}
-    </div>
+    </details>
   );
 }
 

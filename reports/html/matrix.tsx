@@ -5,7 +5,7 @@
  */
 import { render } from 'preact-render-to-string';
 import { printableHtml } from '../../harness/core/text.js';
-import type { Matrix, MatrixClient } from '../../harness/core/matrix.js';
+import { tierWords, type Matrix, type MatrixClient } from '../../harness/core/matrix.js';
 import { LEVELS } from '../../harness/core/sources.js';
 import { VERDICT_KINDS, type VerdictKind } from '../../harness/core/verdict.js';
 import { REPORT_CSS } from './assets.js';
@@ -71,7 +71,7 @@ function ClientCard({ c, badge }: { c: MatrixClient; badge: string }) {
             : ''}
         </div>
       ) : null}
-      <img src={`data:image/svg+xml;base64,${Buffer.from(badge).toString('base64')}`} alt={`badge: ${t.label}`} data-badge={c.badge.svg} />
+      <img src={`data:image/svg+xml;base64,${Buffer.from(badge).toString('base64')}`} alt={`badge: ${tierWords(t)}`} data-badge={c.badge.svg} />
       <div class="muted">
         MUST and security rules: {t.mustRules.passed} of {t.mustRules.graded} graded pass ({t.mustRules.exercised} exercised) · harm {t.harm} · property
         families {t.properties.given ? `${t.properties.passed} of ${t.properties.families} passed` : 'not run'}

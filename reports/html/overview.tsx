@@ -24,14 +24,6 @@ export function Summary({ r }: { r: RunResults }) {
         <strong data-testid="not-run">{r.notRun.length}</strong> not run · <strong data-testid="unexpected">{r.unexpected.length}</strong> unexpected · exit
         code <strong data-testid="exit-code">{r.exitCode}</strong>
       </p>
-      {r.results.some((x) => x.attempts?.length) || r.lanes?.backoffs ? (
-        <p class="coverage" data-testid="reruns">
-          The harness lagged during this run (a loaded machine, or its own lanes): {r.results.filter((x) => x.attempts?.length).length} scenario(s) ran again on
-          a drained lane before their verdict was reported
-          {r.lanes?.backoffs ? `; the lanes backed off from ${r.lanes.start} to ${r.lanes.min} (${r.lanes.backoffs} time(s))` : ''}. See each scenario's
-          attempts.
-        </p>
-      ) : null}
       {r.incomplete ? (
         <p class="coverage incomplete" data-testid="incomplete">
           {incompleteSentence(r.incomplete)}.
@@ -53,6 +45,14 @@ export function Summary({ r }: { r: RunResults }) {
       {r.control?.length ? (
         <p class="coverage" data-testid="control">
           Control exchange: {controlSentence(r.control)}.
+        </p>
+      ) : null}
+      {r.results.some((x) => x.attempts?.length) || r.lanes?.backoffs ? (
+        <p class="coverage" data-testid="reruns">
+          The harness lagged during this run (a loaded machine, or its own lanes): {r.results.filter((x) => x.attempts?.length).length} scenario(s) ran again on
+          a drained lane before their verdict was reported
+          {r.lanes?.backoffs ? `; the lanes backed off from ${r.lanes.start} to ${r.lanes.min} (${r.lanes.backoffs} time(s))` : ''}. See each scenario's
+          attempts.
         </p>
       ) : null}
     </section>

@@ -33,7 +33,6 @@ export function ScenarioPanel({ s, unexpected }: { s: ScenarioResult; unexpected
             <strong>Not all of this scenario could be written:</strong> {s.unrendered}. Its verdict stands as graded.
           </p>
         ) : null}
-        <LagView s={s} />
         {s.glue?.length ? (
           <p class="glue" data-testid="glue">
             <strong>The client's glue:</strong> {s.glue.join('; ')} (the client's own account of the shim around the library it wraps; the verdict is graded
@@ -83,6 +82,7 @@ export function ScenarioPanel({ s, unexpected }: { s: ScenarioResult; unexpected
             </table>
           </div>
         </div>
+        <LagView s={s} />
         <h4>Wire: sequence diagram</h4>
         <SequenceDiagram events={s.transcript} id={`${anchor(s.id)}-seq`} />
         <h4>Claims beside the wire</h4>

@@ -7,7 +7,7 @@
  */
 import { join, relative } from 'node:path';
 import type { Command } from 'commander';
-import type { Matrix } from '../../core/matrix.js';
+import { tierWords, type Matrix } from '../../core/matrix.js';
 import type { RunResults } from '../../core/results.js';
 import type { RenderedReport } from '../../../reports/index.js';
 import type { Interruptible } from '../interrupt.js';
@@ -194,7 +194,7 @@ function matrixSummary(m: Matrix, dir: string): string {
   const lines = ['', `a2a-conformance matrix · ${m.clients.length} client(s)`];
   for (const c of m.clients)
     lines.push(
-      `  ${c.tier.label.padEnd(9)} ${printableInline(`${c.name} ${c.version}`)}${c.tier.blockers.length ? ` — kept from the next tier by: ${c.tier.blockers.map((b) => b.condition).join('; ')}` : ''}`,
+      `  ${tierWords(c.tier).padEnd(9)} ${printableInline(`${c.name} ${c.version}`)}${c.tier.blockers.length ? ` — kept from the next tier by: ${c.tier.blockers.map((b) => b.condition).join('; ')}` : ''}`,
     );
   // Scored against an earlier requirement set: what it leaves out is said, not hidden.
   const set = m.clients.find((c) => c.tier.requirements && c.tier.requirements !== m.ruleset)?.tier;

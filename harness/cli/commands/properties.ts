@@ -45,13 +45,10 @@ const propertyCommand = (program: Command, name: string, description: string) =>
     .option('--deadline-multiplier <x>', 'scale every case deadline (slow machines)', multiplierOf, 1)
     .option(
       '--lanes <n>',
-      'cases in flight at once, each on its own listeners and client (default: 8 per core, at most 16, for a built-in client, or 16 per thread where the sweep uses several; 2 per core, at most 8, for --client-cmd)',
+      name === 'replay'
+        ? 'families replayed at once, each on its own listeners and client (default: 1)'
+        : 'cases in flight at once, each on its own listeners and client (default: 8 per core, at most 16, for a built-in client, or 16 per thread where the sweep uses several; 2 per core, at most 8, for --client-cmd)',
       lanesOf,
-    )
-    .option(
-      '--workers <n>',
-      "threads the lanes are spread across, this one included (default for a built-in client's sweep of 400 cases or more: one per core, at most 4; else 1; 1 runs every lane on one thread, which holds memory lowest)",
-      workersOf,
     )
     .option('--export <file>', 'write each counterexample as a .scenario.json that runs as a plain scenario (--scenarios <file>)');
 
@@ -65,6 +62,12 @@ export function register(program: Command): void {
     .option('--runs <n>', 'generated cases per family (default 100)', (v) => wholeNumber('--runs', v, 1, 1_000_000))
     .option('--seed <n>', 'the seed of the generated cases (random by default; a fixed seed gives the same cases)', (v) =>
       wholeNumber('--seed', v, 0, 2 ** 31 - 1),
+    )
+    // A replay runs on this thread: threads are a sweep's.
+    .option(
+      '--workers <n>',
+      "threads the lanes are spread across, this one included (default for a built-in client's sweep of 400 cases or more: one per core, at most 4; else 1; 1 runs every lane on one thread, which holds memory lowest)",
+      workersOf,
     )
     .option(
       '--shard <index/count>',

@@ -27,6 +27,7 @@ export function register(program: Command): void {
       "several clients: score the tiers against this frozen requirement set (docs/requirements/; default: the runs' own ruleset)",
     )
     .option('--compare', 'compare two runs: the first results.json is the old one, the second the new (exit 1 on a regression); nothing is written')
+    .option('--json', 'with --compare: print the comparison as JSON (docs/compare.schema.json) instead of text', false)
     .option(
       '--bundle <file>',
       'also write an evidence bundle (a zip): the results as given, the report, the scenario definitions, the requirement set, the environment, a manifest of SHA-256 digests (check it with verify-bundle)',
@@ -48,7 +49,8 @@ export function register(program: Command): void {
           throw new UsageError('--format a2a-cli prints one report to stdout: leave out --compare, --bundle, --expectations and --requirements');
         return a2aCliAction(files);
       }
-      if (opts.compare) return compareAction(files);
+      if (opts.json && !opts.compare) throw new UsageError('--json prints a comparison: give --compare too');
+      if (opts.compare) return compareAction(files, opts.json);
       const bundle = opts.bundle ? (await load.output()).checkWritableFile('--bundle', opts.bundle, opts.out) : undefined;
       const { parseExpectations, judge } = await load.expectations();
       const { mergeResults } = await load.merge();
@@ -119,6 +121,7 @@ interface ReportOptions {
   bundle?: string;
   scenarios?: string[];
   format?: string;
+  json: boolean;
 }
 
 /** `--bundle`: the report just written, with what it was made from, in one zip; its digest printed. */
@@ -148,7 +151,7 @@ async function matrixFrom(runs: RunResults[], out: string, notes: string[], requ
 }
 
 /** `report --compare old new`: what changed, scenario by scenario; exit 1 on a regression, else 0. */
-async function compareAction(files: string[]): Promise<void> {
+async function compareAction(files: string[], json = false): Promise<void> {
   if (files.length !== 2)
     throw new UsageError(
       `--compare takes two results.json files, the old run's then the new run's (got ${files.length}); merge a run's shards with \`report\` first`,
@@ -160,6 +163,8 @@ async function compareAction(files: string[]): Promise<void> {
     throw new UsageError('--compare: one of the two is a property run and the other a scenario run: compare like with like');
   const { compareRuns, comparisonText, regressed } = await load.compare();
   const c = compareRuns(older, newer);
-  print(comparisonText(c));
-  process.exitCode = regressed(c) ? 1 : 0;
+  const worse = regressed(c);
+  // Client names and reasons are the runs' own text: JSON.stringify keeps them data.
+  print(json ? `${JSON.stringify({ schema: 'a2a-conformance/compare@1', ...c, regressed: worse }, null, 2)}\n` : comparisonText(c));
+  process.exitCode = worse ? 1 : 0;
 }

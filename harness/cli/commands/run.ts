@@ -164,7 +164,11 @@ async function planRun(opts: RunOpts): Promise<RunPlan | undefined> {
   if (opts.shard !== undefined) shardOf(opts.shard);
   // The first baseline: --update-expectations writes the file --expectations (or the config's
   // `expectations`) names; where it does not exist yet, this run is judged without one, and says so.
-  const firstBaseline = opts.expectations !== undefined && opts.updateExpectations !== undefined && !existsSync(resolve(opts.expectations));
+  const firstBaseline =
+    opts.expectations !== undefined &&
+    opts.updateExpectations !== undefined &&
+    resolve(opts.expectations) === resolve(opts.updateExpectations) &&
+    !existsSync(resolve(opts.expectations));
   if (firstBaseline)
     printErr(
       `a2a-conformance: ${opts.expectations} does not exist yet: this run is judged without expectations, and --update-expectations writes its baseline\n`,

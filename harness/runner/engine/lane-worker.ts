@@ -11,6 +11,7 @@ import type { Pki } from '../../pki/index.js';
 import type { Hello } from '../../core/vocabulary/types.js';
 import { thresholds } from '../../net/lag.js';
 import { boundHeap } from '../infrastructure/heap.js';
+import { dropGrpcServernameWarning } from '../infrastructure/warnings.js';
 import { type ClientChoice, laneClients } from './client-factory.js';
 import { openLanePool } from './lanes.js';
 
@@ -40,6 +41,7 @@ export type FromWorker =
 async function serve(): Promise<void> {
   const port = parentPort;
   if (!port) throw new Error('[harness] lane-worker runs as a worker thread only');
+  dropGrpcServernameWarning();
   // The modules are loaded by now (a thread may be started before the run knows its lanes, pki-early
   // style): the run's data comes in the first message.
   const data = await new Promise<LaneWorkerData>((resolve) => port.once('message', (m: ToWorker) => m.t === 'init' && resolve(m.data)));

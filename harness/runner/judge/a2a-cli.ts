@@ -27,7 +27,7 @@ const MAX_IDS = 10;
 /** The checks of a requirement's rules that graded the client, with their scenarios. */
 function checksFor(run: RunResults, e: NonNullable<A2aCliRequirement['evidence']>): Array<{ scenario: string; check: Check }> {
   return run.results
-    .filter((r) => r.verdict !== 'UNSUPPORTED' && r.outcome.kind !== 'unsupported' && (!e.scenarios || e.scenarios.test(r.id)))
+    .filter((r) => r.verdict !== 'UNSUPPORTED' && r.verdict !== 'ERROR' && r.outcome.kind !== 'unsupported' && (!e.scenarios || e.scenarios.test(r.id)))
     .flatMap((r) =>
       r.checks.filter((c) => e.rules.includes(c.rule) && GRADED.has(c.verdict) && c.basis !== 'not-binding').map((check) => ({ scenario: r.id, check })),
     );
@@ -40,6 +40,18 @@ function entryFor(run: RunResults, q: A2aCliRequirement): A2aCliEntry {
     const absent = run.client.notImplemented?.find((d) => d.capability === 'push-receiver');
     if (absent) return { ...base, status: 'na', note: `the client declares it hosts no push receiver ("${absent.reason}")`, evidence: null };
   }
+  if (q.id === 'A2ACLI_CARD_GET_004') {
+    // Refusing every signed card passes the broken-signature scenarios; a client that says it does not verify does not meet this.
+    const absent = run.client.notImplemented?.find((d) => d.capability === 'signed-card-verification');
+    if (absent) return { ...base, status: 'fail', note: `the client declares it does not verify card signatures ("${absent.reason}")`, evidence: null };
+  }
+  if (q.id === 'A2ACLI_TX_004' && transportsCovered(run).length < 2)
+    return {
+      ...base,
+      status: 'not_measured',
+      note: `this run graded the client over ${transportsCovered(run).join(', ') || 'no transport'}: two are needed (run with --binding grpc or rest beside JSON-RPC)`,
+      evidence: null,
+    };
   if (!q.evidence) return { ...base, status: 'not_measured', note: `not seen by a2a-conformance: ${UNSEEN[q.unseen ?? 'cli']}`, evidence: null };
   const e = q.evidence;
   const checks = checksFor(run, e);

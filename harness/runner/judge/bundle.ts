@@ -11,6 +11,7 @@ import { strToU8, unzipSync, zipSync, type Zippable } from 'fflate';
 import type { RunResults } from '../../core/results.js';
 import type { Scenario } from '../../core/scenario.js';
 import { regradeRun, type Regraded } from './regrade.js';
+import { resultsProblem } from '../load/results-schema.js';
 
 export const BUNDLE_SCHEMA = 'a2a-conformance/bundle@1';
 /** Where the manifest is in the zip. */
@@ -139,21 +140,29 @@ export function verifyBundle(zip: Uint8Array, ruleset: string): Verified {
   if (zip.length > BUNDLE_LIMITS.zipBytes) return { ...out, problems: [`the bundle is over ${BUNDLE_LIMITS.zipBytes / 1024 / 1024} MiB`] };
   let total = 0;
   let count = 0;
+  const names = new Set<string>();
   let entries: Record<string, Uint8Array>;
   try {
     entries = unzipSync(zip, {
       filter: (f) => {
         count++;
-        total += f.originalSize;
-        if (count > BUNDLE_LIMITS.files || f.originalSize > BUNDLE_LIMITS.fileBytes || total > BUNDLE_LIMITS.totalBytes)
+        // What a stored entry copies is its compressed size; what an inflated one makes, its original size: the larger counts.
+        const size = Math.max(f.size, f.originalSize);
+        total += size;
+        if (count > BUNDLE_LIMITS.files || size > BUNDLE_LIMITS.fileBytes || total > BUNDLE_LIMITS.totalBytes)
           throw new Error(`the bundle holds more than verify-bundle reads (${count} files, ${total} bytes unpacked at least)`);
+        // A name twice keeps only its last copy; a name that is a property of every object is not a file's.
+        if (names.has(f.name) || (f.name !== MANIFEST && !safePath(f.name)) || f.name in Object.prototype)
+          throw new Error(`an entry it may not hold: ${JSON.stringify(f.name).slice(0, 200)}`);
+        names.add(f.name);
         return true;
       },
     });
   } catch (err) {
     return { ...out, problems: [`not a bundle this harness can read: ${(err as Error).message}`] };
   }
-  const raw = entries[MANIFEST];
+  const has = (path: string) => Object.hasOwn(entries, path);
+  const raw = has(MANIFEST) ? entries[MANIFEST] : undefined;
   if (!raw) return { ...out, problems: [`no ${MANIFEST} in the bundle`] };
   out.digest = sha256(raw);
   let m: BundleManifest;
@@ -167,12 +176,12 @@ export function verifyBundle(zip: Uint8Array, ruleset: string): Verified {
   out.manifest = m;
   const listed = new Set<string>();
   for (const f of m.files) {
-    if (!f || typeof f.path !== 'string' || !safePath(f.path) || f.path === MANIFEST || listed.has(f.path)) {
+    if (!f || typeof f.path !== 'string' || !safePath(f.path) || f.path === MANIFEST || listed.has(f.path) || f.path in Object.prototype) {
       out.problems.push(`${MANIFEST} lists a file it may not: ${JSON.stringify(f?.path).slice(0, 200)}`);
       continue;
     }
     listed.add(f.path);
-    const bytes = entries[f.path];
+    const bytes = has(f.path) ? entries[f.path] : undefined;
     if (!bytes) out.problems.push(`${f.path}: listed in the manifest, not in the bundle`);
     else if (bytes.length !== f.bytes || sha256(bytes) !== f.sha256) out.problems.push(`${f.path}: its SHA-256 is not the manifest's (the file was changed)`);
   }
@@ -189,23 +198,58 @@ export function verifyBundle(zip: Uint8Array, ruleset: string): Verified {
     return { ...out, problems: [`${MANIFEST} is not as the harness writes it for these files (it was changed)`] };
   const scenarios = new Map<string, Scenario>();
   const defs = m.files.find((f) => f.role === 'scenarios');
-  if (defs) for (const s of JSON.parse(text(entries[defs.path]!)) as Scenario[]) scenarios.set(s.id, s);
+  try {
+    const list = defs ? (JSON.parse(text(entries[defs.path]!)) as unknown) : [];
+    if (!Array.isArray(list) || list.some((x) => !x || typeof x !== 'object' || typeof (x as Scenario).id !== 'string'))
+      throw new Error('not a list of scenarios');
+    for (const x of list as Scenario[]) scenarios.set(x.id, x);
+  } catch (err) {
+    return { ...out, problems: [`${defs?.path ?? BUNDLE_PATHS.scenarios}: ${(err as Error).message}`] };
+  }
+  const set = m.files.find((f) => f.role === 'requirements');
   for (const run of m.runs) {
-    const r = JSON.parse(text(entries[run.path]!)) as RunResults;
+    let r: RunResults;
+    try {
+      r = JSON.parse(text(entries[run.path]!)) as RunResults;
+      const bad = resultsProblem(r);
+      if (bad) throw new Error(`not a results file (docs/results.schema.json): ${bad}`);
+    } catch (err) {
+      out.problems.push(`${run.path}: ${(err as Error).message}`);
+      continue;
+    }
     const label = `${r.client.name} ${r.client.version}`;
-    if (r.properties) out.regraded.push({ path: run.path, client: label, skipped: 'a property run: its counterexamples replay with `a2a-conformance replay`' });
-    else if (r.ruleset !== ruleset)
-      out.regraded.push({
-        path: run.path,
-        client: label,
-        skipped: `graded by ruleset ${r.ruleset}; this harness grades by ${ruleset}: re-grade it with the a2a-conformance that wrote it (${m.harness.version})`,
-      });
-    else {
-      const result = regradeRun(r, scenarios);
-      out.regraded.push({ path: run.path, client: label, result });
-      for (const d of result.differences.slice(0, 20))
-        out.problems.push(`${run.path}: ${d.id}: ${d.rule} is ${d.recorded} in the results, ${d.regraded} graded again from its transcript`);
-      if (result.differences.length > 20) out.problems.push(`${run.path}: ${result.differences.length - 20} more differences`);
+    if (r.properties) {
+      // A property run's results are its counterexamples, each replayable; anything else in it is not what the harness writes.
+      const stray = r.results.filter((x) => !x.property).map((x) => x.id);
+      if (stray.length) out.problems.push(`${run.path}: a property run holding results that are no property case (${stray.slice(0, 3).join(', ')})`);
+      out.regraded.push({ path: run.path, client: label, skipped: 'a property run: its counterexamples replay with `a2a-conformance replay`' });
+      continue;
+    }
+    if (r.ruleset !== ruleset) {
+      out.problems.push(
+        `${run.path}: graded by ruleset ${r.ruleset}; this harness grades by ${ruleset}: verify it with the a2a-conformance that wrote it (${m.harness.version})`,
+      );
+      continue;
+    }
+    const result = regradeRun(r, scenarios);
+    out.regraded.push({ path: run.path, client: label, result });
+    for (const d of result.differences.slice(0, 20))
+      out.problems.push(`${run.path}: ${d.id}: ${d.rule} is ${d.recorded} in the results, ${d.regraded} graded again from its transcript`);
+    if (result.differences.length > 20) out.problems.push(`${run.path}: ${result.differences.length - 20} more differences`);
+    // Every scenario the requirement set scores is in the run, graded or said not run: none dropped from it.
+    if (set && m.requirements === r.ruleset) {
+      try {
+        const wanted = (JSON.parse(text(entries[set.path]!)) as { scenarios: string[] }).scenarios;
+        const seen = new Set([...r.results.map((x) => x.id), ...r.notRun.map((n) => n.id)]);
+        const gone = wanted.filter((id) => !seen.has(id));
+        // A run of the vendor's scenarios alone (--no-builtin) holds none of them: nothing to miss.
+        if (gone.length && gone.length < wanted.length)
+          out.problems.push(
+            `${run.path}: ${gone.length} scenario(s) of the requirement set are neither graded nor said not run (${gone.slice(0, 3).join(', ')})`,
+          );
+      } catch (err) {
+        out.problems.push(`${set.path}: ${(err as Error).message}`);
+      }
     }
   }
   return out;

@@ -91,6 +91,10 @@ export function buildMatrix(runs: RunResults[], now = new Date(), requirements?:
       );
     const run = mergeResults(g.scenario);
     const properties = g.properties.length ? mergeResults(g.properties) : undefined;
+    if (properties && JSON.stringify(properties.client.notImplemented ?? []) !== JSON.stringify(run.client.notImplemented ?? []))
+      throw new MergeError(
+        `${run.client.name} ${run.client.version}: its scenario run and its property run declare different capabilities not implemented (hello.notImplemented): one tier is for one declaration`,
+      );
     let id = slug(`${run.client.name}-${run.client.version}`);
     for (let n = 2; used.has(id); n++) id = `${slug(`${run.client.name}-${run.client.version}`)}-${n}`;
     used.add(id);

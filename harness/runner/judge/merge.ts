@@ -27,6 +27,9 @@ export function mergeResults(runs: RunResults[]): RunResults {
       throw new MergeError(`cannot merge runs of different clients: ${first.client.name} ${first.client.version} and ${r.client.name} ${r.client.version}`);
     if (JSON.stringify(r.expectations ?? null) !== JSON.stringify(first.expectations ?? null))
       throw new MergeError('cannot merge runs judged with different expectations files');
+    // A tier is for the capabilities a client declares: shards that declare differently are not one run.
+    if (JSON.stringify(r.client.notImplemented ?? []) !== JSON.stringify(first.client.notImplemented ?? []))
+      throw new MergeError('cannot merge runs whose clients declare different capabilities not implemented (hello.notImplemented)');
     if (r.ruleset !== first.ruleset || Boolean(r.strict) !== Boolean(first.strict))
       throw new MergeError(
         `cannot merge runs with different rulesets or --strict (${first.ruleset}${first.strict ? ' strict' : ''} vs ${r.ruleset}${r.strict ? ' strict' : ''})`,
