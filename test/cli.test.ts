@@ -6,6 +6,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { BUILTIN_CLIENTS } from '../clients/index.js';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { buildProgram } from '../harness/cli/main.js';
+import { schemaValidator } from '../harness/runner/load/json-schema.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli, cliRun, resultsValidator, ROOT } from './helpers/cli.js';
@@ -183,6 +184,18 @@ describe("check-scenarios: a vendor's files against the reference client", () =>
     expect(o.stdout).toContain('ok   mine/grades (PASS)');
     expect(o.stdout).toMatch(/✗ {4}mine\/idle: grades nothing: the reference and a careless client \(naive\) get the same verdict \(INFORMATIONAL\)/);
     expect(o.stdout.trim().split('\n').at(-1)).toBe('2 scenario(s): 2 as declared, 0 differ, 1 grade nothing (mine/idle)');
+    // --json: the same outcome as data, against its published schema, the same exit code.
+    const j = await runMain(['check-scenarios', file, '--json']);
+    expect(j.code, j.stderr).toBe(1);
+    const doc = JSON.parse(j.stdout) as { scenarios: Array<{ id: string; outcome: string }>; summary: Record<string, number>; exitCode: number };
+    const valid = schemaValidator('check-scenarios.schema.json', undefined, true);
+    expect(valid(doc), JSON.stringify(valid.errors)).toBe(true);
+    expect(doc.scenarios.map((x) => [x.id, x.outcome])).toEqual([
+      ['mine/grades', 'as-declared'],
+      ['mine/idle', 'grades-nothing'],
+    ]);
+    expect(doc.summary).toEqual({ scenarios: 2, asDeclared: 1, differ: 0, gradeNothing: 1 });
+    expect(doc.exitCode).toBe(1);
   });
 
   it('older signal kinds load, with one warning line each that names what to write instead', async () => {

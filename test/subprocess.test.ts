@@ -17,6 +17,7 @@ import { startHarness } from './helpers/harness.js';
 import { scenario, BUILTIN_FILES } from './helpers/scenarios.js';
 import { withThresholds } from '../harness/net/lag.js';
 import { testTemp } from './helpers/tmp.js';
+import { schemaValidator } from '../harness/runner/load/json-schema.js';
 
 const HOSTILE = join(ROOT, 'test/fixtures/clients/hostile.mjs');
 const cmd = (...args: string[]) => `"${process.execPath}" "${HOSTILE}" ${args.join(' ')}`;
@@ -248,6 +249,19 @@ describe('a2a-conformance doctor', () => {
     expect(o.stdout).toContain('✗ the client bad hello: hello.name must be a non-empty string');
     expect(o.stdout).toContain('line: {"type":"hello","name":"","version":"1"}');
     expect(o.stdout).toContain('line: not json');
+    // --json: the same outcome as data, against its published schema.
+    const j = await runMain(['doctor', '--json', '--client-cmd', `echo 'not json'; echo '{"type":"hello","name":"","version":"1"}'; sleep 3`]);
+    expect(j.code).toBe(1);
+    const doc = JSON.parse(j.stdout) as { speaksProtocol: boolean; checks: Array<{ ok: boolean; what: string; details: string[] }>; verdict: string };
+    const valid = schemaValidator('doctor.schema.json', undefined, true);
+    expect(valid(doc), JSON.stringify(valid.errors)).toBe(true);
+    expect(doc.speaksProtocol).toBe(false);
+    expect(doc.checks).toContainEqual({
+      ok: false,
+      what: 'the client bad hello: hello.name must be a non-empty string',
+      details: ['line: {"type":"hello","name":"","version":"1"}'],
+    });
+    expect(doc.verdict).toMatch(/the handshake failed/);
   });
 
   it('a client that exits without a word on stdout: said so, with its stderr (no flush hint: it exited); one that leaves a line without its newline is told so', async () => {

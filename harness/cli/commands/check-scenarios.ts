@@ -13,7 +13,8 @@ export function register(program: Command): void {
     )
     .argument('<patterns...>', 'scenario files, folders or globs (the built-in scenarios are not included)')
     .option('--out <dir>', 'also write the report of the reference run here')
-    .action(async (patterns: string[], opts: { out?: string }) => {
+    .option('--json', 'print the outcome as JSON (docs/check-scenarios.schema.json) instead of text', false)
+    .action(async (patterns: string[], opts: { out?: string; json: boolean }) => {
       const { loadCatalogue } = await load.catalogue();
       const { runConformance } = await load.run();
       const { interruptible } = await load.interrupt();
@@ -51,6 +52,29 @@ export function register(program: Command): void {
       const done = results;
       await finishWriting(stop, out, async () => out?.commit(done));
       const differ = results.results.filter((r) => r.verdict !== r.expect);
+      process.exitCode = differ.length > 0 || nothing.size > 0 || results.results.length === 0 ? 1 : 0;
+      if (opts.json) {
+        // The same outcome as data; ids and reasons are the vendor's text, kept as data by JSON.stringify.
+        const scenarios = results.results.map((r) => {
+          const worst = r.verdict === r.expect ? undefined : checkBehind(r);
+          const outcome = r.verdict !== r.expect ? 'differs' : nothing.has(r.id) ? 'grades-nothing' : 'as-declared';
+          return { id: r.id, expect: r.expect, verdict: r.verdict, outcome, ...(worst ? { why: `${worst.rule}: ${worst.reason.split('\n')[0]}` } : {}) };
+        });
+        const doc = {
+          schema: 'a2a-conformance/check-scenarios@1',
+          scenarios,
+          notRun: results.notRun,
+          summary: {
+            scenarios: results.results.length,
+            asDeclared: results.results.length - differ.length - nothing.size,
+            differ: differ.length,
+            gradeNothing: nothing.size,
+          },
+          exitCode: process.exitCode,
+        };
+        print(`${JSON.stringify(doc, null, 2)}\n`);
+        return;
+      }
       for (const r of results.results) {
         if (r.verdict === r.expect && !nothing.has(r.id)) {
           print(`ok   ${r.id} (${r.verdict})\n`);
@@ -69,6 +93,5 @@ export function register(program: Command): void {
       print(
         `${results.results.length} scenario(s): ${results.results.length - differ.length} as declared, ${differ.length} differ${differ.length ? ` (${differ.map((r) => r.id).join(', ')})` : ''}${nothing.size ? `, ${nothing.size} grade nothing (${[...nothing].join(', ')})` : ''}\n`,
       );
-      process.exitCode = differ.length > 0 || nothing.size > 0 || results.results.length === 0 ? 1 : 0;
     });
 }
