@@ -462,6 +462,8 @@ describe('matrix and report, end to end (in this process)', () => {
     expect(m.code, m.stderr).toBe(1);
     expect(m.stdout).toMatch(/tier 2 \(selection\) +reference 0\.1\.0 — kept from the next tier by: every property family passes at --runs 100 or more/);
     expect(m.stdout).toMatch(/unranked \(selection\) +naive:never-cancels 0\.1\.0/);
+    // The property sweeps are not silent: each family's line, under its client's name.
+    expect(m.stderr).toMatch(/^ {2}reference · [✓✗] negotiation +\d+ case\(s\)/m);
     const matrix = JSON.parse(readFileSync(join(out, 'matrix.json'), 'utf8'));
     expect(matrix.clients.map((c: { name: string }) => c.name)).toEqual(['reference', 'naive:never-cancels']);
     for (const c of matrix.clients) {

@@ -64,12 +64,16 @@ export async function propertiesCommand(c: PropertiesCommand): Promise<RunResult
     ...(c.bindings?.length ? { bindings: c.bindings } : {}),
   };
   let lastTick = Date.now();
+  // When each family's sweep began: the progress lines estimate what is left of it from its pace so far.
+  const began = new Map<string, number>();
   o.onCase = (family, done, total, pc, failing) => {
     const now = Date.now();
+    if (!began.has(family)) began.set(family, now);
     if (failing) c.err(printable(`  ${family}: the case at path ${pc.path} failed (${pc.verdict}, ${pc.rule}, story ${pc.story}); shrinking…\n`));
     else if (now - lastTick > 5000) {
       lastTick = now;
-      c.err(`  ${family}: ${done}/${total} cases\n`);
+      const left = ((now - began.get(family)!) / done) * (total - done);
+      c.err(`  ${family}: ${done}/${total} cases, about ${secs(left)} left in this family\n`);
     }
   };
   o.onShrink = (family, step, r) => {

@@ -147,7 +147,10 @@ async function matrixAction(opts: MatrixOpts): Promise<void> {
           deadlineMultiplier: opts.deadlineMultiplier,
           ...(opts.workers !== undefined ? { workers: opts.workers } : {}),
           signal: stop.signal,
-          err: () => {},
+          // Its progress and each family's line, under the client's name: a sweep of minutes is never silent.
+          err: (l) => {
+            if (/^\s|^[✓✗]/.test(l)) printErr(`  ${c.label} · ${l.trimStart()}`);
+          },
         });
         runs.push(p);
         const fams = p.properties ?? [];
