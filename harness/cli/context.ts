@@ -5,7 +5,7 @@
 import { distance } from 'fastest-levenshtein';
 import { mkdtempSync, rmdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { PlaceError, Stopped, UsageError } from '../faults.js';
 import type { Expectations } from '../runner/judge/expectations.js';
 import type { Interruptible } from './interrupt.js';
@@ -16,12 +16,6 @@ import type { ClaimedOutput } from './output.js';
  * The rest of the harness loads when a command needs it: `--version`, `--help` and argument
  * errors answer from the modules above alone (a fraction of a second), a run loads what runs.
  */
-/** A path as the messages name it: relative to `cwd` where it lies under it, else whole. */
-export function shownPath(cwd: string, file: string): string {
-  const rel = relative(cwd, file);
-  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : file;
-}
-
 /** The config file the command runs with, where one was found (main.ts sets it; `run` records it in results.json). */
 export const usedConfig: { file?: string } = {};
 

@@ -3,6 +3,7 @@
  * terminal. A reader that goes away (`list | head`, `run 2>&1 | head`) costs its stream, never the
  * run: what would have gone there is dropped, and the exit code stays the run's.
  */
+import { isAbsolute, relative } from 'node:path';
 import { printable, printableJson } from '../core/text.js';
 
 const gone = new Set<NodeJS.WriteStream>();
@@ -23,3 +24,9 @@ const onStreamError = function (this: NodeJS.WriteStream) {
 export const watchStream = (stream: NodeJS.WriteStream) => {
   if (!stream.listeners('error').includes(onStreamError)) stream.on('error', onStreamError);
 };
+
+/** A path as the messages name it: relative to `cwd` where it lies under it, else whole. */
+export function shownPath(cwd: string, file: string): string {
+  const rel = relative(cwd, file);
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : file;
+}

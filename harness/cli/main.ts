@@ -27,9 +27,9 @@ import * as report from './commands/report.js';
 import * as run from './commands/run.js';
 import * as serve from './commands/serve.js';
 import * as verifyBundle from './commands/verify-bundle.js';
-import { codeOf, load, shownPath, stopEarly, usedConfig } from './context.js';
+import { codeOf, load, stopEarly, usedConfig } from './context.js';
 import { printableInline } from '../core/text.js';
-import { print, printErr, watchStream } from './io.js';
+import { print, printErr, shownPath, watchStream } from './io.js';
 
 /**
  * Each command is a file of ./commands that registers itself, in the order `--help` lists them.

@@ -25,6 +25,7 @@ import { checkBehind, controlSentence, incompleteSentence, type RunResults, type
 import { CODE_ROOT, PACKAGE_ROOT } from '../runner/infrastructure/package-root.js';
 import { printable, printableInline, printableJson } from '../core/text.js';
 import { VERDICT_KINDS, type VerdictKind } from '../core/verdict.js';
+import { shownPath } from './io.js';
 import type { WrittenReport } from '../../reports/index.js';
 
 export const REPORTERS = ['progress', 'dot', 'tap', 'json', 'junit', 'github'] as const;
@@ -155,8 +156,7 @@ export function summaryText(r: RunResults, out: WrittenReport, colour = false): 
 
 /** A path as the console names it: relative to the current folder where it lies under it, else as it is. */
 export function shown(path: string): string {
-  const rel = relative(process.cwd(), path);
-  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
+  return shownPath(process.cwd(), path);
 }
 
 /** Says on stderr which scenarios are still running after 10 s, then after each further 10 s. */

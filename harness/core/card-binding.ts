@@ -57,6 +57,12 @@ export function toldFrom(id: string): string {
   return id;
 }
 
+/** The binding a told scenario's id names (`<id>.grpc`: GRPC), or JSON-RPC for any other id. */
+export function bindingOfId(id: string): Binding {
+  for (const [b, t] of Object.entries(BINDING_TELLING)) if (id.endsWith(`.${t.suffix}`)) return b as Binding;
+  return 'JSONRPC';
+}
+
 /** The same scenario told over `binding`: `<id>.<suffix>`, for a client that declares that binding. */
 export function scenarioOverBinding(s: Scenario, binding: Exclude<Binding, 'JSONRPC'>): Scenario {
   const t = BINDING_TELLING[binding];

@@ -8,8 +8,8 @@ import type { ScenarioPick } from '../../runner/engine/select.js';
 import type { Binding, Dialect } from '../../core/vocabulary/types.js';
 import { tellOver } from '../../core/card-binding.js';
 import { PlaceError, RunInterrupted, Stopped, UsageError } from '../../faults.js';
-import { checkClientChoice, finishWriting, load, readExpectations, reap, scenarioFiles, shownPath, startEarly, usedConfig } from '../context.js';
-import { printErr, writeRaw } from '../io.js';
+import { checkClientChoice, finishWriting, load, readExpectations, reap, scenarioFiles, startEarly, usedConfig } from '../context.js';
+import { printErr, shownPath, writeRaw } from '../io.js';
 import {
   shardOf,
   configOption,

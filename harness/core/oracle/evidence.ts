@@ -44,6 +44,9 @@ export interface GradeInput {
   outcome: RunOutcome;
 }
 
+/** Whether a scenario's profile trusts the vendor's JWKS (its trust anchor for signed cards). */
+export const vendorKeysTrusted = (constraints: Scenario['profileConstraints']): boolean => (constraints.trustedJwks ?? []).includes('{{vendorJwksUrl}}');
+
 export function situationOf(x: GradeInput): Situation {
   return {
     truth: {
@@ -51,7 +54,7 @@ export function situationOf(x: GradeInput): Situation {
       runtime: x.scenario.peer.runtime,
       signals: x.scenario.peer.signals,
       ...(x.scenario.peer.signing ? { signing: x.scenario.peer.signing } : {}),
-      vendorKeysTrusted: (x.scenario.profileConstraints.trustedJwks ?? []).includes('{{vendorJwksUrl}}'),
+      vendorKeysTrusted: vendorKeysTrusted(x.scenario.profileConstraints),
     },
     card: readCard(x.card),
     profile: x.profile,

@@ -9,15 +9,6 @@
 export const CAPABILITIES = ['oauth-client-credentials', 'signed-card-verification', 'push-receiver', 'mtls-push-receiver', 'streaming'] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 
-/** What each capability is, in a vendor's words (the docs, `list`, the report and the matrix say it so). */
-export const CAPABILITY_MEANING: Record<Capability, string> = {
-  'oauth-client-credentials': 'getting an OAuth 2.0 token with client credentials from a token endpoint the card names, and presenting it',
-  'signed-card-verification': "verifying a card's JWS signature against trusted keys (A2A v1.0.1 §8.4.3)",
-  'push-receiver': 'hosting an HTTPS receiver for push notifications (A2A v1.0.1 §3.1.7, §13.2)',
-  'mtls-push-receiver': 'a push receiver that also asks for and checks the sender’s client certificate (partner mTLS)',
-  streaming: "taking a task's updates as a stream (SendStreamingMessage, SubscribeToTask)",
-};
-
 /** One capability a client declares it does not implement, and why (its own words, one line). */
 export interface AbsentCapability {
   capability: Capability;

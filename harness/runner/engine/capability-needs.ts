@@ -5,9 +5,10 @@
  * duty does not (a required signature that does not hold: a client that cannot verify must decline
  * there too, and proceeding is still graded as harm).
  */
+import { vendorKeysTrusted } from '../../core/oracle/evidence.js';
 import { breachOf } from '../../core/oracle/rules/trust/shared.js';
 import type { Scenario } from '../../core/scenario.js';
-import { absentReasonPrefix, type AbsentCapability, type Capability } from '../../core/vocabulary/capabilities.js';
+import { absentReasonPrefix, type Capability } from '../../core/vocabulary/capabilities.js';
 import type { Hello } from '../../core/vocabulary/types.js';
 
 /** The capabilities a scenario's premise needs, each with what in the scenario needs it. */
@@ -15,8 +16,7 @@ export function capabilityNeeds(s: Pick<Scenario, 'peer' | 'profileConstraints' 
   const out: Array<{ capability: Capability; why: string }> = [];
   if (s.peer.runtime?.auth)
     out.push({ capability: 'oauth-client-credentials', why: 'its agent takes only OAuth 2.0 tokens from the token endpoint its card names' });
-  const trusted = (s.profileConstraints.trustedJwks ?? []).includes('{{vendorJwksUrl}}');
-  if (s.profileConstraints.requireSignedCards === true && s.peer.signing && !breachOf(s.peer.signing, trusted))
+  if (s.profileConstraints.requireSignedCards === true && s.peer.signing && !breachOf(s.peer.signing, vendorKeysTrusted(s.profileConstraints)))
     out.push({
       capability: 'signed-card-verification',
       why: 'the application requires signed cards, and this card’s signature holds: only a client that verifies it can go on',
@@ -28,12 +28,10 @@ export function capabilityNeeds(s: Pick<Scenario, 'peer' | 'profileConstraints' 
   return out;
 }
 
-/** The capabilities a hello declares absent (none declared: every one is taken as implemented). */
-export const absentOf = (hello: Pick<Hello, 'notImplemented'>): readonly AbsentCapability[] => hello.notImplemented ?? [];
-
 /** Why a client that declared some capabilities absent does not run this scenario, or undefined. */
 export function capabilityProblem(hello: Pick<Hello, 'notImplemented'>, s: Pick<Scenario, 'peer' | 'profileConstraints' | 'intent'>): string | undefined {
-  const absent = absentOf(hello);
+  // None declared: every capability is taken as implemented.
+  const absent = hello.notImplemented ?? [];
   if (!absent.length) return undefined;
   for (const need of capabilityNeeds(s)) {
     const declared = absent.find((a) => a.capability === need.capability);

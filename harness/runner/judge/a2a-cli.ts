@@ -5,6 +5,7 @@
  * is not_measured and says why. Nothing here claims a tier: the registry asks for a run against a
  * live agent, and for every requirement of a tier, which the wire alone cannot give.
  */
+import { bindingOfId } from '../../core/card-binding.js';
 import type { RunResults } from '../../core/results.js';
 import type { Check } from '../../core/verdict.js';
 import { A2A_CLI_DEFAULTS, A2A_CLI_ERROR_CODES, A2A_CLI_REQUIREMENTS, A2A_CLI_SPEC, UNSEEN, type A2aCliRequirement } from './a2a-cli-registry.js';
@@ -89,7 +90,7 @@ function transportsCovered(run: RunResults): string[] {
   const told = new Set<string>();
   for (const r of run.results) {
     if (r.verdict === 'UNSUPPORTED') continue;
-    told.add(r.id.endsWith('.grpc') ? TRANSPORTS.GRPC : r.id.endsWith('.rest') ? TRANSPORTS['HTTP+JSON'] : TRANSPORTS.JSONRPC);
+    told.add(TRANSPORTS[bindingOfId(r.id)]);
   }
   return Object.values(TRANSPORTS).filter((t) => told.has(t));
 }
