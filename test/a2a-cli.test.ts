@@ -92,9 +92,9 @@ describe('report --format a2a-cli', () => {
     expect(both.code).toBe(2);
   });
 
-  it("docs/a2a-cli.md's table is the registry's (npm run docs:rules writes it)", () => {
+  it("docs/a2a-cli.md's table is the registry's (npm run docs writes it)", () => {
     const doc = readFileSync(join(ROOT, 'docs/a2a-cli.md'), 'utf8');
-    expect(withA2aCliTable(doc), 'docs/a2a-cli.md is out of date: run npm run docs:rules').toBe(doc);
+    expect(withA2aCliTable(doc), 'docs/a2a-cli.md is out of date: run npm run docs').toBe(doc);
     for (const q of A2A_CLI_REQUIREMENTS) expect(doc).toContain(`\`${q.id}\``);
   });
 });

@@ -278,6 +278,30 @@ describe('expectations files (DESIGN.md §4.3)', () => {
     // The same verdicts judged against the baseline (`report --expectations`, in this process: no second run needed).
     const second = await runMain(['report', join(first.out, 'results.json'), '--expectations', file, '--out', join(dir, 'judged')]);
     expect(second.code, second.stdout).toBe(0);
+    expect(baseline.written).toMatchObject({ harness: first.results.harness.version, ruleset: first.results.ruleset, everyVerdict: false });
+    // --pin-every-verdict: an entry for every scenario run, PASS too; where it came from; no port or run id in a reason.
+    const pinned = join(dir, 'pinned.json');
+    const every = await mainRun([
+      '--client',
+      'naive:skips-tls-verify',
+      '--rule',
+      'SPEC-TLS-VERIFY',
+      '--dialect',
+      'a2a-v1',
+      '--update-expectations',
+      pinned,
+      '--pin-every-verdict',
+    ]);
+    expect(every.code).toBe(0);
+    const all = JSON.parse(await readFile(pinned, 'utf8'));
+    expect(all.entries.map((e: { scenario: string; verdict: string }) => [e.scenario, e.verdict])).toEqual(every.results.results.map((r) => [r.id, r.verdict]));
+    expect(all.entries.some((e: { verdict: string }) => e.verdict === 'PASS')).toBe(true);
+    expect(all.written.everyVerdict).toBe(true);
+    expect(all.written.notRun.flatMap((g: { scenarios: string[] }) => g.scenarios).sort()).toEqual(every.results.notRun.map((n) => n.id).sort());
+    expect(JSON.stringify(all.entries)).not.toMatch(/127\.0\.0\.1:\d|\/t\/[0-9a-f]{8}\//);
+    const lone = await runMain(['run', '--client', 'reference', '--pin-every-verdict']);
+    expect(lone.code).toBe(2);
+    expect(lone.stderr).toContain('give --update-expectations <file> too');
     await writeFile(file, JSON.stringify({ schema: 'a2a-conformance/expectations@1', entries: [{ scenario: 'x', verdict: 'NOPE', reason: '' }] }));
     const bad = await runMain(['run', '--client', 'reference', '--expectations', file]);
     expect(bad.code).toBe(2);

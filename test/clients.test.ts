@@ -7,10 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { runConformance } from '../harness/runner/engine/run.js';
 import { ROOT } from './helpers/cli.js';
 import { BUILTIN_FILES } from './helpers/scenarios.js';
-import { differences, matrixRowProblems, publishedVerdicts, verdicts } from './helpers/readme.js';
+import { differences, matrixRowProblems, baselineVerdicts, verdicts } from './helpers/published.js';
 
-describe('clients under test (their README tables are written by bench/scenario-table.mjs from CLI runs)', () => {
-  it('the python3 shim runs over the real wire and gets the mix of verdicts its README publishes', { timeout: 120_000 }, async () => {
+describe('clients under test (their verdicts pinned in baselines/, which the docs tables render)', () => {
+  it('the python3 shim runs over the real wire and gets the verdicts its baseline pins (its README renders them)', { timeout: 120_000 }, async () => {
     // The CLI's own run, in this process (no cold CLI start): a python process per lane, over NDJSON.
     const r = { results: await runConformance({ clientCmd: 'python3 clients/examples/python/client.py', cwd: ROOT, files: BUILTIN_FILES, lanes: 4 }) };
     expect(r.results.exitCode).toBe(1);
@@ -29,7 +29,7 @@ describe('clients under test (their README tables are written by bench/scenario-
     expect(http).toContain('GetTask');
     expect(control.transcript.some((e) => e.kind === 'http' && e.headers.a2aVersion === '1.0')).toBe(true);
     expect(control.stderr).toContain('[python-simple] task');
-    const published = publishedVerdicts('clients/examples/python/README.md', 'python');
+    const published = baselineVerdicts('python-simple');
     expect(Object.keys(published).length).toBe(r.results.results.length);
     expect(differences(r.results, published)).toEqual([]);
     expect(verdicts(r.results)).toEqual(published);

@@ -26,7 +26,7 @@ import { creditRun, runConformance } from '../harness/runner/engine/run.js';
 import { makePki, writePki } from '../harness/pki/index.js';
 import { closeRunFolder, openRunFolder } from '../harness/runner/infrastructure/workspace.js';
 import { payloadProblems, V03_SCHEMA } from './helpers/payloads.js';
-import { matrixRowProblems } from './helpers/readme.js';
+import { baselineVerdicts, differences, matrixRowProblems } from './helpers/published.js';
 import { scenario, BUILTIN_FILES } from './helpers/scenarios.js';
 
 const verdicts = (rs: readonly ScenarioResult[]) => Object.fromEntries(rs.map((r) => [r.id, r.verdict]));
@@ -36,6 +36,14 @@ const full = new Map<string, RunResults>();
 beforeAll(async () => {
   for (const client of CLIENTS) full.set(client, await runConformance({ client, files: BUILTIN_FILES, lanes: 8 }));
 }, 300_000);
+
+describe('the verdicts baselines/ pins (npm run baselines; the docs render their tables from them)', () => {
+  it.each(CLIENTS)('%s: its full run gives every verdict its baseline pins', (client) => {
+    const r = full.get(client)!;
+    expect(differences(r, baselineVerdicts(client))).toEqual([]);
+    expect(verdicts(r.results)).toEqual(baselineVerdicts(client));
+  });
+});
 
 describe('the matrix of the built-in clients in docs/clients/README.md (scripts/readme-matrix.ts)', () => {
   it.each(['reference', 'naive'])('%s: its row says what its full run gives (rules, harm, scenarios, tier)', (client) => {

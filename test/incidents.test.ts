@@ -227,13 +227,13 @@ describe('runtime fields for the incidents vendors meet most', () => {
 });
 
 describe('docs/peers.md', () => {
-  it('is generated from the factories and the schema (npm run docs:peers), and names the incident fields', async () => {
+  it('is generated from the factories and the schema (npm run docs), and names the incident fields', async () => {
     const { readFileSync } = await import('node:fs');
     const { join } = await import('node:path');
     const { ROOT } = await import('./helpers/cli.js');
     const { peersPage } = await import('../harness/runner/load/describe-peers.js');
     const doc = readFileSync(join(ROOT, 'docs/peers.md'), 'utf8');
-    expect(peersPage(), 'docs/peers.md is out of date: run npm run docs:peers').toBe(doc);
+    expect(peersPage(), 'docs/peers.md is out of date: run npm run docs').toBe(doc);
     for (const f of ['unavailable', 'slow', 'drop', 'streamEnds']) expect(doc).toMatch(new RegExp(`^\\| \`${f}\` \\| no \\| `, 'm'));
     expect(doc).toMatch(/^\| `contoso-cdn-stale` \| .* \| `runtime\.cardListener: "cdn"`/m);
   });

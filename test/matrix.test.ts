@@ -517,4 +517,43 @@ describe('matrix and report, end to end (in this process)', () => {
     expect(scoped.code).toBe(2);
     expect(scoped.stderr).toContain('--compare lists changed verdicts, not tiers');
   });
+
+  it('matrix takes the selection and gating knobs of run: --grep, --scenario, --dialect, --binding, --lanes, and --expectations per client', async () => {
+    const out = testTemp('a2a-matrix-knobs-');
+    const knobs = ['--grep', 'spec-tls-verify/', '--dialect', 'a2a-v1', '--binding', 'grpc', '--lanes', '2', '--workers', '1', '--no-properties'];
+    const clients = ['--client', 'reference', '--client', 'naive:skips-tls-verify'];
+    const first = await runMain(['matrix', ...clients, ...knobs, '--out', out]);
+    expect(first.code, first.stderr).toBe(1);
+    const resultsOf = (name: string) =>
+      JSON.parse(readFileSync(join(out, 'clients', readdirSync(join(out, 'clients')).find((d) => d.startsWith(name))!, 'results.json'), 'utf8')) as RunResults;
+    const ref = resultsOf('reference-');
+    const ids = ref.results.map((r) => r.id);
+    expect(ids.length).toBeGreaterThan(2);
+    // Only what the filters let through: the grep's scenarios, no v0.3 one, the gRPC tellings among them.
+    expect(ids.every((id) => id.startsWith('spec-tls-verify/') && !id.includes('.v03'))).toBe(true);
+    expect(ids.some((id) => id.endsWith('.grpc'))).toBe(true);
+    const naive = resultsOf('naive-skips-tls-verify-');
+    expect(naive.unexpected.length).toBeGreaterThan(0);
+    // The naive client's failures as its own expectations: its run judged by them, the reference's by the default.
+    const file = join(out, '..', `${out.split('/').pop()}-naive.json`);
+    writeFileSync(
+      file,
+      JSON.stringify({
+        schema: 'a2a-conformance/expectations@1',
+        entries: naive.unexpected.map((u) => ({ scenario: u.id, verdict: u.verdict, reason: 'known' })),
+      }),
+    );
+    const again = await runMain(['matrix', ...clients, ...knobs, '--expectations', `naive:skips-tls-verify=${file}`, '--out', out]);
+    rmSync(file, { force: true });
+    expect(again.code, again.stderr).toBe(0);
+    expect(resultsOf('naive-skips-tls-verify-').unexpected).toEqual([]);
+    // One scenario by id; a client the matrix does not have is refused in one line before anything runs.
+    const plain = ids[0]!.replace(/\.grpc$/, '');
+    const one = await runMain(['matrix', '--client', 'reference', '--scenario', plain, '--no-properties', '--workers', '1', '--out', out]);
+    expect(one.code, one.stderr).toBe(0);
+    expect(resultsOf('reference-').results.map((r) => r.id)).toEqual([plain]);
+    const wrong = await runMain(['matrix', ...clients, '--expectations', 'nobody=x.json', '--no-properties', '--out', out]);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('"nobody" is no client of this matrix (reference, naive:skips-tls-verify)');
+  });
 });

@@ -93,9 +93,9 @@ describe('the rule catalogue', () => {
     for (const { r, q } of quotes) expect(own[q.doc], `${r}: ${q.doc} ${q.section}`).toContain(plain(q.quote));
   });
 
-  it('docs/rules.md is generated from the rule objects (npm run docs:rules) and quotes every source with its level', () => {
+  it('docs/rules.md is generated from the rule objects (npm run docs) and quotes every source with its level', () => {
     const doc = readFileSync(join(ROOT, 'docs/rules.md'), 'utf8');
-    expect(withGeneratedRules(doc), 'docs/rules.md is out of date: run npm run docs:rules').toBe(doc);
+    expect(withGeneratedRules(doc), 'docs/rules.md is out of date: run npm run docs').toBe(doc);
     for (const r of RULES)
       for (const s of r.sources) expect(doc, `${r.id}: ${s.doc} ${s.section}`).toContain(`— **${s.level}**${s.role === 'harm' ? ' (harm)' : ''}: “${s.quote}”`);
   });
@@ -124,9 +124,9 @@ describe('the rule catalogue', () => {
     expect(CROSS_CUTTING.length).toBeGreaterThan(0);
   });
 
-  it("docs/scenario.schema.json's rule enum is the registry's ids, in its order (npm run docs:rules writes it)", () => {
+  it("docs/scenario.schema.json's rule enum is the registry's ids, in its order (npm run docs writes it)", () => {
     const schema = readFileSync(join(ROOT, 'docs/scenario.schema.json'), 'utf8');
-    expect(withRuleEnum(schema), 'docs/scenario.schema.json is out of date: run npm run docs:rules').toBe(schema);
+    expect(withRuleEnum(schema), 'docs/scenario.schema.json is out of date: run npm run docs').toBe(schema);
     // The check can fail: another order is another file.
     expect(withRuleEnum(schema, [...RULE_IDS].reverse())).not.toBe(schema);
   });

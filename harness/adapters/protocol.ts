@@ -10,7 +10,7 @@ import { helloProblem } from './contract.js';
 import { HelloFailure } from '../faults.js';
 
 export const PROTOCOL = 'a2a-conformance/1';
-const HELLO_TIMEOUT_MS = 10_000;
+export const HELLO_TIMEOUT_MS = 10_000;
 export const KILL_AFTER_ABORT_MS = 2_000;
 export const MAX_WARNINGS = 100;
 

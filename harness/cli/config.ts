@@ -95,8 +95,9 @@ export function applyConfig(cmd: Command, config: ConformanceConfig, file: strin
   const MATRIX_KEYS: Record<string, string> = { clients: 'client', clientCmds: 'clientCmd' };
   for (const [given, value] of Object.entries(config)) {
     if (given === '$schema' || value === undefined) continue;
-    // Nor does the matrix take the run's --out: it would write over the run's report.
-    if (matrix ? given === 'client' || given === 'clientCmd' || given === 'out' : given in MATRIX_KEYS) continue;
+    // Nor does the matrix take the run's --out (it would write over the run's report) or its
+    // expectations (one client's baseline, which would judge every client of the matrix).
+    if (matrix ? given === 'client' || given === 'clientCmd' || given === 'out' || given === 'expectations' : given in MATRIX_KEYS) continue;
     const key = matrix ? (MATRIX_KEYS[given] ?? given) : given;
     const option = cmd.options.find((o: Option) => o.attributeName() === key);
     // A key for another command (`reporter` in `list`) waits for that command.

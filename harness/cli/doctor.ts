@@ -6,6 +6,7 @@
  * declares no dialect. Exit 0 when the client speaks the protocol (whatever its verdicts), 1 otherwise.
  */
 import { SubprocessClient } from '../adapters/subprocess.js';
+import { HELLO_TIMEOUT_MS } from '../adapters/protocol.js';
 import { controlScenario, declaredDialects } from '../runner/engine/control.js';
 import { speaksIn } from '../runner/engine/dialect.js';
 import { closeRunFolder, openRunFolder } from '../runner/infrastructure/workspace.js';
@@ -15,17 +16,21 @@ import { helloProblem } from '../adapters/contract.js';
 import { printableInline } from '../core/text.js';
 import { schemaValidator } from '../runner/load/json-schema.js';
 
-export async function doctor(command: string, out: (l: string) => void, cwd = process.cwd()): Promise<number> {
+/**
+ * `waiting` says what the check waits for while it waits (the command draws it on stderr: a status
+ * line on a terminal, a line elsewhere), never part of the outcome `out` prints.
+ */
+export async function doctor(command: string, out: (l: string) => void, cwd = process.cwd(), waiting: (what: string) => void = () => {}): Promise<number> {
   // Its PKI and its client's processes belong to one private folder, removed on every exit path.
   const folder = await openRunFolder('doctor');
   try {
-    return await check(command, out, cwd, folder.dir, folder.pkiDir);
+    return await check(command, out, cwd, folder.dir, folder.pkiDir, waiting);
   } finally {
     await closeRunFolder(folder);
   }
 }
 
-async function check(command: string, out: (l: string) => void, cwd: string, runDir: string, pkiDir: string): Promise<number> {
+async function check(command: string, out: (l: string) => void, cwd: string, runDir: string, pkiDir: string, waiting: (what: string) => void): Promise<number> {
   const client = new SubprocessClient({ command, cwd, runDir });
   let problems = 0;
   const report = (ok: boolean, what: string, line?: string) => {
@@ -36,6 +41,7 @@ async function check(command: string, out: (l: string) => void, cwd: string, run
   out(`doctor: ${command}`);
   let hello: Awaited<ReturnType<typeof client.hello>>;
   try {
+    waiting(`waiting for the client's hello on its stdout (up to ${HELLO_TIMEOUT_MS / 1000} s)…`);
     hello = await client.hello();
   } catch (err) {
     const last = client.protocolLog.at(-1);
@@ -86,6 +92,7 @@ async function check(command: string, out: (l: string) => void, cwd: string, run
     } else
       for (const dialect of dialects) {
         const control = controlScenario(dialect);
+        waiting(`waiting for the client to carry out a plain text task in ${dialect} (deadline ${(control.deadlineMs ?? 0) / 1000} s)…`);
         const r = await executeScenario(control, env);
         const fault = r.outcome.kind === 'crashed' || r.outcome.kind === 'timeout';
         const spoke = speaksIn(r.transcript);

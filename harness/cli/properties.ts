@@ -14,6 +14,7 @@ import type { Family } from '../properties/family.js';
 import { runProperties, shellWord, type PropertyRunOptions } from '../properties/run.js';
 import { runConformance } from '../runner/engine/run.js';
 import { writeFileAtomic } from './output.js';
+import type { StatusLine } from './io.js';
 
 export interface PropertiesCommand {
   client?: string;
@@ -35,6 +36,8 @@ export interface PropertiesCommand {
   exportTo?: string;
   signal: AbortSignal;
   err: (text: string) => void;
+  /** Where the sweep's progress is drawn in place on a terminal (io.ts), and what leads it (matrix: the client's name). */
+  status?: { line: StatusLine; prefix?: string };
 }
 
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -69,17 +72,24 @@ export async function propertiesCommand(c: PropertiesCommand): Promise<RunResult
   o.onCase = (family, done, total, pc, failing) => {
     const now = Date.now();
     if (!began.has(family)) began.set(family, now);
+    const left = () => secs(((now - began.get(family)!) / done) * (total - done));
     if (failing) c.err(printable(`  ${family}: the case at path ${pc.path} failed (${pc.verdict}, ${pc.rule}, story ${pc.story}); shrinking…\n`));
-    else if (now - lastTick > 5000) {
+    else if (c.status?.line.live) {
+      // On a terminal: one line, redrawn at most five times a second.
+      if (now - lastTick > 200 || done === total) {
+        lastTick = now;
+        c.status.line.set(`${c.status.prefix ?? ''}${family}: ${done}/${total} cases · about ${left()} left in this family`);
+      }
+    } else if (now - lastTick > 5000) {
       lastTick = now;
-      const left = ((now - began.get(family)!) / done) * (total - done);
-      c.err(`  ${family}: ${done}/${total} cases, about ${secs(left)} left in this family\n`);
+      c.err(`  ${family}: ${done}/${total} cases, about ${left()} left in this family\n`);
     }
   };
   o.onShrink = (family, step, r) => {
     if (step % 5 === 1) c.err(printable(`  ${family}: shrink step ${step}: still ${r.verdict} (${r.rule})\n`));
   };
   o.onFamily = (f) => {
+    c.status?.line.clear();
     const head = `${f.failed ? '✗' : '✓'} ${f.family.padEnd(12)} ${String(f.ran).padStart(5)} case(s) · ${counts(f) || 'none run'}${overBindings(f)} · ${secs(f.durationMs)}`;
     c.err(printable(`${head}${f.failed && f.shrinkMs !== undefined ? ` · shrunk in ${secs(f.shrinkMs)}` : ''}\n`));
   };

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { UsageError } from '../../faults.js';
 import { load, reap, untilStopped } from '../context.js';
-import { print, printErr } from '../io.js';
+import { errStatus, print, printErr } from '../io.js';
 import { configOption, noConfigOption } from '../options.js';
 
 export function register(program: Command): void {
@@ -21,14 +21,26 @@ export function register(program: Command): void {
       await reap();
       // Its client and PKI live in a run folder too: a signal removes them like a run's.
       const stop = interruptible((l) => printErr(l + '\n'), 'the check');
+      const status = errStatus();
       try {
         const lines: string[] = [];
         process.exitCode = await untilStopped(
           stop,
-          doctor(clientCmd, (l) => (opts.json ? lines.push(l) : print(l + '\n'))),
+          doctor(
+            clientCmd,
+            (l) => {
+              status.clear();
+              if (opts.json) lines.push(l);
+              else print(l + '\n');
+            },
+            undefined,
+            // What it waits for: drawn in place on a terminal, a line on stderr elsewhere.
+            (what) => (status.live ? status.set(what) : printErr(`${what}\n`)),
+          ),
         );
         if (opts.json) print(`${JSON.stringify(doctorDocument(clientCmd, lines, process.exitCode ?? 1), null, 2)}\n`);
       } finally {
+        status.clear();
         stop.dispose();
       }
     });

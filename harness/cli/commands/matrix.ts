@@ -12,10 +12,27 @@ import type { RunResults } from '../../core/results.js';
 import type { RenderedReport } from '../../../reports/index.js';
 import type { Interruptible } from '../interrupt.js';
 import { RunInterrupted, Stopped, UsageError } from '../../faults.js';
-import { finishWriting, load, reap, scenarioFiles, unknownClient } from '../context.js';
-import { print, printErr } from '../io.js';
+import { finishWriting, load, readExpectations, reap, scenarioFiles, unknownClient } from '../context.js';
+import { errStatus, print, printErr } from '../io.js';
 import { printableInline } from '../../core/text.js';
-import { configOption, noConfigOption, multiplierOf, noBuiltinOption, ruleOption, scenariosOption, wholeNumber, workersOf } from '../options.js';
+import {
+  bindingOption,
+  configOption,
+  dialectOption,
+  grepOption,
+  type Grep,
+  lanesOf,
+  multiplierOf,
+  noBuiltinOption,
+  noConfigOption,
+  ruleOption,
+  scenarioIdOption,
+  scenariosOption,
+  wholeNumber,
+  workersOf,
+} from '../options.js';
+import type { Binding, Dialect } from '../../core/vocabulary/types.js';
+import type { Expectations } from '../../runner/judge/expectations.js';
 
 interface MatrixOpts {
   client?: string[];
@@ -30,7 +47,13 @@ interface MatrixOpts {
   runs?: number;
   seed?: number;
   workers?: number;
+  lanes?: number;
   requirements?: string;
+  dialect?: Dialect;
+  binding?: Binding[];
+  scenario?: string[];
+  grep?: Grep;
+  expectations?: string[];
 }
 
 /** One client of the matrix: a built-in one, or a command with the name it is shown by while it runs. */
@@ -51,6 +74,15 @@ export function register(program: Command): void {
     .addOption(scenariosOption())
     .addOption(noBuiltinOption())
     .addOption(ruleOption())
+    .addOption(dialectOption())
+    .addOption(bindingOption())
+    .addOption(scenarioIdOption())
+    .addOption(grepOption())
+    .option(
+      '--expectations <[client=]file>',
+      "known verdicts (docs/expectations.schema.json): client=file for one client (by its --client name or --client-cmd's name), a bare file for every client without its own (repeatable)",
+      collect,
+    )
     .option('--out <dir>', 'where the matrix goes: index.html, matrix.json, summary.md, badges/, clients/<id>/', 'conformance-matrix')
     .option('--strict', 'treat NON_STRICT as unexpected', false)
     .option('--requirements <ruleset>', 'score the tiers against this frozen requirement set (docs/requirements/; default: the current ruleset)')
@@ -59,6 +91,7 @@ export function register(program: Command): void {
     .option('--runs <n>', 'generated cases per property family (default 100, what tier 1 asks)', (v) => wholeNumber('--runs', v, 1, 1_000_000))
     .option('--seed <n>', 'the seed of the property runs, the same for every client (random by default)', (v) => wholeNumber('--seed', v, 0, 2 ** 31 - 1))
     .option('--workers <n>', 'threads each run spreads its lanes across (as `run --workers`)', workersOf)
+    .option('--lanes <n>', 'scenarios in flight at once in each run (as `run --lanes`)', lanesOf)
     .action(matrixAction);
 }
 
@@ -81,6 +114,38 @@ function clientsOf(opts: MatrixOpts, builtin: readonly string[]): MatrixClientCh
   return out;
 }
 
+/**
+ * Each client's expectations file: `client=file` for the client of that name, a bare file for every
+ * client without its own. Each file is read (and checked) before any client runs.
+ */
+async function expectationsOf(given: string[], choices: MatrixClientChoice[]): Promise<Map<string, Expectations | undefined>> {
+  const labels = choices.map((c) => c.label);
+  const own = new Map<string, string>();
+  let every: string | undefined;
+  for (const g of given) {
+    const at = g.indexOf('=');
+    const label = at > 0 ? g.slice(0, at) : undefined;
+    if (label !== undefined && labels.includes(label)) {
+      if (own.has(label)) throw new UsageError(`--expectations: the client "${label}" is given two files`);
+      own.set(label, g.slice(at + 1));
+    } else {
+      if (label !== undefined && !/[/\\.]/.test(label))
+        throw new UsageError(`--expectations ${JSON.stringify(g.slice(0, 80))}: "${label}" is no client of this matrix (${labels.join(', ')})`);
+      if (every !== undefined) throw new UsageError('--expectations: two files for every client; name the client of each (client=file)');
+      every = g;
+    }
+  }
+  const read = new Map<string, Expectations>();
+  const out = new Map<string, Expectations | undefined>();
+  for (const l of labels) {
+    const file = own.get(l) ?? every;
+    if (file === undefined) continue;
+    if (!read.has(file)) read.set(file, await readExpectations(file));
+    out.set(l, read.get(file));
+  }
+  return out;
+}
+
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 async function matrixAction(opts: MatrixOpts): Promise<void> {
@@ -90,10 +155,16 @@ async function matrixAction(opts: MatrixOpts): Promise<void> {
     BUILTIN_CLIENTS.map((c) => c.name),
   );
   const { loadCatalogue } = await load.catalogue();
-  const catalogue = await loadCatalogue(await scenarioFiles(opts.scenarios, opts.builtin));
+  const { tellOver } = await import('../../core/card-binding.js');
+  // Told over the bindings asked for, as `run` tells them, so --scenario and --grep see the tellings' ids.
+  const catalogue = tellOver(await loadCatalogue(await scenarioFiles(opts.scenarios, opts.builtin)), opts.binding ?? []);
+  const unknownId = (opts.scenario ?? []).find((id) => !catalogue.some((e) => e.scenario.id === id));
+  if (unknownId) throw new UsageError(`--scenario: no scenario "${unknownId}" in the catalogue (see \`a2a-conformance list\`)`);
+  const pick = { ...(opts.scenario ? { ids: opts.scenario } : {}), ...(opts.grep ? { grep: opts.grep } : {}) };
   const { filterCatalogue, filtersProblem } = await load.select();
-  const empty = filtersProblem(catalogue, opts.rule, undefined, {});
+  const empty = filtersProblem(catalogue, opts.rule, opts.dialect, pick);
   if (empty) throw new UsageError(empty);
+  const expectations = await expectationsOf(opts.expectations ?? [], choices);
   if (!opts.properties && opts.runs !== undefined) throw new UsageError('--runs sets the property runs, and --no-properties skips them: give one of the two');
   // A requirement set that does not exist is said before any client runs.
   if (opts.requirements) (await load.requirements()).loadRequirementSet(opts.requirements);
@@ -107,20 +178,37 @@ async function matrixAction(opts: MatrixOpts): Promise<void> {
   await reap();
   const stop = interruptible((l) => printErr(l + '\n'), 'the matrix');
   const runs: RunResults[] = [];
+  const status = errStatus();
   try {
     printErr(
-      `a2a-conformance matrix: ${choices.length} client(s), ${filterCatalogue(catalogue, opts.rule).length} scenario(s) each (at most)${opts.properties ? `, property families at seed ${seed}` : ''}\n`,
+      `a2a-conformance matrix: ${choices.length} client(s), ${filterCatalogue(catalogue, opts.rule, opts.dialect, pick).length} scenario(s) each (at most)${opts.properties ? `, property families at seed ${seed}` : ''}\n`,
     );
     for (const c of choices) {
       const who = 'client' in c ? { client: c.client } : { clientCmd: c.clientCmd };
       const t0 = Date.now();
+      let tick = t0;
       // Each run takes the signal itself: stopped, it cleans up and throws RunInterrupted.
       const run = await runConformance({
         ...who,
         files: catalogue.map((e) => e.file),
         catalogue,
         rules: opts.rule,
+        ...(opts.dialect ? { dialect: opts.dialect } : {}),
+        ...(opts.binding ? { bindings: opts.binding } : {}),
+        pick,
+        ...(opts.lanes ? { lanes: opts.lanes } : {}),
+        expectations: expectations.get(c.label),
         strict: opts.strict,
+        // Its progress: on a terminal a line drawn in place, elsewhere a line every 10 s; each with the time left at its pace.
+        onProgress: (n, total) => {
+          const now = Date.now();
+          const left = n > 0 ? ` · about ${secs(((now - t0) / n) * (total - n))} left` : '';
+          if (status.live) {
+            if (now - tick > 200 || n === total) status.set(`  ${c.label}: ${n}/${total} scenarios${left}`);
+          } else if (now - tick > 10_000) printErr(`  ${c.label}: ${n}/${total} scenarios${left}\n`);
+          else return;
+          tick = now;
+        },
         deadlineMultiplier: opts.deadlineMultiplier,
         workers: opts.workers ?? 'auto',
         signal: stop.signal,
@@ -131,6 +219,7 @@ async function matrixAction(opts: MatrixOpts): Promise<void> {
         throw new UsageError(
           `${c.label} says it is ${printableInline(`${run.client.name} ${run.client.version}`)}, as an earlier client did: the matrix tells clients apart by the name and version of their hello`,
         );
+      status.clear();
       runs.push(run);
       const s = run.summary;
       printErr(
@@ -147,6 +236,7 @@ async function matrixAction(opts: MatrixOpts): Promise<void> {
           deadlineMultiplier: opts.deadlineMultiplier,
           ...(opts.workers !== undefined ? { workers: opts.workers } : {}),
           signal: stop.signal,
+          status: { line: status, prefix: `  ${c.label} · ` },
           // Its progress and each family's line, under the client's name: a sweep of minutes is never silent.
           err: (l) => {
             if (/^\s|^[✓✗]/.test(l)) printErr(`  ${c.label} · ${l.trimStart()}`);
@@ -160,6 +250,7 @@ async function matrixAction(opts: MatrixOpts): Promise<void> {
       }
     }
   } catch (err) {
+    status.clear();
     stop.dispose();
     if (err instanceof RunInterrupted || err instanceof Stopped || stop.received) throw new Stopped(stop.received ?? 'SIGINT');
     throw err;

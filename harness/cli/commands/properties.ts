@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { RunResults } from '../../core/results.js';
 import { PlaceError, ReplayPathError, RunInterrupted, Stopped, UsageError } from '../../faults.js';
 import { checkClientChoice, finishWriting, load, reap, startEarly } from '../context.js';
-import { print, printErr } from '../io.js';
+import { errStatus, print, printErr } from '../io.js';
 import type { Binding } from '../../core/vocabulary/types.js';
 import { bindingOption, configOption, noConfigOption, familyList, lanesOf, multiplierOf, shardOf, wholeNumber, workersOf } from '../options.js';
 
@@ -139,8 +139,10 @@ async function propertyAction(
       ...(exportTo !== undefined ? { exportTo } : {}),
       signal: stop.signal,
       err: (t) => printErr(t),
+      status: { line: errStatus() },
     });
   } catch (err) {
+    errStatus().clear();
     stop.dispose();
     if (err instanceof RunInterrupted || stop.received) throw new Stopped(stop.received ?? 'SIGINT');
     out.abandon(`it failed: ${(err as Error).message}`);

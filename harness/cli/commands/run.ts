@@ -45,6 +45,7 @@ interface RunOpts {
   workers?: number;
   expectations?: string;
   updateExpectations?: string;
+  pinEveryVerdict?: boolean;
   shard?: string;
   scenario?: string[];
   grep?: Grep;
@@ -102,6 +103,7 @@ export function register(program: Command): void {
     .option('--out <dir>', 'where the report goes: index.html, results.json, junit.xml, summary.md', 'conformance-report')
     .option('--expectations <file>', 'known verdicts (docs/expectations.schema.json): they decide what is unexpected')
     .option('--update-expectations <file>', "write a baseline that makes this run's verdicts expected")
+    .option('--pin-every-verdict', 'with --update-expectations: an entry for every verdict, PASS and INFORMATIONAL too, so any change is unexpected')
     .option('--shard <index/count>', 'run one shard of the scenario files; merge with `report`')
     .option('--strict', 'treat NON_STRICT as unexpected', false)
     .option('--deadline-multiplier <x>', 'scale every scenario deadline (slow machines)', multiplierOf, 1)
@@ -185,6 +187,8 @@ async function planRun(opts: RunOpts): Promise<RunPlan | undefined> {
   if (empty) throw new UsageError(empty);
   if (opts.shardTimings !== undefined && !opts.shard) throw new UsageError('--shard-timings balances the shards of --shard: give --shard too');
   const shardTimings = opts.shardTimings !== undefined ? timingsFrom(opts.shardTimings, await load.resultsInput()) : undefined;
+  if (opts.pinEveryVerdict && opts.updateExpectations === undefined)
+    throw new UsageError('--pin-every-verdict says what --update-expectations writes: give --update-expectations <file> too');
   const updateTo = opts.updateExpectations !== undefined ? checkWritableFile('--update-expectations', opts.updateExpectations, opts.out) : undefined;
   const reporters = opts.reporter ?? [{ name: 'progress' as const }];
   const clash = reportersProblem(reporters);
@@ -277,7 +281,7 @@ async function executeRun(opts: RunOpts, plan: RunPlan): Promise<void> {
   // The config file that filled in options, where one did (docs/ci.md): the results say what they were made with.
   let done = usedConfig.file ? { ...results, config: shownPath(process.cwd(), usedConfig.file) } : results;
   const written = await finishWriting(stop, out, async () => {
-    if (plan.updateTo) done = await withBaseline(done, plan.updateTo, opts.strict);
+    if (plan.updateTo) done = await withBaseline(done, plan.updateTo, opts.strict, opts.pinEveryVerdict === true);
     return out.commit(done);
   });
   reporter.end(done, written);
@@ -293,9 +297,9 @@ async function executeRun(opts: RunOpts, plan: RunPlan): Promise<void> {
 }
 
 /** `--update-expectations`: the baseline written, and the run judged by it. */
-async function withBaseline(done: RunResults, updateTo: string, strict: boolean): Promise<RunResults> {
+async function withBaseline(done: RunResults, updateTo: string, strict: boolean, every: boolean): Promise<RunResults> {
   const { writeFileAtomic } = await load.output();
-  const baseline = (await load.expectations()).baselineFrom(done.results, { strict }, done.client.name);
+  const baseline = (await load.expectations()).baselineFrom(done, { strict }, every);
   await writeFileAtomic(updateTo, JSON.stringify(baseline, null, 2) + '\n');
   printErr(`wrote ${baseline.entries.length} expectation(s) to ${updateTo}\n`);
   // Writing the baseline is the run's purpose, not a failure: judged by it, every verdict is expected.

@@ -82,7 +82,7 @@ export function rulesMarkdown(rules: readonly Rule[] = RULES): string {
   return out.join('\n') + '\n';
 }
 
-export const RULES_DOC_START = '<!-- rules:generated:start (npm run docs:rules; a test checks it) -->';
+export const RULES_DOC_START = '<!-- rules:generated:start (npm run docs; a test checks it) -->';
 export const RULES_DOC_END = '<!-- rules:generated:end -->';
 
 /** docs/rules.md with its generated part replaced by the rules as they are now. */

@@ -2,7 +2,7 @@
  * The rule registry: the one place that lists the rules. Each rule is a file of its own under
  * rules/<family>/; its line here (an import and its place in REGISTRY) registers it. Everything
  * else follows from this list: RuleId and RULE_IDS (in this order: the order of `list --rules`, of
- * docs/rules.md and of the scenario schema's rule enum, both written by `npm run docs:rules`), the
+ * docs/rules.md and of the scenario schema's rule enum, both written by `npm run docs`), the
  * cross-cutting rules, and the ruleset version the results carry.
  */
 import type { RuleOf } from './rule.js';

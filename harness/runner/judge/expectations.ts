@@ -24,7 +24,19 @@ export interface ExpectationEntry {
 export interface Expectations {
   schema: typeof EXPECTATIONS_SCHEMA;
   client?: string;
+  /** Where a baseline came from (`run --update-expectations` writes it; informational, never judged). */
+  written?: BaselineProvenance;
   entries: ExpectationEntry[];
+}
+
+/** What wrote a baseline: the harness, its ruleset, the client's version, and the scenarios the run did not grade, by reason. */
+export interface BaselineProvenance {
+  harness: string;
+  ruleset: string;
+  clientVersion?: string;
+  /** Every verdict has an entry (`--pin-every-verdict`), PASS and INFORMATIONAL included. */
+  everyVerdict: boolean;
+  notRun: Array<{ reason: string; scenarios: string[] }>;
 }
 
 /**
@@ -135,13 +147,37 @@ export function judge(results: ScenarioResult[], policy: Policy, expectations: E
   return { unexpected };
 }
 
-/** A baseline that makes this run expected: one exact entry per verdict the default policy rejects. */
-export function baselineFrom(results: ScenarioResult[], policy: Policy, client: string): Expectations {
+/**
+ * A reason as a baseline keeps it: the run's own ports and opaque path ids written as placeholders, so
+ * a baseline written again changes only where a verdict or its cause did.
+ */
+export function stableReason(reason: string): string {
+  return reason.replace(/\b127\.0\.0\.1:\d+/g, '127.0.0.1:<port>').replace(/\/t\/[0-9a-f]{8}\//g, '/t/<run>/');
+}
+
+/**
+ * A baseline that makes this run expected: one exact entry per verdict the default policy rejects, or,
+ * with `every`, one per scenario run (so any change of verdict is unexpected: the built-in clients'
+ * baselines/ are written so). A verdict that follows from a choice of the client's glue (hello.glue)
+ * says so at the end of its reason.
+ */
+export function baselineFrom(run: RunResults, policy: Policy, every = false): Expectations {
   const entries: ExpectationEntry[] = [];
-  for (const r of results) {
-    if (!unexpectedWhy(r.verdict, policy)) continue;
-    const worst = checkBehind(r);
-    entries.push({ scenario: r.id, verdict: r.verdict, reason: worst ? `${worst.rule}: ${worst.reason}` : '' });
+  for (const r of run.results) {
+    if (!every && !unexpectedWhy(r.verdict, policy)) continue;
+    // The scenario's own rule where its check gave the verdict (a PASS says what that rule saw), else the first check that did.
+    const worst = r.checks.find((c) => c.rule === r.rule && c.verdict === r.verdict) ?? checkBehind(r);
+    const glue = r.glue?.length && r.verdict !== 'PASS' && r.verdict !== 'INFORMATIONAL' ? ` (the glue's: ${r.glue.join('; ')})` : '';
+    entries.push({ scenario: r.id, verdict: r.verdict, reason: stableReason(worst ? `${worst.rule}: ${worst.reason}` : '') + glue });
   }
-  return { schema: EXPECTATIONS_SCHEMA, client, entries };
+  const notRun = new Map<string, string[]>();
+  for (const n of run.notRun) notRun.set(n.reason, [...(notRun.get(n.reason) ?? []), n.id]);
+  const written: BaselineProvenance = {
+    harness: run.harness.version,
+    ruleset: run.ruleset,
+    clientVersion: run.client.version,
+    everyVerdict: every,
+    notRun: [...notRun].map(([reason, scenarios]) => ({ reason, scenarios })),
+  };
+  return { schema: EXPECTATIONS_SCHEMA, client: run.client.name, written, entries };
 }

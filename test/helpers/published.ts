@@ -1,21 +1,22 @@
-/** The verdict tables the READMEs publish (written by bench/scenario-table.mjs), read back for the client tests. */
+/**
+ * What the tests pin per built-in client: its baseline (baselines/<client>.json, the expectations format
+ * with an entry for every verdict, written by `npm run baselines`), and its row of the built-in clients'
+ * matrix in docs/clients/README.md (`npm run docs:matrix`).
+ */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunResults } from '../../harness/core/results.js';
 import { buildMatrix } from '../../harness/runner/judge/matrix.js';
 import { mustCell, scenarioCell } from '../../reports/matrix.js';
+import { pinnedVerdicts, readBaseline } from '../../scripts/baseline-tables.js';
 import { ROOT } from './cli.js';
 
-/** The verdict table a README publishes between its result markers: scenario id → verdict. */
-export function publishedVerdicts(readme: string, marker: string): Record<string, string> {
-  const text = readFileSync(join(ROOT, readme), 'utf8');
-  const section = text.slice(text.indexOf(`<!-- results:${marker}:start -->`), text.indexOf(`<!-- results:${marker}:end -->`));
-  return Object.fromEntries([...section.matchAll(/^\| `([^`]+)` \| [A-Z0-9-]+ \| \*\*([A-Z_]+)\*\*(?: \(glue\))? \|/gm)].map((m) => [m[1]!, m[2]!]));
-}
+/** The verdicts baselines/<client>.json pins: scenario id → verdict. */
+export const baselineVerdicts = (client: string): Record<string, string> => pinnedVerdicts(readBaseline(client));
 
 export const verdicts = (r: RunResults) => Object.fromEntries(r.results.map((x) => [x.id, x.verdict]));
 
-/** The results whose verdict differs from a published table, each with the check behind it and its attempts: what a failing comparison must say. */
+/** The results whose verdict differs from a baseline, each with the check behind it and its attempts: what a failing comparison must say. */
 export function differences(r: RunResults, published: Record<string, string>): string[] {
   return r.results
     .filter((x) => published[x.id] !== x.verdict)
