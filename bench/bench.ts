@@ -19,6 +19,8 @@ import { closeEnv, openEnv } from '../harness/runner/infrastructure/env.js';
 import { defaultLanes } from '../harness/runner/engine/lanes.js';
 import { defaultWorkers } from '../harness/runner/engine/worker-pool.js';
 import { FAMILIES } from '../harness/properties/families/index.js';
+import { generateCases, toScenario } from '../harness/properties/run.js';
+import { caseId } from '../harness/properties/family.js';
 import type { RunEnv } from '../harness/runner/infrastructure/env.js';
 import { executeScenario } from '../harness/runner/engine/execute.js';
 import { makePki, readPki, writePki } from '../harness/pki/index.js';
@@ -106,8 +108,16 @@ interface Dispatchers {
  * its wall time, and the CPU it cost (client and peer, both in this process). `fresh`: a new
  * connection, so a new TLS handshake, for every request.
  */
-async function bareReplay(env: RunEnv, s: Scenario, recorded: ScenarioResult, d: Dispatchers, fresh = false): Promise<{ wallMs: number; cpuMs: number }> {
-  const { agent, insecure } = d;
+async function bareReplay(
+  env: RunEnv,
+  s: Scenario,
+  recorded: ScenarioResult,
+  d: Dispatchers,
+  fresh: boolean | 'per-case' = false,
+): Promise<{ wallMs: number; cpuMs: number }> {
+  // 'per-case': the case floor. Dispatchers of the case's own, so a fresh connection (a TLS handshake) per origin the case used, kept alive within the case.
+  const own = fresh === 'per-case' ? { agent: new Agent({ connect: d.connect }), insecure: new Agent({ connect: { rejectUnauthorized: false } }) } : undefined;
+  const { agent, insecure } = own ?? d;
   const m = mountPeer(env.host, env.dispatcher, s.peer, { key: `bare${Math.random().toString(16).slice(2, 8)}`, deadlineMs: s.deadlineMs });
   const key = m.key;
   const recordedKey = /^\/t\/([^/]+)\//.exec((recorded.transcript.find((e) => e.kind === 'http') as HttpEvent | undefined)?.path ?? '')?.[1];
@@ -116,14 +126,14 @@ async function bareReplay(env: RunEnv, s: Scenario, recorded: ScenarioResult, d:
   for (const e of recorded.transcript) {
     if (e.kind !== 'http') continue;
     const tls = e.listener === 'tls' || e.listener === 'mtls';
-    const once = fresh ? new Agent({ connect: tls ? d.connect : { rejectUnauthorized: false }, pipelining: 0 }) : undefined;
+    const once = fresh === true ? new Agent({ connect: tls ? d.connect : { rejectUnauthorized: false }, pipelining: 0 }) : undefined;
     const url = e.origin + (recordedKey ? e.path.replace(`/t/${recordedKey}/`, `/t/${key}/`) : e.path);
     try {
       const res = await request(url, {
         method: e.method as 'GET' | 'POST',
         dispatcher: once ?? (tls ? agent : insecure),
         headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
-        ...(e.rpc ? { body: JSON.stringify({ jsonrpc: '2.0', id: e.rpc.id, method: e.rpc.method, params: e.rpc.params }) } : {}),
+        ...(e.rpc ? { body: JSON.stringify({ jsonrpc: '2.0', id: e.rpc.id, method: e.rpc.wireMethod ?? e.rpc.method, params: e.rpc.params }) } : {}),
       });
       // An event stream the peer keeps open (a workflow that stays WORKING) never ends: drop it once answered.
       if (s.peer.runtime.staysWorking && String(res.headers['content-type'] ?? '').startsWith('text/event-stream')) res.body.destroy();
@@ -133,6 +143,7 @@ async function bareReplay(env: RunEnv, s: Scenario, recorded: ScenarioResult, d:
     }
     await once?.close();
   }
+  if (own) await Promise.all([own.agent.close(), own.insecure.close()]);
   const used = process.cpuUsage(cpu);
   const elapsed = performance.now() - started;
   m.end();
@@ -197,11 +208,48 @@ async function main() {
   console.log(
     `CPU per scenario       ${(harnessCpu / n).toFixed(1)} ms through the reference client (one lane); bare undici floor ${(bareCpu / n).toFixed(1)} ms with keep-alive, ${(freshCpu / n).toFixed(1)} ms with a new TLS handshake per request (client and peer in one process)`,
   );
+  const caseFloor = await caseFloors(env, d);
   await agent.close();
   await insecure.close();
   await closeEnv(env);
   await closeRunFolder(folder);
-  await propertyFigures(bareCpu / n, freshCpu / n);
+  await propertyFigures(bareCpu / n, freshCpu / n, caseFloor);
+}
+
+/** The case floor's figures, per generated case: the harness's CPU, the floor's, and the connections a case opened. */
+interface CaseFloor {
+  cases: number;
+  harnessCpu: number;
+  floorCpu: number;
+  connections: number;
+}
+
+/**
+ * The case floor: generated cases (seed 1, the first CASES_PER_FAMILY of each family) through the
+ * reference client on one lane, each then replayed by bare undici in this process over connections
+ * of its own (one per origin the case used, kept alive within the case, a TLS handshake each, the
+ * same certificates), as each case's client opens its own. CPU per case of each, and the connections.
+ */
+async function caseFloors(env: RunEnv, d: Dispatchers): Promise<CaseFloor> {
+  const CASES_PER_FAMILY = 40;
+  let harnessCpu = 0;
+  let floorCpu = 0;
+  let connections = 0;
+  let cases = 0;
+  for (const family of FAMILIES) {
+    for (const [i, c] of generateCases(family, 1, CASES_PER_FAMILY).entries()) {
+      const s = toScenario(family, c, caseId(family.id, 1, String(i)), env.hello);
+      if (!s) continue;
+      const cpu = process.cpuUsage();
+      const r = await executeScenario(s, env);
+      const used = process.cpuUsage(cpu);
+      harnessCpu += (used.user + used.system) / 1000;
+      floorCpu += (await bareReplay(env, s, r, d, 'per-case')).cpuMs;
+      connections += new Set(r.transcript.flatMap((e) => (e.kind === 'http' ? [e.origin] : []))).size;
+      cases++;
+    }
+  }
+  return { cases, harnessCpu: harnessCpu / cases, floorCpu: floorCpu / cases, connections: connections / cases };
 }
 
 /**
@@ -210,7 +258,7 @@ async function main() {
  * handshakes), and peak RSS with the report's rendering at 1,000 cases (and 10,000 with `--big`).
  * Each run is a child process of its own, so each peak RSS is that run's alone.
  */
-async function propertyFigures(floorCpu: number, freshFloorCpu: number): Promise<void> {
+async function propertyFigures(floorCpu: number, freshFloorCpu: number, caseFloor: CaseFloor): Promise<void> {
   /** One run of `cases` generated cases (rounded up to whole runs per family); lanes and workers as `properties` takes them by default unless given. */
   const one = (cases: number, lanes: number | 'default', workers: number | 'default' = 'default') => {
     const runs = Math.ceil(cases / FAMILIES.length);
@@ -244,7 +292,10 @@ async function propertyFigures(floorCpu: number, freshFloorCpu: number): Promise
   line(`1,000 cases, ${threads} threads`, k);
   const perCase = k.cpuMs / k.cases;
   console.log(
-    `CPU per case vs floor   ${perCase.toFixed(1)} ms per generated case (${threads} threads) = ${(perCase / floorCpu).toFixed(1)}× the keep-alive floor (${floorCpu.toFixed(1)} ms), ${(perCase / freshFloorCpu).toFixed(1)}× the fresh-handshake floor (${freshFloorCpu.toFixed(1)} ms)`,
+    `CPU per case vs floor   ${perCase.toFixed(1)} ms per generated case (${threads} threads) = ${(perCase / caseFloor.floorCpu).toFixed(1)}× the case floor (${caseFloor.floorCpu.toFixed(1)} ms), ${(perCase / floorCpu).toFixed(1)}× the keep-alive floor (${floorCpu.toFixed(1)} ms), ${(perCase / freshFloorCpu).toFixed(1)}× the fresh-handshake floor (${freshFloorCpu.toFixed(1)} ms)`,
+  );
+  console.log(
+    `case floor              ${caseFloor.floorCpu.toFixed(1)} ms of CPU per generated case: bare undici replaying each case's requests over ${caseFloor.connections.toFixed(2)} fresh connections per case (one per origin it used, kept alive within it), ${caseFloor.cases} cases at seed 1; the same cases through the reference client on one lane: ${caseFloor.harnessCpu.toFixed(1)} ms (${(caseFloor.harnessCpu / caseFloor.floorCpu).toFixed(2)}× the case floor)`,
   );
   if (process.argv.includes('--big')) {
     line(`10,000 cases, ${threads} threads`, one(10_000, 'default'));

@@ -52,10 +52,21 @@ describe('PUSH-AUTHENTICITY (§13.2 MUST)', () => {
   });
 
   it('a receiver that takes a forged end, acts on it and answers 500 is moved all the same: the status is recorded, not graded', async () => {
-    const r = await record('naive:trusts-any-push', 'push-auth/wrong-credentials-failed');
+    // On a loaded machine the client's poll can reach the peer while the forgery is still on its way
+    // (the harness lagged): the wire cannot then say which the client had last, and the check is
+    // INFORMATIONAL, not FAIL. The premise of this case is a run where it is FAIL: one that did not lag,
+    // looked for a few times.
+    let r = await record('naive:trusts-any-push', 'push-auth/wrong-credentials-failed');
+    for (let i = 0; i < 4 && checkOf(r, 'PUSH-AUTHENTICITY').verdict !== 'FAIL'; i++) {
+      expect(r.lag?.lagged, checkOf(r, 'PUSH-AUTHENTICITY').reason).toBe(true);
+      r = await record('naive:trusts-any-push', 'push-auth/wrong-credentials-failed');
+    }
+    const plain = checkOf(r, 'PUSH-AUTHENTICITY');
     const forged = attempts(r.transcript).find((a) => a.genuine === false)!;
     const refusedAfter = r.transcript.map((e) => (e === forged ? { ...forged, outcome: 'http-error' as const, status: 500 } : e));
-    expect(checkOf(regrade(r, refusedAfter), 'PUSH-AUTHENTICITY')).toMatchObject({ verdict: 'FAIL', level: 'MUST' });
+    // Whatever the interleaving, the receiver's answer changes nothing; where the run shows the act, FAIL at MUST.
+    expect(checkOf(regrade(r, refusedAfter), 'PUSH-AUTHENTICITY')).toMatchObject({ verdict: plain.verdict, level: plain.level });
+    if (!r.lag?.lagged) expect(plain).toMatchObject({ verdict: 'FAIL', level: 'MUST' });
   });
 
   it('forgeries of two kinds reached the receiver: the wire cannot tell which moved the client, so the weaker duty grades it (SHOULD), and says so', async () => {

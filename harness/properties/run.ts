@@ -203,7 +203,7 @@ interface FamilyRun {
 }
 
 /** A case as the scenario the client runs: labelled for this client's profile; undefined where a fixed profile cannot run it. */
-function toScenario(family: Family, c: GeneratedCase, id: string, hello: Hello): Scenario | undefined {
+export function toScenario(family: Family, c: GeneratedCase, id: string, hello: Hello): Scenario | undefined {
   if (hello.profile && unmetConstraint(hello.profile, c.profileConstraints)) return undefined;
   // A signed case stays v1.0, which a v0.3-only client does not speak: not run, as `run` lists such scenarios.
   if (!dialectsOf(hello).includes(c.dialect ?? 'a2a-v1')) return undefined;
