@@ -142,6 +142,15 @@ describe('a failure met while the harness lagged is confirmed on a drained lane'
     expect(runs).toBe(MAX_ATTEMPTS - 1);
     expect(r.attempts).toHaveLength(MAX_ATTEMPTS - 1);
   });
+  it('a verdict that turns on two events the wire cannot order (basis order), met while the harness lagged, is sampled again whatever it was: the second is reported', async () => {
+    const r = await confirm(result('INFORMATIONAL', true, 'order'), async () => result('FAIL', false, 'duty'));
+    expect(r.verdict).toBe('FAIL');
+    expect(r.attempts).toEqual([expect.objectContaining({ verdict: 'INFORMATIONAL' })]);
+    // Not lagged: the wire's order is what it is, and the verdict stands.
+    let runs = 0;
+    expect((await confirm(result('INFORMATIONAL', false, 'order'), async () => (runs++, result('FAIL', false)))).verdict).toBe('INFORMATIONAL');
+    expect(runs).toBe(0);
+  });
   it('a failure while the harness was under its thresholds, a pass while it lagged, or a failure that does not rest on time, is not run again', async () => {
     let runs = 0;
     const again = async () => (runs++, result('PASS', false));

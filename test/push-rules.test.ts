@@ -69,6 +69,21 @@ describe('PUSH-AUTHENTICITY (§13.2 MUST)', () => {
     if (!r.lag?.lagged) expect(plain).toMatchObject({ verdict: 'FAIL', level: 'MUST' });
   });
 
+  it('a poll answered while the forgery was on its way crossed it: INFORMATIONAL at basis order (a lagged run is sampled again); a poll after the forgery was answered: INFORMATIONAL, not binding', async () => {
+    let r = await record('naive:trusts-any-push', 'push-auth/wrong-credentials-failed');
+    for (let i = 0; i < 4 && r.lag?.lagged; i++) r = await record('naive:trusts-any-push', 'push-auth/wrong-credentials-failed');
+    const forged = attempts(r.transcript).find((a) => a.genuine === false)!;
+    const decision = r.transcript.find((e) => e.kind === 'decision')!;
+    const poll = r.transcript.filter((e): e is HttpEvent => e.kind === 'http' && e.rpc?.method === 'GetTask' && e.seq < decision.seq).at(-1)!;
+    // The forgery's connection up just before the poll arrived, its answer after: the two crossed.
+    const crossedAt = r.transcript.map((e) => (e === forged ? { ...forged, openT: poll.t - 1, sentT: poll.t - 2, t: Math.max(forged.t, poll.t + 1) } : e));
+    expect(checkOf(regrade(r, crossedAt), 'PUSH-AUTHENTICITY')).toMatchObject({ verdict: 'INFORMATIONAL', basis: 'order' });
+    expect(checkOf(regrade(r, crossedAt), 'PUSH-AUTHENTICITY').reason).toContain('while the forgery was still on its way');
+    // The forgery answered before the poll arrived: genuine word came after it, plainly.
+    const before = r.transcript.map((e) => (e === forged ? { ...forged, openT: poll.t - 3, sentT: poll.t - 4, t: poll.t - 1 } : e));
+    expect(checkOf(regrade(r, before), 'PUSH-AUTHENTICITY')).toMatchObject({ verdict: 'INFORMATIONAL', basis: 'not-binding' });
+  });
+
   it('forgeries of two kinds reached the receiver: the wire cannot tell which moved the client, so the weaker duty grades it (SHOULD), and says so', async () => {
     const r = await record('naive:trusts-any-push', 'push-auth/no-credentials-completed');
     const forged = attempts(r.transcript).find((a) => a.genuine === false)!;

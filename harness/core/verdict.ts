@@ -47,7 +47,9 @@ export const absentEvidence = (source: 'wire' | 'ledger', fact: string): Evidenc
  * - `met`: the rule's duty was met; `not-binding`: the rule does not bind here;
  * - `unsupported`: the client declined the task class; `harness`: the harness failed;
  * - `protocol`: the client's channel (warnings that cost nothing);
- * - `assertion`: a scenario author's own assertion missed (`VENDOR:<id>`, docs/scenarios.md).
+ * - `assertion`: a scenario author's own assertion missed (`VENDOR:<id>`, docs/scenarios.md);
+ * - `order`: the verdict turns on the order of two events the wire cannot order (a poll answered while
+ *   a forged delivery was on its way): a lagged run is run again on a drained lane (confirm.ts).
  */
 export const BASES = [
   'harm',
@@ -66,6 +68,7 @@ export const BASES = [
   'harness',
   'protocol',
   'assertion',
+  'order',
 ] as const;
 export type Basis = (typeof BASES)[number];
 

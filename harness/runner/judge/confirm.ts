@@ -3,7 +3,9 @@
  * A TIMEOUT, or a FAIL or NON_STRICT that rests on time (restsOnTime), that a run got while the harness lagged
  * (lag.ts) is run again on a drained lane,
  * where nothing else of the harness's runs: a failure that does not come back there is not graded as
- * the client's; one that does is, whatever the load. Every attempt is kept (`attempts`) with its
+ * the client's; one that does is, whatever the load. So is a run whose verdict turns on two events the
+ * wire cannot order (basis `order`) that crossed while the harness lagged, whatever its verdict: the
+ * second sample is reported. Every attempt is kept (`attempts`) with its
  * verdict and the lag it met, and the report shows them.
  */
 import { checkBehind, type Attempt, type ScenarioResult } from '../../core/results.js';
@@ -64,10 +66,17 @@ export const starved = (r: Pick<ScenarioResult, 'lag'>) =>
  * on time, or of any kind where the harness owed the run most of its time.
  */
 export function needsConfirmation(r: ScenarioResult, failing: (r: ScenarioResult) => boolean = isFailure): boolean {
+  if (r.lag?.lagged !== true || r.outcome.kind === 'unsupported' || r.outcome.kind === 'error') return false;
+  // Two events the verdict turns on crossed while the harness lagged (basis `order`): whatever the verdict, a
+  // second sample on a drained lane, where they need not cross, is the one reported (a lenient verdict is a flake too).
+  if (crossed(r)) return true;
   // A starved run's NON_STRICT is confirmed only where it rests on time: a duty missed on a request is the wire's however slow the run.
   const timed = restsOnTime(r) || (starved(r) && r.verdict !== 'NON_STRICT');
-  return failing(r) && r.lag?.lagged === true && timed && r.outcome.kind !== 'unsupported' && r.outcome.kind !== 'error';
+  return failing(r) && timed;
 }
+
+/** Whether a check's verdict turns on two events the wire cannot order (basis `order`). */
+const crossed = (r: Pick<ScenarioResult, 'checks'>) => r.checks.some((c) => c.basis === 'order');
 
 function attemptOf(r: ScenarioResult): Attempt {
   const c = checkBehind(r);

@@ -15,7 +15,18 @@ import { upFrontMissFails, weakest } from '../../../sources.js';
 import { verdict, wireEvidence } from '../../../verdict.js';
 import { pushRegistrations } from '../../evidence.js';
 import { binds, informational, met, notBinding, type RuleOf } from '../../rule.js';
-import { answered, AUTHENTICITY, CREDENTIALS_FROM_CONFIG, decidedOn, forged, movedBy, spoofsSender, TASK_ID_SHOULD, noOutcome } from './push-shared.js';
+import {
+  answered,
+  AUTHENTICITY,
+  CREDENTIALS_FROM_CONFIG,
+  decidedOn,
+  forged,
+  movedBy,
+  spoofsSender,
+  TASK_ID_SHOULD,
+  noOutcome,
+  untiedVerdict,
+} from './push-shared.js';
 
 export const PUSH_AUTHENTICITY: RuleOf<'PUSH-AUTHENTICITY'> = {
   id: 'PUSH-AUTHENTICITY',
@@ -84,8 +95,8 @@ export const PUSH_AUTHENTICITY: RuleOf<'PUSH-AUTHENTICITY'> = {
     if (none) return informational(none);
     const moved = movedBy(x, spoofsSender);
     if (moved && 'untied' in moved)
-      return informational(
-        moved.untied,
+      return untiedVerdict(
+        moved,
         spoofs.map((a) => wireEvidence(a.seq, `forged push (${a.forgery}) of ${a.state}, ${answered(a)}`)),
       );
     if (moved) {

@@ -8,7 +8,8 @@
 import type { Source } from '../../../sources.js';
 import type { DecisionEvent, PushAttemptEvent } from '../../../transcript.js';
 import { isTerminal } from '../../../transcript.js';
-import { ledgerEvidence, wireEvidence, type EvidenceRef } from '../../../verdict.js';
+import { ledgerEvidence, verdict, wireEvidence, type EvidenceRef } from '../../../verdict.js';
+import { informational } from '../../rule.js';
 import type { GradeInput } from '../../evidence.js';
 import { decisionOf, failed, pushAttempts, stateAt } from '../../evidence.js';
 import { alarms, cancelsOnAlarms, ownCancel, reachableAt, reached, secondTasks, wordsOf } from '../../knowledge.js';
@@ -129,7 +130,10 @@ export function endKnown(x: GradeInput, taskId: string, d: DecisionEvent): { seq
 export function movedBy(
   x: GradeInput,
   mineOf: (forgery: string | undefined) => boolean,
-): { mine: PushAttemptEvent[]; others: PushAttemptEvent[]; task: string; evidence: EvidenceRef[]; reason: string } | { untied: string } | undefined {
+):
+  | { mine: PushAttemptEvent[]; others: PushAttemptEvent[]; task: string; evidence: EvidenceRef[]; reason: string }
+  | { untied: string; crossed?: boolean }
+  | undefined {
   const list = (as: PushAttemptEvent[]) => as.map((a) => `#${a.seq} (${a.forgery}: ${a.state}, ${answered(a)})`).join(', ');
   const forgeries = pushAttempts(x).filter((a) => a.genuine === false && reached(a));
   // An act: the wire ties it to the forgery it followed.
@@ -179,10 +183,17 @@ export function movedBy(
       return {
         untied: `the receiver refused every forged end (${list(mine)}); the client then reported about task ${t.id} with no word of its end, for a reason the wire does not tie to a forgery: WIRE-DEADLINE and WIRE-NO-ORPHANS grade the stop`,
       };
-    if (since.length > 0)
+    if (since.length > 0) {
+      // Every such word reached the peer while the forgery was still on its way (after its connection was
+      // up, before its answer): the wire cannot order the two, and a loaded harness makes them cross.
+      const crossed = since.every((w) => w.t <= lastTaken!.t);
       return {
-        untied: `genuine word of task ${t.id} came after the forgery ${list([lastTaken!])} (#${since[0]!.seq}: ${since[0]!.fact}), and the client still reported with no word of its end: it stopped following for a reason the wire does not tie to the forgery; WIRE-DEADLINE and WIRE-NO-ORPHANS grade the stop`,
+        untied: `genuine word of task ${t.id} came after the forgery ${list([lastTaken!])} (#${since[0]!.seq}: ${since[0]!.fact})${
+          crossed ? ', while the forgery was still on its way: the wire cannot order the two' : ''
+        }, and the client still reported with no word of its end: it stopped following for a reason the wire does not tie to the forgery; WIRE-DEADLINE and WIRE-NO-ORPHANS grade the stop`,
+        ...(crossed ? { crossed } : {}),
       };
+    }
     const real = isTerminal(at)
       ? `the task had ended ${at}, but no answer, stream event or genuine push had told the client so`
       : `the ledger had the task ${at ?? 'unminted'} then`;
@@ -227,4 +238,13 @@ export function noOutcome(x: GradeInput): string | undefined {
   if (d && d !== 'proceeded' && d !== 'downgraded')
     return `the client reported ${d}: no outcome a delivery could have decided (the cross-cutting rules grade that)`;
   return undefined;
+}
+
+/**
+ * The INFORMATIONAL of a report the wire does not tie to a forgery: at basis `order` where a genuine
+ * word and the forgery crossed (a lagged run is then run again on a drained lane, confirm.ts), else
+ * as any check that does not bind.
+ */
+export function untiedVerdict(moved: { untied: string; crossed?: boolean }, evidence: EvidenceRef[]) {
+  return moved.crossed ? verdict('INFORMATIONAL', moved.untied, evidence, { basis: 'order' }) : informational(moved.untied, evidence);
 }

@@ -12,7 +12,18 @@ import { upFrontMissFails, weakest } from '../../../sources.js';
 import { verdict, wireEvidence } from '../../../verdict.js';
 import { pushRegistrations } from '../../evidence.js';
 import { binds, informational, met, notBinding, type RuleOf } from '../../rule.js';
-import { answered, CREDENTIALS_FROM_CONFIG, decidedOn, forged, movedBy, namesOtherTask, TASK_ID_MUST, TASK_ID_SHOULD, noOutcome } from './push-shared.js';
+import {
+  answered,
+  CREDENTIALS_FROM_CONFIG,
+  decidedOn,
+  forged,
+  movedBy,
+  namesOtherTask,
+  TASK_ID_MUST,
+  TASK_ID_SHOULD,
+  noOutcome,
+  untiedVerdict,
+} from './push-shared.js';
 
 /** The task a delivery names, as the reason says it (a run's ids change from run to run). */
 const named = (a: { forgery?: string }) => (a.forgery?.includes('task:foreign') ? 'a task the client never created' : 'another task of the client’s');
@@ -66,8 +77,8 @@ export const PUSH_TASK_MATCH: RuleOf<'PUSH-TASK-MATCH'> = {
     if (none) return informational(none);
     const moved = movedBy(x, namesOtherTask);
     if (moved && 'untied' in moved)
-      return informational(
-        moved.untied,
+      return untiedVerdict(
+        moved,
         others.map((a) => wireEvidence(a.seq, `push naming task ${a.taskId} (${a.forgery}), ${answered(a)}`)),
       );
     if (moved) {
