@@ -14,7 +14,7 @@ import { http, HttpResponse, type RequestHandler } from 'msw';
 import { DROP_HEADER, type HttpEvent } from '../harness/core/transcript.js';
 import type { PeerRunContext, RecordRequest } from './runtime/context.js';
 import { A2AError, HttpRefusal } from './runtime/errors.js';
-import { atOrBelow, eventOf, isObj } from './runtime/event.js';
+import { atOrBelow, eventOf, exactly, isObj } from './runtime/event.js';
 import type { Runtime } from './runtime/operations.js';
 import { recordCall } from './runtime/record.js';
 import { eventStream } from './runtime/stream.js';
@@ -226,5 +226,5 @@ export function endpoint(ctx: PeerRunContext, url: string, wire: Wire, runtime: 
     }
     return res;
   };
-  return wire.routes === 'exact' ? http.post(url, handle) : http.all(atOrBelow(url), handle);
+  return wire.routes === 'exact' ? http.post(exactly(url), handle) : http.all(atOrBelow(url), handle);
 }

@@ -21,7 +21,7 @@ import { http, HttpResponse, type RequestHandler } from 'msw';
 import type { PeerRuntime } from '../../harness/core/scenario.js';
 import type { ClientCredentials } from '../../harness/core/vocabulary/types.js';
 import type { PeerParts, PeerRunContext, RecordRequest } from './context.js';
-import { atOrBelow, eventOf } from './event.js';
+import { atOrBelow, eventOf, exactly } from './event.js';
 
 /** Where the token endpoint lives under a run's base URL on the RPC listener. */
 export const TOKEN_PATH = '/oauth/token';
@@ -67,7 +67,7 @@ type Auth = NonNullable<PeerRuntime['auth']>;
 
 /** The OAuth 2.0 token endpoint (RFC 6749 §4.4): a Bearer token for the run's client, noted with the digest its Authorization will have. */
 function tokenEndpoint(auth: Auth, ctx: PeerRunContext, credentials: ClientCredentials, issued: Map<string, number>): RequestHandler {
-  return http.post(credentials.tokenUrl, async ({ request }) => {
+  return http.post(exactly(credentials.tokenUrl), async ({ request }) => {
     const ev = eventOf(ctx, request);
     const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
     const form = new URLSearchParams(type === 'application/x-www-form-urlencoded' ? (await request.text()).slice(0, 8192) : '');
@@ -137,7 +137,7 @@ function challenge(
       return unauthorized(`Bearer realm="${REALM}", error="invalid_token", error_description="the access token expired"`, 'an expired token');
     return undefined; // a live token: on to the interface's endpoint
   };
-  return routes === 'below' ? http.all(atOrBelow(rpcUrl), gate) : http.post(rpcUrl, gate);
+  return routes === 'below' ? http.all(atOrBelow(rpcUrl), gate) : http.post(exactly(rpcUrl), gate);
 }
 
 /** The parts, and the credentials the runner hands the client for this run. */

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { http, HttpResponse, type RequestHandler } from 'msw';
 import type { PeerRunContext } from './context.js';
-import { eventOf } from './event.js';
+import { eventOf, exactly } from './event.js';
 
 export function cardHandler(ctx: PeerRunContext, cardUrl: string, card: Record<string, unknown>): RequestHandler {
   // Pretty-printed: the report shows the card as these very bytes (its view is JSON.stringify(card, null, 2)).
@@ -14,7 +14,7 @@ export function cardHandler(ctx: PeerRunContext, cardUrl: string, card: Record<s
   const digest = createHash('sha256').update(body).digest('hex');
   const etag = `"${digest.slice(0, 32)}"`;
   // GET and HEAD (RFC 9110 §9.1: a server that answers GET MUST answer HEAD, with the same header fields and no content).
-  return http.all(cardUrl, ({ request }) => {
+  return http.all(exactly(cardUrl), ({ request }) => {
     if (request.method !== 'GET' && request.method !== 'HEAD')
       return new HttpResponse(`${request.method} is not allowed on the Agent Card`, {
         status: 405,

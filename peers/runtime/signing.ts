@@ -13,7 +13,7 @@ import { http, HttpResponse } from 'msw';
 import { cardSigningPayload } from '../../harness/core/card-canonical.js';
 import { JWKS_PATH, type CardSigning, type ListenerKind } from '../../harness/core/scenario.js';
 import type { PeerParts, PeerRunContext } from './context.js';
-import { eventOf } from './event.js';
+import { eventOf, exactly } from './event.js';
 
 export interface SigningKey {
   kid: string;
@@ -142,7 +142,7 @@ export function signedCardParts(o: SignedCardOptions): PeerParts {
     origins: (ctx) => {
       let refused = 0;
       return [
-        http.get(jwksUrl(ctx, o.jwksOn), ({ request }) => {
+        http.get(exactly(jwksUrl(ctx, o.jwksOn)), ({ request }) => {
           if (refused < (o.busy ?? 0)) {
             refused++;
             const ev = eventOf(ctx, request);
@@ -225,7 +225,10 @@ export function signingParts(signing: CardSigning, ctx: PeerRunContext, cardList
     ],
     origins: (c, card) => [
       ...signedCardParts({ key: published, published: vendorKeys, jwksOn: 'vendor-b', jku: false }).origins!(c, card),
-      http.get(jwksUrl(c, cardListener), () => new HttpResponse(JSON.stringify(jwksOf([own])), { headers: { 'content-type': 'application/jwk-set+json' } })),
+      http.get(
+        exactly(jwksUrl(c, cardListener)),
+        () => new HttpResponse(JSON.stringify(jwksOf([own])), { headers: { 'content-type': 'application/jwk-set+json' } }),
+      ),
     ],
   };
 }
