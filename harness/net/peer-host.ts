@@ -4,15 +4,15 @@
  * included; client certificates; every request) into the transcript of the scenario run the
  * request belongs to. A request is attributed by its path prefix `/t/<run>/`, a handshake to the
  * run active on this host: a host serves one run at a time (each lane of a run has its own host).
- * Where the lane's client runs in processes of its own (`owner`), a connection counts only when
- * one of them holds its other end: another lane's client scanning these ports is not this run's.
+ * Where the lane's client runs in processes of its own, the runner hands the host a filter
+ * (`foreign`, built on the adapters' process lookup) and a connection counts only when one of those
+ * processes holds its other end: another lane's client scanning these ports is not this run's.
  */
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server as TlsServer, TLSSocket } from 'node:tls';
 import type { AddressInfo, Socket } from 'node:net';
-import { connectionFrom } from '../adapters/process-group.js';
 import { getResponse, type RequestHandler } from 'msw';
 import type { CardSigners } from '../core/scenario.js';
 import { listenerLeaf, type Pki } from '../pki/index.js';
@@ -40,6 +40,9 @@ interface Listener {
   origin: string;
 }
 
+/** Whether a connection (the client's port, this listener's port) came from a process other than the lane's client's. */
+export type ForeignConnection = (remotePort: number, localPort: number) => boolean;
+
 export class PeerHost {
   private readonly runs = new Map<string, RunSlot>();
   /** The run each TLS connection's handshake (or latest use) is on record in. */
@@ -54,7 +57,7 @@ export class PeerHost {
   /** Every connection open on the host's listeners (its gRPC listeners' too), destroyed when the host closes. */
   private readonly sockets = new Set<Socket>();
   /** Connections whose other end is not the lane's client (by raw socket): recorded in no run. */
-  private readonly foreign = new WeakSet<object>();
+  private readonly foreignSockets = new WeakSet<object>();
   /** Connections made by a process not the lane's client, counted. */
   foreignConnections = 0;
   /** The HTTP/2 gRPC listeners (./grpc-host.ts), one per TLS kind an RPC listener can be. */
@@ -64,12 +67,12 @@ export class PeerHost {
 
   private constructor(
     private readonly pki: Pki,
-    private readonly owner?: () => number[],
+    private readonly foreign?: ForeignConnection,
   ) {}
 
   /** Whether a TLS socket's connection came from another process than the lane's client. */
   private isForeign(socket: TLSSocket): boolean {
-    return this.foreign.has((socket as unknown as { _parent?: object })._parent ?? socket);
+    return this.foreignSockets.has((socket as unknown as { _parent?: object })._parent ?? socket);
   }
 
   /** The run active when each connection was accepted (by its TCP socket). */
@@ -87,11 +90,11 @@ export class PeerHost {
   }
 
   /**
-   * Starts one listener of every kind on 127.0.0.1:0. `owner`: the process groups of the lane's
-   * client, where it runs in processes of its own (ClientAdapter.processes).
+   * Starts one listener of every kind on 127.0.0.1:0. `foreign`: where the lane's client runs in
+   * processes of its own, whether a connection came from another process (the runner builds it).
    */
-  static async start(pki: Pki, owner?: () => number[]): Promise<PeerHost> {
-    const host = new PeerHost(pki, owner);
+  static async start(pki: Pki, foreign?: ForeignConnection): Promise<PeerHost> {
+    const host = new PeerHost(pki, foreign);
     host.signers = { published: pki.cardSigner, expired: pki.cardSignerExpired, notYetValid: pki.cardSignerFuture };
     await Promise.all(
       LISTENER_KINDS.map(async (kind) => {
@@ -158,9 +161,8 @@ export class PeerHost {
       this.acceptedIn.set(raw, this.active);
       raw.once('close', () => this.sockets.delete(raw));
       // Decided now, while the client end is open (a client that refuses the certificate closes it at once).
-      const leaders = this.owner?.();
-      if (leaders && raw.remotePort && connectionFrom(leaders, raw.remotePort, raw.localPort!) === false) {
-        this.foreign.add(raw);
+      if (this.foreign && raw.remotePort && this.foreign(raw.remotePort, raw.localPort!)) {
+        this.foreignSockets.add(raw);
         this.foreignConnections++;
       }
     });

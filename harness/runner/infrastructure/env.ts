@@ -4,7 +4,8 @@
  */
 import type { ClientAdapter } from '../../adapters/contract.js';
 import type { Hello } from '../../core/vocabulary/types.js';
-import { PeerHost } from '../../net/peer-host.js';
+import { PeerHost, type ForeignConnection } from '../../net/peer-host.js';
+import { connectionFrom } from '../../adapters/process-group.js';
 import { ANSWER_MS, PushDispatcher } from '../../net/push-dispatcher.js';
 import { CLIENT_KEYS, makePki, pkiPaths, readPki, writePki, type Pki, type PkiFiles } from '../../pki/index.js';
 
@@ -49,10 +50,10 @@ export async function clientPki(dir: string): Promise<{ files: PkiFiles; pems: P
   return { files: await writePki(pems, dir, CLIENT_KEYS), pems };
 }
 
-/** Starts the listeners on the PKI in `pkiDir`; `owner` names the process groups their connections are credited to. */
-export async function openListeners(pkiDir: string, owner?: () => number[]): Promise<Listeners> {
+/** Starts the listeners on the PKI in `pkiDir` (`serve`: every connection is credited). */
+export async function openListeners(pkiDir: string): Promise<Listeners> {
   const pems = await readPki(pkiDir);
-  return { host: await PeerHost.start(pems, owner), dispatcher: new PushDispatcher(pems), pki: pkiPaths(pkiDir), pems };
+  return { host: await PeerHost.start(pems), dispatcher: new PushDispatcher(pems), pki: pkiPaths(pkiDir), pems };
 }
 
 /** How long one part of a teardown may take before the run goes on without it (a part that hangs must not hold the report). */
@@ -86,7 +87,12 @@ export async function openEnv(o: EnvOptions): Promise<RunEnv> {
 }
 
 /** The process groups a lane's listeners credit connections to: a client in processes of its own (ClientAdapter.processes). */
-const ownerOf = (client: ClientAdapter): (() => number[]) | undefined => (client.processes ? () => client.processes!() : undefined);
+/**
+ * Where a client runs in processes of its own, the host's filter: a connection is foreign when /proc
+ * shows it held by none of the client's process groups (undefined, where /proc cannot tell: not foreign).
+ */
+const ownerOf = (client: ClientAdapter): ForeignConnection | undefined =>
+  client.processes ? (from, to) => connectionFrom(client.processes!(), from, to) === false : undefined;
 
 /** Fresh listeners for the next run, after a client that would not stop (its connections must land in no other run's transcript). */
 export async function restartHost(env: RunEnv): Promise<void> {
