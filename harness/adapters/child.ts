@@ -64,7 +64,8 @@ export class Child {
   constructor(o: SubprocessOptions) {
     this.gone = new Promise((resolve) => (this.markGone = resolve));
     // Its own process group: the shell that runs the command and everything it starts die together.
-    const env = { ...clientEnvironment(o.env ?? process.env), ...(o.runDir ? { [RUN_MARK]: o.runDir } : {}) };
+    // A run's client carries the run's mark, and the run's folder is its temp folder: what it writes there goes with the run.
+    const env = { ...clientEnvironment(o.env ?? process.env), ...(o.runDir ? { [RUN_MARK]: o.runDir, TMPDIR: o.runDir } : {}) };
     // A run's client waits, in the shell that carries the run's mark, for one line on stdin before its
     // command starts: that line is written only once the group is registered. A client that clears its
     // environment can then never be unmarked and unregistered at once, even when the process that

@@ -1,6 +1,6 @@
 /**
  * The mutation check of the property families (issue 13), shared by the test files that split it
- * (one conformance run per process at a time: three files run on three test workers at once).
+ * (three files, so three test workers share it).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

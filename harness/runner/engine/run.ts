@@ -22,7 +22,6 @@ import { errorResult, runRounds } from './rounds.js';
 import { creditDialect, needsControl } from './dialect.js';
 import { runControl } from './control.js';
 import { closeRunFolder, openRunFolder, type RunFolder } from '../infrastructure/workspace.js';
-import { RUN_MARK } from '../../adapters/process-group.js';
 import { ClientFault, RunInterrupted, UsageError } from '../../faults.js';
 import { tellOver } from '../../core/card-binding.js';
 import { RULESET_VERSION } from '../../core/oracle/rules.js';
@@ -72,9 +71,6 @@ export interface RunOptions extends ClientChoice {
 
 const interrupted = (signal: AbortSignal) => new RunInterrupted(`interrupted (${String(signal.reason ?? 'aborted')})`);
 
-/** One run per process at a time: a run sets TMPDIR and its mark in this process's environment. */
-let active = false;
-
 export async function runConformance(o: RunOptions): Promise<RunResults> {
   const catalogue = o.catalogue ?? (await loadCatalogue(o.files));
   return inRunFolder(o.signal, (folder) => runIn(folder, catalogue, o));
@@ -85,18 +81,10 @@ export async function runConformance(o: RunOptions): Promise<RunResults> {
  * removed on every exit path; an abort of `signal` settles it at once with RunInterrupted.
  */
 export async function inRunFolder<T>(signal: AbortSignal | undefined, work: (folder: RunFolder) => Promise<T>): Promise<T> {
-  if (active) throw new Error('[harness] one conformance run per process at a time (a run sets TMPDIR and its mark in the environment)');
-  active = true;
-  const folder = await openRunFolder('run').catch((err: unknown) => {
-    active = false;
-    throw err;
-  });
-  // What the run starts (the client and what it starts) inherits the run's mark (after a SIGKILL of
-  // this process the next run finds them) and the run's folder as its temp folder: whatever a client
-  // writes to its temp folder goes with the run.
-  const before = { mark: process.env[RUN_MARK], tmp: process.env.TMPDIR };
-  process.env[RUN_MARK] = folder.dir;
-  process.env.TMPDIR = folder.dir;
+  // Nothing of the process changes: what the run starts (the client and what it starts) is handed the
+  // run's mark (after a SIGKILL of this process the next run finds them) and the run's folder as its
+  // temp folder (harness/adapters/child.ts), so runs in one process stand apart.
+  const folder = await openRunFolder('run');
   try {
     // An abort settles the run at once; the finally below kills its processes and removes its folder.
     const aborted = new Promise<never>((_, reject) => {
@@ -108,10 +96,7 @@ export async function inRunFolder<T>(signal: AbortSignal | undefined, work: (fol
     if (signal?.aborted) throw interrupted(signal);
     return results;
   } finally {
-    restoreEnv(RUN_MARK, before.mark);
-    restoreEnv('TMPDIR', before.tmp);
     await closeRunFolder(folder);
-    active = false;
   }
 }
 
@@ -280,9 +265,4 @@ export async function creditRun(
 ): Promise<{ ordered: ScenarioResult[]; control?: ControlRecord[] }> {
   const ran = needsControl(raw) && !signal?.aborted ? await control() : undefined;
   return { ordered: creditDialect(raw, ran?.find((c) => c.spoke) ?? ran?.at(-1)), ...(ran ? { control: ran } : {}) };
-}
-
-function restoreEnv(name: string, value: string | undefined): void {
-  if (value === undefined) delete process.env[name];
-  else process.env[name] = value;
 }

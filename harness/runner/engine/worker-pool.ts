@@ -142,7 +142,7 @@ export async function openWorkerPool(o: WorkerPoolOptions): Promise<LanePool> {
       env: o.env,
       choice: o.choice,
       thresholds: { ...thresholds },
-      environment: { [RUN_MARK]: process.env[RUN_MARK], TMPDIR: process.env.TMPDIR },
+      environment: o.choice.runDir ? { [RUN_MARK]: o.choice.runDir, TMPDIR: o.choice.runDir } : {},
     });
     const lane: Lane = { worker, size: 0, inFlight: 0, pending: new Map(), closed: Promise.resolve(undefined) };
     let opened!: (size: number) => void;
