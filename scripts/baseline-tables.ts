@@ -43,7 +43,8 @@ function plainExitCode(b: Expectations): number {
   return graded === 0 || b.entries.some((e) => unexpectedWhy(e.verdict, { strict: false })) ? 1 : 0;
 }
 
-const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+/** A table cell: its pipes escaped, on one line, and its angle brackets as entities (a renderer takes `<port>` for a tag and drops it). */
+const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const GLUE = / \(the glue's: (.*)\)$/;
 
 /** A client's per-scenario table: its header line (counts, what was not run and why), then a row per scenario. */

@@ -17,6 +17,12 @@ describe('statusLine', () => {
     expect(out).toEqual([cut]);
     s.write('✓ negotiation 100 case(s)\n');
     expect(out.slice(1)).toEqual(['\r\x1b[K✓ negotiation 100 case(s)\n', cut]);
+    // Part of a line: written over the status, which waits for the next set rather than erase it.
+    s.write('partial ');
+    expect(out.at(-1)).toBe('\r\x1b[Kpartial ');
+    s.write('rest\n');
+    expect(out.at(-1)).toBe('rest\n');
+    s.set('again');
     s.clear();
     expect(out.at(-1)).toBe('\r\x1b[K');
     s.write('done\n');

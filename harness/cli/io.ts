@@ -53,7 +53,9 @@ export function statusLine(stream: Pick<NodeJS.WriteStream, 'write' | 'isTTY' | 
         return;
       }
       stream.write(`\r\x1b[K${printable(text)}`);
+      // A whole line: the status goes back under it. Part of one: the status waits for the next set.
       if (text.endsWith('\n')) draw();
+      else shown = '';
     },
   };
 }

@@ -73,6 +73,7 @@ export async function propertiesCommand(c: PropertiesCommand): Promise<RunResult
     const now = Date.now();
     if (!began.has(family)) began.set(family, now);
     const left = () => secs(((now - began.get(family)!) / done) * (total - done));
+    if (failing) c.status?.line.clear();
     if (failing) c.err(printable(`  ${family}: the case at path ${pc.path} failed (${pc.verdict}, ${pc.rule}, story ${pc.story}); shrinking…\n`));
     else if (c.status?.line.live) {
       // On a terminal: one line, redrawn at most five times a second.

@@ -179,11 +179,13 @@ async function matrixAction(opts: MatrixOpts): Promise<void> {
   const stop = interruptible((l) => printErr(l + '\n'), 'the matrix');
   const runs: RunResults[] = [];
   const status = errStatus();
+  let current = '';
   try {
     printErr(
       `a2a-conformance matrix: ${choices.length} client(s), ${filterCatalogue(catalogue, opts.rule, opts.dialect, pick).length} scenario(s) each (at most)${opts.properties ? `, property families at seed ${seed}` : ''}\n`,
     );
     for (const c of choices) {
+      current = c.label;
       const who = 'client' in c ? { client: c.client } : { clientCmd: c.clientCmd };
       const t0 = Date.now();
       let tick = t0;
@@ -204,9 +206,12 @@ async function matrixAction(opts: MatrixOpts): Promise<void> {
           const now = Date.now();
           const left = n > 0 ? ` · about ${secs(((now - t0) / n) * (total - n))} left` : '';
           if (status.live) {
-            if (now - tick > 200 || n === total) status.set(`  ${c.label}: ${n}/${total} scenarios${left}`);
-          } else if (now - tick > 10_000) printErr(`  ${c.label}: ${n}/${total} scenarios${left}\n`);
-          else return;
+            if (now - tick <= 200 && n !== total) return;
+            status.set(`  ${c.label}: ${n}/${total} scenarios${left}`);
+          } else {
+            if (now - tick <= 10_000) return;
+            printErr(`  ${c.label}: ${n}/${total} scenarios${left}\n`);
+          }
           tick = now;
         },
         deadlineMultiplier: opts.deadlineMultiplier,
@@ -253,6 +258,9 @@ async function matrixAction(opts: MatrixOpts): Promise<void> {
     status.clear();
     stop.dispose();
     if (err instanceof RunInterrupted || err instanceof Stopped || stop.received) throw new Stopped(stop.received ?? 'SIGINT');
+    // A client's own refusal (a --binding its hello does not declare): said with its name; the matrix writes nothing.
+    if (err instanceof UsageError && current && !err.message.startsWith(current))
+      throw new UsageError(`${current}: ${err.message} (the matrix stops at the first client that cannot run the selection)`);
     throw err;
   }
   await writeMatrix(runs, opts.out, stop, [], opts.requirements);

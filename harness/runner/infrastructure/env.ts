@@ -72,7 +72,7 @@ export async function closeListeners(l: Listeners): Promise<void> {
 
 export async function openEnv(o: EnvOptions): Promise<RunEnv> {
   const pki = o.pems ?? (await readPki(o.pkiDir));
-  const [host, hello] = await Promise.all([PeerHost.start(pki, ownerOf(o.client)), o.hello ?? o.client.hello()]);
+  const [host, hello] = await Promise.all([PeerHost.start(pki, foreignTo(o.client)), o.hello ?? o.client.hello()]);
   return {
     host,
     // A receiver's time to answer a delivery scales like every deadline of the run.
@@ -86,18 +86,17 @@ export async function openEnv(o: EnvOptions): Promise<RunEnv> {
   };
 }
 
-/** The process groups a lane's listeners credit connections to: a client in processes of its own (ClientAdapter.processes). */
 /**
- * Where a client runs in processes of its own, the host's filter: a connection is foreign when /proc
+ * Where a client runs in processes of its own (ClientAdapter.processes), the host's filter: a connection is foreign when /proc
  * shows it held by none of the client's process groups (undefined, where /proc cannot tell: not foreign).
  */
-const ownerOf = (client: ClientAdapter): ForeignConnection | undefined =>
+const foreignTo = (client: ClientAdapter): ForeignConnection | undefined =>
   client.processes ? (from, to) => connectionFrom(client.processes!(), from, to) === false : undefined;
 
 /** Fresh listeners for the next run, after a client that would not stop (its connections must land in no other run's transcript). */
 export async function restartHost(env: RunEnv): Promise<void> {
   await env.host.close();
-  env.host = await PeerHost.start(env.pems, ownerOf(env.client));
+  env.host = await PeerHost.start(env.pems, foreignTo(env.client));
 }
 
 export async function closeEnv(env: RunEnv): Promise<void> {
