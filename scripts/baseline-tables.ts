@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { BUILTIN_CLIENTS } from '../clients/index.js';
 import { VERDICT_KINDS, type VerdictKind } from '../harness/core/verdict.js';
 import { type Expectations, parseExpectations } from '../harness/runner/judge/expectations.js';
-import { unexpectedWhy } from '../harness/runner/judge/policy.js';
+import { exitCode, summarize, unexpectedWhy } from '../harness/runner/judge/policy.js';
 import { PACKAGE_ROOT } from '../harness/runner/infrastructure/package-root.js';
 
 /** Every client with a baseline: the built-in ones, and the Python example through its command. */
@@ -30,18 +30,15 @@ export function readBaseline(client: string): Expectations {
 /** scenario id → verdict, as a baseline pins them. */
 export const pinnedVerdicts = (b: Expectations): Record<string, VerdictKind> => Object.fromEntries(b.entries.map((e) => [e.scenario, e.verdict]));
 
-function counts(b: Expectations): Record<VerdictKind, number> {
-  const n = Object.fromEntries(VERDICT_KINDS.map((k) => [k, 0])) as Record<VerdictKind, number>;
-  for (const e of b.entries) n[e.verdict]++;
-  return n;
-}
+/** Each verdict's count, as a run's summary counts them. */
+const counts = (b: Expectations) => summarize(b.entries);
 
-/** The exit code of a run without an expectations file, as the CLI decides it (harness/runner/judge/policy.ts). */
-function plainExitCode(b: Expectations): number {
-  if (b.entries.some((e) => e.verdict === 'ERROR')) return 2;
-  const graded = b.entries.filter((e) => e.verdict !== 'UNSUPPORTED').length;
-  return graded === 0 || b.entries.some((e) => unexpectedWhy(e.verdict, { strict: false })) ? 1 : 0;
-}
+/** The exit code of a run without an expectations file, as the CLI decides it. */
+const plainExitCode = (b: Expectations) =>
+  exitCode(
+    b.entries,
+    b.entries.filter((e) => unexpectedWhy(e.verdict, { strict: false })),
+  );
 
 /** A table cell: its pipes escaped, on one line, and its angle brackets as entities (a renderer takes `<port>` for a tag and drops it). */
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ').replace(/</g, '&lt;').replace(/>/g, '&gt;');

@@ -130,6 +130,12 @@ export async function scenarioFiles(globs: string[] | undefined, builtin = true)
   return [...files].sort();
 }
 
+/** `--scenario` (run, matrix): every id named must be in the catalogue, as told over the bindings asked for. */
+export function checkScenarioIds(catalogue: ReadonlyArray<{ scenario: { id: string } }>, ids: readonly string[] = []): void {
+  const unknown = ids.find((id) => !catalogue.some((e) => e.scenario.id === id));
+  if (unknown !== undefined) throw new UsageError(`--scenario: no scenario "${unknown}" in the catalogue (see \`a2a-conformance list\`)`);
+}
+
 export async function readExpectations(file: string): Promise<Expectations> {
   const { EXPECTATIONS_LIMITS, parseExpectations } = await load.expectations();
   let text: string;

@@ -12,7 +12,7 @@ import type { RunResults } from '../../core/results.js';
 import type { RenderedReport } from '../../../reports/index.js';
 import type { Interruptible } from '../interrupt.js';
 import { RunInterrupted, Stopped, UsageError } from '../../faults.js';
-import { finishWriting, load, readExpectations, reap, scenarioFiles, unknownClient } from '../context.js';
+import { checkScenarioIds, finishWriting, load, readExpectations, reap, scenarioFiles, unknownClient } from '../context.js';
 import { errStatus, print, printErr } from '../io.js';
 import { printableInline } from '../../core/text.js';
 import {
@@ -158,8 +158,7 @@ async function matrixAction(opts: MatrixOpts): Promise<void> {
   const { tellOver } = await import('../../core/card-binding.js');
   // Told over the bindings asked for, as `run` tells them, so --scenario and --grep see the tellings' ids.
   const catalogue = tellOver(await loadCatalogue(await scenarioFiles(opts.scenarios, opts.builtin)), opts.binding ?? []);
-  const unknownId = (opts.scenario ?? []).find((id) => !catalogue.some((e) => e.scenario.id === id));
-  if (unknownId) throw new UsageError(`--scenario: no scenario "${unknownId}" in the catalogue (see \`a2a-conformance list\`)`);
+  checkScenarioIds(catalogue, opts.scenario);
   const pick = { ...(opts.scenario ? { ids: opts.scenario } : {}), ...(opts.grep ? { grep: opts.grep } : {}) };
   const { filterCatalogue, filtersProblem } = await load.select();
   const empty = filtersProblem(catalogue, opts.rule, opts.dialect, pick);

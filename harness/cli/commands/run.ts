@@ -8,7 +8,7 @@ import type { ScenarioPick } from '../../runner/engine/select.js';
 import type { Binding, Dialect } from '../../core/vocabulary/types.js';
 import { tellOver } from '../../core/card-binding.js';
 import { PlaceError, RunInterrupted, Stopped, UsageError } from '../../faults.js';
-import { checkClientChoice, finishWriting, load, readExpectations, reap, scenarioFiles, startEarly, usedConfig } from '../context.js';
+import { checkClientChoice, checkScenarioIds, finishWriting, load, readExpectations, reap, scenarioFiles, startEarly, usedConfig } from '../context.js';
 import { printErr, shownPath, writeRaw } from '../io.js';
 import {
   shardOf,
@@ -210,8 +210,7 @@ async function planRun(opts: RunOpts): Promise<RunPlan | undefined> {
 
 /** The scenarios `--scenario`, `--grep` and `--last-failed` pick; undefined when `--last-failed` finds nothing to run again. */
 async function pickOf(opts: RunOpts, catalogue: CatalogueEntry[]): Promise<ScenarioPick | undefined> {
-  const unknown = (opts.scenario ?? []).filter((id) => !catalogue.some((e) => e.scenario.id === id));
-  if (unknown.length) throw new UsageError(`--scenario: no scenario "${unknown[0]}" in the catalogue (see \`a2a-conformance list\`)`);
+  checkScenarioIds(catalogue, opts.scenario);
   let ids = opts.scenario;
   if (opts.lastFailed) {
     const again = lastFailed(opts.out, new Set(catalogue.map((e) => e.scenario.id)), await load.resultsInput());

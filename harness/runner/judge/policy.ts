@@ -18,14 +18,14 @@ export function unexpectedWhy(v: VerdictKind, p: Policy): string | undefined {
   return undefined;
 }
 
-export function summarize(results: ScenarioResult[]): Record<VerdictKind, number> {
+export function summarize(results: ReadonlyArray<Pick<ScenarioResult, 'verdict'>>): Record<VerdictKind, number> {
   const out = Object.fromEntries(VERDICT_KINDS.map((k) => [k, 0])) as Record<VerdictKind, number>;
   for (const r of results) out[r.verdict]++;
   return out;
 }
 
 /** 2: any ERROR (or bad arguments, decided by the CLI); 1: anything unexpected or nothing graded; 0 otherwise. */
-export function exitCode(results: ScenarioResult[], unexpected: unknown[]): number {
+export function exitCode(results: ReadonlyArray<Pick<ScenarioResult, 'verdict'>>, unexpected: readonly unknown[]): number {
   if (results.some((r) => r.verdict === 'ERROR')) return 2;
   const graded = results.filter((r) => r.verdict !== 'UNSUPPORTED').length;
   if (graded === 0 || unexpected.length > 0) return 1;
