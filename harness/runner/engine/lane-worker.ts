@@ -23,8 +23,6 @@ export interface LaneWorkerData {
   choice: Omit<ClientChoice, 'adapter'>;
   /** The lag thresholds in force where the pool was opened (a test may have raised them). */
   thresholds: typeof thresholds;
-  /** The run's environment as the calling thread has it now (its mark, its temp folder): a thread started before the run began has an older copy. */
-  environment: Record<string, string | undefined>;
 }
 
 /** Main thread → worker. */
@@ -45,10 +43,6 @@ async function serve(): Promise<void> {
   // The modules are loaded by now (a thread may be started before the run knows its lanes, pki-early
   // style): the run's data comes in the first message.
   const data = await new Promise<LaneWorkerData>((resolve) => port.once('message', (m: ToWorker) => m.t === 'init' && resolve(m.data)));
-  for (const [name, value] of Object.entries(data.environment)) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
   Object.assign(thresholds, data.thresholds);
   const post = (m: FromWorker) => port.postMessage(m);
   // A lane worker is always one of several threads of its run.

@@ -15,7 +15,6 @@ import type { Worker } from 'node:worker_threads';
 import { startThread } from '../infrastructure/threads.js';
 import { closeEnv, type RunEnv } from '../infrastructure/env.js';
 import { executeScenario } from './execute.js';
-import { RUN_MARK } from '../../adapters/process-group.js';
 import type { ScenarioResult } from '../../core/results.js';
 import type { Scenario } from '../../core/scenario.js';
 import { thresholds } from '../../net/lag.js';
@@ -142,7 +141,6 @@ export async function openWorkerPool(o: WorkerPoolOptions): Promise<LanePool> {
       env: o.env,
       choice: o.choice,
       thresholds: { ...thresholds },
-      environment: o.choice.runDir ? { [RUN_MARK]: o.choice.runDir, TMPDIR: o.choice.runDir } : {},
     });
     const lane: Lane = { worker, size: 0, inFlight: 0, pending: new Map(), closed: Promise.resolve(undefined) };
     let opened!: (size: number) => void;

@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type ResourceLimits, Worker } from 'node:worker_threads';
 
-/** The temp folder as this module found it: a lane thread's TMPDIR becomes its run's folder once the run hands it over (worker-pool.ts). */
+/** The temp folder as this module found it (a run changes no thread's TMPDIR: its client processes get the run's folder, adapters/child.ts). */
 const COMPILE_TMP = tmpdir();
 
 /**
@@ -26,8 +26,8 @@ export function startThread(caller: string, name: string, workerData: unknown, r
   const entry = new URL(`${name}.ts`, caller).href;
   // The clone's tsconfig.json, not whatever the working folder holds (as bin/a2a-conformance.mjs registers tsx).
   const tsconfig = fileURLToPath(new URL('../../../tsconfig.json', import.meta.url));
-  // tsx keeps its compile cache in the temp folder: the user's, not the run's (a lane thread's TMPDIR is its run's
-  // own folder, which starts empty), or every worker would compile every module again.
+  // tsx keeps its compile cache in the user's temp folder, set here in case the thread's TMPDIR names
+  // another, or every worker would compile every module again.
   const boot = `const runTmp = process.env.TMPDIR; process.env.TMPDIR = ${JSON.stringify(COMPILE_TMP)};
     import(${JSON.stringify(tsx)}).then((m) => { m.register({ tsconfig: ${JSON.stringify(tsconfig)} }); if (runTmp === undefined) delete process.env.TMPDIR; else process.env.TMPDIR = runTmp; return import(${JSON.stringify(entry)}); })`;
   return new Worker(boot, { eval: true, workerData, ...(resourceLimits ? { resourceLimits } : {}) });
