@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runMain } from './helpers/main.js';
 import { testTemp } from './helpers/tmp.js';
-import { estimatedCost, shardScenarios } from '../harness/runner/engine/lanes.js';
+import { estimatedCost, laneOrder, shardScenarios } from '../harness/runner/engine/lanes.js';
 import { CODE_ROOT, DEFAULT_SCENARIO_GLOB, findScenarioFiles, loadCatalogue } from '../harness/runner/load/catalogue.js';
 import { summaryText } from '../harness/cli/reporters.js';
 import type { RunResults } from '../harness/core/results.js';
@@ -49,6 +49,25 @@ describe('--shard: balanced by cost, the same split on every machine', () => {
     const s = (runtime: object) => ({ deadlineMs: 20_000, peer: { runtime: { workMs: 100, ...runtime } } }) as unknown as Scenario;
     expect(estimatedCost(s({ slow: { ms: 1500 } }))).toBeGreaterThan(estimatedCost(s({})) + 1000);
     expect(estimatedCost(s({ unavailable: { status: 503, retryAfterSeconds: 2, calls: 2 } }))).toBeGreaterThan(estimatedCost(s({})) + 3000);
+  });
+
+  it('a key store that asks the client to wait counts as a wait', () => {
+    const s = (signing?: object) => ({ deadlineMs: 20_000, peer: { runtime: {}, ...(signing ? { signing } : {}) } }) as unknown as Scenario;
+    expect(estimatedCost(s({ key: 'published', jwksBusy: 1 }))).toBeGreaterThan(estimatedCost(s()) + 900);
+  });
+
+  it('the lanes take the cheapest scenario first, then the costliest, so a run does not end on a long one started last', async () => {
+    const all = await builtin();
+    const given = all.map((s) => s.id);
+    const order = laneOrder(all);
+    expect(all.map((s) => s.id)).toEqual(given);
+    expect([...order].map((s) => s.id).sort()).toEqual(all.map((s) => s.id).sort());
+    const costs = order.map(estimatedCost);
+    expect(costs[0]).toBe(Math.min(...costs));
+    for (let i = 2; i < costs.length; i++) expect(costs[i]).toBeLessThanOrEqual(costs[i - 1]!);
+    // Ties keep the catalogue's order.
+    const ties = order.slice(1).filter((s) => estimatedCost(s) === costs[1]);
+    expect(ties.map((s) => all.indexOf(s))).toEqual([...ties.map((s) => all.indexOf(s))].sort((a, b) => a - b));
   });
 
   it('--shard-timings without --shard is an argument error', async () => {

@@ -10,7 +10,7 @@ import type { Hello } from '../../core/vocabulary/types.js';
 import { laneClients, laneKind, type ClientChoice } from './client-factory.js';
 import { relativeToRoot, type CatalogueEntry } from '../load/catalogue.js';
 import { unexpectedWhyFor } from '../judge/expectations.js';
-import { runLanes, type LaneHistory, type LaneOptions } from './lanes.js';
+import { laneOrder, runLanes, type LaneHistory, type LaneOptions } from './lanes.js';
 import { planThreads, runLanesOnThreads } from './worker-pool.js';
 import { confirm, needsConfirmation } from '../judge/confirm.js';
 import { closeEnv, openEnv } from '../infrastructure/env.js';
@@ -113,7 +113,9 @@ export async function runRounds(here: CatalogueEntry[], c: RoundsContext): Promi
           })
         : runLanes(x);
     const round = await onThreads({
-      scenarios: queue.map((e) => e.scenario),
+      // Costliest first, so the run does not end on a long scenario started last; under --bail, the
+      // catalogue's order (a failure early in it stops the run as soon as it would have).
+      scenarios: o.bail ? queue.map((e) => e.scenario) : laneOrder(queue.map((e) => e.scenario)),
       lanes: laneCount,
       env: { pkiDir, ...(pems ? { pems } : {}), hello, idSalt: seed, deadlineMultiplier },
       client: laneClients(choice, hello),
