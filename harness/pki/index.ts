@@ -12,7 +12,8 @@ import type { ListenerKind } from '../core/scenario.js';
 
 /** selfsigned loads only where a PKI is made (the CLI's process), never in a worker that reads one (about 0.1 s). */
 let generator: Promise<typeof Generate> | undefined;
-const loadGenerate = () => (generator ??= import('selfsigned').then((m) => m.generate));
+// Its module.exports' generate (default): a CommonJS module's named exports are Node's guess, which a bundle does not make.
+const loadGenerate = () => (generator ??= import('selfsigned').then((m) => m.default.generate));
 
 export interface KeyPair {
   cert: string;

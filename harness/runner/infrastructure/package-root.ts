@@ -8,13 +8,20 @@
  *   installed package: `npm pack` compiles it, `prepare`).
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const CODE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+/**
+ * Where this module runs from says which: the nearest folder above it with a package.json is the
+ * package; the module is compiled where it sits in that package's dist/. (Found, not counted in
+ * folders: compiled, this code sits in one of the bundle's chunks, dist/chunks/, not at its source path.)
+ */
+const HERE = dirname(fileURLToPath(import.meta.url));
+const packageAbove = (dir: string): string => (existsSync(join(dir, 'package.json')) || dirname(dir) === dir ? dir : packageAbove(dirname(dir)));
+export const PACKAGE_ROOT = packageAbove(HERE);
 /** The compiled JavaScript is running (from `dist/`), not the TypeScript sources. */
-const COMPILED = basename(CODE_ROOT) === 'dist' && existsSync(join(CODE_ROOT, '..', 'package.json'));
-export const PACKAGE_ROOT = COMPILED ? dirname(CODE_ROOT) : CODE_ROOT;
+const COMPILED = relative(PACKAGE_ROOT, HERE).split(sep)[0] === 'dist';
+export const CODE_ROOT = COMPILED ? join(PACKAGE_ROOT, 'dist') : PACKAGE_ROOT;
 /** The extension of the package's own modules where they run: `.js` compiled, `.ts` from source. */
 export const CODE_EXT = COMPILED ? '.js' : '.ts';
 

@@ -18,7 +18,7 @@ let taken: { pki: Promise<Pki>; worker: Worker } | undefined;
 /** Starts making the next run's PKI on a worker thread (once; a second call changes nothing). */
 export function makePkiEarly(): void {
   if (early) return;
-  const worker = startThread(import.meta.url, './pki-thread', undefined);
+  const worker = startThread('harness/runner/infrastructure/pki-thread', undefined);
   const pki = new Promise<Pki>((resolve, reject) => {
     worker.once('message', (m: { pki?: Pki; error?: string }) => (m.pki ? resolve(m.pki) : reject(new Error(m.error ?? 'no PKI'))));
     worker.once('error', reject);
