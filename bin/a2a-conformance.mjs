@@ -1,10 +1,13 @@
 #!/usr/bin/env node
 // Entry point. An installed package runs its compiled JavaScript (dist/, built by `npm pack` and
-// `prepare`); a clone, which has the TypeScript sources, runs them through tsx, so an edit is never
-// shadowed by a stale build. A2A_CONFORMANCE_DIST=1 makes a clone run its dist/ (what ships).
+// `prepare`). A clone, which has the TypeScript sources, runs its dist/ where it was built after every
+// source last changed (`npm ci` builds it), and the sources through tsx where one changed since, so an
+// edit is never shadowed by a stale build. A2A_CONFORMANCE_DIST=1 makes a clone run its dist/ whatever
+// its age, A2A_CONFORMANCE_DIST=0 the sources.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { distIsFresh } from './dist-fresh.mjs';
 
 // `--version` alone answers from package.json, before the CLI (commander, the commands) or tsx loads:
 // a CI step that checks the tool is there pays node's own start and little more (issue 28).
@@ -44,7 +47,8 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
 
 const source = new URL('../harness/cli/main.ts', import.meta.url);
 let entry = new URL('../dist/harness/cli/main.js', import.meta.url);
-if (existsSync(source) && process.env.A2A_CONFORMANCE_DIST !== '1') {
+const distWanted = process.env.A2A_CONFORMANCE_DIST;
+if (existsSync(source) && distWanted !== '1' && (distWanted === '0' || !distIsFresh(fileURLToPath(new URL('..', import.meta.url))))) {
   // tsx keeps its compile cache in the temp folder, and makes it (parents too) before anything of ours
   // runs: a TMPDIR that is not a folder would end in its stack trace. The CLI checks it again itself.
   if (!statSync(tmpdir(), { throwIfNoEntry: false })?.isDirectory()) {

@@ -17,7 +17,7 @@
  * source files at run time, each in its own way), and @grpc/grpc-js (it reads its .proto files beside
  * its own modules).
  */
-import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,6 +44,8 @@ export const EXTERNAL = ['vite', 'tsx', 'esbuild', '@grpc/grpc-js'];
 const files = (dir) => readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? files(join(dir, n)) : [join(dir, n)]));
 
 export async function build() {
+  // The stamp's time: a source changed while the build runs is newer than the build (bin/a2a-conformance.mjs).
+  const started = new Date();
   // tsc never deletes an output: a scenario file removed from the sources must not live on in dist/.
   rmSync(dist, { recursive: true, force: true });
   execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
@@ -81,6 +83,9 @@ export async function build() {
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }
+  // Written last: a build that failed half-way leaves no stamp, and a clone runs its sources.
+  writeFileSync(join(dist, '.built'), `${started.toISOString()}\n`);
+  utimesSync(join(dist, '.built'), started, started);
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await build();

@@ -1925,11 +1925,11 @@ describe('costly globs, replay paths, the end of a run, and the places a command
       for (const o of outcomes) refused(o, /the temp folder .* cannot be used \((ENOTDIR|ENOENT)\): set TMPDIR/);
       expect(existsSync(join(fixtures, 'never'))).toBe(false);
       expect(existsSync(join(fixtures, 'no-such-tmp'))).toBe(false);
-      // A clone starts through tsx (the tests run dist/ otherwise), which makes its cache in TMPDIR before any of the CLI's code runs.
-      const { A2A_CONFORMANCE_DIST: _, ...env } = process.env;
+      // A clone whose sources changed since its build starts through tsx (the tests run dist/ otherwise),
+      // which makes its cache in TMPDIR before any of the CLI's code runs.
       const cold = spawnSync(process.execPath, [BIN, 'list'], {
         cwd: ROOT,
-        env: { ...env, TMPDIR: join(ROOT, 'package.json') },
+        env: { ...process.env, A2A_CONFORMANCE_DIST: '0', TMPDIR: join(ROOT, 'package.json') },
         encoding: 'utf8',
         timeout: 60_000,
       });
