@@ -89,7 +89,7 @@ async function startup(): Promise<void> {
     `time to the first scenario (run --client reference, median of 3): ${first.toFixed(0)} ms installed (dist/), ${firstSource.toFixed(0)} ms from the sources, from the command to its first result line`,
   );
   console.log(
-    `npm run conformance    ${(conformance / 1000).toFixed(1)} s wall (median of 3: every built-in scenario against the reference client on the default ${defaultLanes()} lanes, report written)`,
+    `npm run conformance    ${(conformance / 1000).toFixed(1)} s wall (median of 3: every built-in scenario against the reference client on its default lanes and threads, report written)`,
   );
 }
 
