@@ -43,8 +43,12 @@ export interface ClientProfile {
   bindings?: Binding[];
 }
 
-/** A scenario's demands on a profile: scalars must be equal, lists must be included. */
-export type ProfileConstraints = Partial<ClientProfile>;
+/**
+ * A scenario's demands on a profile: scalars must be equal, lists must be included. Not the bindings:
+ * which binding a scenario is told over is the run's choice (`--binding`, harness/core/card-binding.ts),
+ * and one the client does not speak is not run (docs/scenario.schema.json has no such field either).
+ */
+export type ProfileConstraints = Partial<Omit<ClientProfile, 'bindings'>>;
 
 export const TASK_CLASSES = ['text', 'live-input', 'async-completion', 'artifact', 'delegation', 'fire-and-forget'] as const;
 export type TaskClass = (typeof TASK_CLASSES)[number];

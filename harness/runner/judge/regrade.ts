@@ -63,9 +63,10 @@ function regradeOne(r: ScenarioResult, s: Scenario | undefined, out: Regraded): 
     problem('(intent)', 'the intent recorded', "not the scenario's intent");
     return;
   }
-  // Not the ones a run fills in its own way: the trust anchors' URLs per run, and the dialects, bindings and extensions
-  // as the client declared them (the harness never hands a client one it did not; docs/protocol.md).
-  const { trustedJwks: _filledPerRun, dialects: _declared, bindings: _spoken, knownExtensions: _implemented, ...constraints } = s.profileConstraints;
+  // Not the ones a run fills in its own way: the trust anchors' URLs per run, and the dialects and extensions
+  // as the client declared them (the harness never hands a client one it did not; docs/protocol.md). A
+  // scenario names no bindings (ProfileConstraints).
+  const { trustedJwks: _filledPerRun, dialects: _declared, knownExtensions: _implemented, ...constraints } = s.profileConstraints;
   const unmet = unmetConstraint(r.profile, constraints);
   if (unmet) {
     problem('(profile)', 'the profile recorded', `does not meet the scenario's constraints: ${unmet}`);
