@@ -1,6 +1,6 @@
 /**
  * Every generated section of the docs, each with what renders it: from the rule registry, the peer
- * factories, the a2a-cli registry, the scenario catalogue (docs/grading.md's counts) and the built-in
+ * factories, the floors of the house (scripts/floors.ts), the a2a-cli registry, the scenario catalogue (docs/grading.md's counts) and the built-in
  * clients' baselines (baselines/*.json). `npm run docs`
  * writes them; test/docs-generated.test.ts fails, naming the file, when one is stale. (The built-in
  * clients' matrix in docs/clients/README.md comes from a matrix run: `npm run docs:matrix`, checked
@@ -13,6 +13,7 @@ import { CODE_ROOT, DEFAULT_SCENARIO_GLOB, findScenarioFiles, loadCatalogue } fr
 import { peersPage } from '../harness/runner/load/describe-peers.js';
 import { clientTable, verdictCountsTable, withSection } from './baseline-tables.js';
 import { catalogueSentence, withRuleCounts } from './catalogue-counts.js';
+import { floorsTable } from './floors.js';
 
 export interface GeneratedDoc {
   /** The file, from the package root. */
@@ -31,6 +32,7 @@ export async function generatedDocs(): Promise<GeneratedDoc[]> {
     { file: 'docs/scenario.schema.json', regenerate: withRuleEnum },
     { file: 'docs/a2a-cli.md', regenerate: withA2aCliTable },
     { file: 'docs/peers.md', regenerate: () => peersPage() },
+    { file: 'docs/architecture.md', regenerate: (page) => withSection(page, 'floors', floorsTable(), 'docs/architecture.md') },
     {
       file: 'docs/clients/a2a-js-sdk.md',
       regenerate: (page) => table('docs/clients/a2a-js-sdk.md', 'sdk03', 'a2a-js-sdk@0.3')(table('docs/clients/a2a-js-sdk.md', 'sdk', 'a2a-js-sdk')(page)),

@@ -2,12 +2,13 @@
  * The boundaries of DESIGN.md §1 and docs/architecture.md, checked on the import graph of the sources:
  * clients see only the wire (never the oracle, the rules or the peers); peers never import clients;
  * core is pure (no `node:` imports, nothing outside core); every import runs down the floors of
- * docs/architecture.md; no files import each other in a circle; no source file is over 450 lines.
+ * scripts/floors.ts (docs/architecture.md's table); no files import each other in a circle; no source file is over 450 lines.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { glob } from 'tinyglobby';
 import { describe, expect, it } from 'vitest';
+import { FLOORS } from '../scripts/floors.js';
 import { ROOT } from './helpers/cli.js';
 
 interface Edge {
@@ -80,39 +81,7 @@ describe('module boundaries (DESIGN.md §1)', () => {
  * lower floor, or one on its own floor. The first
  * prefix that matches names a file's area.
  */
-const FLOORS: Array<Array<[area: string, prefix: string]>> = [
-  [['vocabulary', 'harness/core/vocabulary/']],
-  [['core', 'harness/core/']],
-  [
-    ['oracle', 'harness/core/oracle/'],
-    ['faults', 'harness/faults.ts'],
-  ],
-  [
-    ['pki', 'harness/pki/'],
-    ['peers/runtime', 'peers/runtime/'],
-    ['clients', 'clients/'],
-    ['reports', 'reports/'],
-  ],
-  [
-    ['net', 'harness/net/'],
-    ['peers/wires', 'peers/wires/'],
-  ],
-  [['adapters', 'harness/adapters/']],
-  [['peers', 'peers/']],
-  [['runner/infrastructure', 'harness/runner/infrastructure/']],
-  [['runner/load', 'harness/runner/load/']],
-  [['runner/judge', 'harness/runner/judge/']],
-  [['runner/engine', 'harness/runner/engine/']],
-  [['properties', 'harness/properties/']],
-  [['cli', 'harness/cli/']],
-  [
-    ['index', 'harness/index.ts'],
-    ['scenarios', 'scenarios/'],
-    ['scripts', 'scripts/'],
-    ['bench', 'bench/'],
-  ],
-];
-const PLACES = FLOORS.flatMap((areas, floor) => areas.map(([area, prefix]) => ({ area, prefix, floor })))
+const PLACES = FLOORS.flatMap((rooms, floor) => rooms.map(({ area, path: prefix }) => ({ area, prefix, floor })))
   // Longest prefix first: harness/core/oracle/ before harness/core/, peers/runtime/ before peers/.
   .sort((a, b) => b.prefix.length - a.prefix.length);
 const placeOf = (file: string) => PLACES.find((p) => file.startsWith(p.prefix));
