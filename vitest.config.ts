@@ -3,12 +3,11 @@ import LongestFirst from './test/sequencer.js';
 
 /**
  * The unit tier: pure tests, with no listener, no child process, no browser and no dist/ (the oracle
- * and the renderers on data, the validators, the docs and the architecture). `npm run test:unit`
+ * on data, the validators, the reporters, the scenario shape, the docs and the architecture). `npm run test:unit`
  * runs it alone, in seconds; `npm test` runs it with the rest. A file is in one tier only.
  */
 export const UNIT = [
   'test/architecture.test.ts',
-  'test/assertions.test.ts',
   'test/bindings.test.ts',
   'test/body.test.ts',
   'test/card-validator.test.ts',
@@ -19,7 +18,6 @@ export const UNIT = [
   'test/glob.test.ts',
   'test/proto-wire.test.ts',
   'test/reporters.test.ts',
-  'test/reports.test.ts',
   'test/rules.test.ts',
   'test/scenario-shape.test.ts',
   'test/status-line.test.ts',

@@ -5,8 +5,9 @@ import { join } from 'node:path';
 
 /**
  * Whether the clone's dist/ was built after every file it is built from last changed: its stamp
- * (dist/.built, written by scripts/build.mjs when the build starts) is newer than each source file,
- * the built-in scenarios, the package and TypeScript configuration and the build script. A few
+ * (dist/.built, made by scripts/build.mjs when the build starts) is newer than each source file and
+ * each folder holding them, the built-in scenarios, the package and TypeScript configuration and the
+ * build script. A few
  * milliseconds for the clone's few hundred files; loading the sources through tsx takes a second.
  * `root`: the package's folder.
  */
@@ -16,8 +17,10 @@ export function distIsFresh(root) {
   const newer = (path) => (statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0) > built;
   if (['package.json', 'tsconfig.json', 'tsconfig.build.json', 'scripts/build.mjs'].some((f) => newer(join(root, f)))) return false;
   // The TypeScript the build compiles (tsconfig.build.json's folders), not a folder of another kind
-  // inside them (a client example's own dependencies or virtual environment).
+  // inside them (a client example's own dependencies or virtual environment). A folder's own time
+  // counts too: a file removed, renamed or moved in (keeping its older time) changes it.
   const changedUnder = (dir) =>
+    newer(dir) ||
     readdirSync(dir, { withFileTypes: true }).some((e) =>
       e.isDirectory()
         ? !e.name.startsWith('.') && e.name !== 'node_modules' && changedUnder(join(dir, e.name))

@@ -17,7 +17,8 @@
  * source files at run time, each in its own way), and @grpc/grpc-js (it reads its .proto files beside
  * its own modules).
  */
-import { mkdirSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { execFileSync } from 'node:child_process';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,11 +45,24 @@ export const EXTERNAL = ['vite', 'tsx', 'esbuild', '@grpc/grpc-js'];
 const files = (dir) => readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? files(join(dir, n)) : [join(dir, n)]));
 
 export async function build() {
-  // The stamp's time: a source changed while the build runs is newer than the build (bin/a2a-conformance.mjs).
-  const started = new Date();
+  // The stamp, made now (its time the file system's own): a source changed while the build runs is
+  // newer than the build (bin/dist-fresh.mjs). Moved into dist/ last.
+  const stamp = join(root, '.build-started');
+  writeFileSync(stamp, `${new Date().toISOString()}\n`);
+  try {
+    await compileAndBundle();
+    renameSync(stamp, join(dist, '.built'));
+  } finally {
+    rmSync(stamp, { force: true });
+  }
+}
+
+async function compileAndBundle() {
   // tsc never deletes an output: a scenario file removed from the sources must not live on in dist/.
+  // (A command running from this dist/ meanwhile loses the modules it has not loaded yet: build while none runs.)
   rmSync(dist, { recursive: true, force: true });
-  execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
   const { build: esbuild } = await import('esbuild');
   const scenarios = files(join(dist, 'scenarios'))
     .filter((f) => f.endsWith('.scenario.js'))
@@ -83,9 +97,6 @@ export async function build() {
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }
-  // Written last: a build that failed half-way leaves no stamp, and a clone runs its sources.
-  writeFileSync(join(dist, '.built'), `${started.toISOString()}\n`);
-  utimesSync(join(dist, '.built'), started, started);
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await build();

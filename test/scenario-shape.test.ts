@@ -30,7 +30,7 @@ function fieldPaths(root: Schema, start: Schema): Set<string> {
     let x = node as Schema;
     if (typeof x.$ref === 'string') {
       if (seen.includes(x.$ref)) return;
-      const def = defs[x.$ref.split('/').pop()!];
+      const def = defs[decodeURIComponent(x.$ref.split('/').pop()!)];
       if (!def) throw new Error(`a $ref the schema does not define: ${x.$ref}`);
       seen = [...seen, x.$ref];
       x = def;
@@ -99,7 +99,7 @@ describe('the scenario shape: the TypeScript types against docs/scenario.schema.
 /** The `properties` object at a field path of the scenario schema (through refs and unions: the first that has it). */
 function findProperties(start: Schema, path: string[], root: Schema & { $defs: Record<string, Schema> }): Record<string, Schema> | undefined {
   const candidates = (x: Schema): Schema[] => {
-    const own = typeof x.$ref === 'string' ? [root.$defs[x.$ref.split('/').pop()!]!] : [x];
+    const own = typeof x.$ref === 'string' ? [root.$defs[decodeURIComponent(x.$ref.split('/').pop()!)]!] : [x];
     return own.flatMap((y) => [y, ...(['anyOf', 'oneOf', 'allOf'] as const).flatMap((k) => ((y[k] as Schema[] | undefined) ?? []).flatMap(candidates))]);
   };
   let here: Schema[] = [start];

@@ -3,7 +3,8 @@
  * dispatcher and client adapter (for a subprocess client, its own process), and runs one scenario at
  * a time: every handshake and listener error on a lane belongs to the one run in flight there, so
  * runs on different lanes overlap without sharing attribution. Lanes take scenarios from one queue,
- * in catalogue order. The modules are loaded once, by the catalogue, before the first lane opens.
+ * in the order they are given (rounds.ts gives laneOrder's: the cheapest, then the costliest first).
+ * The modules are loaded once, by the catalogue, before the first lane opens.
  */
 import { availableParallelism } from 'node:os';
 import type { ClientAdapter } from '../../adapters/contract.js';

@@ -330,7 +330,8 @@ export async function runLanesOnThreads(
   let pool: LanePool | undefined;
   try {
     await firstStarted;
-    if (lanes > 1)
+    // Not once the run is stopped (a signal, --bail) while its first scenario ran alone, nor with nothing left to run.
+    if (lanes > 1 && next < queue.length && !o.stop?.aborted && !o.kill?.aborted)
       pool = await openWorkerPool({
         workers: o.workers,
         lanes: lanes - 1,
