@@ -323,7 +323,8 @@ export async function runLanesOnThreads(
   const lanes = Math.max(1, Math.min(o.lanes, queue.length));
   const kill = o.kill ? { kill: o.kill } : {};
   // The first lane opens alone on this thread and starts at once, as runLanes' first lane does (the
-  // run's first result comes sooner); once its first scenario is done, the others open, on every thread.
+  // run's first result comes sooner); once its first scenario is done (or has run FIRST_ALONE_MS), the
+  // others open, on every thread.
   let started!: () => void;
   const firstStarted = new Promise<void>((r) => (started = r));
   const first = firstLane(o, take, started).finally(started);
