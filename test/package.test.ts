@@ -88,7 +88,10 @@ describe('the packed package', () => {
     expect(results.results.some((r) => r.signatures?.length)).toBe(true);
     const again = await sh(bin, ['report', 'out/results.json', '--out', 'again'], esm);
     expect(again.code, again.stderr).toBe(0);
-    expect(await readFile(join(esm, 'again/index.html'), 'utf8')).toContain('<svg');
+    const page = await readFile(join(esm, 'again/index.html'), 'utf8');
+    expect(page).toContain('<svg');
+    // The duties the verdicts cite, with their text, read from the package's docs/ by the bundled renderer.
+    expect(page).toContain('id="duty-1"');
 
     // CommonJS project: built-in and vendor scenarios of one rule together; a client that skips TLS verification fails the vendor ones.
     const some = await sh(

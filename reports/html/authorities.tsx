@@ -38,11 +38,17 @@ interface Duty {
 
 let cached: Map<string, Duty> | null | undefined;
 
-/** docs/duties.md by section number, read once (from the package, whether the sources or dist/ run); null where it is not there. */
+/**
+ * docs/duties.md by section number, read once, from the package: the nearest docs/duties.md above
+ * this module, wherever it runs from (the sources, dist/, a chunk of the bundle); null where there is none.
+ */
 function duties(): Map<string, Duty> | null {
   if (cached !== undefined) return cached;
-  const here = dirname(fileURLToPath(import.meta.url));
-  const file = [join(here, '../../docs/duties.md'), join(here, '../../../docs/duties.md')].find((f) => existsSync(f));
+  const above = (dir: string): string | undefined => {
+    const file = join(dir, 'docs/duties.md');
+    return existsSync(file) ? file : dirname(dir) === dir ? undefined : above(dirname(dir));
+  };
+  const file = above(dirname(fileURLToPath(import.meta.url)));
   cached = file ? parseDuties(readFileSync(file, 'utf8')) : null;
   return cached;
 }
