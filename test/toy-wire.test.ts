@@ -12,7 +12,7 @@ import { request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { PeerDescription } from '../harness/core/scenario.js';
 import type { HttpEvent, Transcript } from '../harness/core/transcript.js';
-import { JSONRPC_CODES } from '../peers/runtime/errors.js';
+import { JSONRPC_CODES } from '../peers/wires/error-map.js';
 import { addInterface } from '../peers/wires/index.js';
 import type { Wire } from '../peers/wires/wire.js';
 import { bareRpc, sharedPeer } from './helpers/peer.js';

@@ -7,6 +7,9 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { glob } from 'tinyglobby';
 import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../harness/core/vocabulary/types.js';
+import { GRPC_STATUS } from '../harness/core/vocabulary/grpc-frame.js';
+import { A2AError, type A2AErrorName } from '../peers/runtime/errors.js';
+import { ERROR_MAP } from '../peers/wires/error-map.js';
 import { ALL_WIRES, DIALECT_WIRES } from '../peers/wires/index.js';
 import { ROOT } from './helpers/cli.js';
 
@@ -58,5 +61,26 @@ describe('peers/: one runtime, one folder per wire, one registry', () => {
     const files = await glob(['peers/**/*.ts'], { cwd: ROOT });
     const holders = files.filter((f) => readFileSync(join(ROOT, f), 'utf8').includes("'a2a-v0.3'"));
     expect(holders.sort()).toEqual(['peers/wires/index.ts', 'peers/wires/jsonrpc-v03/index.ts']);
+  });
+
+  it("every wire answers each A2A error by §5.4's one table (peers/wires/error-map.ts), and records its JSON-RPC code as the neutral id", async () => {
+    const kinds = Object.keys(ERROR_MAP) as A2AErrorName[];
+    expect(kinds.length).toBeGreaterThanOrEqual(10);
+    const seen = new Set<string>();
+    for (const wire of ALL_WIRES)
+      for (const kind of kinds) {
+        const row = ERROR_MAP[kind];
+        const { response, recorded } = wire.error({ id: 7 }, new A2AError(kind));
+        const what = `${wire.binding} ${wire.dialect} ${kind}`;
+        expect(recorded.code, what).toBe(row.jsonRpc);
+        seen.add(wire.binding);
+        if (wire.binding === 'JSONRPC') expect(((await response.json()) as { error: { code: number } }).error.code, what).toBe(row.jsonRpc);
+        else if (wire.binding === 'HTTP+JSON') {
+          expect(response.status, what).toBe(row.http[0]);
+          expect(((await response.json()) as { error: { status: string } }).error.status, what).toBe(row.http[1]);
+        } else if (wire.binding === 'GRPC') expect(response.headers.get('grpc-status'), what).toBe(String(GRPC_STATUS[row.grpc]));
+        else throw new Error(`${what}: a binding this test does not read`);
+      }
+    expect([...seen].sort()).toEqual(['GRPC', 'HTTP+JSON', 'JSONRPC']);
   });
 });

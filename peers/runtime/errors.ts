@@ -1,7 +1,7 @@
 /**
  * The A2A error model (spec §3.3.2), knowing no binding: each error by name, its standard message
  * and the `google.rpc.ErrorInfo` reason (§5.4 names the same errors in every binding). How a binding
- * spells one (a JSON-RPC code, an HTTP status, a gRPC status) is its wire's (peers/wires/).
+ * spells one (a JSON-RPC code, an HTTP status, a gRPC status) is §5.4's table, peers/wires/error-map.ts.
  *
  * `invalidParams`, `methodNotFound` and `internal` are the request errors every binding has (§3.3.2:
  * "standard protocol errors"); errors of a binding's own envelope (JSON-RPC's -32700, -32600) are the
@@ -21,24 +21,6 @@ export const A2A_ERRORS = {
 } as const;
 
 export type A2AErrorName = keyof typeof A2A_ERRORS;
-
-/**
- * §5.4's JSON-RPC column (and the standard JSON-RPC codes of §9.5): each error's neutral id. The
- * JSON-RPC wires answer with it; every wire records it (`ev.rpcError.code`), whatever its binding
- * answers (an HTTP status, a gRPC status), so the rules compare one id on every binding.
- */
-export const JSONRPC_CODES: Readonly<Record<A2AErrorName, number>> = {
-  methodNotFound: -32601,
-  invalidParams: -32602,
-  internal: -32603,
-  taskNotFound: -32001,
-  taskNotCancelable: -32002,
-  pushNotSupported: -32003,
-  unsupportedOperation: -32004,
-  contentTypeNotSupported: -32005,
-  extendedCardNotConfigured: -32007,
-  versionNotSupported: -32009,
-};
 
 /** An A2A error an operation answers with; its wire encodes it (with the binding's own mapping of §5.4). */
 export class A2AError extends Error {

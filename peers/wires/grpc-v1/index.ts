@@ -9,7 +9,7 @@
  * sends those as real trailers (or as a trailers-only answer where no message came first).
  *
  * Errors by §5.4's gRPC column; the transcript keeps an error's neutral code (the JSON-RPC column,
- * peers/runtime/errors.ts JSONRPC_CODES) and the listener adds the gRPC status it sent. A path that
+ * peers/wires/error-map.ts) and the listener adds the gRPC status it sent. A path that
  * names no method of the service is UNIMPLEMENTED (recorded as -32601), a body that is not one whole
  * message of the method's request type INVALID_ARGUMENT (recorded as -32602), a compressed message by
  * gRPC's compression rules (UNIMPLEMENTED with `grpc-accept-encoding: identity`; INTERNAL where no
@@ -19,25 +19,12 @@ import { HttpResponse } from 'msw';
 import { binHeader, encodeGrpcMessage, GRPC_STATUS, grpcFrame, readFrames } from '../../../harness/core/vocabulary/grpc-frame.js';
 import { V1_METHODS } from '../../../harness/core/vocabulary/proto-v1.js';
 import { decodeV1, encodeGrpcStatus, encodeV1, V1_SERVICE } from '../../../harness/core/vocabulary/proto-wire.js';
-import { type A2AError, type A2AErrorName, A2A_ERRORS, JSONRPC_CODES } from '../../runtime/errors.js';
+import { type A2AError, A2A_ERRORS } from '../../runtime/errors.js';
+import { ERROR_MAP, JSONRPC_CODES } from '../error-map.js';
 import type { CallRecord } from '../../runtime/record.js';
 import type { Params, Wire, WireRefusal, WireRequest } from '../wire.js';
 
 type Method = (typeof V1_METHODS)[number];
-
-/** §5.4's gRPC column. */
-const GRPC_CODES: Readonly<Record<A2AErrorName, number>> = {
-  methodNotFound: GRPC_STATUS.UNIMPLEMENTED,
-  invalidParams: GRPC_STATUS.INVALID_ARGUMENT,
-  internal: GRPC_STATUS.INTERNAL,
-  taskNotFound: GRPC_STATUS.NOT_FOUND,
-  taskNotCancelable: GRPC_STATUS.FAILED_PRECONDITION,
-  pushNotSupported: GRPC_STATUS.FAILED_PRECONDITION,
-  unsupportedOperation: GRPC_STATUS.FAILED_PRECONDITION,
-  contentTypeNotSupported: GRPC_STATUS.INVALID_ARGUMENT,
-  extendedCardNotConfigured: GRPC_STATUS.FAILED_PRECONDITION,
-  versionNotSupported: GRPC_STATUS.FAILED_PRECONDITION,
-};
 
 const PREFIX = `/${V1_SERVICE}/`;
 
@@ -166,7 +153,7 @@ export const grpcV1: Wire = {
     });
   },
   error(_call, err: A2AError) {
-    const code = GRPC_CODES[err.kind];
+    const code = GRPC_STATUS[ERROR_MAP[err.kind].grpc];
     const reason = A2A_ERRORS[err.kind].reason;
     const details = reason ? encodeGrpcStatus(code, err.text, reason, err.metadata) : undefined;
     return { response: statusResponse(code, err.text, details), recorded: { code: JSONRPC_CODES[err.kind], message: err.text } };

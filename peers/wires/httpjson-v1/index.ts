@@ -18,27 +18,14 @@
  * body that is not a JSON object a 400 (-32700, as on JSON-RPC).
  */
 import { HttpResponse } from 'msw';
-import { type A2AError, type A2AErrorName, JSONRPC_CODES } from '../../runtime/errors.js';
+import type { A2AError } from '../../runtime/errors.js';
+import { ERROR_MAP, JSONRPC_CODES } from '../error-map.js';
 import { isObj } from '../../runtime/event.js';
 import type { CallRecord } from '../../runtime/record.js';
 import type { Params, Wire, WireCall, WireRefusal, WireRequest } from '../wire.js';
 import { type Matched, queryParams, routesAt, segmentsOf } from './routes.js';
 
 export const A2A_JSON = 'application/a2a+json';
-
-/** §5.4's HTTP column and the google.rpc.Code each status stands for (§11.6). */
-const HTTP_STATUS: Readonly<Record<A2AErrorName, readonly [number, string]>> = {
-  methodNotFound: [404, 'NOT_FOUND'],
-  invalidParams: [400, 'INVALID_ARGUMENT'],
-  internal: [500, 'INTERNAL'],
-  taskNotFound: [404, 'NOT_FOUND'],
-  taskNotCancelable: [400, 'FAILED_PRECONDITION'],
-  pushNotSupported: [400, 'FAILED_PRECONDITION'],
-  unsupportedOperation: [400, 'FAILED_PRECONDITION'],
-  contentTypeNotSupported: [400, 'INVALID_ARGUMENT'],
-  extendedCardNotConfigured: [400, 'FAILED_PRECONDITION'],
-  versionNotSupported: [400, 'FAILED_PRECONDITION'],
-};
 
 /** A `google.rpc.Status` answer (§11.6). */
 export function statusResponse(code: number, status: string, message: string, details: unknown[] = [], headers: Record<string, string> = {}): Response {
@@ -145,7 +132,7 @@ export const httpJsonV1: Wire = {
       headers: { 'content-type': A2A_JSON, ...(activated.length ? { 'a2a-extensions': activated.join(', ') } : {}) },
     }),
   error(_call, err: A2AError) {
-    const [code, status] = HTTP_STATUS[err.kind];
+    const [code, status] = ERROR_MAP[err.kind].http;
     const info = err.errorInfo;
     return { response: statusResponse(code, status, err.text, info ? [info] : []), recorded: { code: JSONRPC_CODES[err.kind], message: err.text } };
   },

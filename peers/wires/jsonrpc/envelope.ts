@@ -7,7 +7,8 @@
  * (../jsonrpc-v1/, ../jsonrpc-v03/) uses it with its own method names and shapes.
  */
 import { HttpResponse } from 'msw';
-import { type A2AError, JSONRPC_CODES } from '../../runtime/errors.js';
+import type { A2AError } from '../../runtime/errors.js';
+import { JSONRPC_CODES } from '../error-map.js';
 import { isObj } from '../../runtime/event.js';
 import { recordableId } from '../../runtime/record.js';
 import type { Params, WireError, WireRefusal } from '../wire.js';
