@@ -45,7 +45,7 @@ export function composePeer(desc: PeerDescription, ctx: PeerRunContext, parts: P
     rpcUrl,
     ...Object.fromEntries(
       others.flatMap((e) => {
-        const url = e.url ? e.url(ctx, rt.rpcListener) : `${rpcBase}${e.path}`;
+        const url = e.transport ? ctx.transportOrigin?.(e.transport.name, rt.rpcListener) : `${rpcBase}${e.path}`;
         return url === undefined ? [] : [[e.placeholder, url]];
       }),
     ),

@@ -60,16 +60,16 @@ export const FLOORS: Room[][] = [
       area: 'net',
       path: 'harness/net/',
       holds:
-        'the TLS/mTLS listeners (`peer-host.ts`, HTTP/1.1) and beside them the HTTP/2 gRPC listeners (`grpc-host.ts`, one per TLS kind an RPC listener can be: `tls`, `mtls`), what both record of a request (`request-record.ts`), the push dispatcher, the lag governor',
+        "the TLS/mTLS listeners (`peer-host.ts`, HTTP/1.1), the contract of a binding's own transport beside them (`transport.ts`: gRPC's HTTP/2 listeners are one, in its wire's folder), what every listener records of a request (`request-record.ts`), the push dispatcher, the lag governor",
     },
+  ],
+  [
     {
       area: 'peers/wires',
       path: 'peers/wires/',
       holds:
-        'one folder per binding and dialect (`jsonrpc-v1/`, `jsonrpc-v03/`, `httpjson-v1/`, `grpc-v1/`), each one `Wire`; `jsonrpc/` is the envelope both JSON-RPC wires share; `index.ts` is the one registry',
+        "one folder per binding and dialect (`jsonrpc-v1/`, `jsonrpc-v03/`, `httpjson-v1/`, `grpc-v1/`), each one `Wire` and, where the binding needs listeners of its own, its `Transport` (gRPC's `host.ts`); `jsonrpc/` is the envelope both JSON-RPC wires share; `error-map.ts` is spec §5.4's one table; `index.ts` is the one registry",
     },
-  ],
-  [
     {
       area: 'adapters',
       path: 'harness/adapters/',

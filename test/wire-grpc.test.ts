@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PeerDescription, PeerRuntime } from '../harness/core/scenario.js';
 import type { AddressInfo } from 'node:net';
 import { type HttpEvent, type TlsEvent, Transcript } from '../harness/core/transcript.js';
-import { GRPC_KINDS } from '../harness/net/grpc-host.js';
+import { GRPC_KINDS, grpcTransport } from '../peers/wires/grpc-v1/host.js';
 import { PeerHost } from '../harness/net/peer-host.js';
 import { a2aGrpcService, GRPC_STATUS_DETAILS } from '../harness/core/vocabulary/grpc-service.js';
 import { decodeGrpcStatus } from '../harness/core/vocabulary/proto-wire.js';
@@ -103,10 +103,10 @@ describe('the gRPC wire, served by the peer host over HTTP/2 to @grpc/grpc-js', 
   it('fills {{grpcUrl}} with the origin of the gRPC listener of the RPC listener’s TLS kind', () => {
     const run = fx.start(peer());
     const url = interfaceOf(run.peer.card, 'GRPC');
-    expect(url).toBe(fx.host.grpcOrigin('tls'));
+    expect(url).toBe(fx.host.transportOrigin('grpc', 'tls'));
     expect(url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
     expect(url).not.toBe(fx.host.origin('tls'));
-    expect(fx.host.grpcOrigin('mtls')).not.toBe(url);
+    expect(fx.host.transportOrigin('grpc', 'mtls')).not.toBe(url);
     run.end();
   });
 
@@ -119,7 +119,7 @@ describe('the gRPC wire, served by the peer host over HTTP/2 to @grpc/grpc-js', 
     expect(run.ledger.get(id)).toBeDefined();
     const ev = lastCall(run.transcript);
     expect(ev).toMatchObject({ method: 'POST', path: '/lf.a2a.v1.A2AService/SendMessage', status: 200, grpc: { status: 0 }, binding: 'GRPC' });
-    expect(ev.interfaceUrl).toBe(fx.host.grpcOrigin('tls'));
+    expect(ev.interfaceUrl).toBe(fx.host.transportOrigin('grpc', 'tls'));
     expect(ev.rpc).toMatchObject({ method: 'SendMessage', wireMethod: '/lf.a2a.v1.A2AService/SendMessage', params: { message: { role: 'ROLE_USER' } } });
     expect(ev.headers).toMatchObject({ a2aVersion: '1.0', contentType: 'application/grpc' });
     expect(ev.responseBody).toMatchObject({ contentType: 'application/grpc+proto', json: { task: { id } } });
@@ -322,7 +322,7 @@ describe('the gRPC wire, served by the peer host over HTTP/2 to @grpc/grpc-js', 
   it('the TLS handshakes are recorded; the mtls listener refuses a client without a certificate and serves one with', async () => {
     const run = fx.start(peer({ rpcListener: 'mtls' }));
     const url = interfaceOf(run.peer.card, 'GRPC');
-    expect(url).toBe(fx.host.grpcOrigin('mtls'));
+    expect(url).toBe(fx.host.transportOrigin('grpc', 'mtls'));
     const without = await unary(clientOf(url), 'GetTask', { id: 'x' });
     expect(without.err!.code).toBe(status.UNAVAILABLE);
     await fx.host.handshakesSettled(5000);
@@ -365,10 +365,10 @@ describe('the gRPC wire, served by the peer host over HTTP/2 to @grpc/grpc-js', 
 
 describe('the gRPC listeners close with the host', () => {
   it('close resolves with a client’s channel still open, and leaves no listener or connection behind', async () => {
-    const own = await PeerHost.start(fx.pki);
-    const ports = GRPC_KINDS.map((k) => Number(new URL(own.grpcOrigin(k)!).port));
+    const own = await PeerHost.start(fx.pki, { transports: [grpcTransport] });
+    const ports = GRPC_KINDS.map((k: (typeof GRPC_KINDS)[number]) => Number(new URL(own.transportOrigin('grpc', k)!).port));
     own.beginRun('solo', new Transcript(() => performance.now()));
-    const c = new Service(new URL(own.grpcOrigin('tls')!).host, credentials.createSsl(Buffer.from(fx.pki.testCa.cert))) as unknown as Client;
+    const c = new Service(new URL(own.transportOrigin('grpc', 'tls')!).host, credentials.createSsl(Buffer.from(fx.pki.testCa.cert))) as unknown as Client;
     // No handlers in this run: the call reaches the listener and is answered UNIMPLEMENTED (404, no handler).
     expect((await unary(c, 'GetTask', { id: 'x' })).err!.code).toBe(status.UNIMPLEMENTED);
     const ours = () =>

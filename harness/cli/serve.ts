@@ -12,6 +12,7 @@ import { printableInline } from '../core/text.js';
 import type { CatalogueEntry } from '../runner/load/catalogue.js';
 import { mountPeer, type MountedPeer } from '../runner/infrastructure/mount.js';
 import { closeListeners, freshPki, openListeners } from '../runner/infrastructure/env.js';
+import { transportsNamedIn } from '../../peers/wires/index.js';
 
 /** Events each peer keeps while serving (the oldest go first). */
 export const SERVE_EVENTS = 5000;
@@ -74,8 +75,8 @@ export async function serve(o: ServeOptions): Promise<Serving> {
   const mounted: MountedPeer[] = [];
   for (const [i, e] of chosen.entries()) {
     const key = `serve${i + 1}`;
-    // Every peer is active at once: one whose card offers gRPC gets gRPC listeners of its own (a call names no peer).
-    if (chosen.length > 1 && JSON.stringify(e.scenario.peer.card).includes('{{grpcUrl}}')) await host.reserveGrpc(key);
+    // Every peer is active at once: one whose card offers a binding with a transport of its own (gRPC) gets that transport's listeners of its own (a call names no peer).
+    if (chosen.length > 1) await host.reserveTransports(key, transportsNamedIn(e.scenario.peer.card));
     // A ring: a debugging session of hours keeps the latest events, never stops answering.
     const transcript = new Transcript(() => performance.now(), { ring: SERVE_EVENTS });
     const log = (ev: WireEvent) => {

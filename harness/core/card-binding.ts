@@ -34,7 +34,7 @@ export function untellable(s: Scenario, binding: Exclude<Binding, 'JSONRPC'>): s
   const ifaces = Array.isArray(s.peer.card.supportedInterfaces) ? s.peer.card.supportedInterfaces : [];
   if (ifaces.length !== 1 || !isObj(ifaces[0]) || ifaces[0].url !== '{{rpcUrl}}' || ifaces[0].protocolBinding !== 'JSONRPC')
     return 'a card with other interfaces than the one JSON-RPC interface: a scenario about the choice between interfaces';
-  // The gRPC listeners are the RPC listeners' kinds (harness/net/grpc-host.ts GRPC_KINDS): a card origin's kind has none.
+  // The gRPC listeners are the RPC listeners' kinds (peers/wires/grpc-v1/host.ts GRPC_KINDS): a card origin's kind has none.
   if (binding === 'GRPC' && !(GRPC_LISTENER_KINDS as readonly string[]).includes(s.peer.runtime.rpcListener))
     return `its interface sits on the ${s.peer.runtime.rpcListener} listener, which has no gRPC counterpart`;
   return undefined;

@@ -15,7 +15,7 @@ import type { Binding, Dialect } from './vocabulary/types.js';
 export const LISTENER_KINDS = ['tls', 'mtls', 'untrusted-ca', 'wrong-host', 'expired', 'vendor-b', 'cdn'] as const;
 export type ListenerKind = (typeof LISTENER_KINDS)[number];
 export const BAD_CERT_LISTENERS: ReadonlySet<ListenerKind> = new Set(['untrusted-ca', 'wrong-host', 'expired']);
-/** The listener kinds an RPC interface may sit on, each with an HTTP/2 gRPC listener beside it (harness/net/grpc-host.ts). */
+/** The listener kinds an RPC interface may sit on, each with an HTTP/2 gRPC listener beside it (peers/wires/grpc-v1/host.ts). */
 export const GRPC_LISTENER_KINDS = ['tls', 'mtls', 'untrusted-ca', 'wrong-host', 'expired'] as const satisfies readonly ListenerKind[];
 
 /** The A2A operations an assertion may name (v1.0 §3.1; a v0.3 call is recorded under its operation). */

@@ -20,9 +20,9 @@ import type { ListenerKind } from '../core/scenario.js';
 import { LISTENER_KINDS } from '../core/scenario.js';
 import { RUN_INPUT_BYTES, SEQ_HEADER, type HttpEvent, type Transcript } from '../core/transcript.js';
 import { answer, readBody, refuse } from './respond.js';
-import { GrpcHost } from './grpc-host.js';
 import { ownPorts } from './own-ports.js';
 import { certSubject, connectionEvent, recordRequest, redactQuery } from './request-record.js';
+import type { Transport, TransportListeners } from './transport.js';
 
 export { redactQuery };
 
@@ -54,20 +54,21 @@ export class PeerHost {
   /** TCP connections accepted, and handshakes that reached an outcome (done or failed), on every listener. */
   private accepted = 0;
   private outcomes = 0;
-  /** Every connection open on the host's listeners (its gRPC listeners' too), destroyed when the host closes. */
+  /** Every connection open on the host's listeners (its transports' too), destroyed when the host closes. */
   private readonly sockets = new Set<Socket>();
   /** Connections whose other end is not the lane's client (by raw socket): recorded in no run. */
   private readonly foreignSockets = new WeakSet<object>();
   /** Connections made by a process not the lane's client, counted. */
   foreignConnections = 0;
-  /** The HTTP/2 gRPC listeners (./grpc-host.ts), one per TLS kind an RPC listener can be. */
-  private grpc: GrpcHost<RunSlot> | undefined;
-  /** gRPC listeners of one run's own (`reserveGrpc`), by run key: where several runs are active at once. */
-  private readonly ownGrpc = new Map<string, GrpcHost<RunSlot>>();
+  /** The bindings' own transports' listeners (./transport.ts; gRPC's HTTP/2), by transport name. */
+  private readonly transportListeners = new Map<string, TransportListeners<RunSlot>>();
+  /** Transport listeners of one run's own (`reserveTransports`), by run key, then transport name: where several runs are active at once. */
+  private readonly ownListeners = new Map<string, Map<string, TransportListeners<RunSlot>>>();
 
   private constructor(
     private readonly pki: Pki,
-    private readonly foreign?: ForeignConnection,
+    private readonly foreign: ForeignConnection | undefined,
+    private readonly transports: readonly Transport[],
   ) {}
 
   /** Whether a TLS socket's connection came from another process than the lane's client. */
@@ -90,11 +91,15 @@ export class PeerHost {
   }
 
   /**
-   * Starts one listener of every kind on 127.0.0.1:0. `foreign`: where the lane's client runs in
-   * processes of its own, whether a connection came from another process (the runner builds it).
+   * Starts one listener of every kind on 127.0.0.1:0, and each binding's own transport beside them.
+   * `foreign`: where the lane's client runs in processes of its own, whether a connection came from
+   * another process (the runner builds it). `transports`: the registered bindings' (peers/wires/index.ts
+   * `transports()`, which the runner hands over: this floor knows no binding).
    */
-  static async start(pki: Pki, foreign?: ForeignConnection): Promise<PeerHost> {
-    const host = new PeerHost(pki, foreign);
+  static async start(pki: Pki, o: { foreign?: ForeignConnection | undefined; transports?: readonly Transport[] } = {}): Promise<PeerHost> {
+    const names = (o.transports ?? []).map((t) => t.name);
+    if (new Set(names).size !== names.length) throw new Error(`[harness] two transports share a name: ${names.join(', ')}`);
+    const host = new PeerHost(pki, o.foreign, o.transports ?? []);
     host.signers = { published: pki.cardSigner, expired: pki.cardSignerExpired, notYetValid: pki.cardSignerFuture };
     await Promise.all(
       LISTENER_KINDS.map(async (kind) => {
@@ -118,26 +123,38 @@ export class PeerHost {
         host.listeners.set(kind, { kind, server, origin: `https://127.0.0.1:${port}` });
       }),
     );
-    host.grpc = await host.startGrpc(() => host.active);
+    try {
+      for (const [name, l] of await host.startTransports(host.transports, () => host.active)) host.transportListeners.set(name, l);
+    } catch (err) {
+      await host.close();
+      throw err;
+    }
     return host;
   }
 
-  private startGrpc(active: () => RunSlot | undefined): Promise<GrpcHost<RunSlot>> {
-    return GrpcHost.start<RunSlot>(this.pki, {
-      active,
-      watchTls: (kind, server) => this.watchTls(kind, server),
-      isForeign: (socket) => this.isForeign(socket),
-    });
+  /** Starts transports' listeners; where one fails to start, those started are closed and the error thrown. */
+  private async startTransports(transports: readonly Transport[], active: () => RunSlot | undefined): Promise<Map<string, TransportListeners<RunSlot>>> {
+    const hooks = { active, watchTls: this.watchTls.bind(this), isForeign: this.isForeign.bind(this) };
+    const started = await Promise.allSettled(transports.map((t) => t.start<RunSlot>(this.pki, hooks)));
+    const failed = started.find((r) => r.status === 'rejected');
+    const ok = started.flatMap((r, i) => (r.status === 'fulfilled' ? [[transports[i]!.name, r.value] as const] : []));
+    if (failed) {
+      await Promise.allSettled(ok.map(([, l]) => l.close()));
+      throw failed.reason;
+    }
+    return new Map(ok);
   }
 
   /**
-   * Gives the run of `key` (begun next) gRPC listeners of its own. A host serves one run at a time, and
-   * a gRPC call, whose path names no run, belongs to the active one; `serve` keeps every peer active at
-   * once, so each peer with a gRPC interface gets listeners whose calls can only be its own.
+   * Gives the run of `key` (begun next) listeners of its own for the named transports. A host serves one
+   * run at a time, and a call whose path names no run (gRPC's) belongs to the active one; `serve` keeps
+   * every peer active at once, so each peer with such an interface gets listeners whose calls can only be its own.
    */
-  async reserveGrpc(key: string): Promise<void> {
-    if (this.ownGrpc.has(key)) return;
-    this.ownGrpc.set(key, await this.startGrpc(() => this.runs.get(key)));
+  async reserveTransports(key: string, names: readonly string[]): Promise<void> {
+    const own = this.ownListeners.get(key) ?? new Map<string, TransportListeners<RunSlot>>();
+    this.ownListeners.set(key, own);
+    const wanted = this.transports.filter((t) => names.includes(t.name) && !own.has(t.name));
+    for (const [name, l] of await this.startTransports(wanted, () => this.runs.get(key))) own.set(name, l);
   }
 
   /** Wires a listener's events: requests to onRequest, connections counted and attributed, handshakes (failed ones too) recorded in the active run. */
@@ -153,7 +170,7 @@ export class PeerHost {
     });
   }
 
-  /** Counts a TLS listener's connections (this host's, or its gRPC listeners'), attributes them, and records their handshakes. */
+  /** Counts a TLS listener's connections (this host's, or a transport's), attributes them, and records their handshakes. */
   private watchTls(kind: ListenerKind, server: TlsServer): void {
     server.on('connection', (raw: Socket) => {
       this.accepted++;
@@ -203,9 +220,9 @@ export class PeerHost {
     while (this.outcomes < this.accepted && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
   }
 
-  /** The origin of the HTTP/2 gRPC listener of a TLS kind ('tls', 'mtls') for the run of `key`, where there is one. */
-  grpcOrigin(kind: ListenerKind, key?: string): string | undefined {
-    return ((key !== undefined && this.ownGrpc.get(key)) || this.grpc)?.origin(kind);
+  /** The origin of a transport's listener of a TLS kind ('tls', 'mtls') for the run of `key` (its own, where it has one), where there is one. */
+  transportOrigin(name: string, kind: ListenerKind, key?: string): string | undefined {
+    return ((key !== undefined && this.ownListeners.get(key)?.get(name)) || this.transportListeners.get(name))?.origin(kind);
   }
 
   origin(kind: ListenerKind): string {
@@ -231,8 +248,8 @@ export class PeerHost {
     const slot = this.runs.get(key);
     if (!slot) return;
     for (const res of slot.streams) res.destroy();
-    this.grpc?.endRun(slot);
-    this.ownGrpc.get(key)?.endRun(slot);
+    for (const l of this.transportListeners.values()) l.endRun(slot);
+    for (const l of this.ownListeners.get(key)?.values() ?? []) l.endRun(slot);
     this.runs.delete(key);
     if (this.active === slot) this.active = undefined;
   }
@@ -244,8 +261,9 @@ export class PeerHost {
    */
   async close(): Promise<void> {
     for (const key of [...this.runs.keys()]) this.endRun(key);
-    const grpc = [this.grpc, ...this.ownGrpc.values()].map((g) => g?.close());
-    this.ownGrpc.clear();
+    const transports = [...this.transportListeners.values(), ...[...this.ownListeners.values()].flatMap((m) => [...m.values()])].map((l) => l.close());
+    this.transportListeners.clear();
+    this.ownListeners.clear();
     for (const l of this.listeners.values()) {
       l.server.close();
       l.server.closeAllConnections();
@@ -253,7 +271,7 @@ export class PeerHost {
     for (const raw of this.sockets) raw.destroy();
     this.sockets.clear();
     await Promise.all([
-      ...grpc,
+      ...transports,
       ...[...this.listeners.values()].map((l) => new Promise<void>((resolve) => (l.server.listening ? l.server.once('close', () => resolve()) : resolve()))),
     ]);
   }

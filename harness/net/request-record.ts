@@ -1,6 +1,6 @@
 /**
  * What a listener records of a connection and of a request as it arrives, the same for every
- * listener of the peer host (HTTP/1.1 in ./peer-host.ts, HTTP/2 gRPC in ./grpc-host.ts): a client
+ * listener of the peer host (HTTP/1.1 in ./peer-host.ts, HTTP/2 gRPC in peers/wires/grpc-v1/host.ts, a binding's transport): a client
  * certificate's subject, a request's path with credentials in its query redacted, and its event
  * with the headers that matter (a credential by scheme and digest only).
  */

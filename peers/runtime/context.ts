@@ -19,10 +19,11 @@ export interface PeerRunContext {
   /** Base URL of this run on a listener: `https://127.0.0.1:<port>/t/<key>`. */
   base(kind: ListenerKind): string;
   /**
-   * The origin (`https://127.0.0.1:<port>`) of the host's HTTP/2 gRPC listener of a TLS kind ('tls',
-   * 'mtls'); undefined for a kind without one, or where the host has no gRPC listeners.
+   * The origin (`https://127.0.0.1:<port>`) of a binding's own transport's listener of a TLS kind
+   * ('tls', 'mtls'): gRPC's HTTP/2 listener (transport `grpc`); undefined for a kind without one, or
+   * where the host runs no such transport.
    */
-  grpcOrigin?(kind: ListenerKind): string | undefined;
+  transportOrigin?(name: string, kind: ListenerKind): string | undefined;
   push(order: PushOrder): Promise<PushAttemptEvent>;
   /** Runs `fn` after `ms` unless the run has ended. */
   later(ms: number, fn: () => void): void;

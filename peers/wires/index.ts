@@ -14,9 +14,9 @@
  * harness/core/vocabulary/types.ts's DIALECTS, which makes this
  * table incomplete until it has its entry).
  */
-import type { ListenerKind } from '../../harness/core/scenario.js';
 import type { Dialect } from '../../harness/core/vocabulary/types.js';
-import type { PeerRunContext } from '../runtime/context.js';
+import type { Transport } from '../../harness/net/transport.js';
+import { grpcTransport } from './grpc-v1/host.js';
 import { grpcV1 } from './grpc-v1/index.js';
 import { jsonRpcV03, LEGACY_CARD_PATH, readCard as readCardV03 } from './jsonrpc-v03/index.js';
 import { httpJsonV1 } from './httpjson-v1/index.js';
@@ -42,10 +42,12 @@ export interface SecondInterface {
   placeholder: string;
   path: string;
   /**
-   * Where its URL is not under the RPC listener's base: the URL in this run, for the RPC listener's
-   * kind (undefined: not served in this run, the placeholder left as it is).
+   * A binding whose requests need listeners of its own (gRPC's HTTP/2; harness/net/transport.ts): the
+   * peer host starts it beside its HTTP/1.1 listeners, and the interface's URL is the origin of its
+   * listener of the RPC listener's TLS kind (none: not served in this run, the placeholder left as it is).
+   * `path` is then unused.
    */
-  url?(ctx: PeerRunContext, rpcListener: ListenerKind): string | undefined;
+  transport?: Transport;
 }
 
 const WELL_KNOWN = '/.well-known/agent-card.json';
@@ -58,8 +60,8 @@ export const DIALECT_WIRES: Readonly<Record<Dialect, DialectEntry>> = {
 export const SECOND_INTERFACES: readonly SecondInterface[] = [
   { wire: jsonRpcV03, placeholder: 'rpcUrl03', path: '/rpc03' },
   { wire: httpJsonV1, placeholder: 'restUrl', path: '/rest' },
-  // gRPC's paths are the service's own (`/lf.a2a.v1.A2AService/…`): its URL is the origin of the run's HTTP/2 listener of the RPC listener's TLS kind.
-  { wire: grpcV1, placeholder: 'grpcUrl', path: '', url: (ctx, kind) => ctx.grpcOrigin?.(kind) },
+  // gRPC's paths are the service's own (`/lf.a2a.v1.A2AService/…`): its URL is the origin of its transport's HTTP/2 listener of the RPC listener's TLS kind.
+  { wire: grpcV1, placeholder: 'grpcUrl', path: '', transport: grpcTransport },
 ];
 
 /** Wires added from outside this folder (a test's toy wire, docs/architecture.md "Add a wire"), served beside the registered ones. */
@@ -80,6 +82,15 @@ export function addInterface(entry: SecondInterface): () => void {
 
 /** The interfaces a card may offer beside its main one: the registered, then any added. */
 export const secondInterfaces = (): readonly SecondInterface[] => [...SECOND_INTERFACES, ...added];
+
+/** The transports of the interfaces registered and added (gRPC's): what the runner hands the peer host to start beside its listeners. */
+export const transports = (): readonly Transport[] => [...new Set(secondInterfaces().flatMap((e) => (e.transport ? [e.transport] : [])))];
+
+/** The transports a card's placeholders ask for (`{{grpcUrl}}`: gRPC's), by name: what `serve` reserves a peer's own listeners of. */
+export const transportsNamedIn = (card: unknown): string[] => {
+  const text = JSON.stringify(card);
+  return secondInterfaces().flatMap((e) => (e.transport && text.includes(`{{${e.placeholder}}}`) ? [e.transport.name] : []));
+};
 
 /** Every wire registered. */
 export const ALL_WIRES: readonly Wire[] = [...new Set([...Object.values(DIALECT_WIRES).map((e) => e.wire), ...SECOND_INTERFACES.map((e) => e.wire)])];

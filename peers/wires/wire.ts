@@ -31,7 +31,7 @@
  *   header (§11.2). The route's template is the call's `wireMethod` (`GET /{tenant}/tasks/{id}`).
  * - gRPC v1.0 (§10), served (./grpc-v1/): `routes: 'below'` (`POST /lf.a2a.v1.A2AService/<Method>`
  *   under the card's `{{grpcUrl}}`, the origin of the peer host's HTTP/2 listener of the RPC
- *   listener's TLS kind, harness/net/grpc-host.ts); `decode` takes the method from the path and the
+ *   listener's TLS kind, ./grpc-v1/host.ts); `decode` takes the method from the path and the
  *   params from the one length-prefixed protobuf message of `bytes` (ProtoJSON again through
  *   harness/core/vocabulary/proto-wire.ts), the service parameters from the metadata (`a2a-version`,
  *   `a2a-extensions`, §10.2); `result` and `frame` are length-prefixed messages (server streaming,

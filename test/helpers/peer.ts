@@ -7,6 +7,7 @@ import { PushDispatcher } from '../../harness/net/push-dispatcher.js';
 import { makePki, type Pki } from '../../harness/pki/index.js';
 import type { PeerInstance, PeerParts } from '../../peers/index.js';
 import { mountPeer } from '../../harness/runner/infrastructure/mount.js';
+import { transports } from '../../peers/wires/index.js';
 import { afterAll, beforeAll } from 'vitest';
 
 export interface PeerFixture {
@@ -24,7 +25,7 @@ let counter = 0;
 
 export async function peerFixture(): Promise<PeerFixture> {
   const pki = await makePki();
-  const host = await PeerHost.start(pki);
+  const host = await PeerHost.start(pki, { transports: transports() });
   const dispatcher = new PushDispatcher(pki);
   return {
     pki,

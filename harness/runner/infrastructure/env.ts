@@ -7,6 +7,7 @@ import type { Hello } from '../../core/vocabulary/types.js';
 import { PeerHost, type ForeignConnection } from '../../net/peer-host.js';
 import { connectionFrom } from '../../adapters/process-group.js';
 import { ANSWER_MS, PushDispatcher } from '../../net/push-dispatcher.js';
+import { transports } from '../../../peers/wires/index.js';
 import { CLIENT_KEYS, makePki, pkiPaths, readPki, writePki, type Pki, type PkiFiles } from '../../pki/index.js';
 
 /** The listeners peers are mounted on, and the PKI they serve with. */
@@ -53,7 +54,7 @@ export async function clientPki(dir: string): Promise<{ files: PkiFiles; pems: P
 /** Starts the listeners on the PKI in `pkiDir` (`serve`: every connection is credited). */
 export async function openListeners(pkiDir: string): Promise<Listeners> {
   const pems = await readPki(pkiDir);
-  return { host: await PeerHost.start(pems), dispatcher: new PushDispatcher(pems), pki: pkiPaths(pkiDir), pems };
+  return { host: await PeerHost.start(pems, { transports: transports() }), dispatcher: new PushDispatcher(pems), pki: pkiPaths(pkiDir), pems };
 }
 
 /** How long one part of a teardown may take before the run goes on without it (a part that hangs must not hold the report). */
@@ -72,7 +73,7 @@ export async function closeListeners(l: Listeners): Promise<void> {
 
 export async function openEnv(o: EnvOptions): Promise<RunEnv> {
   const pki = o.pems ?? (await readPki(o.pkiDir));
-  const [host, hello] = await Promise.all([PeerHost.start(pki, foreignTo(o.client)), o.hello ?? o.client.hello()]);
+  const [host, hello] = await Promise.all([PeerHost.start(pki, { foreign: foreignTo(o.client), transports: transports() }), o.hello ?? o.client.hello()]);
   return {
     host,
     // A receiver's time to answer a delivery scales like every deadline of the run.
@@ -96,7 +97,7 @@ const foreignTo = (client: ClientAdapter): ForeignConnection | undefined =>
 /** Fresh listeners for the next run, after a client that would not stop (its connections must land in no other run's transcript). */
 export async function restartHost(env: RunEnv): Promise<void> {
   await env.host.close();
-  env.host = await PeerHost.start(env.pems, foreignTo(env.client));
+  env.host = await PeerHost.start(env.pems, { foreign: foreignTo(env.client), transports: transports() });
 }
 
 export async function closeEnv(env: RunEnv): Promise<void> {

@@ -64,7 +64,7 @@ export function mountPeer(host: PeerHost, dispatcher: PushDispatcher, desc: Peer
         ...(o.retainFinished !== undefined ? { retainFinished: o.retainFinished } : {}),
         onEnd: (fn) => (ended ? fn() : void endings.add(fn)),
         base: (kind) => host.base(kind, key),
-        grpcOrigin: (kind) => host.grpcOrigin(kind, key),
+        transportOrigin: (name, kind) => host.transportOrigin(name, kind, key),
         push: (order) => dispatcher.dispatch({ ...order, transcript }),
         later: (ms, fn) => {
           const t = setTimeout(() => {

@@ -5,7 +5,7 @@
  * are `200 application/grpc` with length-prefixed messages (one for a unary call; the stream's
  * StreamResponses one by one, §10.7), and the call's trailers among the Response's headers:
  * `grpc-status`, `grpc-message` (percent-encoded), `grpc-status-details-bin` (a google.rpc.Status
- * with the A2A error's ErrorInfo, §10.6). The peer host's HTTP/2 listener (harness/net/grpc-host.ts)
+ * with the A2A error's ErrorInfo, §10.6). The peer host's HTTP/2 listener (./host.ts, its transport)
  * sends those as real trailers (or as a trailers-only answer where no message came first).
  *
  * Errors by §5.4's gRPC column; the transcript keeps an error's neutral code (the JSON-RPC column,

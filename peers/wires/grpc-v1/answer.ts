@@ -1,5 +1,5 @@
 /**
- * The wire side of the gRPC listener's answers (./grpc-host.ts): a peer's Response written as a gRPC
+ * The wire side of the gRPC listener's answers (./host.ts): a peer's Response written as a gRPC
  * call's end over an HTTP/2 stream, with what was sent kept on its event.
  *
  * - A gRPC Response (`application/grpc`; peers/wires/grpc-v1/) carries its trailers among its headers
@@ -17,8 +17,8 @@
  */
 import { createHash } from 'node:crypto';
 import { constants, type OutgoingHttpHeaders, type ServerHttp2Stream } from 'node:http2';
-import { addStreamEvent, bodyRecord, keptChars, shedRecord, type BodyRecord } from '../core/body.js';
-import { keepOn, type HttpEvent, type Transcript } from '../core/transcript.js';
+import { addStreamEvent, bodyRecord, keptChars, shedRecord, type BodyRecord } from '../../../harness/core/body.js';
+import { keepOn, type HttpEvent, type Transcript } from '../../../harness/core/transcript.js';
 import {
   decodeGrpcMessage,
   encodeGrpcMessage,
@@ -27,9 +27,9 @@ import {
   GRPC_TRAILERS,
   grpcStatusOfHttp,
   isGrpcContentType,
-} from '../core/vocabulary/grpc-frame.js';
-import { decodeV1 } from '../core/vocabulary/proto-wire.js';
-import { endOf, keepWhole, responseHeaders } from './respond.js';
+} from '../../../harness/core/vocabulary/grpc-frame.js';
+import { decodeV1 } from '../../../harness/core/vocabulary/proto-wire.js';
+import { endOf, keepWhole, responseHeaders } from '../../../harness/net/respond.js';
 
 /** What the transcript calls a gRPC message kept decoded. */
 const DECODED = 'application/grpc+proto';

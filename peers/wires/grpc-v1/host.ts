@@ -1,9 +1,9 @@
 /**
- * The peer host's gRPC listeners (A2A v1.0 §10): `node:http2` secure servers on 127.0.0.1, one per
+ * gRPC's transport (A2A v1.0 §10; harness/net/transport.ts), which the peer host starts beside its own listeners: `node:http2` secure servers on 127.0.0.1, one per
  * TLS kind an RPC listener can be ('tls'; 'mtls', which demands a client certificate from the test
  * CA; and the three bad certificates a client must refuse), each with its kind's certificate. Not a @grpc/grpc-js Server: that hides the connection (no
  * handshake, no raw request, no answer cut at a byte). These speak gRPC's framing themselves and
- * feed each call to the same msw handlers as the HTTP/1.1 listeners (./peer-host.ts), so the same
+ * feed each call to the same msw handlers as the HTTP/1.1 listeners (harness/net/peer-host.ts), so the same
  * peer, runtime, gates and incidents serve it; a @grpc/grpc-js client is what they are tested with.
  *
  * Attribution. gRPC's paths are the service's own (`/lf.a2a.v1.A2AService/<Method>`): no `/t/<run>/`
@@ -14,27 +14,28 @@
  * lookup, IPv4 and IPv6 sockets alike) is refused too, and recorded in the active run as the
  * harness's error: that run is ERROR, never a refusal credited to the client.
  *
- * Recorded as on the HTTP/1.1 listeners (./request-record.ts): handshakes (ok or failed, the client
+ * Recorded as on the HTTP/1.1 listeners (harness/net/request-record.ts): handshakes (ok or failed, the client
  * certificate) by the host's own TLS watch, under the listener's TLS kind (`listener: 'tls'` or
  * 'mtls'; the event's `origin` tells the gRPC listener apart); each call an `http` event (POST, the
  * real :path, the metadata that matter as headers). A connection whose handshake is on record in
- * another run (or none) is recorded again by the run that uses it, `reused`. Its answer: ./grpc-answer.ts.
+ * another run (or none) is recorded again by the run that uses it, `reused`. Its answer: ./answer.ts.
  */
 import { createHash } from 'node:crypto';
 import { constants, createSecureServer, type Http2SecureServer, type IncomingHttpHeaders, type ServerHttp2Session, type ServerHttp2Stream } from 'node:http2';
 import type { AddressInfo } from 'node:net';
-import type { Server as TlsServer, TLSSocket } from 'node:tls';
-import { getResponse, type RequestHandler } from 'msw';
-import { GRPC_LISTENER_KINDS, type ListenerKind } from '../core/scenario.js';
-import { RUN_INPUT_BYTES, SEQ_HEADER, type HttpEvent, type Transcript } from '../core/transcript.js';
-import { GRPC_STATUS } from '../core/vocabulary/grpc-frame.js';
-import { V1_METHODS } from '../core/vocabulary/proto-v1.js';
-import { V1_SERVICE } from '../core/vocabulary/proto-wire.js';
-import { listenerLeaf, type Pki } from '../pki/index.js';
-import { endWith, refuseCall, writeCall, type Answering } from './grpc-answer.js';
-import { ownPorts } from './own-ports.js';
-import { connectionEvent, recordRequest, redactQuery } from './request-record.js';
-import { readBody } from './respond.js';
+import type { TLSSocket } from 'node:tls';
+import { getResponse } from 'msw';
+import { GRPC_LISTENER_KINDS, type ListenerKind } from '../../../harness/core/scenario.js';
+import { RUN_INPUT_BYTES, SEQ_HEADER, type HttpEvent } from '../../../harness/core/transcript.js';
+import { GRPC_STATUS } from '../../../harness/core/vocabulary/grpc-frame.js';
+import { V1_METHODS } from '../../../harness/core/vocabulary/proto-v1.js';
+import { V1_SERVICE } from '../../../harness/core/vocabulary/proto-wire.js';
+import { listenerLeaf, type Pki } from '../../../harness/pki/index.js';
+import { endWith, refuseCall, writeCall, type Answering } from './answer.js';
+import { ownPorts } from '../../../harness/net/own-ports.js';
+import { connectionEvent, recordRequest, redactQuery } from '../../../harness/net/request-record.js';
+import { readBody } from '../../../harness/net/respond.js';
+import type { HostRun, Transport, TransportHooks, TransportListeners } from '../../../harness/net/transport.js';
 
 /**
  * The TLS kinds a gRPC listener is started for: those an RPC listener sits on, the bad certificates
@@ -43,27 +44,10 @@ import { readBody } from './respond.js';
 export const GRPC_KINDS = GRPC_LISTENER_KINDS;
 export type GrpcKind = (typeof GRPC_KINDS)[number];
 
-/** What a call needs of a run: its transcript and its peers' handlers. */
-export interface GrpcRun {
-  key: string;
-  transcript: Transcript;
-  handlers: RequestHandler[];
-}
-
-/** What the host lends its gRPC listeners. */
-export interface GrpcHooks<R extends GrpcRun> {
-  /** The run active on the host now. */
-  active(): R | undefined;
-  /** Counts a listener's connections and records its handshakes (failed ones too), as the host's own listeners'. */
-  watchTls(kind: ListenerKind, server: TlsServer): void;
-  /** Whether a connection came from another process than the lane's client. */
-  isForeign(socket: TLSSocket): boolean;
-}
-
 /** Sessions idle this long are closed (GOAWAY): a client that keeps its channel open across runs reconnects. */
 const SESSION_IDLE_MS = 120_000;
 
-export class GrpcHost<R extends GrpcRun> {
+export class GrpcHost<R extends HostRun> implements TransportListeners<R> {
   private readonly listeners = new Map<GrpcKind, { server: Http2SecureServer; origin: string }>();
   private readonly sessions = new Set<ServerHttp2Session>();
   /** The run each session's handshake (or latest call) is on record in; a foreign session has none on record. */
@@ -73,9 +57,9 @@ export class GrpcHost<R extends GrpcRun> {
   /** Calls that came while no run was active (a client still calling after its result): answered UNAVAILABLE, counted. */
   idleCalls = 0;
 
-  private constructor(private readonly hooks: GrpcHooks<R>) {}
+  private constructor(private readonly hooks: TransportHooks<R>) {}
 
-  static async start<R extends GrpcRun>(pki: Pki, hooks: GrpcHooks<R>): Promise<GrpcHost<R>> {
+  static async start<R extends HostRun>(pki: Pki, hooks: TransportHooks<R>): Promise<GrpcHost<R>> {
     const host = new GrpcHost(hooks);
     await Promise.all(GRPC_KINDS.map((kind) => host.listen(kind, pki)));
     return host;
@@ -241,3 +225,6 @@ function toRequest(url: string, method: string, from: IncomingHttpHeaders, seq: 
   headers.set(SEQ_HEADER, String(seq));
   return new Request(url, { method, headers, ...(body.length > 0 && method !== 'GET' && method !== 'HEAD' ? { body: new Uint8Array(body) } : {}) });
 }
+
+/** gRPC's transport, as the registry (../index.ts) hands it to the peer host: HTTP/2 listeners of their own, one per RPC listener's TLS kind. */
+export const grpcTransport: Transport = { name: 'grpc', start: (pki, hooks) => GrpcHost.start(pki, hooks) };
