@@ -19,7 +19,7 @@ import { closeEnv, openEnv } from '../harness/runner/infrastructure/env.js';
 import { defaultLanes } from '../harness/runner/engine/lanes.js';
 import { defaultWorkers } from '../harness/runner/engine/worker-pool.js';
 import { FAMILIES } from '../harness/properties/families/index.js';
-import { generateCases, toScenario } from '../harness/properties/run.js';
+import { generateCases, toScenario } from '../harness/runner/properties/run.js';
 import { caseId } from '../harness/properties/family.js';
 import type { RunEnv } from '../harness/runner/infrastructure/env.js';
 import { executeScenario } from '../harness/runner/engine/execute.js';

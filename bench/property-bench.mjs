@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FAMILIES } from '../dist/harness/properties/families/index.js';
-import { runProperties } from '../dist/harness/properties/run.js';
+import { runProperties } from '../dist/harness/runner/properties/run.js';
 import { writeReports } from '../dist/reports/index.js';
 
 const runs = Number(process.argv[2] ?? 100);

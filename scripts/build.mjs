@@ -33,7 +33,7 @@ export const ENTRIES = [
   'harness/runner/engine/lane-worker.js',
   'harness/runner/infrastructure/pki-thread.js',
   // The bench (bench/property-bench.mjs, bench/render-bench.mjs) and the test fixtures import these.
-  'harness/properties/run.js',
+  'harness/runner/properties/run.js',
   'harness/properties/families/index.js',
   'reports/index.js',
   'clients/index.js',

@@ -38,6 +38,14 @@ export const FLOORS: Room[][] = [
     { area: 'faults', path: 'harness/faults.ts', holds: 'every fault class the CLI maps to an exit code' },
   ],
   [
+    {
+      area: 'properties',
+      path: 'harness/properties/',
+      holds:
+        'the property families: generators of cards, profiles, intents and runtimes, and the rules each family grades (pure, like core; their runner is `runner/properties/`)',
+    },
+  ],
+  [
     { area: 'pki', path: 'harness/pki/', holds: "the run's certificates" },
     {
       area: 'peers/runtime',
@@ -94,9 +102,29 @@ export const FLOORS: Room[][] = [
         'expectations, policy, merge, confirmation of a lagged failure; the matrix of several clients (`matrix.ts`), their tiers (`tiers.ts`, docs/tiers.md) and `report --compare` (`compare.ts`)',
     },
   ],
-  [{ area: 'runner/engine', path: 'harness/runner/engine/', holds: 'a run: select, lanes, prepare / drive / grade one scenario, the control exchange' }],
-  [{ area: 'properties', path: 'harness/properties/', holds: 'the property families (generators) and their runner' }],
-  [{ area: 'cli', path: 'harness/cli/', holds: 'the command: `main.ts` (the program and the exit codes), one file per command under `commands/`' }],
+  [
+    {
+      area: 'runner/engine',
+      path: 'harness/runner/engine/',
+      holds:
+        "a run: select, lanes, prepare / drive / grade one scenario, the control exchange; `doctor`'s control run and `serve`'s peers (`doctor.ts`, `serve.ts`)",
+    },
+  ],
+  [
+    {
+      area: 'runner/properties',
+      path: 'harness/runner/properties/',
+      holds: "a property run: the families' cases on the engine's lanes, shrinking, replay (`run.ts`, `cases.ts`)",
+    },
+  ],
+  [
+    {
+      area: 'cli',
+      path: 'harness/cli/',
+      holds:
+        'the command: `main.ts` (the program and the exit codes), one file per command under `commands/` and what commands share (options, output, reporters, config)',
+    },
+  ],
   [
     { area: 'index', path: 'harness/index.ts', holds: 'the public entry (package.json `exports`)' },
     { area: 'scenarios', path: 'scenarios/', holds: 'the built-in scenarios' },

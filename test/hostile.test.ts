@@ -43,7 +43,7 @@ import { mountPeer } from '../harness/runner/infrastructure/mount.js';
 import { closeRunFolder, markedProcesses, openRunFolder, openRunFolders, reapDeadRuns } from '../harness/runner/infrastructure/workspace.js';
 import { MAX_SCENARIO_FILE_BYTES, WALK_LIMITS } from '../harness/runner/load/catalogue.js';
 import { VENDOR_LOAD } from '../harness/runner/load/vendor-import.js';
-import { SERVE_EVENTS, SERVE_FINISHED_TASKS } from '../harness/cli/serve.js';
+import { SERVE_EVENTS, SERVE_FINISHED_TASKS } from '../harness/runner/engine/serve.js';
 import { Agent, request } from 'undici';
 import { ROOT } from './helpers/cli.js';
 import { runMain, type MainOutcome } from './helpers/main.js';

@@ -11,7 +11,7 @@ import type { ScenarioResult } from '../harness/core/results.js';
 import type { ClientAdapter } from '../harness/core/vocabulary/adapter.js';
 import { confirm, MAX_ATTEMPTS, restsOnTime } from '../harness/runner/judge/confirm.js';
 import { judgeLag, lagWindow, LAG_BLOCK_MS, patientTimer } from '../harness/net/lag.js';
-import { runProperties } from '../harness/properties/run.js';
+import { runProperties } from '../harness/runner/properties/run.js';
 import { runConformance } from '../harness/runner/engine/run.js';
 import { FAMILIES } from '../harness/properties/families/index.js';
 import { BUILTIN_FILES } from './helpers/scenarios.js';

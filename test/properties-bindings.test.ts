@@ -15,7 +15,7 @@ import type { RunResults } from '../harness/core/results.js';
 import type { Binding, Dialect } from '../harness/core/vocabulary/types.js';
 import { caseScenario, type GeneratedCase } from '../harness/properties/family.js';
 import { FAMILIES } from '../harness/properties/families/index.js';
-import { caseAt, generateCases } from '../harness/properties/run.js';
+import { caseAt, generateCases } from '../harness/runner/properties/run.js';
 import { resultsValidator } from './helpers/cli.js';
 import { runMain } from './helpers/main.js';
 import { testTemp } from './helpers/tmp.js';

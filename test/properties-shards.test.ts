@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PropertyCase, PropertyFamilyResult, RunResults } from '../harness/core/results.js';
 import { FAMILIES } from '../harness/properties/families/index.js';
-import { runProperties } from '../harness/properties/run.js';
+import { runProperties } from '../harness/runner/properties/run.js';
 import { mergeResults } from '../harness/runner/judge/merge.js';
 
 const families = FAMILIES.filter((f) => f.id === 'transport' || f.id === 'delivery');

@@ -22,8 +22,8 @@ import { FAMILY_IDS } from '../harness/core/family-ids.js';
 import { FAMILIES } from '../harness/properties/families/index.js';
 import { peerRuntime } from '../harness/properties/peer-runtime.js';
 import { taskIntent } from '../harness/properties/task-intent.js';
-import { caseAt, generateCases, runProperties } from '../harness/properties/run.js';
-import { CaseWindow } from '../harness/properties/cases.js';
+import { caseAt, generateCases, runProperties } from '../harness/runner/properties/run.js';
+import { CaseWindow } from '../harness/runner/properties/cases.js';
 import { PROTO, protoMessages } from './helpers/proto.js';
 
 const VARS = { rpcUrl: 'https://127.0.0.1:4443/t/abc/rpc', tokenUrl: 'https://127.0.0.1:4443/t/abc/token' };

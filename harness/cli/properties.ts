@@ -11,7 +11,7 @@ import { shown } from './reporters.js';
 import { scenarioVerdict, VERDICT_KINDS } from '../core/verdict.js';
 import { printable, printableInline } from '../core/text.js';
 import type { Family } from '../properties/family.js';
-import { runProperties, shellWord, type PropertyRunOptions } from '../properties/run.js';
+import { runProperties, shellWord, type PropertyRunOptions } from '../runner/properties/run.js';
 import { runConformance } from '../runner/engine/run.js';
 import { writeFileAtomic } from './output.js';
 import type { StatusLine } from './io.js';

@@ -11,7 +11,7 @@ import { runMain } from './main.js';
 import { MISTAKES } from '../../clients/naive/index.js';
 import { severity } from '../../harness/core/verdict.js';
 import { FAMILIES } from '../../harness/properties/families/index.js';
-import { runProperties } from '../../harness/properties/run.js';
+import { runProperties } from '../../harness/runner/properties/run.js';
 
 /** Every naive mistake with the family that covers its rule (by the rules it names, or those it provokes). */
 export const COVERED = MISTAKES.flatMap((m) => {

@@ -49,7 +49,7 @@ export function register(program: Command): void {
 /**
  * doctor's outcome as data (docs/doctor.schema.json), from the lines it writes: each check (✓ or ✗)
  * with the lines under it (the offending line, the client's stderr, a hint), each warning (!), and
- * the verdict line. The lines are doctor's own format, made in harness/cli/doctor.ts.
+ * the verdict line. The lines are doctor's own format, made in harness/runner/engine/doctor.ts.
  */
 export function doctorDocument(command: string, lines: string[], exitCode: number) {
   const checks: Array<{ ok: boolean; what: string; details: string[] }> = [];

@@ -4,7 +4,7 @@ import { OutputError, UsageError } from '../../faults.js';
 import { load, reap, resolvePath, scenarioFiles } from '../context.js';
 import { print, printErr } from '../io.js';
 import { configOption, noConfigOption, noBuiltinOption, scenariosOption } from '../options.js';
-import type { Serving } from '../serve.js';
+import type { Serving } from '../../runner/engine/serve.js';
 
 export function register(program: Command): void {
   program
@@ -20,6 +20,7 @@ export function register(program: Command): void {
       const catalogue = await (await load.catalogue()).loadCatalogue(await scenarioFiles(opts.scenarios, opts.builtin));
       const { interruptible } = await load.interrupt();
       const { serve } = await load.serve();
+      const { makeFolder } = await load.output();
       await reap();
       const stop = interruptible((l) => printErr(l + '\n'), 'the peers', { setsExitCode: false });
       let serving: Serving;
@@ -28,6 +29,7 @@ export function register(program: Command): void {
           catalogue,
           peer: opts.peer,
           pkiDir: opts.pkiDir !== undefined ? resolvePath('--pki-dir', opts.pkiDir) : undefined,
+          makeFolder: (path) => makeFolder(path, '--pki-dir'),
           out: (l) => print(l + '\n'),
         });
       } catch (err) {

@@ -5,9 +5,9 @@
  * holds only a window of generated cases at once, never the whole space.
  */
 import fc from 'fast-check';
-import type { Binding, Dialect } from '../core/vocabulary/types.js';
-import { ReplayPathError } from '../faults.js';
-import { familyArbitrary, type Family, type GeneratedCase } from './family.js';
+import type { Binding, Dialect } from '../../core/vocabulary/types.js';
+import { ReplayPathError } from '../../faults.js';
+import { familyArbitrary, type Family, type GeneratedCase } from '../../properties/family.js';
 
 export const V1: readonly Dialect[] = ['a2a-v1'];
 export const JSONRPC: readonly Binding[] = ['JSONRPC'];

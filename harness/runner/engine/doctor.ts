@@ -5,16 +5,16 @@
  * really exercised in v0.3, and prints each protocol error with the offending line. Warns when hello
  * declares no dialect. Exit 0 when the client speaks the protocol (whatever its verdicts), 1 otherwise.
  */
-import { SubprocessClient } from '../adapters/subprocess.js';
-import { HELLO_TIMEOUT_MS } from '../adapters/protocol.js';
-import { controlScenario, declaredDialects } from '../runner/engine/control.js';
-import { speaksIn } from '../runner/engine/dialect.js';
-import { closeRunFolder, openRunFolder } from '../runner/infrastructure/workspace.js';
-import { clientPki, closeEnv, openEnv } from '../runner/infrastructure/env.js';
-import { executeScenario } from '../runner/engine/execute.js';
-import { helloProblem } from '../adapters/contract.js';
-import { printableInline } from '../core/text.js';
-import { schemaValidator } from '../runner/load/json-schema.js';
+import { SubprocessClient } from '../../adapters/subprocess.js';
+import { HELLO_TIMEOUT_MS } from '../../adapters/protocol.js';
+import { controlScenario, declaredDialects } from './control.js';
+import { speaksIn } from './dialect.js';
+import { closeRunFolder, openRunFolder } from '../infrastructure/workspace.js';
+import { clientPki, closeEnv, openEnv } from '../infrastructure/env.js';
+import { executeScenario } from './execute.js';
+import { helloProblem } from '../../adapters/contract.js';
+import { printableInline } from '../../core/text.js';
+import { schemaValidator } from '../load/json-schema.js';
 
 /**
  * `waiting` says what the check waits for while it waits (the command draws it on stderr: a status

@@ -10,23 +10,23 @@
  * path `i`, so `replay --seed --path` and shrinking find exactly the same card, profile and intent.
  */
 import fc from 'fast-check';
-import type { PropertyCase, PropertyFamilyResult, RunResults, ScenarioResult } from '../core/results.js';
-import { RESULTS_SCHEMA, tallyCases } from '../core/results.js';
-import { bindingProblem } from '../core/card-binding.js';
-import { BINDINGS, type Binding, DEFAULT_PROFILE, type Dialect, type Hello } from '../core/vocabulary/types.js';
-import { profileFor, unmetConstraint, type Scenario } from '../core/scenario.js';
-import type { VerdictKind } from '../core/verdict.js';
-import { caseId, caseScenario, familyArbitrary, labelCase, type Family, type GeneratedCase } from './family.js';
-import type { RuleId } from '../core/oracle/rules.js';
-import { laneClients, laneKind, type ClientChoice } from '../runner/engine/client-factory.js';
-import { boundHeap } from '../runner/infrastructure/heap.js';
-import { confirm } from '../runner/judge/confirm.js';
-import { openLanePool, type LanePool } from '../runner/engine/lanes.js';
-import { openWorkerPool, planThreads } from '../runner/engine/worker-pool.js';
-import { harnessVersion } from '../runner/infrastructure/package-root.js';
-import { summarize } from '../runner/judge/policy.js';
-import { clientOf, greet, inRunFolder, RULESET_VERSION, runBindings, runEnvironment } from '../runner/engine/run.js';
-import { capabilityProblem } from '../runner/engine/capability-needs.js';
+import type { PropertyCase, PropertyFamilyResult, RunResults, ScenarioResult } from '../../core/results.js';
+import { RESULTS_SCHEMA, tallyCases } from '../../core/results.js';
+import { bindingProblem } from '../../core/card-binding.js';
+import { BINDINGS, type Binding, DEFAULT_PROFILE, type Dialect, type Hello } from '../../core/vocabulary/types.js';
+import { profileFor, unmetConstraint, type Scenario } from '../../core/scenario.js';
+import type { VerdictKind } from '../../core/verdict.js';
+import { caseId, caseScenario, familyArbitrary, labelCase, type Family, type GeneratedCase } from '../../properties/family.js';
+import type { RuleId } from '../../core/oracle/rules.js';
+import { laneClients, laneKind, type ClientChoice } from '../engine/client-factory.js';
+import { boundHeap } from '../infrastructure/heap.js';
+import { confirm } from '../judge/confirm.js';
+import { openLanePool, type LanePool } from '../engine/lanes.js';
+import { openWorkerPool, planThreads } from '../engine/worker-pool.js';
+import { harnessVersion } from '../infrastructure/package-root.js';
+import { summarize } from '../judge/policy.js';
+import { clientOf, greet, inRunFolder, RULESET_VERSION, runBindings, runEnvironment } from '../engine/run.js';
+import { capabilityProblem } from '../engine/capability-needs.js';
 import { CaseWindow, caseAt, V1 } from './cases.js';
 
 export { caseAt, generateCases } from './cases.js';

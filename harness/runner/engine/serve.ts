@@ -1,18 +1,17 @@
 /**
- * `a2a-conformance serve`: the scripted peers on loopback, for debugging a client by hand. Prints
+ * `a2a-conformance serve` (harness/cli/commands/serve.ts): the scripted peers on loopback, for debugging a client by hand. Prints
  * each card URL and every certificate file a client needs, logs requests as they arrive, keeps its
  * CA across runs with --pki-dir, and stops cleanly on Ctrl-C.
  */
 import { existsSync } from 'node:fs';
-import { pkiPaths, type PkiFiles } from '../pki/index.js';
-import { closeRunFolder, openRunFolder, type RunFolder } from '../runner/infrastructure/workspace.js';
-import { makeFolder } from './output.js';
-import { Transcript, type WireEvent } from '../core/transcript.js';
-import { printableInline } from '../core/text.js';
-import type { CatalogueEntry } from '../runner/load/catalogue.js';
-import { mountPeer, type MountedPeer } from '../runner/infrastructure/mount.js';
-import { closeListeners, freshPki, openListeners } from '../runner/infrastructure/env.js';
-import { transportsNamedIn } from '../../peers/wires/index.js';
+import { pkiPaths, type PkiFiles } from '../../pki/index.js';
+import { closeRunFolder, openRunFolder, type RunFolder } from '../infrastructure/workspace.js';
+import { Transcript, type WireEvent } from '../../core/transcript.js';
+import { printableInline } from '../../core/text.js';
+import type { CatalogueEntry } from '../load/catalogue.js';
+import { mountPeer, type MountedPeer } from '../infrastructure/mount.js';
+import { closeListeners, freshPki, openListeners } from '../infrastructure/env.js';
+import { transportsNamedIn } from '../../../peers/wires/index.js';
 
 /** Events each peer keeps while serving (the oldest go first). */
 export const SERVE_EVENTS = 5000;
@@ -24,6 +23,8 @@ export interface ServeOptions {
   /** A scenario id or a peer factory name; all scenarios when absent. */
   peer?: string;
   pkiDir?: string;
+  /** Makes `--pki-dir` where it is missing (the command's, which knows how to say what is wrong with a path). */
+  makeFolder(path: string): void;
   out: (line: string) => void;
 }
 
@@ -58,7 +59,7 @@ export async function serve(o: ServeOptions): Promise<Serving> {
   let folder: RunFolder | undefined;
   if (o.pkiDir && existsSync(pkiPaths(o.pkiDir).cert.testCa)) files = pkiPaths(o.pkiDir);
   else if (o.pkiDir) {
-    makeFolder(o.pkiDir, '--pki-dir');
+    o.makeFolder(o.pkiDir);
     files = await freshPki(o.pkiDir);
   } else {
     folder = await openRunFolder('serve');
