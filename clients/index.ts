@@ -1,5 +1,5 @@
 /** The built-in clients, by the name `--client` takes. */
-import type { BuiltinClient, ClientAdapter } from '../harness/core/vocabulary/adapter.js';
+import type { BuiltinClient, ClientAdapter } from '../harness/core/protocol/adapter.js';
 import { createA2aJsSdkClient } from './a2a-js-sdk/index.js';
 import { createA2aJsSdkV03Client } from './a2a-js-sdk-v03/index.js';
 import { createNaiveClient, MISTAKES } from './naive/index.js';

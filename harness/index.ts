@@ -24,10 +24,10 @@ export type {
   Hello,
   RunRequest,
   ClientTls,
-} from './core/vocabulary/types.js';
+} from './core/protocol/types.js';
 export type { ClientAdapter } from './adapters/contract.js';
 export type { VerdictKind, Check, EvidenceRef } from './core/verdict.js';
 export type { RunResults, ScenarioResult } from './core/results.js';
 export { RULES, type RuleId, type Rule } from './core/oracle/rules.js';
 export type { Source, Level, Limit } from './core/sources.js';
-export { RESUBSCRIBE_ONLY_OUTPUTS_EXT, CONTOSO_AUDIO_SESSION_EXT } from './core/vocabulary/extensions.js';
+export { RESUBSCRIBE_ONLY_OUTPUTS_EXT, CONTOSO_AUDIO_SESSION_EXT } from './core/protocol/extensions.js';

@@ -7,7 +7,7 @@
 import { defineScenarios } from '../harness/runner/load/define.js';
 import { bothDialects } from '../harness/core/card-v03.js';
 import type { PeerRuntime, Scenario } from '../harness/core/scenario.js';
-import { RESUBSCRIBE_ONLY_OUTPUTS_EXT } from '../harness/core/vocabulary/extensions.js';
+import { RESUBSCRIBE_ONLY_OUTPUTS_EXT } from '../harness/core/protocol/extensions.js';
 
 const RESUB_EXT = RESUBSCRIBE_ONLY_OUTPUTS_EXT;
 

@@ -12,7 +12,7 @@
 import { defineScenarios } from '../harness/runner/load/define.js';
 import { bothDialects } from '../harness/core/card-v03.js';
 import type { PeerRuntime, Scenario } from '../harness/core/scenario.js';
-import type { CompletionPath, TaskClass } from '../harness/core/vocabulary/types.js';
+import type { CompletionPath, TaskClass } from '../harness/core/protocol/types.js';
 
 const card = {
   name: 'Contoso Reports',

@@ -15,10 +15,10 @@ export interface Room {
 export const FLOORS: Room[][] = [
   [
     {
-      area: 'vocabulary',
-      path: 'harness/core/vocabulary/',
+      area: 'protocol',
+      path: 'harness/core/protocol/',
       holds:
-        "what the client and the harness both speak: the NDJSON protocol's types, the card view, media types, extension URIs, the A2A v1.0 data model as data (`proto-v1.ts`), its protobuf wire and the gRPC service (`proto-wire.ts`, `grpc-service.ts`). Imports nothing outside itself",
+        "the protocols a client under test speaks, as data and codecs, and the only part of the harness a client may import: the NDJSON adapter protocol's types, the card view, media types, extension URIs, the A2A v1.0 data model as data (`proto-v1.ts`), its protobuf wire and the gRPC service (`proto-wire.ts`, `grpc-service.ts`). Imports nothing outside itself",
     },
   ],
   [
@@ -55,7 +55,7 @@ export const FLOORS: Room[][] = [
     {
       area: 'clients',
       path: 'clients/',
-      holds: 'the built-in clients (reference, naive, SDK adapters). See only the vocabulary: never the oracle, the runner or the peers',
+      holds: "the built-in clients (reference, naive, SDK adapters). See only core's protocol folder: never the oracle, the runner or the peers",
     },
     {
       area: 'reports',

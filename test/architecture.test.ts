@@ -40,11 +40,11 @@ async function importsOf(pattern: string): Promise<Edge[]> {
 }
 
 describe('module boundaries (DESIGN.md §1)', () => {
-  const VOCABULARY = 'harness/core/vocabulary/';
+  const VOCABULARY = 'harness/core/protocol/';
   const forbiddenForClients = (edges: Edge[]) =>
     edges.filter((e) => e.to && ((e.to.startsWith('harness/') && !e.to.startsWith(VOCABULARY)) || e.to.startsWith('peers/') || e.to.startsWith('scenarios/')));
 
-  it("clients/** import nothing of the harness but core's vocabulary: never the oracle, the rules, the runner or the peers", async () => {
+  it("clients/** import nothing of the harness but core's protocol folder: never the oracle, the rules, the runner or the peers", async () => {
     const edges = await importsOf('clients/**/*.ts');
     expect(edges.length).toBeGreaterThan(10);
     expect(forbiddenForClients(edges)).toEqual([]);
@@ -58,7 +58,7 @@ describe('module boundaries (DESIGN.md §1)', () => {
     expect(caught).toContain('harness/core/oracle/index.ts');
   });
 
-  it("core's vocabulary stands alone: it imports nothing outside itself", async () => {
+  it("core's protocol folder stands alone: it imports nothing outside itself", async () => {
     const edges = await importsOf(`${VOCABULARY}**/*.ts`);
     expect(edges.filter((e) => e.to && !e.to.startsWith(VOCABULARY))).toEqual([]);
   });

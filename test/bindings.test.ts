@@ -9,7 +9,7 @@ import { restError, restRequest } from '../clients/common/binding-rest.js';
 import { readClientCard } from '../clients/common/card.js';
 import { negotiate } from '../clients/common/negotiate.js';
 import { bindingProblem, scenarioBinding, scenarioOverBinding, tellOver, untellable } from '../harness/core/card-binding.js';
-import { DEFAULT_PROFILE, type Binding } from '../harness/core/vocabulary/types.js';
+import { DEFAULT_PROFILE, type Binding } from '../harness/core/protocol/types.js';
 import { runBindings } from '../harness/runner/engine/run.js';
 import { UsageError } from '../harness/faults.js';
 import { CODE_ROOT, DEFAULT_SCENARIO_GLOB, findScenarioFiles, loadCatalogue } from '../harness/runner/load/catalogue.js';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { V1_MESSAGES, validateCardV1 } from '../harness/core/card-validator.js';
 import { makeCard } from './fixtures/cards.js';
 import { PROTO, protoMessages, protoMethods } from './helpers/proto.js';
-import { fieldNumber, V1_METHODS, type FieldType } from '../harness/core/vocabulary/proto-v1.js';
+import { fieldNumber, V1_METHODS, type FieldType } from '../harness/core/protocol/proto-v1.js';
 
 /** Our field type as the proto writes it. */
 function protoTypeOf(t: FieldType): string {

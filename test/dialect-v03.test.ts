@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateCard, validateCardV03 } from '../harness/core/card-validator-v03.js';
 import type { PeerDescription } from '../harness/core/scenario.js';
 import type { HttpEvent } from '../harness/core/transcript.js';
-import { readCard } from '../harness/core/vocabulary/card-view.js';
+import { readCard } from '../harness/core/protocol/card-view.js';
 import { LEGACY_CARD_PATH } from '../peers/wires/jsonrpc-v03/index.js';
 import { pushBodyOut, requestIn, taskOut } from '../peers/wires/jsonrpc-v03/codec.js';
 import { decodeResult, encodeCall } from '../clients/common/dialect-v03.js';

@@ -14,9 +14,9 @@ import { RULES } from '../harness/core/oracle/rules.js';
 import type { Behaviour, Situation } from '../harness/core/oracle/rule.js';
 import { validateCardV1 } from '../harness/core/card-validator.js';
 import { profileFor, type PeerRuntime } from '../harness/core/scenario.js';
-import { readCard } from '../harness/core/vocabulary/card-view.js';
-import { CONTOSO_AUDIO_SESSION_EXT, RESUBSCRIBE_ONLY_OUTPUTS_EXT } from '../harness/core/vocabulary/extensions.js';
-import { DEFAULT_PROFILE, TASK_CLASSES, type ClientProfile, type TaskIntent } from '../harness/core/vocabulary/types.js';
+import { readCard } from '../harness/core/protocol/card-view.js';
+import { CONTOSO_AUDIO_SESSION_EXT, RESUBSCRIBE_ONLY_OUTPUTS_EXT } from '../harness/core/protocol/extensions.js';
+import { DEFAULT_PROFILE, TASK_CLASSES, type ClientProfile, type TaskIntent } from '../harness/core/protocol/types.js';
 
 const MODES = ['text/plain', 'audio/pcm', 'application/json'] as const;
 const modes = (min = 0) => fc.subarray([...MODES], { minLength: min });

@@ -9,8 +9,8 @@ import { dirname, join, normalize, relative } from 'node:path';
 import picomatch from 'picomatch';
 import { describe, expect, it } from 'vitest';
 import { V1_MESSAGES, validateV1 } from '../harness/core/card-validator.js';
-import * as EXTENSIONS from '../harness/core/vocabulary/extensions.js';
-import { DEFAULT_PROFILE } from '../harness/core/vocabulary/types.js';
+import * as EXTENSIONS from '../harness/core/protocol/extensions.js';
+import { DEFAULT_PROFILE } from '../harness/core/protocol/types.js';
 import { ROOT } from './helpers/cli.js';
 
 const read = (rel: string) => readFileSync(join(ROOT, rel), 'utf8');

@@ -1,5 +1,5 @@
 /**
- * The gRPC binding's service (harness/core/vocabulary/grpc-service.ts) over a real TLS listener on
+ * The gRPC binding's service (harness/core/protocol/grpc-service.ts) over a real TLS listener on
  * 127.0.0.1 (HTTP/2, the run's test CA): a unary call and a server stream carry ProtoJSON objects
  * both ways, the client's metadata (A2A-Version) reaches the server, and an A2A error arrives as its
  * gRPC status with the google.rpc.ErrorInfo of §10.6.
@@ -18,8 +18,8 @@ import {
 } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makePki, type Pki } from '../harness/pki/index.js';
-import { a2aGrpcService, GRPC_STATUS_DETAILS } from '../harness/core/vocabulary/grpc-service.js';
-import { decodeGrpcStatus, encodeGrpcStatus } from '../harness/core/vocabulary/proto-wire.js';
+import { a2aGrpcService, GRPC_STATUS_DETAILS } from '../harness/core/protocol/grpc-service.js';
+import { decodeGrpcStatus, encodeGrpcStatus } from '../harness/core/protocol/proto-wire.js';
 
 type Json = Record<string, unknown>;
 type Unary = (req: Json, md: Metadata, cb: (err: ServiceError | null, res?: Json) => void) => void;

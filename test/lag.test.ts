@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { createBuiltinClient } from '../clients/index.js';
 import type { ScenarioResult } from '../harness/core/results.js';
-import type { ClientAdapter } from '../harness/core/vocabulary/adapter.js';
+import type { ClientAdapter } from '../harness/core/protocol/adapter.js';
 import { confirm, MAX_ATTEMPTS, restsOnTime } from '../harness/runner/judge/confirm.js';
 import { judgeLag, lagWindow, LAG_BLOCK_MS, patientTimer } from '../harness/net/lag.js';
 import { runProperties } from '../harness/runner/properties/run.js';

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CROSS_CUTTING, grade, type GradeInput } from '../harness/core/oracle/index.js';
 import type { ScenarioResult } from '../harness/core/results.js';
 import type { HttpEvent, PushAttemptEvent, WireEvent } from '../harness/core/transcript.js';
-import type { ClientReport } from '../harness/core/vocabulary/types.js';
+import type { ClientReport } from '../harness/core/protocol/types.js';
 import { scenarioVerdict } from '../harness/core/verdict.js';
 import { upFrontMiss } from '../harness/core/oracle/rule.js';
 import { startHarness, type InProcessHarness } from './helpers/harness.js';

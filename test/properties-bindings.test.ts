@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { validateCardV1 } from '../harness/core/card-validator.js';
 import { BAD_CERT_LISTENERS, fillCard, GRPC_LISTENER_KINDS } from '../harness/core/scenario.js';
 import type { RunResults } from '../harness/core/results.js';
-import type { Binding, Dialect } from '../harness/core/vocabulary/types.js';
+import type { Binding, Dialect } from '../harness/core/protocol/types.js';
 import { caseScenario, type GeneratedCase } from '../harness/properties/family.js';
 import { FAMILIES } from '../harness/properties/families/index.js';
 import { caseAt, generateCases } from '../harness/runner/properties/run.js';

@@ -14,7 +14,7 @@ import { validateCardV1 } from '../harness/core/card-validator.js';
 import { withThresholds } from '../harness/net/lag.js';
 import { validateCardV03 } from '../harness/core/card-validator-v03.js';
 import { fillCard, profileFor } from '../harness/core/scenario.js';
-import { DEFAULT_PROFILE } from '../harness/core/vocabulary/types.js';
+import { DEFAULT_PROFILE } from '../harness/core/protocol/types.js';
 import { agentCard } from '../harness/properties/agent-card.js';
 import { clientProfile } from '../harness/properties/client-profile.js';
 import { caseScenario } from '../harness/properties/family.js';

@@ -1,5 +1,5 @@
 /**
- * The protobuf wire of A2A v1.0 (harness/core/vocabulary/proto-wire.ts), built from the data model
+ * The protobuf wire of A2A v1.0 (harness/core/protocol/proto-wire.ts), built from the data model
  * table: every valid card of the built-in catalogue, and a task with every kind of part, go to bytes
  * and back unchanged; the service's messages all exist; what is not ProtoJSON is refused, saying so.
  */
@@ -7,8 +7,8 @@ import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { asProtoJson } from '../harness/core/card-canonical.js';
 import { validateCardV1 } from '../harness/core/card-validator.js';
-import { V1_METHODS } from '../harness/core/vocabulary/proto-v1.js';
-import { decodeV1, encodeV1, v1Message } from '../harness/core/vocabulary/proto-wire.js';
+import { V1_METHODS } from '../harness/core/protocol/proto-v1.js';
+import { decodeV1, encodeV1, v1Message } from '../harness/core/protocol/proto-wire.js';
 import { CODE_ROOT, DEFAULT_SCENARIO_GLOB, findScenarioFiles, loadCatalogue } from '../harness/runner/load/catalogue.js';
 
 const roundTrip = (name: string, json: unknown) => decodeV1(name, encodeV1(name, json));

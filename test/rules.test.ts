@@ -16,7 +16,7 @@ import { dutyLevel } from '../harness/core/oracle/rule.js';
 import { CROSS_CUTTING, RULE_IDS, RULES, ruleById } from '../harness/core/oracle/rules.js';
 import { LEVELS } from '../harness/core/sources.js';
 import type { WireEvent } from '../harness/core/transcript.js';
-import { DECISIONS } from '../harness/core/vocabulary/types.js';
+import { DECISIONS } from '../harness/core/protocol/types.js';
 import { ROOT } from './helpers/cli.js';
 import { ALL_SCENARIOS, BUILTIN_FILES } from './helpers/scenarios.js';
 import { parseDuties, sourceHref } from '../reports/html/authorities.js';

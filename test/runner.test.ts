@@ -16,7 +16,7 @@ import {
   TASK_CLASSES,
   isKnownDegradation,
   type Hello,
-} from '../harness/core/vocabulary/types.js';
+} from '../harness/core/protocol/types.js';
 import { readFileSync } from 'node:fs';
 import { loadCatalogue, scenarioProblem } from '../harness/runner/load/catalogue.js';
 import { importVendorModules, VendorImportError } from '../harness/runner/load/vendor-import.js';

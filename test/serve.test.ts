@@ -70,7 +70,7 @@ describe('a2a-conformance serve', () => {
     const ca = await readFile(caFile, 'utf8');
     const agent = new Agent({ connect: { ca } });
     const { credentials, makeGenericClientConstructor, Metadata } = await import('@grpc/grpc-js');
-    const { a2aGrpcService } = await import('../harness/core/vocabulary/grpc-service.js');
+    const { a2aGrpcService } = await import('../harness/core/protocol/grpc-service.js');
     const Service = makeGenericClientConstructor(a2aGrpcService(), 'A2AService');
     try {
       const grpcUrls: string[] = [];

@@ -10,8 +10,8 @@ import type { AddressInfo } from 'node:net';
 import { type HttpEvent, type TlsEvent, Transcript } from '../harness/core/transcript.js';
 import { GRPC_KINDS, grpcTransport } from '../peers/wires/grpc-v1/host.js';
 import { PeerHost } from '../harness/net/peer-host.js';
-import { a2aGrpcService, GRPC_STATUS_DETAILS } from '../harness/core/vocabulary/grpc-service.js';
-import { decodeGrpcStatus } from '../harness/core/vocabulary/proto-wire.js';
+import { a2aGrpcService, GRPC_STATUS_DETAILS } from '../harness/core/protocol/grpc-service.js';
+import { decodeGrpcStatus } from '../harness/core/protocol/proto-wire.js';
 import { bareRpc, clientAgent, peerFixture, type PeerFixture } from './helpers/peer.js';
 
 type Json = Record<string, any>;

@@ -1,13 +1,13 @@
 /**
  * The shape of peers/ (issue 26): the neutral runtime knows no wire, a wire knows no other wire, and
- * every wire folder is registered in the one registry, for every dialect the vocabulary names.
+ * every wire folder is registered in the one registry, for every dialect core's protocol folder names.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { glob } from 'tinyglobby';
 import { describe, expect, it } from 'vitest';
-import { DIALECTS } from '../harness/core/vocabulary/types.js';
-import { GRPC_STATUS } from '../harness/core/vocabulary/grpc-frame.js';
+import { DIALECTS } from '../harness/core/protocol/types.js';
+import { GRPC_STATUS } from '../harness/core/protocol/grpc-frame.js';
 import { A2AError, type A2AErrorName } from '../peers/runtime/errors.js';
 import { ERROR_MAP } from '../peers/wires/error-map.js';
 import { ALL_WIRES, DIALECT_WIRES } from '../peers/wires/index.js';

@@ -21,7 +21,7 @@ import { generateCases } from '../harness/runner/properties/run.js';
 import { runConformance } from '../harness/runner/engine/run.js';
 import { CODE_ROOT, DEFAULT_SCENARIO_GLOB, findScenarioFiles, loadCatalogue } from '../harness/runner/load/catalogue.js';
 import { caseId, caseScenario, labelCase } from '../harness/properties/family.js';
-import { DEFAULT_PROFILE } from '../harness/core/vocabulary/types.js';
+import { DEFAULT_PROFILE } from '../harness/core/protocol/types.js';
 
 const families = FAMILIES.filter((f) => f.id === 'transport' || f.id === 'delivery');
 const lines = (r: RunResults, family: string, below = Number.POSITIVE_INFINITY) =>

@@ -22,8 +22,8 @@ import {
   JsonRpcTransportFactory,
   type AuthenticationHandler,
 } from 'a2a-js-sdk-v03/client';
-import type { ClientAdapter } from '../../harness/core/vocabulary/adapter.js';
-import type { ClientReport, GlueChoice, RunRequest } from '../../harness/core/vocabulary/types.js';
+import type { ClientAdapter } from '../../harness/core/protocol/adapter.js';
+import type { ClientReport, GlueChoice, RunRequest } from '../../harness/core/protocol/types.js';
 import { errorText, sdkFetch } from '../common/sdk-glue.js';
 import { PushReceiver } from '../common/push-receiver.js';
 

@@ -43,9 +43,9 @@ import {
 import { GrpcTransportFactory } from '@a2a-js/sdk/client/grpc';
 import { credentials } from '@grpc/grpc-js';
 import { Role, TaskState, verifyAgentCardSignature } from '@a2a-js/sdk';
-import type { GlueChoice } from '../../harness/core/vocabulary/types.js';
-import type { ClientAdapter } from '../../harness/core/vocabulary/adapter.js';
-import type { ClientReport, RunRequest } from '../../harness/core/vocabulary/types.js';
+import type { GlueChoice } from '../../harness/core/protocol/types.js';
+import type { ClientAdapter } from '../../harness/core/protocol/adapter.js';
+import type { ClientReport, RunRequest } from '../../harness/core/protocol/types.js';
 import { errorText, sdkFetch } from '../common/sdk-glue.js';
 import { PushReceiver } from '../common/push-receiver.js';
 

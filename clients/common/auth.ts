@@ -6,8 +6,8 @@
  * Written from the RFCs and the proto, apart from the harness's peers and oracle.
  */
 import * as oauth from 'oauth4webapi';
-import type { ClientCredentials } from '../../harness/core/vocabulary/types.js';
-import { cardDialect, V03_SCHEME_KIND } from '../../harness/core/vocabulary/card-view.js';
+import type { ClientCredentials } from '../../harness/core/protocol/types.js';
+import { cardDialect, V03_SCHEME_KIND } from '../../harness/core/protocol/card-view.js';
 
 type Json = Record<string, unknown>;
 const asObject = (v: unknown): Json => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : {});

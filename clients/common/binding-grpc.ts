@@ -2,13 +2,13 @@
  * The reference client's gRPC binding (A2A v1.0 §10) through @grpc/grpc-js: one channel per
  * interface origin, over TLS with the run's trust store and client certificate; the service
  * parameters as metadata (§10.2: `a2a-version`, `a2a-extensions`, `authorization`); unary calls and
- * server streams (§10.7) carrying ProtoJSON both ways (the service's codec, harness vocabulary).
+ * server streams (§10.7) carrying ProtoJSON both ways (the service's codec, harness/core/protocol/).
  * An error comes back as its gRPC status with the google.rpc.Status of `grpc-status-details-bin`
  * read (§10.6), and the metadata a caller needs (`www-authenticate`, `retry-after`).
  */
 import { type Client, type ClientReadableStream, credentials, Metadata, makeGenericClientConstructor, type ServiceError, status } from '@grpc/grpc-js';
-import { a2aGrpcService, GRPC_STATUS_DETAILS } from '../../harness/core/vocabulary/grpc-service.js';
-import { decodeGrpcStatus } from '../../harness/core/vocabulary/proto-wire.js';
+import { a2aGrpcService, GRPC_STATUS_DETAILS } from '../../harness/core/protocol/grpc-service.js';
+import { decodeGrpcStatus } from '../../harness/core/protocol/proto-wire.js';
 import { codeOfReason } from './binding-errors.js';
 import { type RpcOutcome, retryAfterMs } from './outcome.js';
 

@@ -22,7 +22,7 @@ export interface ClientCard {
   requirements: string[][];
 }
 
-import { cardDialect, V03_SCHEME_KIND } from '../../harness/core/vocabulary/card-view.js';
+import { cardDialect, V03_SCHEME_KIND } from '../../harness/core/protocol/card-view.js';
 
 type Json = Record<string, unknown>;
 const asObject = (v: unknown): Json => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : {});

@@ -9,7 +9,7 @@
  * probe), the first send, following the task to its end, and the outputs check; ./engine/session.ts
  * holds what they share.
  */
-import type { ClientReport, RunRequest } from '../../harness/core/vocabulary/types.js';
+import type { ClientReport, RunRequest } from '../../harness/core/protocol/types.js';
 import { follow } from './engine/follow.js';
 import { handshake } from './engine/handshake.js';
 import { outputs } from './engine/outputs.js';

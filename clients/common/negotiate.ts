@@ -7,9 +7,9 @@
  * `Mistakes` switch on the errors the naive "Northwind" client makes; the reference has none.
  */
 import contentType from 'content-type';
-import { dialectOfVersion } from '../../harness/core/vocabulary/card-view.js';
-import { CONTOSO_AUDIO_SESSION_EXT, RESUBSCRIBE_ONLY_OUTPUTS_EXT } from '../../harness/core/vocabulary/extensions.js';
-import type { Binding, ClientProfile, Dialect, ErrorClass, TaskIntent } from '../../harness/core/vocabulary/types.js';
+import { dialectOfVersion } from '../../harness/core/protocol/card-view.js';
+import { CONTOSO_AUDIO_SESSION_EXT, RESUBSCRIBE_ONLY_OUTPUTS_EXT } from '../../harness/core/protocol/extensions.js';
+import type { Binding, ClientProfile, Dialect, ErrorClass, TaskIntent } from '../../harness/core/protocol/types.js';
 import { modesFor, type ClientCard } from './card.js';
 import type { TrustMistakes } from './trust.js';
 

@@ -8,7 +8,7 @@ import { readPem } from './pem-files.js';
 import { randomBytes } from 'node:crypto';
 import type { TLSSocket } from 'node:tls';
 import type { AddressInfo } from 'node:net';
-import type { ClientTls } from '../../harness/core/vocabulary/types.js';
+import type { ClientTls } from '../../harness/core/protocol/types.js';
 
 export interface PushDelivery {
   taskId: string;

@@ -7,7 +7,7 @@
  */
 import { readPem } from './pem-files.js';
 import { Agent } from 'undici';
-import type { RunRequest } from '../../harness/core/vocabulary/types.js';
+import type { RunRequest } from '../../harness/core/protocol/types.js';
 import { challengeSchemes, TokenSource } from './auth.js';
 
 /** The shape both SDK lines give their authentication handlers. */

@@ -4,7 +4,7 @@
  * member the message does not define (protobuf-es `fromJson` without `ignoreUnknownFields`, as
  * Python's `json_format.Parse` without `ignore_unknown_fields`). A2A v1.0.1 §5.7 asks the opposite.
  */
-import { encodeV1 } from '../../harness/core/vocabulary/proto-wire.js';
+import { encodeV1 } from '../../harness/core/protocol/proto-wire.js';
 import type { RpcOutcome } from './outcome.js';
 
 /** The response message of each operation (a2a.proto's service). */

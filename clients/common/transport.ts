@@ -4,13 +4,13 @@
  * interface the plan chose: JSON-RPC (v1.0 §9, or v0.3), HTTP+JSON (§11, ./binding-rest.ts) or gRPC
  * (§10, ./binding-grpc.ts), with that interface's tenant in every request (§8.3.2 rule 4). An A2A
  * error comes back as one outcome whatever the binding: kind 'rpc' with §5.4's JSON-RPC code.
- * A client sees only the wire: this file imports nothing from the harness but core's vocabulary.
+ * A client sees only the wire: this file imports nothing from the harness but core's protocol folder (harness/core/protocol/).
  */
 import { readPem } from './pem-files.js';
 import { randomUUID } from 'node:crypto';
 import { createSecureContext, type SecureContext } from 'node:tls';
 import { Agent } from 'undici';
-import type { Binding, ClientTls, Dialect } from '../../harness/core/vocabulary/types.js';
+import type { Binding, ClientTls, Dialect } from '../../harness/core/protocol/types.js';
 import { challengeSchemes, type TokenSource } from './auth.js';
 import { fromGrpc, GrpcChannel } from './binding-grpc.js';
 import { restError, restRequest } from './binding-rest.js';

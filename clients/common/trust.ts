@@ -9,7 +9,7 @@
  */
 import { X509Certificate, createHmac, createPublicKey, timingSafeEqual } from 'node:crypto';
 import { flattenedVerify, importJWK, type JWK } from 'jose';
-import type { ClientProfile } from '../../harness/core/vocabulary/types.js';
+import type { ClientProfile } from '../../harness/core/protocol/types.js';
 import { canonicalCardPayload } from './canonical.js';
 
 export interface TrustMistakes {

@@ -4,8 +4,8 @@
  * `naive` makes every mistake at once; `naive:<mistake>` makes one. Each mistake names the rule
  * that must catch it.
  */
-import type { ClientAdapter } from '../../harness/core/vocabulary/adapter.js';
-import { BINDINGS, TASK_CLASSES } from '../../harness/core/vocabulary/types.js';
+import type { ClientAdapter } from '../../harness/core/protocol/adapter.js';
+import { BINDINGS, TASK_CLASSES } from '../../harness/core/protocol/types.js';
 import { runClient } from '../common/engine.js';
 import { IMPLEMENTED_EXTENSIONS, type Mistakes } from '../common/negotiate.js';
 

@@ -3,11 +3,11 @@
  * (clients/common/card.ts, written from the proto), reasons from it, its profile and the intent
  * (clients/common/negotiate.ts), calls through global `fetch` with an undici Agent (JSON-RPC, HTTP+JSON)
  * or @grpc/grpc-js (gRPC), on the first interface of the card it speaks, and hosts its own
- * push receiver. It imports nothing of the harness but core's vocabulary; a differential test
+ * push receiver. It imports nothing of the harness but core's protocol folder (harness/core/protocol/); a differential test
  * compares its decisions with the oracle's rules.
  */
-import type { ClientAdapter } from '../../harness/core/vocabulary/adapter.js';
-import { BINDINGS, TASK_CLASSES } from '../../harness/core/vocabulary/types.js';
+import type { ClientAdapter } from '../../harness/core/protocol/adapter.js';
+import { BINDINGS, TASK_CLASSES } from '../../harness/core/protocol/types.js';
 import { runClient } from '../common/engine.js';
 import { IMPLEMENTED_EXTENSIONS } from '../common/negotiate.js';
 

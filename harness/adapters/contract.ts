@@ -1,13 +1,13 @@
 /**
  * The adapter contract's harness side: the types a client implements live in core's vocabulary
- * (harness/core/vocabulary/adapter.ts); here is how the harness checks what a client says of itself.
+ * (harness/core/protocol/adapter.ts); here is how the harness checks what a client says of itself.
  */
 import { depthOver } from '../core/body.js';
-import { BINDINGS, DIALECTS, TASK_CLASSES, type Hello } from '../core/vocabulary/types.js';
+import { BINDINGS, DIALECTS, TASK_CLASSES, type Hello } from '../core/protocol/types.js';
 import { globProblem } from '../core/glob.js';
-import { CAPABILITIES } from '../core/vocabulary/capabilities.js';
+import { CAPABILITIES } from '../core/protocol/capabilities.js';
 
-export type { BuiltinClient, ClientAdapter, ClientDiagnostics } from '../core/vocabulary/adapter.js';
+export type { BuiltinClient, ClientAdapter, ClientDiagnostics } from '../core/protocol/adapter.js';
 
 /** The most runs one client process may declare it takes at once (`hello.concurrency`). */
 export const MAX_CONCURRENCY = 64;

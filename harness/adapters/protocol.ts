@@ -3,7 +3,7 @@
  * several (shared-process.ts) alike: the greeting, whose answer must be a good hello, and the lines
  * a process writes while runs are in flight.
  */
-import type { ClientReport, Hello, RunRequest } from '../core/vocabulary/types.js';
+import type { ClientReport, Hello, RunRequest } from '../core/protocol/types.js';
 import { lagWindow, owedMs } from '../net/lag.js';
 import { type Child, describeExit, head } from './child.js';
 import { helloProblem } from './contract.js';

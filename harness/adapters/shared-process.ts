@@ -9,7 +9,7 @@
  * for 2 s gets the process killed, and the others in flight fail, saying which run it was. The
  * process is started again (with a new hello) for the next run.
  */
-import type { ClientReport, Hello, RunRequest } from '../core/vocabulary/types.js';
+import type { ClientReport, Hello, RunRequest } from '../core/protocol/types.js';
 import type { ClientAdapter, ClientDiagnostics } from './contract.js';
 import { Child, describeExit, head, type SubprocessOptions } from './child.js';
 import { greetChild, KILL_AFTER_ABORT_MS, MAX_WARNINGS, runLine, runMessage } from './protocol.js';

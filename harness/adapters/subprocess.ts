@@ -7,7 +7,7 @@
  * missing or invalid result, an answer to the wrong id, or a line over 1 MiB fails that scenario
  * with a reason that says which (a hang is a TIMEOUT), and the process is restarted for the next.
  */
-import type { ClientReport, Hello, RunRequest } from '../core/vocabulary/types.js';
+import type { ClientReport, Hello, RunRequest } from '../core/protocol/types.js';
 import { Child, describeExit, head, type SubprocessOptions } from './child.js';
 import type { ClientAdapter, ClientDiagnostics } from './contract.js';
 import { sampleTrees } from './process-group.js';

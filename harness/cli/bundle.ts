@@ -9,7 +9,7 @@ import { basename, join, relative } from 'node:path';
 import { strToU8 } from 'fflate';
 import type { RunResults } from '../core/results.js';
 import { tellOver } from '../core/card-binding.js';
-import { BINDINGS } from '../core/vocabulary/types.js';
+import { BINDINGS } from '../core/protocol/types.js';
 import { printableInline } from '../core/text.js';
 import { BUNDLE_LIMITS, BUNDLE_PATHS, makeBundle, verifyBundle, type BundleFile } from '../runner/judge/bundle.js';
 import { RULESET_VERSION } from '../core/oracle/rules.js';

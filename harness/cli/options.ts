@@ -4,7 +4,7 @@
  */
 import { Option } from 'commander';
 import { RULE_IDS } from '../core/oracle/rules.js';
-import { BINDINGS, type Binding, DIALECTS, type Dialect } from '../core/vocabulary/types.js';
+import { BINDINGS, type Binding, DIALECTS, type Dialect } from '../core/protocol/types.js';
 import { UsageError } from '../faults.js';
 import { FAMILY_IDS } from '../core/family-ids.js';
 import type { ScenarioPick } from '../runner/engine/select.js';

@@ -6,7 +6,7 @@
  */
 import type { PropertyFamilyResult, RunResults, ScenarioResult } from '../core/results.js';
 import type { Scenario } from '../core/scenario.js';
-import type { Binding } from '../core/vocabulary/types.js';
+import type { Binding } from '../core/protocol/types.js';
 import { shown } from './reporters.js';
 import { scenarioVerdict, VERDICT_KINDS } from '../core/verdict.js';
 import { printable, printableInline } from '../core/text.js';

@@ -6,7 +6,7 @@
  * bindings the client declares (`run --binding`); the catalogue holds the JSON-RPC telling.
  */
 import { GRPC_LISTENER_KINDS, type Scenario } from './scenario.js';
-import { BINDINGS, type Binding } from './vocabulary/types.js';
+import { BINDINGS, type Binding } from './protocol/types.js';
 
 /** Each binding's id suffix, its card placeholder, and its name in prose. */
 export const BINDING_TELLING: Readonly<Record<Exclude<Binding, 'JSONRPC'>, { suffix: string; placeholder: string; name: string }>> = {

@@ -11,7 +11,7 @@
  * What v0.3 cannot say: a signed card (no canonical form) is not expanded (`expandable` says why).
  */
 import type { CardSignal, Scenario } from './scenario.js';
-import { V03_SCHEME_KIND } from './vocabulary/card-view.js';
+import { V03_SCHEME_KIND } from './protocol/card-view.js';
 
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);

@@ -5,7 +5,7 @@
  * fields it does not know. A test checks the built-in v0.3 cards against the official schema too.
  */
 import { validateCardV1, type ValidationIssue } from './card-validator.js';
-import { cardDialect } from './vocabulary/card-view.js';
+import { cardDialect } from './protocol/card-view.js';
 
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);

@@ -8,12 +8,12 @@
  * - Unknown fields are refused, as a ProtoJSON parser does by default, so a v0.3-style
  *   `{ "type": "mutualTLS" }` security scheme or a stray top-level field is an error.
  *
- * The table it reads (harness/core/vocabulary/proto-v1.ts) is cross-checked against the proto by a test.
+ * The table it reads (harness/core/protocol/proto-v1.ts) is cross-checked against the proto by a test.
  */
 
-import { V1_ENUMS, V1_MESSAGES, type FieldSpec } from './vocabulary/proto-v1.js';
+import { V1_ENUMS, V1_MESSAGES, type FieldSpec } from './protocol/proto-v1.js';
 
-export { V1_ENUMS, V1_MESSAGES, type FieldSpec, type FieldType, type MessageSpec } from './vocabulary/proto-v1.js';
+export { V1_ENUMS, V1_MESSAGES, type FieldSpec, type FieldType, type MessageSpec } from './protocol/proto-v1.js';
 
 export interface ValidationIssue {
   /** JSON pointer to the offending value. */

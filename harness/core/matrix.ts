@@ -5,7 +5,7 @@
  */
 import type { RunResults } from './results.js';
 import type { Level } from './sources.js';
-import type { Capability } from './vocabulary/capabilities.js';
+import type { Capability } from './protocol/capabilities.js';
 import type { VerdictKind } from './verdict.js';
 
 /** A check that keeps a client from a tier: where it is and what it got. */

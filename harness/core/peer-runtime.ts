@@ -4,7 +4,7 @@
  * Each field's prose is the scenario schema's (docs/scenario.schema.json) and docs/peers.md's.
  */
 import type { Forgery } from './push.js';
-import type { Binding, Dialect } from './vocabulary/types.js';
+import type { Binding, Dialect } from './protocol/types.js';
 
 /**
  * The listeners every worker runs (harness/net). `vendor-b` is another vendor's origin (its own port

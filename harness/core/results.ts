@@ -2,10 +2,10 @@
  * The results model (`a2a-conformance/results@1`, docs/results.schema.json). Reports are rendered from this
  * alone. JSON Schema: docs/results.schema.json. Change it only by addition.
  */
-import type { AbsentCapability } from './vocabulary/capabilities.js';
+import type { AbsentCapability } from './protocol/capabilities.js';
 import type { PeerRuntime, Scenario } from './scenario.js';
 import type { TaskRecord, WireEvent } from './transcript.js';
-import type { Binding, ClientProfile, ClientReport, Dialect, GlueChoice, TaskClass, TaskIntent } from './vocabulary/types.js';
+import type { Binding, ClientProfile, ClientReport, Dialect, GlueChoice, TaskClass, TaskIntent } from './protocol/types.js';
 import type { Check, VerdictKind } from './verdict.js';
 
 export const RESULTS_SCHEMA = 'a2a-conformance/results@1';

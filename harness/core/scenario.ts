@@ -4,7 +4,7 @@
  * needs, the task intent and the verdict the reference client must get.
  */
 import type { Level } from './sources.js';
-import { DEFAULT_PROFILE, type Binding, type ClientProfile, type Dialect, type Hello, type ProfileConstraints, type TaskIntent } from './vocabulary/types.js';
+import { DEFAULT_PROFILE, type Binding, type ClientProfile, type Dialect, type Hello, type ProfileConstraints, type TaskIntent } from './protocol/types.js';
 import type { VerdictKind } from './verdict.js';
 
 export {

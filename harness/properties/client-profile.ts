@@ -4,7 +4,7 @@
  * bufferable, each decoder present or not, the receiver one of the allowed kinds.
  */
 import fc from 'fast-check';
-import type { CallbackProfile, ProfileConstraints } from '../core/vocabulary/types.js';
+import type { CallbackProfile, ProfileConstraints } from '../core/protocol/types.js';
 
 export interface ClientProfileConstraints {
   /** Binary modes the client produces: each is generated live-only or bufferable. */

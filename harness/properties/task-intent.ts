@@ -3,7 +3,7 @@
  * (live or bufferable, as the profile says); a text input as a short sentence or JSON record.
  */
 import fc from 'fast-check';
-import type { CompletionPath, TaskClass, TaskIntent } from '../core/vocabulary/types.js';
+import type { CompletionPath, TaskClass, TaskIntent } from '../core/protocol/types.js';
 
 export interface IntentInput {
   mediaType: string;

@@ -7,7 +7,7 @@ import type { RequestHandler } from 'msw';
 import type { CardSigners, ListenerKind } from '../../harness/core/scenario.js';
 import type { PushOrder } from '../../harness/core/push.js';
 import type { HttpEvent, PushAttemptEvent, TaskLedger, Transcript } from '../../harness/core/transcript.js';
-import type { ClientCredentials } from '../../harness/core/vocabulary/types.js';
+import type { ClientCredentials } from '../../harness/core/protocol/types.js';
 
 export type { PushOrder };
 

@@ -6,7 +6,7 @@
 import { ownHead } from '../../harness/core/body.js';
 import type { PeerRuntime } from '../../harness/core/scenario.js';
 import type { HttpEvent } from '../../harness/core/transcript.js';
-import { includesMediaType } from '../../harness/core/vocabulary/media-type.js';
+import { includesMediaType } from '../../harness/core/protocol/media-type.js';
 import { A2AError } from './errors.js';
 import { isObj } from './event.js';
 

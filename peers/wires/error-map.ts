@@ -11,7 +11,7 @@
  * from. The reference client keeps its own reading of these codes (clients/common/binding-errors.ts):
  * the peers and the client under test never share a table that would hide the same mistake twice.
  */
-import type { GRPC_STATUS } from '../../harness/core/vocabulary/grpc-frame.js';
+import type { GRPC_STATUS } from '../../harness/core/protocol/grpc-frame.js';
 import type { A2AErrorName } from '../runtime/errors.js';
 
 export interface ErrorMapping {

@@ -11,10 +11,10 @@
  * wire does), and its entry here: in `SECOND_INTERFACES` for another binding of a dialect the peers
  * speak (as HTTP+JSON v1.0 at `{{restUrl}}` and `/rest`; gRPC v1.0 at `{{grpcUrl}}`, the origin of
  * the run's HTTP/2 listener), in `DIALECT_WIRES` as well for a new dialect (after its name in
- * harness/core/vocabulary/types.ts's DIALECTS, which makes this
+ * harness/core/protocol/types.ts's DIALECTS, which makes this
  * table incomplete until it has its entry).
  */
-import type { Dialect } from '../../harness/core/vocabulary/types.js';
+import type { Dialect } from '../../harness/core/protocol/types.js';
 import type { Transport } from '../../harness/net/transport.js';
 import { grpcTransport } from './grpc-v1/host.js';
 import { grpcV1 } from './grpc-v1/index.js';

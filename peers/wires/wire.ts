@@ -33,7 +33,7 @@
  *   under the card's `{{grpcUrl}}`, the origin of the peer host's HTTP/2 listener of the RPC
  *   listener's TLS kind, ./grpc-v1/host.ts); `decode` takes the method from the path and the
  *   params from the one length-prefixed protobuf message of `bytes` (ProtoJSON again through
- *   harness/core/vocabulary/proto-wire.ts), the service parameters from the metadata (`a2a-version`,
+ *   harness/core/protocol/proto-wire.ts), the service parameters from the metadata (`a2a-version`,
  *   `a2a-extensions`, §10.2); `result` and `frame` are length-prefixed messages (server streaming,
  *   §10.7); `error` maps by §5.4's gRPC column. A gRPC Response carries the call's trailers among its
  *   headers: `grpc-status`, `grpc-message` (percent-encoded) and `grpc-status-details-bin` (a
@@ -44,7 +44,7 @@
  * A binding is then one folder under peers/wires/ and one entry in ./index.ts (its dialect, and the card
  * placeholder of its interface URL).
  */
-import type { Dialect } from '../../harness/core/vocabulary/types.js';
+import type { Dialect } from '../../harness/core/protocol/types.js';
 import type { A2AError } from '../runtime/errors.js';
 import type { CallRecord } from '../runtime/record.js';
 
@@ -95,7 +95,7 @@ export interface WireError {
 }
 
 export interface Wire {
-  /** The dialect (harness vocabulary: the peer description's `dialect`, the client's hello). */
+  /** The dialect (harness/core/protocol/: the peer description's `dialect`, the client's hello). */
   readonly dialect: Dialect;
   /** The card's `protocolBinding` (§5.8): a standard binding's, or a custom binding's name (§12). */
   readonly binding: 'JSONRPC' | 'HTTP+JSON' | 'GRPC' | (string & {});

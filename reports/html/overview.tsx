@@ -1,6 +1,6 @@
-import { absentReasonPrefix } from '../../harness/core/vocabulary/capabilities.js';
+import { absentReasonPrefix } from '../../harness/core/protocol/capabilities.js';
 import { controlSentence, incompleteSentence, type RunResults } from '../../harness/core/results.js';
-import { TASK_CLASSES } from '../../harness/core/vocabulary/types.js';
+import { TASK_CLASSES } from '../../harness/core/protocol/types.js';
 import { severity, VERDICT_KINDS } from '../../harness/core/verdict.js';
 import { anchor, secsText } from './parts.js';
 

@@ -5,7 +5,7 @@
  * v0.3 by the official v0.3.0 JSON Schema (beside the checkout, in ../shared/spec; never copied).
  */
 import { FUTURE_MEMBER, FUTURE_PART, FUTURE_STATE } from '../../peers/wires/unknown-fields.js';
-import { V1_MESSAGES } from '../../harness/core/vocabulary/proto-v1.js';
+import { V1_MESSAGES } from '../../harness/core/protocol/proto-v1.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';

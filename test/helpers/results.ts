@@ -1,5 +1,5 @@
 /** Builds a real RunResults in-process: scenarios run over TLS, judged as the CLI judges them. */
-import type { ClientAdapter } from '../../harness/core/vocabulary/adapter.js';
+import type { ClientAdapter } from '../../harness/core/protocol/adapter.js';
 import type { RunResults, ScenarioResult } from '../../harness/core/results.js';
 import { creditDialect } from '../../harness/runner/engine/dialect.js';
 import { dialectProblem } from '../../harness/core/scenario.js';

@@ -3,7 +3,7 @@
  * registered for it where the plan pushes, the further live frames sent to it, a stream that left it
  * early subscribed to again, then push or polling until it ends; what it abandons is canceled.
  */
-import type { ClientReport } from '../../../harness/core/vocabulary/types.js';
+import type { ClientReport } from '../../../harness/core/protocol/types.js';
 import { describe, type FirstSend, POLL_MS, rejected, type Session, sleep, type Started, TERMINAL, type TaskJson, taskOf } from './session.js';
 
 /** A task followed: where it stands, and what the run learned of it. */

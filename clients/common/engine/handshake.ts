@@ -3,7 +3,7 @@
  * take the credentials its security scheme asks for, and, where the card comes from another origin
  * than its RPC, probe that origin first (on the agent's own card where it serves one).
  */
-import type { ClientReport } from '../../../harness/core/vocabulary/types.js';
+import type { ClientReport } from '../../../harness/core/protocol/types.js';
 import { oauthPlanFor, TokenSource } from '../auth.js';
 import { type ClientCard, readClientCard } from '../card.js';
 import { negotiate } from '../negotiate.js';

@@ -1,5 +1,5 @@
 /** The outputs check and the report of a task followed to its end: is the required output mode among its artifacts? */
-import type { ClientReport } from '../../../harness/core/vocabulary/types.js';
+import type { ClientReport } from '../../../harness/core/protocol/types.js';
 import type { Following } from './follow.js';
 import { POLL_MS, type Session, sleep, taskOf } from './session.js';
 

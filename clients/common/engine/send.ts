@@ -3,7 +3,7 @@
  * SendStreamingMessage, read to the end), else SendMessage. A first answer that was lost, or a stream
  * that ended before it named the task, is looked up by its message with ListTasks, never sent again.
  */
-import type { ClientReport } from '../../../harness/core/vocabulary/types.js';
+import type { ClientReport } from '../../../harness/core/protocol/types.js';
 import type { RpcOutcome } from '../transport.js';
 import {
   describe,

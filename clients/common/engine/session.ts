@@ -4,7 +4,7 @@
  * few things every phase does with them: call and cancel, build a message, read an artifact's media
  * types, and report.
  */
-import type { ClientReport, ErrorClass, RunRequest } from '../../../harness/core/vocabulary/types.js';
+import type { ClientReport, ErrorClass, RunRequest } from '../../../harness/core/protocol/types.js';
 import { sameType, type Mistakes, type Plan } from '../negotiate.js';
 import type { PushReceiver } from '../push-receiver.js';
 import { type A2ATransport, newMessageId, pause, type RpcOutcome } from '../transport.js';

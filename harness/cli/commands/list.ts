@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { rulesText } from '../../core/oracle/describe.js';
 import { dutyLevel } from '../../core/oracle/rule.js';
 import { RULES } from '../../core/oracle/rules.js';
-import type { Binding, Dialect } from '../../core/vocabulary/types.js';
+import type { Binding, Dialect } from '../../core/protocol/types.js';
 import { UsageError } from '../../faults.js';
 import { load, scenarioFiles } from '../context.js';
 import { print, printJson } from '../io.js';

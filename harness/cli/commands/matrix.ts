@@ -31,7 +31,7 @@ import {
   wholeNumber,
   workersOf,
 } from '../options.js';
-import type { Binding, Dialect } from '../../core/vocabulary/types.js';
+import type { Binding, Dialect } from '../../core/protocol/types.js';
 import type { Expectations } from '../../runner/judge/expectations.js';
 
 interface MatrixOpts {

@@ -4,7 +4,7 @@ import type { RunResults } from '../../core/results.js';
 import { PlaceError, ReplayPathError, RunInterrupted, Stopped, UsageError } from '../../faults.js';
 import { checkClientChoice, finishWriting, load, reap, startEarly } from '../context.js';
 import { errStatus, print, printErr } from '../io.js';
-import type { Binding } from '../../core/vocabulary/types.js';
+import type { Binding } from '../../core/protocol/types.js';
 import { bindingOption, configOption, noConfigOption, familyList, lanesOf, multiplierOf, shardOf, wholeNumber, workersOf } from '../options.js';
 
 /** The options `properties` and `replay` share, as commander gives them. */

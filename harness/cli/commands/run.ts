@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import type { RunResults } from '../../core/results.js';
 import type { CatalogueEntry } from '../../runner/load/catalogue.js';
 import type { ScenarioPick } from '../../runner/engine/select.js';
-import type { Binding, Dialect } from '../../core/vocabulary/types.js';
+import type { Binding, Dialect } from '../../core/protocol/types.js';
 import { tellOver } from '../../core/card-binding.js';
 import { PlaceError, RunInterrupted, Stopped, UsageError } from '../../faults.js';
 import { checkClientChoice, checkScenarioIds, finishWriting, load, readExpectations, reap, scenarioFiles, startEarly, usedConfig } from '../context.js';

@@ -6,8 +6,8 @@ import { JWKS_PATH, type CardSignal, type CardSigning, type PeerRuntime, type Sc
 import type { DecisionEvent, HttpEvent, PushAttemptEvent, PushRegisterEvent, TaskRecord, TlsEvent, WireEvent } from '../transcript.js';
 import { isTerminal } from '../transcript.js';
 import { absentEvidence, ledgerEvidence, wireEvidence, type EvidenceRef } from '../verdict.js';
-import { readCard, type CardView } from '../vocabulary/card-view.js';
-import type { ClientProfile, ClientReport, TaskIntent } from '../vocabulary/types.js';
+import { readCard, type CardView } from '../protocol/card-view.js';
+import type { ClientProfile, ClientReport, TaskIntent } from '../protocol/types.js';
 
 /** What the harness knows and the client does not: the peer's real runtime and the scenario's signals. */
 export interface Truth {

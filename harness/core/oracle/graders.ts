@@ -7,9 +7,9 @@
  */
 import { TERMINAL_STATES } from '../transcript.js';
 import { claimEvidence, ledgerEvidence, verdict, wireEvidence, type Verdict } from '../verdict.js';
-import { dialectOfVersion, inputModesFor, outputModesFor } from '../vocabulary/card-view.js';
-import { RESUBSCRIBE_ONLY_OUTPUTS_EXT } from '../vocabulary/extensions.js';
-import { includesMediaType } from '../vocabulary/media-type.js';
+import { dialectOfVersion, inputModesFor, outputModesFor } from '../protocol/card-view.js';
+import { RESUBSCRIBE_ONLY_OUTPUTS_EXT } from '../protocol/extensions.js';
+import { includesMediaType } from '../protocol/media-type.js';
 import { cardReadEvidence, cardReads, failed, https, messageReplies, taskEvidence, wireTrail, type GradeInput } from './evidence.js';
 import { binds, harm, met, notBinding, timeout, type Behaviour, type Situation } from './rule.js';
 import { liveOnly, resolvingExtension } from './live-input.js';

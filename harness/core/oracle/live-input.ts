@@ -5,9 +5,9 @@
  */
 import type { PeerRuntime } from '../scenario.js';
 import { wireEvidence, type EvidenceRef } from '../verdict.js';
-import { inputModesFor } from '../vocabulary/card-view.js';
-import { includesMediaType } from '../vocabulary/media-type.js';
-import type { TaskIntent } from '../vocabulary/types.js';
+import { inputModesFor } from '../protocol/card-view.js';
+import { includesMediaType } from '../protocol/media-type.js';
+import type { TaskIntent } from '../protocol/types.js';
 import { failed, rpcCalls, type GradeInput } from './evidence.js';
 import type { Situation } from './rule.js';
 

@@ -4,9 +4,9 @@
  * resubscribe channel. Each runtime honours its card or drifts from it as the incidents of docs/duties.md do.
  */
 import fc from 'fast-check';
-import { CONTOSO_AUDIO_SESSION_EXT, RESUBSCRIBE_ONLY_OUTPUTS_EXT } from '../../core/vocabulary/extensions.js';
+import { CONTOSO_AUDIO_SESSION_EXT, RESUBSCRIBE_ONLY_OUTPUTS_EXT } from '../../core/protocol/extensions.js';
 import type { CardSignal } from '../../core/scenario.js';
-import type { ProfileConstraints } from '../../core/vocabulary/types.js';
+import type { ProfileConstraints } from '../../core/protocol/types.js';
 import { agentCard } from '../agent-card.js';
 import { clientProfile } from '../client-profile.js';
 import type { Family, GeneratedCase } from '../family.js';

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import type { CardSignal, CardSigning, PeerRuntime } from '../../core/scenario.js';
-import type { ProfileConstraints } from '../../core/vocabulary/types.js';
+import type { ProfileConstraints } from '../../core/protocol/types.js';
 import { agentCard, VENDORS } from '../agent-card.js';
 import type { Family, GeneratedCase } from '../family.js';
 import { peerRuntime, type Drift } from '../peer-runtime.js';

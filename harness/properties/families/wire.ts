@@ -11,7 +11,7 @@
  */
 import fc from 'fast-check';
 import type { ListenerKind, PeerRuntime, SseFraming } from '../../core/scenario.js';
-import type { CompletionPath } from '../../core/vocabulary/types.js';
+import type { CompletionPath } from '../../core/protocol/types.js';
 import { agentCard } from '../agent-card.js';
 import type { Family, GeneratedCase } from '../family.js';
 import type { Drift } from '../peer-runtime.js';

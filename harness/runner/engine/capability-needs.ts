@@ -8,8 +8,8 @@
 import { vendorKeysTrusted } from '../../core/oracle/evidence.js';
 import { breachOf } from '../../core/oracle/rules/trust/shared.js';
 import type { Scenario } from '../../core/scenario.js';
-import { absentReasonPrefix, type Capability } from '../../core/vocabulary/capabilities.js';
-import type { Hello } from '../../core/vocabulary/types.js';
+import { absentReasonPrefix, type Capability } from '../../core/protocol/capabilities.js';
+import type { Hello } from '../../core/protocol/types.js';
 
 /** The capabilities a scenario's premise needs, each with what in the scenario needs it. */
 export function capabilityNeeds(s: Pick<Scenario, 'peer' | 'profileConstraints' | 'intent'>): Array<{ capability: Capability; why: string }> {

@@ -3,7 +3,7 @@ import { createBuiltinClient } from '../../../clients/index.js';
 import type { ClientAdapter } from '../../adapters/contract.js';
 import { SharedProcess } from '../../adapters/shared-process.js';
 import { SubprocessClient } from '../../adapters/subprocess.js';
-import type { Hello } from '../../core/vocabulary/types.js';
+import type { Hello } from '../../core/protocol/types.js';
 
 export interface ClientChoice {
   client?: string;

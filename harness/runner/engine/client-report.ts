@@ -2,7 +2,7 @@
  * A client's result (its ClientReport, docs/protocol.md) as the harness takes it: checked before any
  * field is read, and kept to its declared fields.
  */
-import { DECISIONS, ERROR_CLASSES, type ClientReport } from '../../core/vocabulary/types.js';
+import { DECISIONS, ERROR_CLASSES, type ClientReport } from '../../core/protocol/types.js';
 
 /** Deepest nesting a client's result may have: its declared fields are flat; far below any stack. */
 const MAX_REPORT_DEPTH = 32;

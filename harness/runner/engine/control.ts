@@ -12,7 +12,7 @@ import type { ControlRecord } from '../../core/results.js';
 import type { Scenario } from '../../core/scenario.js';
 import { scenarioToV03 } from '../../core/card-v03.js';
 import type { Pki } from '../../pki/index.js';
-import type { Dialect, Hello } from '../../core/vocabulary/types.js';
+import type { Dialect, Hello } from '../../core/protocol/types.js';
 import { createClient, type ClientChoice } from './client-factory.js';
 import { speaksIn, V1_METHODS } from './dialect.js';
 import { closeEnv, openEnv } from '../infrastructure/env.js';

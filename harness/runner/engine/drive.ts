@@ -8,7 +8,7 @@ import type { RunOutcome } from '../../core/oracle/index.js';
 import { JWKS_PATH, fillProfile, type Scenario } from '../../core/scenario.js';
 import { STREAM_CLOSE_MS, Transcript } from '../../core/transcript.js';
 import { patientTimer } from '../../net/lag.js';
-import type { ClientProfile, ClientReport, ClientTls, RunRequest } from '../../core/vocabulary/types.js';
+import type { ClientProfile, ClientReport, ClientTls, RunRequest } from '../../core/protocol/types.js';
 import { ClientFault, HarnessFault } from '../../faults.js';
 import type { PkiFiles } from '../../pki/index.js';
 import type { RunEnv } from '../infrastructure/env.js';

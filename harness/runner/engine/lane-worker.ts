@@ -8,7 +8,7 @@ import { parentPort } from 'node:worker_threads';
 import type { ScenarioResult } from '../../core/results.js';
 import type { Scenario } from '../../core/scenario.js';
 import type { Pki } from '../../pki/index.js';
-import type { Hello } from '../../core/vocabulary/types.js';
+import type { Hello } from '../../core/protocol/types.js';
 import { thresholds } from '../../net/lag.js';
 import { boundHeap } from '../infrastructure/heap.js';
 import { dropGrpcServernameWarning } from '../infrastructure/warnings.js';

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import type { ScenarioResult } from '../../core/results.js';
 import { bindingProblem } from '../../core/card-binding.js';
 import { dialectProblem, dialectsFor, profileFor, type Scenario } from '../../core/scenario.js';
-import { DEFAULT_PROFILE, type ClientProfile } from '../../core/vocabulary/types.js';
+import { DEFAULT_PROFILE, type ClientProfile } from '../../core/protocol/types.js';
 import type { RunEnv } from '../infrastructure/env.js';
 
 /** The opaque id a client sees: it cannot branch on the rule's name. */

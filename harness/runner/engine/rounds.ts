@@ -6,7 +6,7 @@
 import type { ScenarioResult } from '../../core/results.js';
 import type { Scenario } from '../../core/scenario.js';
 import type { Pki } from '../../pki/index.js';
-import type { Hello } from '../../core/vocabulary/types.js';
+import type { Hello } from '../../core/protocol/types.js';
 import { laneClients, laneKind, type ClientChoice } from './client-factory.js';
 import { relativeToRoot, type CatalogueEntry } from '../load/catalogue.js';
 import { unexpectedWhyFor } from '../judge/expectations.js';

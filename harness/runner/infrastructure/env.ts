@@ -3,7 +3,7 @@
  * for a run, the client adapter. A run, `doctor` and `serve` all open it here.
  */
 import type { ClientAdapter } from '../../adapters/contract.js';
-import type { Hello } from '../../core/vocabulary/types.js';
+import type { Hello } from '../../core/protocol/types.js';
 import { PeerHost, type ForeignConnection } from '../../net/peer-host.js';
 import { connectionFrom } from '../../adapters/process-group.js';
 import { ANSWER_MS, PushDispatcher } from '../../net/push-dispatcher.js';

@@ -11,7 +11,7 @@ import type { TierBlocker, TierResult } from '../../core/matrix.js';
 
 export type { TierBlocker, TierResult };
 import { FAMILY_IDS } from '../../core/family-ids.js';
-import { absentReasonPrefix } from '../../core/vocabulary/capabilities.js';
+import { absentReasonPrefix } from '../../core/protocol/capabilities.js';
 import { ruleById } from '../../core/oracle/rules.js';
 import { type RequirementSet, scoredBy } from './requirements.js';
 

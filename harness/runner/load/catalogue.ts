@@ -10,7 +10,7 @@ import picomatch from 'picomatch';
 import { glob } from 'tinyglobby';
 import { fillCard, type Scenario } from '../../core/scenario.js';
 import { validateCard } from '../../core/card-validator-v03.js';
-import { cardDialect } from '../../core/vocabulary/card-view.js';
+import { cardDialect } from '../../core/protocol/card-view.js';
 import { peerProblem } from '../../../peers/index.js';
 import { schemaValidator } from './json-schema.js';
 import { importVendorModules, VendorImportError } from './vendor-import.js';

@@ -5,7 +5,7 @@
  * holds only a window of generated cases at once, never the whole space.
  */
 import fc from 'fast-check';
-import type { Binding, Dialect } from '../../core/vocabulary/types.js';
+import type { Binding, Dialect } from '../../core/protocol/types.js';
 import { ReplayPathError } from '../../faults.js';
 import { familyArbitrary, type Family, type GeneratedCase } from '../../properties/family.js';
 

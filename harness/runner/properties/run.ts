@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import type { PropertyCase, PropertyFamilyResult, RunResults, ScenarioResult } from '../../core/results.js';
 import { RESULTS_SCHEMA, tallyCases } from '../../core/results.js';
 import { bindingProblem } from '../../core/card-binding.js';
-import { BINDINGS, type Binding, DEFAULT_PROFILE, type Dialect, type Hello } from '../../core/vocabulary/types.js';
+import { BINDINGS, type Binding, DEFAULT_PROFILE, type Dialect, type Hello } from '../../core/protocol/types.js';
 import { profileFor, unmetConstraint, type Scenario } from '../../core/scenario.js';
 import type { VerdictKind } from '../../core/verdict.js';
 import { caseId, caseScenario, familyArbitrary, labelCase, type Family, type GeneratedCase } from '../../properties/family.js';

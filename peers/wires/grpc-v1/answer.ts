@@ -27,8 +27,8 @@ import {
   GRPC_TRAILERS,
   grpcStatusOfHttp,
   isGrpcContentType,
-} from '../../../harness/core/vocabulary/grpc-frame.js';
-import { decodeV1 } from '../../../harness/core/vocabulary/proto-wire.js';
+} from '../../../harness/core/protocol/grpc-frame.js';
+import { decodeV1 } from '../../../harness/core/protocol/proto-wire.js';
 import { endOf, keepWhole, responseHeaders } from '../../../harness/net/respond.js';
 
 /** What the transcript calls a gRPC message kept decoded. */

@@ -16,9 +16,9 @@
  * encoding is named).
  */
 import { HttpResponse } from 'msw';
-import { binHeader, encodeGrpcMessage, GRPC_STATUS, grpcFrame, readFrames } from '../../../harness/core/vocabulary/grpc-frame.js';
-import { V1_METHODS } from '../../../harness/core/vocabulary/proto-v1.js';
-import { decodeV1, encodeGrpcStatus, encodeV1, V1_SERVICE } from '../../../harness/core/vocabulary/proto-wire.js';
+import { binHeader, encodeGrpcMessage, GRPC_STATUS, grpcFrame, readFrames } from '../../../harness/core/protocol/grpc-frame.js';
+import { V1_METHODS } from '../../../harness/core/protocol/proto-v1.js';
+import { decodeV1, encodeGrpcStatus, encodeV1, V1_SERVICE } from '../../../harness/core/protocol/proto-wire.js';
 import { type A2AError, A2A_ERRORS } from '../../runtime/errors.js';
 import { ERROR_MAP, JSONRPC_CODES } from '../error-map.js';
 import type { CallRecord } from '../../runtime/record.js';

@@ -14,7 +14,7 @@
  * Pure translation: no I/O. Unknown methods have no neutral operation (the peer answers -32601).
  */
 
-import { V03_SCHEME_KIND } from '../../../harness/core/vocabulary/card-view.js';
+import { V03_SCHEME_KIND } from '../../../harness/core/protocol/card-view.js';
 
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);

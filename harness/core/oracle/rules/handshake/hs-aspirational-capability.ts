@@ -6,7 +6,7 @@ import type { PeerRuntime } from '../../../scenario.js';
 import type { Source } from '../../../sources.js';
 import type { HttpEvent } from '../../../transcript.js';
 import { claimEvidence, wireEvidence } from '../../../verdict.js';
-import { cardPointer } from '../../../vocabulary/card-view.js';
+import { cardPointer } from '../../../protocol/card-view.js';
 import { rpcCalls, type GradeInput } from '../../evidence.js';
 import { mustProceed as proceedBinding } from '../../graders.js';
 import { binds, informational, met, missingRecord, notBinding, signal, timeout, upFrontMiss, type Binding, type RuleOf } from '../../rule.js';

@@ -10,7 +10,7 @@
 import type { Limit, Source } from '../../../sources.js';
 import type { HttpEvent } from '../../../transcript.js';
 import { absentEvidence, wireEvidence, type EvidenceRef, type Verdict } from '../../../verdict.js';
-import { type CardView, cardPointer, httpAuthSchemes } from '../../../vocabulary/card-view.js';
+import { type CardView, cardPointer, httpAuthSchemes } from '../../../protocol/card-view.js';
 import { failed, https, wireTrail, type GradeInput } from '../../evidence.js';
 import { creditRejection, mustProceed as proceedBinding } from '../../graders.js';
 import { binds, harm, informational, met, notBinding, signal, timeout, type RuleOf } from '../../rule.js';

@@ -5,8 +5,8 @@
 import type { Limit, Source } from '../../../sources.js';
 import type { HttpEvent } from '../../../transcript.js';
 import { wireEvidence } from '../../../verdict.js';
-import { type CardView, inputModesFor, readCard, cardPointer } from '../../../vocabulary/card-view.js';
-import { includesMediaType } from '../../../vocabulary/media-type.js';
+import { type CardView, inputModesFor, readCard, cardPointer } from '../../../protocol/card-view.js';
+import { includesMediaType } from '../../../protocol/media-type.js';
 import { cardReadEvidence, rpcCalls, taskEvidence, type GradeInput } from '../../evidence.js';
 import { creditRejection, mustProceed as proceedBinding } from '../../graders.js';
 import { binds, harm, informational, met, notBinding, signal, upFrontMiss, type Binding, type RuleOf } from '../../rule.js';

@@ -4,7 +4,7 @@
  */
 import type { Limit, Source } from '../../../sources.js';
 import { wireEvidence, type EvidenceRef } from '../../../verdict.js';
-import { readCard, cardPointer } from '../../../vocabulary/card-view.js';
+import { readCard, cardPointer } from '../../../protocol/card-view.js';
 import { describeCall, failed, firstRealStart, probeReads, probeTasks, rpcCalls, startAttempts, type GradeInput } from '../../evidence.js';
 import { mustProceed as proceedBinding } from '../../graders.js';
 import { binds, informational, met, signal, upFrontMiss, type Binding, type RuleOf, type Situation } from '../../rule.js';

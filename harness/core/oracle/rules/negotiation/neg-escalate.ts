@@ -3,7 +3,7 @@
  * Registered in harness/core/oracle/rules.ts; docs/rules.md and the scenario schema follow from there.
  */
 import { absentEvidence, claimEvidence, ledgerEvidence, verdict, wireEvidence } from '../../../verdict.js';
-import { cardPointer } from '../../../vocabulary/card-view.js';
+import { cardPointer } from '../../../protocol/card-view.js';
 import { cardReadEvidence, cardReads, optsInto, rpcCalls, taskEvidence } from '../../evidence.js';
 import { binds, harm, informational, met, notBinding, finalNotBinding, signal, timeout, upFrontMiss, type RuleOf } from '../../rule.js';
 import { COMPLETED, orphans, completable } from '../../graders.js';

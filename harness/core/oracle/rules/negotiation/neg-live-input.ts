@@ -4,8 +4,8 @@
  */
 import type { Source } from '../../../sources.js';
 import { ledgerEvidence } from '../../../verdict.js';
-import { inputModesFor, cardPointer } from '../../../vocabulary/card-view.js';
-import { includesMediaType } from '../../../vocabulary/media-type.js';
+import { inputModesFor, cardPointer } from '../../../protocol/card-view.js';
+import { includesMediaType } from '../../../protocol/media-type.js';
 import { taskEvidence } from '../../evidence.js';
 import { binds, harm, informational, met, notBinding, signal, upFrontMiss, type RuleOf } from '../../rule.js';
 import { COMPLETED, mustComplete, creditRejection, orphans, mustProceed } from '../../graders.js';

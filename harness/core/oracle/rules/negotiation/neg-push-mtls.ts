@@ -4,7 +4,7 @@
  */
 import type { TaskRecord } from '../../../transcript.js';
 import { claimEvidence, verdict, wireEvidence, type EvidenceRef, type Verdict } from '../../../verdict.js';
-import { type CardView, cardPointer } from '../../../vocabulary/card-view.js';
+import { type CardView, cardPointer } from '../../../protocol/card-view.js';
 import {
   canceledByClient,
   cardReadEvidence,

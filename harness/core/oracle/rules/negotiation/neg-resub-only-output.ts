@@ -3,9 +3,9 @@
  * Registered in harness/core/oracle/rules.ts; docs/rules.md and the scenario schema follow from there.
  */
 import { claimEvidence, wireEvidence } from '../../../verdict.js';
-import { outputModesFor, cardPointer } from '../../../vocabulary/card-view.js';
-import { RESUBSCRIBE_ONLY_OUTPUTS_EXT } from '../../../vocabulary/extensions.js';
-import { includesMediaType } from '../../../vocabulary/media-type.js';
+import { outputModesFor, cardPointer } from '../../../protocol/card-view.js';
+import { RESUBSCRIBE_ONLY_OUTPUTS_EXT } from '../../../protocol/extensions.js';
+import { includesMediaType } from '../../../protocol/media-type.js';
 import { rpcCalls, situationOf, taskEvidence, terminalSeenAt, wireTrail } from '../../evidence.js';
 import { binds, harm, informational, missingRecord, notBinding, signal, timeout, upFrontMiss, type RuleOf, type Situation } from '../../rule.js';
 import { mustComplete, creditRejection, orphans, completable } from '../../graders.js';

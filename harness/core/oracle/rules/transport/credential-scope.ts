@@ -12,7 +12,7 @@
 import type { Source } from '../../../sources.js';
 import type { HttpEvent } from '../../../transcript.js';
 import { verdict, wireEvidence } from '../../../verdict.js';
-import { httpAuthSchemes, readCard } from '../../../vocabulary/card-view.js';
+import { httpAuthSchemes, readCard } from '../../../protocol/card-view.js';
 import { https, type GradeInput } from '../../evidence.js';
 import { binds, informational, met, notBinding, type RuleOf } from '../../rule.js';
 

@@ -5,7 +5,7 @@
 import { upFrontMissFails, weakest, type Level } from '../../../sources.js';
 import type { HttpEvent } from '../../../transcript.js';
 import { verdict, wireEvidence, type EvidenceRef } from '../../../verdict.js';
-import { readCard } from '../../../vocabulary/card-view.js';
+import { readCard } from '../../../protocol/card-view.js';
 import { rpcCalls } from '../../evidence.js';
 import { binds, informational, met, type RuleOf } from '../../rule.js';
 

@@ -4,7 +4,7 @@
  */
 import type { HttpEvent } from '../../../transcript.js';
 import { claimEvidence, verdict, wireEvidence } from '../../../verdict.js';
-import { dialectOfVersion, cardPointer } from '../../../vocabulary/card-view.js';
+import { dialectOfVersion, cardPointer } from '../../../protocol/card-view.js';
 import { failed as failedCall, messageReplies, rpcCalls, situationOf } from '../../evidence.js';
 import { creditRejection, mustComplete } from '../../graders.js';
 import { binds, harm, informational, met, notBinding, signal, upFrontMiss, type Binding, type RuleOf, type Situation } from '../../rule.js';

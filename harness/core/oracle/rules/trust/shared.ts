@@ -11,8 +11,8 @@ import type { CardSigning } from '../../../scenario.js';
 import type { Limit, Source } from '../../../sources.js';
 import { type HttpEvent, type TaskRecord, isTerminal } from '../../../transcript.js';
 import { absentEvidence, ledgerEvidence, verdict, wireEvidence, type EvidenceRef, type Verdict } from '../../../verdict.js';
-import { includesMediaType } from '../../../vocabulary/media-type.js';
-import { readCard } from '../../../vocabulary/card-view.js';
+import { includesMediaType } from '../../../protocol/media-type.js';
+import { readCard } from '../../../protocol/card-view.js';
 import { canceledByClient, firstSend, jwksFetches, startAttempts, taskEvidence, type GradeInput } from '../../evidence.js';
 import { harm, met, timeout, type Situation } from '../../rule.js';
 

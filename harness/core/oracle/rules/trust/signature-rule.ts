@@ -4,7 +4,7 @@
  */
 import type { Level, Limit, Source } from '../../../sources.js';
 import { verdict, wireEvidence, type Verdict } from '../../../verdict.js';
-import { cardPointer } from '../../../vocabulary/card-view.js';
+import { cardPointer } from '../../../protocol/card-view.js';
 import { cardReadEvidence, firstSend, jwksFetches, taskEvidence, type GradeInput } from '../../evidence.js';
 import { creditRejection, mustComplete } from '../../graders.js';
 import { binds, informational, notBinding, signal, upFrontMiss, type Applicability, type Binding, type RuleOf, type Situation } from '../../rule.js';

@@ -5,7 +5,7 @@
 import type { Source } from '../../../sources.js';
 import { isTerminal } from '../../../transcript.js';
 import { verdict, wireEvidence } from '../../../verdict.js';
-import { outputModesFor, cardPointer } from '../../../vocabulary/card-view.js';
+import { outputModesFor, cardPointer } from '../../../protocol/card-view.js';
 import { canceledByClient, cardReadEvidence, https, taskEvidence, wireTrail } from '../../evidence.js';
 import { mustComplete } from '../../graders.js';
 import { binds, informational, met, notBinding, signal, timeout, type RuleOf } from '../../rule.js';

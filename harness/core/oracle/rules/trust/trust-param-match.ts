@@ -3,8 +3,8 @@
  * Registered in harness/core/oracle/rules.ts; docs/rules.md and the scenario schema follow from there.
  */
 import type { Source } from '../../../sources.js';
-import { outputModesFor, cardPointer } from '../../../vocabulary/card-view.js';
-import { includesMediaType, parseMediaType } from '../../../vocabulary/media-type.js';
+import { outputModesFor, cardPointer } from '../../../protocol/card-view.js';
+import { includesMediaType, parseMediaType } from '../../../protocol/media-type.js';
 import { cardReadEvidence, situationOf, taskEvidence } from '../../evidence.js';
 import { creditRejection, mustComplete } from '../../graders.js';
 import { binds, informational, notBinding, signal, upFrontMiss, type Binding, type RuleOf } from '../../rule.js';

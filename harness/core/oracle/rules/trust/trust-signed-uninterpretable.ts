@@ -4,8 +4,8 @@
  */
 import type { Source } from '../../../sources.js';
 import { wireEvidence } from '../../../verdict.js';
-import { outputModesFor, cardPointer } from '../../../vocabulary/card-view.js';
-import { includesMediaType } from '../../../vocabulary/media-type.js';
+import { outputModesFor, cardPointer } from '../../../protocol/card-view.js';
+import { includesMediaType } from '../../../protocol/media-type.js';
 import { cardReadEvidence, situationOf } from '../../evidence.js';
 import { creditRejection, mustComplete } from '../../graders.js';
 import { binds, informational, notBinding, signal, upFrontMiss, type Binding, type RuleOf } from '../../rule.js';

@@ -3,7 +3,7 @@
  * Registered in harness/core/oracle/rules.ts; docs/rules.md and the scenario schema follow from there.
  */
 import { absentEvidence, claimEvidence, ledgerEvidence, verdict, wireEvidence, type EvidenceRef } from '../../../verdict.js';
-import { readCard } from '../../../vocabulary/card-view.js';
+import { readCard } from '../../../protocol/card-view.js';
 import { describeTask, failed, messageReplies, needsCompletion, optsInto, probeTasks, rpcCalls, type GradeInput } from '../../evidence.js';
 import { cutAnswer, deliveredEvent, healthyAt, ownCancel, paramsName, reached } from '../../knowledge.js';
 import { informational, met, type RuleOf } from '../../rule.js';

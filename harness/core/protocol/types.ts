@@ -1,7 +1,7 @@
 /**
- * The pure vocabulary of the harness (docs/architecture.md). No I/O, no `node:` imports.
+ * The harness's words a client shares (harness/core/protocol/, docs/architecture.md). No I/O, no `node:` imports.
  *
- * Clients under test may import anything in this folder (harness/core/vocabulary/) and nothing
+ * Clients under test may import anything in this folder (harness/core/protocol/) and nothing
  * else of the harness: the rules and the oracle are not theirs to see (test/architecture.test.ts).
  */
 import type { AbsentCapability } from './capabilities.js';
@@ -144,7 +144,7 @@ export interface Hello {
    */
   glue?: GlueChoice[];
   /**
-   * Capabilities the client does not implement, from a closed list (harness/core/vocabulary/capabilities.ts),
+   * Capabilities the client does not implement, from a closed list (harness/core/protocol/capabilities.ts),
    * each with the client's reason: scenarios whose premise needs one are not run, and say why; a tier
    * is then for the declared capabilities (protocol addition, docs/protocol.md "Declared capabilities").
    */
