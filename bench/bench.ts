@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { createBuiltinClient } from '../clients/index.js';
 import type { ScenarioResult } from '../harness/core/results.js';
-import type { Scenario } from '../harness/core/scenario.js';
+import type { Scenario } from '../harness/core/scenario/scenario.js';
 import type { HttpEvent } from '../harness/core/transcript.js';
 import { CODE_ROOT, findScenarioFiles, loadCatalogue, PACKAGE_ROOT, DEFAULT_SCENARIO_GLOB } from '../harness/runner/load/catalogue.js';
 import { closeEnv, openEnv } from '../harness/runner/infrastructure/env.js';

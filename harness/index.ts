@@ -10,8 +10,12 @@
  */
 export { defineConfig, defineScenario, defineScenarios } from './runner/load/define.js';
 export type { ConformanceConfig } from './runner/load/define.js';
-export type { Scenario, PeerDescription, PeerRuntime, CardSignal, ListenerKind, OutputChannel, Assertion, Operation } from './core/scenario.js';
-export { OPERATIONS, ASSERTABLE_HEADERS } from './core/scenario.js';
+export type { Scenario, PeerDescription } from './core/scenario/scenario.js';
+export type { PeerRuntime, ListenerKind, OutputChannel, Operation } from './core/scenario/runtime.js';
+export type { CardSignal } from './core/scenario/card.js';
+export type { Assertion } from './core/scenario/assertions.js';
+export { OPERATIONS } from './core/scenario/runtime.js';
+export { ASSERTABLE_HEADERS } from './core/scenario/assertions.js';
 export type {
   ClientProfile,
   ProfileConstraints,

@@ -5,8 +5,8 @@
  * story and checks its description. A factory checks that the description has what its story
  * needs, so a scenario cannot quietly describe another peer.
  */
-import type { PeerDescription } from '../harness/core/scenario.js';
-import { BAD_CERT_LISTENERS } from '../harness/core/scenario.js';
+import type { PeerDescription } from '../harness/core/scenario/scenario.js';
+import { BAD_CERT_LISTENERS } from '../harness/core/scenario/runtime.js';
 import type { PeerInstance, PeerParts, PeerRunContext } from './runtime/context.js';
 import { composePeer } from './peer.js';
 import { signingParts } from './runtime/signing.js';

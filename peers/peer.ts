@@ -14,7 +14,8 @@
  * description; wires only speak a protocol.
  */
 import type { RequestHandler } from 'msw';
-import { fillCard, type PeerDescription } from '../harness/core/scenario.js';
+import { fillCard } from '../harness/core/scenario/card.js';
+import type { PeerDescription } from '../harness/core/scenario/scenario.js';
 import type { PeerInstance, PeerParts, PeerRunContext } from './runtime/context.js';
 import { endpoint, incidentsOf, recorderFor } from './endpoint.js';
 import { authParts, TOKEN_PATH } from './runtime/auth.js';

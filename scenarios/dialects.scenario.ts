@@ -12,7 +12,8 @@
  * scenarios of its dialects.
  */
 import { defineScenarios } from '../harness/runner/load/define.js';
-import type { PeerRuntime, Scenario } from '../harness/core/scenario.js';
+import type { PeerRuntime } from '../harness/core/scenario/runtime.js';
+import type { Scenario } from '../harness/core/scenario/scenario.js';
 
 const runtime: PeerRuntime = {
   cardListener: 'tls',

@@ -10,7 +10,8 @@
  * one that speaks only JSON-RPC must use the JSON-RPC interface wherever the card lists it.
  */
 import { defineScenarios } from '../harness/runner/load/define.js';
-import type { PeerRuntime, Scenario } from '../harness/core/scenario.js';
+import type { PeerRuntime } from '../harness/core/scenario/runtime.js';
+import type { Scenario } from '../harness/core/scenario/scenario.js';
 
 const runtime: PeerRuntime = {
   cardListener: 'tls',

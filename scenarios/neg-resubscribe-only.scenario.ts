@@ -6,7 +6,8 @@
  */
 import { defineScenarios } from '../harness/runner/load/define.js';
 import { bothDialects } from '../harness/core/card-v03.js';
-import type { PeerRuntime, Scenario } from '../harness/core/scenario.js';
+import type { PeerRuntime } from '../harness/core/scenario/runtime.js';
+import type { Scenario } from '../harness/core/scenario/scenario.js';
 import { RESUBSCRIBE_ONLY_OUTPUTS_EXT } from '../harness/core/protocol/extensions.js';
 
 const RESUB_EXT = RESUBSCRIBE_ONLY_OUTPUTS_EXT;

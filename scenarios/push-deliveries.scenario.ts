@@ -11,7 +11,8 @@
 import { defineScenarios } from '../harness/runner/load/define.js';
 import { bothDialects } from '../harness/core/card-v03.js';
 import type { Forgery } from '../harness/core/push.js';
-import type { PeerRuntime, Scenario } from '../harness/core/scenario.js';
+import type { PeerRuntime } from '../harness/core/scenario/runtime.js';
+import type { Scenario } from '../harness/core/scenario/scenario.js';
 import type { CompletionPath, TaskClass } from '../harness/core/protocol/types.js';
 
 const plainCard = {

@@ -9,7 +9,8 @@
  */
 import { defineScenarios } from '../harness/runner/load/define.js';
 import { bothDialects } from '../harness/core/card-v03.js';
-import type { ListenerKind, PeerRuntime, Scenario } from '../harness/core/scenario.js';
+import type { ListenerKind, PeerRuntime } from '../harness/core/scenario/runtime.js';
+import type { Scenario } from '../harness/core/scenario/scenario.js';
 
 const card = {
   name: 'Contoso Helpdesk',

@@ -15,7 +15,9 @@
  */
 import { defineScenarios } from '../harness/runner/load/define.js';
 import { bothDialects } from '../harness/core/card-v03.js';
-import type { CardSigning, PeerRuntime, Scenario } from '../harness/core/scenario.js';
+import type { CardSigning } from '../harness/core/scenario/card.js';
+import type { PeerRuntime } from '../harness/core/scenario/runtime.js';
+import type { Scenario } from '../harness/core/scenario/scenario.js';
 
 const WORKFLOW = 'application/vnd.vendorx.workflow+json;profile="v3"';
 const WORKFLOW_BARE = 'application/vnd.vendorx.workflow+json';

@@ -6,7 +6,8 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScenarioResult } from '../harness/core/results.js';
-import type { Assertion, Scenario } from '../harness/core/scenario.js';
+import type { Assertion } from '../harness/core/scenario/assertions.js';
+import type { Scenario } from '../harness/core/scenario/scenario.js';
 import { gradeAssertions } from '../harness/core/oracle/assertions.js';
 import { loadCatalogue, scenarioProblem } from '../harness/runner/load/catalogue.js';
 import { ROOT } from './helpers/cli.js';

@@ -12,7 +12,7 @@ import { estimatedCost, laneOrder, shardScenarios } from '../harness/runner/engi
 import { CODE_ROOT, DEFAULT_SCENARIO_GLOB, findScenarioFiles, loadCatalogue } from '../harness/runner/load/catalogue.js';
 import { summaryText } from '../harness/cli/reporters.js';
 import type { RunResults } from '../harness/core/results.js';
-import type { Scenario } from '../harness/core/scenario.js';
+import type { Scenario } from '../harness/core/scenario/scenario.js';
 
 const builtin = async () => (await loadCatalogue(await findScenarioFiles([DEFAULT_SCENARIO_GLOB], CODE_ROOT))).map((e) => e.scenario);
 

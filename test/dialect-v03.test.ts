@@ -13,7 +13,7 @@ import { Ajv } from 'ajv';
 import { type Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateCard, validateCardV03 } from '../harness/core/card-validator-v03.js';
-import type { PeerDescription } from '../harness/core/scenario.js';
+import type { PeerDescription } from '../harness/core/scenario/scenario.js';
 import type { HttpEvent } from '../harness/core/transcript.js';
 import { readCard } from '../harness/core/protocol/card-view.js';
 import { LEGACY_CARD_PATH } from '../peers/wires/jsonrpc-v03/index.js';
@@ -22,7 +22,7 @@ import { decodeResult, encodeCall } from '../clients/common/dialect-v03.js';
 import { ROOT } from './helpers/cli.js';
 import { bareRpc, peerFixture, type PeerFixture, clientAgent } from './helpers/peer.js';
 import { ALL_SCENARIOS } from './helpers/scenarios.js';
-import { fillCard } from '../harness/core/scenario.js';
+import { fillCard } from '../harness/core/scenario/card.js';
 
 const SCHEMA = join(ROOT, '..', 'shared', 'spec', 'a2a-v0.3.0.schema.json');
 

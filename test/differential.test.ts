@@ -13,7 +13,8 @@ import { IMPLEMENTED_EXTENSIONS, negotiate, type Plan } from '../clients/common/
 import { RULES } from '../harness/core/oracle/rules.js';
 import type { Behaviour, Situation } from '../harness/core/oracle/rule.js';
 import { validateCardV1 } from '../harness/core/card-validator.js';
-import { profileFor, type PeerRuntime } from '../harness/core/scenario.js';
+import { profileFor } from '../harness/core/scenario/profile.js';
+import type { PeerRuntime } from '../harness/core/scenario/runtime.js';
 import { readCard } from '../harness/core/protocol/card-view.js';
 import { CONTOSO_AUDIO_SESSION_EXT, RESUBSCRIBE_ONLY_OUTPUTS_EXT } from '../harness/core/protocol/extensions.js';
 import { DEFAULT_PROFILE, TASK_CLASSES, type ClientProfile, type TaskIntent } from '../harness/core/protocol/types.js';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scenarioToV03 } from '../harness/core/card-v03.js';
 import type { ScenarioResult } from '../harness/core/results.js';
-import type { Scenario } from '../harness/core/scenario.js';
+import type { Scenario } from '../harness/core/scenario/scenario.js';
 import type { HttpEvent } from '../harness/core/transcript.js';
 import { loadCatalogue } from '../harness/runner/load/catalogue.js';
 import { runMain } from './helpers/main.js';

@@ -6,7 +6,8 @@
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import type { HttpEvent } from '../harness/core/transcript.js';
-import type { PeerDescription, PeerRuntime, Scenario } from '../harness/core/scenario.js';
+import type { PeerDescription, Scenario } from '../harness/core/scenario/scenario.js';
+import type { PeerRuntime } from '../harness/core/scenario/runtime.js';
 import { scenarioToV03 } from '../harness/core/card-v03.js';
 import { scenarioProblem } from '../harness/runner/load/catalogue.js';
 import { bareRpc, rpcUrlOf, sharedPeer } from './helpers/peer.js';

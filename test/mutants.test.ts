@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { BUILTIN_CLIENTS } from '../clients/index.js';
 import { ruleById } from '../harness/core/oracle/index.js';
 import type { ScenarioResult } from '../harness/core/results.js';
-import type { Scenario } from '../harness/core/scenario.js';
+import type { Scenario } from '../harness/core/scenario/scenario.js';
 import { severity } from '../harness/core/verdict.js';
 import { judge } from '../harness/runner/judge/expectations.js';
 import { exitCode } from '../harness/runner/judge/policy.js';

@@ -7,7 +7,7 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Agent } from 'undici';
-import type { PeerDescription } from '../harness/core/scenario.js';
+import type { PeerDescription } from '../harness/core/scenario/scenario.js';
 import { audioMessage, bareRpc, clientAgent, peerFixture, rpcUrlOf, type PeerFixture } from './helpers/peer.js';
 
 describe("the peers' payload fixes", () => {

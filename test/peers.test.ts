@@ -15,7 +15,7 @@ import { Role } from '@a2a-js/sdk';
 import { validateCardV1 } from '../harness/core/card-validator.js';
 import { validateCard } from '../harness/core/card-validator-v03.js';
 import { cardDialect } from '../harness/core/protocol/card-view.js';
-import { fillCard } from '../harness/core/scenario.js';
+import { fillCard } from '../harness/core/scenario/card.js';
 import { Transcript } from '../harness/core/transcript.js';
 import { PushDispatcher } from '../harness/net/push-dispatcher.js';
 import { makePki } from '../harness/pki/index.js';

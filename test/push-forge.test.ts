@@ -12,7 +12,7 @@ import { render } from 'preact-render-to-string';
 import { describe, expect, it } from 'vitest';
 import { PushReceiver } from '../clients/common/push-receiver.js';
 import type { Forgery } from '../harness/core/push.js';
-import type { PeerDescription } from '../harness/core/scenario.js';
+import type { PeerDescription } from '../harness/core/scenario/scenario.js';
 import type { PushAttemptEvent, Transcript } from '../harness/core/transcript.js';
 import { reached } from '../harness/core/oracle/evidence.js';
 import { FORGED_ARTIFACT_ID } from '../peers/runtime/forge.js';

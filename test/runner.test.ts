@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClientAdapter } from '../harness/adapters/contract.js';
-import type { Scenario } from '../harness/core/scenario.js';
+import type { Scenario } from '../harness/core/scenario/scenario.js';
 import {
   DECISIONS,
   DEFAULT_PROFILE,

@@ -1,5 +1,5 @@
 /**
- * The scenario shape is written twice: the TypeScript types (harness/core/scenario.ts and what it
+ * The scenario shape is written twice: the TypeScript types (harness/core/scenario/scenario.ts and what it
  * names) and the published schema a vendor's JSON scenario is checked against (docs/scenario.schema.json).
  * This test generates a JSON Schema from the types (ts-json-schema-generator) and compares the two
  * field by field, at every depth: a field added to one and not the other fails it, naming the field.
@@ -64,7 +64,7 @@ function differences(types: Set<string>, schema: Set<string>): { typesOnly: stri
 
 const published = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'docs/scenario.schema.json'), 'utf8')) as Schema & { $defs: Record<string, Schema> };
 const schemaFields = (s: typeof published) => fieldPaths(s, s.$defs.scenario!);
-const generated = fromTypes(join(PACKAGE_ROOT, 'harness/core/scenario.ts'), 'Scenario');
+const generated = fromTypes(join(PACKAGE_ROOT, 'harness/core/scenario/scenario.ts'), 'Scenario');
 const typeFields = fieldPaths(generated, generated);
 
 describe('the scenario shape: the TypeScript types against docs/scenario.schema.json', () => {
@@ -86,7 +86,7 @@ describe('the scenario shape: the TypeScript types against docs/scenario.schema.
   it('a field added to the types alone is named', () => {
     const dir = testTemp('a2a-shape-');
     const file = join(dir, 'extended.ts');
-    const scenario = join(PACKAGE_ROOT, 'harness/core/scenario.js');
+    const scenario = join(PACKAGE_ROOT, 'harness/core/scenario/scenario.js');
     writeFileSync(
       file,
       `import type { Scenario } from ${JSON.stringify(scenario)};\nexport interface Extended extends Omit<Scenario, 'intent'> { intent: Scenario['intent'] & { addedByTypesOnly?: string } }\n`,

@@ -9,7 +9,7 @@ import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cardSigningPayload, cleanEmptySigningPayload, contestedCanonicalForm } from '../harness/core/card-canonical.js';
 import { sameMediaType } from '../harness/core/protocol/media-type.js';
-import { fillCard } from '../harness/core/scenario.js';
+import { fillCard } from '../harness/core/scenario/card.js';
 import { BREAKERS, jwksOf, makeSigningKey, signCard, signedCardParts, withSignature, type CardSignature, type SigningKey } from '../peers/runtime/signing.js';
 import { canonicalCardPayload } from '../clients/common/canonical.js';
 import { checkTrust } from '../clients/common/trust.js';

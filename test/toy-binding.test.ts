@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { connect } from 'node:tls';
 import { glob } from 'tinyglobby';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { PeerDescription } from '../harness/core/scenario.js';
+import type { PeerDescription } from '../harness/core/scenario/scenario.js';
 import type { HttpEvent, TlsEvent, Transcript } from '../harness/core/transcript.js';
 import { PeerHost } from '../harness/net/peer-host.js';
 import { makePki } from '../harness/pki/index.js';
@@ -171,7 +171,7 @@ describe('a binding with its own transport, from one folder and one registry lin
       own.flatMap((f) => [...readFileSync(`${ROOT}/${f}`, 'utf8').matchAll(/from '(\.\.\/[^']+)'/g)].map((m) => m[1]!.replace(/^(\.\.\/)+/, ''))),
     );
     expect([...imported].sort()).toEqual([
-      'harness/core/scenario.js',
+      'harness/core/scenario/runtime.js',
       'harness/core/transcript.js',
       'harness/net/request-record.js',
       'harness/net/respond.js',

@@ -10,7 +10,7 @@
 import { HttpResponse } from 'msw';
 import { request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { PeerDescription } from '../harness/core/scenario.js';
+import type { PeerDescription } from '../harness/core/scenario/scenario.js';
 import type { HttpEvent, Transcript } from '../harness/core/transcript.js';
 import { JSONRPC_CODES } from '../peers/wires/error-map.js';
 import { addInterface } from '../peers/wires/index.js';

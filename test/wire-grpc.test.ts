@@ -5,7 +5,8 @@
  */
 import { credentials, Metadata, makeGenericClientConstructor, type ServiceError, status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PeerDescription, PeerRuntime } from '../harness/core/scenario.js';
+import type { PeerDescription } from '../harness/core/scenario/scenario.js';
+import type { PeerRuntime } from '../harness/core/scenario/runtime.js';
 import type { AddressInfo } from 'node:net';
 import { type HttpEvent, type TlsEvent, Transcript } from '../harness/core/transcript.js';
 import { GRPC_KINDS, grpcTransport } from '../peers/wires/grpc-v1/host.js';

@@ -7,7 +7,7 @@
  */
 import { type Agent, request } from 'undici';
 import { describe, expect, it } from 'vitest';
-import type { PeerDescription } from '../harness/core/scenario.js';
+import type { PeerDescription } from '../harness/core/scenario/scenario.js';
 import type { HttpEvent, Transcript } from '../harness/core/transcript.js';
 import { bareRpc, sharedPeer } from './helpers/peer.js';
 

@@ -5,7 +5,7 @@
  * `expect` being the reference client's verdict on it.
  */
 import type { PropertyFamilyResult, RunResults, ScenarioResult } from '../core/results.js';
-import type { Scenario } from '../core/scenario.js';
+import type { Scenario } from '../core/scenario/scenario.js';
 import type { Binding } from '../core/protocol/types.js';
 import { shown } from './reporters.js';
 import { scenarioVerdict, VERDICT_KINDS } from '../core/verdict.js';

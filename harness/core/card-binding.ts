@@ -5,7 +5,8 @@
  * card pointer still points where it did). Ids `<id>.grpc` and `<id>.rest`. Chosen per run by the
  * bindings the client declares (`run --binding`); the catalogue holds the JSON-RPC telling.
  */
-import { GRPC_LISTENER_KINDS, type Scenario } from './scenario.js';
+import { GRPC_LISTENER_KINDS } from './scenario/runtime.js';
+import type { Scenario } from './scenario/scenario.js';
 import { BINDINGS, type Binding } from './protocol/types.js';
 
 /** Each binding's id suffix, its card placeholder, and its name in prose. */

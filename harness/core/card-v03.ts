@@ -10,7 +10,8 @@
  * - `capabilities.extendedAgentCard` → `supportsAuthenticatedExtendedCard`.
  * What v0.3 cannot say: a signed card (no canonical form) is not expanded (`expandable` says why).
  */
-import type { CardSignal, Scenario } from './scenario.js';
+import type { CardSignal } from './scenario/card.js';
+import type { Scenario } from './scenario/scenario.js';
 import { V03_SCHEME_KIND } from './protocol/card-view.js';
 
 type Json = Record<string, unknown>;

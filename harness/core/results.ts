@@ -3,7 +3,8 @@
  * alone. JSON Schema: docs/results.schema.json. Change it only by addition.
  */
 import type { AbsentCapability } from './protocol/capabilities.js';
-import type { PeerRuntime, Scenario } from './scenario.js';
+import type { PeerRuntime } from './scenario/runtime.js';
+import type { Scenario } from './scenario/scenario.js';
 import type { TaskRecord, WireEvent } from './transcript.js';
 import type { Binding, ClientProfile, ClientReport, Dialect, GlueChoice, TaskClass, TaskIntent } from './protocol/types.js';
 import type { Check, VerdictKind } from './verdict.js';

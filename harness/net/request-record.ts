@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import type { ListenerKind } from '../core/scenario.js';
+import type { ListenerKind } from '../core/scenario/runtime.js';
 import type { HttpEvent, TlsEvent, Transcript } from '../core/transcript.js';
 import { redactQuery } from '../core/body.js';
 

@@ -9,7 +9,7 @@
  */
 import type { Server as TlsServer, TLSSocket } from 'node:tls';
 import type { RequestHandler } from 'msw';
-import type { ListenerKind } from '../core/scenario.js';
+import type { ListenerKind } from '../core/scenario/runtime.js';
 import type { Transcript } from '../core/transcript.js';
 import type { Pki } from '../pki/index.js';
 

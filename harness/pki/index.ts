@@ -8,7 +8,7 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { generate as Generate } from 'selfsigned';
-import type { ListenerKind } from '../core/scenario.js';
+import type { ListenerKind } from '../core/scenario/runtime.js';
 
 /** selfsigned loads only where a PKI is made (the CLI's process), never in a worker that reads one (about 0.1 s). */
 let generator: Promise<typeof Generate> | undefined;
@@ -54,7 +54,7 @@ export interface Pki {
 
 export type PkiName = keyof Pki;
 
-/** The leaf a listener of each kind serves (harness/core/scenario.ts LISTENER_KINDS): the run's server certificate, or one a client must refuse. */
+/** The leaf a listener of each kind serves (harness/core/scenario/runtime.ts LISTENER_KINDS): the run's server certificate, or one a client must refuse. */
 export function listenerLeaf(pki: Pki, kind: ListenerKind): { cert: string; key: string } {
   const leaf: Record<ListenerKind, KeyPair> = {
     tls: pki.server,

@@ -10,7 +10,9 @@ import { BINDING_TELLING, scenarioOverBinding, untellable } from '../core/card-b
 import { scenarioToV03 } from '../core/card-v03.js';
 import type { RuleId } from '../core/oracle/rules.js';
 import { ruleById } from '../core/oracle/rules.js';
-import type { CardSignal, CardSigning, PeerRuntime, Scenario } from '../core/scenario.js';
+import type { CardSignal, CardSigning } from '../core/scenario/card.js';
+import type { PeerRuntime } from '../core/scenario/runtime.js';
+import type { Scenario } from '../core/scenario/scenario.js';
 import { BINDINGS, type Binding, type ClientProfile, type Dialect, type ProfileConstraints, type TaskIntent } from '../core/protocol/types.js';
 import { situationOf } from '../core/oracle/evidence.js';
 import type { Drift } from './peer-runtime.js';

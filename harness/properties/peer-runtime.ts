@@ -6,7 +6,7 @@
  * only the wire.
  */
 import fc from 'fast-check';
-import type { ListenerKind, PeerRuntime } from '../core/scenario.js';
+import type { ListenerKind, PeerRuntime } from '../core/scenario/runtime.js';
 
 /** The ways a runtime departs from its card that the rules know (issue 13; docs/duties.md; issue 27's streams that end before their task, and deliveries forged or posted twice to the client's receiver; issue 38's calls answered "busy, come back in a second"; issue 40's framings, refused streams, unknown members, streams left open and credentials over several origins). */
 const DRIFTS = [

@@ -18,7 +18,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { http, HttpResponse, type RequestHandler } from 'msw';
-import type { PeerRuntime } from '../../harness/core/scenario.js';
+import type { PeerRuntime } from '../../harness/core/scenario/runtime.js';
 import type { ClientCredentials } from '../../harness/core/protocol/types.js';
 import type { PeerParts, PeerRunContext, RecordRequest } from './context.js';
 import { atOrBelow, eventOf, exactly } from './event.js';

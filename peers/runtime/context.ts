@@ -4,7 +4,8 @@
  * peers depend on core only. And the parts a peer is composed of besides its runtime and wires.
  */
 import type { RequestHandler } from 'msw';
-import type { CardSigners, ListenerKind } from '../../harness/core/scenario.js';
+import type { CardSigners } from '../../harness/core/scenario/card.js';
+import type { ListenerKind } from '../../harness/core/scenario/runtime.js';
 import type { PushOrder } from '../../harness/core/push.js';
 import type { HttpEvent, PushAttemptEvent, TaskLedger, Transcript } from '../../harness/core/transcript.js';
 import type { ClientCredentials } from '../../harness/core/protocol/types.js';

@@ -4,7 +4,7 @@
  * a push notification config (https only, bounded fields).
  */
 import { ownHead } from '../../harness/core/body.js';
-import type { PeerRuntime } from '../../harness/core/scenario.js';
+import type { PeerRuntime } from '../../harness/core/scenario/runtime.js';
 import type { HttpEvent } from '../../harness/core/transcript.js';
 import { includesMediaType } from '../../harness/core/protocol/media-type.js';
 import { A2AError } from './errors.js';

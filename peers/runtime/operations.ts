@@ -6,7 +6,7 @@
  * The runtime description (scenario file) scripts it: input modes per skill, idempotency, push
  * support, a reply without a task, streaming, the extended card.
  */
-import type { PeerRuntime } from '../../harness/core/scenario.js';
+import type { PeerRuntime } from '../../harness/core/scenario/runtime.js';
 import { isTerminal } from '../../harness/core/transcript.js';
 import type { PeerRunContext } from './context.js';
 import { A2AError } from './errors.js';

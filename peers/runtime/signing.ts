@@ -11,7 +11,8 @@
 import { X509Certificate, createHmac, createPrivateKey, createPublicKey, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { http, HttpResponse } from 'msw';
 import { cardSigningPayload } from '../../harness/core/card-canonical.js';
-import { JWKS_PATH, type CardSigning, type ListenerKind } from '../../harness/core/scenario.js';
+import { JWKS_PATH, type CardSigning } from '../../harness/core/scenario/card.js';
+import type { ListenerKind } from '../../harness/core/scenario/runtime.js';
 import type { PeerParts, PeerRunContext } from './context.js';
 import { eventOf, exactly } from './event.js';
 

@@ -2,7 +2,7 @@
  * What the operations work on and with: one peer's runtime state (shared by every interface of the
  * peer), and what a call brings besides its params (its event, and what its wire read or asks for).
  */
-import type { PeerRuntime } from '../../harness/core/scenario.js';
+import type { PeerRuntime } from '../../harness/core/scenario/runtime.js';
 import type { HttpEvent } from '../../harness/core/transcript.js';
 import type { PeerRunContext } from './context.js';
 import type { StreamPlan } from './stream.js';

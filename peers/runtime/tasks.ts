@@ -3,7 +3,7 @@
  * as the runtime description says, emits artifacts on the channels it says, and pushes state
  * changes to registered receivers. Every change goes into the run's ledger and transcript.
  */
-import type { PeerRuntime } from '../../harness/core/scenario.js';
+import type { PeerRuntime } from '../../harness/core/scenario/runtime.js';
 import { isTerminal, type TaskRecord } from '../../harness/core/transcript.js';
 import { redactUrl } from '../../harness/core/body.js';
 import type { PeerRunContext } from './context.js';

@@ -3,7 +3,7 @@
  * standard allows (WHATWG HTML §9.2.6, "Interpreting an event stream"). A frame is the wire's
  * `data: <json>\n\n`; anything else (a gRPC message) passes as it is.
  */
-import type { SseFraming } from '../../harness/core/scenario.js';
+import type { SseFraming } from '../../harness/core/scenario/runtime.js';
 import { HOSTILE_STREAM_BYTES } from '../../harness/core/transcript.js';
 
 const END = { lf: '\n', crlf: '\r\n', cr: '\r' } as const;

@@ -9,7 +9,7 @@ import type { Check } from '../../harness/core/verdict.js';
 import { includesMediaType, parseMediaType } from '../../harness/core/protocol/media-type.js';
 import { outputModesFor, readCard } from '../../harness/core/protocol/card-view.js';
 import type { HttpEvent } from '../../harness/core/transcript.js';
-import { JWKS_PATH } from '../../harness/core/scenario.js';
+import { JWKS_PATH } from '../../harness/core/scenario/card.js';
 import { Badge, asJson } from './parts.js';
 
 /** A source's label, linked where it can be read: the public page, or the duty's text further down the report. */

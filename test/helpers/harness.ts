@@ -2,7 +2,7 @@
 import { createBuiltinClient } from '../../clients/index.js';
 import type { ClientAdapter } from '../../harness/adapters/contract.js';
 import type { ScenarioResult } from '../../harness/core/results.js';
-import type { Scenario } from '../../harness/core/scenario.js';
+import type { Scenario } from '../../harness/core/scenario/scenario.js';
 import type { RunEnv } from '../../harness/runner/infrastructure/env.js';
 import { executeScenario } from '../../harness/runner/engine/execute.js';
 import { closeEnv, openEnv } from '../../harness/runner/infrastructure/env.js';

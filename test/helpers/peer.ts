@@ -1,6 +1,6 @@
 /** Starts one scripted peer on real listeners, outside the runner, for contract tests. */
 import { Agent, request } from 'undici';
-import type { PeerDescription } from '../../harness/core/scenario.js';
+import type { PeerDescription } from '../../harness/core/scenario/scenario.js';
 import type { TaskLedger, Transcript } from '../../harness/core/transcript.js';
 import { PeerHost } from '../../harness/net/peer-host.js';
 import { PushDispatcher } from '../../harness/net/push-dispatcher.js';

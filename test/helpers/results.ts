@@ -2,7 +2,7 @@
 import type { ClientAdapter } from '../../harness/core/protocol/adapter.js';
 import type { RunResults, ScenarioResult } from '../../harness/core/results.js';
 import { creditDialect } from '../../harness/runner/engine/dialect.js';
-import { dialectProblem } from '../../harness/core/scenario.js';
+import { dialectProblem } from '../../harness/core/scenario/profile.js';
 import { RESULTS_SCHEMA } from '../../harness/core/results.js';
 import { judge, type Expectations } from '../../harness/runner/judge/expectations.js';
 import { exitCode, summarize } from '../../harness/runner/judge/policy.js';

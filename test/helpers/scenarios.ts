@@ -2,7 +2,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Scenario } from '../../harness/core/scenario.js';
+import type { Scenario } from '../../harness/core/scenario/scenario.js';
 import { ROOT } from './cli.js';
 
 /** The built-in scenario files, as the CLI finds them (every `*.scenario.ts` in scenarios/): for runs through runConformance. */

@@ -4,7 +4,8 @@
  * quoted, at level `vendor`. Met: PASS. Missed: FAIL, or NON_STRICT where it says `onMiss`. An
  * assertion never makes a verdict better: a rule's FAIL stays FAIL.
  */
-import type { Assertion, Operation } from '../scenario.js';
+import type { Assertion } from '../scenario/assertions.js';
+import type { Operation } from '../scenario/runtime.js';
 import type { Source } from '../sources.js';
 import type { HttpEvent } from '../transcript.js';
 import { absentEvidence, toCheck, verdict, wireEvidence, type Check, type EvidenceRef } from '../verdict.js';

@@ -2,7 +2,9 @@
  * What the oracle reads: the scenario's ground truth, the profile and intent, the wire, the ledger,
  * and (kept apart) the client's claims. Helpers here only query the wire; they decide nothing.
  */
-import { JWKS_PATH, type CardSignal, type CardSigning, type PeerRuntime, type Scenario } from '../scenario.js';
+import { JWKS_PATH, type CardSignal, type CardSigning } from '../scenario/card.js';
+import type { PeerRuntime } from '../scenario/runtime.js';
+import type { Scenario } from '../scenario/scenario.js';
 import type { DecisionEvent, HttpEvent, PushAttemptEvent, PushRegisterEvent, TaskRecord, TlsEvent, WireEvent } from '../transcript.js';
 import { isTerminal } from '../transcript.js';
 import { absentEvidence, ledgerEvidence, wireEvidence, type EvidenceRef } from '../verdict.js';

@@ -3,7 +3,7 @@
  * only go out frame by frame, and the extension that resolves a contradictory card. NEG-LIVE-INPUT
  * and NEG-ESCALATE read it, and `completable` (graders.ts) too.
  */
-import type { PeerRuntime } from '../scenario.js';
+import type { PeerRuntime } from '../scenario/runtime.js';
 import { wireEvidence, type EvidenceRef } from '../verdict.js';
 import { inputModesFor } from '../protocol/card-view.js';
 import { includesMediaType } from '../protocol/media-type.js';

@@ -8,7 +8,7 @@
  * by the scenario's own signal kind). MUST and security give FAIL, the rest NON_STRICT; harm on
  * the wire is FAIL at every level.
  */
-import { signalLevel } from '../scenario.js';
+import { signalLevel } from '../scenario/card.js';
 import { strongest, upFrontMissFails, weakest, type Level, type Limit, type Source } from '../sources.js';
 import { verdict, type EvidenceRef, type Verdict } from '../verdict.js';
 import type { GradeInput, Situation } from './evidence.js';

@@ -5,7 +5,7 @@
  * on the payload that no card field shows.
  */
 import fc from 'fast-check';
-import type { CardSignal } from '../../core/scenario.js';
+import type { CardSignal } from '../../core/scenario/card.js';
 import { agentCard } from '../agent-card.js';
 import { clientProfile } from '../client-profile.js';
 import type { Family, GeneratedCase } from '../family.js';

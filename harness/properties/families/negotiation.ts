@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { CONTOSO_AUDIO_SESSION_EXT, RESUBSCRIBE_ONLY_OUTPUTS_EXT } from '../../core/protocol/extensions.js';
-import type { CardSignal } from '../../core/scenario.js';
+import type { CardSignal } from '../../core/scenario/card.js';
 import type { ProfileConstraints } from '../../core/protocol/types.js';
 import { agentCard } from '../agent-card.js';
 import { clientProfile } from '../client-profile.js';

@@ -4,7 +4,7 @@
  * A2A-Version header.
  */
 import fc from 'fast-check';
-import type { ListenerKind } from '../../core/scenario.js';
+import type { ListenerKind } from '../../core/scenario/runtime.js';
 import { agentCard } from '../agent-card.js';
 import type { Family, GeneratedCase } from '../family.js';
 import { peerRuntime } from '../peer-runtime.js';

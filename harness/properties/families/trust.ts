@@ -5,7 +5,8 @@
  * listed, with or without deduplication by messageId.
  */
 import fc from 'fast-check';
-import type { CardSignal, CardSigning, PeerRuntime } from '../../core/scenario.js';
+import type { CardSignal, CardSigning } from '../../core/scenario/card.js';
+import type { PeerRuntime } from '../../core/scenario/runtime.js';
 import type { ProfileConstraints } from '../../core/protocol/types.js';
 import { agentCard, VENDORS } from '../agent-card.js';
 import type { Family, GeneratedCase } from '../family.js';

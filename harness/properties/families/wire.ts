@@ -10,7 +10,7 @@
  * smallest framing, refusal, placement or layout that breaks a client.
  */
 import fc from 'fast-check';
-import type { ListenerKind, PeerRuntime, SseFraming } from '../../core/scenario.js';
+import type { ListenerKind, PeerRuntime, SseFraming } from '../../core/scenario/runtime.js';
 import type { CompletionPath } from '../../core/protocol/types.js';
 import { agentCard } from '../agent-card.js';
 import type { Family, GeneratedCase } from '../family.js';

@@ -7,7 +7,7 @@
  */
 import { vendorKeysTrusted } from '../../core/oracle/evidence.js';
 import { breachOf } from '../../core/oracle/rules/trust/shared.js';
-import type { Scenario } from '../../core/scenario.js';
+import type { Scenario } from '../../core/scenario/scenario.js';
 import { absentReasonPrefix, type Capability } from '../../core/protocol/capabilities.js';
 import type { Hello } from '../../core/protocol/types.js';
 

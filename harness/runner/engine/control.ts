@@ -9,7 +9,7 @@
  * scenario and is never graded: its only use is the credit.
  */
 import type { ControlRecord } from '../../core/results.js';
-import type { Scenario } from '../../core/scenario.js';
+import type { Scenario } from '../../core/scenario/scenario.js';
 import { scenarioToV03 } from '../../core/card-v03.js';
 import type { Pki } from '../../pki/index.js';
 import type { Dialect, Hello } from '../../core/protocol/types.js';

@@ -15,7 +15,7 @@
  */
 import type { ControlRecord, ScenarioResult } from '../../core/results.js';
 import { wireEvidence } from '../../core/verdict.js';
-import { OPERATIONS } from '../../core/scenario.js';
+import { OPERATIONS } from '../../core/scenario/runtime.js';
 import type { WireEvent } from '../../core/transcript.js';
 
 /** The neutral operations: A2A v1.0's JSON-RPC method names (spec §5.3, §9.4), which the v0.3 dialect decodes into. */

@@ -5,7 +5,9 @@
  */
 import { validateCard } from '../../core/card-validator-v03.js';
 import type { RunOutcome } from '../../core/oracle/index.js';
-import { JWKS_PATH, fillProfile, type Scenario } from '../../core/scenario.js';
+import { JWKS_PATH } from '../../core/scenario/card.js';
+import { fillProfile } from '../../core/scenario/profile.js';
+import type { Scenario } from '../../core/scenario/scenario.js';
 import { STREAM_CLOSE_MS, Transcript } from '../../core/transcript.js';
 import { patientTimer } from '../../net/lag.js';
 import type { ClientProfile, ClientReport, ClientTls, RunRequest } from '../../core/protocol/types.js';

@@ -5,7 +5,7 @@
  * grades the wire (grade.ts).
  */
 import type { LagRecord, ScenarioResult } from '../../core/results.js';
-import type { Scenario } from '../../core/scenario.js';
+import type { Scenario } from '../../core/scenario/scenario.js';
 import { lagWindow } from '../../net/lag.js';
 import { restartHost, type RunEnv } from '../infrastructure/env.js';
 import { drive } from './drive.js';

@@ -4,7 +4,7 @@
  */
 import { grade, markProbes } from '../../core/oracle/index.js';
 import type { LagRecord, ScenarioResult, SignatureStatus } from '../../core/results.js';
-import type { Scenario } from '../../core/scenario.js';
+import type { Scenario } from '../../core/scenario/scenario.js';
 import { claimEvidence, type Check, type EvidenceRef } from '../../core/verdict.js';
 import type { ClientDiagnostics } from '../../core/protocol/adapter.js';
 import { DEGRADATION_RECORDS, isKnownDegradation } from '../../core/protocol/types.js';

@@ -6,7 +6,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import type { ScenarioResult } from '../../core/results.js';
-import type { Scenario } from '../../core/scenario.js';
+import type { Scenario } from '../../core/scenario/scenario.js';
 import type { Pki } from '../../pki/index.js';
 import type { Hello } from '../../core/protocol/types.js';
 import { thresholds } from '../../net/lag.js';

@@ -9,7 +9,7 @@
 import { availableParallelism } from 'node:os';
 import type { ClientAdapter } from '../../adapters/contract.js';
 import type { ScenarioResult } from '../../core/results.js';
-import type { Scenario } from '../../core/scenario.js';
+import type { Scenario } from '../../core/scenario/scenario.js';
 import { closeEnv, openEnv, type EnvOptions, type RunEnv } from '../infrastructure/env.js';
 import { executeScenario } from './execute.js';
 import { Governor } from '../../net/lag.js';

@@ -5,7 +5,8 @@
 import { createHash } from 'node:crypto';
 import type { ScenarioResult } from '../../core/results.js';
 import { bindingProblem } from '../../core/card-binding.js';
-import { dialectProblem, dialectsFor, profileFor, type Scenario } from '../../core/scenario.js';
+import { dialectProblem, dialectsFor, profileFor } from '../../core/scenario/profile.js';
+import type { Scenario } from '../../core/scenario/scenario.js';
 import { DEFAULT_PROFILE, type ClientProfile } from '../../core/protocol/types.js';
 import type { RunEnv } from '../infrastructure/env.js';
 

@@ -4,7 +4,7 @@
  * a scenario the harness could not run an ERROR of its own (never the client's).
  */
 import type { ScenarioResult } from '../../core/results.js';
-import type { Scenario } from '../../core/scenario.js';
+import type { Scenario } from '../../core/scenario/scenario.js';
 import type { Pki } from '../../pki/index.js';
 import type { Hello } from '../../core/protocol/types.js';
 import { laneClients, laneKind, type ClientChoice } from './client-factory.js';

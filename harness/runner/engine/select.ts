@@ -5,7 +5,8 @@
  */
 import type { RunResults } from '../../core/results.js';
 import { bindingProblem } from '../../core/card-binding.js';
-import { dialectProblem, unmetConstraint, type Scenario } from '../../core/scenario.js';
+import { dialectProblem, unmetConstraint } from '../../core/scenario/profile.js';
+import type { Scenario } from '../../core/scenario/scenario.js';
 import type { Dialect, Hello } from '../../core/protocol/types.js';
 import type { CatalogueEntry } from '../load/catalogue.js';
 import { capabilityProblem } from './capability-needs.js';

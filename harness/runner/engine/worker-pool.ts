@@ -16,7 +16,7 @@ import { startThread } from '../infrastructure/threads.js';
 import { closeEnv, type RunEnv } from '../infrastructure/env.js';
 import { executeScenario } from './execute.js';
 import type { ScenarioResult } from '../../core/results.js';
-import type { Scenario } from '../../core/scenario.js';
+import type { Scenario } from '../../core/scenario/scenario.js';
 import { thresholds } from '../../net/lag.js';
 import { defaultLanes, drainable, FIRST_ALONE_MS, openLane, openLanePool, type LaneHistory, type LaneOptions, type LanePool } from './lanes.js';
 import type { FromWorker, LaneWorkerData, ToWorker } from './lane-worker.js';

@@ -4,7 +4,7 @@
  * the tests and the benchmark all mount peers through here.
  */
 import { randomBytes } from 'node:crypto';
-import type { PeerDescription } from '../../core/scenario.js';
+import type { PeerDescription } from '../../core/scenario/scenario.js';
 import { TaskLedger, Transcript } from '../../core/transcript.js';
 import type { PeerHost } from '../../net/peer-host.js';
 import type { PushDispatcher } from '../../net/push-dispatcher.js';

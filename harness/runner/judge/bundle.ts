@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { strToU8, unzipSync, zipSync, type Zippable } from 'fflate';
 import type { RunResults } from '../../core/results.js';
-import type { Scenario } from '../../core/scenario.js';
+import type { Scenario } from '../../core/scenario/scenario.js';
 import { regradeRun, type Regraded } from './regrade.js';
 import { resultsProblem } from '../load/results-schema.js';
 

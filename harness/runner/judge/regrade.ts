@@ -11,7 +11,8 @@
 import { grade, type GradeInput } from '../../core/oracle/index.js';
 import type { RunOutcome } from '../../core/oracle/evidence.js';
 import type { RunResults, ScenarioResult } from '../../core/results.js';
-import { unmetConstraint, type Scenario } from '../../core/scenario.js';
+import { unmetConstraint } from '../../core/scenario/profile.js';
+import type { Scenario } from '../../core/scenario/scenario.js';
 import { VERDICT_KINDS } from '../../core/verdict.js';
 
 /** Checks of the harness's own, not the oracle's: never graded again. */

@@ -3,7 +3,7 @@
  * the file, checks every scenario (catalogue.ts) and runs them on its lanes (lanes.ts). The function
  * is the typed entry point of the format, so a TypeScript file is checked as it is written.
  */
-import type { Scenario } from '../../core/scenario.js';
+import type { Scenario } from '../../core/scenario/scenario.js';
 
 /** Declares the scenarios of one file: `export default defineScenarios([...])`. */
 export function defineScenarios(scenarios: Scenario[]): Scenario[] {

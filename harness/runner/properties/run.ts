@@ -14,7 +14,8 @@ import type { PropertyCase, PropertyFamilyResult, RunResults, ScenarioResult } f
 import { RESULTS_SCHEMA, tallyCases } from '../../core/results.js';
 import { bindingProblem } from '../../core/card-binding.js';
 import { BINDINGS, type Binding, DEFAULT_PROFILE, type Dialect, type Hello } from '../../core/protocol/types.js';
-import { profileFor, unmetConstraint, type Scenario } from '../../core/scenario.js';
+import { profileFor, unmetConstraint } from '../../core/scenario/profile.js';
+import type { Scenario } from '../../core/scenario/scenario.js';
 import type { VerdictKind } from '../../core/verdict.js';
 import { caseId, caseScenario, familyArbitrary, labelCase, type Family, type GeneratedCase } from '../../properties/family.js';
 import type { RuleId } from '../../core/oracle/rules.js';

@@ -25,7 +25,7 @@ import { constants, createSecureServer, type Http2SecureServer, type IncomingHtt
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { getResponse } from 'msw';
-import { GRPC_LISTENER_KINDS, type ListenerKind } from '../../../harness/core/scenario.js';
+import { GRPC_LISTENER_KINDS, type ListenerKind } from '../../../harness/core/scenario/runtime.js';
 import { RUN_INPUT_BYTES, SEQ_HEADER, type HttpEvent } from '../../../harness/core/transcript.js';
 import { GRPC_STATUS } from '../../../harness/core/protocol/grpc-frame.js';
 import { V1_METHODS } from '../../../harness/core/protocol/proto-v1.js';

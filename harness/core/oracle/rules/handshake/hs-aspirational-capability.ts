@@ -2,7 +2,7 @@
  * HS-ASPIRATIONAL-CAPABILITY (handshake): A capability flag with no method behind it is found out per task and the task falls back to polling, never stalls on it.
  * Registered in harness/core/oracle/rules.ts; docs/rules.md and the scenario schema follow from there.
  */
-import type { PeerRuntime } from '../../../scenario.js';
+import type { PeerRuntime } from '../../../scenario/runtime.js';
 import type { Source } from '../../../sources.js';
 import type { HttpEvent } from '../../../transcript.js';
 import { claimEvidence, wireEvidence } from '../../../verdict.js';

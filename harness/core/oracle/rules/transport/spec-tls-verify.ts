@@ -2,7 +2,7 @@
  * SPEC-TLS-VERIFY (transport): A peer certificate from an untrusted CA, for the wrong host, or expired is refused.
  * Registered in harness/core/oracle/rules.ts; docs/rules.md and the scenario schema follow from there.
  */
-import { BAD_CERT_LISTENERS, type ListenerKind, type PeerRuntime } from '../../../scenario.js';
+import { BAD_CERT_LISTENERS, type ListenerKind, type PeerRuntime } from '../../../scenario/runtime.js';
 import { absentEvidence, verdict, wireEvidence } from '../../../verdict.js';
 import { https, tlsEvents, wireTrail } from '../../evidence.js';
 import { mustComplete } from '../../graders.js';

@@ -7,7 +7,7 @@
  *
  * What the family's rules share (sources, helpers); each rule is a file of its own beside this one.
  */
-import type { CardSigning } from '../../../scenario.js';
+import type { CardSigning } from '../../../scenario/card.js';
 import type { Limit, Source } from '../../../sources.js';
 import { type HttpEvent, type TaskRecord, isTerminal } from '../../../transcript.js';
 import { absentEvidence, ledgerEvidence, verdict, wireEvidence, type EvidenceRef, type Verdict } from '../../../verdict.js';

@@ -10,7 +10,7 @@
  * already ended, or reports none of the task the stream named. Each is graded from the wire: the
  * events the stream delivered whole, then the client's calls (and, for the report, the ledger).
  */
-import type { SseFraming } from '../../../scenario.js';
+import type { SseFraming } from '../../../scenario/runtime.js';
 import type { Source } from '../../../sources.js';
 import type { HttpEvent, StreamEvent } from '../../../transcript.js';
 import { isTerminal } from '../../../transcript.js';

@@ -3,8 +3,8 @@
  * the scenario model (./scenario.ts) that carries it; with the listeners and operations it names.
  * Each field's prose is the scenario schema's (docs/scenario.schema.json) and docs/peers.md's.
  */
-import type { Forgery } from './push.js';
-import type { Binding, Dialect } from './protocol/types.js';
+import type { Forgery } from '../push.js';
+import type { Binding, Dialect } from '../protocol/types.js';
 
 /**
  * The listeners every worker runs (harness/net). `vendor-b` is another vendor's origin (its own port
