@@ -3,7 +3,7 @@
  * out whether it succeeded or failed (issue 42 item 7). Each command runs through `main` in this
  * process (no cold start); what it leaves is looked for among this process's run folders (owner.json
  * names the pid: another worker's are not ours) and among this process's child processes. `serve`,
- * which runs until a signal, is test/hostile.test.ts's ("serve: SIGINT and SIGTERM stop it").
+ * which runs until a signal, is test/hostile/signals.test.ts's ("serve: SIGINT and SIGTERM stop it").
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

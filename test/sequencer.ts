@@ -9,25 +9,34 @@ import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const LONGEST_FIRST = [
-  // The CPU-bound mutation sweeps interleaved with files that mostly wait (child processes, deadlines, a browser).
-  'test/hostile.test.ts',
-  'test/property-mutants.test.ts',
-  'test/package.test.ts',
-  'test/report-browser.test.ts',
-  'test/cli.test.ts',
-  'test/mutants.test.ts',
-  'test/subprocess.test.ts',
+  // Measured with `npm test` on the 2-core machine (2026-12-07), longest first: the CPU-bound mutation sweeps
+  // start beside files that mostly wait (child processes, deadlines, a browser).
   'test/property-mutants-handshake.test.ts',
-  'test/full-runs.test.ts',
-  'test/property-mutants-trust.test.ts',
-  'test/oracle.test.ts',
-  'test/clients.test.ts',
-  'test/runner.test.ts',
-  'test/ci-recipe.test.ts',
-  'test/lag.test.ts',
-  'test/properties.test.ts',
-  'test/examples.test.ts',
+  'test/mutants.test.ts',
   'test/clients-sdk.test.ts',
+  'test/property-mutants-wire.test.ts',
+  'test/cli.test.ts',
+  'test/hostile-3.test.ts',
+  'test/package.test.ts',
+  'test/property-mutants.test.ts',
+  'test/report-browser.test.ts',
+  'test/subprocess.test.ts',
+  'test/hostile/clients.test.ts',
+  'test/config.test.ts',
+  'test/worker-pool.test.ts',
+  'test/full-runs.test.ts',
+  'test/matrix.test.ts',
+  'test/leftovers.test.ts',
+  'test/hostile/ends.test.ts',
+  'test/properties-shards.test.ts',
+  'test/property-mutants-trust.test.ts',
+  'test/hostile/floods.test.ts',
+  'test/examples.test.ts',
+  'test/properties.test.ts',
+  'test/hostile/cli-input.test.ts',
+  'test/a2a-cli.test.ts',
+  'test/ci-habits.test.ts',
+  'test/runner.test.ts',
 ];
 
 export default class LongestFirst extends BaseSequencer {
