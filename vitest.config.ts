@@ -4,7 +4,7 @@ import LongestFirst from './test/sequencer.js';
 /**
  * The unit tier: pure tests, with no listener, no child process, no browser and no dist/ (the oracle
  * on data, the validators, the reporters, the scenario shape, the docs and the architecture). `npm run test:unit`
- * runs it alone, in seconds; `npm test` runs it with the rest. A file is in one tier only.
+ * runs it alone, in seconds; `npm test` runs it with the others. A file is in one tier only.
  */
 export const UNIT = [
   'test/architecture.test.ts',
@@ -24,6 +24,42 @@ export const UNIT = [
   'test/wires.test.ts',
 ];
 
+/**
+ * The integration tier: real listeners and peers in this process, one client against one peer at a
+ * time (in-process harnesses, bare requests): no CLI, no child process, no whole run or property sweep,
+ * no browser and no dist/ (test/architecture.test.ts checks each file for them). `npm run
+ * test:integration` runs it alone.
+ */
+export const INTEGRATION = [
+  'test/acts.test.ts',
+  'test/assertions.test.ts',
+  'test/bindings-grading.test.ts',
+  'test/credential-scope.test.ts',
+  'test/dialect-v03.test.ts',
+  'test/grpc-binding.test.ts',
+  'test/handshake.test.ts',
+  'test/hostile/floods.test.ts',
+  'test/incidents.test.ts',
+  'test/levels.test.ts',
+  'test/oracle.test.ts',
+  'test/payloads.test.ts',
+  'test/peers.test.ts',
+  'test/push-forge.test.ts',
+  'test/push-rules.test.ts',
+  'test/reports.test.ts',
+  'test/runner.test.ts',
+  'test/signing.test.ts',
+  'test/stream-bounds.test.ts',
+  'test/stream-close.test.ts',
+  'test/stream-framing.test.ts',
+  'test/tolerant-decoding.test.ts',
+  'test/toy-binding.test.ts',
+  'test/toy-wire.test.ts',
+  'test/version-claim.test.ts',
+  'test/wire-grpc.test.ts',
+  'test/wire-httpjson.test.ts',
+];
+
 // The project's own tests. Scenario files (scenarios/**) are not tests of this project: the CLI
 // loads them and runs them on its own lanes (harness/runner/engine/lanes.ts).
 export default defineConfig({
@@ -41,12 +77,14 @@ export default defineConfig({
     sequence: { sequencer: LongestFirst },
     projects: [
       { extends: true, test: { name: 'unit', include: UNIT } },
+      { extends: true, test: { name: 'integration', include: INTEGRATION } },
       {
         extends: true,
         test: {
-          name: 'the rest',
+          // Whole runs and property sweeps, the CLI (in this process and as child processes), the browser, the package.
+          name: 'system',
           include: ['test/**/*.test.ts', 'harness/**/*.test.ts', 'peers/**/*.test.ts', 'clients/**/*.test.ts'],
-          exclude: [...UNIT, '**/node_modules/**'],
+          exclude: [...UNIT, ...INTEGRATION, '**/node_modules/**'],
           // Builds dist/ once; the CLIs the tests start run it (test/global-setup.ts).
           globalSetup: ['test/global-setup.ts'],
         },

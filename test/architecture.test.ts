@@ -181,3 +181,26 @@ describe('the floors and the rooms (docs/architecture.md)', () => {
     expect(long).toEqual([]);
   });
 });
+
+describe('the test tiers hold what they say (vitest.config.ts, docs/architecture.md "The tests")', () => {
+  /** What only the system tier may do: start the CLI (in this process or as a child), a whole run or sweep, a browser, read dist/. */
+  const SYSTEM_ONLY =
+    /runCli\(|startCli\(|runMain\(|runConformance\(|runProperties\(|mutationCheck\(|exportCheck\(|\.\.\/dist\/|ROOT, 'dist'|chromium|spawn\(|spawnSync\(|execFile|fork\(|new Worker\(/;
+  /** What the unit tier may not do besides: open a listener, mount a peer, start a harness. */
+  const LISTENS = /startHarness\(|peerFixture\(|sharedPeer\(|PeerHost\.start\(|createServer\(|openEnv\(|\.listen\(/;
+
+  it('every test file is in one tier; the unit tier opens no listener, the integration tier starts no CLI, run, sweep, browser or dist/', async () => {
+    const { UNIT, INTEGRATION } = await import('../vitest.config.js');
+    const all = await glob(['test/**/*.test.ts'], { cwd: ROOT, ignore: ['**/node_modules/**'] });
+    for (const f of [...UNIT, ...INTEGRATION]) expect(all, f).toContain(f);
+    expect(UNIT.filter((f) => INTEGRATION.includes(f))).toEqual([]);
+    const text = (f: string) => readFileSync(join(ROOT, f), 'utf8');
+    // This file names the patterns it looks for; dist-fresh.test.ts makes a dist/ of its own in a temp folder.
+    const own = ['test/architecture.test.ts', 'test/dist-fresh.test.ts'];
+    expect(UNIT.filter((f) => !own.includes(f) && (SYSTEM_ONLY.test(text(f)) || LISTENS.test(text(f))))).toEqual([]);
+    expect(INTEGRATION.filter((f) => SYSTEM_ONLY.test(text(f)))).toEqual([]);
+    // The check can fail: a system test's text is caught.
+    expect(SYSTEM_ONLY.test(text('test/cli.test.ts'))).toBe(true);
+    expect(INTEGRATION.length).toBeGreaterThan(20);
+  });
+});

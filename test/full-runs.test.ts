@@ -28,6 +28,8 @@ import { closeRunFolder, openRunFolder } from '../harness/runner/infrastructure/
 import { payloadProblems, V03_SCHEMA } from './helpers/payloads.js';
 import { baselineVerdicts, differences, matrixRowProblems } from './helpers/published.js';
 import { scenario, BUILTIN_FILES } from './helpers/scenarios.js';
+import { LEVELS } from '../harness/core/sources.js';
+import { renderHtmlReport } from '../reports/html/report.js';
 
 const verdicts = (rs: readonly ScenarioResult[]) => Object.fromEntries(rs.map((r) => [r.id, r.verdict]));
 
@@ -138,4 +140,18 @@ describe('a scenario run alone gets the verdict it gets in the full run', () => 
       expect(r.control![0]!.transcript.some((e) => e.kind === 'http' && e.rpc?.method === 'SendMessage')).toBe(true);
     },
   );
+});
+
+// From test/rules.test.ts (the unit tier runs no scenario): the report of a real run, and the authorities it cites.
+describe('the report of a run cites what a user can read', () => {
+  it('the report carries the text of every duty it cites, where its citations link, and a legend of every level', async () => {
+    const r = await runConformance({ client: 'reference', files: BUILTIN_FILES, pick: { ids: ['neg-live-input/live-audio-to-batch-peer'] } });
+    const html = renderHtmlReport(r);
+    expect(html).toContain('href="#duty-1"');
+    expect(html).toContain('id="duty-1"');
+    expect(html).toContain('which for live audio is the same as not taking it');
+    expect(html).toContain('href="https://github.com/a2aproject/A2A/blob/v1.0.1/docs/specification.md"');
+    for (const l of LEVELS) expect(html).toContain(`<span class="lvl lvl-${l}">${l}</span>`);
+    expect(html).not.toMatch(/seed 00|DESIGN\.md/);
+  });
 });
