@@ -1,29 +1,24 @@
 /**
- * The oracle on recorded transcripts: each test records a real run over TLS (reference or a naive
- * mutant), then edits the wire evidence, or builds the few events a case needs. Nothing here asks the
+ * The oracle on recorded transcripts: each test reads a real run recorded over TLS (reference or a
+ * naive mutant; test/golden/, `npm run golden`), then edits the wire evidence, or builds the few
+ * events a case needs. Nothing here asks the
  * client what it did: only the events change. Each case of the fidelity audit (ruleset 2) is here,
  * with the verdict DESIGN.md §3 states for it.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CROSS_CUTTING, grade, type GradeInput } from '../harness/core/oracle/index.js';
 import type { ScenarioResult } from '../harness/core/results.js';
 import type { HttpEvent, PushAttemptEvent, WireEvent } from '../harness/core/transcript.js';
 import type { ClientReport } from '../harness/core/protocol/types.js';
 import { scenarioVerdict } from '../harness/core/verdict.js';
 import { upFrontMiss } from '../harness/core/oracle/rule.js';
-import { startHarness, type InProcessHarness } from './helpers/harness.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { glob } from 'tinyglobby';
+import { GOLDEN_DIR, goldenFile, pairsIn, recorded } from './helpers/golden.js';
+import { ROOT } from './helpers/cli.js';
 import { scenario } from './helpers/scenarios.js';
 import { ledgerOf } from './helpers/ledger.js';
-
-const harnesses = new Map<string, InProcessHarness>();
-async function record(client: string, id: string): Promise<ScenarioResult> {
-  let h = harnesses.get(client);
-  if (!h) harnesses.set(client, (h = await startHarness(client)));
-  return h.run(scenario(id));
-}
-afterAll(async () => {
-  for (const h of harnesses.values()) await h.close();
-});
 
 function regrade(r: ScenarioResult, events: WireEvent[], o: { claims?: ClientReport | null; profile?: ScenarioResult['profile']; timeout?: boolean } = {}) {
   const input: GradeInput = {
@@ -63,15 +58,25 @@ const sendMessage = (params: unknown = { message: { messageId: String(Math.rando
   params,
 });
 
+describe('the recorded transcripts (test/golden/)', () => {
+  it('every pair a test reads has its file, recorded from the scenario as it is; no file is unread', async () => {
+    const tests = await glob(['test/**/*.test.ts'], { cwd: ROOT, ignore: ['**/node_modules/**'] });
+    const pairs = pairsIn(tests.map((f) => readFileSync(join(ROOT, f), 'utf8')));
+    expect(pairs.length).toBeGreaterThanOrEqual(20);
+    for (const [client, id] of pairs) expect(() => recorded(client, id), `${client} ${id}`).not.toThrow();
+    expect(readdirSync(GOLDEN_DIR).sort()).toEqual(pairs.map(([client, id]) => basename(goldenFile(client, id))).sort());
+  });
+});
+
 describe('the oracle reads the wire, not the report', () => {
   it('grades a recorded transcript the same way twice (deterministic)', async () => {
-    const r = await record('naive:streams-live-audio', 'neg-live-input/live-audio-to-batch-peer');
+    const r = recorded('naive:streams-live-audio', 'neg-live-input/live-audio-to-batch-peer');
     expect(regrade(r, r.transcript)).toEqual(regrade(r, r.transcript));
     expect(regrade(r, r.transcript).verdict).toBe(r.verdict);
   });
 
   it("every check carries its rule's sources; every piece of evidence says where it comes from", async () => {
-    const r = await record('reference', 'neg-push-mtls/https-receiver-wants-push');
+    const r = recorded('reference', 'neg-push-mtls/https-receiver-wants-push');
     for (const c of r.checks) {
       expect(c.sources?.length, c.rule).toBeGreaterThan(0);
       for (const e of c.evidence) expect(['wire', 'ledger', 'claims'], `${c.rule}: ${e.fact}`).toContain(e.source);
@@ -81,7 +86,7 @@ describe('the oracle reads the wire, not the report', () => {
 
 describe("NEG-LIVE-INPUT: streaming covers the agent's updates in v1.0, so the signal is the seed's (level seed)", () => {
   it('a task minted to stream frames is NON_STRICT at level seed, not FAIL', async () => {
-    const r = await record('naive:streams-live-audio', 'neg-live-input/live-audio-to-batch-peer');
+    const r = recorded('naive:streams-live-audio', 'neg-live-input/live-audio-to-batch-peer');
     const c = checkOf(regrade(r, r.transcript), 'NEG-LIVE-INPUT');
     expect(c).toMatchObject({ verdict: 'NON_STRICT', basis: 'up-front', level: 'field' });
     expect(c.sources!.every((s) => s.doc === 'docs/duties.md')).toBe(true);
@@ -89,14 +94,14 @@ describe("NEG-LIVE-INPUT: streaming covers the agent's updates in v1.0, so the s
 
   it('the whole live audio buffered into one message that completes is PASS (a downgrade the wire shows)', async () => {
     // The bufferable run sends one complete payload to the same card and peer; graded here for a live-only profile.
-    const r = await record('reference', 'neg-live-input/bufferable-audio');
+    const r = recorded('reference', 'neg-live-input/bufferable-audio');
     const liveOnly = { ...r.profile, liveOnlyInputModes: ['audio/pcm'], bufferableInputModes: ['text/plain'] };
     const g = regrade({ ...r, id: 'neg-live-input/live-audio-to-batch-peer' }, r.transcript, { profile: liveOnly });
     expect(checkOf(g, 'NEG-LIVE-INPUT')).toMatchObject({ verdict: 'PASS', basis: 'met' });
   });
 
   it('harm stays FAIL: the task left in input-required, or the refused frame sent again', async () => {
-    const r = await record('naive:streams-live-audio', 'neg-live-input/live-audio-to-batch-peer');
+    const r = recorded('naive:streams-live-audio', 'neg-live-input/live-audio-to-batch-peer');
     const noCancel = r.transcript.filter((e) => !(e.kind === 'task' && e.cause === 'canceled'));
     expect(checkOf(regrade(r, noCancel), 'NEG-LIVE-INPUT')).toMatchObject({ verdict: 'FAIL', basis: 'harm' });
     const refused = r.transcript.find((e): e is HttpEvent => e.kind === 'http' && e.status === 415)!;
@@ -105,7 +110,7 @@ describe("NEG-LIVE-INPUT: streaming covers the agent's updates in v1.0, so the s
   });
 
   it('a rejection is credited only when the card GET is on the wire before the decision', async () => {
-    const r = await record('reference', 'neg-live-input/live-audio-to-batch-peer');
+    const r = recorded('reference', 'neg-live-input/live-audio-to-batch-peer');
     expect(check(regrade(r, r.transcript), 'NEG-LIVE-INPUT')).toBe('PASS');
     const blind = r.transcript.filter((e) => !(e.kind === 'http' && e.method === 'GET'));
     expect(checkOf(regrade(r, blind), 'NEG-LIVE-INPUT')).toMatchObject({ verdict: 'FAIL', basis: 'no-credit' });
@@ -119,7 +124,7 @@ describe("NEG-LIVE-INPUT: streaming covers the agent's updates in v1.0, so the s
   });
 
   it('naive:decides-blind is caught: FAIL, citing the wire', async () => {
-    const r = await record('naive:decides-blind', 'neg-live-input/live-audio-to-batch-peer');
+    const r = recorded('naive:decides-blind', 'neg-live-input/live-audio-to-batch-peer');
     const c = checkOf(regrade(r, r.transcript), 'NEG-LIVE-INPUT');
     expect(c.verdict).toBe('FAIL');
     expect(c.evidence.some((e) => e.source === 'wire')).toBe(true);
@@ -128,7 +133,7 @@ describe("NEG-LIVE-INPUT: streaming covers the agent's updates in v1.0, so the s
 
 describe('NEG-PUSH-MTLS: webhooks are authenticated with the client-chosen credentials in v1.0 (level seed)', () => {
   it('push registered on the mTLS card, polled to completion: NON_STRICT, never FAIL', async () => {
-    const good = await record('reference', 'neg-push-mtls/https-receiver-wants-push');
+    const good = recorded('reference', 'neg-push-mtls/https-receiver-wants-push');
     expect(check(regrade(good, good.transcript), 'NEG-PUSH-MTLS')).toBe('PASS');
     const taskId = good.ledger[0]!.id;
     const reg: WireEvent = { seq: 98, t: 1, kind: 'push-register', taskId, url: 'https://127.0.0.1:9/push', via: 'inline', requestSeq: 3 };
@@ -148,19 +153,19 @@ describe('NEG-PUSH-MTLS: webhooks are authenticated with the client-chosen crede
   });
 
   it('the real SDK registers push there and polls: NON_STRICT, and the task completes at the peer', async () => {
-    const r = await record('a2a-js-sdk', 'neg-push-mtls/https-receiver-wants-push');
+    const r = recorded('a2a-js-sdk', 'neg-push-mtls/https-receiver-wants-push');
     expect(r.ledger[0]!.state).toBe('TASK_STATE_COMPLETED');
     expect(check(regrade(r, r.transcript), 'NEG-PUSH-MTLS')).toBe('NON_STRICT');
   });
 
   it('waiting on the lost push alone is harm: TIMEOUT at the deadline (naive:registers-unusable-push)', async () => {
-    const bad = await record('naive:registers-unusable-push', 'neg-push-mtls/https-receiver-wants-push');
+    const bad = recorded('naive:registers-unusable-push', 'neg-push-mtls/https-receiver-wants-push');
     expect(bad.outcome.kind).toBe('timeout');
     expect(checkOf(regrade(bad, bad.transcript), 'NEG-PUSH-MTLS')).toMatchObject({ verdict: 'TIMEOUT', basis: 'deadline' });
   });
 
   it("no mTLS signal, a poll intent: a push registered anyway and lost is not the client's harm once it polled to completion", async () => {
-    const good = await record('reference', 'neg-push-mtls/no-signal');
+    const good = recorded('reference', 'neg-push-mtls/no-signal');
     const taskId = good.ledger[0]!.id;
     const reg: WireEvent = { seq: 98, t: 1, kind: 'push-register', taskId, url: 'https://127.0.0.1:9/push', via: 'inline', requestSeq: 3 };
     const lost: WireEvent = {
@@ -179,7 +184,7 @@ describe('NEG-PUSH-MTLS: webhooks are authenticated with the client-chosen crede
   });
 
   it('push with Bearer authentication to an https receiver, no mTLS signal: PASS, the deliveries authenticated', async () => {
-    const r = await record('reference', 'neg-push-mtls/bearer-push-no-mtls-signal');
+    const r = recorded('reference', 'neg-push-mtls/bearer-push-no-mtls-signal');
     expect(check(regrade(r, r.transcript), 'NEG-PUSH-MTLS')).toBe('PASS');
     expect(r.transcript.some((e) => e.kind === 'push-attempt' && e.outcome === 'delivered')).toBe(true);
   });
@@ -187,8 +192,8 @@ describe('NEG-PUSH-MTLS: webhooks are authenticated with the client-chosen crede
   it('deliveries lost to a receiver that should take them are harm only before the client knew the outcome; lost after it saw the terminal state, they are moot', async () => {
     // The partner-mTLS receiver: the client polls and also takes the agent's push.
     // A recording with a delivery in it: on a loaded machine the client can see the end and report before the agent's push goes out.
-    let r = await record('reference', 'neg-push-mtls/mtls-receiver');
-    for (let i = 0; i < 4 && !r.transcript.some((e) => e.kind === 'push-attempt'); i++) r = await record('reference', 'neg-push-mtls/mtls-receiver');
+    let r = recorded('reference', 'neg-push-mtls/mtls-receiver');
+    for (let i = 0; i < 4 && !r.transcript.some((e) => e.kind === 'push-attempt'); i++) r = recorded('reference', 'neg-push-mtls/mtls-receiver');
     const attempts = r.transcript.filter((e): e is PushAttemptEvent => e.kind === 'push-attempt');
     expect(attempts.length).toBeGreaterThan(0);
     // The client's poll that saw the terminal state, at #500 (whichever came first in this recording).
@@ -212,7 +217,7 @@ describe('NEG-PUSH-MTLS: webhooks are authenticated with the client-chosen crede
   });
 
   it('a client that cancels at once is not "driven to terminal": it lost a task polling would have completed', async () => {
-    const good = await record('reference', 'neg-push-mtls/https-receiver-wants-push');
+    const good = recorded('reference', 'neg-push-mtls/https-receiver-wants-push');
     const taskId = good.ledger[0]!.id;
     const early = good.transcript.filter(
       (e) => !(e.kind === 'task' && e.state === 'TASK_STATE_COMPLETED') && !(e.kind === 'http' && e.taskState === 'TASK_STATE_COMPLETED'),
@@ -224,7 +229,7 @@ describe('NEG-PUSH-MTLS: webhooks are authenticated with the client-chosen crede
 
 describe('levels: the grade of an up-front miss is computed from the sources and the signals, never chosen in a branch', () => {
   it("a scenario's signal kind can lower a level, never raise it", async () => {
-    const good = await record('reference', 'neg-push-mtls/https-receiver-wants-push');
+    const good = recorded('reference', 'neg-push-mtls/https-receiver-wants-push');
     const taskId = good.ledger[0]!.id;
     const reg: WireEvent = { seq: 98, t: 1, kind: 'push-register', taskId, url: 'https://127.0.0.1:9/push', via: 'inline', requestSeq: 3 };
     const s = scenario(good.id);
@@ -263,10 +268,10 @@ describe('levels: the grade of an up-front miss is computed from the sources and
 
 describe('NEG-ESCALATE: through capabilities.extensions, only for clients that declared the extension', () => {
   it('opted in and completed: PASS; declared but not used: NON_STRICT (convention), and NEG-LIVE-INPUT grades what the client did instead', async () => {
-    const good = await record('reference', 'neg-escalate/known-extension');
+    const good = recorded('reference', 'neg-escalate/known-extension');
     expect(check(regrade(good, good.transcript), 'NEG-ESCALATE')).toBe('PASS');
     // It rejected after reading the card, with the extension at hand.
-    const rejected = await record('naive:never-escalates', 'neg-escalate/known-extension');
+    const rejected = recorded('naive:never-escalates', 'neg-escalate/known-extension');
     const g = regrade(rejected, rejected.transcript);
     expect(checkOf(g, 'NEG-ESCALATE')).toMatchObject({ verdict: 'NON_STRICT', basis: 'up-front', level: 'convention' });
     expect(checkOf(g, 'NEG-LIVE-INPUT')).toMatchObject({ verdict: 'PASS' });
@@ -279,7 +284,7 @@ describe('NEG-ESCALATE: through capabilities.extensions, only for clients that d
     expect(checkOf(blind, 'NEG-ESCALATE')).toMatchObject({ verdict: 'FAIL', basis: 'no-credit' });
     expect(checkOf(blind, 'NEG-LIVE-INPUT')).toMatchObject({ verdict: 'FAIL', basis: 'no-credit' });
     // Streaming the frames without opting in: NON_STRICT twice over; the refused frame sent again: harm.
-    const streamed = await record('naive:streams-live-audio', 'neg-escalate/known-extension');
+    const streamed = recorded('naive:streams-live-audio', 'neg-escalate/known-extension');
     const sg = regrade(streamed, streamed.transcript);
     expect(checkOf(sg, 'NEG-ESCALATE').verdict).toBe('NON_STRICT');
     expect(checkOf(sg, 'NEG-LIVE-INPUT')).toMatchObject({ verdict: 'NON_STRICT', level: 'field' });
@@ -290,19 +295,19 @@ describe('NEG-ESCALATE: through capabilities.extensions, only for clients that d
   });
 
   it("a client that did not declare the extension is never assigned it: INFORMATIONAL, and NEG-LIVE-INPUT's verdict is the scenario's", async () => {
-    const r = await record('a2a-js-sdk', 'neg-escalate/known-extension');
+    const r = recorded('a2a-js-sdk', 'neg-escalate/known-extension');
     expect(r.profile.knownExtensions).toEqual([]);
     const g = regrade(r, r.transcript);
     expect(check(g, 'NEG-ESCALATE')).toBe('INFORMATIONAL');
     // The SDK streams the frames and leaves the refused task in input-required: harm.
     expect(checkOf(g, 'NEG-LIVE-INPUT')).toMatchObject({ verdict: 'FAIL', basis: 'harm' });
-    const ref = await record('reference', 'neg-escalate/unknown-extension');
+    const ref = recorded('reference', 'neg-escalate/unknown-extension');
     expect(ref.checks.find((c) => c.rule === 'NEG-LIVE-INPUT')?.verdict).toBe('PASS');
     expect(ref.verdict).toBe('PASS');
   });
 
   it('naive:never-escalates is caught at NON_STRICT (it declared the extension and rejected instead)', async () => {
-    const r = await record('naive:never-escalates', 'neg-escalate/known-extension');
+    const r = recorded('naive:never-escalates', 'neg-escalate/known-extension');
     expect(r.verdict).toBe('NON_STRICT');
     expect(checkOf(regrade(r, r.transcript), 'NEG-ESCALATE').verdict).toBe('NON_STRICT');
   });
@@ -389,7 +394,7 @@ describe('WIRE-NO-BLIND-RETRY: structural vs temporary failures, keyed on what w
   });
 
   it('a recorded refused frame repeated (naive:retries-blindly) is FAIL; without the repeat, PASS', async () => {
-    const bad = await record('naive:retries-blindly', 'neg-live-input/no-signal-card-claims-streaming');
+    const bad = recorded('naive:retries-blindly', 'neg-live-input/no-signal-card-claims-streaming');
     expect(check(regrade(bad, bad.transcript), 'WIRE-NO-BLIND-RETRY')).toBe('FAIL');
     const failing = bad.transcript.filter((e) => e.kind === 'http' && e.status === 415);
     expect(failing.length).toBe(2);
@@ -407,7 +412,7 @@ describe('WIRE-NO-BLIND-RETRY: structural vs temporary failures, keyed on what w
 
 describe('SPEC-A2A-VERSION: a MUST (§3.6.1), patch numbers a SHOULD NOT (§3.6)', () => {
   it('missing or wrong → FAIL at MUST; a patch number → NON_STRICT at SHOULD; the query parameter counts', async () => {
-    const good = await record('reference', 'neg-live-input/text-task-on-audio-card');
+    const good = recorded('reference', 'neg-live-input/text-task-on-audio-card');
     expect(check(regrade(good, good.transcript), 'SPEC-A2A-VERSION')).toBe('PASS');
     const edit = (f: (e: HttpEvent) => HttpEvent) => good.transcript.map((e) => (e.kind === 'http' && e.rpc?.method === 'GetTask' ? f(e) : e));
     expect(
@@ -449,7 +454,7 @@ describe('SPEC-A2A-VERSION: a MUST (§3.6.1), patch numbers a SHOULD NOT (§3.6)
   });
 
   it('naive:omits-a2a-version is caught: FAIL, and the peers answered -32009 on the wire', async () => {
-    const r = await record('naive:omits-a2a-version', 'neg-live-input/text-task-on-audio-card');
+    const r = recorded('naive:omits-a2a-version', 'neg-live-input/text-task-on-audio-card');
     expect(check(regrade(r, r.transcript), 'SPEC-A2A-VERSION')).toBe('FAIL');
     expect(r.transcript.some((e) => e.kind === 'http' && e.rpcError?.code === -32009)).toBe(true);
   });
@@ -457,7 +462,7 @@ describe('SPEC-A2A-VERSION: a MUST (§3.6.1), patch numbers a SHOULD NOT (§3.6)
 
 describe('SPEC-TLS-VERIFY: A2A §7.2 SHOULD, held as security with RFC 9110 §4.3.4', () => {
   it('cites §7.2 at level security, not §7.1 MUST', async () => {
-    const r = await record('reference', 'spec-tls-verify/expired');
+    const r = recorded('reference', 'spec-tls-verify/expired');
     const c = checkOf(regrade(r, r.transcript), 'SPEC-TLS-VERIFY');
     expect(c.verdict).toBe('PASS');
     expect(c.sources!.map((s) => `${s.doc} ${s.section} ${s.level}`)).toContain('A2A v1.0.1 7.2 security');
@@ -465,21 +470,21 @@ describe('SPEC-TLS-VERIFY: A2A §7.2 SHOULD, held as security with RFC 9110 §4.
   });
 
   it('a completed handshake followed by no request (a pin checked after it) is PASS; no handshake at all is no credit', async () => {
-    const r = await record('reference', 'spec-tls-verify/expired');
+    const r = recorded('reference', 'spec-tls-verify/expired');
     const pinned: WireEvent[] = [{ seq: 1, t: 0, kind: 'tls', listener: 'expired', ok: true, clientCert: false }];
     expect(check(regrade(r, pinned), 'SPEC-TLS-VERIFY')).toBe('PASS');
     expect(checkOf(regrade(r, []), 'SPEC-TLS-VERIFY')).toMatchObject({ verdict: 'FAIL', basis: 'no-credit' });
   });
 
   it('a request over the bad certificate is harm: FAIL', async () => {
-    const bad = await record('naive:skips-tls-verify', 'spec-tls-verify/expired');
+    const bad = recorded('naive:skips-tls-verify', 'spec-tls-verify/expired');
     expect(checkOf(regrade(bad, bad.transcript), 'SPEC-TLS-VERIFY')).toMatchObject({ verdict: 'FAIL', basis: 'harm' });
   });
 });
 
 describe('WIRE-HONEST-REPORT: an agent may answer with a Message and no task (§3.1.1)', () => {
   it('proceeded after a Message reply is honest; proceeded with neither a task nor a Message is not', async () => {
-    const r = await record('reference', 'wire/message-reply');
+    const r = recorded('reference', 'wire/message-reply');
     expect(r.verdict).toBe('PASS');
     expect(r.claims?.decision).toBe('proceeded');
     expect(check(regrade(r, r.transcript), 'WIRE-HONEST-REPORT')).toBe('PASS');
@@ -490,7 +495,7 @@ describe('WIRE-HONEST-REPORT: an agent may answer with a Message and no task (§
 
 describe('NEG-RESUB-ONLY-OUTPUT: code and docs agree', () => {
   it('still waiting at the deadline after the task was seen COMPLETED is FAIL (harm); waiting without having seen it is TIMEOUT', async () => {
-    const r = await record('reference', 'neg-resub-only/other-output-acceptable');
+    const r = recorded('reference', 'neg-resub-only/other-output-acceptable');
     const onlyAudio = { ...r, id: 'neg-resub-only/only-output-unreachable', intent: scenario('neg-resub-only/only-output-unreachable').intent };
     expect(checkOf(regrade(onlyAudio, r.transcript, { timeout: true }), 'NEG-RESUB-ONLY-OUTPUT')).toMatchObject({ verdict: 'FAIL', basis: 'harm' });
     const unseen = r.transcript.filter((e) => !(e.kind === 'http' && e.taskState === 'TASK_STATE_COMPLETED'));
@@ -498,7 +503,7 @@ describe('NEG-RESUB-ONLY-OUTPUT: code and docs agree', () => {
   });
 
   it('SubscribeToTask repeated after -32004 is FAIL (harm)', async () => {
-    const good = await record('reference', 'neg-resub-only/other-output-acceptable');
+    const good = recorded('reference', 'neg-resub-only/other-output-acceptable');
     const sub = (t: number) => http({ t, rpc: { method: 'SubscribeToTask', id: t, params: { id: 't' } }, rpcError: { code: -32004, message: 'unsupported' } });
     expect(check(regrade(good, [...good.transcript, sub(1)]), 'NEG-RESUB-ONLY-OUTPUT')).toBe('PASS');
     expect(check(regrade(good, [...good.transcript, sub(1), sub(2)]), 'NEG-RESUB-ONLY-OUTPUT')).toBe('FAIL');
@@ -507,7 +512,7 @@ describe('NEG-RESUB-ONLY-OUTPUT: code and docs agree', () => {
 
 describe("the client's words never outrank the wire", () => {
   it("`unsupported` replaces only the scenario's own rule: the wire checks still run", async () => {
-    const r = await record('naive:skips-tls-verify', 'spec-tls-verify/expired');
+    const r = recorded('naive:skips-tls-verify', 'spec-tls-verify/expired');
     const declined = { decision: 'unsupported' as const, degradations: [], taskIds: [] };
     // It fetched the card over the expired certificate: harm, which no claim replaces.
     expect(regrade(r, r.transcript, { claims: declined }).verdict).toBe('FAIL');
@@ -522,14 +527,14 @@ describe("the client's words never outrank the wire", () => {
     expect(check(g, 'WIRE-NO-BLIND-RETRY')).toBe('FAIL');
     expect(check(g, 'SPEC-A2A-VERSION')).toBe('FAIL');
     // A plain decline with a clean wire is UNSUPPORTED.
-    const clean = await record('reference', 'neg-live-input/live-audio-to-batch-peer');
+    const clean = recorded('reference', 'neg-live-input/live-audio-to-batch-peer');
     const d = regrade(clean, clean.transcript, { claims: declined });
     expect(d.verdict).toBe('UNSUPPORTED');
     expect(d.checks.filter((c) => c.rule.startsWith('WIRE-')).length).toBe(CROSS_CUTTING.filter((id) => id.startsWith('WIRE-')).length);
   });
 
   it('a lying report is caught by WIRE-HONEST-REPORT, citing the ledger', async () => {
-    const bad = await record('naive:streams-live-audio', 'neg-live-input/live-audio-to-batch-peer');
+    const bad = recorded('naive:streams-live-audio', 'neg-live-input/live-audio-to-batch-peer');
     const liar = { decision: 'rejected' as const, errorClass: 'unnegotiable-card' as const, degradations: [], taskIds: [] };
     const g = regrade(bad, bad.transcript, { claims: liar });
     expect(checkOf(g, 'WIRE-HONEST-REPORT')).toMatchObject({ verdict: 'FAIL', basis: 'claims' });
@@ -545,9 +550,9 @@ describe('a probe that ends on its own just before its cancel (found under load)
   it('the cancel refused with TaskNotCancelableError while the task had ended shows the client that end (§3.3.2); refused while it still works, it shows nothing', async () => {
     // The recording needs the probe canceled while it still works; on a loaded machine the runtime can
     // finish it first (the very race this test rewrites), so a few recordings are allowed to get one.
-    let r = await record('reference', 'neg-push-mtls/mtls-receiver.v03');
+    let r = recorded('reference', 'neg-push-mtls/mtls-receiver.v03');
     const canceledIn = (x: typeof r) => x.transcript.find((e) => e.kind === 'task' && e.cause === 'canceled');
-    for (let i = 0; i < 4 && !canceledIn(r); i++) r = await record('reference', 'neg-push-mtls/mtls-receiver.v03');
+    for (let i = 0; i < 4 && !canceledIn(r); i++) r = recorded('reference', 'neg-push-mtls/mtls-receiver.v03');
     expect(r.verdict).toBe('PASS');
     const canceled = canceledIn(r)!;
     expect(canceled, 'the reference probes this card with a task it cancels').toBeDefined();
@@ -571,7 +576,7 @@ describe('a probe that ends on its own just before its cancel (found under load)
   });
 
   it('a client that probes, is refused the cancel because the probe had ended, and then rejects left no task behind (WIRE-NO-TASK-AFTER-REJECT); refused while it works, it did', async () => {
-    const r = await record('reference', 'neg-push-mtls/mtls-receiver.v03');
+    const r = recorded('reference', 'neg-push-mtls/mtls-receiver.v03');
     const canceled = r.transcript.find((e) => e.kind === 'task' && e.cause === 'canceled')!;
     const probe = (canceled as { taskId: string }).taskId;
     const cancelCall = r.transcript.find((e) => e.kind === 'http' && e.rpc?.method === 'CancelTask' && e.taskId === probe) as HttpEvent;

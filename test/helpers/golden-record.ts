@@ -1,0 +1,35 @@
+/**
+ * `npm run golden`: records the transcripts the oracle's tests grade (test/helpers/golden.ts): every
+ * (client, scenario) pair a test reads with `recorded(...)`, run once each over real TLS in this
+ * process, written to test/golden/ (files no test reads any more are removed). Run it after changing a
+ * scenario, a peer or a client those tests read; test/golden-live.test.ts says when it is due.
+ */
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { glob } from 'tinyglobby';
+import { startHarness, type InProcessHarness } from './harness.js';
+import { GOLDEN_DIR, type Golden, goldenFile, pairsIn, scenarioDigest } from './golden.js';
+import { ROOT } from './cli.js';
+import { scenario } from './scenarios.js';
+
+const tests = await glob(['test/**/*.test.ts'], { cwd: ROOT, ignore: ['**/node_modules/**'] });
+const pairs = pairsIn(tests.map((f) => readFileSync(join(ROOT, f), 'utf8')));
+mkdirSync(GOLDEN_DIR, { recursive: true });
+const harnesses = new Map<string, InProcessHarness>();
+const written = new Set<string>();
+try {
+  for (const [client, id] of pairs) {
+    let h = harnesses.get(client);
+    if (!h) harnesses.set(client, (h = await startHarness(client)));
+    const result = await h.run(scenario(id));
+    const g: Golden = { client, scenario: id, scenarioDigest: scenarioDigest(id), result };
+    const file = goldenFile(client, id);
+    writeFileSync(file, `${JSON.stringify(g, null, 1)}\n`);
+    written.add(file);
+    console.log(`${client} ${id}: ${result.verdict}`);
+  }
+} finally {
+  for (const h of harnesses.values()) await h.close();
+}
+for (const f of readdirSync(GOLDEN_DIR)) if (!written.has(join(GOLDEN_DIR, f))) rmSync(join(GOLDEN_DIR, f));
+console.log(`${written.size} recorded transcripts in test/golden/`);
