@@ -32,7 +32,10 @@ describe('the recorded transcripts are what the clients do today', () => {
     const golden = JSON.parse(readFileSync(goldenFile(client, id), 'utf8')) as Golden;
     let h = harnesses.get(client);
     if (!h) harnesses.set(client, (h = await startHarness(client)));
-    const live = await h.run(scenario(id));
+    let live = await h.run(scenario(id));
+    // A run the harness held up (load, GC) is confirmed by another, as a run confirms its lagged failures.
+    for (let again = 0; again < 2 && live.lag?.lagged && JSON.stringify(summary(live)) !== JSON.stringify(summary(golden.result)); again++)
+      live = await h.run(scenario(id));
     expect(summary(live), `${client} in ${id} (run npm run golden after a change it should show)`).toEqual(summary(golden.result));
   });
 });
