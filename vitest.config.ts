@@ -34,7 +34,6 @@ export const UNIT = [
 export const INTEGRATION = [
   'test/acts.test.ts',
   'test/assertions.test.ts',
-  'test/bindings-grading.test.ts',
   'test/credential-scope.test.ts',
   'test/dialect-v03.test.ts',
   'test/golden-live.test.ts',

@@ -185,9 +185,16 @@ describe('the floors and the rooms (docs/architecture.md)', () => {
 describe('the test tiers hold what they say (vitest.config.ts, docs/architecture.md "The tests")', () => {
   /** What only the system tier may do: start the CLI (in this process or as a child), a whole run or sweep, a browser, read dist/. */
   const SYSTEM_ONLY =
-    /runCli\(|startCli\(|runMain\(|runConformance\(|runProperties\(|mutationCheck\(|exportCheck\(|\.\.\/dist\/|ROOT, 'dist'|chromium|spawn\(|spawnSync\(|execFile|fork\(|new Worker\(/;
+    /runCli\(|startCli\(|startCliIn\(|runMain\(|mainRun\(|cliRun\(|\bcli\(|(?<!\.)\bexec\(|execSync\(|runInProcess\([^,()]*\)|runConformance\(|runProperties\(|mutationCheck\(|exportCheck\(|\.\.\/dist\/|ROOT, 'dist'|chromium|spawn\(|spawnSync\(|execFile|fork\(|new Worker\(/;
   /** What the unit tier may not do besides: open a listener, mount a peer, start a harness. */
   const LISTENS = /startHarness\(|peerFixture\(|sharedPeer\(|PeerHost\.start\(|createServer\(|openEnv\(|\.listen\(/;
+
+  /**
+   * The test helpers that start the CLI or a sweep: importing one is doing it (./helpers/cli.js gives ROOT too, which any tier
+   * may read; ./helpers/results.js runs the scenarios it is named in this process, the whole catalogue when named none).
+   */
+  const SYSTEM_HELPERS =
+    /from '\.\.?\/(?:\.\.\/)?helpers\/(?:main|property-mutants)\.js'|import \{[^}]*\b(?:cli|cliRun|intoReport|resultsValidator)\b[^}]*\} from '\.\.?\/(?:\.\.\/)?helpers\/cli\.js'/;
 
   it('every test file is in one tier; the unit tier opens no listener, the integration tier starts no CLI, run, sweep, browser or dist/', async () => {
     const { UNIT, INTEGRATION } = await import('../vitest.config.js');
@@ -198,9 +205,10 @@ describe('the test tiers hold what they say (vitest.config.ts, docs/architecture
     // This file names the patterns it looks for; dist-fresh.test.ts makes a dist/ of its own in a temp folder.
     const own = ['test/architecture.test.ts', 'test/dist-fresh.test.ts'];
     expect(UNIT.filter((f) => !own.includes(f) && (SYSTEM_ONLY.test(text(f)) || LISTENS.test(text(f))))).toEqual([]);
-    expect(INTEGRATION.filter((f) => SYSTEM_ONLY.test(text(f)))).toEqual([]);
-    // The check can fail: a system test's text is caught.
+    expect(INTEGRATION.filter((f) => SYSTEM_ONLY.test(text(f)) || SYSTEM_HELPERS.test(text(f)))).toEqual([]);
+    // The check can fail: a system test's text, and a test that runs the CLI through a helper, are caught.
     expect(SYSTEM_ONLY.test(text('test/cli.test.ts'))).toBe(true);
+    expect(SYSTEM_HELPERS.test(text('test/bindings-grading.test.ts'))).toBe(true);
     expect(INTEGRATION.length).toBeGreaterThan(20);
   });
 });

@@ -1,7 +1,7 @@
 /**
- * The recorded transcripts the oracle's tests grade (test/golden/) are what the clients do today:
+ * The recorded transcripts the oracle's tests grade (test/golden/) grade as what the clients do today:
  * every pair is run again over real TLS, and its verdict and each check's verdict must be the golden
- * file's. A client, peer or rule changed since the recording fails here, naming the pair: run
+ * file's (its events may differ where a change keeps them). A client, peer or rule changed since the recording fails here, naming the pair: run
  * `npm run golden` and read the difference in the oracle's tests.
  */
 import { readFileSync } from 'node:fs';

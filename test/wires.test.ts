@@ -79,8 +79,8 @@ describe('peers/: one runtime, one folder per wire, one registry', () => {
           expect(response.status, what).toBe(row.http[0]);
           expect(((await response.json()) as { error: { status: string } }).error.status, what).toBe(row.http[1]);
         } else if (wire.binding === 'GRPC') expect(response.headers.get('grpc-status'), what).toBe(String(GRPC_STATUS[row.grpc]));
-        else throw new Error(`${what}: a binding this test does not read`);
+        // A custom binding answers in its own form (§5.4: its own mapping, the same meaning): its neutral id is checked above.
       }
-    expect([...seen].sort()).toEqual(['GRPC', 'HTTP+JSON', 'JSONRPC']);
+    for (const b of ['GRPC', 'HTTP+JSON', 'JSONRPC']) expect(seen, b).toContain(b);
   });
 });

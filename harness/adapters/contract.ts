@@ -1,5 +1,5 @@
 /**
- * The adapter contract's harness side: the types a client implements live in core's vocabulary
+ * The adapter contract's harness side: the types a client implements live in core's protocol folder
  * (harness/core/protocol/adapter.ts); here is how the harness checks what a client says of itself.
  */
 import { depthOver } from '../core/body.js';

@@ -132,7 +132,7 @@ export class PeerHost {
     return host;
   }
 
-  /** Starts transports' listeners; where one fails to start, those started are closed and the error thrown. */
+  /** Starts transports' listeners; where one fails to start, the transports started are closed and the error thrown (a failed start closes its own, harness/net/transport.ts). */
   private async startTransports(transports: readonly Transport[], active: () => RunSlot | undefined): Promise<Map<string, TransportListeners<RunSlot>>> {
     const hooks = { active, watchTls: this.watchTls.bind(this), isForeign: this.isForeign.bind(this) };
     const started = await Promise.allSettled(transports.map((t) => t.start<RunSlot>(this.pki, hooks)));

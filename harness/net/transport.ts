@@ -40,7 +40,11 @@ export interface TransportListeners<R extends HostRun> {
   close(): Promise<void>;
 }
 
-/** A binding's transport: its name (unique among the registered) and how to start its listeners on the run's PKI. */
+/**
+ * A binding's transport: its name (unique among the registered) and how to start its listeners on the
+ * run's PKI. A start that fails closes whatever listeners it did start before it throws: the peer host
+ * closes only what a start returned.
+ */
 export interface Transport {
   readonly name: string;
   start<R extends HostRun>(pki: Pki, hooks: TransportHooks<R>): Promise<TransportListeners<R>>;

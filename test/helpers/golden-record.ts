@@ -21,7 +21,13 @@ try {
   for (const [client, id] of pairs) {
     let h = harnesses.get(client);
     if (!h) harnesses.set(client, (h = await startHarness(client)));
-    const result = await h.run(scenario(id));
+    let result = await h.run(scenario(id));
+    // The oracle's tests read a delivery in this one: on a loaded machine the client can see the end and report before the
+    // agent's push goes out, so it is recorded again until it holds one (or the recording is refused).
+    for (let i = 0; i < 5 && id === 'neg-push-mtls/mtls-receiver' && !result.transcript.some((e) => e.kind === 'push-attempt'); i++)
+      result = await h.run(scenario(id));
+    if (id === 'neg-push-mtls/mtls-receiver' && !result.transcript.some((e) => e.kind === 'push-attempt'))
+      throw new Error(`${client} in ${id}: no push delivery in five recordings; run npm run golden on a quieter machine`);
     const g: Golden = { client, scenario: id, scenarioDigest: scenarioDigest(id), result };
     const file = goldenFile(client, id);
     writeFileSync(file, `${JSON.stringify(g, null, 1)}\n`);

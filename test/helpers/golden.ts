@@ -5,7 +5,7 @@
  * whole ScenarioResult (card, profile, intent, transcript, claims, verdict and checks) beside the
  * digest of the scenario it was recorded from: a scenario changed since makes it stale, and the test
  * that reads it says so. test/golden-live.test.ts records every pair again and checks the verdicts
- * still agree, so a golden file cannot drift from what the client does.
+ * still agree (the events can differ where a change keeps the verdicts: `npm run golden` then).
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';

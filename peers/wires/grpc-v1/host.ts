@@ -61,7 +61,13 @@ export class GrpcHost<R extends HostRun> implements TransportListeners<R> {
 
   static async start<R extends HostRun>(pki: Pki, hooks: TransportHooks<R>): Promise<GrpcHost<R>> {
     const host = new GrpcHost(hooks);
-    await Promise.all(GRPC_KINDS.map((kind) => host.listen(kind, pki)));
+    const started = await Promise.allSettled(GRPC_KINDS.map((kind) => host.listen(kind, pki)));
+    const failed = started.find((r) => r.status === 'rejected');
+    if (failed) {
+      // A listener that could not start: those that did are closed (the transport contract), then the error is the caller's.
+      await host.close();
+      throw failed.reason;
+    }
     return host;
   }
 
