@@ -49,7 +49,8 @@ export function exportCheck(client: string, family: string, seed: number): void 
     const dir = mkdtempSync(join(tmpdir(), 'a2a-prop-cli-'));
     afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-    it(`${client}: printed with its replay command, exported, and fails the same way as a plain scenario`, async () => {
+    // A sweep, an export and a run through the CLI: on a loaded machine more than the default minute.
+    it(`${client}: printed with its replay command, exported, and fails the same way as a plain scenario`, { timeout: 300_000 }, async () => {
       const file = join(dir, 'found.scenario.json');
       const props = await runMain(['properties', '--client', client, '--family', family, '--seed', String(seed), '--out', join(dir, 'p'), '--export', file]);
       expect(props.code, props.stderr).toBe(1);

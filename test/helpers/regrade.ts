@@ -21,7 +21,12 @@ export function recorder() {
       h = await startHarness(client);
       harnesses.set(client, h);
     }
-    return h.run(scenario(id));
+    let r = await h.run(scenario(id));
+    // A run whose verdict turns on two events the wire cannot order (basis `order`: a push and a poll that crossed, as
+    // they do on a loaded machine) is graded conservatively and shows nothing these tests are about: sampled again, as a
+    // run samples again a lagged run that crossed (harness/runner/judge/confirm.ts), until the wire orders the two.
+    for (let i = 0; i < 5 && r.checks.some((c) => c.basis === 'order'); i++) r = await h.run(scenario(id));
+    return r;
   }
   function regrade(r: ScenarioResult, events: WireEvent[], as: { id?: string; claims?: ScenarioResult['claims'] } = {}) {
     const s = scenario(as.id ?? r.id);
