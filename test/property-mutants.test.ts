@@ -8,7 +8,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FAMILIES } from '../harness/properties/families/index.js';
-import { COVERED, exportCheck, mutationCheck } from './helpers/property-mutants.js';
+import { COVERED } from './helpers/counterexamples.js';
+import { exportCheck, mutationCheck } from './helpers/property-mutants.js';
 
 describe('the mutation check covers every family', () => {
   it('covers the mistakes of every rule the families name, and every family has some', () => {

@@ -3,6 +3,11 @@
  * (client, scenario) pair a test reads with `recorded(...)`, run once each over real TLS in this
  * process, written to test/golden/ (files no test reads any more are removed). Run it after changing a
  * scenario, a peer or a client those tests read; test/golden-live.test.ts says when it is due.
+ *
+ * Then the mutation check's counterexamples (test/helpers/counterexamples.ts): each recorded one is
+ * replayed, and kept where it still gives its verdict; a mistake with none, or whose case no longer
+ * gives it, is swept again (its family alone, seed 1, 100 runs). `npm run golden -- --sweep` sweeps
+ * every mistake again.
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +16,7 @@ import { startHarness, type InProcessHarness } from './harness.js';
 import { GOLDEN_DIR, type Golden, goldenFile, pairsIn, scenarioDigest } from './golden.js';
 import { ROOT } from './cli.js';
 import { scenario } from './scenarios.js';
+import { COUNTEREXAMPLES_FILE, COVERED, type Counterexamples, readCounterexamples, replay, SWEEP, sweep, writeCounterexamples } from './counterexamples.js';
 
 const tests = await glob(['test/**/*.test.ts'], { cwd: ROOT, ignore: ['**/node_modules/**'] });
 const pairs = pairsIn(tests.map((f) => readFileSync(join(ROOT, f), 'utf8')));
@@ -37,5 +43,28 @@ try {
 } finally {
   for (const h of harnesses.values()) await h.close();
 }
+written.add(COUNTEREXAMPLES_FILE);
 for (const f of readdirSync(GOLDEN_DIR)) if (!written.has(join(GOLDEN_DIR, f))) rmSync(join(GOLDEN_DIR, f));
 console.log(`${written.size} recorded transcripts in test/golden/`);
+
+const everyOne = process.argv.includes('--sweep');
+const before = readCounterexamples();
+const found: Counterexamples = {};
+for (const [name, m, family] of COVERED) {
+  const had = before[name];
+  if (had && had.family === family.id && !everyOne) {
+    const r = (await replay(m, family, had)).results[0];
+    if (r?.verdict === had.verdict) {
+      found[name] = had;
+      console.log(`naive:${name} ${family.id} ${had.path}: ${had.verdict}, kept`);
+      continue;
+    }
+  }
+  const { found: ce } = await sweep(m, family);
+  if (!ce)
+    throw new Error(`naive:${name}: the ${family.id} family alone did not catch it in ${SWEEP.runs} runs (seed ${SWEEP.seed}): the mutation check fails`);
+  found[name] = ce;
+  console.log(`naive:${name} ${family.id} ${ce.path}: ${ce.verdict}, swept`);
+}
+writeCounterexamples(found);
+console.log(`${Object.keys(found).length} counterexamples in ${COUNTEREXAMPLES_FILE}`);

@@ -1,6 +1,7 @@
 /**
  * The mutation check of the property families (issue 13), shared by the test files that split it
- * (three files, so three test workers share it).
+ * (four files, so three test workers share it): each mistake's recorded counterexample replayed, and
+ * a few counterexamples found live through the CLI.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,37 +9,39 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunResults } from '../../harness/core/results.js';
 import { runMain } from './main.js';
-import { MISTAKES } from '../../clients/naive/index.js';
 import { severity } from '../../harness/core/verdict.js';
-import { FAMILIES } from '../../harness/properties/families/index.js';
-import { runProperties } from '../../harness/runner/properties/run.js';
+import { COVERED, readCounterexamples, replay, SWEEP } from './counterexamples.js';
+import { unmeasured } from './published.js';
 
-/** Every naive mistake with the family that covers its rule (by the rules it names, or those it provokes). */
-export const COVERED = MISTAKES.flatMap((m) => {
-  const family = FAMILIES.find((f) => [...f.rules, ...(f.provokes ?? [])].includes(m.caughtBy as never));
-  return family ? [[m.name, m, family] as const] : [];
-});
-
-/** For each mistake the given families cover: the family alone catches it, shrinks it, and the replay agrees. */
+/**
+ * For each mistake the given families cover: the family alone catches it. Its counterexample is the one
+ * `npm run golden` recorded from the family's sweep (test/helpers/counterexamples.ts): replayed live from
+ * the family's seed and path, the case the family makes there still fails the client with the verdict
+ * recorded, at least what the mistake must get, and the run says how to replay it.
+ */
 export function mutationCheck(familyIds: string[]): void {
   const mine = COVERED.filter(([, , f]) => familyIds.includes(f.id));
-  describe(`each naive mistake ${familyIds.join(' and ')} cover${familyIds.length === 1 ? 's' : ''} is caught by the family alone`, () => {
-    it.each(mine)('naive:%s', async (_, m, family) => {
-      const strict = m.atLeast === 'NON_STRICT';
-      // Four lanes, not the default sixteen: three test files sweep at once on two cores, and a case timed
-      // out by that load alone (found under load: a TIMEOUT the replay did not repeat) is not the mistake.
-      const run = await runProperties({ client: `naive:${m.name}`, families: [family], runs: 100, seed: 1, strict, shrinkBudgetMs: 1000, lanes: 4 });
-      const f = run.properties![0]!;
-      expect(f.failed, `${family.id} did not catch ${m.name}: ${JSON.stringify(f.verdicts)}`).toBe(true);
-      const ce = run.results[0]!;
+  const recorded = readCounterexamples();
+  describe(`each naive mistake ${familyIds.join(' and ')} cover${familyIds.length === 1 ? 's' : ''} is caught by the family alone (its recorded counterexample, replayed)`, () => {
+    it.each(mine)('naive:%s', async (name, m, family) => {
+      const ce = recorded[name];
+      expect(ce, `no counterexample recorded for ${name}: run npm run golden`).toBeDefined();
+      expect(ce!.family, `${name} is covered by ${family.id} now: run npm run golden`).toBe(family.id);
+      // Found within the sweep's runs: the first number of a fast-check path is the case's index.
+      expect(Number(ce!.path.split(':')[0])).toBeLessThan(SWEEP.runs);
       // At least what the mistake must get: FAIL or TIMEOUT where it does harm, NON_STRICT (with --strict) where it misses a duty below MUST.
-      expect(severity(ce.verdict)).toBeGreaterThanOrEqual(severity(m.atLeast === 'FAIL' ? 'TIMEOUT' : 'NON_STRICT'));
-      expect(run.exitCode).toBe(1);
-      expect(ce.property!.replay).toContain(`--seed 1 --path ${ce.property!.path}`);
-      // The printed seed and path find the same case, with the same verdict.
-      const again = await runProperties({ client: `naive:${m.name}`, families: [family], seed: 1, path: ce.property!.path, strict, lanes: 1 });
-      expect(again.results[0]!.verdict).toBe(ce.verdict);
-      expect(again.results[0]!.card).toMatchObject({ name: (ce.card as { name: string }).name });
+      expect(severity(ce!.verdict)).toBeGreaterThanOrEqual(severity(m.atLeast === 'FAIL' ? 'TIMEOUT' : 'NON_STRICT'));
+      let again = await replay(m, family, ce!);
+      // A replay the harness starved on every attempt measured nothing (docs/rules.md, principle 7): replayed again.
+      for (let i = 0; i < 2 && again.results[0] && unmeasured(again.results[0]); i++) again = await replay(m, family, ce!);
+      const r = again.results[0]!;
+      const stale = `the recorded case of ${name} (${family.id}, seed ${ce!.seed}, path ${ce!.path}) no longer gives ${ce!.verdict}; if the family or the client changed, run npm run golden`;
+      if (unmeasured(r)) return void console.warn(`naive:${name}: the replay was not measured (the harness starved it three times)`);
+      expect(again.properties![0]!.failed, stale).toBe(true);
+      expect(r.verdict, stale).toBe(ce!.verdict);
+      expect(again.exitCode).toBe(1);
+      expect(r.property!.replay).toContain(`--seed ${ce!.seed} --path ${ce!.path}`);
+      expect(r.card).toMatchObject({ name: ce!.card });
     });
   });
 }
