@@ -142,15 +142,19 @@ describe('a failure met while the harness lagged is confirmed on a drained lane'
     expect(runs).toBe(MAX_ATTEMPTS - 1);
     expect(r.attempts).toHaveLength(MAX_ATTEMPTS - 1);
   });
-  it("one that comes back on an attempt the harness starved too (it owed it half its time or more) measured nothing: the harness's ERROR, not graded, the client's checks kept", async () => {
+  it("one that comes back on an attempt the machine starved the harness of too (its thread waited for a core half the run) measured nothing: the harness's ERROR, not graded, the client's checks kept", async () => {
     const starvedRun = (verdict: ScenarioResult['verdict'], basis = 'incomplete') =>
-      ({ ...result(verdict, true, basis), lag: { loopDelayMaxMs: 500, loopLostMs: 2400, wallMs: 3000, lagged: true } }) as ScenarioResult;
+      ({ ...result(verdict, true, basis), lag: { loopDelayMaxMs: 500, loopLostMs: 2400, runQueueWaitMs: 2100, wallMs: 3000, lagged: true } }) as ScenarioResult;
     const r = await confirm(starvedRun('FAIL'), async () => starvedRun('FAIL'));
     expect(r.verdict).toBe('ERROR');
     expect(r.checks[0]).toMatchObject({ rule: 'HARNESS', verdict: 'ERROR', basis: 'harness' });
     expect(r.checks[0]!.reason).toMatch(
-      /^not graded: the harness was starved on every attempt \(it owed the client 2400 of 3000 ms, then 2400 of 3000 ms\), and the FAIL rests on time \(R: why\)/,
+      /^not graded: the harness was starved on every attempt \(it waited for a core 2100 of 3000 ms, then 2100 of 3000 ms\), and the FAIL rests on time \(R: why\)/,
     );
+    // A loop held up as long, but no wait for a core: a client in the harness's own process can do that by itself. The client's.
+    const blocked = () =>
+      ({ ...result('FAIL', true), lag: { loopDelayMaxMs: 2400, loopLostMs: 2400, runQueueWaitMs: 10, wallMs: 3000, lagged: true } }) as ScenarioResult;
+    expect((await confirm(blocked(), async () => blocked())).verdict).toBe('FAIL');
     expect(r.checks.slice(1)).toEqual([expect.objectContaining({ rule: 'R', verdict: 'FAIL' })]);
     expect(r.attempts).toHaveLength(1);
     // Starved first, then a re-run the harness gave its time: the failure is the client's.
