@@ -16,32 +16,6 @@ export const baselineVerdicts = (client: string): Record<string, string> => pinn
 
 export const verdicts = (r: RunResults) => Object.fromEntries(r.results.map((x) => [x.id, x.verdict]));
 
-/**
- * Whether the harness could not measure a result: a failure that came back only on attempts the harness
- * starved, its ERROR "not graded" (harness/runner/judge/confirm.ts, docs/rules.md principle 7). A quiet
- * machine has none; beside busy loops a long run may have one.
- */
-export const unmeasured = (x: RunResults['results'][number]) =>
-  x.verdict === 'ERROR' && x.checks[0]?.rule === 'HARNESS' && x.checks[0].reason.startsWith('not graded: the harness was starved');
-
-/**
- * A run and the baseline it is compared with, less the results the harness could not measure (each said
- * on stderr): what a verdict comparison can hold the client to. More than a tenth of the run unmeasured
- * is not a loaded machine but a broken harness, and throws.
- */
-export function measured(r: RunResults, published: Record<string, string>): { run: RunResults; published: Record<string, string>; skipped: string[] } {
-  const skipped = r.results.filter(unmeasured).map((x) => x.id);
-  if (skipped.length > r.results.length / 10)
-    throw new Error(`${skipped.length} of ${r.results.length} results not measured (the harness starved): ${skipped.join(', ')}`);
-  for (const id of skipped) console.warn(`${r.client.name}: ${id} not measured (the harness was starved on every attempt); left out of the comparison`);
-  const gone = new Set(skipped);
-  return {
-    run: { ...r, results: r.results.filter((x) => !gone.has(x.id)) },
-    published: Object.fromEntries(Object.entries(published).filter(([id]) => !gone.has(id))),
-    skipped,
-  };
-}
-
 /** The results whose verdict differs from a baseline, each with the check behind it and its attempts: what a failing comparison must say. */
 export function differences(r: RunResults, published: Record<string, string>): string[] {
   return r.results

@@ -3,9 +3,7 @@
  * A TIMEOUT, or a FAIL or NON_STRICT that rests on time (restsOnTime), that a run got while the harness lagged
  * (lag.ts) is run again on a drained lane,
  * where nothing else of the harness's runs: a failure that does not come back there is not graded as
- * the client's; one that does is, whatever the load, unless the machine starved the harness on that
- * attempt too (its thread waited for a core half the run) and the failure rests on time: then nothing
- * measured the client, and it is the harness's ERROR (`unmeasured`). So is a run whose verdict turns on two events the
+ * the client's; one that does is, whatever the load. So is a run whose verdict turns on two events the
  * wire cannot order (basis `order`) that crossed while the harness lagged, whatever its verdict: the
  * second sample is reported. Every attempt is kept (`attempts`) with its
  * verdict and the lag it met, and the report shows them.
@@ -86,39 +84,9 @@ function attemptOf(r: ScenarioResult): Attempt {
 }
 
 /**
- * Whether the machine starved the harness: its thread waited for a core (Linux's run-queue wait) for half
- * the run or more, busy with something else. Not its loop's lateness alone, which a client in the
- * harness's own process (a built-in adapter) can cause by itself.
- */
-const machineStarved = (r: Pick<ScenarioResult, 'lag'>) => !!r.lag && (r.lag.runQueueWaitMs ?? 0) >= r.lag.wallMs * STARVED_SHARE;
-
-/**
- * Whether a confirmation confirms nothing: the failure came back on an attempt the machine starved the
- * harness of too, and it rests on time. Every attempt then measured the machine, not the client.
- */
-export const unmeasured = (r: ScenarioResult, failing: (r: ScenarioResult) => boolean = isFailure): boolean =>
-  r.lag?.lagged === true && machineStarved(r) && failing(r) && restsOnTime(r);
-
-/** The harness's ERROR for a failure that came back only on attempts it starved: not graded, the client's checks kept as they came. */
-function notGraded(r: ScenarioResult, attempts: Attempt[]): ScenarioResult {
-  const waited = (l: ScenarioResult['lag']) => `${Math.round(l?.runQueueWaitMs ?? 0)} of ${Math.round(l?.wallMs ?? 0)} ms`;
-  const c = checkBehind(r);
-  const reason =
-    `not graded: the harness was starved on every attempt (it waited for a core ${[...attempts.map((a) => waited(a.lag)), waited(r.lag)].join(', then ')}), ` +
-    `and the ${r.verdict} rests on time (${c ? `${c.rule}: ${c.reason}`.slice(0, 300) : r.verdict}). Run it again on a quieter machine or with fewer --lanes.`;
-  return {
-    ...r,
-    verdict: 'ERROR',
-    checks: [{ rule: 'HARNESS', verdict: 'ERROR', reason, evidence: [], basis: 'harness' }, ...r.checks],
-    attempts,
-  };
-}
-
-/**
  * The result to report: `first` where it needs no confirmation; otherwise its re-run (from `again`, on
  * a drained lane): a failure that does not come back there is not the client's, one that does is,
- * whatever the load (MAX_ATTEMPTS bounds it), unless the machine starved the harness on every attempt and
- * the failure rests on time: then it is the harness's ERROR (not graded); the earlier attempt is kept on it.
+ * whatever the load (MAX_ATTEMPTS bounds it); the earlier attempt is kept on it.
  */
 export async function confirm(
   first: ScenarioResult,
@@ -132,6 +100,5 @@ export async function confirm(
     attempts.push(attemptOf(r));
     r = await again();
   }
-  if (unmeasured(r, failing)) return notGraded(r, attempts);
   return { ...r, attempts };
 }
