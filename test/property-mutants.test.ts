@@ -1,11 +1,11 @@
 /**
  * The mutation check of the property families (issue 13): each family alone, with no hand-written
  * scenario, catches every naive mistake of the rules it covers (and of the cross-cutting rules it
- * provokes): the run fails, the first failure is shrunk, and replaying the printed seed and path
- * gives the same verdict (helpers/property-mutants.ts; this file holds the negotiation family's,
- * property-mutants-*.test.ts the others'). Then one counterexample goes through the CLI: exported,
- * and run as a plain scenario, it fails the same way.
- */
+ * provokes). Each mistake's counterexample is recorded by `npm run golden` from the family's sweep
+ * and replayed here: the sweep's first failing case still fails, and the shrunk one gives the recorded
+ * verdict (helpers/counterexamples.ts; this file holds the negotiation family's, property-mutants-*.test.ts
+ * the others'). Then one counterexample is found live through the CLI: swept, shrunk, exported, and
+ * run as a plain scenario, it fails the same way. */
 import { describe, expect, it } from 'vitest';
 import { FAMILIES } from '../harness/properties/families/index.js';
 import { COVERED } from './helpers/counterexamples.js';

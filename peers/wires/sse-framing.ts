@@ -62,15 +62,12 @@ export function sseFramer(f: SseFraming | undefined): (frame: string | Uint8Arra
 }
 
 const HOSTILE_CHUNK = 64 * 1024;
-/** A piece every few milliseconds (about 16 MiB/s), and at most this many at once after a late timer (a MiB). */
-const PIECE_EVERY_MS = 4;
-const MAX_PIECES_AT_ONCE = 16;
 
 /**
  * An event stream that turns hostile after its first event (runtime.hostileStream): the first event
  * as the runtime wrote it (the Task, so the client knows its task), then a line with no end
  * (`no-line-end`) or `data:` lines that never end in a blank line (`endless-event`), 64 KiB every few
- * milliseconds (in wall time: a late timer sends what it owes) up to HOSTILE_STREAM_BYTES, then nothing: the stream held open until the client closes it.
+ * milliseconds up to HOSTILE_STREAM_BYTES, then nothing: the stream held open until the client closes it.
  * The task goes on behind it.
  */
 export function hostileAfterFirst(events: ReadableStream<Uint8Array>, kind: 'no-line-end' | 'endless-event'): ReadableStream<Uint8Array> {
@@ -81,7 +78,6 @@ export function hostileAfterFirst(events: ReadableStream<Uint8Array>, kind: 'no-
     kind === 'no-line-end' ? enc.encode('x'.repeat(HOSTILE_CHUNK)) : enc.encode(`data: ${line}\n`.repeat(Math.floor(HOSTILE_CHUNK / (line.length + 7))));
   let sent = 0;
   let first = true;
-  let last = performance.now();
   return new ReadableStream<Uint8Array>({
     async pull(c) {
       if (first) {
@@ -95,16 +91,9 @@ export function hostileAfterFirst(events: ReadableStream<Uint8Array>, kind: 'no-
       }
       // Written out: nothing more, and the stream held open until the client (or the run's end) closes it.
       if (sent >= HOSTILE_STREAM_BYTES) return new Promise<void>(() => {});
-      await new Promise((r) => setTimeout(r, PIECE_EVERY_MS));
-      // The pace is kept in wall time: a timer the harness ran late (a busy machine) sends the pieces it owes
-      // at once, up to a MiB, so a client is never spared its bound by the harness's own delay.
-      const now = performance.now();
-      const owed = Math.min(MAX_PIECES_AT_ONCE, Math.max(1, Math.floor((now - last) / PIECE_EVERY_MS)));
-      last = now;
-      for (let i = 0; i < owed && sent < HOSTILE_STREAM_BYTES; i++) {
-        c.enqueue(piece);
-        sent += piece.length;
-      }
+      await new Promise((r) => setTimeout(r, 4));
+      c.enqueue(piece);
+      sent += piece.length;
     },
     cancel() {
       void source.cancel().catch(() => undefined);

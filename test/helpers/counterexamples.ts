@@ -3,11 +3,12 @@
  * `npm test`). For each naive mistake a property family covers, `npm run golden` sweeps that family
  * alone against the mistake (seed 1, 100 runs, shrunk within a second), as the check did live, and
  * writes what it found to test/golden/counterexamples.json: the path of the shrunk case and its
- * verdict. The check then replays each path live (one case, real TLS): the family's own generator
- * makes the case again from its seed and path, so a counterexample that still fails is one the family
- * still finds within its first 100 runs. A changed family or client whose recorded case no longer
- * fails is swept again by `npm run golden`; the CLI's own sweeps, shrinks and exports stay live
- * (exportCheck, three families).
+ * verdict. The check then replays live (one case each, real TLS) the sweep's first failing case and
+ * the shrunk one: the family's own generator makes each again from its seed and path, so a first
+ * failure that still fails is a case the family still finds within its first 100 runs, and the shrunk
+ * one still gives the recorded verdict. A changed family or client whose recorded cases no longer hold
+ * is swept again by `npm run golden`; sweeping, shrinking and exporting stay live in three sweeps of
+ * their own through the CLI (exportCheck).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,6 +17,7 @@ import { MISTAKES, type MistakeInfo as NaiveMistake } from '../../clients/naive/
 import { FAMILIES } from '../../harness/properties/families/index.js';
 import type { Family } from '../../harness/properties/family.js';
 import { runProperties } from '../../harness/runner/properties/run.js';
+import { severity } from '../../harness/core/verdict.js';
 import { GOLDEN_DIR } from './golden.js';
 
 /** Every naive mistake with the family that covers its rule (by the rules it names, or those it provokes). */
@@ -72,7 +74,36 @@ export async function sweep(m: NaiveMistake, family: Family) {
   return { run, found };
 }
 
-/** The recorded case replayed: one case, on one lane, generated again from the family's seed and path. */
-export async function replay(m: NaiveMistake, family: Family, ce: Counterexample) {
-  return runProperties({ client: `naive:${m.name}`, families: [family], seed: ce.seed, path: ce.path, strict: strictFor(m), lanes: 1 });
+/** A recorded case replayed: one case, on one lane, generated again from the family's seed and the path. */
+export async function replay(m: NaiveMistake, family: Family, ce: Counterexample, path = ce.path) {
+  return runProperties({ client: `naive:${m.name}`, families: [family], seed: ce.seed, path, strict: strictFor(m), lanes: 1 });
+}
+
+/**
+ * What no longer holds of a recorded counterexample (none: it stands). The test and the recorder ask the
+ * same: the family that covers the mistake; the sweep's own case (`firstFailure`, an index under the
+ * sweep's runs) still fails the family when replayed, so the family still finds the mistake by itself;
+ * the shrunk case it came to (a path under that index) fails with the recorded verdict, at least the
+ * mistake's floor, exit 1, on a card of the same name, and says how to replay it.
+ */
+export async function problems(m: NaiveMistake, family: Family, ce: Counterexample | undefined): Promise<string[]> {
+  if (!ce) return [`no counterexample recorded for ${m.name}`];
+  if (ce.family !== family.id) return [`${m.name} is covered by ${family.id} now, not ${ce.family}`];
+  const out: string[] = [];
+  const index = Number(ce.firstFailure);
+  if (!Number.isInteger(index) || index < 0 || index >= SWEEP.runs) out.push(`its first failure ${ce.firstFailure} is not a case of the sweep's ${SWEEP.runs}`);
+  if (ce.path.split(':')[0] !== ce.firstFailure) out.push(`its shrunk path ${ce.path} is not under its first failure ${ce.firstFailure}`);
+  // At least what the mistake must get: FAIL or TIMEOUT where it does harm, NON_STRICT (with --strict) where it misses a duty below MUST.
+  if (severity(ce.verdict) < severity(m.atLeast === 'FAIL' ? 'TIMEOUT' : 'NON_STRICT')) out.push(`${ce.verdict} is below what ${m.name} must get`);
+  if (out.length) return out;
+  const first = await replay(m, family, ce, ce.firstFailure);
+  if (!first.properties![0]!.failed) out.push(`the sweep's case ${ce.firstFailure} no longer fails (${first.results[0]?.verdict ?? 'not run'})`);
+  const again = await replay(m, family, ce);
+  const r = again.results[0];
+  if (!again.properties![0]!.failed || r?.verdict !== ce.verdict) out.push(`its shrunk case ${ce.path} gives ${r?.verdict ?? 'nothing'}, not ${ce.verdict}`);
+  if (again.exitCode !== 1) out.push(`the replay exits ${again.exitCode}, not 1`);
+  if (r && !r.property?.replay.includes(`--seed ${ce.seed} --path ${ce.path}`))
+    out.push(`the replay command does not name seed ${ce.seed} and path ${ce.path}`);
+  if (r && (r.card as { name?: unknown }).name !== ce.card) out.push(`the card is ${String((r.card as { name?: unknown }).name)}, not ${ce.card}`);
+  return out;
 }

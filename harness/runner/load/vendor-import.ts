@@ -130,8 +130,8 @@ export async function importVendorModules(
     const onBudget = () => {
       // Time the loader spent waiting for a core (a busy machine) is given back: the budget is the time it could run.
       const wall = performance.now() - startedAt;
-      const left = budgetMs - (wall - waitedForCoreMs(worker.pid));
-      if (left > 10 && wall + left <= budgetMs * BUDGET_WALL_CAP) {
+      const left = Math.min(budgetMs - (wall - waitedForCoreMs(worker.pid)), budgetMs * BUDGET_WALL_CAP - wall);
+      if (left > 10) {
         timer = setTimeout(onBudget, left);
         return;
       }
