@@ -98,7 +98,8 @@ export async function problems(m: NaiveMistake, family: Family, ce: Counterexamp
   if (out.length) return out;
   const first = await replay(m, family, ce, ce.firstFailure);
   if (!first.properties![0]!.failed) out.push(`the sweep's case ${ce.firstFailure} no longer fails (${first.results[0]?.verdict ?? 'not run'})`);
-  const again = await replay(m, family, ce);
+  // Where shrinking found nothing smaller, the shrunk case is the first failure: replayed once.
+  const again = ce.path === ce.firstFailure ? first : await replay(m, family, ce);
   const r = again.results[0];
   if (!again.properties![0]!.failed || r?.verdict !== ce.verdict) out.push(`its shrunk case ${ce.path} gives ${r?.verdict ?? 'nothing'}, not ${ce.verdict}`);
   if (again.exitCode !== 1) out.push(`the replay exits ${again.exitCode}, not 1`);
