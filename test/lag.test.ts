@@ -9,12 +9,12 @@ import { describe, expect, it } from 'vitest';
 import { createBuiltinClient } from '../clients/index.js';
 import type { ScenarioResult } from '../harness/core/results.js';
 import type { ClientAdapter } from '../harness/core/protocol/adapter.js';
-import { confirm, MAX_ATTEMPTS, restsOnTime } from '../harness/runner/judge/confirm.js';
+import { confirm, MAX_ATTEMPTS, MAX_STRETCH, restsOnTime, stretched, stretchMs } from '../harness/runner/judge/confirm.js';
 import { judgeLag, lagWindow, LAG_BLOCK_MS, patientTimer } from '../harness/net/lag.js';
 import { runProperties } from '../harness/runner/properties/run.js';
 import { runConformance } from '../harness/runner/engine/run.js';
 import { FAMILIES } from '../harness/properties/families/index.js';
-import { BUILTIN_FILES } from './helpers/scenarios.js';
+import { BUILTIN_FILES, scenario } from './helpers/scenarios.js';
 
 /** Holds the event loop for `ms`: the harness's timers (the sampler's among them) fire late by that much. */
 const block = (ms: number) => {
@@ -179,6 +179,25 @@ describe('a failure met while the harness lagged is confirmed on a drained lane'
     expect(reruns).toBe(1);
   });
 
+  it('the re-run is given back the time the harness owed the attempt before it, on top of its deadline (at most two deadlines more)', async () => {
+    const owing = (lag: Partial<NonNullable<ScenarioResult['lag']>>, deadlineMs: number) =>
+      ({ ...result('TIMEOUT', true), deadlineMs, lag: { loopDelayMaxMs: 500, wallMs: deadlineMs, lagged: true, ...lag } }) as ScenarioResult;
+    const asked: number[] = [];
+    const again = async (ms: number) => (asked.push(ms), { ...result('PASS', false), deadlineMs: 15_000 + ms });
+    // Its loop late for 2 s, its thread waiting for a core 13.4 s: the larger is what it owed.
+    const r = await confirm(owing({ loopLostMs: 2000, runQueueWaitMs: 13_400 }, 15_000), again);
+    expect(asked).toEqual([13_400]);
+    expect(r.attempts).toEqual([expect.objectContaining({ verdict: 'TIMEOUT', deadlineMs: 15_000 })]);
+    expect(r.deadlineMs).toBe(28_400);
+    expect(stretchMs(owing({ runQueueWaitMs: 50_000 }, 5000))).toBe(5000 * MAX_STRETCH);
+    expect(stretchMs({ deadlineMs: 5000 })).toBe(0);
+    // The scenario a re-run gets: its deadline longer by what was owed, in the scenario's own units under --deadline-multiplier.
+    const s = scenario(ONE);
+    expect(stretched(s, 3000).deadlineMs).toBe(s.deadlineMs + 3000);
+    expect(stretched(s, 3000, 2).deadlineMs).toBe(s.deadlineMs + 1500);
+    expect(stretched(s, 0)).toBe(s);
+  });
+
   it('a NON_STRICT that rests on time (a stream held into the deadline) is confirmed too; one the wire shows at any speed is not, even in a starved run', async () => {
     let runs = 0;
     const again = async () => (runs++, result('PASS', false));
@@ -204,6 +223,9 @@ describe('through the runner, with the lag made for real', () => {
     expect(x!.attempts).toHaveLength(1);
     expect(x!.attempts![0]).toMatchObject({ verdict: 'FAIL', lag: { lagged: true } });
     expect(x!.attempts![0]!.lag.loopDelayMaxMs).toBeGreaterThanOrEqual(300);
+    // The re-run's deadline: the first's and the time the harness owed it (the 400 ms its loop was held, at least).
+    expect(x!.deadlineMs - x!.attempts![0]!.deadlineMs!).toBeGreaterThanOrEqual(300);
+    expect(x!.deadlineMs - x!.attempts![0]!.deadlineMs!).toBe(stretchMs({ ...x!.attempts![0]!, deadlineMs: x!.attempts![0]!.deadlineMs! }));
     expect(r.exitCode).toBe(0);
   });
 

@@ -6,7 +6,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { HOSTILE_STREAM_BYTES, type HttpEvent, type WireEvent } from '../harness/core/transcript.js';
+import type { ScenarioResult } from '../harness/core/results.js';
+import { summarize } from '../harness/runner/judge/policy.js';
+import { regradeRun } from '../harness/runner/judge/regrade.js';
 import { recorder } from './helpers/regrade.js';
+import { scenario } from './helpers/scenarios.js';
 
 const { record, regrade, checkOf } = recorder();
 const stream = (events: WireEvent[]) => events.find((e): e is HttpEvent => e.kind === 'http' && e.rpc?.method === 'SendStreamingMessage')!;
@@ -44,6 +48,18 @@ describe('STREAM-BOUNDS', () => {
     // resting on time (basis deadline), confirmed on a drained lane when the harness lagged.
     const held = ok.transcript.map((e) => (e.kind === 'http' && e.seq === s.seq ? { ...e, streamEnd: { by: 'client' as const, t: ok.deadlineMs * 0.8 } } : e));
     expect(checkOf(regrade(ok, held), 'STREAM-BOUNDS')).toMatchObject({ verdict: 'NON_STRICT', basis: 'deadline' });
+    // The deadline is the one the client was given: the same close, 12 s in, in a run whose deadline --deadline-multiplier 2
+    // (or a re-run stretched by what the harness owed) made 30 s, is well before its last quarter. results.json keeps the
+    // given deadline; grading the record again reads it, as the run's own grading did.
+    const recorded = (deadlineMs: number): ScenarioResult => ({ ...ok, deadlineMs, transcript: held, verdict: 'NON_STRICT', checks: regrade(ok, held).checks });
+    const scenarios = new Map([[ok.id, scenario(ok.id)]]);
+    const again = (deadlineMs: number) => regradeRun({ results: [recorded(deadlineMs)], summary: summarize([recorded(deadlineMs)]) }, scenarios);
+    expect(again(ok.deadlineMs).differences).toEqual([]);
+    expect(again(ok.deadlineMs * 2).differences).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ rule: 'STREAM-BOUNDS', recorded: 'NON_STRICT (deadline, convention)', regraded: expect.stringMatching(/^PASS/) }),
+      ]),
+    );
     expect(c.reason).toMatch(/never ended its event, and the client reported proceeded without having seen the task end/);
     // The same report after a subscription refused as the task's end (UnsupportedOperationError, the task terminal, §9.4.6):
     // the client was told the task ended, so its report rests on that. A subscription refused for another reason tells nothing.

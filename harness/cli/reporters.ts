@@ -253,6 +253,11 @@ export function makeReporter(name: ReporterName, io: ReporterIo): RunReporter {
       dispose: flight.stop,
     };
   }
+  /** How much longer the re-run's deadline was than the attempt's before it (the time the harness owed that one). */
+  const stretchNote = (r: ScenarioResult) => {
+    const before = r.attempts?.at(-1)?.deadlineMs;
+    return before !== undefined && before < r.deadlineMs ? `, its deadline ${before} → ${r.deadlineMs} ms` : '';
+  };
   const counter = (done: number, total: number) => `[${String(done).padStart(String(total).length)}/${total}]`;
   const deferred = (done: number, total: number, r: ScenarioResult) => {
     flight.done(r.id);
@@ -266,7 +271,7 @@ export function makeReporter(name: ReporterName, io: ReporterIo): RunReporter {
       flight.done(r.id);
       if (r.attempts?.length) {
         io.err(
-          `  ↻ ${paint(c, SGR[r.verdict], r.verdict.padEnd(13))} ${printableInline(r.id)} (${r.durationMs} ms) · ran again on a drained lane after the harness lagged: ${r.attempts.map((a) => a.verdict).join(' → ')} → ${r.verdict}\n`,
+          `  ↻ ${paint(c, SGR[r.verdict], r.verdict.padEnd(13))} ${printableInline(r.id)} (${r.durationMs} ms) · ran again on a drained lane after the harness lagged${stretchNote(r)}: ${r.attempts.map((a) => a.verdict).join(' → ')} → ${r.verdict}\n`,
         );
         return;
       }

@@ -52,6 +52,8 @@ export interface Attempt {
   reason: string;
   lag: LagRecord;
   durationMs: number;
+  /** The client's deadline in this attempt (absent in results written before it was kept): its re-run's is longer by what the harness owed this one. */
+  deadlineMs?: number;
 }
 
 export interface ScenarioResult {

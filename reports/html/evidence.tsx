@@ -284,7 +284,8 @@ export function LagView({ s }: { s: ScenarioResult }) {
         <>
           <p>
             <strong>Ran again on a drained lane.</strong> The harness itself lagged while this scenario ran, so its failure was confirmed before it was
-            reported: a failure that does not come back while the harness is quiet is not the client's; one that does is, whatever the load.
+            reported, the time the harness owed the client added to its deadline: a failure that does not come back while the harness is quiet is not the
+            client's; one that does is, whatever the load.
           </p>
           <ol class="attempts">
             {s.attempts.map((a) => (
@@ -294,6 +295,9 @@ export function LagView({ s }: { s: ScenarioResult }) {
             ))}
             <li data-verdict={s.verdict}>
               <Badge v={s.verdict} /> reported
+              {s.attempts.at(-1)?.deadlineMs !== undefined && s.attempts.at(-1)!.deadlineMs! < s.deadlineMs
+                ? ` (its deadline ${s.deadlineMs} ms: the ${s.attempts.at(-1)!.deadlineMs} ms before, and the time the harness owed that attempt)`
+                : ''}
               {s.lag
                 ? s.lag.lagged
                   ? `, after the attempts ran out, lagged again: ${s.lag.why ?? lag(s.lag)}`

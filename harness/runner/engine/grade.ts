@@ -25,8 +25,18 @@ export async function gradeRun(
   const diagnostics = env.client.diagnostics?.(d.runId);
   const signatures = Array.isArray(card.signatures) ? await signatureStatus(card, d.mounted?.peer.jwks ?? []).catch(() => undefined) : undefined;
   const ledgerSnapshot = d.mounted?.ledger.snapshot() ?? [];
-  // A fresh input for each reader: neither sees what the other may have done to its own.
-  const input = () => ({ scenario: s, card, profile, intent: s.intent, events: transcript.events, tasks: ledgerSnapshot, claims, outcome });
+  // A fresh input for each reader: neither sees what the other may have done to its own. The oracle reads the
+  // deadline the client was given (the scenario's, scaled by --deadline-multiplier), not the one the file wrote.
+  const input = () => ({
+    scenario: { ...s, deadlineMs: base.deadlineMs },
+    card,
+    profile,
+    intent: s.intent,
+    events: transcript.events,
+    tasks: ledgerSnapshot,
+    claims,
+    outcome,
+  });
   let g: ReturnType<typeof grade>;
   try {
     g = grade(input());

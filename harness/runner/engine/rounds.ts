@@ -12,7 +12,7 @@ import { relativeToRoot, type CatalogueEntry } from '../load/catalogue.js';
 import { unexpectedWhyFor } from '../judge/expectations.js';
 import { laneOrder, runLanes, type LaneHistory, type LaneOptions } from './lanes.js';
 import { planThreads, runLanesOnThreads } from './worker-pool.js';
-import { confirm, needsConfirmation } from '../judge/confirm.js';
+import { confirm, needsConfirmation, stretched } from '../judge/confirm.js';
 import { closeEnv, openEnv } from '../infrastructure/env.js';
 import { executeScenario } from './execute.js';
 import type { Expectations } from '../judge/expectations.js';
@@ -202,7 +202,7 @@ async function confirmDeferred(
     for (const first of deferred) {
       if (o.signal?.aborted) break;
       const s = scenarioOf(first.id);
-      const r = s ? await confirm(first, () => executeScenario(s, env)) : first;
+      const r = s ? await confirm(first, (ms) => executeScenario(stretched(s, ms, env.deadlineMultiplier), env)) : first;
       finished({ ...r, ...(first.file ? { file: first.file } : {}) });
     }
   } finally {

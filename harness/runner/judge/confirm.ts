@@ -2,13 +2,15 @@
  * A failure is the client's only where it does not rest on the harness's own delay (docs/rules.md, principle 7).
  * A TIMEOUT, or a FAIL or NON_STRICT that rests on time (restsOnTime), that a run got while the harness lagged
  * (lag.ts) is run again on a drained lane,
- * where nothing else of the harness's runs: a failure that does not come back there is not graded as
+ * where nothing else of the harness's runs, with the time the harness owed the first attempt added to
+ * the client's deadline (stretchMs): a failure that does not come back there is not graded as
  * the client's; one that does is, whatever the load. So is a run whose verdict turns on two events the
  * wire cannot order (basis `order`) that crossed while the harness lagged, whatever its verdict: the
  * second sample is reported. Every attempt is kept (`attempts`) with its
  * verdict and the lag it met, and the report shows them.
  */
 import { checkBehind, type Attempt, type ScenarioResult } from '../../core/results.js';
+import type { Scenario } from '../../core/scenario/scenario.js';
 
 /** Attempts in all, the first included: the failure met while the harness lagged, and its re-run on a drained lane. */
 export const MAX_ATTEMPTS = 2;
@@ -80,17 +82,45 @@ const crossed = (r: Pick<ScenarioResult, 'checks'>) => r.checks.some((c) => c.ba
 
 function attemptOf(r: ScenarioResult): Attempt {
   const c = checkBehind(r);
-  return { verdict: r.verdict, reason: c ? `${c.rule}: ${c.reason}`.slice(0, 500) : r.verdict, lag: r.lag!, durationMs: r.durationMs };
+  return {
+    verdict: r.verdict,
+    reason: c ? `${c.rule}: ${c.reason}`.slice(0, 500) : r.verdict,
+    lag: r.lag!,
+    durationMs: r.durationMs,
+    deadlineMs: r.deadlineMs,
+  };
+}
+
+/** A re-run's deadline is stretched by at most this many deadlines of the attempt it confirms. */
+export const MAX_STRETCH = 2;
+
+/**
+ * What the re-run adds to the client's deadline: the time the harness owed the attempt it confirms
+ * (its loop running late, or its thread waiting for a core, whichever is more), at most MAX_STRETCH
+ * deadlines. On a machine that starves the harness on every attempt, a drained lane alone gives the
+ * client none of that time back: a peer that writes at the harness's pace writes less by the deadline
+ * (an endless stream line that never reaches the client's own bound, say). A client that holds out to
+ * its deadline whatever it is given still does so on the longer one.
+ */
+export function stretchMs(r: Pick<ScenarioResult, 'lag' | 'deadlineMs'>): number {
+  if (!r.lag) return 0;
+  return Math.round(Math.min(Math.max(r.lag.loopLostMs ?? 0, r.lag.runQueueWaitMs ?? 0), r.deadlineMs * MAX_STRETCH));
+}
+
+/** The scenario with its deadline stretched by `ms` of the client's time (`multiplier`: the run's --deadline-multiplier, which scales it first). */
+export function stretched(s: Scenario, ms: number, multiplier = 1): Scenario {
+  return ms > 0 ? { ...s, deadlineMs: s.deadlineMs + Math.round(ms / multiplier) } : s;
 }
 
 /**
  * The result to report: `first` where it needs no confirmation; otherwise its re-run (from `again`, on
- * a drained lane): a failure that does not come back there is not the client's, one that does is,
- * whatever the load (MAX_ATTEMPTS bounds it); the earlier attempt is kept on it.
+ * a drained lane, its deadline stretched by `stretchMs` of the attempt before it): a failure that does
+ * not come back there is not the client's, one that does is, whatever the load (MAX_ATTEMPTS bounds
+ * it); the earlier attempt is kept on it.
  */
 export async function confirm(
   first: ScenarioResult,
-  again: () => Promise<ScenarioResult>,
+  again: (stretchMs: number) => Promise<ScenarioResult>,
   failing: (r: ScenarioResult) => boolean = isFailure,
 ): Promise<ScenarioResult> {
   if (!needsConfirmation(first, failing)) return first;
@@ -98,7 +128,7 @@ export async function confirm(
   let r = first;
   while (needsConfirmation(r, failing) && attempts.length + 1 < MAX_ATTEMPTS) {
     attempts.push(attemptOf(r));
-    r = await again();
+    r = await again(stretchMs(r));
   }
   return { ...r, attempts };
 }

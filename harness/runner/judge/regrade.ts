@@ -74,7 +74,8 @@ function regradeOne(r: ScenarioResult, s: Scenario | undefined, out: Regraded): 
     return;
   }
   const input: GradeInput = {
-    scenario: s,
+    // The deadline the client was given (scaled by the run's --deadline-multiplier, or stretched on a re-run), as the run's oracle read it.
+    scenario: { ...s, deadlineMs: r.deadlineMs },
     card: r.card,
     profile: r.profile,
     intent: r.intent,

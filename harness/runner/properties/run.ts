@@ -21,7 +21,7 @@ import { caseId, caseScenario, familyArbitrary, labelCase, type Family, type Gen
 import type { RuleId } from '../../core/oracle/rules.js';
 import { laneClients, laneKind, type ClientChoice } from '../engine/client-factory.js';
 import { boundHeap } from '../infrastructure/heap.js';
-import { confirm } from '../judge/confirm.js';
+import { confirm, stretched } from '../judge/confirm.js';
 import { openLanePool, type LanePool } from '../engine/lanes.js';
 import { openWorkerPool, planThreads } from '../engine/worker-pool.js';
 import { harnessVersion } from '../infrastructure/package-root.js';
@@ -247,10 +247,10 @@ const compact = (path: string, c: GeneratedCase, r: ScenarioResult): PropertyCas
  * A case run on the pool; a failure met while the harness lagged runs again on the drained pool
  * (confirm.ts) before it can fail its family.
  */
-async function runCase(pool: LanePool, s: Scenario, strict: boolean): Promise<ScenarioResult> {
+async function runCase(pool: LanePool, s: Scenario, strict: boolean, multiplier: number): Promise<ScenarioResult> {
   return confirm(
     await pool.run(s),
-    () => pool.runAlone(s),
+    (ms) => pool.runAlone(stretched(s, ms, multiplier)),
     (r) => failsProperty(r.verdict, strict),
   );
 }
@@ -281,7 +281,7 @@ async function sweepFamily(family: Family, o: PropertyRunOptions, hello: Hello, 
     if (!failing(ran) || i > firstFailure) return ran;
     for (const [, stood] of [...confirming].filter(([k]) => k < i).sort((a, b) => a[0] - b[0])) if (await stood) return ran;
     if (i > firstFailure) return ran;
-    const p = confirm(ran, () => pool.runAlone(s), failing);
+    const p = confirm(ran, (ms) => pool.runAlone(stretched(s, ms, o.deadlineMultiplier ?? 1)), failing);
     // Awaited by later cases only: a confirmation that fails (the pool closed by a signal) must not go unhandled.
     confirming.set(
       i,
@@ -322,7 +322,7 @@ async function sweepFamily(family: Family, o: PropertyRunOptions, hello: Hello, 
       if (o.signal?.aborted) return true;
       const s = toScenario(family, c, caseId(family.id, o.seed, 'shrinking'), hello);
       if (!s) return true;
-      const r = await runCase(pool, s, strict);
+      const r = await runCase(pool, s, strict, o.deadlineMultiplier ?? 1);
       if (!failsProperty(r.verdict, strict)) return true;
       last = r;
       o.onShrink?.(family.id, ++steps, r);
@@ -363,7 +363,7 @@ async function replayFamily(family: Family, o: PropertyRunOptions, hello: Hello,
   const c = caseAt(family, o.seed, path, telling.dialects, telling.bindings);
   const s = toScenario(family, c, caseId(family.id, o.seed, path), hello);
   if (!s) return { family: { ...tally(family, o, telling, [], started), runs: 1 } };
-  const r = await runCase(pool, s, strict);
+  const r = await runCase(pool, s, strict, o.deadlineMultiplier ?? 1);
   const summary = { ...tally(family, o, telling, [compact(path, c, r)], started), runs: 1 };
   const failing = failsProperty(r.verdict, strict);
   const result = finish(family, o, telling, c, r, path, path, 0, false);
