@@ -16,6 +16,7 @@ export const UNIT = [
   'test/docs-generated.test.ts',
   'test/docs.test.ts',
   'test/glob.test.ts',
+  'test/nemesis.test.ts',
   'test/oracle.test.ts',
   'test/proto-wire.test.ts',
   'test/reporters.test.ts',

@@ -145,6 +145,9 @@ describe('picking and reporting: --grep, --scenario, --bail, --reporter', () => 
         ['--grep', 'live-audio', '--rule', 'SPEC-TLS-VERIFY'],
         /--grep "live-audio" --rule SPEC-TLS-VERIFY together select no scenario of the \d+ in the catalogue/,
       ],
+      [['--nemesis', '{"faults":[{"kind":"partition"}]}'], /--nemesis: fault 1: "kind" must be one of unavailable, slow, drop, stream-ends/],
+      [['--nemesis', '{"faults":'], /--nemesis: not JSON/],
+      [['--nemesis', 'no-such-schedule.json'], /--nemesis no-such-schedule\.json: no such file \(ENOENT\)/],
     ] as Array<[string[], RegExp]>) {
       const o = await runMain(['run', '--client', 'reference', ...args]);
       expect(o.code, args.join(' ')).toBe(2);

@@ -2,6 +2,7 @@
  * The results model (`a2a-conformance/results@1`, docs/results.schema.json). Reports are rendered from this
  * alone. JSON Schema: docs/results.schema.json. Change it only by addition.
  */
+import type { Nemesis, NemesisApplied } from './scenario/nemesis.js';
 import type { AbsentCapability } from './protocol/capabilities.js';
 import type { PeerRuntime } from './scenario/runtime.js';
 import type { Scenario } from './scenario/scenario.js';
@@ -98,6 +99,8 @@ export interface ScenarioResult {
   attempts?: Attempt[];
   /** What the client's hello says of this scenario's verdict: a choice of its glue, not of the library under it (Hello.glue). */
   glue?: string[];
+  /** The run's nemesis on this scenario (`run --nemesis`): the faults laid on its peer, those left, what its deadline grew by. */
+  nemesis?: NemesisApplied;
   /**
    * Why some of this result's data is missing: it could not be written (it did not serialise), so the
    * fields that could not are empty and the rest of the run's report is whole (reports/bound.ts).
@@ -235,6 +238,8 @@ export interface RunResults {
     /** Capabilities the client declares it does not implement (Hello.notImplemented): its tier is for the rest. */
     notImplemented?: AbsentCapability[];
   };
+  /** The faults laid over the scenarios' peers (`run --nemesis`): the schedule as given. */
+  nemesis?: Nemesis;
   /** Salt of the opaque scenario ids in this run. */
   seed: string;
   shard: string | null;

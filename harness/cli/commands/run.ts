@@ -7,6 +7,7 @@ import type { CatalogueEntry } from '../../runner/load/catalogue.js';
 import type { ScenarioPick } from '../../runner/engine/select.js';
 import type { Binding, Dialect } from '../../core/protocol/types.js';
 import { tellOver } from '../../core/card-binding.js';
+import { type Nemesis, parseNemesis } from '../../core/scenario/nemesis.js';
 import { PlaceError, RunInterrupted, Stopped, UsageError } from '../../faults.js';
 import { checkClientChoice, checkScenarioIds, finishWriting, load, readExpectations, reap, scenarioFiles, startEarly, usedConfig } from '../context.js';
 import { printErr, shownPath, writeRaw } from '../io.js';
@@ -53,6 +54,7 @@ interface RunOpts {
   shardTimings?: string;
   bail: boolean;
   reporter?: ReporterChoice[];
+  nemesis?: string;
 }
 
 type ResultsInput = Awaited<ReturnType<typeof load.resultsInput>>;
@@ -127,6 +129,10 @@ export function register(program: Command): void {
     )
     .option('--bail', 'stop starting scenarios after the first unexpected verdict (the rest are listed as not run)', false)
     .option(
+      '--nemesis <schedule>',
+      'lay faults over every scenario\'s peer where its story leaves room: a JSON schedule inline or in a file, e.g. \'{"faults":[{"kind":"unavailable","retryAfterSeconds":1}]}\' (docs/nemesis.md)',
+    )
+    .option(
       '--reporter <name[=file]>',
       `what it prints: ${REPORTERS.join(', ')}; repeatable (several at once), name=file writes one to a file (default: progress)`,
       (v: string, prev?: ReporterChoice[]) => {
@@ -149,6 +155,7 @@ interface RunPlan {
   updateTo: string | undefined;
   reporters: ReporterChoice[];
   reporterFiles: Array<{ name: string; file: string }>;
+  nemesis: Nemesis | undefined;
 }
 
 async function runAction(opts: RunOpts): Promise<void> {
@@ -205,7 +212,31 @@ async function planRun(opts: RunOpts): Promise<RunPlan | undefined> {
     }
     return [{ name: c.name, file: checkWritableFile(`--reporter ${c.name}=`, c.file, opts.out) }];
   });
-  return { expectations, catalogue, pick, shardTimings, updateTo, reporters, reporterFiles };
+  const nemesis = opts.nemesis !== undefined ? await nemesisOf(opts.nemesis) : undefined;
+  return { expectations, catalogue, pick, shardTimings, updateTo, reporters, reporterFiles, nemesis };
+}
+
+/** `--nemesis`: a schedule written inline (JSON, `{` or `[` first) or in a file; a problem is one line. */
+async function nemesisOf(v: string): Promise<Nemesis> {
+  const inline = /^\s*[[{]/.test(v);
+  let text: string;
+  try {
+    text = inline ? v : await (await load.inputFile()).readInputFile(v, 64 * 1024);
+  } catch (err) {
+    throw new UsageError(`--nemesis ${v.slice(0, 80)}: ${(err as Error).message}`);
+  }
+  const where = inline ? '--nemesis' : `--nemesis ${v.slice(0, 80)}`;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`${where}: not JSON (${(err as Error).message.split('\n')[0]})`);
+  }
+  try {
+    return parseNemesis(value);
+  } catch (err) {
+    throw new UsageError(`${where}: ${(err as Error).message}`);
+  }
 }
 
 /** The scenarios `--scenario`, `--grep` and `--last-failed` pick; undefined when `--last-failed` finds nothing to run again. */
@@ -264,6 +295,7 @@ async function executeRun(opts: RunOpts, plan: RunPlan): Promise<void> {
       pick: plan.pick,
       ...(plan.shardTimings ? { shardTimings: plan.shardTimings } : {}),
       bail: opts.bail,
+      ...(plan.nemesis ? { nemesis: plan.nemesis } : {}),
       onStart: (id) => reporter.start(id),
       onProgress: (n, total, r, unexpected) => reporter.result(n, total, r, unexpected),
       onDeferred: (n, total, r) => reporter.deferred?.(n, total, r),

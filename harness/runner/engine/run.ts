@@ -18,6 +18,7 @@ import { judge, type Expectations } from '../judge/expectations.js';
 import { compileGlob, globProblem } from '../../core/glob.js';
 import { shardScenarios } from './lanes.js';
 import { selectScenarios, type ScenarioPick } from './select.js';
+import { type Nemesis, type NemesisApplied, overlay } from '../../core/scenario/nemesis.js';
 import { errorResult, runRounds } from './rounds.js';
 import { creditDialect, needsControl } from './dialect.js';
 import { runControl } from './control.js';
@@ -67,6 +68,8 @@ export interface RunOptions extends ClientChoice {
   workers?: number | 'auto';
   /** Aborting stops the run: its processes are killed, its folder removed, and RunInterrupted thrown. */
   signal?: AbortSignal;
+  /** Faults laid over every scenario's peer where its story leaves room (`--nemesis`; harness/core/scenario/nemesis.ts). */
+  nemesis?: Nemesis;
 }
 
 const interrupted = (signal: AbortSignal) => new RunInterrupted(`interrupted (${String(signal.reason ?? 'aborted')})`);
@@ -205,7 +208,14 @@ async function runIn(folder: RunFolder, untold: CatalogueEntry[], o: RunOptions)
       )
     : undefined;
   const ranHere = (e: CatalogueEntry) => !inShard || inShard.has(e.scenario.id);
-  const here = selected.filter(ranHere);
+  // A nemesis lays its faults on each scenario's peer where its story leaves room (harness/core/scenario/nemesis.ts).
+  const laid = new Map<string, NemesisApplied>();
+  const here = selected.filter(ranHere).map((e) => {
+    if (!o.nemesis) return e;
+    const { scenario, applied } = overlay(e.scenario, o.nemesis);
+    laid.set(e.scenario.id, applied);
+    return { ...e, scenario };
+  });
   const policy = { strict: o.strict === true };
   const ids = catalogue.map((e) => e.scenario.id);
   const { results, laneProblem, lanes, bailedAfter } = await runRounds(here, { ...o, choice, hello, pkiDir, pems, seed, deadlineMultiplier, policy, fileOf });
@@ -225,7 +235,7 @@ async function runIn(folder: RunFolder, untold: CatalogueEntry[], o: RunOptions)
     o.signal,
   );
   if (control) o.onControl?.(control);
-  const ordered = credited.map(glueNotes(hello.glue));
+  const ordered = credited.map(glueNotes(hello.glue)).map((r) => (laid.has(r.id) ? { ...r, nemesis: laid.get(r.id)! } : r));
   const { unexpected } = judge(ordered, policy, o.expectations, ids);
   // More shards than scenarios leaves a shard with none: nothing there to grade, and nobody at
   // fault. It exits 0; the merge (`report`) grades the run as a whole.
@@ -250,6 +260,7 @@ async function runIn(folder: RunFolder, untold: CatalogueEntry[], o: RunOptions)
     exitCode: emptyShard ? 0 : exitCode(ordered, unexpected),
     ...(control ? { control } : {}),
     ...(lanes ? { lanes } : {}),
+    ...(o.nemesis ? { nemesis: o.nemesis } : {}),
   };
 }
 

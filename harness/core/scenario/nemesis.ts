@@ -1,0 +1,175 @@
+/**
+ * A nemesis (issue 45): faults laid over any scenario's peer, as data. Each fault is one of the
+ * runtime's incidents (./runtime.ts): a call answered 503 or 429 with Retry-After, a slow answer, an
+ * answer cut mid-body, a stream that ends before its task. A schedule names the faults; `overlay`
+ * lays them on one scenario where its own story leaves room for them, and says which it laid and
+ * which it left (a scenario whose story is itself that incident keeps its own, and its own grading).
+ *
+ * The client's deadline grows by what the faults can cost it at most (`delayMs`): a nemesis asks a
+ * client to stay honest when things go wrong, never to beat a clock the harness itself ran down.
+ */
+import type { Operation, PeerRuntime } from './runtime.js';
+import { OPERATIONS } from './runtime.js';
+import type { Scenario } from './scenario.js';
+
+/** The faults a schedule can name, each one of the runtime's incidents. */
+export type Fault =
+  | { kind: 'unavailable'; status: 503 | 429; retryAfterSeconds: number; calls: number; method?: Operation }
+  | { kind: 'slow'; ms: number; method?: Operation }
+  | { kind: 'drop'; afterBytes: number; calls: number; method?: Operation }
+  | { kind: 'stream-ends'; afterEvents: number };
+
+export const FAULT_KINDS = ['unavailable', 'slow', 'drop', 'stream-ends'] as const satisfies ReadonlyArray<Fault['kind']>;
+
+/** A schedule: the faults, in the order they are laid (at most one of each kind). */
+export interface Nemesis {
+  faults: Fault[];
+}
+
+/** What a schedule did to one scenario: the faults laid on its peer, and those left, with why. */
+export interface NemesisApplied {
+  laid: Fault[];
+  left: Array<{ fault: Fault; why: string }>;
+  /** What the client's deadline grew by (`delayMs` of the faults laid). */
+  deadlineAddedMs: number;
+}
+
+/** The calls a slow fault is counted for when it names no method: a task's send and a few polls. */
+const SLOW_CALLS = 8;
+/** What a client needs after a wait it was asked for: the call sent again, its answer, and following the task it starts. */
+const RETRY_ROOM_MS = 2000;
+/** What a client may spend getting over a cut answer or an early stream end (a look-up, a subscription, a poll). */
+const RECOVERY_MS = 1500;
+
+/** The most a fault can cost a client that handles it well: the waits it asks for, the slow answers, a recovery. */
+export function delayMs(f: Fault): number {
+  switch (f.kind) {
+    case 'unavailable':
+      // Each refusal: the wait it asks for, and room to send again and follow what that call starts.
+      return (f.retryAfterSeconds * 1000 + RETRY_ROOM_MS) * f.calls;
+    case 'slow':
+      return f.ms * (f.method ? 2 : SLOW_CALLS);
+    case 'drop':
+      return RECOVERY_MS * f.calls;
+    case 'stream-ends':
+      return RECOVERY_MS;
+  }
+}
+
+/** The runtime field each fault kind is laid on. */
+const FIELD = { unavailable: 'unavailable', slow: 'slow', drop: 'drop', 'stream-ends': 'streamEnds' } as const satisfies Record<
+  Fault['kind'],
+  keyof PeerRuntime
+>;
+
+/** Why a fault is not laid on this scenario, or undefined where it is. */
+function leftWhy(s: Scenario, f: Fault): string | undefined {
+  const rt = s.peer.runtime;
+  if (rt[FIELD[f.kind]] !== undefined) return `the scenario scripts runtime.${FIELD[f.kind]} itself: its own story and grading stand`;
+  if (f.kind === 'stream-ends' && !rt.streaming) return 'the peer serves no stream to end';
+  if (f.kind === 'stream-ends' && rt.hostileStream) return 'the peer’s streams are hostile already (runtime.hostileStream)';
+  return undefined;
+}
+
+/** The runtime with the fault laid on it. */
+function lay(rt: PeerRuntime, f: Fault): PeerRuntime {
+  const method = f.kind !== 'stream-ends' && f.method ? { method: f.method } : {};
+  switch (f.kind) {
+    case 'unavailable':
+      return { ...rt, unavailable: { status: f.status, retryAfterSeconds: f.retryAfterSeconds, calls: f.calls, ...method } };
+    case 'slow':
+      return { ...rt, slow: { ms: f.ms, ...method } };
+    case 'drop':
+      return { ...rt, drop: { afterBytes: f.afterBytes, calls: f.calls, ...method } };
+    case 'stream-ends':
+      return { ...rt, streamEnds: { afterEvents: f.afterEvents } };
+  }
+}
+
+/** The scenario with the schedule's faults laid on its peer where its story leaves room, its deadline grown by what they cost. */
+export function overlay(s: Scenario, n: Nemesis): { scenario: Scenario; applied: NemesisApplied } {
+  const laid: Fault[] = [];
+  const left: NemesisApplied['left'] = [];
+  let runtime = s.peer.runtime;
+  for (const f of n.faults) {
+    const why = leftWhy(s, f);
+    if (why) {
+      left.push({ fault: f, why });
+      continue;
+    }
+    runtime = lay(runtime, f);
+    laid.push(f);
+  }
+  const added = laid.reduce((sum, f) => sum + delayMs(f), 0);
+  const scenario = laid.length ? { ...s, peer: { ...s.peer, runtime }, deadlineMs: s.deadlineMs + added } : s;
+  return { scenario, applied: { laid, left, deadlineAddedMs: added } };
+}
+
+/** A fault in a line, as the report and the progress lines name it. */
+export function faultText(f: Fault): string {
+  const on = f.kind !== 'stream-ends' && f.method ? ` on ${f.method}` : '';
+  switch (f.kind) {
+    case 'unavailable':
+      return `${f.status} with Retry-After: ${f.retryAfterSeconds} for the first ${f.calls} call(s)${on || ' of any method'}`;
+    case 'slow':
+      return `every answer${on} ${f.ms} ms late`;
+    case 'drop':
+      return `the first ${f.calls} answer(s)${on || ' of any method'} cut after ${f.afterBytes} bytes of the body`;
+    case 'stream-ends':
+      return `every stream ended after ${f.afterEvents} event(s), before its task`;
+  }
+}
+
+/**
+ * A schedule from its JSON (`run --nemesis`): `{"faults": [...]}`, or the list alone. Every problem
+ * is one line naming the fault and the field, and what it takes.
+ */
+export function parseNemesis(value: unknown): Nemesis {
+  const list = Array.isArray(value) ? value : value && typeof value === 'object' ? (value as { faults?: unknown }).faults : undefined;
+  if (!Array.isArray(list) || list.length === 0) throw new Error('a nemesis schedule is {"faults": [...]} with at least one fault');
+  const seen = new Set<string>();
+  const faults = list.map((raw, i): Fault => {
+    const at = `fault ${i + 1}`;
+    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new Error(`${at}: an object with a "kind" (${FAULT_KINDS.join(', ')})`);
+    const o = raw as Record<string, unknown>;
+    const kind = o.kind;
+    if (typeof kind !== 'string' || !(FAULT_KINDS as readonly string[]).includes(kind))
+      throw new Error(`${at}: "kind" must be one of ${FAULT_KINDS.join(', ')}`);
+    if (seen.has(kind)) throw new Error(`${at}: a second "${kind}" fault (a schedule lays one of each kind)`);
+    seen.add(kind);
+    const allowed: Record<string, readonly string[]> = {
+      unavailable: ['kind', 'status', 'retryAfterSeconds', 'calls', 'method'],
+      slow: ['kind', 'ms', 'method'],
+      drop: ['kind', 'afterBytes', 'calls', 'method'],
+      'stream-ends': ['kind', 'afterEvents'],
+    };
+    const extra = Object.keys(o).find((k) => !allowed[kind]!.includes(k));
+    if (extra) throw new Error(`${at} (${kind}): unknown field "${extra}" (it takes ${allowed[kind]!.slice(1).join(', ')})`);
+    const int = (field: string, min: number, max: number, fallback?: number): number => {
+      const v = o[field] ?? fallback;
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)
+        throw new Error(`${at} (${kind}): "${field}" must be a whole number from ${min} to ${max}`);
+      return v;
+    };
+    const method = (): { method?: Operation } => {
+      if (o.method === undefined) return {};
+      if (typeof o.method !== 'string' || !(OPERATIONS as readonly string[]).includes(o.method))
+        throw new Error(`${at} (${kind}): "method" must be an A2A operation (${OPERATIONS.join(', ')})`);
+      return { method: o.method as Operation };
+    };
+    switch (kind) {
+      case 'unavailable': {
+        const status = o.status ?? 503;
+        if (status !== 503 && status !== 429) throw new Error(`${at} (unavailable): "status" must be 503 or 429`);
+        return { kind, status, retryAfterSeconds: int('retryAfterSeconds', 0, 30, 1), calls: int('calls', 1, 5, 1), ...method() };
+      }
+      case 'slow':
+        return { kind, ms: int('ms', 1, 5000), ...method() };
+      case 'drop':
+        return { kind, afterBytes: int('afterBytes', 0, 1 << 20, 0), calls: int('calls', 1, 5, 1), ...method() };
+      default:
+        return { kind: 'stream-ends', afterEvents: int('afterEvents', 0, 100, 1) };
+    }
+  });
+  return { faults };
+}
