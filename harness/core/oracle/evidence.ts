@@ -272,7 +272,16 @@ export const probeReads = (x: GradeInput) => rpcCalls(x).filter((e) => PROBE_REA
 /** The first attempt to start a task that is not the start of a probe task: where the client binds. */
 export function firstRealStart(x: GradeInput): HttpEvent | undefined {
   const probes = new Set(probeTasks(x).map((t) => t.id));
-  return startAttempts(x).find((e) => !(e.taskId && probes.has(e.taskId)));
+  const starts = startAttempts(x);
+  // A start refused for now (429 or 503 with Retry-After, no task minted) and sent again as it was after the wait is
+  // the same attempt as its re-send: a probe refused so is still a probe.
+  const resentAfterWait = (e: HttpEvent) =>
+    !e.taskId &&
+    (e.status === 429 || e.status === 503) &&
+    !!e.response?.retryAfter &&
+    !!e.paramsDigest &&
+    starts.some((l) => l.seq > e.seq && l.paramsDigest === e.paramsDigest);
+  return starts.find((e) => !(e.taskId && probes.has(e.taskId)) && !resentAfterWait(e));
 }
 
 /** The payload of an intent, in bytes: its text, or all of its frames. */

@@ -12,6 +12,7 @@ import { grade, type GradeInput } from '../../core/oracle/index.js';
 import type { RunOutcome } from '../../core/oracle/evidence.js';
 import type { RunResults, ScenarioResult } from '../../core/results.js';
 import { unmetConstraint } from '../../core/scenario/profile.js';
+import { overlay } from '../../core/scenario/nemesis.js';
 import type { Scenario } from '../../core/scenario/scenario.js';
 import { VERDICT_KINDS } from '../../core/verdict.js';
 
@@ -128,7 +129,9 @@ export function regradeRun(run: Pick<RunResults, 'results' | 'summary'>, scenari
       });
       continue;
     }
-    regradeOne(r, scenarios.get(r.id), out);
+    // A run's nemesis laid its faults on the scenario's peer (results keep which): graded again on that peer.
+    const s = scenarios.get(r.id);
+    regradeOne(r, s && r.nemesis?.laid.length ? overlay(s, { faults: r.nemesis.laid }).scenario : s, out);
   }
   for (const k of VERDICT_KINDS) {
     const n = run.results.filter((r) => r.verdict === k).length;
