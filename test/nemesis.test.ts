@@ -71,5 +71,18 @@ describe('a nemesis schedule', () => {
     const kept = overlay(own, n);
     expect(kept.scenario.peer.runtime.unavailable).toEqual(own.peer.runtime.unavailable);
     expect(kept.applied.left[0]!.why).toMatch(/scripts runtime.unavailable itself/);
+    // Real time, whatever --deadline-multiplier: added in the scenario's units so that the client gets all of it.
+    expect(overlay(plain, n, 2).scenario.deadlineMs).toBe(plain.deadlineMs + 2000);
+    expect(overlay(plain, n, 2).applied.deadlineAddedMs).toBe(4000);
+  });
+
+  it('leaves a stream fault off a scenario whose story is the course of its streams: it would take away what the rule grades', () => {
+    const n = parseNemesis({ faults: [{ kind: 'stream-ends' }, { kind: 'drop' }] });
+    for (const id of ['stream-framing/one-mib-line', 'stream-bounds/no-line-end', 'stream-refusal/plain-json-error']) {
+      const { applied } = overlay(scenario(id), n);
+      expect(applied.laid, id).toEqual([]);
+      expect(applied.left.map((l) => l.why).join(' | '), id).toMatch(/the scenario's story is the course of its streams \(runtime\.\w+\)/);
+    }
+    expect(() => parseNemesis({ faults: [{ kind: 'stream-ends', afterEvents: 0 }] })).toThrow('"afterEvents" must be a whole number from 1 to 100');
   });
 });

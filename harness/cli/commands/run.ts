@@ -63,7 +63,7 @@ type ResultsInput = Awaited<ReturnType<typeof load.resultsInput>>;
  * `--last-failed`: the scenarios the previous report in `out` found unexpected that the catalogue
  * still holds (a stale expectation names none), and a sentence that says what was found.
  */
-function lastFailed(out: string, catalogue: Set<string>, input: ResultsInput): { ids: string[]; said: string } {
+function lastFailed(out: string, catalogue: Set<string>, input: ResultsInput, nemesis: Nemesis | undefined): { ids: string[]; said: string } {
   const file = join(resolve(out), 'results.json');
   if (!existsSync(file))
     throw new UsageError(`--last-failed reads the previous report in --out, and ${out} holds none (no results.json): run once without it first`);
@@ -73,6 +73,12 @@ function lastFailed(out: string, catalogue: Set<string>, input: ResultsInput): {
   } catch (err) {
     throw new PlaceError(`--last-failed: ${(err as Error).message}`);
   }
+  if (JSON.stringify(previous.nemesis ?? null) !== JSON.stringify(nemesis ?? null))
+    throw new UsageError(
+      previous.nemesis
+        ? `--last-failed: the previous report in ${out} ran under --nemesis; give the same schedule again (${JSON.stringify(previous.nemesis).slice(0, 200)})`
+        : `--last-failed: the previous report in ${out} ran without --nemesis; run its failures again without it`,
+    );
   const ids = [...new Set(previous.unexpected.map((u) => u.id))].filter((id) => catalogue.has(id));
   const said = `the previous report in ${out} (${previous.startedAt}) found ${previous.unexpected.length} unexpected verdict(s)${ids.length ? `; running ${ids.length} scenario(s) again` : ''}`;
   return { ids, said };
@@ -188,7 +194,8 @@ async function planRun(opts: RunOpts): Promise<RunPlan | undefined> {
   const { checkWritableFile, within } = await load.output();
   // Told over the bindings asked for, so --scenario and --grep see the tellings' ids (the run tells them again after hello: the same).
   const catalogue = tellOver(await loadCatalogue(await scenarioFiles(opts.scenarios, opts.builtin)), opts.binding ?? []);
-  const pick = await pickOf(opts, catalogue);
+  const nemesis = opts.nemesis !== undefined ? await nemesisOf(opts.nemesis) : undefined;
+  const pick = await pickOf(opts, catalogue, nemesis);
   if (!pick) return undefined;
   const empty = (await load.select()).filtersProblem(catalogue, opts.rule, opts.dialect, pick);
   if (empty) throw new UsageError(empty);
@@ -212,7 +219,6 @@ async function planRun(opts: RunOpts): Promise<RunPlan | undefined> {
     }
     return [{ name: c.name, file: checkWritableFile(`--reporter ${c.name}=`, c.file, opts.out) }];
   });
-  const nemesis = opts.nemesis !== undefined ? await nemesisOf(opts.nemesis) : undefined;
   return { expectations, catalogue, pick, shardTimings, updateTo, reporters, reporterFiles, nemesis };
 }
 
@@ -240,11 +246,11 @@ async function nemesisOf(v: string): Promise<Nemesis> {
 }
 
 /** The scenarios `--scenario`, `--grep` and `--last-failed` pick; undefined when `--last-failed` finds nothing to run again. */
-async function pickOf(opts: RunOpts, catalogue: CatalogueEntry[]): Promise<ScenarioPick | undefined> {
+async function pickOf(opts: RunOpts, catalogue: CatalogueEntry[], nemesis: Nemesis | undefined): Promise<ScenarioPick | undefined> {
   checkScenarioIds(catalogue, opts.scenario);
   let ids = opts.scenario;
   if (opts.lastFailed) {
-    const again = lastFailed(opts.out, new Set(catalogue.map((e) => e.scenario.id)), await load.resultsInput());
+    const again = lastFailed(opts.out, new Set(catalogue.map((e) => e.scenario.id)), await load.resultsInput(), nemesis);
     if (again.ids.length === 0) {
       // Nothing is left to run again: the previous report stays as it is, and so does its verdict.
       printErr(`a2a-conformance: --last-failed: ${again.said}; nothing to run again (the report in ${opts.out} is left as it is)\n`);

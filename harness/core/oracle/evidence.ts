@@ -273,15 +273,14 @@ export const probeReads = (x: GradeInput) => rpcCalls(x).filter((e) => PROBE_REA
 export function firstRealStart(x: GradeInput): HttpEvent | undefined {
   const probes = new Set(probeTasks(x).map((t) => t.id));
   const starts = startAttempts(x);
-  // A start refused for now (429 or 503 with Retry-After, no task minted) and sent again as it was after the wait is
-  // the same attempt as its re-send: a probe refused so is still a probe.
-  const resentAfterWait = (e: HttpEvent) =>
-    !e.taskId &&
-    (e.status === 429 || e.status === 503) &&
-    !!e.response?.retryAfter &&
-    !!e.paramsDigest &&
-    starts.some((l) => l.seq > e.seq && l.paramsDigest === e.paramsDigest);
-  return starts.find((e) => !(e.taskId && probes.has(e.taskId)) && !resentAfterWait(e));
+  // A probe refused for now (429 or 503 with Retry-After, no task minted) and sent again as it was after the wait: the
+  // first later start with the same request minted a probe task, so the refused one was that probe, not the task's first attempt.
+  const probeRefusedForNow = (e: HttpEvent) => {
+    if (e.taskId || (e.status !== 429 && e.status !== 503) || !e.response?.retryAfter || !e.paramsDigest) return false;
+    const again = starts.find((l) => l.seq > e.seq && l.paramsDigest === e.paramsDigest);
+    return !!again?.taskId && probes.has(again.taskId);
+  };
+  return starts.find((e) => !(e.taskId && probes.has(e.taskId)) && !probeRefusedForNow(e));
 }
 
 /** The payload of an intent, in bytes: its text, or all of its frames. */

@@ -30,7 +30,7 @@ export interface Nemesis {
 export interface NemesisApplied {
   laid: Fault[];
   left: Array<{ fault: Fault; why: string }>;
-  /** What the client's deadline grew by (`delayMs` of the faults laid). */
+  /** What the client's deadline grew by (`delayMs` of the faults laid), in ms of the client's time whatever --deadline-multiplier. */
   deadlineAddedMs: number;
 }
 
@@ -62,12 +62,19 @@ const FIELD = { unavailable: 'unavailable', slow: 'slow', drop: 'drop', 'stream-
   keyof PeerRuntime
 >;
 
+/** The runtime fields whose scenarios' rules read the course of a stream: a stream fault would take away what they grade. */
+const STREAM_STORIES = ['hostileStream', 'sseFraming', 'streamsStayOpen', 'refuseStreams', 'refuseSubscribe'] as const satisfies ReadonlyArray<
+  keyof PeerRuntime
+>;
+
 /** Why a fault is not laid on this scenario, or undefined where it is. */
 function leftWhy(s: Scenario, f: Fault): string | undefined {
   const rt = s.peer.runtime;
   if (rt[FIELD[f.kind]] !== undefined) return `the scenario scripts runtime.${FIELD[f.kind]} itself: its own story and grading stand`;
   if (f.kind === 'stream-ends' && !rt.streaming) return 'the peer serves no stream to end';
-  if (f.kind === 'stream-ends' && rt.hostileStream) return 'the peer’s streams are hostile already (runtime.hostileStream)';
+  const story = STREAM_STORIES.find((k) => rt[k] !== undefined && rt[k] !== false);
+  if ((f.kind === 'stream-ends' || f.kind === 'drop') && story)
+    return `the scenario's story is the course of its streams (runtime.${story}): a stream ended or cut would take away what its rule grades`;
   return undefined;
 }
 
@@ -86,8 +93,12 @@ function lay(rt: PeerRuntime, f: Fault): PeerRuntime {
   }
 }
 
-/** The scenario with the schedule's faults laid on its peer where its story leaves room, its deadline grown by what they cost. */
-export function overlay(s: Scenario, n: Nemesis): { scenario: Scenario; applied: NemesisApplied } {
+/**
+ * The scenario with the schedule's faults laid on its peer where its story leaves room, its deadline grown by what they
+ * cost. The cost is real time, which `--deadline-multiplier` (`multiplier`, applied to the scenario's deadline after
+ * this) must not scale: it is added in the scenario's units so that the client gets all of it.
+ */
+export function overlay(s: Scenario, n: Nemesis, multiplier = 1): { scenario: Scenario; applied: NemesisApplied } {
   const laid: Fault[] = [];
   const left: NemesisApplied['left'] = [];
   let runtime = s.peer.runtime;
@@ -101,7 +112,7 @@ export function overlay(s: Scenario, n: Nemesis): { scenario: Scenario; applied:
     laid.push(f);
   }
   const added = laid.reduce((sum, f) => sum + delayMs(f), 0);
-  const scenario = laid.length ? { ...s, peer: { ...s.peer, runtime }, deadlineMs: s.deadlineMs + added } : s;
+  const scenario = laid.length ? { ...s, peer: { ...s.peer, runtime }, deadlineMs: s.deadlineMs + Math.round(added / multiplier) } : s;
   return { scenario, applied: { laid, left, deadlineAddedMs: added } };
 }
 
@@ -168,7 +179,7 @@ export function parseNemesis(value: unknown): Nemesis {
       case 'drop':
         return { kind, afterBytes: int('afterBytes', 0, 1 << 20, 0), calls: int('calls', 1, 5, 1), ...method() };
       default:
-        return { kind: 'stream-ends', afterEvents: int('afterEvents', 0, 100, 1) };
+        return { kind: 'stream-ends', afterEvents: int('afterEvents', 1, 100, 1) };
     }
   });
   return { faults };

@@ -212,7 +212,7 @@ async function runIn(folder: RunFolder, untold: CatalogueEntry[], o: RunOptions)
   const laid = new Map<string, NemesisApplied>();
   const here = selected.filter(ranHere).map((e) => {
     if (!o.nemesis) return e;
-    const { scenario, applied } = overlay(e.scenario, o.nemesis);
+    const { scenario, applied } = overlay(e.scenario, o.nemesis, o.deadlineMultiplier ?? 1);
     laid.set(e.scenario.id, applied);
     return { ...e, scenario };
   });

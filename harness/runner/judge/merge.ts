@@ -30,6 +30,8 @@ export function mergeResults(runs: RunResults[]): RunResults {
     // A tier is for the capabilities a client declares: shards that declare differently are not one run.
     if (JSON.stringify(r.client.notImplemented ?? []) !== JSON.stringify(first.client.notImplemented ?? []))
       throw new MergeError('cannot merge runs whose clients declare different capabilities not implemented (hello.notImplemented)');
+    if (JSON.stringify(r.nemesis ?? null) !== JSON.stringify(first.nemesis ?? null))
+      throw new MergeError('cannot merge runs with different --nemesis schedules (or one with and one without)');
     if (r.ruleset !== first.ruleset || Boolean(r.strict) !== Boolean(first.strict))
       throw new MergeError(
         `cannot merge runs with different rulesets or --strict (${first.ruleset}${first.strict ? ' strict' : ''} vs ${r.ruleset}${r.strict ? ' strict' : ''})`,
