@@ -10,7 +10,10 @@ import type { HttpEvent, TlsEvent } from '../harness/core/transcript.js';
 import { TOKEN_PATH } from '../peers/runtime/auth.js';
 import { bareRpc, peerFixture, rpcUrlOf, type PeerFixture, clientAgent } from './helpers/peer.js';
 import { startHarness, type InProcessHarness } from './helpers/harness.js';
+import { recorder } from './helpers/regrade.js';
 import { scenario } from './helpers/scenarios.js';
+
+const { record, regrade, checkOf } = recorder();
 
 let fx: PeerFixture;
 let agent: Agent;
@@ -215,6 +218,20 @@ describe('the reference client against the real token endpoint', () => {
     expect(onWrongHost.length).toBeGreaterThan(0);
     expect(onWrongHost.every((e) => e.kind === 'tls' && !e.ok)).toBe(true);
     expect(https(r.transcript).some((e) => e.path.endsWith(TOKEN_PATH))).toBe(false);
+  });
+
+  it('a real first attempt refused for now (503, Retry-After), then a read, then the same request again: still the first attempt before any probe, not excused as a probe', async () => {
+    const r = await record('reference', 'hs-split-origin/stale-no-extended-card');
+    expect(checkOf(r, 'HS-SPLIT-ORIGIN').verdict).toBe('PASS');
+    const read = https(r.transcript).find((e) => e.rpc?.method === 'ListTasks')!;
+    const start = https(r.transcript).find((e) => e.rpc?.method === 'SendMessage' && e.taskId && e.seq > read.seq)!;
+    expect(start.paramsDigest).toBeTruthy();
+    // The task's request, answered 503 with Retry-After before the read, then sent again as it was.
+    const refused = { ...start, seq: read.seq - 0.5, t: read.t - 1, status: 503, taskId: undefined, response: { ...start.response, retryAfter: '1' } };
+    const edited = [...r.transcript.filter((e) => e.seq < read.seq), refused as HttpEvent, ...r.transcript.filter((e) => e.seq >= read.seq)];
+    const c = checkOf(regrade(r, edited), 'HS-SPLIT-ORIGIN');
+    expect(c.verdict).not.toBe('PASS');
+    expect(c.reason).toMatch(new RegExp(`the first attempt at the task was sent at #${refused.seq} before any probe`));
   });
 
   it('marks a probe task in the ledger: a task the client canceled before it started the next', async () => {

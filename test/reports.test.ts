@@ -165,6 +165,15 @@ describe('merging shards', () => {
     expect(mergeResults([{ ...assemble('naive', real.results), exitCode: 0 }]).exitCode).toBe(real.exitCode);
     expect(() => mergeResults([a, { ...b, strict: true }])).toThrow(/different rulesets or --strict/);
     expect(() => mergeResults([a, { ...b, client: { ...b.client, name: 'other' } }])).toThrow(/different clients/);
+    // Shards run under different nemesis schedules, or one under a schedule and one without: not one run.
+    const nemesis = { faults: [{ kind: 'slow' as const, ms: 100 }] };
+    expect(() => mergeResults([a, { ...b, nemesis }])).toThrow(/different --nemesis schedules/);
+    expect(
+      mergeResults([
+        { ...a, nemesis },
+        { ...b, nemesis },
+      ]).nemesis,
+    ).toEqual(nemesis);
   });
 });
 
