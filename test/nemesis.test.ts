@@ -83,6 +83,10 @@ describe('a nemesis schedule', () => {
       expect(applied.laid, id).toEqual([]);
       expect(applied.left.map((l) => l.why).join(' | '), id).toMatch(/the scenario's story is the course of its streams \(runtime\.\w+\)/);
     }
+    // A stream rule's variant where it does not bind (the stream ends at the task's end): an early end would make it bind.
+    expect(overlay(scenario('stream-recovery/ends-at-terminal'), n).applied.left[0]!.why).toMatch(
+      /STREAM-RECOVERY's, whose story is the course of its streams/,
+    );
     expect(() => parseNemesis({ faults: [{ kind: 'stream-ends', afterEvents: 0 }] })).toThrow('"afterEvents" must be a whole number from 1 to 100');
   });
 });

@@ -75,6 +75,9 @@ function leftWhy(s: Scenario, f: Fault): string | undefined {
   const story = STREAM_STORIES.find((k) => rt[k] !== undefined && rt[k] !== false);
   if ((f.kind === 'stream-ends' || f.kind === 'drop') && story)
     return `the scenario's story is the course of its streams (runtime.${story}): a stream ended or cut would take away what its rule grades`;
+  // A stream rule's scenarios, the variants where it does not bind included: a stream ended or cut there would make it bind.
+  if ((f.kind === 'stream-ends' || f.kind === 'drop') && s.rule.startsWith('STREAM-'))
+    return `the scenario is ${s.rule}'s, whose story is the course of its streams: a stream ended or cut would change what it grades`;
   return undefined;
 }
 
