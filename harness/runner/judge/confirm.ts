@@ -11,6 +11,7 @@
  */
 import { checkBehind, type Attempt, type ScenarioResult } from '../../core/results.js';
 import type { Scenario } from '../../core/scenario/scenario.js';
+import { owedMs } from '../../net/lag.js';
 
 /** Attempts in all, the first included: the failure met while the harness lagged, and its re-run on a drained lane. */
 export const MAX_ATTEMPTS = 2;
@@ -60,8 +61,7 @@ export function restsOnTime(r: Pick<ScenarioResult, 'verdict' | 'checks'>): bool
 const STARVED_SHARE = 0.5;
 
 /** Whether the harness owed the run most of its time. */
-export const starved = (r: Pick<ScenarioResult, 'lag'>) =>
-  !!r.lag && Math.max(r.lag.loopLostMs ?? 0, r.lag.runQueueWaitMs ?? 0) >= r.lag.wallMs * STARVED_SHARE;
+export const starved = (r: Pick<ScenarioResult, 'lag'>) => !!r.lag && owedMs(r.lag) >= r.lag.wallMs * STARVED_SHARE;
 
 /**
  * Whether a result must be confirmed: a failure in a run during which the harness lagged, that rests
@@ -104,7 +104,7 @@ export const MAX_STRETCH = 2;
  */
 export function stretchMs(r: Pick<ScenarioResult, 'lag' | 'deadlineMs'>): number {
   if (!r.lag) return 0;
-  return Math.round(Math.min(Math.max(r.lag.loopLostMs ?? 0, r.lag.runQueueWaitMs ?? 0), r.deadlineMs * MAX_STRETCH));
+  return Math.round(Math.min(owedMs(r.lag), r.deadlineMs * MAX_STRETCH));
 }
 
 /** The scenario with its deadline stretched by `ms` of the client's time (`multiplier`: the run's --deadline-multiplier, which scales it first). */
