@@ -211,7 +211,11 @@ export function optsInto(e: HttpEvent, uri: string): boolean {
 }
 
 /** SendMessage calls answered with a direct Message and no task (spec §3.1.1). */
-export const messageReplies = (x: GradeInput) => https(x).filter((e) => e.reply === 'message' && !failed(e));
+/** An answer the peer cut on purpose (runtime.drop): the client got its headers and some bytes, never the whole. */
+export const cutAnswer = (e: HttpEvent) => /^scripted: connection dropped/.test(e.note ?? '');
+
+/** The direct Message answers that reached the client whole (a cut one told it nothing it could read). */
+export const messageReplies = (x: GradeInput) => https(x).filter((e) => e.reply === 'message' && !failed(e) && !cutAnswer(e));
 
 export const needsCompletion = (intent: TaskIntent) => intent.taskClass !== 'fire-and-forget';
 
@@ -275,9 +279,11 @@ export function firstRealStart(x: GradeInput): HttpEvent | undefined {
   const starts = startAttempts(x);
   // A probe refused for now (429 or 503 with Retry-After, no task minted) and sent again as it was after the wait: the
   // first later start with the same request minted a probe task, so the refused one was that probe, not the task's first attempt.
+  // Refused more than once, each refusal is that probe's until a start of the same request gets through.
+  const refusedForNow = (e: HttpEvent) => !e.taskId && (e.status === 429 || e.status === 503) && !!e.response?.retryAfter;
   const probeRefusedForNow = (e: HttpEvent) => {
-    if (e.taskId || (e.status !== 429 && e.status !== 503) || !e.response?.retryAfter || !e.paramsDigest) return false;
-    const again = starts.find((l) => l.seq > e.seq && l.paramsDigest === e.paramsDigest);
+    if (!refusedForNow(e) || !e.paramsDigest) return false;
+    const again = starts.find((l) => l.seq > e.seq && l.paramsDigest === e.paramsDigest && !refusedForNow(l));
     return !!again?.taskId && probes.has(again.taskId);
   };
   return starts.find((e) => !(e.taskId && probes.has(e.taskId)) && !probeRefusedForNow(e));

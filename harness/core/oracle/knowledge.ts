@@ -23,7 +23,7 @@
  */
 import type { HttpEvent, PushAttemptEvent, StreamEvent, TaskRecord } from '../transcript.js';
 import { isTerminal } from '../transcript.js';
-import { failed, https, reached, probeTasks, pushAttempts, rpcCalls, startAttempts, stateAt, type GradeInput } from './evidence.js';
+import { cutAnswer, failed, https, reached, probeTasks, pushAttempts, rpcCalls, startAttempts, stateAt, type GradeInput } from './evidence.js';
 
 /** Genuine news of a task: when it reached the client, and what it said. */
 export interface Word {
@@ -50,8 +50,8 @@ const STREAMS = new Set(['SendStreamingMessage', 'SubscribeToTask']);
 /** How the peers mark a stream they ended early (runtime.streamEnds) or cut (runtime.drop): the request's note. */
 export const STREAM_CUT = /^scripted: (the stream ended after|connection dropped)/;
 
-/** An answer the peer cut mid-way (runtime.drop): the client did not get it whole. */
-export const cutAnswer = (e: HttpEvent) => /^scripted: connection dropped/.test(e.note ?? '');
+/** An answer the peer cut mid-way (runtime.drop): the client did not get it whole (evidence.ts). */
+export { cutAnswer };
 
 /**
  * The earliest the receiver can have had a push: when its connection was up (before that, not a byte

@@ -78,8 +78,25 @@ function leftWhy(s: Scenario, f: Fault): string | undefined {
   // A stream rule's scenarios, the variants where it does not bind included: a stream ended or cut there would make it bind.
   if ((f.kind === 'stream-ends' || f.kind === 'drop') && s.rule.startsWith('STREAM-'))
     return `the scenario is ${s.rule}'s, whose story is the course of its streams: a stream ended or cut would change what it grades`;
+  // What its rule grades is what the answers hold (a state or a field it must tolerate): a cut answer would hold none of it.
+  if (f.kind === 'drop' && s.rule === 'TOLERANT-DECODING')
+    return "the scenario is TOLERANT-DECODING's, whose story is what the peer's answers hold: a cut answer would take away what it grades";
+  // A v0.3 peer's JSON-RPC has no tasks/list: the task a cut message answer named is out of the client's reach.
+  if (f.kind === 'drop' && mayTalkV03(s) && (!f.method || MINTING.includes(f.method)))
+    return "A2A v0.3's JSON-RPC has no tasks/list: a cut answer to the message that mints the task would leave the client no way to name it, so none to follow or cancel it; a nemesis asks a client to get over a fault, not to do what its dialect cannot";
   return undefined;
 }
+
+/** Whether the client may reach this peer in A2A v0.3: its own dialect, what its main interface speaks, an interface its card lists at 0.x. */
+function mayTalkV03(s: Scenario): boolean {
+  if (s.peer.dialect === 'a2a-v0.3' || s.peer.runtime.speaks === 'a2a-v0.3') return true;
+  const card = s.peer.card as { protocolVersion?: unknown; supportedInterfaces?: Array<{ protocolVersion?: unknown }> };
+  const v0 = (v: unknown) => typeof v === 'string' && v.startsWith('0.');
+  return v0(card.protocolVersion) || (Array.isArray(card.supportedInterfaces) && card.supportedInterfaces.some((i) => v0(i?.protocolVersion)));
+}
+
+/** The calls whose answer names the task they mint. */
+const MINTING: readonly Operation[] = ['SendMessage', 'SendStreamingMessage'];
 
 /** The runtime with the fault laid on it. */
 function lay(rt: PeerRuntime, f: Fault): PeerRuntime {
