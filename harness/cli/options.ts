@@ -6,7 +6,7 @@ import { Option } from 'commander';
 import { RULE_IDS } from '../core/oracle/rules.js';
 import { BINDINGS, type Binding, DIALECTS, type Dialect } from '../core/protocol/types.js';
 import { UsageError } from '../faults.js';
-import { FAMILY_IDS } from '../core/family-ids.js';
+import { BY_NAME_FAMILY_IDS, FAMILY_IDS } from '../core/family-ids.js';
 import type { ScenarioPick } from '../runner/engine/select.js';
 
 /** How a run picks by `--grep` (the run's own type). */
@@ -119,6 +119,7 @@ export function familyList(v: string, prev: string[] = []): string[] {
     .split(',')
     .map((x) => x.trim())
     .filter(Boolean);
-  for (const id of ids) if (!FAMILY_IDS.includes(id)) throw new UsageError(`unknown family "${id}". Families: ${FAMILY_IDS.join(', ')}`);
+  const known = [...FAMILY_IDS, ...BY_NAME_FAMILY_IDS];
+  for (const id of ids) if (!known.includes(id)) throw new UsageError(`unknown family "${id}". Families: ${known.join(', ')}`);
   return [...prev, ...ids];
 }

@@ -2,7 +2,7 @@
  * The results model (`a2a-conformance/results@1`, docs/results.schema.json). Reports are rendered from this
  * alone. JSON Schema: docs/results.schema.json. Change it only by addition.
  */
-import type { Nemesis, NemesisApplied } from './scenario/nemesis.js';
+import type { Fault, Nemesis, NemesisApplied } from './scenario/nemesis.js';
 import type { AbsentCapability } from './protocol/capabilities.js';
 import type { PeerRuntime } from './scenario/runtime.js';
 import type { Scenario } from './scenario/scenario.js';
@@ -141,6 +141,8 @@ export interface PropertyCase {
   dialect?: 'a2a-v0.3';
   /** Told over this binding, its card's one interface of it (absent: JSON-RPC). */
   binding?: Exclude<Binding, 'JSONRPC'>;
+  /** The nemesis family: the case's schedule of faults (docs/nemesis.md). */
+  faults?: Fault[];
   durationMs: number;
   /** The harness lagged during the case (its measures), where it did. */
   lag?: LagRecord;

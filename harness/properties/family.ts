@@ -12,6 +12,7 @@ import type { RuleId } from '../core/oracle/rules.js';
 import { ruleById } from '../core/oracle/rules.js';
 import type { CardSignal, CardSigning } from '../core/scenario/card.js';
 import type { PeerRuntime } from '../core/scenario/runtime.js';
+import { faultText, type Nemesis, overlay } from '../core/scenario/nemesis.js';
 import type { Scenario } from '../core/scenario/scenario.js';
 import { BINDINGS, type Binding, type ClientProfile, type Dialect, type ProfileConstraints, type TaskIntent } from '../core/protocol/types.js';
 import { situationOf } from '../core/oracle/evidence.js';
@@ -35,6 +36,8 @@ export interface GeneratedCase {
   dialect?: 'a2a-v0.3';
   /** Told over this binding (its card's one interface at `{{grpcUrl}}` or `{{restUrl}}`), as `<id>.grpc` and `<id>.rest` scenarios are. Absent: JSON-RPC. */
   binding?: ToldBinding;
+  /** Faults laid on its peer where the story leaves room, as `run --nemesis` lays them (the nemesis family). */
+  nemesis?: Nemesis;
 }
 
 /** The bindings a case can be told over besides JSON-RPC. */
@@ -113,8 +116,24 @@ export function labelCase(c: GeneratedCase, profile: ClientProfile): RuleId {
 /** The family a case is labelled under: only its words would differ, and applies() reads none of them. */
 const LABEL_FAMILY = { id: 'label', title: 'label', rules: [], spec: '', arbitrary: undefined as never } satisfies Family;
 
-/** A generated case as a plain scenario, graded by `rule`. */
-export function caseScenario(family: Family, c: GeneratedCase, id: string, rule: RuleId): Scenario {
+/**
+ * A generated case as a plain scenario, graded by `rule`; its nemesis's faults laid on its peer where
+ * the story leaves room, its deadline grown by what they cost in the client's time (`multiplier`: the
+ * run's --deadline-multiplier, which the added time is not scaled by).
+ */
+export function caseScenario(family: Family, c: GeneratedCase, id: string, rule: RuleId, multiplier = 1): Scenario {
+  const told = toldScenario(family, c, id, rule);
+  if (!c.nemesis) return told;
+  // A case asks only for no FAIL: a stream fault on a STREAM rule's story binds that rule, which then grades it.
+  const { scenario, applied } = overlay(told, c.nemesis, multiplier, false);
+  const laid = applied.laid.length
+    ? `Faults laid: ${applied.laid.map(faultText).join('; ')}.`
+    : 'No fault of its schedule laid (the story scripts each itself).';
+  const left = applied.left.length ? ` Left: ${applied.left.map((l) => `${faultText(l.fault)} (${l.why})`).join('; ')}.` : '';
+  return { ...scenario, title: `${scenario.title}, under faults`, description: `${scenario.description} ${laid}${left}` };
+}
+
+function toldScenario(family: Family, c: GeneratedCase, id: string, rule: RuleId): Scenario {
   const told = c.dialect === 'a2a-v0.3' ? ' Told by an A2A v0.3 peer.' : '';
   const drift = c.drifts.length ? `; the runtime drifts from its card: ${c.drifts.join(', ')}` : '; the runtime honours its card';
   const scenario: Scenario = {

@@ -15,15 +15,34 @@ import { join } from 'node:path';
 import type { ScenarioResult } from '../../harness/core/results.js';
 import { MISTAKES, type MistakeInfo as NaiveMistake } from '../../clients/naive/index.js';
 import { FAMILIES } from '../../harness/properties/families/index.js';
+import { nemesisFamily } from '../../harness/properties/families/nemesis.js';
 import type { Family } from '../../harness/properties/family.js';
 import { runProperties } from '../../harness/runner/properties/run.js';
 import { severity } from '../../harness/core/verdict.js';
 import { GOLDEN_DIR } from './golden.js';
 
-/** Every naive mistake with the family that covers its rule (by the rules it names, or those it provokes). */
-export const COVERED = MISTAKES.flatMap((m) => {
+/** Every naive mistake with the family that covers its rule (by the rules it names, or those it provokes), and the key its counterexample is recorded under. */
+export const COVERED: ReadonlyArray<readonly [string, NaiveMistake, Family, string]> = MISTAKES.flatMap((m) => {
   const family = FAMILIES.find((f) => [...f.rules, ...(f.provokes ?? [])].includes(m.caughtBy as never));
-  return family ? [[m.name, m, family] as const] : [];
+  return family ? [[m.name, m, family, m.name] as const] : [];
+});
+
+/**
+ * The naive mistakes that mishandle a fault (issue 45), each of which the nemesis family must catch on
+ * clean stories by their faults alone: recorded under `nemesis/<name>` beside their own family's case.
+ */
+export const NEMESIS_MISTAKES = [
+  'retries-blindly',
+  'never-cancels',
+  'resends-on-stream-drop',
+  'cancels-on-transient-refusal',
+  'resends-after-stream-drop-by-send',
+];
+
+export const NEMESIS_COVERED: ReadonlyArray<readonly [string, NaiveMistake, Family, string]> = NEMESIS_MISTAKES.map((name) => {
+  const m = MISTAKES.find((x) => x.name === name);
+  if (!m) throw new Error(`no naive mistake ${name}`);
+  return [name, m, nemesisFamily, `nemesis/${name}`] as const;
 });
 
 export const COUNTEREXAMPLES_FILE = join(GOLDEN_DIR, 'counterexamples.json');

@@ -16,7 +16,17 @@ import { startHarness, type InProcessHarness } from './harness.js';
 import { GOLDEN_DIR, type Golden, goldenFile, pairsIn, scenarioDigest } from './golden.js';
 import { ROOT } from './cli.js';
 import { scenario } from './scenarios.js';
-import { COUNTEREXAMPLES_FILE, COVERED, type Counterexamples, problems, readCounterexamples, SWEEP, sweep, writeCounterexamples } from './counterexamples.js';
+import {
+  COUNTEREXAMPLES_FILE,
+  COVERED,
+  NEMESIS_COVERED,
+  type Counterexamples,
+  problems,
+  readCounterexamples,
+  SWEEP,
+  sweep,
+  writeCounterexamples,
+} from './counterexamples.js';
 
 const tests = await glob(['test/**/*.test.ts'], { cwd: ROOT, ignore: ['**/node_modules/**'] });
 const pairs = pairsIn(tests.map((f) => readFileSync(join(ROOT, f), 'utf8')));
@@ -51,10 +61,10 @@ const everyOne = process.argv.includes('--sweep');
 const before = readCounterexamples();
 const found: Counterexamples = {};
 const missed: string[] = [];
-for (const [name, m, family] of COVERED) {
-  const had = before[name];
+for (const [name, m, family, key] of [...COVERED, ...NEMESIS_COVERED]) {
+  const had = before[key];
   if (had && !everyOne && (await problems(m, family, had)).length === 0) {
-    found[name] = had;
+    found[key] = had;
     console.log(`naive:${name} ${family.id} ${had.path}: ${had.verdict}, kept`);
     continue;
   }
@@ -65,7 +75,7 @@ for (const [name, m, family] of COVERED) {
     missed.push(`naive:${name}: ${wrong.join('; ')}`);
     continue;
   }
-  found[name] = ce!;
+  found[key] = ce!;
   console.log(`naive:${name} ${family.id} ${ce!.path}: ${ce!.verdict}, swept`);
 }
 writeCounterexamples(found);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunResults } from '../../harness/core/results.js';
 import { runMain } from './main.js';
-import { COVERED, problems, readCounterexamples } from './counterexamples.js';
+import { COVERED, NEMESIS_COVERED, problems, readCounterexamples } from './counterexamples.js';
 
 /**
  * For each mistake the given families cover: the family alone catches it. Its counterexample is the one
@@ -18,11 +18,11 @@ import { COVERED, problems, readCounterexamples } from './counterexamples.js';
  * gives the recorded verdict, at least what the mistake must get (`problems`).
  */
 export function mutationCheck(familyIds: string[]): void {
-  const mine = COVERED.filter(([, , f]) => familyIds.includes(f.id));
+  const mine = [...COVERED, ...NEMESIS_COVERED].filter(([, , f]) => familyIds.includes(f.id));
   const recorded = readCounterexamples();
   describe(`each naive mistake ${familyIds.join(' and ')} cover${familyIds.length === 1 ? 's' : ''} is caught by the family alone (its recorded counterexample, replayed)`, () => {
-    it.each(mine)('naive:%s', async (name, m, family) => {
-      const found = await problems(m, family, recorded[name]);
+    it.each(mine)('naive:%s', async (name, m, family, key) => {
+      const found = await problems(m, family, recorded[key]);
       expect(found, `naive:${name}: if the family or the client changed, run npm run golden`).toEqual([]);
     });
   });

@@ -65,9 +65,12 @@ async function listAction(opts: ListOpts): Promise<void> {
 }
 
 async function listFamilies(json?: boolean): Promise<void> {
-  const { FAMILIES } = await load.families();
-  if (json) printJson(FAMILIES.map((f) => ({ id: f.id, title: f.title, rules: f.rules, spec: f.spec })));
-  else for (const f of FAMILIES) print(`${f.id.padEnd(14)} ${f.rules.join(',').padEnd(90)} ${f.title}\n`);
+  const { ALL_FAMILIES, BY_NAME_ONLY } = await load.families();
+  const byName = (f: (typeof ALL_FAMILIES)[number]) => BY_NAME_ONLY.includes(f);
+  if (json) printJson(ALL_FAMILIES.map((f) => ({ id: f.id, title: f.title, rules: f.rules, spec: f.spec, ...(byName(f) ? { byNameOnly: true } : {}) })));
+  else
+    for (const f of ALL_FAMILIES)
+      print(`${f.id.padEnd(14)} ${f.rules.join(',').padEnd(90)} ${f.title}${byName(f) ? ' (run only by name: --family ' + f.id + ')' : ''}\n`);
 }
 
 function listRules(json?: boolean): void {

@@ -113,8 +113,8 @@ async function propertyAction(
   const cases = (what.runs ?? 100) * (familyIds?.length || 5);
   await startEarly(opts, opts.clientCmd === undefined && what.path === undefined && cases >= 400);
   await checkClientChoice(opts);
-  const { FAMILIES } = await load.families();
-  const families = familyIds?.length ? FAMILIES.filter((f) => familyIds.includes(f.id)) : FAMILIES;
+  const { ALL_FAMILIES, FAMILIES } = await load.families();
+  const families = familyIds?.length ? ALL_FAMILIES.filter((f) => familyIds.includes(f.id)) : FAMILIES;
   const { checkWritableFile, claimOutput } = await load.output();
   if (opts.export !== undefined && !opts.export.endsWith('.scenario.json'))
     throw new UsageError(`--export must name a .scenario.json file (so --scenarios finds it), got "${opts.export}"`);

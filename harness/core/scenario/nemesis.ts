@@ -67,8 +67,8 @@ const STREAM_STORIES = ['hostileStream', 'sseFraming', 'streamsStayOpen', 'refus
   keyof PeerRuntime
 >;
 
-/** Why a fault is not laid on this scenario, or undefined where it is. */
-function leftWhy(s: Scenario, f: Fault): string | undefined {
+/** Why a fault is not laid on this scenario, or undefined where it is. `expectStands`: see overlay. */
+function leftWhy(s: Scenario, f: Fault, expectStands: boolean): string | undefined {
   const rt = s.peer.runtime;
   if (rt[FIELD[f.kind]] !== undefined) return `the scenario scripts runtime.${FIELD[f.kind]} itself: its own story and grading stand`;
   if (f.kind === 'stream-ends' && !rt.streaming) return 'the peer serves no stream to end';
@@ -76,7 +76,7 @@ function leftWhy(s: Scenario, f: Fault): string | undefined {
   if ((f.kind === 'stream-ends' || f.kind === 'drop') && story)
     return `the scenario's story is the course of its streams (runtime.${story}): a stream ended or cut would take away what its rule grades`;
   // A stream rule's scenarios, the variants where it does not bind included: a stream ended or cut there would make it bind.
-  if ((f.kind === 'stream-ends' || f.kind === 'drop') && s.rule.startsWith('STREAM-'))
+  if (expectStands && (f.kind === 'stream-ends' || f.kind === 'drop') && s.rule.startsWith('STREAM-'))
     return `the scenario is ${s.rule}'s, whose story is the course of its streams: a stream ended or cut would change what it grades`;
   // What its rule grades is what the answers hold (a state or a field it must tolerate): a cut answer would hold none of it.
   if (f.kind === 'drop' && s.rule === 'TOLERANT-DECODING')
@@ -117,13 +117,17 @@ function lay(rt: PeerRuntime, f: Fault): PeerRuntime {
  * The scenario with the schedule's faults laid on its peer where its story leaves room, its deadline grown by what they
  * cost. The cost is real time, which `--deadline-multiplier` (`multiplier`, applied to the scenario's deadline after
  * this) must not scale: it is added in the scenario's units so that the client gets all of it.
+ *
+ * `expectStands` (`run --nemesis`): the scenario's `expect` must still be what the client gets, so a stream fault is
+ * also left where it would make the scenario's own STREAM rule bind on a variant written where it does not (its
+ * expect INFORMATIONAL). The nemesis family asks only that no case fails, and lays it there (false).
  */
-export function overlay(s: Scenario, n: Nemesis, multiplier = 1): { scenario: Scenario; applied: NemesisApplied } {
+export function overlay(s: Scenario, n: Nemesis, multiplier = 1, expectStands = true): { scenario: Scenario; applied: NemesisApplied } {
   const laid: Fault[] = [];
   const left: NemesisApplied['left'] = [];
   let runtime = s.peer.runtime;
   for (const f of n.faults) {
-    const why = leftWhy(s, f);
+    const why = leftWhy(s, f, expectStands);
     if (why) {
       left.push({ fault: f, why });
       continue;

@@ -17,6 +17,7 @@ import { BINDINGS, type Binding, DEFAULT_PROFILE, type Dialect, type Hello } fro
 import { profileFor, unmetConstraint } from '../../core/scenario/profile.js';
 import type { Scenario } from '../../core/scenario/scenario.js';
 import type { VerdictKind } from '../../core/verdict.js';
+import { overlay } from '../../core/scenario/nemesis.js';
 import { caseId, caseScenario, familyArbitrary, labelCase, type Family, type GeneratedCase } from '../../properties/family.js';
 import type { RuleId } from '../../core/oracle/rules.js';
 import { laneClients, laneKind, type ClientChoice } from '../engine/client-factory.js';
@@ -204,12 +205,12 @@ interface FamilyRun {
 }
 
 /** A case as the scenario the client runs: labelled for this client's profile; undefined where a fixed profile cannot run it. */
-export function toScenario(family: Family, c: GeneratedCase, id: string, hello: Hello): Scenario | undefined {
+export function toScenario(family: Family, c: GeneratedCase, id: string, hello: Hello, multiplier = 1): Scenario | undefined {
   if (hello.profile && unmetConstraint(hello.profile, c.profileConstraints)) return undefined;
   // A signed case stays v1.0, which a v0.3-only client does not speak: not run, as `run` lists such scenarios.
   if (!dialectsOf(hello).includes(c.dialect ?? 'a2a-v1')) return undefined;
   const profile = hello.profile ?? profileFor(DEFAULT_PROFILE, c.profileConstraints, hello.extensions ?? []);
-  const s = caseScenario(family, c, id, labelCase(c, profile));
+  const s = caseScenario(family, c, id, labelCase(c, profile), multiplier);
   // A case that stayed JSON-RPC (it cannot be told over the run's bindings), for a client that does not declare JSON-RPC,
   // or one whose premise needs a capability the client declares absent: not run, as `run` does not run such a scenario.
   return bindingProblem(hello.profile?.bindings ?? hello.bindings, s) || capabilityProblem(hello, s) ? undefined : s;
@@ -238,6 +239,7 @@ const compact = (path: string, c: GeneratedCase, r: ScenarioResult): PropertyCas
   ...(c.drifts.length ? { drifts: c.drifts } : {}),
   ...(c.dialect ? { dialect: c.dialect } : {}),
   ...(c.binding ? { binding: c.binding } : {}),
+  ...(c.nemesis ? { faults: c.nemesis.faults } : {}),
   durationMs: r.durationMs,
   ...(r.lag?.lagged ? { lag: r.lag } : {}),
   ...(r.attempts?.length ? { attempts: r.attempts } : {}),
@@ -294,7 +296,7 @@ async function sweepFamily(family: Family, o: PropertyRunOptions, hello: Hello, 
     while (next < mine.length && mine[next]! < firstFailure && !o.signal?.aborted) {
       const i = mine[next++]!;
       const c = cases.at(i);
-      const s = toScenario(family, c, caseId(family.id, o.seed, String(i)), hello);
+      const s = toScenario(family, c, caseId(family.id, o.seed, String(i)), hello, o.deadlineMultiplier);
       if (!s) continue;
       const ran = await pool.run(s);
       const r = await confirmInOrder(i, ran, s);
@@ -320,7 +322,7 @@ async function sweepFamily(family: Family, o: PropertyRunOptions, hello: Hello, 
   const details = await fc.check(
     fc.asyncProperty(familyArbitrary(family, telling.dialects, telling.bindings), async (c) => {
       if (o.signal?.aborted) return true;
-      const s = toScenario(family, c, caseId(family.id, o.seed, 'shrinking'), hello);
+      const s = toScenario(family, c, caseId(family.id, o.seed, 'shrinking'), hello, o.deadlineMultiplier);
       if (!s) return true;
       const r = await runCase(pool, s, strict, o.deadlineMultiplier ?? 1);
       if (!failsProperty(r.verdict, strict)) return true;
@@ -361,7 +363,7 @@ async function replayFamily(family: Family, o: PropertyRunOptions, hello: Hello,
   const started = Date.now();
   const path = o.path!;
   const c = caseAt(family, o.seed, path, telling.dialects, telling.bindings);
-  const s = toScenario(family, c, caseId(family.id, o.seed, path), hello);
+  const s = toScenario(family, c, caseId(family.id, o.seed, path), hello, o.deadlineMultiplier);
   if (!s) return { family: { ...tally(family, o, telling, [], started), runs: 1 } };
   const r = await runCase(pool, s, strict, o.deadlineMultiplier ?? 1);
   const summary = { ...tally(family, o, telling, [compact(path, c, r)], started), runs: 1 };
@@ -384,9 +386,14 @@ function finish(
   reproduced = true,
 ): ScenarioResult {
   const id = caseId(family.id, o.seed, path);
+  // The nemesis family's counterexample keeps what its schedule laid and left, as a `run --nemesis` result does.
+  const applied = c.nemesis
+    ? overlay(caseScenario(family, { ...c, nemesis: undefined }, id, r.rule as RuleId), c.nemesis, o.deadlineMultiplier ?? 1, false).applied
+    : undefined;
   return {
     ...r,
     id,
+    ...(applied ? { nemesis: applied } : {}),
     property: {
       family: family.id,
       seed: o.seed,

@@ -1,0 +1,67 @@
+/**
+ * The nemesis family (issue 45): faults over any story. A case is a case of one of the other
+ * families (its card, runtime, profile and intent, told in either dialect as they are) with a
+ * schedule of faults laid on its peer as `run --nemesis` lays them (harness/core/scenario/nemesis.ts):
+ * calls refused for now with Retry-After, slow answers, answers cut mid-body, streams ended before
+ * their task. The story's own rule grades it as it would without the faults, and beside it every
+ * rule that reads the whole history: no second task for one intent, no task left running, no blind
+ * retry, a report the ledger bears out, a decision within the deadline the faults grew. Shrinking
+ * takes faults away, then makes each gentler (no wait, one call, any method), so a counterexample
+ * names the fewest faults that break the client.
+ *
+ * Not among the families a plain `properties` runs: it is asked for by name (`--family nemesis`).
+ */
+import fc from 'fast-check';
+import type { Fault } from '../../core/scenario/nemesis.js';
+import type { Operation } from '../../core/scenario/runtime.js';
+import type { Family, GeneratedCase } from '../family.js';
+import { deliveryFamily } from './delivery.js';
+import { handshakeFamily } from './handshake.js';
+import { negotiationFamily } from './negotiation.js';
+import { transportFamily } from './transport.js';
+import { trustFamily } from './trust.js';
+import { wireFamily } from './wire.js';
+
+/** The operations a fault may name: those a task's course uses (the push configs' own are the delivery family's). */
+const METHODS: Operation[] = ['SendMessage', 'SendStreamingMessage', 'GetTask', 'ListTasks', 'CancelTask', 'SubscribeToTask', 'GetExtendedAgentCard'];
+
+/** Any method (what shrinking ends at), or one. */
+const method = fc.option(fc.constantFrom(...METHODS), { nil: undefined, freq: 2 });
+const on = (m: Operation | undefined) => (m ? { method: m } : {});
+
+/** Each kind's gentlest value is the one fast-check shrinks to: no wait, one call, a short delay, the first event. */
+const fault: fc.Arbitrary<Fault> = fc.oneof(
+  fc
+    .record({ status: fc.constantFrom<503 | 429>(503, 429), retryAfterSeconds: fc.integer({ min: 0, max: 2 }), calls: fc.integer({ min: 1, max: 2 }), method })
+    .map(({ method: m, ...f }): Fault => ({ kind: 'unavailable', ...f, ...on(m) })),
+  fc.record({ ms: fc.integer({ min: 20, max: 300 }), method }).map(({ method: m, ms }): Fault => ({ kind: 'slow', ms, ...on(m) })),
+  fc
+    .record({ afterBytes: fc.constantFrom(0, 16, 64), calls: fc.integer({ min: 1, max: 2 }), method })
+    .map(({ method: m, ...f }): Fault => ({ kind: 'drop', ...f, ...on(m) })),
+  fc.integer({ min: 1, max: 3 }).map((afterEvents): Fault => ({ kind: 'stream-ends', afterEvents })),
+);
+
+/** A schedule: one to four faults, one of each kind at most (as `run --nemesis` takes them). */
+export const schedule: fc.Arbitrary<Fault[]> = fc.uniqueArray(fault, { minLength: 1, maxLength: 4, selector: (f) => f.kind });
+
+/** The stories faults are laid over: every other family's. */
+const STORIES = [negotiationFamily, handshakeFamily, trustFamily, transportFamily, deliveryFamily, wireFamily];
+
+/** A family of one story (transport's certificates) would be a sixth of the cases, and mints a task in few: a third of another's weight. */
+const stories = fc.oneof(...STORIES.map((f) => ({ arbitrary: f.arbitrary, weight: f === transportFamily ? 1 : 3 })));
+
+/**
+ * The stories' controls: a case whose runtime honours its card, no drift. A drift is a fault of its own
+ * that its family already grades; on a clean story, what fails is the client's handling of the faults.
+ */
+const clean = stories.filter((c) => c.drifts.length === 0);
+
+const faulted: fc.Arbitrary<GeneratedCase> = fc.tuple(clean, schedule).map(([c, faults]): GeneratedCase => ({ ...c, nemesis: { faults } }));
+
+export const nemesisFamily: Family = {
+  id: 'nemesis',
+  title: 'Nemesis: faults over any story',
+  rules: ['WIRE-NO-BLIND-RETRY', 'WIRE-NO-DESTROYED-WORK', 'WIRE-NO-ORPHANS', 'WIRE-HONEST-REPORT', 'WIRE-DEADLINE', 'STREAM-RECOVERY'],
+  spec: 'A2A v1.0.1 §3.3.1 (idempotency), §3.3.2 (temporary failures, Retry-After), §3.1.2 and §3.1.6 (a stream that ends, a task followed)',
+  arbitrary: faulted,
+};

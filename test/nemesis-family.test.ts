@@ -1,0 +1,59 @@
+/**
+ * The nemesis property family (issue 45): faults generated over the other families' clean stories.
+ * The reference client passes 1,000 generated schedules; each naive mistake that mishandles a fault
+ * is caught by the family alone, from its recorded counterexample replayed (test/helpers/
+ * counterexamples.ts); one is found, shrunk, printed with its replay command and exported through
+ * the CLI, and the exported scenario fails the same way as a plain scenario.
+ */
+import { describe, expect, it } from 'vitest';
+import { BY_NAME_FAMILY_IDS, FAMILY_IDS } from '../harness/core/family-ids.js';
+import { ALL_FAMILIES, BY_NAME_ONLY, FAMILIES } from '../harness/properties/families/index.js';
+import { nemesisFamily } from '../harness/properties/families/nemesis.js';
+import { caseScenario } from '../harness/properties/family.js';
+import { generateCases } from '../harness/runner/properties/cases.js';
+import { runProperties } from '../harness/runner/properties/run.js';
+import { exportCheck, mutationCheck } from './helpers/property-mutants.js';
+
+describe('the nemesis family', () => {
+  it('is run only by name: not among a plain run’s families, nor the tiers’', () => {
+    expect(BY_NAME_ONLY.map((f) => f.id)).toEqual([...BY_NAME_FAMILY_IDS]);
+    expect(FAMILIES.map((f) => f.id)).toEqual([...FAMILY_IDS]);
+    expect(ALL_FAMILIES.map((f) => f.id)).toEqual([...FAMILY_IDS, 'nemesis']);
+  });
+
+  it('lays its faults on clean stories of every other family, in both dialects, and grows the deadline by what they cost', () => {
+    const cases = generateCases(nemesisFamily, 1, 200, ['a2a-v1', 'a2a-v0.3']);
+    expect(cases.every((c) => c.drifts.length === 0 && (c.nemesis?.faults.length ?? 0) >= 1)).toBe(true);
+    const stories = new Set(cases.map((c) => c.story));
+    expect(stories.size).toBeGreaterThanOrEqual(12);
+    expect(cases.some((c) => c.dialect === 'a2a-v0.3')).toBe(true);
+    const kinds = new Set(cases.flatMap((c) => c.nemesis!.faults.map((f) => f.kind)));
+    expect([...kinds].sort()).toEqual(['drop', 'slow', 'stream-ends', 'unavailable']);
+    // Laid: the scenario's runtime carries them, its deadline grew, and its description names them.
+    const laid = cases.map((c) => ({
+      c,
+      s: caseScenario(nemesisFamily, c, 'x', c.rules[0]!),
+      plain: caseScenario(nemesisFamily, { ...c, nemesis: undefined }, 'x', c.rules[0]!),
+    }));
+    const grew = laid.filter(({ s, plain }) => s.deadlineMs > plain.deadlineMs);
+    expect(grew.length).toBeGreaterThan(150);
+    for (const { s } of grew) expect(s.description).toMatch(/Faults laid: /);
+    expect(grew.some(({ s }) => s.peer.runtime.drop && s.peer.runtime.unavailable)).toBe(true);
+  });
+
+  // About 40 s on a quiet machine: most of it waits the refusals ask for, so many lanes.
+  it('the reference client passes 1,000 generated schedules (no FAIL, no TIMEOUT)', { timeout: 600_000 }, async () => {
+    const run = await runProperties({ client: 'reference', families: [nemesisFamily], seed: 1, runs: 1000, lanes: 24 });
+    const f = run.properties![0]!;
+    const first = run.results[0];
+    expect(f.failed, first ? `${first.id}: ${first.verdict} ${first.checks.find((c) => c.verdict === first.verdict)?.reason}` : '').toBe(false);
+    expect(f.cases.length).toBe(1000);
+    expect(f.cases.filter((c) => c.faults?.length).length).toBe(1000);
+    expect(run.exitCode).toBe(0);
+  });
+});
+
+mutationCheck(['nemesis']);
+
+// Blind retries found by the family, shrunk, printed with the replay command, exported and run as a plain scenario.
+exportCheck('naive:retries-blindly', 'nemesis', 1);
