@@ -6,9 +6,10 @@
  * results.json keeps (the faults laid included).
  */
 import { describe, expect, it } from 'vitest';
-import { parseNemesis } from '../harness/core/scenario/nemesis.js';
+import { faultText, parseNemesis } from '../harness/core/scenario/nemesis.js';
 import { runConformance } from '../harness/runner/engine/run.js';
 import { regradeRun } from '../harness/runner/judge/regrade.js';
+import { renderHtmlReport } from '../reports/html/report.js';
 import { ALL_SCENARIOS, BUILTIN_FILES } from './helpers/scenarios.js';
 
 describe('run --nemesis', () => {
@@ -41,5 +42,10 @@ describe('run --nemesis', () => {
     expect(r.exitCode).toBe(0);
     const again = regradeRun(r, new Map(ALL_SCENARIOS.map((s) => [s.id, s])));
     expect(again.differences).toEqual([]);
+    // The report says the run was under a nemesis, and each scenario what was laid on its peer.
+    const html = renderHtmlReport(r);
+    expect(html).toContain('data-testid="nemesis"');
+    expect(html).toContain(faultText(nemesis.faults[2]!));
+    expect(html.split('data-testid="nemesis-faults"').length - 1).toBe(r.results.length);
   });
 });

@@ -1,4 +1,5 @@
 import { absentReasonPrefix } from '../../harness/core/protocol/capabilities.js';
+import { faultText } from '../../harness/core/scenario/nemesis.js';
 import { controlSentence, incompleteSentence, type RunResults } from '../../harness/core/results.js';
 import { TASK_CLASSES } from '../../harness/core/protocol/types.js';
 import { severity, VERDICT_KINDS } from '../../harness/core/verdict.js';
@@ -40,6 +41,13 @@ export function Summary({ r }: { r: RunResults }) {
           ))}
           : the {r.notRun.filter((n) => r.client.notImplemented!.some((d) => n.reason.startsWith(absentReasonPrefix(d.capability)))).length} scenario(s) that
           need it are listed as not run, never credited, and the verdicts here are for the declared capabilities.
+        </p>
+      ) : null}
+      {r.nemesis ? (
+        <p class="coverage" data-testid="nemesis">
+          Under a nemesis (<code>--nemesis</code>, docs/nemesis.md): {r.nemesis.faults.map(faultText).join('; ')}. Laid on{' '}
+          {r.results.filter((x) => x.nemesis?.laid.length).length} of {r.results.length} scenario(s) where the story leaves room for them; each scenario's
+          deadline grew by what its faults can cost, and each says what was laid and left.
         </p>
       ) : null}
       {r.control?.length ? (

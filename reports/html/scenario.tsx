@@ -2,6 +2,7 @@ import { render } from 'preact-render-to-string';
 import type { ScenarioResult } from '../../harness/core/results.js';
 import { VERDICT_KINDS, type VerdictKind } from '../../harness/core/verdict.js';
 import { SequenceDiagram } from './diagram.js';
+import { faultText } from '../../harness/core/scenario/nemesis.js';
 import { anchor, Badge, JsonView, msText } from './parts.js';
 import { Authority, ClaimsVsWire, SignatureView, MediaTypeViewSection, CardBytes, LagView } from './evidence.js';
 
@@ -82,6 +83,7 @@ export function ScenarioPanel({ s, unexpected }: { s: ScenarioResult; unexpected
             </table>
           </div>
         </div>
+        <NemesisView s={s} />
         <LagView s={s} />
         <h4>Wire: sequence diagram</h4>
         <SequenceDiagram events={s.transcript} id={`${anchor(s.id)}-seq`} />
@@ -215,3 +217,25 @@ export function UnrenderedPanel({ s, unexpected, why }: { s: ScenarioResult; une
  * The harness's own delay during the run, and the attempts before the reported one: a failure met
  * while the harness lagged ran again on a drained lane, and both are shown (docs/rules.md, principle 7).
  */
+
+/** The faults a nemesis laid on this scenario's peer (a `--nemesis` run, or a nemesis family's case), and those it left, with why. */
+function NemesisView({ s }: { s: ScenarioResult }) {
+  const n = s.nemesis;
+  if (!n) return null;
+  return (
+    <div class="nemesis" data-testid="nemesis-faults">
+      <h4>Faults laid on the peer (docs/nemesis.md)</h4>
+      {n.laid.length ? (
+        <ul>
+          {n.laid.map((f) => (
+            <li>{faultText(f)}</li>
+          ))}
+        </ul>
+      ) : (
+        <p>None: the story scripts each fault of the schedule itself.</p>
+      )}
+      {n.left.length ? <p class="muted">Left: {n.left.map((l) => `${faultText(l.fault)} (${l.why})`).join('; ')}.</p> : null}
+      <p class="muted">The deadline grew by {n.deadlineAddedMs} ms for them: the most they can cost a client that handles them well.</p>
+    </div>
+  );
+}
