@@ -8,7 +8,11 @@
 import type { PeerDescription } from '../harness/core/scenario/scenario.js';
 import { BAD_CERT_LISTENERS } from '../harness/core/scenario/runtime.js';
 import type { PeerInstance, PeerParts, PeerRunContext } from './runtime/context.js';
+import { composeLive } from './live.js';
 import { composePeer } from './peer.js';
+
+/** The factory of a live agent behind the recording proxy (`proxy`, peers/live.ts): not among those a scenario file may name. */
+export const LIVE_FACTORY = 'live';
 import { signingParts } from './runtime/signing.js';
 import { dialectOf } from './wires/index.js';
 
@@ -149,6 +153,8 @@ export function peerSummary(name: string): string | undefined {
 
 /** What is wrong with a peer description, as `field: what` (checked when a scenario file loads), or undefined. */
 export function peerProblem(desc: PeerDescription): string | undefined {
+  if (desc.factory === LIVE_FACTORY || desc.live)
+    return desc.factory === LIVE_FACTORY && desc.live ? undefined : "peer: a live peer is the proxy's own (`proxy --upstream`)";
   if (!Object.hasOwn(PEERS, desc.factory)) return `peer.factory: unknown peer factory "${desc.factory}" (known: ${PEER_NAMES.join(', ')})`;
   const problem = PEERS[desc.factory]!.check(desc) ?? dialectProblem(desc);
   return problem ? `peer (factory "${desc.factory}"): ${problem}` : undefined;
@@ -158,6 +164,7 @@ export function peerProblem(desc: PeerDescription): string | undefined {
 export const createPeer = (desc: PeerDescription, ctx: PeerRunContext, parts: PeerParts = {}): PeerInstance => {
   const problem = peerProblem(desc);
   if (problem) throw new Error(`[harness] ${problem}`);
+  if (desc.live) return composeLive(desc.live, ctx);
   return composePeer(desc, ctx, desc.signing ? composeParts(parts, signingParts(desc.signing, ctx, desc.runtime.cardListener)) : parts);
 };
 

@@ -19,7 +19,11 @@ type Schema = { [k: string]: unknown; $ref?: string; properties?: Record<string,
  */
 const TYPE_ONLY: Record<string, string> = {
   binding: "the binding a scenario is told over, set where a run tells it over one (harness/core/card-binding.ts); 'never in a scenario file'",
+  'peer.live': "a live agent behind the recording proxy, set by `proxy` alone (harness/runner/engine/live.ts; docs/live.md): 'never in a scenario file'",
 };
+
+/** A field of the types only: an exception, or a field under one. */
+const typeOnly = (p: string) => p in TYPE_ONLY || Object.keys(TYPE_ONLY).some((k) => p.startsWith(`${k}.`));
 
 /** Every field path a schema allows from `start` (`peer.runtime.workMs`; `.*` for a map's values), through refs, unions and arrays. */
 function fieldPaths(root: Schema, start: Schema): Set<string> {
@@ -57,7 +61,7 @@ function fromTypes(file: string, type: string): Schema {
 /** The fields one side has and the other lacks. */
 function differences(types: Set<string>, schema: Set<string>): { typesOnly: string[]; schemaOnly: string[] } {
   return {
-    typesOnly: [...types].filter((p) => !schema.has(p) && !(p in TYPE_ONLY)).sort(),
+    typesOnly: [...types].filter((p) => !schema.has(p) && !typeOnly(p)).sort(),
     schemaOnly: [...schema].filter((p) => !types.has(p)).sort(),
   };
 }

@@ -40,3 +40,17 @@ export function pause(ms: number, signal: AbortSignal): Promise<void> {
     signal.addEventListener('abort', done, { once: true });
   });
 }
+
+/** The operations that only read: sending one again changes nothing on the agent (A2A §3.3.1, "Get operations are naturally idempotent"). */
+const IDEMPOTENT_READS = new Set(['GetTask', 'ListTasks', 'GetExtendedAgentCard', 'GetTaskPushNotificationConfig', 'ListTaskPushNotificationConfigs']);
+
+/** A read whose answer was cut on the way, read again a few times, a little later each time (an idempotent Get); any other outcome as it is. */
+export async function readAgain(method: string, first: RpcOutcome, again: () => Promise<RpcOutcome>, signal: AbortSignal): Promise<RpcOutcome> {
+  let out = first;
+  for (let tries = 1; tries <= 5 && !out.ok && out.kind === 'cut' && IDEMPOTENT_READS.has(method) && !signal.aborted; tries++) {
+    await pause(100 * tries, signal);
+    if (signal.aborted) break;
+    out = await again();
+  }
+  return out;
+}

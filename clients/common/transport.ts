@@ -15,7 +15,7 @@ import { challengeSchemes, type TokenSource } from './auth.js';
 import { fromGrpc, GrpcChannel } from './binding-grpc.js';
 import { restError, restRequest } from './binding-rest.js';
 import { decodeResult, decodeStreamResult, encodeCall } from './dialect-v03.js';
-import { networkCode, pause, retryAfterMs, type RpcOutcome } from './outcome.js';
+import { networkCode, pause, readAgain, retryAfterMs, type RpcOutcome } from './outcome.js';
 
 import { notAStream, sseEvents, type SseMistakes } from './sse.js';
 import { strictDecode, strictly } from './strict-decode.js';
@@ -52,8 +52,6 @@ export interface TransportOptions {
  */
 const contexts = new Map<string, SecureContext>();
 
-/** The operations that only read: sending one again changes nothing on the agent (A2A §3.3.1, "Get operations are naturally idempotent"). */
-const IDEMPOTENT_READS = new Set(['GetTask', 'ListTasks', 'GetExtendedAgentCard', 'GetTaskPushNotificationConfig', 'ListTaskPushNotificationConfigs']);
 function secureContextOf(ca: string, cert: string, key: string): SecureContext {
   const k = `${ca}\0${cert}\0${key}`;
   let ctx = contexts.get(k);
@@ -241,13 +239,7 @@ export class A2ATransport {
   async rpc(url: string, method: string, params: unknown, o: { id?: number; headers?: Record<string, string> } = {}): Promise<RpcOutcome> {
     const id = o.id ?? (this.binding === 'JSONRPC' ? this.nextId++ : undefined);
     const once = () => this.rpcOnce(url, method, params, { ...o, ...(id !== undefined ? { id } : {}) });
-    let out = await this.honourWait(await once(), once);
-    // A read whose answer was cut on the way is read again, a few times, a little later each time: a Get is naturally idempotent (A2A §3.3.1).
-    for (let tries = 1; tries <= 5 && !out.ok && out.kind === 'cut' && IDEMPOTENT_READS.has(method) && !this.opts.signal.aborted; tries++) {
-      await pause(100 * tries, this.opts.signal);
-      if (this.opts.signal.aborted) break;
-      out = await this.honourWait(await once(), once);
-    }
+    const out = await readAgain(method, await this.honourWait(await once(), once), async () => this.honourWait(await once(), once), this.opts.signal);
     return this.opts.strictDecode && this.dialect === 'a2a-v1' ? strictly(method, out) : out;
   }
 

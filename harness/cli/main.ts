@@ -23,6 +23,7 @@ import * as doctor from './commands/doctor.js';
 import * as list from './commands/list.js';
 import * as matrix from './commands/matrix.js';
 import * as properties from './commands/properties.js';
+import * as proxy from './commands/proxy.js';
 import * as report from './commands/report.js';
 import * as run from './commands/run.js';
 import * as serve from './commands/serve.js';
@@ -36,7 +37,7 @@ import { print, printErr, shownPath, watchStream } from './io.js';
  * They and the modules above are light: `--version`, `--help` and argument errors answer from them
  * alone (a fraction of a second); the rest of the harness loads when a command acts (context.ts).
  */
-const COMMANDS = [run, properties, matrix, checkScenarios, report, verifyBundle, doctor, serve, list];
+const COMMANDS = [run, properties, matrix, checkScenarios, report, verifyBundle, doctor, serve, proxy, list];
 
 export function buildProgram(): Command {
   const program = new Command('a2a-conformance')

@@ -242,6 +242,8 @@ export interface RunResults {
   };
   /** The faults laid over the scenarios' peers (`run --nemesis`): the schedule as given. */
   nemesis?: Nemesis;
+  /** A run against a live agent through the recording proxy (`proxy`, docs/live.md): which agent, when, and what was graded. */
+  live?: LiveRecord;
   /** Salt of the opaque scenario ids in this run. */
   seed: string;
   shard: string | null;
@@ -288,4 +290,19 @@ export interface RunEnvironment {
   release: string;
   arch: string;
   cpus: number;
+}
+
+/** What a live run says of its agent: it was not scripted, and only what its wire shows was graded. */
+export interface LiveRecord {
+  /** Where the agent's card was read. */
+  cardUrl: string;
+  /** The agent's name, as its card gives it. */
+  name: string;
+  /** When the card was read (ISO 8601). */
+  readAt: string;
+  scripted: false;
+  /** The rules graded; the others are reported not measured. */
+  measured: string[];
+  /** What the proxy did to the agent's traffic, where asked. */
+  cuts: string[];
 }

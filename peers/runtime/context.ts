@@ -50,6 +50,8 @@ export interface PeerInstance {
   jwks?: Array<{ url: string; keys: Array<Record<string, unknown>> }>;
   /** Credentials the runner hands the client for this run (a peer with a token endpoint). */
   credentials?: ClientCredentials[];
+  /** Work to finish after the client's run and before the ledger is read (a live peer's last read of its tasks). */
+  settle?(): Promise<void>;
 }
 
 /**

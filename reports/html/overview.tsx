@@ -43,6 +43,13 @@ export function Summary({ r }: { r: RunResults }) {
           need it are listed as not run, never credited, and the verdicts here are for the declared capabilities.
         </p>
       ) : null}
+      {r.live ? (
+        <p class="coverage" data-testid="live">
+          <strong>A live agent, not scripted:</strong> {r.live.name}, its card read from <code>{r.live.cardUrl}</code> at {r.live.readAt}, the client driven
+          through the harness's recording proxy ({r.live.cuts.length ? r.live.cuts.join('; ') : 'nothing cut'}). Graded: what its wire shows (
+          {r.live.measured.join(', ')}); any other rule is reported as not measured (docs/live.md).
+        </p>
+      ) : null}
       {r.nemesis ? (
         <p class="coverage" data-testid="nemesis">
           Under a nemesis (<code>--nemesis</code>, docs/nemesis.md): {r.nemesis.faults.map(faultText).join('; ')}. Laid on{' '}

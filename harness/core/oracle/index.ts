@@ -7,6 +7,7 @@
  * outrank the wire: `unsupported` replaces only the verdict of the scenario's own rule (and its
  * stand-in), never harm, and every other check still runs.
  */
+import { LIVE_ALSO, liveCheck } from './live.js';
 import { claimEvidence, scenarioVerdict, toCheck, verdict, wireEvidence, type Check, type Verdict, type VerdictKind } from '../verdict.js';
 import type { TaskRecord } from '../transcript.js';
 import { decisionSeq, jwksFetches, probeTasks, situationOf, type GradeInput, type Situation } from './evidence.js';
@@ -70,6 +71,9 @@ export function grade(x: GradeInput): Grade {
     }
   }
   for (const rule of RULES) if (rule.scope === 'always' && !graded.has(rule.id)) run(rule, false);
+  // A live agent behind the proxy: a few rules more that its wire shows; afterwards only the measured ones grade.
+  const live = !!x.scenario.peer.live;
+  if (live) for (const id of LIVE_ALSO) if (!graded.has(id) && ruleById(id)) run(ruleById(id)!, false);
   // The scenario author's own assertions, each a check of its own.
   checks.push(...gradeAssertions(x, declined));
   const contested = contestedRejection(x);
@@ -77,7 +81,8 @@ export function grade(x: GradeInput): Grade {
     for (const [i, c] of checks.entries())
       if (c.verdict === 'FAIL' && c.basis === 'over-rejection') checks[i] = { ...c, verdict: 'NON_STRICT', reason: `${c.reason}; ${contested}` };
 
-  return harnessFailure(x, checks) ?? { verdict: scenarioVerdict(checks, decidedBy), checks };
+  const shown = live ? checks.map(liveCheck) : checks;
+  return harnessFailure(x, shown) ?? { verdict: scenarioVerdict(shown, decidedBy), checks: shown };
 }
 
 /** A fault of the harness grades nothing of the client's: the checks stay visible, not graded (undefined where the harness did not fail). */

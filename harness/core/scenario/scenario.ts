@@ -29,6 +29,20 @@ export interface PeerDescription {
   signals: CardSignal[];
   /** The card is signed after its placeholders are filled (docs/duties.md §7; A2A v1.0.1 §8.4). */
   signing?: CardSigning;
+  /** A live agent behind a recording proxy (`proxy`, docs/live.md): no scenario file can name one. */
+  live?: LiveUpstream;
+}
+
+/** The real agent a live peer fronts (`proxy --upstream`), and what the proxy does to its traffic. */
+export interface LiveUpstream {
+  /** Where its card was read. */
+  cardUrl: string;
+  /** The card as the agent served it (its interfaces at the agent's own URLs). */
+  card: Record<string, unknown>;
+  /** Every event stream ended after its first event, the task left to go on (`--cut-streams`). */
+  cutStreams?: boolean;
+  /** The first call of this operation answered 503 with Retry-After: 1, not forwarded (`--refuse-first`). */
+  refuseFirst?: string;
 }
 
 export interface Scenario {

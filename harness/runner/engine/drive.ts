@@ -115,6 +115,8 @@ export async function drive(s: Scenario, env: RunEnv, base: Prepared['base']): P
       env.dispatcher.settled(d.transcript, env.dispatcher.longestMs),
       // Where the peer leaves its streams open after their terminal event (STREAM-CLOSE): the client's close.
       s.peer.runtime.streamsStayOpen ? streamsClosed(d.transcript, STREAM_CLOSE_MS) : undefined,
+      // A live agent's tasks the client left unfinished: read once more from the agent (peers/live.ts).
+      peer.settle?.(),
     ]);
   } catch (err) {
     d.transcript.record({ kind: 'harness', level: 'error', message: (err as Error).stack ?? String(err) });
