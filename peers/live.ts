@@ -53,7 +53,8 @@ export function composeLive(live: LiveUpstream, ctx: PeerRunContext): PeerInstan
   const card = { ...rest, supportedInterfaces: interfaces };
   const cardUrl = `${base}${dialectOf('a2a-v1').cardPaths[0]}`;
   const agent = new Agent({ connect: { timeout: 10_000 }, headersTimeout: 0, bodyTimeout: 0 });
-  ctx.onEnd(() => void agent.close().catch(() => {}));
+  // A call still waiting on the agent when the run ends is cut, not waited for.
+  ctx.onEnd(() => void agent.destroy().catch(() => {}));
   const book = new Book(ctx);
   let refused = false;
 
@@ -101,9 +102,18 @@ export function composeLive(live: LiveUpstream, ctx: PeerRunContext): PeerInstan
           status: res.status,
           headers: out,
         });
-      const text = await res.text();
+      const bytesIn = await capped(res.body as ReadableStream<Uint8Array> | null).catch((err: Error) => err);
+      if (bytesIn instanceof Error) {
+        ev.note = `live proxy: the agent's answer broke off (${bytesIn.message})`;
+        return new HttpResponse('Bad Gateway: the agent’s answer broke off', { status: 502, headers: { 'content-type': 'text/plain' } });
+      }
+      if (bytesIn === undefined) {
+        ev.note = `live proxy: the agent's answer ran past ${MAX_ANSWER_BYTES} bytes; not passed on`;
+        return new HttpResponse('Bad Gateway: the agent answered more than the proxy passes on', { status: 502, headers: { 'content-type': 'text/plain' } });
+      }
+      const text = new TextDecoder().decode(bytesIn);
       book.read(ev, op, text);
-      return new HttpResponse(text, { status: res.status, headers: out });
+      return new HttpResponse(bytesIn, { status: res.status, headers: out });
     });
 
   return {
@@ -112,6 +122,28 @@ export function composeLive(live: LiveUpstream, ctx: PeerRunContext): PeerInstan
     handlers: [cardHandler(ctx, cardUrl, card), ...fronted.map(forward)],
     settle: () => book.settle(fronted[0], agent),
   };
+}
+
+/** The most of one answer (not a stream) the proxy holds to pass on: a card-sized agent answers far less. */
+const MAX_ANSWER_BYTES = 8 << 20;
+
+/** An answer's bytes, or undefined where they run past MAX_ANSWER_BYTES (the rest is not read). */
+async function capped(body: ReadableStream<Uint8Array> | null): Promise<Uint8Array | undefined> {
+  if (!body) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_ANSWER_BYTES) {
+      await reader.cancel().catch(() => {});
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
 }
 
 /** An event stream passed on as it comes, each event read for its task; with `cut`, ended after the first. */
