@@ -11,7 +11,7 @@
 import { hostileAfterFirst, sseFramer, splitWrites } from './wires/sse-framing.js';
 import { futureValues, type Reshape, reshapedAnswer, reshapedFrame, unknownMembers } from './wires/unknown-fields.js';
 import { http, HttpResponse, type RequestHandler } from 'msw';
-import { DROP_HEADER, type HttpEvent } from '../harness/core/transcript.js';
+import { DROP_HEADER, type HttpEvent, RESET_MARK } from '../harness/core/transcript.js';
 import type { PeerRunContext, RecordRequest } from './runtime/context.js';
 import { A2AError, HttpRefusal } from './runtime/errors.js';
 import { atOrBelow, eventOf, exactly, isObj } from './runtime/event.js';
@@ -81,7 +81,7 @@ export const recorderFor =
 export type Incidents = ReturnType<typeof incidentsOf>;
 export function incidentsOf(runtime: Runtime) {
   const rt = runtime.description;
-  return { busy: firstCalls(rt.unavailable), drop: firstCalls(rt.drop) };
+  return { busy: firstCalls(rt.unavailable), drop: firstCalls(rt.drop), reset: firstCalls(rt.reset) };
 }
 
 interface Serving {
@@ -220,7 +220,10 @@ export function endpoint(ctx: PeerRunContext, url: string, wire: Wire, runtime: 
     }
     if (rt.slow && (rt.slow.method === undefined || rt.slow.method === call.op)) await pause(ctx, rt.slow.ms);
     const res = await answer(serving, call, ev, req.body);
-    if (rt.drop && incidents.drop(call.op, wire.binding)) {
+    if (rt.reset && incidents.reset(call.op, wire.binding)) {
+      res.headers.set(DROP_HEADER, RESET_MARK);
+      ev.note = 'scripted: connection dropped before the answer, the call taken (runtime.reset)';
+    } else if (rt.drop && incidents.drop(call.op, wire.binding)) {
       res.headers.set(DROP_HEADER, String(rt.drop.afterBytes));
       ev.note = `scripted: connection dropped after the headers and ${rt.drop.afterBytes} bytes of the body (runtime.drop)`;
     }

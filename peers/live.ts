@@ -24,7 +24,20 @@ import type { Wire } from './wires/wire.js';
 /** The bindings the proxy fronts: HTTP/1.1 ones it can forward as they are. */
 const FRONTED = new Set(['JSONRPC', 'HTTP+JSON']);
 /** Request headers not forwarded: the hop's own, and the harness's numbering. */
-const HOP = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'accept-encoding', 'upgrade']);
+const HOP = new Set([
+  'host',
+  'connection',
+  'content-length',
+  'transfer-encoding',
+  'keep-alive',
+  'accept-encoding',
+  'upgrade',
+  'expect',
+  'te',
+  'trailer',
+  'proxy-authorization',
+  'proxy-connection',
+]);
 /** Answer headers passed back. */
 const PASSED = ['content-type', 'retry-after', 'www-authenticate', 'cache-control', 'a2a-version', 'a2a-extensions'];
 /** What the end-of-run read of an unfinished task may take. */
@@ -41,7 +54,8 @@ export function composeLive(live: LiveUpstream, ctx: PeerRunContext): PeerInstan
   const list = Array.isArray(live.card.supportedInterfaces) ? live.card.supportedInterfaces : [];
   const fronted: Fronted[] = [];
   const interfaces = list.flatMap((i, n) => {
-    if (!isObj(i) || !FRONTED.has(String(i.protocolBinding)) || typeof i.url !== 'string') return [];
+    // A v1.0 interface of a binding it forwards as is; one at 0.x speaks another dialect, left out.
+    if (!isObj(i) || !FRONTED.has(String(i.protocolBinding)) || typeof i.url !== 'string' || !/^1\./.test(String(i.protocolVersion ?? ''))) return [];
     const wire = ALL_WIRES.find((w) => w.binding === i.protocolBinding && w.dialect === 'a2a-v1');
     if (!wire) return [];
     const front = `${base}/live/${n}`;
@@ -146,11 +160,15 @@ async function capped(body: ReadableStream<Uint8Array> | null): Promise<Uint8Arr
   return Buffer.concat(chunks);
 }
 
-/** An event stream passed on as it comes, each event read for its task; with `cut`, ended after the first. */
+/**
+ * An event stream passed on as it comes, each event read for its task. With `cut`, the stream ends
+ * right after its first whole event, where that event named a task the agent has not ended (a
+ * stream of one Message, or one already at its end, is passed on whole).
+ */
 function relay(body: ReadableStream<Uint8Array>, ev: HttpEvent, op: string | undefined, book: Book, cut: boolean, ctx: PeerRunContext) {
   const decoder = new TextDecoder();
+  const encoder = new TextEncoder();
   let pending = '';
-  let events = 0;
   const reader = body.getReader();
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -159,24 +177,28 @@ function relay(body: ReadableStream<Uint8Array>, ev: HttpEvent, op: string | und
         controller.close();
         return;
       }
-      controller.enqueue(value);
+      if (!cut) controller.enqueue(value);
       pending += decoder.decode(value, { stream: true });
-      const blocks = pending.split(/\r\n\r\n|\n\n|\r\r/);
-      pending = blocks.pop() ?? '';
-      for (const block of blocks) {
+      for (;;) {
+        const end = /\r\n\r\n|\n\n|\r\r/.exec(pending);
+        if (!end) break;
+        const block = pending.slice(0, end.index + end[0].length);
+        pending = pending.slice(block.length);
         const data = block
           .split(/\r\n|\n|\r/)
           .filter((l) => l.startsWith('data:'))
           .map((l) => l.slice(5).replace(/^ /, ''))
           .join('\n');
-        if (!data) continue;
-        events++;
-        book.read(ev, op, data, true);
-      }
-      if (cut && events >= 1 && !book.endedIn(ev)) {
-        if (!ctx.transcript.isSealed) ev.note = `scripted: the stream ended after ${events} events without a terminal one (proxy --cut-streams)`;
-        controller.close();
-        void reader.cancel().catch(() => {});
+        if (data) book.read(ev, op, data, true);
+        if (!cut) continue;
+        // Cutting: each whole event is passed on as it is read; after the first that leaves a task open, the stream ends.
+        controller.enqueue(encoder.encode(block));
+        if (data && book.openIn(ev)) {
+          if (!ctx.transcript.isSealed) ev.note = 'scripted: the stream ended after its first event without a terminal one (proxy --cut-streams)';
+          controller.close();
+          void reader.cancel().catch(() => {});
+          return;
+        }
       }
     },
     cancel: () => void reader.cancel().catch(() => {}),
@@ -237,17 +259,17 @@ class Book {
     });
   }
 
-  /** Whether the stream of `ev` has already named its task's terminal state. */
-  endedIn(ev: HttpEvent): boolean {
+  /** Whether the answer of `ev` has named a task of the client's that the agent has not ended. */
+  openIn(ev: HttpEvent): boolean {
     const t = ev.taskId ? this.ctx.ledger.get(ev.taskId) : undefined;
-    return !!t && isTerminal(t.state);
+    return !!t && !isTerminal(t.state);
   }
 
   private seen(ev: HttpEvent, starts: boolean, id: string, contextId: string, state: string, names = true): void {
     if (this.ctx.transcript.isSealed) return;
     const known = this.ctx.ledger.get(id);
     if (names) ev.taskId ??= id;
-    // The state a whole answer names is what the client was told (a stream's events are each recorded as its own).
+    // The state the answer (or the latest event of its stream) names: what the client was told last.
     if (names && ev.taskId === id) ev.taskState = state;
     if (!known) {
       // Only the client's own message mints a task of this run: another task the agent lists is not the client's.

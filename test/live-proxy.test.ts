@@ -85,6 +85,28 @@ describe('proxy in front of a live @a2a-js/sdk agent', () => {
     expect(bad.transcript.filter((e) => e.kind === 'task' && e.cause === 'minted')).toHaveLength(2);
   });
 
+  it("the agent's own course is not the client's: a task the agent fails, or one slower than the deadline, gives the reference no FAIL", {
+    timeout: 120_000,
+  }, async () => {
+    const failing = await startLiveAgent({ fails: true });
+    const slow = await startLiveAgent({ workMs: 60_000 });
+    try {
+      for (const [a, deadlineMs] of [
+        [failing, 20_000],
+        [slow, 3_000],
+      ] as const) {
+        const r = (await runLive({ upstream: a.cardUrl, client: 'reference', deadlineMs })).results[0]!;
+        expect(
+          r.checks.filter((c) => c.verdict === 'FAIL' || c.verdict === 'NON_STRICT').map((c) => `${c.rule}: ${c.reason}`),
+          a.cardUrl,
+        ).toEqual([]);
+        expect(check(r, 'SPEC-INTERFACE-SELECTION').reason, a.cardUrl).toMatch(/^not measured against a live agent: whether the task could have completed/);
+      }
+    } finally {
+      await Promise.all([failing.close(), slow.close()]);
+    }
+  });
+
   it('through the CLI: `proxy --upstream` writes the report, exit 0 for the reference; --refuse-first is honoured; a bad upstream is one line', {
     timeout: 120_000,
   }, async () => {

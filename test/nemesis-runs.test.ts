@@ -1,7 +1,8 @@
 /**
  * A nemesis over the whole catalogue (issue 45): the reference client, with every kind of fault laid
  * on every scenario's peer where its story leaves room (the first two calls refused 503 with
- * Retry-After, every answer slow, the first three answers cut, every stream ended after one event),
+ * Retry-After, every answer slow, the first three answers cut, the first two calls' connections
+ * closed before their answers, every stream ended after one event),
  * gets the verdict each scenario expects, and every result grades again the same from what
  * results.json keeps (the faults laid included).
  */
@@ -21,6 +22,7 @@ describe('run --nemesis', () => {
         { kind: 'unavailable', status: 503, retryAfterSeconds: 1, calls: 2 },
         { kind: 'slow', ms: 100 },
         { kind: 'drop', afterBytes: 16, calls: 3 },
+        { kind: 'reset', calls: 2 },
         { kind: 'stream-ends', afterEvents: 1 },
       ],
     });
@@ -32,9 +34,12 @@ describe('run --nemesis', () => {
     // The 503 left only where a scenario scripts its own; the cut and the early end where the story leaves room for them.
     expect(of('unavailable')).toBeGreaterThan(r.results.length - 10);
     expect(of('drop')).toBeGreaterThan(80);
-    expect(of('stream-ends')).toBeGreaterThan(10);
+    expect(of('reset')).toBeGreaterThan(80);
+    expect(of('stream-ends')).toBeGreaterThan(5);
     const cut = laid.filter((x) => x.transcript.some((e) => e.kind === 'http' && /^scripted: connection dropped/.test(e.note ?? '')));
     expect(cut.length).toBeGreaterThan(50);
+    const lost = laid.filter((x) => x.transcript.some((e) => e.kind === 'http' && e.status === undefined && /before the answer/.test(e.note ?? '')));
+    expect(lost.length).toBeGreaterThan(50);
     // The fault was met on the wire: a 503 with Retry-After in most runs (a client that declines before any call meets none).
     const met = laid.filter((x) => x.transcript.some((e) => e.kind === 'http' && e.status === 503 && e.response?.retryAfter === '1'));
     expect(met.length).toBeGreaterThan(laid.length / 2);
@@ -45,7 +50,7 @@ describe('run --nemesis', () => {
     // The report says the run was under a nemesis, and each scenario what was laid on its peer.
     const html = renderHtmlReport(r);
     expect(html).toContain('data-testid="nemesis"');
-    expect(html).toContain(faultText(nemesis.faults[2]!));
+    expect(html).toContain(faultText(nemesis.faults[3]!));
     expect(html.split('data-testid="nemesis-faults"').length - 1).toBe(r.results.length);
   });
 });

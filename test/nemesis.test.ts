@@ -37,7 +37,8 @@ describe('a nemesis schedule', () => {
       }
     };
     expect(problem({})).toMatch(/at least one fault/);
-    expect(problem({ faults: [{ kind: 'partition' }] })).toBe('fault 1: "kind" must be one of unavailable, slow, drop, stream-ends');
+    expect(problem({ faults: [{ kind: 'partition' }] })).toBe('fault 1: "kind" must be one of unavailable, slow, drop, reset, stream-ends, stall');
+    expect(problem({ faults: [{ kind: 'reset', afterBytes: 3 }] })).toBe('fault 1 (reset): unknown field "afterBytes" (it takes calls, method)');
     expect(problem({ faults: [{ kind: 'slow' }] })).toBe('fault 1 (slow): "ms" must be a whole number from 1 to 5000');
     expect(problem({ faults: [{ kind: 'unavailable', status: 500 }] })).toBe('fault 1 (unavailable): "status" must be 503 or 429');
     expect(problem({ faults: [{ kind: 'drop', method: 'Get' }] })).toMatch(/^fault 1 \(drop\): "method" must be an A2A operation \(SendMessage, /);
@@ -88,5 +89,35 @@ describe('a nemesis schedule', () => {
       /STREAM-RECOVERY's, whose story is the course of its streams/,
     );
     expect(() => parseNemesis({ faults: [{ kind: 'stream-ends', afterEvents: 0 }] })).toThrow('"afterEvents" must be a whole number from 1 to 100');
+  });
+
+  it('leaves a lost answer where no client could get over it, or where it would take away what the rule grades; the family lays a stream fault on a STREAM rule’s story', () => {
+    const n = parseNemesis({ faults: [{ kind: 'reset', calls: 2 }] });
+    expect(n.faults.map(faultText)).toEqual(['the connection closed before the answer to the first 2 call(s) of any method, each call taken']);
+    expect(overlay(scenario('wire/message-reply'), n).scenario.peer.runtime.reset).toEqual({ calls: 2 });
+    // Told in v0.3 (no tasks/list), the task a lost message answer named is out of the client's reach.
+    expect(overlay(scenario('wire/message-reply.v03'), n).applied.left[0]!.why).toMatch(/^A2A v0\.3's JSON-RPC has no tasks\/list/);
+    // A lost read is one any client can read again: laid, in v0.3 too.
+    expect(overlay(scenario('wire/message-reply.v03'), parseNemesis([{ kind: 'drop', method: 'GetTask' }])).applied.laid).toHaveLength(1);
+    expect(overlay(scenario('tolerant-decoding/future-state-polled'), n).applied.left[0]!.why).toMatch(/TOLERANT-DECODING's/);
+    expect(overlay(scenario('push-receipt/genuine'), n).applied.left[0]!.why).toMatch(/course of its push deliveries/);
+    // `run --nemesis` keeps a STREAM rule's non-binding variant as written; a family's case (which asks only for no FAIL) takes the fault.
+    const ends = parseNemesis([{ kind: 'stream-ends' }]);
+    expect(overlay(scenario('stream-recovery/ends-at-terminal'), ends, 1, false).applied.laid).toHaveLength(1);
+  });
+
+  it('a stall: only where no expect must stand (the family), never on a task that already waits on the client, and with no refusal of the cancel it ends in', () => {
+    const n = parseNemesis([{ kind: 'stall' }, { kind: 'unavailable', retryAfterSeconds: 0 }, { kind: 'slow', ms: 10 }]);
+    const plain = scenario('wire/message-reply');
+    expect(overlay(plain, n).applied.left[0]!.why).toMatch(/^a task that never ends changes what the scenario's story grades/);
+    const { scenario: s, applied } = overlay(plain, n, 1, false);
+    expect(s.peer.runtime.stalls).toBe(true);
+    expect(applied.laid.map((f) => f.kind)).toEqual(['stall', 'slow']);
+    // The cancel a stalled task ends in comes at the deadline: a refusal then would leave no client time to send it again.
+    expect(s.peer.runtime.unavailable).toBeUndefined();
+    expect(applied.left.map((l) => l.why)).toEqual([expect.stringMatching(/^the task stalls: its cancel comes at the deadline/)]);
+    // A refusal of another method stays.
+    expect(overlay(plain, parseNemesis([{ kind: 'stall' }, { kind: 'unavailable', method: 'GetTask' }]), 1, false).applied.laid).toHaveLength(2);
+    expect(faultText(n.faults[0]!)).toBe('every task stalled: held WORKING, never ended by the peer');
   });
 });

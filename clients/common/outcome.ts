@@ -14,6 +14,16 @@ export type RpcOutcome =
    */
   | { ok: false; kind: 'cut'; status: number; code: string; message: string };
 
+/**
+ * A fetch that failed: where the connection closed under a request already sent, before any answer
+ * (undici's "other side closed"), the agent may have taken it, and it is a cut answer with no status
+ * (0); anything else (no connection, a handshake refused) is a network failure.
+ */
+export function fetchFailure(err: unknown): Extract<RpcOutcome, { kind: 'network' | 'cut' }> {
+  const c = networkCode(err);
+  return c.code === 'UND_ERR_SOCKET' ? { ok: false, kind: 'cut', status: 0, ...c } : { ok: false, kind: 'network', ...c };
+}
+
 /** Error code of a failed fetch: undici puts the socket/TLS error in `cause`. */
 export function networkCode(err: unknown): { code: string; message: string } {
   const e = err as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };

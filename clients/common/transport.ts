@@ -15,7 +15,7 @@ import { challengeSchemes, type TokenSource } from './auth.js';
 import { fromGrpc, GrpcChannel } from './binding-grpc.js';
 import { restError, restRequest } from './binding-rest.js';
 import { decodeResult, decodeStreamResult, encodeCall } from './dialect-v03.js';
-import { networkCode, pause, readAgain, retryAfterMs, type RpcOutcome } from './outcome.js';
+import { fetchFailure, networkCode, pause, readAgain, retryAfterMs, type RpcOutcome } from './outcome.js';
 
 import { notAStream, sseEvents, type SseMistakes } from './sse.js';
 import { strictDecode, strictly } from './strict-decode.js';
@@ -156,7 +156,7 @@ export class A2ATransport {
       res = await this.fetch(url, init);
     } catch (err) {
       if (this.opts.signal.aborted) throw err;
-      return { ok: false, kind: 'network', ...networkCode(err) };
+      return fetchFailure(err);
     }
     let text: string;
     try {
@@ -380,7 +380,7 @@ export class A2ATransport {
         };
       } catch (err) {
         if (this.opts.signal.aborted) throw err;
-        return { ok: false, kind: 'network', ...networkCode(err) };
+        return fetchFailure(err);
       }
     };
     const opened = await this.honourWait(await this.meetChallenge(await open(), open), open);

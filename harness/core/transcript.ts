@@ -15,6 +15,8 @@ export const SEQ_HEADER = 'x-a2a-conformance-seq';
  * handlers make responses, so a client cannot ask for it.
  */
 export const DROP_HEADER = 'x-a2a-conformance-drop-after';
+/** The DROP_HEADER value that closes the connection before any byte of the answer (runtime.reset). */
+export const RESET_MARK = 'before-headers';
 
 /** A2A v1.0 task states as ProtoJSON enum names. */
 export const TASK_STATES = [

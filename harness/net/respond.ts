@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { createParser } from 'eventsource-parser';
-import { DROP_HEADER, keepOn, type HttpEvent, type Transcript } from '../core/transcript.js';
+import { DROP_HEADER, keepOn, RESET_MARK, type HttpEvent, type Transcript } from '../core/transcript.js';
 import { addStreamEvent, bodyRecord, keptChars, shedRecord, type BodyRecord } from '../core/body.js';
 
 const MAX_BODY = 2 * 1024 * 1024;
@@ -67,6 +67,13 @@ export function refuse(
  * event stream, or cut where a scripted dropped connection says. `streams`: the run's open streams.
  */
 export async function answer(transcript: Transcript, streams: Set<ServerResponse>, ev: HttpEvent, res: ServerResponse, response: Response): Promise<void> {
+  if (response.headers.get(DROP_HEADER) === RESET_MARK) {
+    // A connection lost before the answer (runtime.reset): the call was taken, and not a byte of its answer leaves.
+    await response.body?.cancel().catch(() => {});
+    transcript.onAnswer?.(ev);
+    res.destroy();
+    return;
+  }
   ev.status ??= response.status;
   const { out, dropAt } = responseHeaders(ev, response);
   const contentType = out['content-type'];

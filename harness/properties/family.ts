@@ -126,9 +126,7 @@ export function caseScenario(family: Family, c: GeneratedCase, id: string, rule:
   if (!c.nemesis) return told;
   // A case asks only for no FAIL: a stream fault on a STREAM rule's story binds that rule, which then grades it.
   const { scenario, applied } = overlay(told, c.nemesis, multiplier, false);
-  const laid = applied.laid.length
-    ? `Faults laid: ${applied.laid.map(faultText).join('; ')}.`
-    : 'No fault of its schedule laid (the story scripts each itself).';
+  const laid = applied.laid.length ? `Faults laid: ${applied.laid.map(faultText).join('; ')}.` : 'No fault of its schedule laid.';
   const left = applied.left.length ? ` Left: ${applied.left.map((l) => `${faultText(l.fault)} (${l.why})`).join('; ')}.` : '';
   return { ...scenario, title: `${scenario.title}, under faults`, description: `${scenario.description} ${laid}${left}` };
 }

@@ -292,6 +292,8 @@ export class TaskRuntime {
     await this.forger?.due(t);
     // The run may have ended while a push was in flight: its ledger is closed.
     if (this.ctx.transcript.isSealed || t.rec.state !== 'TASK_STATE_WORKING') return;
+    // A stalled task (runtime.stalls) neither shows an artifact nor ends: it waits for a cancel.
+    if (this.rt.stalls) return;
     // Only where a scenario asks for it does a lost callback leave the task WORKING; in the incident of
     // docs/duties.md §2 the task itself completes, and only the callback is lost.
     if (t.pushLost && this.rt.push.stallOnLostPush === true) return;

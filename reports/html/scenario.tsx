@@ -213,11 +213,6 @@ export function UnrenderedPanel({ s, unexpected, why }: { s: ScenarioResult; une
   );
 }
 
-/**
- * The harness's own delay during the run, and the attempts before the reported one: a failure met
- * while the harness lagged ran again on a drained lane, and both are shown (docs/rules.md, principle 7).
- */
-
 /** The faults a nemesis laid on this scenario's peer (a `--nemesis` run, or a nemesis family's case), and those it left, with why. */
 function NemesisView({ s }: { s: ScenarioResult }) {
   const n = s.nemesis;
@@ -232,7 +227,7 @@ function NemesisView({ s }: { s: ScenarioResult }) {
           ))}
         </ul>
       ) : (
-        <p>None: the story scripts each fault of the schedule itself.</p>
+        <p>None: the story left no room for any fault of the schedule (each one's reason below).</p>
       )}
       {n.left.length ? <p class="muted">Left: {n.left.map((l) => `${faultText(l.fault)} (${l.why})`).join('; ')}.</p> : null}
       <p class="muted">The deadline grew by {n.deadlineAddedMs} ms for them: the most they can cost a client that handles them well.</p>

@@ -115,10 +115,22 @@ export async function problems(m: NaiveMistake, family: Family, ce: Counterexamp
   // At least what the mistake must get: FAIL or TIMEOUT where it does harm, NON_STRICT (with --strict) where it misses a duty below MUST.
   if (severity(ce.verdict) < severity(m.atLeast === 'FAIL' ? 'TIMEOUT' : 'NON_STRICT')) out.push(`${ce.verdict} is below what ${m.name} must get`);
   if (out.length) return out;
-  const first = await replay(m, family, ce, ce.firstFailure);
+  // A path the family no longer makes (its generator changed) is a stale record, said, not thrown.
+  const stale = (err: unknown) => [`its case cannot be made again: ${(err as Error).message}`];
+  let first: Awaited<ReturnType<typeof replay>>;
+  try {
+    first = await replay(m, family, ce, ce.firstFailure);
+  } catch (err) {
+    return stale(err);
+  }
   if (!first.properties![0]!.failed) out.push(`the sweep's case ${ce.firstFailure} no longer fails (${first.results[0]?.verdict ?? 'not run'})`);
   // Where shrinking found nothing smaller, the shrunk case is the first failure: replayed once.
-  const again = ce.path === ce.firstFailure ? first : await replay(m, family, ce);
+  let again: Awaited<ReturnType<typeof replay>>;
+  try {
+    again = ce.path === ce.firstFailure ? first : await replay(m, family, ce);
+  } catch (err) {
+    return stale(err);
+  }
   const r = again.results[0];
   if (!again.properties![0]!.failed || r?.verdict !== ce.verdict) out.push(`its shrunk case ${ce.path} gives ${r?.verdict ?? 'nothing'}, not ${ce.verdict}`);
   if (again.exitCode !== 1) out.push(`the replay exits ${again.exitCode}, not 1`);

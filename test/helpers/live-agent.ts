@@ -31,7 +31,11 @@ const status = (taskId: string, contextId: string, state: TaskState) =>
 class EchoExecutor implements AgentExecutor {
   private readonly runs = new Map<string, Run>();
   private readonly contexts = new Map<string, string>();
-  constructor(private readonly workMs: number) {}
+  constructor(
+    private readonly workMs: number,
+    /** Each task ends FAILED instead of COMPLETED: the agent's own fault. */
+    private readonly fails = false,
+  ) {}
 
   execute = async (ctx: RequestContext, bus: ExecutionEventBus): Promise<void> => {
     const { taskId, contextId, userMessage } = ctx;
@@ -57,7 +61,7 @@ class EchoExecutor implements AgentExecutor {
       const part = { content: { $case: 'text' as const, value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' };
       const artifact = { artifactId: randomUUID(), name: 'echo', description: '', parts: [part], metadata: undefined, extensions: [] };
       bus.publish(AgentEvent.artifactUpdate({ taskId, contextId, artifact, append: false, lastChunk: true, metadata: undefined }));
-      bus.publish(status(taskId, contextId, TaskState.TASK_STATE_COMPLETED));
+      bus.publish(status(taskId, contextId, this.fails ? TaskState.TASK_STATE_FAILED : TaskState.TASK_STATE_COMPLETED));
     } finally {
       this.runs.delete(taskId);
       bus.finished();
@@ -85,8 +89,8 @@ class EchoExecutor implements AgentExecutor {
   };
 }
 
-/** Starts the agent on 127.0.0.1:0; `order` picks which interface the card lists first (default HTTP+JSON). */
-export async function startLiveAgent(o: { workMs?: number; order?: 'rest-first' | 'jsonrpc-first' } = {}): Promise<LiveAgent> {
+/** Starts the agent on 127.0.0.1:0; `order` picks which interface the card lists first (default HTTP+JSON); `fails`: every task ends FAILED. */
+export async function startLiveAgent(o: { workMs?: number; order?: 'rest-first' | 'jsonrpc-first'; fails?: boolean } = {}): Promise<LiveAgent> {
   const app = express();
   const server = createServer(app);
   await new Promise<void>((resolve, reject) => {
@@ -112,7 +116,7 @@ export async function startLiveAgent(o: { workMs?: number; order?: 'rest-first' 
     skills: [{ id: 'echo', name: 'Echo', description: 'Replies with the text it was sent.', tags: ['echo'] }],
   });
 
-  const executor = new EchoExecutor(o.workMs ?? 300);
+  const executor = new EchoExecutor(o.workMs ?? 300, o.fails === true);
   const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), executor);
   const userBuilder = UserBuilder.noAuthentication;
   app.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: handler }));

@@ -90,7 +90,17 @@ async function registerPush(s: Session, f: Following): Promise<ClientReport | un
 
 async function sendFrames(s: Session, f: Following): Promise<ClientReport | undefined> {
   for (let i = 2; i <= s.frames && !s.signal.aborted; i++) {
-    const out = await s.call('SendMessage', { message: s.message([s.partOf(s.frameBytes)], f.task.id), configuration: { returnImmediately: true } });
+    const message = s.message([s.partOf(s.frameBytes)], f.task.id);
+    let out = await s.call('SendMessage', { message, configuration: { returnImmediately: true } });
+    if (!out.ok && out.kind === 'cut') {
+      // The answer was lost, not the frame, maybe: the task's history says whether the agent took it (GetTask is
+      // naturally idempotent, A2A §3.3.1); a frame it does not hold is sent again as it was, the same messageId.
+      const read = await s.call('GetTask', { id: f.task.id });
+      const task = read.ok ? (taskOf(read.result) as TaskJson | undefined) : undefined;
+      const held = task?.history?.some((m) => m?.messageId === message.messageId);
+      if (task && held) out = { ok: true, result: { task } };
+      else if (task) out = await s.call('SendMessage', { message, configuration: { returnImmediately: true } });
+    }
     if (!out.ok) {
       await s.cancel(f.task.id);
       return s.report(`the peer refused frame ${i} (${describe(out)}); task ${s.canceledOrLeft}`);

@@ -31,7 +31,10 @@ export const sleep = pause;
 
 export function describe(o: Exclude<RpcOutcome, { ok: true }>): string {
   if (o.kind === 'http') return `HTTP ${o.status}${o.challenge ? ` (WWW-Authenticate: ${o.challenge.slice(0, 200)})` : ''}`;
-  if (o.kind === 'cut') return `HTTP ${o.status}, then the connection closed in the middle of the answer (${o.code}: ${o.message})`;
+  if (o.kind === 'cut')
+    return o.status === 0
+      ? `the connection closed before any answer (${o.code}: ${o.message})`
+      : `HTTP ${o.status}, then the connection closed in the middle of the answer (${o.code}: ${o.message})`;
   return o.kind === 'rpc' ? `JSON-RPC ${o.code} ${o.message}` : `${o.code}: ${o.message}`;
 }
 

@@ -7,7 +7,7 @@
  * outrank the wire: `unsupported` replaces only the verdict of the scenario's own rule (and its
  * stand-in), never harm, and every other check still runs.
  */
-import { LIVE_ALSO, liveCheck } from './live.js';
+import { LIVE_ALSO, liveCheck, stalledCheck } from './live.js';
 import { claimEvidence, scenarioVerdict, toCheck, verdict, wireEvidence, type Check, type Verdict, type VerdictKind } from '../verdict.js';
 import type { TaskRecord } from '../transcript.js';
 import { decisionSeq, jwksFetches, probeTasks, situationOf, type GradeInput, type Situation } from './evidence.js';
@@ -81,7 +81,7 @@ export function grade(x: GradeInput): Grade {
     for (const [i, c] of checks.entries())
       if (c.verdict === 'FAIL' && c.basis === 'over-rejection') checks[i] = { ...c, verdict: 'NON_STRICT', reason: `${c.reason}; ${contested}` };
 
-  const shown = live ? checks.map(liveCheck) : checks;
+  const shown = live ? checks.map(liveCheck) : x.scenario.peer.runtime.stalls ? checks.map(stalledCheck) : checks;
   return harnessFailure(x, shown) ?? { verdict: scenarioVerdict(shown, decidedBy), checks: shown };
 }
 

@@ -172,7 +172,9 @@ export function tiedAlarm(x: GradeInput, taskId: string, act: HttpEvent, all: Al
  */
 export function healthyAt(x: GradeInput, taskId: string, seq: number): boolean {
   const st = stateAt(x, taskId, seq);
-  return (st === 'TASK_STATE_SUBMITTED' || st === 'TASK_STATE_WORKING') && x.scenario.peer.runtime.staysWorking !== true;
+  const rt = x.scenario.peer.runtime;
+  // A task that stays working, or stalls, is one the runtime would not have ended: no cancel of it destroys work.
+  return (st === 'TASK_STATE_SUBMITTED' || st === 'TASK_STATE_WORKING') && rt.staysWorking !== true && rt.stalls !== true;
 }
 
 /** The client's cancel of a task, where it took effect: the request, and the ledger's event. */

@@ -17,9 +17,11 @@ export type Fault =
   | { kind: 'unavailable'; status: 503 | 429; retryAfterSeconds: number; calls: number; method?: Operation }
   | { kind: 'slow'; ms: number; method?: Operation }
   | { kind: 'drop'; afterBytes: number; calls: number; method?: Operation }
+  | { kind: 'reset'; calls: number; method?: Operation }
+  | { kind: 'stall' }
   | { kind: 'stream-ends'; afterEvents: number };
 
-export const FAULT_KINDS = ['unavailable', 'slow', 'drop', 'stream-ends'] as const satisfies ReadonlyArray<Fault['kind']>;
+export const FAULT_KINDS = ['unavailable', 'slow', 'drop', 'reset', 'stream-ends', 'stall'] as const satisfies ReadonlyArray<Fault['kind']>;
 
 /** A schedule: the faults, in the order they are laid (at most one of each kind). */
 export interface Nemesis {
@@ -50,39 +52,57 @@ export function delayMs(f: Fault): number {
     case 'slow':
       return f.ms * (f.method ? 2 : SLOW_CALLS);
     case 'drop':
+    case 'reset':
       return RECOVERY_MS * f.calls;
     case 'stream-ends':
       return RECOVERY_MS;
+    case 'stall':
+      // Nothing to wait for: the client gives up on the task within the deadline it had.
+      return 0;
   }
 }
 
 /** The runtime field each fault kind is laid on. */
-const FIELD = { unavailable: 'unavailable', slow: 'slow', drop: 'drop', 'stream-ends': 'streamEnds' } as const satisfies Record<
-  Fault['kind'],
-  keyof PeerRuntime
->;
+const FIELD = {
+  unavailable: 'unavailable',
+  slow: 'slow',
+  drop: 'drop',
+  reset: 'reset',
+  'stream-ends': 'streamEnds',
+  stall: 'stalls',
+} as const satisfies Record<Fault['kind'], keyof PeerRuntime>;
 
 /** The runtime fields whose scenarios' rules read the course of a stream: a stream fault would take away what they grade. */
 const STREAM_STORIES = ['hostileStream', 'sseFraming', 'streamsStayOpen', 'refuseStreams', 'refuseSubscribe'] as const satisfies ReadonlyArray<
   keyof PeerRuntime
 >;
 
+/** A fault that ends a stream early or takes an answer (a stream's included) away. */
+const cutsAnswers = (f: Fault) => f.kind === 'stream-ends' || f.kind === 'drop' || f.kind === 'reset';
+
 /** Why a fault is not laid on this scenario, or undefined where it is. `expectStands`: see overlay. */
 function leftWhy(s: Scenario, f: Fault, expectStands: boolean): string | undefined {
   const rt = s.peer.runtime;
   if (rt[FIELD[f.kind]] !== undefined) return `the scenario scripts runtime.${FIELD[f.kind]} itself: its own story and grading stand`;
+  // A task that never ends changes what every story grades (its completion): a scenario's expect cannot stand under it.
+  if (f.kind === 'stall' && expectStands)
+    return "a task that never ends changes what the scenario's story grades: its expect could not stand (the nemesis family lays it)";
+  if (f.kind === 'stall' && (rt.staysWorking || rt.input)) return 'the task already waits on the client (it stays working, or takes input frame by frame)';
   if (f.kind === 'stream-ends' && !rt.streaming) return 'the peer serves no stream to end';
   const story = STREAM_STORIES.find((k) => rt[k] !== undefined && rt[k] !== false);
-  if ((f.kind === 'stream-ends' || f.kind === 'drop') && story)
+  if (cutsAnswers(f) && story)
     return `the scenario's story is the course of its streams (runtime.${story}): a stream ended or cut would take away what its rule grades`;
   // A stream rule's scenarios, the variants where it does not bind included: a stream ended or cut there would make it bind.
-  if (expectStands && (f.kind === 'stream-ends' || f.kind === 'drop') && s.rule.startsWith('STREAM-'))
+  // A push rule's story is the course of the deliveries: a lost answer to the registration leaves none to grade.
+  if (expectStands && (f.kind === 'drop' || f.kind === 'reset') && s.rule.startsWith('PUSH-'))
+    return `the scenario is ${s.rule}'s, whose story is the course of its push deliveries: a lost answer to the registration would leave none to grade`;
+  if (expectStands && cutsAnswers(f) && s.rule.startsWith('STREAM-'))
     return `the scenario is ${s.rule}'s, whose story is the course of its streams: a stream ended or cut would change what it grades`;
   // What its rule grades is what the answers hold (a state or a field it must tolerate): a cut answer would hold none of it.
-  if (f.kind === 'drop' && s.rule === 'TOLERANT-DECODING')
-    return "the scenario is TOLERANT-DECODING's, whose story is what the peer's answers hold: a cut answer would take away what it grades";
+  if (cutsAnswers(f) && s.rule === 'TOLERANT-DECODING')
+    return "the scenario is TOLERANT-DECODING's, whose story is what the peer's answers hold: an answer cut, or a stream ended before the event that holds it, would take away what it grades";
   // A v0.3 peer's JSON-RPC has no tasks/list: the task a cut message answer named is out of the client's reach.
-  if (f.kind === 'drop' && mayTalkV03(s) && (!f.method || MINTING.includes(f.method)))
+  if ((f.kind === 'drop' || f.kind === 'reset') && mayTalkV03(s) && (!f.method || MINTING.includes(f.method)))
     return "A2A v0.3's JSON-RPC has no tasks/list: a cut answer to the message that mints the task would leave the client no way to name it, so none to follow or cancel it; a nemesis asks a client to get over a fault, not to do what its dialect cannot";
   return undefined;
 }
@@ -100,7 +120,7 @@ const MINTING: readonly Operation[] = ['SendMessage', 'SendStreamingMessage'];
 
 /** The runtime with the fault laid on it. */
 function lay(rt: PeerRuntime, f: Fault): PeerRuntime {
-  const method = f.kind !== 'stream-ends' && f.method ? { method: f.method } : {};
+  const method = 'method' in f && f.method ? { method: f.method } : {};
   switch (f.kind) {
     case 'unavailable':
       return { ...rt, unavailable: { status: f.status, retryAfterSeconds: f.retryAfterSeconds, calls: f.calls, ...method } };
@@ -108,6 +128,10 @@ function lay(rt: PeerRuntime, f: Fault): PeerRuntime {
       return { ...rt, slow: { ms: f.ms, ...method } };
     case 'drop':
       return { ...rt, drop: { afterBytes: f.afterBytes, calls: f.calls, ...method } };
+    case 'reset':
+      return { ...rt, reset: { calls: f.calls, ...method } };
+    case 'stall':
+      return { ...rt, stalls: true };
     case 'stream-ends':
       return { ...rt, streamEnds: { afterEvents: f.afterEvents } };
   }
@@ -135,6 +159,19 @@ export function overlay(s: Scenario, n: Nemesis, multiplier = 1, expectStands = 
     runtime = lay(runtime, f);
     laid.push(f);
   }
+  // A stalled task is given up on at the deadline: a cancel refused for now then leaves no client time to wait and send it again.
+  if (laid.some((f) => f.kind === 'stall')) {
+    const refused = laid.findIndex((f) => f.kind === 'unavailable' && (!f.method || f.method === 'CancelTask'));
+    if (refused >= 0) {
+      const [f] = laid.splice(refused, 1);
+      left.push({
+        fault: f!,
+        why: 'the task stalls: its cancel comes at the deadline, and a refusal then would leave no client time to wait and send it again',
+      });
+      runtime = { ...runtime, unavailable: s.peer.runtime.unavailable };
+      if (runtime.unavailable === undefined) delete runtime.unavailable;
+    }
+  }
   const added = laid.reduce((sum, f) => sum + delayMs(f), 0);
   const scenario = laid.length ? { ...s, peer: { ...s.peer, runtime }, deadlineMs: s.deadlineMs + Math.round(added / multiplier) } : s;
   return { scenario, applied: { laid, left, deadlineAddedMs: added } };
@@ -142,7 +179,7 @@ export function overlay(s: Scenario, n: Nemesis, multiplier = 1, expectStands = 
 
 /** A fault in a line, as the report and the progress lines name it. */
 export function faultText(f: Fault): string {
-  const on = f.kind !== 'stream-ends' && f.method ? ` on ${f.method}` : '';
+  const on = 'method' in f && f.method ? ` on ${f.method}` : '';
   switch (f.kind) {
     case 'unavailable':
       return `${f.status} with Retry-After: ${f.retryAfterSeconds} for the first ${f.calls} call(s)${on || ' of any method'}`;
@@ -150,6 +187,10 @@ export function faultText(f: Fault): string {
       return `every answer${on} ${f.ms} ms late`;
     case 'drop':
       return `the first ${f.calls} answer(s)${on || ' of any method'} cut after ${f.afterBytes} bytes of the body`;
+    case 'reset':
+      return `the connection closed before the answer to the first ${f.calls} call(s)${on || ' of any method'}, each call taken`;
+    case 'stall':
+      return 'every task stalled: held WORKING, never ended by the peer';
     case 'stream-ends':
       return `every stream ended after ${f.afterEvents} event(s), before its task`;
   }
@@ -176,6 +217,8 @@ export function parseNemesis(value: unknown): Nemesis {
       unavailable: ['kind', 'status', 'retryAfterSeconds', 'calls', 'method'],
       slow: ['kind', 'ms', 'method'],
       drop: ['kind', 'afterBytes', 'calls', 'method'],
+      reset: ['kind', 'calls', 'method'],
+      stall: ['kind'],
       'stream-ends': ['kind', 'afterEvents'],
     };
     const extra = Object.keys(o).find((k) => !allowed[kind]!.includes(k));
@@ -202,6 +245,10 @@ export function parseNemesis(value: unknown): Nemesis {
         return { kind, ms: int('ms', 1, 5000), ...method() };
       case 'drop':
         return { kind, afterBytes: int('afterBytes', 0, 1 << 20, 0), calls: int('calls', 1, 5, 1), ...method() };
+      case 'reset':
+        return { kind, calls: int('calls', 1, 5, 1), ...method() };
+      case 'stall':
+        return { kind };
       default:
         return { kind: 'stream-ends', afterEvents: int('afterEvents', 1, 100, 1) };
     }

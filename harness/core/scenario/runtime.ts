@@ -110,6 +110,12 @@ export interface PeerRuntime {
    */
   staysWorking?: boolean;
   /**
+   * The task stalls: it never ends on its own, nor shows an artifact; it stays WORKING until the
+   * client cancels it or the run ends. Completing it is out of any client's reach; giving up on it
+   * within the deadline, and canceling it, is not (a nemesis fault: docs/nemesis.md).
+   */
+  stalls?: boolean;
+  /**
    * How SendMessage without a `taskId` deduplicates: `none` (default), every send mints a new task;
    * `message-id`, a `messageId` seen before returns the task it minted (A2A §3.3.1: "Agents may
    * utilize the messageId to detect duplicate messages").
@@ -159,6 +165,12 @@ export interface PeerRuntime {
    * then the socket is destroyed. `afterBytes: 0` cuts right after the headers.
    */
   drop?: { afterBytes: number; calls?: number; method?: Operation; binding?: Binding };
+  /**
+   * A connection lost before the answer: the first `calls` calls of `method` (absent: `calls` every
+   * call, `method` any method) reach the runtime, which acts on them, and the connection is closed
+   * before a byte of the answer, its status and headers included.
+   */
+  reset?: { calls?: number; method?: Operation; binding?: Binding };
   /**
    * An event stream (SendStreamingMessage, SubscribeToTask) that ends cleanly after `afterEvents`
    * events without a terminal or interrupted one; the task goes on, so GetTask still finds its end.

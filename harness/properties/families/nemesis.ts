@@ -2,12 +2,13 @@
  * The nemesis family (issue 45): faults over any story. A case is a case of one of the other
  * families (its card, runtime, profile and intent, told in either dialect as they are) with a
  * schedule of faults laid on its peer as `run --nemesis` lays them (harness/core/scenario/nemesis.ts):
- * calls refused for now with Retry-After, slow answers, answers cut mid-body, streams ended before
- * their task. The story's own rule grades it as it would without the faults, and beside it every
- * rule that reads the whole history: no second task for one intent, no task left running, no blind
- * retry, a report the ledger bears out, a decision within the deadline the faults grew. Shrinking
- * takes faults away, then makes each gentler (no wait, one call, any method), so a counterexample
- * names the fewest faults that break the client.
+ * calls refused for now with Retry-After, slow answers, answers cut mid-body, connections lost before
+ * the answer, streams ended before their task, tasks that stall. The story's own rule grades it as it
+ * would without the faults (a stalled task's completion aside), and beside it every rule that reads
+ * the whole history: no second task for one intent, no task left running, no blind retry, a report
+ * the ledger bears out, a decision within the deadline the faults grew. Shrinking takes faults away,
+ * then makes each simplest (no wait, one call, any method), so a counterexample names the fewest
+ * faults that break the client.
  *
  * Not among the families a plain `properties` runs: it is asked for by name (`--family nemesis`).
  */
@@ -29,20 +30,31 @@ const METHODS: Operation[] = ['SendMessage', 'SendStreamingMessage', 'GetTask', 
 const method = fc.option(fc.constantFrom(...METHODS), { nil: undefined, freq: 2 });
 const on = (m: Operation | undefined) => (m ? { method: m } : {});
 
-/** Each kind's gentlest value is the one fast-check shrinks to: no wait, one call, a short delay, the first event. */
+const unavailable = fc
+  .record({ status: fc.constantFrom<503 | 429>(503, 429), retryAfterSeconds: fc.integer({ min: 0, max: 2 }), calls: fc.integer({ min: 1, max: 2 }), method })
+  .map(({ method: m, ...f }): Fault => ({ kind: 'unavailable', ...f, ...on(m) }));
+const slow = fc.record({ ms: fc.integer({ min: 20, max: 300 }), method }).map(({ method: m, ms }): Fault => ({ kind: 'slow', ms, ...on(m) }));
+const drop = fc
+  .record({ afterBytes: fc.constantFrom(0, 16, 64), calls: fc.integer({ min: 1, max: 2 }), method })
+  .map(({ method: m, ...f }): Fault => ({ kind: 'drop', ...f, ...on(m) }));
+const streamEnds = fc.integer({ min: 1, max: 3 }).map((afterEvents): Fault => ({ kind: 'stream-ends', afterEvents }));
+const reset = fc.record({ calls: fc.integer({ min: 1, max: 2 }), method }).map(({ method: m, calls }): Fault => ({ kind: 'reset', calls, ...on(m) }));
+
+/**
+ * Each kind's simplest value is the one fast-check shrinks to: no wait, one call, a short delay, the
+ * first event. A stall holds its case to the whole deadline, so it is drawn a quarter as often.
+ */
 const fault: fc.Arbitrary<Fault> = fc.oneof(
-  fc
-    .record({ status: fc.constantFrom<503 | 429>(503, 429), retryAfterSeconds: fc.integer({ min: 0, max: 2 }), calls: fc.integer({ min: 1, max: 2 }), method })
-    .map(({ method: m, ...f }): Fault => ({ kind: 'unavailable', ...f, ...on(m) })),
-  fc.record({ ms: fc.integer({ min: 20, max: 300 }), method }).map(({ method: m, ms }): Fault => ({ kind: 'slow', ms, ...on(m) })),
-  fc
-    .record({ afterBytes: fc.constantFrom(0, 16, 64), calls: fc.integer({ min: 1, max: 2 }), method })
-    .map(({ method: m, ...f }): Fault => ({ kind: 'drop', ...f, ...on(m) })),
-  fc.integer({ min: 1, max: 3 }).map((afterEvents): Fault => ({ kind: 'stream-ends', afterEvents })),
+  { arbitrary: unavailable, weight: 4 },
+  { arbitrary: slow, weight: 4 },
+  { arbitrary: drop, weight: 4 },
+  { arbitrary: streamEnds, weight: 4 },
+  { arbitrary: reset, weight: 4 },
+  { arbitrary: fc.constant<Fault>({ kind: 'stall' }), weight: 1 },
 );
 
-/** A schedule: one to four faults, one of each kind at most (as `run --nemesis` takes them). */
-export const schedule: fc.Arbitrary<Fault[]> = fc.uniqueArray(fault, { minLength: 1, maxLength: 4, selector: (f) => f.kind });
+/** A schedule: one to six faults, one of each kind at most (as `run --nemesis` takes them). */
+export const schedule: fc.Arbitrary<Fault[]> = fc.uniqueArray(fault, { minLength: 1, maxLength: 6, selector: (f) => f.kind });
 
 /** The stories faults are laid over: every other family's. */
 const STORIES = [negotiationFamily, handshakeFamily, trustFamily, transportFamily, deliveryFamily, wireFamily];

@@ -75,6 +75,8 @@ export function liveScenario(up: LiveUpstream, o: LiveOptions, at = new Date()):
         cardListener: 'tls',
         rpcListener: 'tls',
         workMs: 0,
+        // Whether the agent would have ended a task the client canceled is unknown: no cancel is taken for destroyed work.
+        staysWorking: true,
         streaming,
         push: { supported: false, delivery: 'plain' },
         outputs: [{ mediaType: 'text/plain', channel: 'task' }],

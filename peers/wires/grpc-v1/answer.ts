@@ -13,12 +13,13 @@
  *   `grpc-message` and its `www-authenticate` and `retry-after` as metadata; the event keeps the
  *   peer's status (`status`) and its body, and `grpc` says what the trailers carried.
  * - A scripted dropped connection (DROP_HEADER) sends the headers and that many bytes of the body,
- *   then resets the stream (RST_STREAM INTERNAL_ERROR): no trailers, no `grpc` on the event.
+ *   then resets the stream (RST_STREAM INTERNAL_ERROR): no trailers, no `grpc` on the event; one
+ *   lost before its answer (RESET_MARK, runtime.reset) resets it before any header.
  */
 import { createHash } from 'node:crypto';
 import { constants, type OutgoingHttpHeaders, type ServerHttp2Stream } from 'node:http2';
 import { addStreamEvent, bodyRecord, keptChars, shedRecord, type BodyRecord } from '../../../harness/core/body.js';
-import { keepOn, type HttpEvent, type Transcript } from '../../../harness/core/transcript.js';
+import { DROP_HEADER, keepOn, RESET_MARK, type HttpEvent, type Transcript } from '../../../harness/core/transcript.js';
 import {
   decodeGrpcMessage,
   encodeGrpcMessage,
@@ -87,6 +88,13 @@ export async function writeCall(
   response: Response,
   answering: Answering,
 ): Promise<void> {
+  if (response.headers.get(DROP_HEADER) === RESET_MARK) {
+    // A call lost before its answer (runtime.reset): the stream is reset before any header.
+    await response.body?.cancel().catch(() => {});
+    transcript.onAnswer?.(ev);
+    if (!stream.destroyed && !stream.closed) stream.close(constants.NGHTTP2_INTERNAL_ERROR);
+    return;
+  }
   ev.status ??= response.status;
   const { out, dropAt } = responseHeaders(ev, response);
   for (const name of NOT_SENT) delete out[name];
