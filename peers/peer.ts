@@ -58,6 +58,10 @@ export function composePeer(desc: PeerDescription, ctx: PeerRunContext, parts: P
   const card = parts.finishCard ? parts.finishCard(filled, ctx) : filled;
   const cardBase = ctx.base(rt.cardListener);
   const cardUrl = `${cardBase}${own.cardPaths[0]}`;
+  // The card's origin briefly down (runtime.cardUnavailable): its first GETs, on any of its paths, refused for now.
+  let cardFetches = 0;
+  const down = rt.cardUnavailable;
+  const cardDown = down ? () => (++cardFetches <= down.calls ? down : undefined) : undefined;
   // The runtime's own auth (a token endpoint beside the RPC, a gate in front of each interface), before any other gate.
   const auth = rt.auth ? authParts(rt.auth, ctx, vars.tokenUrl!) : undefined;
   const runtime = createRuntime({ runtime: rt, card: own.readCard(card), ctx, ...(rt.extendedCard ? { extendedCard: fillCard(rt.extendedCard, vars) } : {}) });
@@ -71,7 +75,7 @@ export function composePeer(desc: PeerDescription, ctx: PeerRunContext, parts: P
       .filter((i) => offers(card, i.url, i.wire)),
   ];
   const handlers: RequestHandler[] = [
-    ...own.cardPaths.map((path) => cardHandler(ctx, `${cardBase}${path}`, card)),
+    ...own.cardPaths.map((path) => cardHandler(ctx, `${cardBase}${path}`, card, cardDown)),
     ...(auth?.parts.origins?.(ctx, card) ?? []),
     ...(parts.origins?.(ctx, card) ?? []),
     ...interfaces.flatMap(({ url, wire }) => [

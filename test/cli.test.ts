@@ -145,7 +145,10 @@ describe('picking and reporting: --grep, --scenario, --bail, --reporter', () => 
         ['--grep', 'live-audio', '--rule', 'SPEC-TLS-VERIFY'],
         /--grep "live-audio" --rule SPEC-TLS-VERIFY together select no scenario of the \d+ in the catalogue/,
       ],
-      [['--nemesis', '{"faults":[{"kind":"partition"}]}'], /--nemesis: fault 1: "kind" must be one of unavailable, slow, drop, stream-ends/],
+      [
+        ['--nemesis', '{"faults":[{"kind":"partition"}]}'],
+        /--nemesis: fault 1: "kind" must be one of unavailable, slow, drop, reset, stream-ends, stall, card-down/,
+      ],
       [['--nemesis', '{"faults":'], /--nemesis: not JSON/],
       [['--nemesis', 'no-such-schedule.json'], /--nemesis no-such-schedule\.json: no such file \(ENOENT\)/],
     ] as Array<[string[], RegExp]>) {

@@ -28,7 +28,7 @@ describe('the nemesis family', () => {
     expect(stories.size).toBeGreaterThanOrEqual(12);
     expect(cases.some((c) => c.dialect === 'a2a-v0.3')).toBe(true);
     const kinds = new Set(cases.flatMap((c) => c.nemesis!.faults.map((f) => f.kind)));
-    expect([...kinds].sort()).toEqual(['drop', 'reset', 'slow', 'stall', 'stream-ends', 'unavailable']);
+    expect([...kinds].sort()).toEqual(['card-down', 'drop', 'reset', 'slow', 'stall', 'stream-ends', 'unavailable']);
     // Laid: the scenario's runtime carries them, its deadline grew, and its description names them.
     const laid = cases.map((c) => ({
       c,
@@ -43,7 +43,7 @@ describe('the nemesis family', () => {
 
   // About 80 s on a quiet machine: most of it waits (the refusals' Retry-After, stalled tasks held to the deadline), so many lanes.
   it('the reference client passes 1,000 generated schedules (no FAIL, no TIMEOUT)', { timeout: 600_000 }, async () => {
-    const run = await runProperties({ client: 'reference', families: [nemesisFamily], seed: 1, runs: 1000, lanes: 32 });
+    const run = await runProperties({ client: 'reference', families: [nemesisFamily], seed: 1, runs: 1000, lanes: 48 });
     const f = run.properties![0]!;
     const first = run.results[0];
     expect(f.failed, first ? `${first.id}: ${first.verdict} ${first.checks.find((c) => c.verdict === first.verdict)?.reason}` : '').toBe(false);

@@ -2,7 +2,8 @@
  * A nemesis over the whole catalogue (issue 45): the reference client, with every kind of fault laid
  * on every scenario's peer where its story leaves room (the first two calls refused 503 with
  * Retry-After, every answer slow, the first three answers cut, the first two calls' connections
- * closed before their answers, every stream ended after one event),
+ * closed before their answers, every stream ended after one event, the card's origin down for its
+ * first fetch),
  * gets the verdict each scenario expects, and every result grades again the same from what
  * results.json keeps (the faults laid included).
  */
@@ -24,6 +25,7 @@ describe('run --nemesis', () => {
         { kind: 'drop', afterBytes: 16, calls: 3 },
         { kind: 'reset', calls: 2 },
         { kind: 'stream-ends', afterEvents: 1 },
+        { kind: 'card-down', retryAfterSeconds: 1, calls: 1 },
       ],
     });
     const r = await runConformance({ client: 'reference', files: BUILTIN_FILES, lanes: 16, nemesis });
@@ -40,6 +42,9 @@ describe('run --nemesis', () => {
     expect(cut.length).toBeGreaterThan(50);
     const lost = laid.filter((x) => x.transcript.some((e) => e.kind === 'http' && e.status === undefined && /before the answer/.test(e.note ?? '')));
     expect(lost.length).toBeGreaterThan(50);
+    // The card's origin down for its first fetch: met in every scenario whose client reads the card, and read again after the wait.
+    const cardDown = laid.filter((x) => x.transcript.some((e) => e.kind === 'http' && e.status === 503 && /runtime\.cardUnavailable/.test(e.note ?? '')));
+    expect(cardDown.length).toBeGreaterThan(200);
     // The fault was met on the wire: a 503 with Retry-After in most runs (a client that declines before any call meets none).
     const met = laid.filter((x) => x.transcript.some((e) => e.kind === 'http' && e.status === 503 && e.response?.retryAfter === '1'));
     expect(met.length).toBeGreaterThan(laid.length / 2);

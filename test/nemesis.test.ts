@@ -37,7 +37,7 @@ describe('a nemesis schedule', () => {
       }
     };
     expect(problem({})).toMatch(/at least one fault/);
-    expect(problem({ faults: [{ kind: 'partition' }] })).toBe('fault 1: "kind" must be one of unavailable, slow, drop, reset, stream-ends, stall');
+    expect(problem({ faults: [{ kind: 'partition' }] })).toBe('fault 1: "kind" must be one of unavailable, slow, drop, reset, stream-ends, stall, card-down');
     expect(problem({ faults: [{ kind: 'reset', afterBytes: 3 }] })).toBe('fault 1 (reset): unknown field "afterBytes" (it takes calls, method)');
     expect(problem({ faults: [{ kind: 'slow' }] })).toBe('fault 1 (slow): "ms" must be a whole number from 1 to 5000');
     expect(problem({ faults: [{ kind: 'unavailable', status: 500 }] })).toBe('fault 1 (unavailable): "status" must be 503 or 429');
@@ -119,5 +119,15 @@ describe('a nemesis schedule', () => {
     // A refusal of another method stays.
     expect(overlay(plain, parseNemesis([{ kind: 'stall' }, { kind: 'unavailable', method: 'GetTask' }]), 1, false).applied.laid).toHaveLength(2);
     expect(faultText(n.faults[0]!)).toBe('every task stalled: held WORKING, never ended by the peer');
+  });
+
+  it("a card origin briefly down: the card's first fetches refused for now, the deadline grown by the waits", () => {
+    const n = parseNemesis([{ kind: 'card-down', calls: 2 }]);
+    expect(n.faults).toEqual([{ kind: 'card-down', retryAfterSeconds: 1, calls: 2 }]);
+    expect(faultText(n.faults[0]!)).toBe("the card's origin down for its first 2 fetch(es): 503 with Retry-After: 1");
+    const plain = scenario('wire/message-reply');
+    const { scenario: s, applied } = overlay(plain, n);
+    expect(s.peer.runtime.cardUnavailable).toEqual({ calls: 2, retryAfterSeconds: 1 });
+    expect(applied.deadlineAddedMs).toBe(6000);
   });
 });

@@ -16,7 +16,6 @@ import { fromGrpc, GrpcChannel } from './binding-grpc.js';
 import { restError, restRequest } from './binding-rest.js';
 import { decodeResult, decodeStreamResult, encodeCall } from './dialect-v03.js';
 import { fetchFailure, networkCode, pause, readAgain, retryAfterMs, type RpcOutcome } from './outcome.js';
-
 import { notAStream, sseEvents, type SseMistakes } from './sse.js';
 import { strictDecode, strictly } from './strict-decode.js';
 
@@ -196,9 +195,11 @@ export class A2ATransport {
     return this.honourWait(await get(), get);
   }
 
-  /** GETs a JSON document (the Agent Card). */
+  /** GETs a JSON document (the Agent Card); one refused for now (503/429 with Retry-After) again after the wait. */
   async getJson(url: string): Promise<{ ok: true; json: unknown } | Exclude<RpcOutcome, { ok: true }>> {
-    return this.json(url, { headers: this.headers({ Accept: 'application/json', ...(this.opts.tokenEverywhere ? await this.authorization() : {}) }) });
+    const token = this.opts.tokenEverywhere ? await this.authorization() : {};
+    const once = () => this.json(url, { headers: this.headers({ Accept: 'application/json', ...token }) });
+    return this.honourWait(await once(), once);
   }
 
   /** POSTs anything as JSON and returns the parsed body of a 2xx answer. */

@@ -8,7 +8,10 @@ import { http, HttpResponse, type RequestHandler } from 'msw';
 import type { PeerRunContext } from './context.js';
 import { eventOf, exactly } from './event.js';
 
-export function cardHandler(ctx: PeerRunContext, cardUrl: string, card: Record<string, unknown>): RequestHandler {
+/** Whether the card's origin is down for this fetch (runtime.cardUnavailable): the wait to name, or undefined. */
+export type CardDown = () => { retryAfterSeconds: number } | undefined;
+
+export function cardHandler(ctx: PeerRunContext, cardUrl: string, card: Record<string, unknown>, down?: CardDown): RequestHandler {
   // Pretty-printed: the report shows the card as these very bytes (its view is JSON.stringify(card, null, 2)).
   const body = JSON.stringify(card, null, 2);
   const digest = createHash('sha256').update(body).digest('hex');
@@ -21,6 +24,11 @@ export function cardHandler(ctx: PeerRunContext, cardUrl: string, card: Record<s
         headers: { allow: 'GET, HEAD', 'content-type': 'text/plain' },
       });
     const ev = eventOf(ctx, request);
+    const gone = request.method === 'GET' ? down?.() : undefined;
+    if (gone) {
+      if (ev) ev.note = `scripted: the card's origin answered 503 with Retry-After: ${gone.retryAfterSeconds} (runtime.cardUnavailable)`;
+      return new HttpResponse('Service Unavailable', { status: 503, headers: { 'content-type': 'text/plain', 'retry-after': String(gone.retryAfterSeconds) } });
+    }
     const headers = { 'cache-control': 'max-age=60', etag };
     // If-None-Match compares weakly (RFC 9110 §13.1.2): a W/ prefix does not matter.
     const match = (request.headers.get('if-none-match') ?? '').split(',').map((s) => s.trim().replace(/^W\//, ''));

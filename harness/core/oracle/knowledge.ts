@@ -111,6 +111,8 @@ export function alarms(x: GradeInput): Alarm[] {
         fact: `a forged push (${a.forgery ?? 'forged'}) of ${a.state} for task ${a.taskId}`,
       });
   for (const e of https(x)) {
+    // A cancel refused for now, or its answer lost, says nothing of the task: the cancel was asked for before it.
+    if (e.rpc?.method === 'CancelTask') continue;
     const wait = askedToWait(x, e);
     if (wait !== undefined)
       out.push({

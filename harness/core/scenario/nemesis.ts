@@ -19,9 +19,10 @@ export type Fault =
   | { kind: 'drop'; afterBytes: number; calls: number; method?: Operation }
   | { kind: 'reset'; calls: number; method?: Operation }
   | { kind: 'stall' }
+  | { kind: 'card-down'; retryAfterSeconds: number; calls: number }
   | { kind: 'stream-ends'; afterEvents: number };
 
-export const FAULT_KINDS = ['unavailable', 'slow', 'drop', 'reset', 'stream-ends', 'stall'] as const satisfies ReadonlyArray<Fault['kind']>;
+export const FAULT_KINDS = ['unavailable', 'slow', 'drop', 'reset', 'stream-ends', 'stall', 'card-down'] as const satisfies ReadonlyArray<Fault['kind']>;
 
 /** A schedule: the faults, in the order they are laid (at most one of each kind). */
 export interface Nemesis {
@@ -47,6 +48,7 @@ const RECOVERY_MS = 1500;
 export function delayMs(f: Fault): number {
   switch (f.kind) {
     case 'unavailable':
+    case 'card-down':
       // Each refusal: the wait it asks for, and room to send again and follow what that call starts.
       return (f.retryAfterSeconds * 1000 + RETRY_ROOM_MS) * f.calls;
     case 'slow':
@@ -70,6 +72,7 @@ const FIELD = {
   reset: 'reset',
   'stream-ends': 'streamEnds',
   stall: 'stalls',
+  'card-down': 'cardUnavailable',
 } as const satisfies Record<Fault['kind'], keyof PeerRuntime>;
 
 /** The runtime fields whose scenarios' rules read the course of a stream: a stream fault would take away what they grade. */
@@ -132,6 +135,8 @@ function lay(rt: PeerRuntime, f: Fault): PeerRuntime {
       return { ...rt, reset: { calls: f.calls, ...method } };
     case 'stall':
       return { ...rt, stalls: true };
+    case 'card-down':
+      return { ...rt, cardUnavailable: { calls: f.calls, retryAfterSeconds: f.retryAfterSeconds } };
     case 'stream-ends':
       return { ...rt, streamEnds: { afterEvents: f.afterEvents } };
   }
@@ -191,6 +196,8 @@ export function faultText(f: Fault): string {
       return `the connection closed before the answer to the first ${f.calls} call(s)${on || ' of any method'}, each call taken`;
     case 'stall':
       return 'every task stalled: held WORKING, never ended by the peer';
+    case 'card-down':
+      return `the card's origin down for its first ${f.calls} fetch(es): 503 with Retry-After: ${f.retryAfterSeconds}`;
     case 'stream-ends':
       return `every stream ended after ${f.afterEvents} event(s), before its task`;
   }
@@ -219,6 +226,7 @@ export function parseNemesis(value: unknown): Nemesis {
       drop: ['kind', 'afterBytes', 'calls', 'method'],
       reset: ['kind', 'calls', 'method'],
       stall: ['kind'],
+      'card-down': ['kind', 'retryAfterSeconds', 'calls'],
       'stream-ends': ['kind', 'afterEvents'],
     };
     const extra = Object.keys(o).find((k) => !allowed[kind]!.includes(k));
@@ -249,6 +257,8 @@ export function parseNemesis(value: unknown): Nemesis {
         return { kind, calls: int('calls', 1, 5, 1), ...method() };
       case 'stall':
         return { kind };
+      case 'card-down':
+        return { kind, retryAfterSeconds: int('retryAfterSeconds', 0, 30, 1), calls: int('calls', 1, 5, 1) };
       default:
         return { kind: 'stream-ends', afterEvents: int('afterEvents', 1, 100, 1) };
     }

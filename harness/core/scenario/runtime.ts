@@ -172,6 +172,11 @@ export interface PeerRuntime {
    */
   reset?: { calls?: number; method?: Operation; binding?: Binding };
   /**
+   * The card's origin is briefly down: the first `calls` GETs of the card are answered 503 with
+   * `Retry-After: <retryAfterSeconds>`; later ones serve the card.
+   */
+  cardUnavailable?: { calls: number; retryAfterSeconds: number };
+  /**
    * An event stream (SendStreamingMessage, SubscribeToTask) that ends cleanly after `afterEvents`
    * events without a terminal or interrupted one; the task goes on, so GetTask still finds its end.
    */

@@ -3,12 +3,12 @@
  * families (its card, runtime, profile and intent, told in either dialect as they are) with a
  * schedule of faults laid on its peer as `run --nemesis` lays them (harness/core/scenario/nemesis.ts):
  * calls refused for now with Retry-After, slow answers, answers cut mid-body, connections lost before
- * the answer, streams ended before their task, tasks that stall. The story's own rule grades it as it
- * would without the faults (a stalled task's completion aside), and beside it every rule that reads
- * the whole history: no second task for one intent, no task left running, no blind retry, a report
- * the ledger bears out, a decision within the deadline the faults grew. Shrinking takes faults away,
- * then makes each simplest (no wait, one call, any method), so a counterexample names the fewest
- * faults that break the client.
+ * the answer, streams ended before their task, tasks that stall, a card origin briefly down. The
+ * story's own rule grades it as it would without the faults (a stalled task's completion aside), and
+ * beside it every rule that reads the whole history: no second task for one intent, no task left
+ * running, no blind retry, a report the ledger bears out, a decision within the deadline the faults
+ * grew. Shrinking takes faults away, then makes each simplest (no wait, one call, any method), so a
+ * counterexample names the fewest faults that break the client.
  *
  * Not among the families a plain `properties` runs: it is asked for by name (`--family nemesis`).
  */
@@ -39,6 +39,9 @@ const drop = fc
   .map(({ method: m, ...f }): Fault => ({ kind: 'drop', ...f, ...on(m) }));
 const streamEnds = fc.integer({ min: 1, max: 3 }).map((afterEvents): Fault => ({ kind: 'stream-ends', afterEvents }));
 const reset = fc.record({ calls: fc.integer({ min: 1, max: 2 }), method }).map(({ method: m, calls }): Fault => ({ kind: 'reset', calls, ...on(m) }));
+const cardDown = fc
+  .record({ retryAfterSeconds: fc.integer({ min: 0, max: 1 }), calls: fc.integer({ min: 1, max: 2 }) })
+  .map((f): Fault => ({ kind: 'card-down', ...f }));
 
 /**
  * Each kind's simplest value is the one fast-check shrinks to: no wait, one call, a short delay, the
@@ -50,11 +53,12 @@ const fault: fc.Arbitrary<Fault> = fc.oneof(
   { arbitrary: drop, weight: 4 },
   { arbitrary: streamEnds, weight: 4 },
   { arbitrary: reset, weight: 4 },
+  { arbitrary: cardDown, weight: 4 },
   { arbitrary: fc.constant<Fault>({ kind: 'stall' }), weight: 1 },
 );
 
-/** A schedule: one to six faults, one of each kind at most (as `run --nemesis` takes them). */
-export const schedule: fc.Arbitrary<Fault[]> = fc.uniqueArray(fault, { minLength: 1, maxLength: 6, selector: (f) => f.kind });
+/** A schedule: one to seven faults, one of each kind at most (as `run --nemesis` takes them). */
+export const schedule: fc.Arbitrary<Fault[]> = fc.uniqueArray(fault, { minLength: 1, maxLength: 7, selector: (f) => f.kind });
 
 /** The stories faults are laid over: every other family's. */
 const STORIES = [negotiationFamily, handshakeFamily, trustFamily, transportFamily, deliveryFamily, wireFamily];
