@@ -219,9 +219,8 @@ export class A2ATransport {
   }
 
   /**
-   * The refusal `out`, or, where it named a wait (Retry-After) that fits the run, the answer to `again`
-   * sent after that wait (and again, while each answer asks for a wait that fits): an agent that says
-   * "not now, in a second" is taken at its word.
+   * The refusal `out`, or, where it named a wait (Retry-After) that fits the run, the answer to `again` sent after
+   * it (and again, while each answer asks for a wait that fits): "not now, in a second" is taken at its word.
    */
   private async honourWait<T extends { ok: boolean }>(out: T, again: () => Promise<T>): Promise<T> {
     // Each answer that asks for a wait is waited out while the run has room for it (waitFits), a few times at most.
