@@ -138,6 +138,9 @@ export function composeLive(live: LiveUpstream, ctx: PeerRunContext): PeerInstan
   };
 }
 
+/** The most of one stream event the proxy holds to read it: past it, the stream is passed on unread. */
+const MAX_EVENT_CHARS = 1 << 20;
+
 /** The most of one answer (not a stream) the proxy holds to pass on: a card-sized agent answers far less. */
 const MAX_ANSWER_BYTES = 8 << 20;
 
@@ -165,10 +168,12 @@ async function capped(body: ReadableStream<Uint8Array> | null): Promise<Uint8Arr
  * right after its first whole event, where that event named a task the agent has not ended (a
  * stream of one Message, or one already at its end, is passed on whole).
  */
-function relay(body: ReadableStream<Uint8Array>, ev: HttpEvent, op: string | undefined, book: Book, cut: boolean, ctx: PeerRunContext) {
+function relay(body: ReadableStream<Uint8Array>, ev: HttpEvent, op: string | undefined, book: Book, cutting: boolean, ctx: PeerRunContext) {
+  let cut = cutting;
   const decoder = new TextDecoder();
   const encoder = new TextEncoder();
   let pending = '';
+  let reading = true;
   const reader = body.getReader();
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -178,7 +183,16 @@ function relay(body: ReadableStream<Uint8Array>, ev: HttpEvent, op: string | und
         return;
       }
       if (!cut) controller.enqueue(value);
+      if (!reading) return;
       pending += decoder.decode(value, { stream: true });
+      if (pending.length > MAX_EVENT_CHARS) {
+        // An event with no end in sight (a hostile or broken agent): passed on as it comes, no longer read or cut.
+        if (cut) controller.enqueue(encoder.encode(pending));
+        pending = '';
+        reading = false;
+        cut = false;
+        return;
+      }
       for (;;) {
         const end = /\r\n\r\n|\n\n|\r\r/.exec(pending);
         if (!end) break;
