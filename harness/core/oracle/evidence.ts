@@ -210,11 +210,10 @@ export function optsInto(e: HttpEvent, uri: string): boolean {
   return header.includes(uri) || (e.messageExtensions ?? []).includes(uri);
 }
 
-/** SendMessage calls answered with a direct Message and no task (spec §3.1.1). */
-/** An answer the peer cut on purpose (runtime.drop): the client got its headers and some bytes, never the whole. */
+/** An answer the peer cut on purpose (runtime.drop, runtime.reset): the client got part of it or none, never the whole. */
 export const cutAnswer = (e: HttpEvent) => /^scripted: connection dropped/.test(e.note ?? '');
 
-/** The direct Message answers that reached the client whole (a cut one told it nothing it could read). */
+/** SendMessage calls answered with a direct Message and no task (spec §3.1.1) that reached the client whole. */
 export const messageReplies = (x: GradeInput) => https(x).filter((e) => e.reply === 'message' && !failed(e) && !cutAnswer(e));
 
 export const needsCompletion = (intent: TaskIntent) => intent.taskClass !== 'fire-and-forget';
