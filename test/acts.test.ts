@@ -140,6 +140,24 @@ describe('a stream that ends early is no news of the task’s end', () => {
     expect(c.verdict).toBe('NON_STRICT');
     expect(c.reason).toMatch(/did not follow the task up/);
   });
+
+  it('a stream cut only after the client canceled its task itself owes no follow-up: the cancel’s answer told it the end', async () => {
+    const r = await record('reference', 'stream-recovery/closed-after-first-event');
+    const stream = calls(r.transcript, 'SendStreamingMessage')[0]!;
+    const own = r.ledger[0]!.id;
+    const follow = (e: WireEvent) => e.kind === 'http' && (e.rpc?.method === 'GetTask' || e.rpc?.method === 'SubscribeToTask');
+    const first = r.transcript.find(follow) as HttpEvent;
+    // The same run, its first follow-up a cancel of the task made at a given time, and no other follow-up.
+    const canceledAt = (t: number) =>
+      r.transcript.flatMap((e) =>
+        e === first ? [{ ...first, t, taskId: own, rpc: { ...first.rpc!, method: 'CancelTask', params: { id: own } } }] : follow(e) ? [] : [e],
+      );
+    const before = checkOf(regrade(r, canceledAt(stream.streamEnd!.t)), 'STREAM-RECOVERY');
+    expect(before.verdict).toBe('INFORMATIONAL');
+    expect(before.reason).toMatch(/cut after the client had canceled its task itself/);
+    // Canceled after the cut: the cut was news it did not follow up.
+    expect(checkOf(regrade(r, canceledAt(stream.streamEnd!.t + 1)), 'STREAM-RECOVERY').verdict).toBe('NON_STRICT');
+  });
 });
 
 describe('WIRE-HONEST-REPORT counts the task ids that reached the client', () => {

@@ -79,6 +79,7 @@ export const STREAM_RECOVERY: RuleOf<'STREAM-RECOVERY'> = {
     'a card without streaming',
     'fire-and-forget: nothing to follow',
     'the client followed the task without a stream, or no stream of its was ended early',
+    'the stream was cut only after the client canceled its task itself (the cancel’s answer told it the end)',
   ],
   applies(s) {
     const rt = s.truth.runtime;
@@ -139,6 +140,14 @@ export const STREAM_RECOVERY: RuleOf<'STREAM-RECOVERY'> = {
         wireEvidence(cut.seq, `${cut.rpc!.method}: ${cut.note}`),
         wireEvidence(followed.seq, `${followed.rpc!.method}${followed.taskId ? ` of ${followed.taskId}` : ''}`),
       ]);
+    // A stream cut at the event the client's own cancel made (a reset mid-event comes with the task's next event, which
+    // a stalled task makes only when it is canceled): the cancel's answer told the client the end; there is nothing to follow.
+    const cutAt = cut.streamEnd?.t;
+    const canceled = own && cutAt !== undefined ? calls.find((e) => e.rpc!.method === 'CancelTask' && namesTask(e, own) && e.t <= cutAt) : undefined;
+    if (canceled)
+      return informational(
+        `the stream #${cut.seq} was cut after the client had canceled its task itself (#${canceled.seq}): the cancel's answer told it the end, nothing was left to follow up`,
+      );
     return verdict(
       'NON_STRICT',
       `the stream #${cut.seq} ended early and the client did not follow the task up (no SubscribeToTask or GetTask after it)${task && !isTerminal(task.state) ? `; the task was left ${task.state}` : end}`,
