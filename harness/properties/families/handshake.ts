@@ -97,7 +97,8 @@ const challenge: fc.Arbitrary<GeneratedCase> = fc
           runtime: { ...runtime, auth: { taskScheme: k.dpop ? 'DPoP' : 'Bearer', tokenTtlSeconds: k.shortTokens ? 1 : 300 } },
           profileConstraints: {},
           intent,
-          deadlineMs: 3000,
+          // A task of up to 1.7 s whose token expires mid-way: the client's refresh and its own margin need room besides.
+          deadlineMs: k.shortTokens ? 4000 : 3000,
         }),
       ),
   );
