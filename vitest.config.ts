@@ -42,6 +42,7 @@ export const INTEGRATION = [
   'test/handshake.test.ts',
   'test/hostile/floods.test.ts',
   'test/incidents.test.ts',
+  'test/nemesis-kinds.test.ts',
   'test/levels.test.ts',
   'test/payloads.test.ts',
   'test/peers.test.ts',

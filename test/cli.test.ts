@@ -147,7 +147,7 @@ describe('picking and reporting: --grep, --scenario, --bail, --reporter', () => 
       ],
       [
         ['--nemesis', '{"faults":[{"kind":"partition"}]}'],
-        /--nemesis: fault 1: "kind" must be one of unavailable, slow, drop, reset, stream-ends, stall, card-down/,
+        /--nemesis: fault 1: "kind" must be one of unavailable, slow, drop, reset, stream-ends, stall, card-down, push-fails/,
       ],
       [['--nemesis', '{"faults":'], /--nemesis: not JSON/],
       [['--nemesis', 'no-such-schedule.json'], /--nemesis no-such-schedule\.json: no such file \(ENOENT\)/],

@@ -214,6 +214,43 @@ describe('runtime fields for the incidents vendors meet most', () => {
     expect(https(run.transcript.events)[0]!.note).toMatch(/stream ended after 1 events without a terminal one/);
   });
 
+  it('streamEnds with midEvent: the whole events, then half of the next, then the connection reset; the half is not recorded as sent', async () => {
+    const run = shared.fx.start(v1({ streamEnds: { afterEvents: 1, midEvent: true } }), { deadlineMs: 5000 });
+    const url = rpcUrlOf(run.peer.card);
+    const res = await request(url, {
+      method: 'POST',
+      dispatcher: shared.agent,
+      headers: { 'content-type': 'application/json', 'a2a-version': '1.0', accept: 'text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendStreamingMessage', params: send() }),
+    });
+    let text = '';
+    let reset = false;
+    try {
+      for await (const chunk of res.body) text += Buffer.from(chunk).toString('utf8');
+    } catch {
+      reset = true;
+    }
+    const [whole, half, ...rest] = text.split('\n\n');
+    const task = JSON.parse(whole!.slice(6)).result.task;
+    expect(reset).toBe(true);
+    expect(rest).toEqual([]);
+    // The next event was begun and never ended: no line end, no JSON that parses.
+    expect(half!.startsWith('data: {')).toBe(true);
+    expect(() => JSON.parse(half!.slice(6))).toThrow();
+    let state = '';
+    for (let i = 0; i < 50 && state !== 'TASK_STATE_COMPLETED'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      state = (await bareRpc(shared.agent, url, 'GetTask', { id: task.id })).json?.result?.status?.state;
+    }
+    run.end();
+    expect(state).toBe('TASK_STATE_COMPLETED');
+    const ev = https(run.transcript.events)[0]!;
+    expect(ev.note).toMatch(/^scripted: the stream ended after 1 events, reset mid-way through the next/);
+    expect(ev.responseBody?.events).toHaveLength(1);
+    expect(run.transcript.events.filter((e) => e.kind === 'sse')).toHaveLength(1);
+    expect(ev.streamEnd?.by).toBe('peer');
+  });
+
   it('without streamEnds the same stream runs to its terminal event (the control)', async () => {
     const run = shared.fx.start(v1({}), { deadlineMs: 5000 });
     const s = await raw(rpcUrlOf(run.peer.card), 'SendStreamingMessage', send(), { accept: 'text/event-stream' });

@@ -28,7 +28,7 @@ describe('the nemesis family', () => {
     expect(stories.size).toBeGreaterThanOrEqual(12);
     expect(cases.some((c) => c.dialect === 'a2a-v0.3')).toBe(true);
     const kinds = new Set(cases.flatMap((c) => c.nemesis!.faults.map((f) => f.kind)));
-    expect([...kinds].sort()).toEqual(['card-down', 'drop', 'reset', 'slow', 'stall', 'stream-ends', 'unavailable']);
+    expect([...kinds].sort()).toEqual(['card-down', 'drop', 'push-fails', 'reset', 'slow', 'stall', 'stream-ends', 'unavailable']);
     // Laid: the scenario's runtime carries them, its deadline grew, and its description names them.
     const laid = cases.map((c) => ({
       c,

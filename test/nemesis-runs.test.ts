@@ -3,7 +3,7 @@
  * on every scenario's peer where its story leaves room (the first two calls refused 503 with
  * Retry-After, every answer slow, the first three answers cut, the first two calls' connections
  * closed before their answers, every stream ended after one event, the card's origin down for its
- * first fetch),
+ * first fetch, every push delivery lost),
  * gets the verdict each scenario expects, and every result grades again the same from what
  * results.json keeps (the faults laid included).
  */
@@ -26,6 +26,7 @@ describe('run --nemesis', () => {
         { kind: 'reset', calls: 2 },
         { kind: 'stream-ends', afterEvents: 1 },
         { kind: 'card-down', retryAfterSeconds: 1, calls: 1 },
+        { kind: 'push-fails' },
       ],
     });
     const r = await runConformance({ client: 'reference', files: BUILTIN_FILES, lanes: 16, nemesis });
@@ -38,6 +39,9 @@ describe('run --nemesis', () => {
     expect(of('drop')).toBeGreaterThan(80);
     expect(of('reset')).toBeGreaterThan(80);
     expect(of('stream-ends')).toBeGreaterThan(5);
+    // Lost deliveries only where the peer pushes and its rule's story is not the deliveries themselves.
+    expect(of('push-fails')).toBeGreaterThanOrEqual(2);
+    expect(laid.some((x) => x.transcript.some((e) => e.kind === 'harness' && /withheld, never posted \(runtime\.pushFails\)/.test(e.message)))).toBe(true);
     const cut = laid.filter((x) => x.transcript.some((e) => e.kind === 'http' && /^scripted: connection dropped/.test(e.note ?? '')));
     expect(cut.length).toBeGreaterThan(50);
     const lost = laid.filter((x) => x.transcript.some((e) => e.kind === 'http' && e.status === undefined && /before the answer/.test(e.note ?? '')));

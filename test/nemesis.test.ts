@@ -37,7 +37,9 @@ describe('a nemesis schedule', () => {
       }
     };
     expect(problem({})).toMatch(/at least one fault/);
-    expect(problem({ faults: [{ kind: 'partition' }] })).toBe('fault 1: "kind" must be one of unavailable, slow, drop, reset, stream-ends, stall, card-down');
+    expect(problem({ faults: [{ kind: 'partition' }] })).toBe(
+      'fault 1: "kind" must be one of unavailable, slow, drop, reset, stream-ends, stall, card-down, push-fails',
+    );
     expect(problem({ faults: [{ kind: 'reset', afterBytes: 3 }] })).toBe('fault 1 (reset): unknown field "afterBytes" (it takes calls, method)');
     expect(problem({ faults: [{ kind: 'slow' }] })).toBe('fault 1 (slow): "ms" must be a whole number from 1 to 5000');
     expect(problem({ faults: [{ kind: 'unavailable', status: 500 }] })).toBe('fault 1 (unavailable): "status" must be 503 or 429');
@@ -119,6 +121,31 @@ describe('a nemesis schedule', () => {
     // A refusal of another method stays.
     expect(overlay(plain, parseNemesis([{ kind: 'stall' }, { kind: 'unavailable', method: 'GetTask' }]), 1, false).applied.laid).toHaveLength(2);
     expect(faultText(n.faults[0]!)).toBe('every task stalled: held WORKING, never ended by the peer');
+  });
+
+  it('push deliveries lost or late: laid where the peer pushes and no delivery is its story; one line per problem', () => {
+    const lost = parseNemesis([{ kind: 'push-fails' }]);
+    expect(lost.faults).toEqual([{ kind: 'push-fails' }]);
+    expect(faultText(lost.faults[0]!)).toBe('every push delivery never posted');
+    const late = parseNemesis([{ kind: 'push-fails', deliveries: 2, lateMs: 1500 }]);
+    expect(faultText(late.faults[0]!)).toBe('the first 2 push delivery(ies) posted 1500 ms late');
+    const { scenario: s, applied } = overlay(scenario('hs-aspirational/push-works'), late);
+    expect(s.peer.runtime.pushFails).toEqual({ deliveries: 2, lateMs: 1500 });
+    expect(applied.deadlineAddedMs).toBe(1500);
+    expect(overlay(scenario('wire/message-reply'), lost).applied.left[0]!.why).toBe('the peer delivers no push');
+    expect(overlay(scenario('push-receipt/genuine'), lost).applied.left[0]!.why).toMatch(/^the scenario is PUSH-RECEIPT's/);
+    expect(overlay(scenario('push-receipt/genuine'), lost, 1, false).applied.laid).toHaveLength(1);
+    expect(() => parseNemesis([{ kind: 'push-fails', lateMs: 0 }])).toThrow('fault 1 (push-fails): "lateMs" must be a whole number from 1 to 10000');
+    expect(() => parseNemesis([{ kind: 'push-fails', calls: 1 }])).toThrow('fault 1 (push-fails): unknown field "calls" (it takes deliveries, lateMs)');
+  });
+
+  it('a stream reset mid-event: stream-ends with midEvent, laid as stream-ends is', () => {
+    const n = parseNemesis([{ kind: 'stream-ends', afterEvents: 2, midEvent: true }]);
+    expect(faultText(n.faults[0]!)).toBe("every stream reset mid-way through the event after its first 2, before its task's end");
+    const { scenario: s } = overlay(scenario('hs-split-origin/same-origin'), n);
+    expect(s.peer.runtime.streamEnds).toEqual({ afterEvents: 2, midEvent: true });
+    expect(parseNemesis([{ kind: 'stream-ends', midEvent: false }]).faults).toEqual([{ kind: 'stream-ends', afterEvents: 1 }]);
+    expect(() => parseNemesis([{ kind: 'stream-ends', midEvent: 'yes' }])).toThrow('fault 1 (stream-ends): "midEvent" must be true or false');
   });
 
   it("a card origin briefly down: the card's first fetches refused for now, the deadline grown by the waits", () => {

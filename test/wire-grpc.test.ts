@@ -308,6 +308,20 @@ describe('the gRPC wire, served by the peer host over HTTP/2 to @grpc/grpc-js', 
     run.end();
   });
 
+  it('a stream reset mid-event (runtime.streamEnds.midEvent): the whole events, then RST_STREAM inside the next message; the half is not kept', async () => {
+    const run = fx.start(peer({ streamEnds: { afterEvents: 1, midEvent: true } }));
+    const c = clientOf(interfaceOf(run.peer.card, 'GRPC'));
+    const { events, err } = await streamed(c, 'SendStreamingMessage', message('cut me'));
+    expect(events.map((e) => Object.keys(e))).toEqual([['task']]);
+    expect(err!.code).toBe(status.INTERNAL);
+    expect(err!.details).toMatch(/RST_STREAM/);
+    const ev = lastCall(run.transcript);
+    expect(ev.note).toMatch(/reset mid-way through the next \(runtime\.streamEnds\.midEvent\)/);
+    expect(ev.responseBody!.events).toHaveLength(1);
+    expect(ev.grpc).toBeUndefined();
+    run.end();
+  });
+
   it('a client that gives up (its deadline) before a slow answer: DEADLINE_EXCEEDED, and no harness fault when the answer comes too late to write', async () => {
     const run = fx.start(peer({ slow: { ms: 1500, method: 'GetTask' } }));
     const c = clientOf(interfaceOf(run.peer.card, 'GRPC'));

@@ -201,6 +201,8 @@ async function stream(
     parser.feed(held);
     held = '';
   };
+  // The last chunk's write: a body that fails mid-event (a scripted reset) has its last bytes on their way before the socket goes.
+  let written: Promise<void> = Promise.resolve();
   try {
     for (;;) {
       const { done, value } = await reader.read();
@@ -216,7 +218,11 @@ async function stream(
       feed(text);
       if (!transcript.isSealed) ev.streamBytes = (ev.streamBytes ?? 0) + value.length;
       // The client's pace, not the peer's: what it has not taken is not written (streamBytes counts what it could read).
-      if (!res.write(value)) await drained(res);
+      let more = true;
+      written = new Promise<void>((resolve) => {
+        more = res.write(value, () => resolve());
+      });
+      if (!more) await drained(res);
     }
     // A CR at the very end is a line end (no LF can follow it any more): the last event of a stream of lone-CR line ends is kept.
     feed(last.endsWith('\r') ? '\n' : '');
@@ -224,8 +230,10 @@ async function stream(
     if (!res.destroyed) endOf(transcript, ev, 'peer');
     res.end();
   } catch {
-    // The peer's body failed (a fault of the harness's): its end, not the client's close.
+    // The peer's body failed (a scripted reset mid-event, runtime.streamEnds.midEvent, or a fault of the harness's):
+    // its end, not the client's close. What was written leaves first; then the connection is closed under the body.
     endOf(transcript, ev, 'peer');
+    await Promise.race([written, new Promise((r) => setTimeout(r, 1000))]);
     res.destroy();
   }
 }

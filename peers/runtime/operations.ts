@@ -31,7 +31,8 @@ function requireStreaming(s: RuntimeState): void {
   if (!s.rt.streaming) throw new A2AError('unsupportedOperation', 'streaming is not supported by this agent');
 }
 
-const endAfterOf = (s: RuntimeState) => (s.rt.streamEnds ? { endAfter: s.rt.streamEnds.afterEvents } : {});
+const endAfterOf = (s: RuntimeState) =>
+  s.rt.streamEnds ? { endAfter: s.rt.streamEnds.afterEvents, ...(s.rt.streamEnds.midEvent ? { midEvent: true } : {}) } : {};
 
 /** The operations, by their §3.1 names. */
 export const OPERATIONS: Readonly<Record<string, Operation>> = {

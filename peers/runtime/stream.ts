@@ -19,6 +19,8 @@ export type StreamPlan =
       extra: ReadonlyArray<ArtifactJson>;
       /** `runtime.streamEnds`: close after this many events, terminal or not. */
       endAfter?: number;
+      /** `runtime.streamEnds.midEvent`: instead, send half of the next event and reset the connection. */
+      midEvent?: boolean;
     }
   | { only: Record<string, unknown> };
 
@@ -35,6 +37,8 @@ const closesAt = (state: string) => isTerminal(state) || state === 'TASK_STATE_I
 export function eventStream(ctx: PeerRunContext, ev: HttpEvent, plan: StreamPlan, frame: Frame, stayOpen = false): ReadableStream<Uint8Array> {
   const enc = new TextEncoder();
   let off = () => {};
+  /** A reset mid-event is due: the stream errs once its half event has been read (an error drops what is queued). */
+  let resetDue = false;
   return new ReadableStream<Uint8Array>({
     start(controller) {
       const put = (event: Record<string, unknown>) => {
@@ -46,11 +50,24 @@ export function eventStream(ctx: PeerRunContext, ev: HttpEvent, plan: StreamPlan
         controller.close();
         return;
       }
-      const { tasks, t, extra, endAfter } = plan;
+      const { tasks, t, extra, endAfter, midEvent } = plan;
       let sent = 0;
       let closed = false;
       const send = (event: Record<string, unknown>, state: string | undefined, closes: boolean) => {
         if (closed) return;
+        if (midEvent && endAfter !== undefined && sent >= endAfter) {
+          // The event after the last whole one: its first half, then the connection reset. It is not recorded as
+          // sent (the client never has it whole): the request's note says where the stream was cut.
+          const f = frame(event);
+          const bytes = typeof f === 'string' ? enc.encode(f) : f;
+          controller.enqueue(bytes.subarray(0, Math.max(1, Math.floor(bytes.length / 2))));
+          if (!ctx.transcript.isSealed)
+            ev.note = `scripted: the stream ended after ${sent} events, reset mid-way through the next (runtime.streamEnds.midEvent)`;
+          closed = true;
+          resetDue = true;
+          off();
+          return;
+        }
         ctx.transcript.record({
           kind: 'sse',
           requestSeq: ev.seq,
@@ -61,7 +78,7 @@ export function eventStream(ctx: PeerRunContext, ev: HttpEvent, plan: StreamPlan
         put(event);
         sent++;
         const final = closes || (state !== undefined && closesAt(state));
-        const cut = !final && endAfter !== undefined && sent >= endAfter;
+        const cut = !final && !midEvent && endAfter !== undefined && sent >= endAfter;
         if (cut && !ctx.transcript.isSealed) ev.note = `scripted: the stream ended after ${sent} events without a terminal one (runtime.streamEnds)`;
         if (closes || cut) {
           closed = true;
@@ -87,6 +104,10 @@ export function eventStream(ctx: PeerRunContext, ev: HttpEvent, plan: StreamPlan
         return;
       }
       off = tasks.subscribe(t, send);
+    },
+    pull(controller) {
+      // Called once what was queued has been read: the half event is on its way, and the reset follows it.
+      if (resetDue) controller.error(new Error('scripted: the connection reset mid-event (runtime.streamEnds.midEvent)'));
     },
     cancel() {
       off();

@@ -118,6 +118,8 @@ export class TaskRuntime {
   onForget?: (t: TaskState) => void;
   /** The deliveries the description forges (`push.forge`), beside the genuine ones; none by default. */
   private readonly forger?: PushForger;
+  /** Deliveries failed so far (runtime.pushFails counts the run's first ones). */
+  private pushesFailed = 0;
 
   constructor(
     private readonly rt: PeerRuntime,
@@ -340,7 +342,7 @@ export class TaskRuntime {
   private async push(t: TaskState, c: PushConfig, state: string): Promise<void> {
     const payload = { statusUpdate: { taskId: t.rec.id, contextId: t.rec.contextId, status: { state, timestamp: new Date().toISOString() } } };
     const body = (this.pushBodies.get(c) ?? ((e) => e))(payload);
-    const attempt = await this.ctx.push({
+    const order = {
       mode: this.rt.push.delivery,
       url: c.url,
       taskId: t.rec.id,
@@ -348,9 +350,36 @@ export class TaskRuntime {
       payload: body,
       ...(c.token ? { token: c.token } : {}),
       ...(c.authentication ? { authentication: c.authentication } : {}),
-    });
+    };
+    const fails = this.rt.pushFails;
+    if (fails && (fails.deliveries === undefined || this.pushesFailed < fails.deliveries)) {
+      this.pushesFailed++;
+      this.failPush(order, fails.lateMs);
+      return;
+    }
+    const attempt = await this.ctx.push(order);
     this.forger?.delivered(t, c, body, state);
     // The peer logs the attempt as dispatched either way; only the transcript knows it was lost.
     if (attempt.outcome !== 'delivered') t.pushLost = true;
+  }
+
+  /**
+   * A delivery the dispatcher fails (runtime.pushFails): never posted, or posted `lateMs` later unless the client
+   * has answered by then. The task's course does not wait for it, and its receiver's silence is not a lost push.
+   */
+  private failPush(order: Parameters<PeerRunContext['push']>[0], lateMs: number | undefined): void {
+    const what = `push of ${order.state} for task ${order.taskId}`;
+    const note = (message: string) => {
+      if (!this.ctx.transcript.isSealed) this.ctx.transcript.record({ kind: 'harness', level: 'info', message: `scripted: ${message} (runtime.pushFails)` });
+    };
+    if (lateMs === undefined) {
+      note(`${what} withheld, never posted`);
+      return;
+    }
+    note(`${what} held ${lateMs} ms`);
+    this.ctx.later(lateMs, () => {
+      if (this.ctx.transcript.events.some((e) => e.kind === 'decision')) note(`${what} held ${lateMs} ms not posted: the client had answered`);
+      else void this.ctx.push(order);
+    });
   }
 }

@@ -1,9 +1,11 @@
 /**
  * A nemesis (issue 45): faults laid over any scenario's peer, as data. Each fault is one of the
  * runtime's incidents (./runtime.ts): a call answered 503 or 429 with Retry-After, a slow answer, an
- * answer cut mid-body, a stream that ends before its task. A schedule names the faults; `overlay`
- * lays them on one scenario where its own story leaves room for them, and says which it laid and
- * which it left (a scenario whose story is itself that incident keeps its own, and its own grading).
+ * answer cut mid-body, a stream that ends (or is reset mid-event) before its task, a connection lost
+ * before the answer, a task that stalls, a card origin briefly down, push deliveries withheld or late.
+ * A schedule names the faults; `overlay` lays them on one scenario where its own story leaves room for
+ * them, and says which it laid and which it left (a scenario whose story is itself that incident keeps
+ * its own, and its own grading).
  *
  * The client's deadline grows by what the faults can cost it at most (`delayMs`): a nemesis asks a
  * client to stay honest when things go wrong, never to beat a clock the harness itself ran down.
@@ -20,9 +22,12 @@ export type Fault =
   | { kind: 'reset'; calls: number; method?: Operation }
   | { kind: 'stall' }
   | { kind: 'card-down'; retryAfterSeconds: number; calls: number }
-  | { kind: 'stream-ends'; afterEvents: number };
+  | { kind: 'push-fails'; deliveries?: number; lateMs?: number }
+  | { kind: 'stream-ends'; afterEvents: number; midEvent?: boolean };
 
-export const FAULT_KINDS = ['unavailable', 'slow', 'drop', 'reset', 'stream-ends', 'stall', 'card-down'] as const satisfies ReadonlyArray<Fault['kind']>;
+export const FAULT_KINDS = ['unavailable', 'slow', 'drop', 'reset', 'stream-ends', 'stall', 'card-down', 'push-fails'] as const satisfies ReadonlyArray<
+  Fault['kind']
+>;
 
 /** A schedule: the faults, in the order they are laid (at most one of each kind). */
 export interface Nemesis {
@@ -58,6 +63,9 @@ export function delayMs(f: Fault): number {
       return RECOVERY_MS * f.calls;
     case 'stream-ends':
       return RECOVERY_MS;
+    case 'push-fails':
+      // A delivery that never comes, or comes late: the client learns the task's end another way (a poll).
+      return RECOVERY_MS;
     case 'stall':
       // Nothing to wait for: the client gives up on the task within the deadline it had.
       return 0;
@@ -73,6 +81,7 @@ const FIELD = {
   'stream-ends': 'streamEnds',
   stall: 'stalls',
   'card-down': 'cardUnavailable',
+  'push-fails': 'pushFails',
 } as const satisfies Record<Fault['kind'], keyof PeerRuntime>;
 
 /** The runtime fields whose scenarios' rules read the course of a stream: a stream fault would take away what they grade. */
@@ -92,6 +101,14 @@ function leftWhy(s: Scenario, f: Fault, expectStands: boolean): string | undefin
     return "a task that never ends changes what the scenario's story grades: its expect could not stand (the nemesis family lays it)";
   if (f.kind === 'stall' && (rt.staysWorking || rt.input)) return 'the task already waits on the client (it stays working, or takes input frame by frame)';
   if (f.kind === 'stream-ends' && !rt.streaming) return 'the peer serves no stream to end';
+  if (f.kind === 'push-fails') {
+    if (!rt.push.supported) return 'the peer delivers no push';
+    if (rt.push.forge?.length)
+      return "the scenario's story is its forged deliveries beside the genuine ones (runtime.push.forge): a genuine one withheld would take away what they are read against";
+    if (rt.push.stallOnLostPush) return "the scenario scripts a lost delivery's course itself (runtime.push.stallOnLostPush)";
+    if (expectStands && (s.rule.startsWith('PUSH-') || s.rule === 'NEG-PUSH-MTLS'))
+      return `the scenario is ${s.rule}'s, whose story is the course of its push deliveries: a delivery withheld or late would change what it grades`;
+  }
   const story = STREAM_STORIES.find((k) => rt[k] !== undefined && rt[k] !== false);
   if (cutsAnswers(f) && story)
     return `the scenario's story is the course of its streams (runtime.${story}): a stream ended or cut would take away what its rule grades`;
@@ -137,8 +154,10 @@ function lay(rt: PeerRuntime, f: Fault): PeerRuntime {
       return { ...rt, stalls: true };
     case 'card-down':
       return { ...rt, cardUnavailable: { calls: f.calls, retryAfterSeconds: f.retryAfterSeconds } };
+    case 'push-fails':
+      return { ...rt, pushFails: { ...(f.deliveries ? { deliveries: f.deliveries } : {}), ...(f.lateMs ? { lateMs: f.lateMs } : {}) } };
     case 'stream-ends':
-      return { ...rt, streamEnds: { afterEvents: f.afterEvents } };
+      return { ...rt, streamEnds: { afterEvents: f.afterEvents, ...(f.midEvent ? { midEvent: true } : {}) } };
   }
 }
 
@@ -198,8 +217,14 @@ export function faultText(f: Fault): string {
       return 'every task stalled: held WORKING, never ended by the peer';
     case 'card-down':
       return `the card's origin down for its first ${f.calls} fetch(es): 503 with Retry-After: ${f.retryAfterSeconds}`;
+    case 'push-fails': {
+      const which = f.deliveries ? `the first ${f.deliveries} push delivery(ies)` : 'every push delivery';
+      return f.lateMs ? `${which} posted ${f.lateMs} ms late` : `${which} never posted`;
+    }
     case 'stream-ends':
-      return `every stream ended after ${f.afterEvents} event(s), before its task`;
+      return f.midEvent
+        ? `every stream reset mid-way through the event after its first ${f.afterEvents}, before its task's end`
+        : `every stream ended after ${f.afterEvents} event(s), before its task`;
   }
 }
 
@@ -227,7 +252,8 @@ export function parseNemesis(value: unknown): Nemesis {
       reset: ['kind', 'calls', 'method'],
       stall: ['kind'],
       'card-down': ['kind', 'retryAfterSeconds', 'calls'],
-      'stream-ends': ['kind', 'afterEvents'],
+      'push-fails': ['kind', 'deliveries', 'lateMs'],
+      'stream-ends': ['kind', 'afterEvents', 'midEvent'],
     };
     const extra = Object.keys(o).find((k) => !allowed[kind]!.includes(k));
     if (extra) throw new Error(`${at} (${kind}): unknown field "${extra}" (it takes ${allowed[kind]!.slice(1).join(', ')})`);
@@ -259,8 +285,15 @@ export function parseNemesis(value: unknown): Nemesis {
         return { kind };
       case 'card-down':
         return { kind, retryAfterSeconds: int('retryAfterSeconds', 0, 30, 1), calls: int('calls', 1, 5, 1) };
+      case 'push-fails':
+        return {
+          kind,
+          ...(o.deliveries === undefined ? {} : { deliveries: int('deliveries', 1, 5) }),
+          ...(o.lateMs === undefined ? {} : { lateMs: int('lateMs', 1, 10_000) }),
+        };
       default:
-        return { kind: 'stream-ends', afterEvents: int('afterEvents', 1, 100, 1) };
+        if (o.midEvent !== undefined && typeof o.midEvent !== 'boolean') throw new Error(`${at} (stream-ends): "midEvent" must be true or false`);
+        return { kind: 'stream-ends', afterEvents: int('afterEvents', 1, 100, 1), ...(o.midEvent === true ? { midEvent: true } : {}) };
     }
   });
   return { faults };

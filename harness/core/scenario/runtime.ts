@@ -172,6 +172,12 @@ export interface PeerRuntime {
    */
   reset?: { calls?: number; method?: Operation; binding?: Binding };
   /**
+   * The peer's push dispatcher fails its deliveries: the first `deliveries` of the run (absent: every
+   * one) are never posted, or, with `lateMs`, posted that much later (not at all once the client has
+   * answered). The task goes on as it would; each such delivery is noted in the transcript.
+   */
+  pushFails?: { deliveries?: number; lateMs?: number };
+  /**
    * The card's origin is briefly down: the first `calls` GETs of the card are answered 503 with
    * `Retry-After: <retryAfterSeconds>`; later ones serve the card.
    */
@@ -179,8 +185,11 @@ export interface PeerRuntime {
   /**
    * An event stream (SendStreamingMessage, SubscribeToTask) that ends cleanly after `afterEvents`
    * events without a terminal or interrupted one; the task goes on, so GetTask still finds its end.
+   * `midEvent`: it ends uncleanly instead, mid-way through the event after those: the first half of
+   * that event's bytes, then the connection reset (HTTP/1.1: the socket closed inside the chunked
+   * body; gRPC: RST_STREAM). The event so cut is the task's own; the client never has it whole.
    */
-  streamEnds?: { afterEvents: number };
+  streamEnds?: { afterEvents: number; midEvent?: boolean };
   /**
    * How the event streams of the JSON bindings frame each event, all of it legal Server-Sent Events
    * (WHATWG HTML §9.2.6): `multiline`, each event's JSON over several `data:` lines (a client joins

@@ -3,7 +3,8 @@
  * families (its card, runtime, profile and intent, told in either dialect as they are) with a
  * schedule of faults laid on its peer as `run --nemesis` lays them (harness/core/scenario/nemesis.ts):
  * calls refused for now with Retry-After, slow answers, answers cut mid-body, connections lost before
- * the answer, streams ended before their task, tasks that stall, a card origin briefly down. The
+ * the answer, streams ended or reset mid-event before their task, tasks that stall, a card origin
+ * briefly down, push deliveries withheld or late. The
  * story's own rule grades it as it would without the faults (a stalled task's completion aside), and
  * beside it every rule that reads the whole history: no second task for one intent, no task left
  * running, no blind retry, a report the ledger bears out, a decision within the deadline the faults
@@ -37,15 +38,21 @@ const slow = fc.record({ ms: fc.integer({ min: 20, max: 300 }), method }).map(({
 const drop = fc
   .record({ afterBytes: fc.constantFrom(0, 16, 64), calls: fc.integer({ min: 1, max: 2 }), method })
   .map(({ method: m, ...f }): Fault => ({ kind: 'drop', ...f, ...on(m) }));
-const streamEnds = fc.integer({ min: 1, max: 3 }).map((afterEvents): Fault => ({ kind: 'stream-ends', afterEvents }));
+const streamEnds = fc
+  .record({ afterEvents: fc.integer({ min: 1, max: 3 }), midEvent: fc.boolean() })
+  .map(({ afterEvents, midEvent }): Fault => ({ kind: 'stream-ends', afterEvents, ...(midEvent ? { midEvent } : {}) }));
 const reset = fc.record({ calls: fc.integer({ min: 1, max: 2 }), method }).map(({ method: m, calls }): Fault => ({ kind: 'reset', calls, ...on(m) }));
 const cardDown = fc
   .record({ retryAfterSeconds: fc.integer({ min: 0, max: 1 }), calls: fc.integer({ min: 1, max: 2 }) })
   .map((f): Fault => ({ kind: 'card-down', ...f }));
+/** Deliveries never posted (what shrinking ends at), or posted late; every one, or the first few. */
+const pushFails = fc
+  .record({ deliveries: fc.option(fc.integer({ min: 1, max: 2 }), { nil: undefined }), lateMs: fc.option(fc.constantFrom(300, 1500), { nil: undefined }) })
+  .map(({ deliveries, lateMs }): Fault => ({ kind: 'push-fails', ...(deliveries ? { deliveries } : {}), ...(lateMs ? { lateMs } : {}) }));
 
 /**
  * Each kind's simplest value is the one fast-check shrinks to: no wait, one call, a short delay, the
- * first event. A stall holds its case to the whole deadline, so it is drawn a quarter as often.
+ * first event and a clean end, every delivery lost. A stall holds its case to the whole deadline, so it is drawn a quarter as often.
  */
 const fault: fc.Arbitrary<Fault> = fc.oneof(
   { arbitrary: unavailable, weight: 4 },
@@ -54,11 +61,12 @@ const fault: fc.Arbitrary<Fault> = fc.oneof(
   { arbitrary: streamEnds, weight: 4 },
   { arbitrary: reset, weight: 4 },
   { arbitrary: cardDown, weight: 4 },
+  { arbitrary: pushFails, weight: 4 },
   { arbitrary: fc.constant<Fault>({ kind: 'stall' }), weight: 1 },
 );
 
-/** A schedule: one to seven faults, one of each kind at most (as `run --nemesis` takes them). */
-export const schedule: fc.Arbitrary<Fault[]> = fc.uniqueArray(fault, { minLength: 1, maxLength: 7, selector: (f) => f.kind });
+/** A schedule: one to eight faults, one of each kind at most (as `run --nemesis` takes them). */
+export const schedule: fc.Arbitrary<Fault[]> = fc.uniqueArray(fault, { minLength: 1, maxLength: 8, selector: (f) => f.kind });
 
 /** The stories faults are laid over: every other family's. */
 const STORIES = [negotiationFamily, handshakeFamily, trustFamily, transportFamily, deliveryFamily, wireFamily];

@@ -185,6 +185,7 @@ async function passStream(
   const reader = new FrameReader();
   const source = body.getReader();
   let ended = false;
+  let written: Promise<void> = Promise.resolve();
   // A call reset (by the client, or at the run's end) stops the stream at its source: no more events are made for it.
   stream.on('close', () => {
     if (!ended) endOf(transcript, ev, 'client');
@@ -200,16 +201,18 @@ async function passStream(
       }
       // Events are added while the run records: a sealed transcript is graded and never changes.
       for (const m of reader.push(value)) if (!transcript.isSealed) addStreamEvent(rec, decoded(m, type), budget);
-      stream.write(value);
+      written = new Promise<void>((resolve) => stream.write(value, () => resolve()));
     }
     ended = true;
     endOf(transcript, ev, 'peer');
     stream.end();
   } catch {
+    // The body failed (a scripted reset mid-event, runtime.streamEnds.midEvent): what was written leaves first, then RST_STREAM.
     ended = true;
     endOf(transcript, ev, 'peer');
     await source.cancel().catch(() => {});
-    stream.close(constants.NGHTTP2_INTERNAL_ERROR);
+    await Promise.race([written, new Promise((r) => setTimeout(r, 1000))]);
+    if (!stream.destroyed && !stream.closed) stream.close(constants.NGHTTP2_INTERNAL_ERROR);
   }
 }
 
