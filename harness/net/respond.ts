@@ -129,6 +129,13 @@ export function keepWhole(ev: HttpEvent, whole: Buffer | undefined, contentType:
       : shedRecord(bytes, contentType, digest);
 }
 
+/** Waits for a write's callback, at most `ms`: what was written leaves before the connection is closed under it. */
+export async function flushed(written: Promise<void>, ms = 1000): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([written, new Promise((r) => (timer = setTimeout(r, ms)))]);
+  clearTimeout(timer);
+}
+
 /** Records how a streaming answer ended, once, while the run records. */
 export function endOf(transcript: Transcript, ev: HttpEvent, by: 'peer' | 'client'): void {
   if (!ev.streamEnd && !transcript.isSealed) ev.streamEnd = { by, t: Math.round(transcript.elapsed()) };
@@ -233,7 +240,7 @@ async function stream(
     // The peer's body failed (a scripted reset mid-event, runtime.streamEnds.midEvent, or a fault of the harness's):
     // its end, not the client's close. What was written leaves first; then the connection is closed under the body.
     endOf(transcript, ev, 'peer');
-    await Promise.race([written, new Promise((r) => setTimeout(r, 1000))]);
+    await flushed(written);
     res.destroy();
   }
 }

@@ -30,7 +30,7 @@ import {
   isGrpcContentType,
 } from '../../../harness/core/protocol/grpc-frame.js';
 import { decodeV1 } from '../../../harness/core/protocol/proto-wire.js';
-import { endOf, keepWhole, responseHeaders } from '../../../harness/net/respond.js';
+import { endOf, flushed, keepWhole, responseHeaders } from '../../../harness/net/respond.js';
 
 /** What the transcript calls a gRPC message kept decoded. */
 const DECODED = 'application/grpc+proto';
@@ -211,7 +211,7 @@ async function passStream(
     ended = true;
     endOf(transcript, ev, 'peer');
     await source.cancel().catch(() => {});
-    await Promise.race([written, new Promise((r) => setTimeout(r, 1000))]);
+    await flushed(written);
     if (!stream.destroyed && !stream.closed) stream.close(constants.NGHTTP2_INTERNAL_ERROR);
   }
 }
