@@ -148,15 +148,19 @@ describe('a stream that ends early is no news of the task’s end', () => {
     const follow = (e: WireEvent) => e.kind === 'http' && (e.rpc?.method === 'GetTask' || e.rpc?.method === 'SubscribeToTask');
     const first = r.transcript.find(follow) as HttpEvent;
     // The same run, its first follow-up a cancel of the task made at a given time, and no other follow-up.
-    const canceledAt = (t: number) =>
+    const canceledAt = (t: number, answer: Partial<HttpEvent> = {}) =>
       r.transcript.flatMap((e) =>
-        e === first ? [{ ...first, t, taskId: own, rpc: { ...first.rpc!, method: 'CancelTask', params: { id: own } } }] : follow(e) ? [] : [e],
+        e === first ? [{ ...first, t, taskId: own, rpc: { ...first.rpc!, method: 'CancelTask', params: { id: own } }, ...answer }] : follow(e) ? [] : [e],
       );
     const before = checkOf(regrade(r, canceledAt(stream.streamEnd!.t)), 'STREAM-RECOVERY');
     expect(before.verdict).toBe('INFORMATIONAL');
     expect(before.reason).toMatch(/cut after the client had canceled its task itself/);
     // Canceled after the cut: the cut was news it did not follow up.
     expect(checkOf(regrade(r, canceledAt(stream.streamEnd!.t + 1)), 'STREAM-RECOVERY').verdict).toBe('NON_STRICT');
+    // A cancel refused for now, or one whose answer was lost, told the client nothing of the end.
+    expect(checkOf(regrade(r, canceledAt(stream.streamEnd!.t, { status: 503 })), 'STREAM-RECOVERY').verdict).toBe('NON_STRICT');
+    const lost = { status: undefined, note: 'scripted: connection dropped before the answer, the call taken (runtime.reset)' };
+    expect(checkOf(regrade(r, canceledAt(stream.streamEnd!.t, lost)), 'STREAM-RECOVERY').verdict).toBe('NON_STRICT');
   });
 });
 

@@ -12,7 +12,8 @@ import { type HttpEvent, type TlsEvent, Transcript } from '../harness/core/trans
 import { GRPC_KINDS, grpcTransport } from '../peers/wires/grpc-v1/host.js';
 import { PeerHost } from '../harness/net/peer-host.js';
 import { a2aGrpcService, GRPC_STATUS_DETAILS } from '../harness/core/protocol/grpc-service.js';
-import { decodeGrpcStatus } from '../harness/core/protocol/proto-wire.js';
+import { decodeGrpcStatus, encodeV1, V1_SERVICE } from '../harness/core/protocol/proto-wire.js';
+import { connect, constants } from 'node:http2';
 import { bareRpc, clientAgent, peerFixture, type PeerFixture } from './helpers/peer.js';
 
 type Json = Record<string, any>;
@@ -320,6 +321,37 @@ describe('the gRPC wire, served by the peer host over HTTP/2 to @grpc/grpc-js', 
     expect(ev.responseBody!.events).toHaveLength(1);
     expect(ev.grpc).toBeUndefined();
     run.end();
+  });
+
+  it('the half of a message reset mid-event reaches the client before the RST_STREAM (raw HTTP/2)', async () => {
+    const run = fx.start(peer({ streamEnds: { afterEvents: 1, midEvent: true } }));
+    const url = interfaceOf(run.peer.card, 'GRPC');
+    const session = connect(url, { ca: fx.pki.testCa.cert });
+    const body = encodeV1('SendMessageRequest', message('cut me'));
+    const framed = Buffer.concat([Buffer.from([0, 0, 0, 0, 0]), Buffer.from(body)]);
+    framed.writeUInt32BE(body.length, 1);
+    const req = session.request({
+      ':method': 'POST',
+      ':path': `/${V1_SERVICE}/SendStreamingMessage`,
+      'content-type': 'application/grpc',
+      te: 'trailers',
+      'a2a-version': '1.0',
+    });
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    // The reset is the point: it ends the request with an error, read here as its code.
+    req.on('error', () => {});
+    const closed = new Promise<number>((resolve) => req.once('close', () => resolve(req.rstCode)));
+    req.end(framed);
+    const code = await closed;
+    session.destroy();
+    run.end();
+    expect(code).toBe(constants.NGHTTP2_INTERNAL_ERROR);
+    const got = Buffer.concat(chunks);
+    // One whole message (the Task), then part of the next: its length prefix promises more than came.
+    const first = 5 + got.readUInt32BE(1);
+    expect(got.length).toBeGreaterThan(first);
+    expect(got.length - first).toBeLessThan(5 + got.readUInt32BE(first + 1));
   });
 
   it('a client that gives up (its deadline) before a slow answer: DEADLINE_EXCEEDED, and no harness fault when the answer comes too late to write', async () => {

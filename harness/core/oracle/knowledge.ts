@@ -49,6 +49,8 @@ export interface Alarm {
 const STREAMS = new Set(['SendStreamingMessage', 'SubscribeToTask']);
 /** How the peers mark a stream they ended early (runtime.streamEnds) or cut (runtime.drop): the request's note. */
 export const STREAM_CUT = /^scripted: (the stream ended after|connection dropped)/;
+/** A stream the peer reset half-way through an event (runtime.streamEnds.midEvent): open until then. */
+const RESET_MID_EVENT = /^scripted: the stream ended after \d+ events, reset mid-way/;
 
 /** An answer the peer cut mid-way (runtime.drop): the client did not get it whole (evidence.ts). */
 export { cutAnswer };
@@ -138,11 +140,14 @@ export function alarms(x: GradeInput): Alarm[] {
       const last =
         x.events.filter((s): s is StreamEvent => s.kind === 'sse' && s.requestSeq === e.seq && deliveredEvent(x, s)).at(-1) ??
         x.events.filter((m) => m.kind === 'task' && m.requestSeq === e.seq).at(-1);
+      // A stream reset mid-event stays open after its last whole event, until the next one begins: the end comes then.
+      const resetAt = RESET_MID_EVENT.test(e.note ?? '') ? e.streamEnd?.t : undefined;
+      const before = resetAt === undefined ? undefined : x.events.filter((m) => m.t <= resetAt).at(-1);
       out.push({
         kind: 'early stream end',
         seq: e.seq,
-        t: last?.t ?? e.t,
-        after: last?.seq ?? e.seq,
+        t: resetAt ?? last?.t ?? e.t,
+        after: before?.seq ?? last?.seq ?? e.seq,
         fact: `the ${e.rpc.method} stream #${e.seq} ${e.note!.replace(/^scripted: /, '')}`,
       });
     }

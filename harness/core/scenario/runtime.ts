@@ -174,7 +174,8 @@ export interface PeerRuntime {
   /**
    * The peer's push dispatcher fails its deliveries: the first `deliveries` of the run (absent: every
    * one) are never posted, or, with `lateMs`, posted that much later (not at all once the client has
-   * answered). The task goes on as it would; each such delivery is noted in the transcript.
+   * answered), after later deliveries that were on time where only the first ones are held. The task
+   * goes on as it would; each such delivery is noted in the transcript.
    */
   pushFails?: { deliveries?: number; lateMs?: number };
   /**
@@ -187,7 +188,8 @@ export interface PeerRuntime {
    * events without a terminal or interrupted one; the task goes on, so GetTask still finds its end.
    * `midEvent`: it ends uncleanly instead, mid-way through the event after those: the first half of
    * that event's bytes, then the connection reset (HTTP/1.1: the socket closed inside the chunked
-   * body; gRPC: RST_STREAM). The event so cut is the task's own; the client never has it whole.
+   * body; gRPC: RST_STREAM). The event so cut is the task's own; the client never has it whole. Not
+   * with `sseFraming.split`, whose pieces of the half event still queued would be dropped with it.
    */
   streamEnds?: { afterEvents: number; midEvent?: boolean };
   /**

@@ -12,7 +12,7 @@ import type { Source } from '../../../sources.js';
 import type { HttpEvent } from '../../../transcript.js';
 import { isTerminal } from '../../../transcript.js';
 import { ledgerEvidence, verdict, wireEvidence } from '../../../verdict.js';
-import { rpcCalls } from '../../evidence.js';
+import { cutAnswer, failed, rpcCalls } from '../../evidence.js';
 import { deliveredEvent, mintedBy, namesTask, STREAM_CUT as CUT } from '../../knowledge.js';
 import { mustComplete } from '../../graders.js';
 import { binds, harm, informational, met, notBinding, type RuleOf } from '../../rule.js';
@@ -34,6 +34,9 @@ const starts = (calls: HttpEvent[]) =>
     const msg = (e.rpc!.params as { message?: { taskId?: unknown } } | undefined)?.message;
     return !msg?.taskId;
   });
+
+/** A call whose answer the client had whole, and that granted it (a cancel refused or lost told it nothing of the end). */
+const answered = (e: HttpEvent) => e.status !== undefined && !failed(e) && !cutAnswer(e);
 
 export const STREAM_RECOVERY: RuleOf<'STREAM-RECOVERY'> = {
   id: 'STREAM-RECOVERY',
@@ -87,7 +90,9 @@ export const STREAM_RECOVERY: RuleOf<'STREAM-RECOVERY'> = {
     if (!cutsStreams) return notBinding('no stream is ended early: each closes at its task’s terminal or interrupted state');
     if (s.card.streaming !== true) return notBinding('the card offers no streaming');
     if (s.intent.taskClass === 'fire-and-forget') return notBinding('fire-and-forget: nothing to follow');
-    const how = rt.streamEnds ? `closes after ${rt.streamEnds.afterEvents} event(s)` : `is cut after ${rt.drop!.afterBytes} bytes`;
+    const how = rt.streamEnds
+      ? `${rt.streamEnds.midEvent ? 'is reset mid-event' : 'closes'} after ${rt.streamEnds.afterEvents} event(s)`
+      : `is cut after ${rt.drop!.afterBytes} bytes`;
     return binds(`a stream of this task ${how}, the task going on: the client must follow it up, not send the message again`, ['proceed']);
   },
   grade(b, x) {
@@ -140,10 +145,12 @@ export const STREAM_RECOVERY: RuleOf<'STREAM-RECOVERY'> = {
         wireEvidence(cut.seq, `${cut.rpc!.method}: ${cut.note}`),
         wireEvidence(followed.seq, `${followed.rpc!.method}${followed.taskId ? ` of ${followed.taskId}` : ''}`),
       ]);
-    // A stream cut at the event the client's own cancel made (a reset mid-event comes with the task's next event, which
-    // a stalled task makes only when it is canceled): the cancel's answer told the client the end; there is nothing to follow.
+    // A stream cut at the event the client's own cancel made (a reset mid-event comes with the task's next event, which a
+    // stalled task makes only when it is canceled): a cancel answered whole and granted told the client the end; there is
+    // nothing to follow. One refused, or whose answer was lost, told it nothing.
     const cutAt = cut.streamEnd?.t;
-    const canceled = own && cutAt !== undefined ? calls.find((e) => e.rpc!.method === 'CancelTask' && namesTask(e, own) && e.t <= cutAt) : undefined;
+    const canceled =
+      own && cutAt !== undefined ? calls.find((e) => e.rpc!.method === 'CancelTask' && namesTask(e, own) && e.t <= cutAt && answered(e)) : undefined;
     if (canceled)
       return informational(
         `the stream #${cut.seq} was cut after the client had canceled its task itself (#${canceled.seq}): the cancel's answer told it the end, nothing was left to follow up`,
