@@ -12,7 +12,10 @@ import { nemesisFamily } from '../harness/properties/families/nemesis.js';
 import { caseScenario } from '../harness/properties/family.js';
 import { generateCases } from '../harness/runner/properties/cases.js';
 import { runProperties } from '../harness/runner/properties/run.js';
+import { readCounterexamples } from './helpers/counterexamples.js';
+import { runMain } from './helpers/main.js';
 import { exportCheck, mutationCheck } from './helpers/property-mutants.js';
+import { testTemp } from './helpers/tmp.js';
 
 describe('the nemesis family', () => {
   it('is run only by name: not among a plain run’s families, nor the tiers’', () => {
@@ -50,6 +53,21 @@ describe('the nemesis family', () => {
     expect(f.cases.length).toBe(1000);
     expect(f.cases.filter((c) => c.faults?.length).length).toBe(1000);
     expect(run.exitCode).toBe(0);
+  });
+});
+
+describe('replay --without-faults', () => {
+  it('runs a nemesis case with none of its faults: a recorded counterexample fails with them and not without; other families refuse it in one line', async () => {
+    const ce = readCounterexamples()['nemesis/retries-blindly']!;
+    const out = () => ['--out', testTemp('a2a-nemesis-replay-')];
+    const args = ['replay', '--client', 'naive:retries-blindly', '--family', 'nemesis', '--seed', String(ce.seed), '--path', ce.path];
+    expect((await runMain([...args, ...out()])).code).toBe(1);
+    const bare = await runMain([...args, '--without-faults', ...out()]);
+    expect(bare.code, bare.stderr).toBe(0);
+    // The same case of another family: no faults to leave out.
+    const wrong = await runMain([...args.filter((a) => a !== 'nemesis' && a !== '--family'), '--without-faults', ...out()]);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr.trimEnd().split('\n')[0]).toBe('a2a-conformance: --without-faults: only the nemesis family lays faults; add --family nemesis');
   });
 });
 

@@ -23,6 +23,8 @@ export interface PropertiesCommand {
   runs?: number;
   seed: number;
   path?: string;
+  /** `replay --without-faults`: the nemesis family's case with none of its faults laid. */
+  withoutFaults?: boolean;
   /** `--shard i/n`, checked. */
   shard?: { index: number; count: number };
   strict: boolean;
@@ -61,6 +63,7 @@ export async function propertiesCommand(c: PropertiesCommand): Promise<RunResult
     ...(c.clientCmd !== undefined ? { clientCmd: c.clientCmd } : {}),
     ...(c.runs !== undefined ? { runs: c.runs } : {}),
     ...(c.path !== undefined ? { path: c.path } : {}),
+    ...(c.withoutFaults ? { withoutFaults: true } : {}),
     ...(c.shard !== undefined ? { shard: c.shard } : {}),
     ...(c.lanes !== undefined ? { lanes: c.lanes } : {}),
     workers: c.workers ?? 'auto',

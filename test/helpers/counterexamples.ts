@@ -94,8 +94,16 @@ export async function sweep(m: NaiveMistake, family: Family) {
 }
 
 /** A recorded case replayed: one case, on one lane, generated again from the family's seed and the path. */
-export async function replay(m: NaiveMistake, family: Family, ce: Counterexample, path = ce.path) {
-  return runProperties({ client: `naive:${m.name}`, families: [family], seed: ce.seed, path, strict: strictFor(m), lanes: 1 });
+export async function replay(m: NaiveMistake, family: Family, ce: Counterexample, path = ce.path, withoutFaults = false) {
+  return runProperties({
+    client: `naive:${m.name}`,
+    families: [family],
+    seed: ce.seed,
+    path,
+    strict: strictFor(m),
+    lanes: 1,
+    ...(withoutFaults ? { withoutFaults } : {}),
+  });
 }
 
 /**
@@ -137,5 +145,11 @@ export async function problems(m: NaiveMistake, family: Family, ce: Counterexamp
   if (r && !r.property?.replay.includes(`--seed ${ce.seed} --path ${ce.path}`))
     out.push(`the replay command does not name seed ${ce.seed} and path ${ce.path}`);
   if (r && (r.card as { name?: unknown }).name !== ce.card) out.push(`the card is ${String((r.card as { name?: unknown }).name)}, not ${ce.card}`);
+  // A nemesis counterexample fails on its faults: the same case with none laid does not fail.
+  if (family.id === 'nemesis' && out.length === 0) {
+    const bare = await replay(m, family, ce, ce.path, true);
+    if (bare.properties![0]!.failed)
+      out.push(`its shrunk case ${ce.path} fails without its faults too (${bare.results[0]?.verdict}): they are not what it fails on`);
+  }
   return out;
 }

@@ -94,8 +94,15 @@ export function register(program: Command): void {
       return v;
     })
     .option('--family <id>', 'the family (default: the path in every family)', familyList)
-    .action(async (opts: PropertyOpts & { family?: string[]; seed: number; path: string }) => {
-      await propertyAction({ ...opts, lanes: opts.lanes ?? 1 }, { seed: opts.seed, path: opts.path }, opts.family);
+    .option('--without-faults', "the nemesis family's case with none of its faults laid: whether they are what it fails on")
+    .action(async (opts: PropertyOpts & { family?: string[]; seed: number; path: string; withoutFaults?: boolean }) => {
+      if (opts.withoutFaults && !opts.family?.includes('nemesis'))
+        throw new UsageError('--without-faults: only the nemesis family lays faults; add --family nemesis');
+      await propertyAction(
+        { ...opts, lanes: opts.lanes ?? 1 },
+        { seed: opts.seed, path: opts.path, ...(opts.withoutFaults ? { withoutFaults: true } : {}) },
+        opts.family,
+      );
     });
 }
 
@@ -106,7 +113,7 @@ const MAX_PATH_NUMBER = 999_999;
 /** What `properties` and `replay` do once their options are read. */
 async function propertyAction(
   opts: PropertyOpts,
-  what: { seed: number; runs?: number; path?: string; shard?: { index: number; count: number } },
+  what: { seed: number; runs?: number; path?: string; withoutFaults?: boolean; shard?: { index: number; count: number } },
   familyIds?: string[],
 ) {
   // Threads for a built-in client's sweep of 400 cases or more (run.ts), never for a replay.

@@ -50,6 +50,8 @@ export interface PropertyRunOptions extends ClientChoice {
   seed: number;
   /** Replay: run only this path of each family (no sweep, no shrinking). */
   path?: string;
+  /** Replay: the case with none of its nemesis faults laid, to show whether they are what it fails on. */
+  withoutFaults?: boolean;
   /**
    * `--shard i/n`: this run sweeps the cases whose index is i-1 modulo n (the same cases, paths and
    * seeds as the whole run's); `report` merges the shards into the whole run.
@@ -362,7 +364,8 @@ async function sweepFamily(family: Family, o: PropertyRunOptions, hello: Hello, 
 async function replayFamily(family: Family, o: PropertyRunOptions, hello: Hello, telling: Telling, pool: LanePool, strict: boolean): Promise<FamilyRun> {
   const started = Date.now();
   const path = o.path!;
-  const c = caseAt(family, o.seed, path, telling.dialects, telling.bindings);
+  const generated = caseAt(family, o.seed, path, telling.dialects, telling.bindings);
+  const c = o.withoutFaults ? { ...generated, nemesis: undefined } : generated;
   const s = toScenario(family, c, caseId(family.id, o.seed, path), hello, o.deadlineMultiplier);
   if (!s) return { family: { ...tally(family, o, telling, [], started), runs: 1 } };
   const r = await runCase(pool, s, strict, o.deadlineMultiplier ?? 1);
