@@ -150,6 +150,7 @@ describe('picking and reporting: --grep, --scenario, --bail, --reporter', () => 
         /--nemesis: fault 1: "kind" must be one of unavailable, slow, drop, reset, stream-ends, stall, card-down, push-fails/,
       ],
       [['--nemesis', '{"faults":'], /--nemesis: not JSON/],
+      [['--nemesis', '[{"kind":"slow","ms":5},{"kind":"stall"}]'], /--nemesis: fault 2 \(stall\): a task that never ends is laid only by the nemesis family/],
       [['--nemesis', 'no-such-schedule.json'], /--nemesis no-such-schedule\.json: no such file \(ENOENT\)/],
     ] as Array<[string[], RegExp]>) {
       const o = await runMain(['run', '--client', 'reference', ...args]);

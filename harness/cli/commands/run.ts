@@ -238,11 +238,19 @@ async function nemesisOf(v: string): Promise<Nemesis> {
   } catch (err) {
     throw new UsageError(`${where}: not JSON (${(err as Error).message.split('\n')[0]})`);
   }
+  let n: Nemesis;
   try {
-    return parseNemesis(value);
+    n = parseNemesis(value);
   } catch (err) {
     throw new UsageError(`${where}: ${(err as Error).message}`);
   }
+  // `run` would leave a stall on every scenario (no expect stands under a task that never ends): said, not run for nothing.
+  const stall = n.faults.findIndex((f) => f.kind === 'stall');
+  if (stall >= 0)
+    throw new UsageError(
+      `${where}: fault ${stall + 1} (stall): a task that never ends is laid only by the nemesis family (properties --family nemesis); under run no scenario's expect could stand`,
+    );
+  return n;
 }
 
 /** The scenarios `--scenario`, `--grep` and `--last-failed` pick; undefined when `--last-failed` finds nothing to run again. */
