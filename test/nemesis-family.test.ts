@@ -64,6 +64,16 @@ describe('replay --without-faults', () => {
     expect((await runMain([...args, ...out()])).code).toBe(1);
     const bare = await runMain([...args, '--without-faults', ...out()]);
     expect(bare.code, bare.stderr).toBe(0);
+    // A story that fails a client without any fault (an mTLS push receiver it registers and waits on alone): the replay
+    // line it prints asks for no faults again.
+    const story = await runMain([
+      ...['replay', '--client', 'naive:registers-unusable-push', '--family', 'nemesis', '--seed', '1', '--path', '5', '--without-faults'],
+      ...out(),
+    ]);
+    expect(story.code).toBe(1);
+    expect(story.stdout).toMatch(
+      /replay: npx a2a-conformance replay --client naive:registers-unusable-push --family nemesis --seed 1 --path 5 --without-faults/,
+    );
     // The same case of another family: no faults to leave out.
     const wrong = await runMain([...args.filter((a) => a !== 'nemesis' && a !== '--family'), '--without-faults', ...out()]);
     expect(wrong.code).toBe(2);

@@ -407,13 +407,14 @@ function finish(
       ...(reproduced ? {} : { notReproduced: true }),
       story: c.story,
       drifts: c.drifts,
-      replay: replayCommand(
-        family.id,
-        o.seed,
-        path,
-        o.clientArgs ?? (o.clientCmd ? `--client-cmd ${shellWord(o.clientCmd)}` : `--client ${shellWord(o.client ?? 'reference')}`),
-        telling.bindingArg,
-      ),
+      replay:
+        replayCommand(
+          family.id,
+          o.seed,
+          path,
+          o.clientArgs ?? (o.clientCmd ? `--client-cmd ${shellWord(o.clientCmd)}` : `--client ${shellWord(o.client ?? 'reference')}`),
+          telling.bindingArg,
+        ) + (o.withoutFaults && !c.nemesis ? ' --without-faults' : ''),
       scenario: caseScenario(family, c, id, r.rule as RuleId),
     },
   };
