@@ -44,8 +44,9 @@ describe('the nemesis family', () => {
     expect(grew.some(({ s }) => s.peer.runtime.drop && s.peer.runtime.unavailable)).toBe(true);
   });
 
-  // About 80 s on a quiet machine: most of it waits (the refusals' Retry-After, stalled tasks held to the deadline), so many lanes.
-  it('the reference client passes 1,000 generated schedules (no FAIL, no TIMEOUT)', { timeout: 600_000 }, async () => {
+  // About 80 s on a quiet machine: most of it waits (the refusals' Retry-After, stalled tasks held to the deadline), so many
+  // lanes. Beside eight busy loops it took 574 s: the bound is twice that.
+  it('the reference client passes 1,000 generated schedules (no FAIL, no TIMEOUT)', { timeout: 1_200_000 }, async () => {
     const run = await runProperties({ client: 'reference', families: [nemesisFamily], seed: 1, runs: 1000, lanes: 48 });
     const f = run.properties![0]!;
     const first = run.results[0];
