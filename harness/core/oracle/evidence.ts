@@ -213,8 +213,11 @@ export function optsInto(e: HttpEvent, uri: string): boolean {
 /** An answer the peer cut on purpose (runtime.drop, runtime.reset): the client got part of it or none, never the whole. */
 export const cutAnswer = (e: HttpEvent) => /^scripted: connection dropped/.test(e.note ?? '');
 
+/** An answer that granted its call and that the peer did not cut: what it says reached the client. */
+export const grantedWhole = (e: HttpEvent) => !failed(e) && !cutAnswer(e);
+
 /** SendMessage calls answered with a direct Message and no task (spec §3.1.1) that reached the client whole. */
-export const messageReplies = (x: GradeInput) => https(x).filter((e) => e.reply === 'message' && !failed(e) && !cutAnswer(e));
+export const messageReplies = (x: GradeInput) => https(x).filter((e) => e.reply === 'message' && grantedWhole(e));
 
 export const needsCompletion = (intent: TaskIntent) => intent.taskClass !== 'fire-and-forget';
 

@@ -12,7 +12,7 @@ import type { Source } from '../../../sources.js';
 import type { HttpEvent } from '../../../transcript.js';
 import { isTerminal } from '../../../transcript.js';
 import { ledgerEvidence, verdict, wireEvidence } from '../../../verdict.js';
-import { cutAnswer, failed, rpcCalls } from '../../evidence.js';
+import { grantedWhole, rpcCalls } from '../../evidence.js';
 import { deliveredEvent, mintedBy, namesTask, STREAM_CUT as CUT } from '../../knowledge.js';
 import { mustComplete } from '../../graders.js';
 import { binds, harm, informational, met, notBinding, type RuleOf } from '../../rule.js';
@@ -34,9 +34,6 @@ const starts = (calls: HttpEvent[]) =>
     const msg = (e.rpc!.params as { message?: { taskId?: unknown } } | undefined)?.message;
     return !msg?.taskId;
   });
-
-/** A call whose answer the client had whole, and that granted it (a cancel refused or lost told it nothing of the end). */
-const answered = (e: HttpEvent) => e.status !== undefined && !failed(e) && !cutAnswer(e);
 
 export const STREAM_RECOVERY: RuleOf<'STREAM-RECOVERY'> = {
   id: 'STREAM-RECOVERY',
@@ -150,7 +147,9 @@ export const STREAM_RECOVERY: RuleOf<'STREAM-RECOVERY'> = {
     // nothing to follow. One refused, or whose answer was lost, told it nothing.
     const cutAt = cut.streamEnd?.t;
     const canceled =
-      own && cutAt !== undefined ? calls.find((e) => e.rpc!.method === 'CancelTask' && namesTask(e, own) && e.t <= cutAt && answered(e)) : undefined;
+      own && cutAt !== undefined
+        ? calls.find((e) => e.rpc!.method === 'CancelTask' && namesTask(e, own) && e.t <= cutAt && e.status !== undefined && grantedWhole(e))
+        : undefined;
     if (canceled)
       return informational(
         `the stream #${cut.seq} was cut after the client had canceled its task itself (#${canceled.seq}): the cancel's answer told it the end, nothing was left to follow up`,

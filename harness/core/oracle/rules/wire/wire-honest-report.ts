@@ -4,8 +4,8 @@
  */
 import { absentEvidence, claimEvidence, ledgerEvidence, verdict, wireEvidence, type EvidenceRef } from '../../../verdict.js';
 import { readCard } from '../../../protocol/card-view.js';
-import { describeTask, failed, messageReplies, needsCompletion, optsInto, probeTasks, rpcCalls, type GradeInput } from '../../evidence.js';
-import { cutAnswer, deliveredEvent, healthyAt, ownCancel, paramsName, reached } from '../../knowledge.js';
+import { describeTask, grantedWhole, messageReplies, needsCompletion, optsInto, probeTasks, rpcCalls, type GradeInput } from '../../evidence.js';
+import { deliveredEvent, healthyAt, ownCancel, paramsName, reached } from '../../knowledge.js';
 import { informational, met, type RuleOf } from '../../rule.js';
 import { always } from './shared.js';
 
@@ -140,8 +140,8 @@ function idReached(x: GradeInput, taskId: string): boolean {
       (e.kind === 'sse' && e.taskId === taskId && deliveredEvent(x, e)) ||
       (e.kind === 'push-attempt' && e.taskId === taskId && e.genuine !== false && reached(e)) ||
       (e.kind === 'http' &&
-        ((e.taskId === taskId && !failed(e) && !cutAnswer(e)) ||
+        ((e.taskId === taskId && grantedWhole(e)) ||
           paramsName(e, taskId) ||
-          (!failed(e) && !cutAnswer(e) && JSON.stringify(e.responseBody?.json ?? e.responseBody?.text ?? '').includes(taskId)))),
+          (grantedWhole(e) && JSON.stringify(e.responseBody?.json ?? e.responseBody?.text ?? '').includes(taskId)))),
   );
 }
