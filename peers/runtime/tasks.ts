@@ -379,7 +379,12 @@ export class TaskRuntime {
     note(`${what} held ${lateMs} ms`);
     this.ctx.later(lateMs, () => {
       if (this.ctx.transcript.events.some((e) => e.kind === 'decision')) note(`${what} held ${lateMs} ms not posted: the client had answered`);
-      else void this.ctx.push(order);
+      // Off the task's course: a dispatcher fault here is the harness's, said on the record, never an unhandled rejection.
+      else
+        this.ctx.push(order).catch((err: unknown) => {
+          if (!this.ctx.transcript.isSealed)
+            this.ctx.transcript.record({ kind: 'harness', level: 'error', message: `${what}: the held delivery could not be dispatched: ${String(err)}` });
+        });
     });
   }
 }
